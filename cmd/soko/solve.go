@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"soko/level"
+	"soko/levels"
+	"soko/solver"
+)
+
+type solveConfig struct {
+	algo    string
+	budget  solver.Budget
+	workers int
+	json    bool
+	noLURD  bool
+}
+
+func solveFlags() (*flag.FlagSet, *solveConfig) {
+	c := &solveConfig{}
+	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	fs.StringVar(&c.algo, "algo", "astar", "solver to run (see 'soko solvers')")
+	fs.DurationVar(&c.budget.Time, "time", 10*time.Second, "time limit per level (0: none)")
+	fs.Int64Var(&c.budget.Nodes, "nodes", 0, "limit on states expanded per level (0: none)")
+	fs.Var(sizeValue{&c.budget.Memory}, "memory", "memory limit per level, e.g. 2GiB (default: a third of physical memory shared by the workers)")
+	fs.IntVar(&c.workers, "j", 1, "levels solved at once, one per worker")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL)")
+	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	return fs, c
+}
+
+// record is one level's result, as printed by --json.
+type record struct {
+	Level     string        `json:"level"`
+	Title     string        `json:"title,omitempty"`
+	Algo      string        `json:"algo"`
+	Status    solver.Status `json:"status"`
+	Pushes    int           `json:"pushes"`
+	Moves     int           `json:"moves"`
+	Seconds   float64       `json:"time_s"`
+	Expanded  int64         `json:"expanded"`
+	Generated int64         `json:"generated"`
+	Stored    int64         `json:"stored"`
+	Bytes     int64         `json:"bytes"`
+	Solution  string        `json:"solution,omitempty"`
+	Error     string        `json:"error,omitempty"`
+}
+
+func levelID(l *level.Level) string {
+	if l.Index > 0 {
+		return l.Source + ":" + strconv.Itoa(l.Index)
+	}
+	return l.Source
+}
+
+func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, c := solveFlags()
+	specs, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(specs) == 0 {
+		return usagef("solve: no levels given")
+	}
+	entry, ok := solver.Lookup(c.algo)
+	if !ok {
+		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
+	}
+	if c.workers < 1 {
+		return usagef("solve: -j must be at least 1")
+	}
+	if c.budget.Time < 0 || c.budget.Nodes < 0 {
+		return usagef("solve: limits must not be negative")
+	}
+	if c.budget.Memory == 0 {
+		c.budget.Memory = solver.DefaultMemory(c.workers)
+	}
+	// Let the garbage collector work harder before the process outgrows
+	// the machine; the searches' own limits stop them first.
+	debug.SetMemoryLimit(solver.PhysicalMemory() * 4 / 5)
+
+	lvls, err := levels.ResolveAll(specs, stdin)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	prog := newProgress(stderr, len(lvls))
+	results := make([]chan record, len(lvls))
+	for i := range results {
+		results[i] = make(chan record, 1)
+	}
+	started := make([]atomic.Bool, len(lvls))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < c.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				started[i].Store(true)
+				results[i] <- solveOne(ctx, entry, lvls[i], c, prog)
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range lvls {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); prog.stop() }()
+
+	// Print in level order as results arrive.
+	var solved, failed, done int
+	enc := json.NewEncoder(stdout)
+print:
+	for i := range lvls {
+		var r record
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			// Levels are handed out in order: once one has not started,
+			// none after it has. One that did start ends promptly with
+			// status cancelled.
+			if !started[i].Load() {
+				break print
+			}
+			r = <-results[i]
+		}
+		done++
+		prog.clear()
+		if c.json {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		} else {
+			printRecord(stdout, r, c.noLURD)
+		}
+		switch {
+		case r.Error != "":
+			failed++
+		case r.Status == solver.Solved:
+			solved++
+		}
+	}
+	prog.stop()
+	summary := fmt.Sprintf("solved %d of %d levels with %s (%s per level) in %s",
+		solved, len(lvls), c.algo, c.budget.Time, time.Since(start).Round(time.Millisecond))
+	if done < len(lvls) {
+		summary += fmt.Sprintf("; %d not run", len(lvls)-done)
+	}
+	if failed > 0 {
+		summary += fmt.Sprintf("; %d errors", failed)
+	}
+	if c.json {
+		fmt.Fprintln(stderr, summary)
+	} else {
+		fmt.Fprintln(stdout, summary)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case failed > 0:
+		return errSilent
+	}
+	return nil
+}
+
+func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress) record {
+	r := record{Level: levelID(l), Title: l.Title, Algo: c.algo}
+	slot := prog.begin(r.Level)
+	defer prog.end(slot)
+	opts := solver.Options{Budget: c.budget, Progress: func(p solver.Progress) { prog.update(slot, p.Stats) }}
+	res, err := solver.Run(ctx, entry.New(), l, opts)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Status = res.Status
+	r.Seconds = res.Stats.Elapsed.Seconds()
+	r.Expanded, r.Generated, r.Stored, r.Bytes = res.Stats.Expanded, res.Stats.Generated, res.Stats.Stored, res.Stats.Bytes
+	if res.Status == solver.Solved {
+		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		if !c.noLURD {
+			r.Solution = level.FormatLURD(res.Moves)
+		}
+	}
+	return r
+}
+
+func printRecord(w io.Writer, r record, noLURD bool) {
+	name := r.Level
+	if r.Title != "" {
+		name += " " + r.Title
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, "%-24s error: %s\n", name, r.Error)
+		return
+	}
+	fmt.Fprintf(w, "%-24s %-12s pushes %4d  moves %5d  time %8.3fs  expanded %9d\n",
+		name, r.Status, r.Pushes, r.Moves, r.Seconds, r.Expanded)
+	if r.Solution != "" && !noLURD {
+		fmt.Fprintf(w, "  %s\n", r.Solution)
+	}
+}
+
+func solverNames() string {
+	var names []string
+	for _, e := range solver.Entries() {
+		names = append(names, e.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// isTerminal reports whether w is a character device, such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,120 @@
+// Package deadlock finds positions from which a level can no longer be
+// solved, so that solvers never search below them.
+//
+// Techniques, with the seed document that describes each:
+//
+//   - Dead squares ("locking tiles", 000 §4.2.1, Alg. 2): squares from which a
+//     lone box can never reach any goal, found by pulling a box backwards from
+//     every goal with the player on each free side. A box pushed onto one is
+//     a deadlock; push generation leaves such pushes out.
+//   - Frozen boxes ("locked boxes", 000 §4.2.1, after the Sokoban Wiki): a box
+//     is locked along an axis when a wall is on either side, when dead
+//     squares are on both sides, or when a box on either side is itself
+//     locked along the other axis. The check alternates horizontal and
+//     vertical; a (box, axis) pair met again while it is still being checked
+//     closes a cycle of boxes that hold each other (the 2×2 square is the
+//     smallest) and counts as locked. A box locked along both axes can never
+//     move again; the position is a deadlock when such a group of frozen
+//     boxes contains a box off its goal. Frozen boxes all on goals are not a
+//     deadlock.
+package deadlock
+
+import "soko/sokoban"
+
+// DeadSquares returns, for every square of b, whether a box on it can never
+// reach a goal (000 §4.2.1, Alg. 2). Goals are never dead.
+func DeadSquares(b *sokoban.Board) []bool {
+	return DeadFromDistances(b, b.PullDistances())
+}
+
+// DeadFromDistances derives the dead squares from pull distances already
+// computed with Board.PullDistances.
+func DeadFromDistances(b *sokoban.Board, dist [][]int32) []bool {
+	dead := make([]bool, b.N)
+	for s := range dead {
+		dead[s] = true
+		for _, row := range dist {
+			if row[s] < sokoban.Unreachable {
+				dead[s] = false
+				break
+			}
+		}
+	}
+	return dead
+}
+
+// Freeze detects frozen-box deadlocks. It keeps scratch space; use one per
+// goroutine.
+type Freeze struct {
+	dead     []bool
+	checking []bool // (square, axis) pairs under examination
+	locked   []sokoban.Square
+}
+
+// NewFreeze returns a detector for board b with the given dead squares.
+func NewFreeze(b *sokoban.Board, dead []bool) *Freeze {
+	return &Freeze{dead: dead, checking: make([]bool, 2*b.N)}
+}
+
+const (
+	vertical   = 0 // Up/Down
+	horizontal = 1 // Left/Right
+)
+
+// Deadlocked reports whether the box on square s of position p is frozen in
+// a group that holds a box off its goal. Call it after pushing that box:
+// only a box that just moved can have become frozen.
+func (f *Freeze) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {
+	f.locked = f.locked[:0]
+	if !f.lockedAlong(p, s, horizontal) || !f.lockedAlong(p, s, vertical) {
+		return false
+	}
+	b := p.Board()
+	if !b.IsGoal(s) {
+		return true
+	}
+	for _, t := range f.locked {
+		if !b.IsGoal(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Frozen reports whether the box on s can never move again, whatever the
+// goals: it is locked along both axes.
+func (f *Freeze) Frozen(p *sokoban.Position, s sokoban.Square) bool {
+	return f.lockedAlong(p, s, horizontal) && f.lockedAlong(p, s, vertical)
+}
+
+// lockedAlong reports whether the box on s can never move along axis, and
+// records in f.locked the other boxes found locked on the way.
+func (f *Freeze) lockedAlong(p *sokoban.Position, s sokoban.Square, axis int) bool {
+	key := int(s)*2 + axis
+	if f.checking[key] {
+		return true // a cycle of boxes holding each other
+	}
+	b := p.Board()
+	d1, d2 := sokoban.Dir(0), sokoban.Dir(1) // Up, Down
+	if axis == horizontal {
+		d1, d2 = 2, 3 // Left, Right
+	}
+	n1, n2 := b.Next(s, d1), b.Next(s, d2)
+	if n1 < 0 || n2 < 0 {
+		return true
+	}
+	if f.dead[n1] && f.dead[n2] {
+		return true
+	}
+	f.checking[key] = true
+	locked := false
+	for _, n := range [2]sokoban.Square{n1, n2} {
+		if p.HasBox(n) && f.lockedAlong(p, n, 1-axis) {
+			f.locked = append(f.locked, n)
+			locked = true
+			break
+		}
+	}
+	f.checking[key] = false
+	return locked
+}

@@ -1,0 +1,3 @@
+module soko
+
+go 1.26.8

@@ -1,0 +1,53 @@
+package search
+
+import (
+	"context"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// BFS is breadth-first search over pushes. It finds a solution with the
+// fewest pushes: states are expanded in order of push depth, and the first
+// solved state generated is at the least depth of any. The store of visited
+// states doubles as the FIFO queue, since ids are handed out in the order
+// states are found.
+type BFS struct{}
+
+// Solve implements solver.Solver.
+func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	g, err := newPushGraph(l)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	guard := solver.NewGuard(ctx, opts)
+	if g.board.Impossible != "" {
+		return g.stop(guard, solver.NoSolution), nil
+	}
+	root := g.addRoot()
+	if g.pos.Solved() {
+		return g.solution(guard, root)
+	}
+	pushes := make([]sokoban.Push, 0, 64)
+	for id := uint32(0); int(id) < g.store.Len(); id++ {
+		g.stats.Bytes = g.bytes()
+		if st, stop := guard.Tick(&g.stats); stop {
+			return g.stop(guard, st), nil
+		}
+		g.pos.Unpack(g.store.Key(id))
+		g.stats.Expanded++
+		pushes = g.pos.Pushes(pushes[:0], g.dead)
+		for _, m := range pushes {
+			if g.push(m) {
+				continue
+			}
+			child, fresh := g.add(id, m)
+			if fresh && g.pos.Solved() {
+				return g.solution(guard, child)
+			}
+			g.pos.Undo(m)
+		}
+	}
+	return g.stop(guard, solver.NoSolution), nil
+}

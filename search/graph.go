@@ -1,0 +1,106 @@
+package search
+
+import (
+	"fmt"
+
+	"soko/deadlock"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// pushGraph is the plumbing every search over pushes shares: the board and a
+// working position, the static deadlock tables, the store of visited states
+// and, per stored state, the state it was first reached from and by which
+// push.
+type pushGraph struct {
+	board  *sokoban.Board
+	pos    *sokoban.Position
+	dist   [][]int32 // pull distances, goal × square
+	dead   []bool
+	freeze *deadlock.Freeze
+	store  *sokoban.Store
+	parent []uint32
+	via    []uint32 // packed push: box square << 2 | direction
+	key    []byte   // scratch for packing
+	stats  solver.Stats
+}
+
+const noParent = ^uint32(0)
+
+func newPushGraph(l *level.Level) (*pushGraph, error) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return nil, err
+	}
+	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize())}
+	g.dist = b.PullDistances()
+	g.dead = deadlock.DeadFromDistances(b, g.dist)
+	g.freeze = deadlock.NewFreeze(b, g.dead)
+	return g, nil
+}
+
+// addRoot stores the start position.
+func (g *pushGraph) addRoot() uint32 {
+	g.key = g.pos.Pack(g.key[:0])
+	id, _ := g.store.Intern(g.key, g.pos.Hash())
+	g.parent = append(g.parent, noParent)
+	g.via = append(g.via, 0)
+	g.stats.Stored = 1
+	return id
+}
+
+// add stores the working position, reached from parent by push m.
+func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
+	g.key = g.pos.Pack(g.key[:0])
+	id, fresh := g.store.Intern(g.key, g.pos.Hash())
+	if fresh {
+		g.parent = append(g.parent, parent)
+		g.via = append(g.via, uint32(m.Box)<<2|uint32(m.Dir))
+		g.stats.Stored++
+	}
+	return id, fresh
+}
+
+// push applies m to the working position and reports whether the result
+// is a frozen-box deadlock (the push is then already undone).
+func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
+	to := g.pos.Apply(m)
+	g.stats.Generated++
+	if g.freeze.Deadlocked(g.pos, to) {
+		g.pos.Undo(m)
+		return true
+	}
+	return false
+}
+
+// bytes returns the memory held by the graph's tables.
+func (g *pushGraph) bytes() int64 {
+	return g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
+}
+
+// solution rebuilds the pushes leading to id and expands them into moves.
+func (g *pushGraph) solution(guard *solver.Guard, id uint32) (solver.Result, error) {
+	g.stats.Bytes = g.bytes()
+	guard.Finish(&g.stats)
+	var pushes []sokoban.Push
+	for ; g.parent[id] != noParent; id = g.parent[id] {
+		v := g.via[id]
+		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(v >> 2), Dir: sokoban.Dir(v & 3)})
+	}
+	for i, j := 0, len(pushes)-1; i < j; i, j = i+1, j-1 {
+		pushes[i], pushes[j] = pushes[j], pushes[i]
+	}
+	moves, err := g.board.Expand(pushes)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("%s: %w", g.board.Level.Name(), err)
+	}
+	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: len(pushes), Stats: g.stats}, nil
+}
+
+// stop ends a search with a status other than Solved.
+func (g *pushGraph) stop(guard *solver.Guard, st solver.Status) solver.Result {
+	g.stats.Bytes = g.bytes()
+	guard.Finish(&g.stats)
+	return solver.Result{Status: st, Stats: g.stats}
+}

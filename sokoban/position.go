@@ -1,0 +1,199 @@
+package sokoban
+
+// Push moves the box standing on Box one square in direction Dir; the player
+// must stand on the square on the other side, and ends on Box.
+type Push struct {
+	Box Square
+	Dir Dir
+}
+
+// Position is a mutable state: box squares, the player's square, the
+// incremental Zobrist hash of the boxes, and scratch space for the player's
+// reachability. Positions are not safe for concurrent use; clone one per
+// goroutine.
+//
+// Invariants: boxAt[s] is the index in boxes of the box on s, or -1;
+// boxHash is the XOR of zBox over all box squares; onGoal counts boxes on
+// goals. After Reach, stamp[s] == epoch exactly for the squares the player
+// can walk to without pushing, and canon is the smallest of them.
+type Position struct {
+	b       *Board
+	boxes   []Square
+	boxAt   []int16
+	player  Square
+	boxHash uint64
+	onGoal  int
+
+	stamp []uint32
+	epoch uint32
+	canon Square
+	fresh bool // reachability is up to date
+	stack []Square
+}
+
+func newPosition(b *Board) *Position {
+	p := &Position{
+		b:     b,
+		boxes: make([]Square, len(b.startBoxes)),
+		boxAt: make([]int16, b.N),
+		stamp: make([]uint32, b.N),
+		stack: make([]Square, 0, b.N),
+	}
+	return p
+}
+
+func (p *Position) set(boxes []Square, player Square) {
+	for i := range p.boxAt {
+		p.boxAt[i] = -1
+	}
+	p.boxHash, p.onGoal = 0, 0
+	for i, s := range boxes {
+		p.boxes[i] = s
+		p.boxAt[s] = int16(i)
+		p.boxHash ^= p.b.zBox[s]
+		if p.b.goal[s] {
+			p.onGoal++
+		}
+	}
+	p.player = player
+	p.fresh = false
+}
+
+// Clone returns an independent copy of p.
+func (p *Position) Clone() *Position {
+	q := newPosition(p.b)
+	q.set(p.boxes, p.player)
+	return q
+}
+
+// Board returns the board p is on.
+func (p *Position) Board() *Board { return p.b }
+
+// Player returns the player's square (not canonicalised).
+func (p *Position) Player() Square { return p.player }
+
+// BoxSquares returns the squares of the boxes in internal order. Do not modify.
+func (p *Position) BoxSquares() []Square { return p.boxes }
+
+// HasBox reports whether a box stands on s.
+func (p *Position) HasBox(s Square) bool { return p.boxAt[s] >= 0 }
+
+// Solved reports whether every box is on a goal.
+func (p *Position) Solved() bool { return p.onGoal == len(p.boxes) }
+
+// OnGoal returns the number of boxes on goals.
+func (p *Position) OnGoal() int { return p.onGoal }
+
+// Reach computes the squares the player can walk to without pushing and
+// returns the canonical player square (the smallest of them).
+func (p *Position) Reach() Square {
+	if p.fresh {
+		return p.canon
+	}
+	p.epoch++
+	if p.epoch == 0 { // wrapped: clear stamps once every 2^32 fills
+		for i := range p.stamp {
+			p.stamp[i] = 0
+		}
+		p.epoch = 1
+	}
+	e, next, boxAt := p.epoch, p.b.next, p.boxAt
+	stack := append(p.stack[:0], p.player)
+	p.stamp[p.player] = e
+	canon := p.player
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s < canon {
+			canon = s
+		}
+		for _, n := range next[s*4 : s*4+4] {
+			if n >= 0 && p.stamp[n] != e && boxAt[n] < 0 {
+				p.stamp[n] = e
+				stack = append(stack, n)
+			}
+		}
+	}
+	p.stack = stack
+	p.canon = canon
+	p.fresh = true
+	return canon
+}
+
+// Reachable reports whether the player can walk to s; it calls Reach if needed.
+func (p *Position) Reachable(s Square) bool {
+	p.Reach()
+	return p.stamp[s] == p.epoch
+}
+
+// Hash returns the Zobrist hash of the state: boxes and canonical player square.
+func (p *Position) Hash() uint64 {
+	return p.boxHash ^ p.b.zPlayer[p.Reach()]
+}
+
+// BoxHash returns the Zobrist hash of the box squares alone.
+func (p *Position) BoxHash() uint64 { return p.boxHash }
+
+// Pushes appends every legal push to dst and returns it: for each box and
+// direction, the player reaches the square behind the box and the square in
+// front is floor without a box. Pushes onto squares marked in avoid (for
+// example dead squares; avoid may be nil) are left out.
+func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
+	p.Reach()
+	e, next, boxAt := p.epoch, p.b.next, p.boxAt
+	for _, s := range p.boxes {
+		nb := next[s*4 : s*4+4]
+		for d := Dir(0); d < 4; d++ {
+			behind, front := nb[d^1], nb[d]
+			if behind < 0 || front < 0 || p.stamp[behind] != e || boxAt[front] >= 0 {
+				continue
+			}
+			if avoid != nil && avoid[front] {
+				continue
+			}
+			dst = append(dst, Push{Box: s, Dir: d})
+		}
+	}
+	return dst
+}
+
+// CanPush reports whether push m is legal now.
+func (p *Position) CanPush(m Push) bool {
+	if m.Box < 0 || int(m.Box) >= p.b.N || p.boxAt[m.Box] < 0 {
+		return false
+	}
+	behind, front := p.b.Next(m.Box, m.Dir^1), p.b.Next(m.Box, m.Dir)
+	return behind >= 0 && front >= 0 && p.boxAt[front] < 0 && p.Reachable(behind)
+}
+
+// Apply performs push m, which must be legal, and returns the box's new square.
+func (p *Position) Apply(m Push) Square {
+	to := p.b.next[m.Box*4+Square(m.Dir)]
+	p.move(m.Box, to)
+	p.player = m.Box
+	p.fresh = false
+	return to
+}
+
+// Undo reverses push m made by Apply: the box returns to m.Box and the
+// player to the square behind it (an equivalent player position).
+func (p *Position) Undo(m Push) {
+	to := p.b.next[m.Box*4+Square(m.Dir)]
+	p.move(to, m.Box)
+	p.player = p.b.next[m.Box*4+Square(m.Dir^1)]
+	p.fresh = false
+}
+
+func (p *Position) move(from, to Square) {
+	i := p.boxAt[from]
+	p.boxAt[from] = -1
+	p.boxAt[to] = i
+	p.boxes[i] = to
+	p.boxHash ^= p.b.zBox[from] ^ p.b.zBox[to]
+	if p.b.goal[from] {
+		p.onGoal--
+	}
+	if p.b.goal[to] {
+		p.onGoal++
+	}
+}

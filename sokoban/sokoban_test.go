@@ -1,0 +1,357 @@
+package sokoban
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"soko/level"
+)
+
+// grid builds a level from rows without the parser, padding rows to one width.
+func grid(rows ...string) *level.Level {
+	w := 0
+	for _, r := range rows {
+		w = max(w, len(r))
+	}
+	l := &level.Level{Source: "test", Width: w, Height: len(rows)}
+	for _, r := range rows {
+		l.Rows = append(l.Rows, r+strings.Repeat(" ", w-len(r)))
+	}
+	return l
+}
+
+func mustBoard(t testing.TB, l *level.Level) *Board {
+	t.Helper()
+	b, err := NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// tiny levels with their exact number of reachable push-states (distinct box
+// sets with the player's region), as counted by bruteForceStates.
+var tiny = []struct {
+	name   string
+	rows   []string
+	states int
+}{
+	{"corridor", []string{
+		"#######",
+		"#@ $ .#",
+		"#######",
+	}, 3},
+	{"room1", []string{
+		"#####",
+		"#@  #",
+		"# $ #",
+		"#  .#",
+		"#####",
+	}, 9},
+	{"room2", []string{
+		"######",
+		"#@   #",
+		"# $$ #",
+		"#  ..#",
+		"######",
+	}, 61},
+	{"microban1", []string{
+		"####",
+		"# .#",
+		"#  ###",
+		"#*@  #",
+		"#  $ #",
+		"#  ###",
+		"####",
+	}, 56},
+	{"pillar", []string{
+		"#######",
+		"#.  $ #",
+		"# # # #",
+		"#@$  .#",
+		"#######",
+	}, 16},
+}
+
+// bruteForceStates explores raw states (player cell, box cells) move by
+// move on the text grid, without any of the core's tables, and returns the
+// number of distinct (box set, player region) classes reached.
+func bruteForceStates(l *level.Level) int {
+	w, h := l.Width, l.Height
+	wall := func(c int) bool { return l.Rows[c/w][c%w] == '#' }
+	var boxes []int
+	player := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			switch l.Rows[y][x] {
+			case '$', '*':
+				boxes = append(boxes, y*w+x)
+			case '@', '+':
+				player = y*w + x
+			}
+		}
+	}
+	type raw struct {
+		player int
+		boxes  string
+	}
+	enc := func(bs []int) string {
+		s := slices.Clone(bs)
+		slices.Sort(s)
+		var b strings.Builder
+		for _, v := range s {
+			b.WriteString(string(rune(v + 1)))
+		}
+		return b.String()
+	}
+	dec := func(s string) []int {
+		var bs []int
+		for _, r := range s {
+			bs = append(bs, int(r)-1)
+		}
+		return bs
+	}
+	deltas := []int{-w, w, -1, 1}
+	seen := map[raw]bool{}
+	start := raw{player, enc(boxes)}
+	queue := []raw{start}
+	seen[start] = true
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		bs := dec(st.boxes)
+		for _, d := range deltas {
+			to := st.player + d
+			if wall(to) {
+				continue
+			}
+			nb := slices.Clone(bs)
+			if i := slices.Index(nb, to); i >= 0 {
+				beyond := to + d
+				if wall(beyond) || slices.Contains(nb, beyond) {
+					continue
+				}
+				nb[i] = beyond
+			}
+			n := raw{to, enc(nb)}
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	// Group raw states by box set and the smallest cell of the player's region.
+	classes := map[raw]bool{}
+	for st := range seen {
+		bs := dec(st.boxes)
+		region := map[int]bool{st.player: true}
+		stack := []int{st.player}
+		low := st.player
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			low = min(low, c)
+			for _, d := range deltas {
+				n := c + d
+				if !wall(n) && !region[n] && !slices.Contains(bs, n) {
+					region[n] = true
+					stack = append(stack, n)
+				}
+			}
+		}
+		classes[raw{low, st.boxes}] = true
+	}
+	return len(classes)
+}
+
+// coreStates counts reachable push-states with the core's push generation.
+func coreStates(b *Board) int {
+	p := b.Start()
+	store := NewStore(b.KeySize())
+	store.Intern(p.Pack(nil), p.Hash())
+	var pushes []Push
+	for id := uint32(0); int(id) < store.Len(); id++ {
+		p.Unpack(store.Key(id))
+		pushes = p.Pushes(pushes[:0], nil)
+		for _, m := range pushes {
+			p.Apply(m)
+			store.Intern(p.Pack(nil), p.Hash())
+			p.Undo(m)
+		}
+	}
+	return store.Len()
+}
+
+func TestReachableStateCounts(t *testing.T) {
+	for _, tc := range tiny {
+		t.Run(tc.name, func(t *testing.T) {
+			l := grid(tc.rows...)
+			want := bruteForceStates(l)
+			got := coreStates(mustBoard(t, l))
+			if got != want {
+				t.Fatalf("core counts %d push-states, brute force %d", got, want)
+			}
+			if got != tc.states {
+				t.Fatalf("got %d push-states, known answer %d", got, tc.states)
+			}
+			t.Logf("%s: %d push-states", tc.name, got)
+		})
+	}
+}
+
+// recomputed hashes a position from scratch.
+func recomputed(p *Position) uint64 {
+	var h uint64
+	for _, s := range p.boxes {
+		h ^= p.b.zBox[s]
+	}
+	return h ^ p.b.zPlayer[p.Reach()]
+}
+
+func TestIncrementalHashAndUndo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range tiny {
+		b := mustBoard(t, grid(tc.rows...))
+		p := b.Start()
+		startKey := p.Pack(nil)
+		var stack []Push
+		for step := 0; step < 2000; step++ {
+			pushes := p.Pushes(nil, nil)
+			if len(pushes) == 0 || rng.IntN(4) == 0 && len(stack) > 0 {
+				if len(stack) == 0 {
+					continue
+				}
+				p.Undo(stack[len(stack)-1])
+				stack = stack[:len(stack)-1]
+			} else {
+				m := pushes[rng.IntN(len(pushes))]
+				p.Apply(m)
+				stack = append(stack, m)
+			}
+			if p.Hash() != recomputed(p) {
+				t.Fatalf("%s step %d: incremental hash differs from recomputed", tc.name, step)
+			}
+			q := b.Start()
+			q.Unpack(p.Pack(nil))
+			if q.Hash() != p.Hash() || !slices.Equal(q.Pack(nil), p.Pack(nil)) || q.OnGoal() != p.OnGoal() {
+				t.Fatalf("%s step %d: pack/unpack does not round-trip", tc.name, step)
+			}
+		}
+		for len(stack) > 0 {
+			p.Undo(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+		}
+		if !slices.Equal(p.Pack(nil), startKey) {
+			t.Fatalf("%s: undoing every push does not restore the start", tc.name)
+		}
+	}
+}
+
+func TestUnreachableBoxesOnGoals(t *testing.T) {
+	l := grid(
+		"#######",
+		"#@$ .##",
+		"#######",
+		"#*#*  #",
+		"#######",
+	)
+	b := mustBoard(t, l)
+	if b.Fixed != 2 || b.Boxes() != 1 || b.Impossible != "" {
+		t.Fatalf("Fixed=%d Boxes=%d Impossible=%q; want 2, 1, none", b.Fixed, b.Boxes(), b.Impossible)
+	}
+	off := grid(
+		"#######",
+		"#@$ .##",
+		"#######",
+		"#$#.  #",
+		"#######",
+	)
+	if b := mustBoard(t, off); b.Impossible == "" {
+		t.Fatal("a box that can never be reached off its goal must make the level impossible")
+	}
+}
+
+func TestExpandWalksToEachPush(t *testing.T) {
+	b := mustBoard(t, grid(tiny[1].rows...))
+	// room1: push the box right, then down onto the goal.
+	pushes := []Push{{Box: b.At(2, 2), Dir: level.Right}, {Box: b.At(3, 2), Dir: level.Down}}
+	moves, err := b.Expand(pushes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := level.FormatLURD(moves); got != "dRurD" {
+		t.Fatalf("expanded moves %q, want dRurD", got)
+	}
+	if _, err := b.Expand([]Push{{Box: b.At(3, 3), Dir: level.Up}}); err == nil {
+		t.Fatal("a push of a square without a box must be an error")
+	}
+}
+
+// bruteDistance is a slow obvious push distance: BFS over (box, player) cells
+// pushing a lone box on the text grid.
+func bruteDistance(l *level.Level, from, goal int) int {
+	w := l.Width
+	wall := func(c int) bool { return l.Rows[c/w][c%w] == '#' }
+	type st struct{ box, player int }
+	deltas := []int{-w, w, -1, 1}
+	best := -1
+	dist := map[st]int{}
+	var queue []st
+	for _, d := range deltas {
+		if s := (st{from, from - d}); !wall(s.player) {
+			dist[s] = 0
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		if s.box == goal && (best < 0 || dist[s] < best) {
+			best = dist[s]
+		}
+		for _, d := range deltas {
+			n := s.player + d
+			if wall(n) {
+				continue
+			}
+			ns, cost := st{s.box, n}, 0
+			if n == s.box {
+				if wall(s.box + d) {
+					continue
+				}
+				ns, cost = st{s.box + d, n}, 1
+			}
+			if old, ok := dist[ns]; ok && old <= dist[s]+cost {
+				continue
+			}
+			dist[ns] = dist[s] + cost
+			if cost == 0 {
+				queue = append([]st{ns}, queue...)
+			} else {
+				queue = append(queue, ns)
+			}
+		}
+	}
+	return best
+}
+
+func TestPullDistancesAgainstBruteForce(t *testing.T) {
+	for _, tc := range tiny {
+		l := grid(tc.rows...)
+		b := mustBoard(t, l)
+		dist := b.PullDistances()
+		for gi, g := range b.Goals() {
+			gx, gy := b.XY(g)
+			for s := Square(0); int(s) < b.N; s++ {
+				x, y := b.XY(s)
+				want := bruteDistance(l, y*l.Width+x, gy*l.Width+gx)
+				got := dist[gi][s]
+				if want < 0 && got != Unreachable || want >= 0 && got != int32(want) {
+					t.Fatalf("%s: distance from (%d,%d) to goal (%d,%d) = %d, brute force %d", tc.name, x, y, gx, gy, got, want)
+				}
+			}
+		}
+	}
+}

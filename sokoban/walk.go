@@ -1,0 +1,65 @@
+package sokoban
+
+import (
+	"fmt"
+
+	"soko/level"
+)
+
+// Walk returns a shortest player walk (no pushes) from the player's square
+// to target, or false if target cannot be reached.
+func (p *Position) Walk(target Square) ([]level.Dir, bool) {
+	if target == p.player {
+		return nil, true
+	}
+	from := make([]int8, p.b.N) // direction that first reached a square, -1 unseen
+	for i := range from {
+		from[i] = -1
+	}
+	queue := []Square{p.player}
+	from[p.player] = 4
+	for head := 0; head < len(queue) && from[target] < 0; head++ {
+		s := queue[head]
+		for d := Dir(0); d < 4; d++ {
+			n := p.b.Next(s, d)
+			if n >= 0 && from[n] < 0 && p.boxAt[n] < 0 {
+				from[n] = int8(d)
+				queue = append(queue, n)
+			}
+		}
+	}
+	if from[target] < 0 {
+		return nil, false
+	}
+	var path []level.Dir
+	for s := target; s != p.player; {
+		d := Dir(from[s])
+		path = append(path, d)
+		s = p.b.Next(s, d^1)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path, true
+}
+
+// Expand turns a push sequence from the level's start into the full move
+// sequence: before each push the player takes a shortest walk to the square
+// behind the box. It fails if a push is not legal where it is made, which
+// would be a solver bug.
+func (b *Board) Expand(pushes []Push) ([]level.Move, error) {
+	p := b.Start()
+	var moves []level.Move
+	for i, m := range pushes {
+		if !p.CanPush(m) {
+			return nil, fmt.Errorf("push %d of %d is not legal", i+1, len(pushes))
+		}
+		walk, _ := p.Walk(b.Next(m.Box, m.Dir^1))
+		for _, d := range walk {
+			moves = append(moves, level.Move{Dir: d})
+		}
+		moves = append(moves, level.Move{Dir: m.Dir, Push: true})
+		p.Apply(m)
+	}
+	return moves, nil
+}

@@ -1,0 +1,83 @@
+package solver
+
+import (
+	"context"
+	"time"
+)
+
+// Guard enforces a Budget inside a search loop and sends progress events.
+// Call Tick once per expanded node; it looks at the clock and the context
+// only every few hundred calls, so it costs a few nanoseconds.
+type Guard struct {
+	ctx      context.Context
+	budget   Budget
+	progress func(Progress)
+	start    time.Time
+	deadline time.Time
+	nextNote time.Time
+	calls    int
+}
+
+// progressEvery is the interval between progress events.
+const progressEvery = 100 * time.Millisecond
+
+// checkEvery is how many Ticks pass between looks at the clock.
+const checkEvery = 256
+
+// NewGuard starts the clock for a search under opts.
+func NewGuard(ctx context.Context, opts Options) *Guard {
+	g := &Guard{ctx: ctx, budget: opts.Budget, progress: opts.Progress, start: time.Now()}
+	if opts.Budget.Time > 0 {
+		g.deadline = g.start.Add(opts.Budget.Time)
+	}
+	g.nextNote = g.start.Add(progressEvery)
+	g.calls = checkEvery - 1 // the first Tick looks at the clock and the context
+	return g
+}
+
+// Elapsed returns the time since the guard started.
+func (g *Guard) Elapsed() time.Duration { return time.Since(g.start) }
+
+// Tick checks the budget against the search's counters and returns a
+// stopping status, or Solved (the zero Status) meaning "go on". stats.Bytes
+// must hold the memory the search's tables use now.
+func (g *Guard) Tick(stats *Stats) (Status, bool) {
+	if g.budget.Nodes > 0 && stats.Expanded >= g.budget.Nodes {
+		return NodeLimit, true
+	}
+	if g.budget.Memory > 0 && stats.Bytes > g.budget.Memory {
+		return MemoryLimit, true
+	}
+	g.calls++
+	if g.calls < checkEvery {
+		return Solved, false
+	}
+	g.calls = 0
+	return g.Check(stats)
+}
+
+// Check looks at the clock and the context now.
+func (g *Guard) Check(stats *Stats) (Status, bool) {
+	select {
+	case <-g.ctx.Done():
+		if g.ctx.Err() == context.DeadlineExceeded {
+			return TimeLimit, true
+		}
+		return Cancelled, true
+	default:
+	}
+	now := time.Now()
+	if !g.deadline.IsZero() && now.After(g.deadline) {
+		return TimeLimit, true
+	}
+	if g.progress != nil && now.After(g.nextNote) {
+		g.nextNote = now.Add(progressEvery)
+		s := *stats
+		s.Elapsed = now.Sub(g.start)
+		g.progress(Progress{Stats: s})
+	}
+	return Solved, false
+}
+
+// Finish stamps the elapsed time into stats.
+func (g *Guard) Finish(stats *Stats) { stats.Elapsed = time.Since(g.start) }

@@ -1,0 +1,170 @@
+// Package solver defines what every Sokoban solver in soko shares: the
+// Solver interface, one Budget type (time, nodes, iterations, memory), the
+// Result with its Status and statistics, progress events for front ends, a
+// registry of solvers by name, and Run, which replays every solution with the
+// independent verifier (package verify) before anyone sees it.
+package solver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"soko/level"
+	"soko/verify"
+)
+
+// Status says how a search ended.
+type Status int
+
+// The statuses a search can end with.
+const (
+	Solved Status = iota
+	NoSolution
+	TimeLimit
+	MemoryLimit
+	NodeLimit
+	Cancelled
+)
+
+var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// MarshalText writes the status name, for JSON.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a status name.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
+// Budget bounds a search. A zero field means no limit.
+type Budget struct {
+	Time       time.Duration // wall-clock time
+	Nodes      int64         // states expanded
+	Iterations int64         // iterations, for iterative solvers such as MCTS
+	Memory     int64         // bytes held by the search's own tables
+}
+
+// Stats are a search's counters.
+type Stats struct {
+	Expanded  int64         `json:"expanded"`  // states expanded (their pushes generated)
+	Generated int64         `json:"generated"` // successor states generated
+	Stored    int64         `json:"stored"`    // distinct states stored
+	Bytes     int64         `json:"bytes"`     // memory held by the search's tables at the end
+	Bound     int           `json:"bound"`     // best lower bound on the solution length proven so far, if any
+	Elapsed   time.Duration `json:"elapsed_ns"`
+}
+
+// Progress is an event sent while a search runs.
+type Progress struct {
+	Stats
+}
+
+// Options are passed to every Solve call.
+type Options struct {
+	Budget   Budget
+	Progress func(Progress) // called from the solver's goroutine about ten times a second; may be nil
+}
+
+// Result is what a search found.
+type Result struct {
+	Status Status
+	Moves  []level.Move // the solution, when Status is Solved
+	Pushes int          // pushes in the solution
+	Stats  Stats
+}
+
+// Solver is a Sokoban search algorithm.
+type Solver interface {
+	// Solve searches for a solution of l within the options' budget. It
+	// honours ctx's cancellation. An error means the level could not be
+	// searched at all; running out of budget is a Status, not an error.
+	Solve(ctx context.Context, l *level.Level, opts Options) (Result, error)
+}
+
+// Entry describes a registered solver.
+type Entry struct {
+	Name    string
+	Summary string // one line for listings
+	New     func() Solver
+}
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]Entry{}
+)
+
+// Register adds a solver under e.Name; it panics on a duplicate name, which
+// is a programming error.
+func Register(e Entry) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := registry[e.Name]; dup {
+		panic("solver: duplicate registration of " + e.Name)
+	}
+	registry[e.Name] = e
+}
+
+// Lookup returns the solver registered under name.
+func Lookup(name string) (Entry, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	e, ok := registry[name]
+	return e, ok
+}
+
+// Entries returns the registered solvers sorted by name.
+func Entries() []Entry {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	es := make([]Entry, 0, len(registry))
+	for _, e := range registry {
+		es = append(es, e)
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
+	return es
+}
+
+// Run calls s.Solve and replays a returned solution with the independent
+// verifier. A solution that does not solve the level is never returned: Run
+// reports it as an error naming the first illegal step. Pushes is set from
+// the replay.
+func Run(ctx context.Context, s Solver, l *level.Level, opts Options) (Result, error) {
+	start := time.Now()
+	res, err := s.Solve(ctx, l, opts)
+	if err != nil {
+		return res, err
+	}
+	if res.Stats.Elapsed == 0 {
+		res.Stats.Elapsed = time.Since(start)
+	}
+	if res.Status != Solved {
+		res.Moves = nil
+		return res, nil
+	}
+	rep := verify.Replay(l, res.Moves)
+	if !rep.Solved {
+		why := rep.Reason
+		if why == "" {
+			why = "the boxes are not all on goals at the end"
+		}
+		return Result{}, fmt.Errorf("%s: solver returned an invalid solution: %s", l.Name(), why)
+	}
+	res.Pushes = rep.Pushes
+	return res, nil
+}
