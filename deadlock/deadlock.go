@@ -61,12 +61,27 @@ const (
 	horizontal = 1 // Left/Right
 )
 
-// Deadlocked reports whether the box on square s of position p is frozen in
-// a group that holds a box off its goal. Call it after pushing that box:
-// only a box that just moved can have become frozen.
+// Deadlocked reports whether the push that just put a box on square s left
+// a frozen group holding a box off its goal. Only the pushed box and the
+// boxes next to it can have become frozen by that push, so only they are
+// examined.
 func (f *Freeze) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {
-	f.locked = f.locked[:0]
-	if !f.lockedAlong(p, s, horizontal) || !f.lockedAlong(p, s, vertical) {
+	if f.frozenOffGoal(p, s) {
+		return true
+	}
+	b := p.Board()
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if n := b.Next(s, d); n >= 0 && p.HasBox(n) && f.frozenOffGoal(p, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// frozenOffGoal reports whether the box on s is frozen in a group with a
+// box off its goal.
+func (f *Freeze) frozenOffGoal(p *sokoban.Position, s sokoban.Square) bool {
+	if !f.Frozen(p, s) {
 		return false
 	}
 	b := p.Board()
@@ -84,6 +99,7 @@ func (f *Freeze) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {
 // Frozen reports whether the box on s can never move again, whatever the
 // goals: it is locked along both axes.
 func (f *Freeze) Frozen(p *sokoban.Position, s sokoban.Square) bool {
+	f.locked = f.locked[:0]
 	return f.lockedAlong(p, s, horizontal) && f.lockedAlong(p, s, vertical)
 }
 

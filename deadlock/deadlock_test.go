@@ -1,0 +1,219 @@
+package deadlock
+
+import (
+	"strings"
+	"testing"
+
+	"soko/level"
+	"soko/sokoban"
+)
+
+// grid builds a level from rows without the parser.
+func grid(rows ...string) *level.Level {
+	w := 0
+	for _, r := range rows {
+		w = max(w, len(r))
+	}
+	l := &level.Level{Source: "test", Width: w, Height: len(rows)}
+	for _, r := range rows {
+		l.Rows = append(l.Rows, r+strings.Repeat(" ", w-len(r)))
+	}
+	return l
+}
+
+func board(t *testing.T, rows ...string) *sokoban.Board {
+	t.Helper()
+	b, err := sokoban.NewBoard(grid(rows...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// overlay draws the level with dead squares as 'x'.
+func overlay(b *sokoban.Board, dead []bool) []string {
+	var out []string
+	for y, row := range b.Level.Rows {
+		r := []byte(row)
+		for x := range r {
+			if s := b.At(x, y); s != sokoban.None && dead[s] {
+				r[x] = 'x'
+			}
+		}
+		out = append(out, strings.TrimRight(string(r), " "))
+	}
+	return out
+}
+
+func TestDeadSquares(t *testing.T) {
+	cases := []struct {
+		name string
+		rows []string
+		want []string
+	}{
+		{"room", []string{
+			"#######",
+			"#.    #",
+			"#  $  #",
+			"#@    #",
+			"#######",
+		}, []string{
+			"#######",
+			"#.   x#",
+			"#  $ x#",
+			"#xxxxx#",
+			"#######",
+		}},
+		{"goal in a wall line keeps it live", []string{
+			"#######",
+			"#  .  #",
+			"# $   #",
+			"#@    #",
+			"#######",
+		}, []string{
+			"#######",
+			"#x . x#",
+			"#x$  x#",
+			"#xxxxx#",
+			"#######",
+		}},
+		{"corridor dead end", []string{
+			"########",
+			"#.$ @  #",
+			"########",
+		}, []string{
+			"########",
+			"#.$ @ x#",
+			"########",
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := board(t, tc.rows...)
+			got := overlay(b, DeadSquares(b))
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Fatalf("dead squares:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestFreeze(t *testing.T) {
+	// In each board the box marked by the lowest, leftmost 'A' position is the
+	// one just pushed: A is a box ($), B a box on a goal (*). Dead squares are
+	// computed from the board unless noDead is set.
+	cases := []struct {
+		name     string
+		rows     []string
+		noDead   bool
+		frozen   bool
+		deadlock bool
+	}{
+		{"two boxes along a wall", []string{
+			"#######",
+			"#A$   #",
+			"#     #",
+			"#@  ..#",
+			"#######",
+		}, true, true, true},
+		{"two boxes along a wall, both on goals", []string{
+			"#######",
+			"#B*   #",
+			"#     #",
+			"#@  $.#",
+			"#######",
+		}, true, true, false},
+		{"on a goal, held by a box off its goal", []string{
+			"#######",
+			"#B$   #",
+			"#     #",
+			"#@  ..#",
+			"#######",
+		}, true, true, true},
+		{"2x2 block in the open", []string{
+			"########",
+			"#      #",
+			"# A$   #",
+			"# $$   #",
+			"#   ...#",
+			"#@    .#",
+			"########",
+		}, true, true, true},
+		{"2x2 block all on goals", []string{
+			"########",
+			"#      #",
+			"# B*   #",
+			"# **   #",
+			"#      #",
+			"#@     #",
+			"########",
+		}, true, true, false},
+		{"two boxes side by side in the open", []string{
+			"#######",
+			"#     #",
+			"# A$  #",
+			"#     #",
+			"#@  ..#",
+			"#######",
+		}, true, false, false},
+		{"wall on one side only", []string{
+			"#######",
+			"#     #",
+			"#A    #",
+			"#     #",
+			"#@   .#",
+			"#######",
+		}, true, false, false},
+		{"dead squares on both sides", []string{
+			"#####",
+			"# A #",
+			"## ##",
+			"#@ .#",
+			"#####",
+		}, false, true, true},
+		{"staircase of three held by walls", []string{
+			"########",
+			"#      #",
+			"#  $#  #",
+			"# #A$  #",
+			"#   #  #",
+			"#@ ... #",
+			"########",
+		}, true, true, true},
+		{"staircase with a way out", []string{
+			"########",
+			"#      #",
+			"#  $   #",
+			"# #A$  #",
+			"#   #  #",
+			"#@ ... #",
+			"########",
+		}, true, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := make([]string, len(tc.rows))
+			var ax, ay = -1, -1
+			for y, r := range tc.rows {
+				if x := strings.IndexAny(r, "AB"); x >= 0 && ax < 0 {
+					ax, ay = x, y
+				}
+				rows[y] = strings.NewReplacer("A", "$", "B", "*").Replace(r)
+			}
+			b := board(t, rows...)
+			dead := make([]bool, b.N)
+			if !tc.noDead {
+				dead = DeadSquares(b)
+			}
+			f := NewFreeze(b, dead)
+			p := b.Start()
+			s := b.At(ax, ay)
+			if got := f.Frozen(p, s); got != tc.frozen {
+				t.Errorf("Frozen = %v, want %v", got, tc.frozen)
+			}
+			if got := f.Deadlocked(p, s); got != tc.deadlock {
+				t.Errorf("Deadlocked = %v, want %v", got, tc.deadlock)
+			}
+		})
+	}
+}
