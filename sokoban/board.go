@@ -53,7 +53,7 @@ type Board struct {
 
 	cell   []int32 // square -> grid cell (y*Width+x)
 	square []int32 // grid cell -> square or None
-	next   []int32 // next[s*4+d]: neighbour of s in direction d, or None
+	next   [][4]Square // next[s][d]: neighbour of s in direction d, or None
 	goal   []bool
 	goals  []Square
 
@@ -112,16 +112,16 @@ func NewBoard(l *level.Level) (*Board, error) {
 		}
 	}
 	b.N = len(b.cell)
-	b.next = make([]int32, b.N*4)
+	b.next = make([][4]Square, b.N)
 	b.goal = make([]bool, b.N)
 	for s, c := range b.cell {
 		x, y := int(c)%w, int(c)/w
 		for d := Dir(0); d < 4; d++ {
 			dx, dy := d.Delta()
 			nx, ny := x+dx, y+dy
-			b.next[s*4+int(d)] = None
+			b.next[s][d] = None
 			if nx >= 0 && nx < w && ny >= 0 && ny < h {
-				b.next[s*4+int(d)] = b.square[ny*w+nx]
+				b.next[s][d] = b.square[ny*w+nx]
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func (b *Board) impossible(format string, args ...any) {
 }
 
 // Next returns the neighbour of s in direction d, or None.
-func (b *Board) Next(s Square, d Dir) Square { return b.next[int(s)*4+int(d)] }
+func (b *Board) Next(s Square, d Dir) Square { return b.next[s][d] }
 
 // IsGoal reports whether s is a goal.
 func (b *Board) IsGoal(s Square) bool { return b.goal[s] }

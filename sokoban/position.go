@@ -97,24 +97,22 @@ func (p *Position) Reach() Square {
 		}
 		p.epoch = 1
 	}
-	e, next, boxAt := p.epoch, p.b.next, p.boxAt
-	stack := append(p.stack[:0], p.player)
-	p.stamp[p.player] = e
+	e, next, boxAt, stamp := p.epoch, p.b.next, p.boxAt, p.stamp
+	stack := p.stack[:len(next)]
+	stack[0] = p.player
+	stamp[p.player] = e
 	canon := p.player
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if s < canon {
-			canon = s
-		}
-		for _, n := range next[s*4 : s*4+4] {
-			if n >= 0 && p.stamp[n] != e && boxAt[n] < 0 {
-				p.stamp[n] = e
-				stack = append(stack, n)
+	for top := 1; top > 0; {
+		top--
+		for _, n := range next[stack[top]] {
+			if n >= 0 && stamp[n] != e && boxAt[n] < 0 {
+				stamp[n] = e
+				stack[top] = n
+				top++
+				canon = min(canon, n)
 			}
 		}
 	}
-	p.stack = stack
 	p.canon = canon
 	p.fresh = true
 	return canon
@@ -142,7 +140,7 @@ func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
 	p.Reach()
 	e, next, boxAt := p.epoch, p.b.next, p.boxAt
 	for _, s := range p.boxes {
-		nb := next[s*4 : s*4+4]
+		nb := &next[s]
 		for d := Dir(0); d < 4; d++ {
 			behind, front := nb[d^1], nb[d]
 			if behind < 0 || front < 0 || p.stamp[behind] != e || boxAt[front] >= 0 {
@@ -168,7 +166,7 @@ func (p *Position) CanPush(m Push) bool {
 
 // Apply performs push m, which must be legal, and returns the box's new square.
 func (p *Position) Apply(m Push) Square {
-	to := p.b.next[m.Box*4+Square(m.Dir)]
+	to := p.b.next[m.Box][m.Dir]
 	p.move(m.Box, to)
 	p.player = m.Box
 	p.fresh = false
@@ -178,9 +176,9 @@ func (p *Position) Apply(m Push) Square {
 // Undo reverses push m made by Apply: the box returns to m.Box and the
 // player to the square behind it (an equivalent player position).
 func (p *Position) Undo(m Push) {
-	to := p.b.next[m.Box*4+Square(m.Dir)]
+	to := p.b.next[m.Box][m.Dir]
 	p.move(to, m.Box)
-	p.player = p.b.next[m.Box*4+Square(m.Dir^1)]
+	p.player = p.b.next[m.Box][m.Dir^1]
 	p.fresh = false
 }
 

@@ -1,0 +1,231 @@
+package heuristic
+
+// Inf is the cost of a box–goal pair with no push path. Matcher never uses an
+// Inf entry; a matrix whose every perfect matching needs one is infeasible.
+const Inf = int32(1 << 28)
+
+// unreached is the distance of a column no finite entry has reached yet in
+// the current shortest-path search. Real distances stay far below it: they are
+// sums of at most n reduced costs, each under a few times n·Inf.
+const unreached = int64(1) << 62
+
+// Matcher solves the assignment problem (minimum-cost perfect matching on a
+// complete bipartite graph with some edges missing) for square matrices of
+// push distances. It keeps its work arrays between calls, so Solve does not
+// allocate once the Matcher has been sized for the largest n it sees.
+//
+// Layout, for a matrix of size n (rows are boxes, columns are goals):
+//
+//	v[j]      potential of column j
+//	p[j]      row matched to column j, or -1
+//	assign[i] column matched to row i, or -1 while row i is free
+//	d[j]      tentative reduced distance to column j in the current phase
+//	pred[j]   row from which column j was last reached in the current phase
+//	cols      permutation of the columns: [0, low) scanned, [low, up) at the
+//	          current minimum distance and waiting to be scanned, [up, n)
+//	          the rest
+//
+// Row potentials are implicit: u[i] = min over finite j of cost[i][j] − v[j].
+// Invariant between phases: every matched pair attains that minimum, so all
+// reduced costs cost[i][j] − u[i] − v[j] of finite entries are ≥ 0 and those
+// of matched pairs are 0. Potentials are int64 so that sums of up to 255
+// costs just below Inf cannot overflow.
+type Matcher struct {
+	v, d         []int64
+	p, pred      []int32
+	cols, assign []int
+	n            int // size of the last Solve
+}
+
+// NewMatcher returns a Matcher with work arrays for n×n matrices.
+func NewMatcher(n int) *Matcher {
+	m := &Matcher{}
+	m.grow(n)
+	return m
+}
+
+func (m *Matcher) grow(n int) {
+	m.v = make([]int64, n)
+	m.d = make([]int64, n)
+	m.p = make([]int32, n)
+	m.pred = make([]int32, n)
+	m.cols = make([]int, n)
+	m.assign = make([]int, n)
+}
+
+// Solve returns the minimum total cost of a perfect matching of the n×n
+// row-major matrix cost (rows are boxes, columns are goals) that uses no Inf
+// entry. ok is false, and total is Inf, when every perfect matching needs an
+// Inf entry. A feasible total that does not fit below Inf is reported as
+// Inf−1, which is still a lower bound. Entries must lie in [0, Inf].
+//
+// It is the Hungarian algorithm in the shortest-augmenting-path form of
+// Jonker and Volgenant (1987): column and row reduction and a greedy match
+// on tight entries first, then, for each row still free, Dijkstra on reduced
+// costs to the nearest free column, augmentation along that path and a
+// potential update; O(n³) in all. Inf entries are skipped as missing edges.
+// If some phase reaches no free column, no perfect matching exists (Berge:
+// the free row and the rows matched so far cannot all be matched).
+//
+// Solve allocates only when n exceeds every size this Matcher has seen.
+// It panics if len(cost) < n*n.
+func (m *Matcher) Solve(cost []int32, n int) (total int32, ok bool) {
+	if n > len(m.v) {
+		m.grow(n)
+	}
+	m.n = n
+	cost = cost[:n*n]
+	v, p, assign := m.v[:n], m.p[:n], m.assign[:n]
+	for j := range p {
+		p[j] = -1
+	}
+
+	// Column reduction, row reduction and a greedy match of each row to a
+	// free column on a tight entry. On push-distance matrices this settles
+	// most rows in O(n²); only the rest need a shortest-path phase.
+	for j := range v {
+		lo := Inf
+		for k := j; k < len(cost); k += n {
+			lo = min(lo, cost[k])
+		}
+		if lo == Inf {
+			return Inf, false // no box reaches goal j
+		}
+		v[j] = int64(lo)
+	}
+	for i := range assign {
+		row := cost[i*n : i*n+n]
+		rv := v[:len(row)]
+		lo := unreached
+		for j, c := range row {
+			if c < Inf {
+				lo = min(lo, int64(c)-rv[j])
+			}
+		}
+		if lo == unreached {
+			return Inf, false // box i reaches no goal
+		}
+		assign[i] = -1
+		for j, c := range row {
+			if c < Inf && int64(c)-rv[j] == lo && p[j] < 0 {
+				p[j] = int32(i)
+				assign[i] = j
+				break
+			}
+		}
+	}
+
+	for f := range assign {
+		if assign[f] < 0 && !m.augment(cost, n, f) {
+			return Inf, false
+		}
+	}
+
+	var sum int64
+	for i, j := range assign {
+		sum += int64(cost[i*n+j])
+	}
+	if sum >= int64(Inf) {
+		return Inf - 1, true
+	}
+	return int32(sum), true
+}
+
+// augment matches the free row f by one shortest augmenting path and
+// restores the potential invariant. It reports false if no free column can
+// be reached.
+func (m *Matcher) augment(cost []int32, n, f int) bool {
+	v, d := m.v[:n], m.d[:n]
+	p, pred, cols, assign := m.p[:n], m.pred[:n], m.cols[:n], m.assign[:n]
+
+	row := cost[f*n : f*n+n]
+	for j, c := range row {
+		d[j] = unreached
+		if c < Inf {
+			d[j] = int64(c) - v[j]
+		}
+		pred[j] = int32(f)
+		cols[j] = j
+	}
+	low, up, last := 0, 0, 0
+	var mu int64 // distance of the columns in cols[low:up]
+	end := -1    // the free column the path ends at
+	for end < 0 {
+		if up == low {
+			// Collect the next level of closest columns. low < n here: the
+			// scanned columns are all matched, and f is free.
+			last = low
+			mu = unreached
+			for k := low; k < n; k++ {
+				j := cols[k]
+				if h := d[j]; h <= mu {
+					if h < mu {
+						up, mu = low, h
+					}
+					cols[k], cols[up] = cols[up], j
+					up++
+				}
+			}
+			if mu == unreached {
+				return false
+			}
+			for _, j := range cols[low:up] {
+				if p[j] < 0 {
+					end = j
+					break
+				}
+			}
+			if end >= 0 {
+				break
+			}
+		}
+		// Scan one closest column: relax the row matched to it.
+		j1 := cols[low]
+		low++
+		i := int(p[j1])
+		r := cost[i*n : i*n+n]
+		rv, rd := v[:len(r)], d[:len(r)]
+		u1 := int64(r[j1]) - rv[j1] - mu
+		for k := up; k < n; k++ {
+			j := cols[k]
+			c := r[j]
+			if c >= Inf {
+				continue
+			}
+			if h := int64(c) - rv[j] - u1; h < rd[j] {
+				rd[j] = h
+				pred[j] = int32(i)
+				if h == mu {
+					if p[j] < 0 {
+						end = j
+						break
+					}
+					cols[k], cols[up] = cols[up], j
+					up++
+				}
+			}
+		}
+	}
+
+	// Columns settled before the last level move their potentials by how
+	// much closer than mu they were; that keeps every reduced cost ≥ 0 and
+	// makes the new path tight.
+	for _, j := range cols[:last] {
+		v[j] += d[j] - mu
+	}
+	for {
+		i := int(pred[end])
+		p[end] = int32(i)
+		end, assign[i] = assign[i], end
+		if i == f {
+			return true
+		}
+	}
+}
+
+// Assignment returns the column matched to each row by the last Solve. It is
+// meaningful only when that Solve returned ok, and it is overwritten by the
+// next Solve; copy it to keep it.
+func (m *Matcher) Assignment() []int {
+	return m.assign[:m.n]
+}
