@@ -38,9 +38,9 @@ func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (so
 		return g.stop(guard, solver.NoSolution), nil
 	}
 	var (
-		cost   = []uint16{0}             // g: pushes from the start
-		est    = []uint16{uint16(h0)}    // h: lower bound to the goal
-		closed = []bool{false}           // expanded, or a deadlock
+		cost   = []uint16{0}          // g: pushes from the start
+		est    = []uint16{uint16(h0)} // h: lower bound to the goal
+		closed = []bool{false}        // expanded, or a deadlock
 		open   bucketq.Queue
 		pushes = make([]sokoban.Push, 0, 64)
 	)

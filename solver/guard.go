@@ -7,7 +7,7 @@ import (
 
 // Guard enforces a Budget inside a search loop and sends progress events.
 // Call Tick once per expanded node; it looks at the clock and the context
-// only every few hundred calls, so it costs a few nanoseconds.
+// only every few calls, so it costs a few nanoseconds.
 type Guard struct {
 	ctx      context.Context
 	budget   Budget
@@ -22,7 +22,7 @@ type Guard struct {
 const progressEvery = 100 * time.Millisecond
 
 // checkEvery is how many Ticks pass between looks at the clock.
-const checkEvery = 256
+const checkEvery = 16
 
 // NewGuard starts the clock for a search under opts.
 func NewGuard(ctx context.Context, opts Options) *Guard {
