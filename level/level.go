@@ -2,6 +2,37 @@
 // run-length encoded form), collection files with titles and comments, and
 // LURD move strings. Errors name the file, the level and the line/column.
 //
+// # Collection files
+//
+// A file holds levels separated by blank lines. Board rows use the XSB
+// characters "# $.*@+", with '-' and '_' also accepted for floor; a decimal
+// count repeats the character after it ("4#", "3-") and '|' separates rows
+// within one line ("5#|#@$.#|5#"). A line is a board row when it consists of
+// these characters only and contains a wall. Lines starting with ';' are
+// comments: a comment "; <n>" or "; <n> <title>" right before a board gives
+// the level's Index and Title (surrounding single quotes are removed);
+// "Title:" and "Author:" lines (any letter case) set the title and author of
+// the level just above them, or, after a blank line, of the next level. Other
+// comments and free text become the next level's Comments, or, before the
+// first blank line that precedes the first level, the collection's Header.
+// LF, CRLF and lone CR line endings are accepted, as is a UTF-8 byte order
+// mark. Trailing blanks are removed and rows are padded with spaces to the
+// level's width.
+//
+// Tabs are rejected in board rows (except trailing ones, which are removed
+// like spaces): their width is ambiguous, and guessing would silently shift
+// walls. A line that starts like a board row (blanks, floor markers and
+// counts, then '#') but contains any other character is an error naming the
+// character and its column. Every row of a level must contain a wall, so
+// that Format's output always reads back as the same board.
+//
+// Each level is validated: exactly one player, at least one box, as many
+// boxes as goals, at most MaxWidth x MaxHeight squares and MaxBoxes boxes,
+// and closed: a flood fill from the player over non-wall squares must not
+// reach the edge of the grid or the padding beyond a row's end. Boxes on
+// goals that the player can never reach are allowed (Microban 155 has ten).
+// Input larger than MaxInput bytes is rejected.
+//
 // A parsed Level is a plain rectangular grid of XSB characters; it carries no
 // search tables. The solving core (package sokoban) builds its own indexed
 // representation from it.

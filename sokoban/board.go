@@ -45,14 +45,14 @@ const zobristSeed = 0x50c0ba11
 
 // Board holds the static tables of one level.
 type Board struct {
-	Level  *level.Level
-	Width  int // grid width, as in the level
-	N      int // number of indexed squares
-	Fixed  int // boxes on goals the player can never reach, turned into walls
+	Level      *level.Level
+	Width      int // grid width, as in the level
+	N          int // number of indexed squares
+	Fixed      int // boxes on goals the player can never reach, turned into walls
 	Impossible string
 
-	cell   []int32 // square -> grid cell (y*Width+x)
-	square []int32 // grid cell -> square or None
+	cell   []int32     // square -> grid cell (y*Width+x)
+	square []int32     // grid cell -> square or None
 	next   [][4]Square // next[s][d]: neighbour of s in direction d, or None
 	goal   []bool
 	goals  []Square

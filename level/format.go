@@ -1,0 +1,72 @@
+package level
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Format returns the XSB text of one level: a "; <Index> <Title>" comment
+// line when Index > 0 (a "Title:" line when only the title is set), then the
+// rows with trailing spaces removed, each ending in a newline. Parsing the
+// result gives back the same rows, size, title and index.
+func Format(l *Level) string {
+	var b strings.Builder
+	writeLevel(&b, l)
+	return b.String()
+}
+
+// FormatCollection returns the text of a whole collection: the header lines
+// as comments, a blank line, then the levels separated by blank lines.
+func FormatCollection(c *Collection) string {
+	var b strings.Builder
+	for _, h := range c.Header {
+		b.WriteString(strings.TrimRight(";"+prefixSpace(oneLine(h)), " \t"))
+		b.WriteByte('\n')
+	}
+	for i, l := range c.Levels {
+		if i > 0 || len(c.Header) > 0 {
+			b.WriteByte('\n')
+		}
+		writeLevel(&b, l)
+	}
+	return b.String()
+}
+
+func writeLevel(b *strings.Builder, l *Level) {
+	switch {
+	case l.Index > 0:
+		b.WriteString("; " + strconv.Itoa(l.Index))
+		if l.Title != "" {
+			b.WriteString(" " + quoteTitle(oneLine(l.Title)))
+		}
+		b.WriteByte('\n')
+	case l.Title != "":
+		b.WriteString("Title: " + oneLine(l.Title) + "\n")
+	}
+	for _, r := range l.Rows {
+		b.WriteString(strings.TrimRight(r, " "))
+		b.WriteByte('\n')
+	}
+}
+
+// quoteTitle puts single quotes around a title that would otherwise not
+// survive parsing: one with surrounding blanks or surrounding quotes.
+func quoteTitle(t string) string {
+	if t != strings.TrimSpace(t) || (len(t) >= 2 && t[0] == '\'' && t[len(t)-1] == '\'') {
+		return "'" + t + "'"
+	}
+	return t
+}
+
+// oneLine replaces line breaks by spaces.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
+
+// prefixSpace returns s with a leading space, unless s is empty.
+func prefixSpace(s string) string {
+	if s == "" {
+		return s
+	}
+	return " " + s
+}

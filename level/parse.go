@@ -1,0 +1,437 @@
+package level
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxInput is the largest input, in bytes, that Parse reads; longer input is
+// rejected with an error.
+const MaxInput = 64 << 20
+
+// Collection is a parsed collection file.
+type Collection struct {
+	Name   string   // file name without directory and extension
+	Header []string // comment lines before the first level, without the leading ';'
+	Levels []*Level
+}
+
+// Parse reads a collection file and returns its levels. The source name is
+// used in the levels' Source field and in error messages. Every error is an
+// *Error; Parse stops at the first one.
+func Parse(r io.Reader, source string) ([]*Level, error) {
+	c, err := ParseCollection(r, source)
+	if err != nil {
+		return nil, err
+	}
+	return c.Levels, nil
+}
+
+// ParseString is Parse on a string.
+func ParseString(s, source string) ([]*Level, error) {
+	return Parse(strings.NewReader(s), source)
+}
+
+// ParseCollection is like Parse but also returns the collection's header
+// comments. The collection is named after source, without directory and
+// extension.
+func ParseCollection(r io.Reader, source string) (*Collection, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, &Error{File: source, Msg: "read error: " + err.Error()}
+	}
+	if len(data) > MaxInput {
+		return nil, &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
+	}
+	name := filepath.Base(source)
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	p := &parser{file: source, coll: &Collection{Name: name}}
+	text := strings.TrimPrefix(string(data), "\uFEFF")
+	for n := 1; text != ""; n++ {
+		var line string
+		i := strings.IndexAny(text, "\r\n")
+		switch {
+		case i < 0:
+			line, text = text, ""
+		case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			line, text = text[:i], text[i+2:]
+		default:
+			line, text = text[:i], text[i+1:]
+		}
+		if err := p.line(line, n); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.endLevel(); err != nil {
+		return nil, err
+	}
+	return p.coll, nil
+}
+
+// titleLine is a comment of the form "; <n>" or "; <n> <title>".
+type titleLine struct {
+	ok    bool
+	n     int // 0 if the number does not fit an int
+	title string
+}
+
+// parser holds the state between lines.
+type parser struct {
+	file string
+	coll *Collection
+
+	pending    []string  // comment and note lines for the next level
+	prevTitle  titleLine // the previous line, if it was a title comment
+	title      *string   // pending Title: value for the next level
+	author     *string   // pending Author: value for the next level
+	cur        *builder  // level whose rows are being read
+	last       *Level    // level just ended, until the next blank line
+	seenLevel  bool      // a level has started
+	levelCount int       // levels started so far
+}
+
+const boardChars = "# $.*@+-_|0123456789"
+
+func (p *parser) line(s string, n int) error {
+	s = strings.TrimRight(s, " \t")
+	trimmed := strings.TrimLeft(s, " \t")
+	prevTitle := p.prevTitle
+	p.prevTitle = titleLine{}
+	switch {
+	case trimmed == "":
+		return p.blank()
+	case trimmed[0] == ';':
+		if err := p.endLevel(); err != nil {
+			return err
+		}
+		text := strings.TrimPrefix(trimmed[1:], " ")
+		p.pending = append(p.pending, text)
+		p.prevTitle = parseTitleLine(trimmed[1:])
+		return nil
+	}
+	bad := strings.IndexFunc(s, notBoardChar)
+	if bad < 0 && strings.IndexByte(s, Wall) >= 0 {
+		return p.board(s, n, prevTitle)
+	}
+	if key, val, ok := strings.Cut(trimmed, ":"); ok {
+		key = strings.ToLower(strings.TrimSpace(key))
+		if key == "title" || key == "author" {
+			if err := p.endLevel(); err != nil {
+				return err
+			}
+			p.keyValue(key, strings.TrimSpace(val))
+			return nil
+		}
+	}
+	if looksLikeBoard(s) {
+		return p.badBoardLine(s, n, bad, prevTitle)
+	}
+	if err := p.endLevel(); err != nil {
+		return err
+	}
+	p.pending = append(p.pending, trimmed)
+	return nil
+}
+
+func (p *parser) blank() error {
+	if err := p.endLevel(); err != nil {
+		return err
+	}
+	p.last = nil
+	if !p.seenLevel {
+		c := p.coll
+		c.Header = append(c.Header, p.pending...)
+		if p.title != nil {
+			c.Header = append(c.Header, "Title: "+*p.title)
+		}
+		if p.author != nil {
+			c.Header = append(c.Header, "Author: "+*p.author)
+		}
+		p.pending, p.title, p.author = nil, nil, nil
+	}
+	return nil
+}
+
+// keyValue records a Title: or Author: line: it belongs to the level just
+// read if there was no blank line since, otherwise to the next level.
+func (p *parser) keyValue(key, val string) {
+	if p.last != nil {
+		if key == "title" {
+			p.last.Title = val
+		} else {
+			p.last.Author = val
+		}
+		return
+	}
+	if key == "title" {
+		p.title = &val
+	} else {
+		p.author = &val
+	}
+}
+
+// parseTitleLine recognises the text after ';' of a "; <n> <title>" comment.
+func parseTitleLine(s string) titleLine {
+	s = strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || (i < len(s) && s[i] != ' ' && s[i] != '\t') {
+		return titleLine{}
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil {
+		n = 0
+	}
+	title := strings.TrimSpace(s[i:])
+	if len(title) >= 2 && title[0] == '\'' && title[len(title)-1] == '\'' {
+		title = title[1 : len(title)-1]
+	}
+	return titleLine{ok: true, n: n, title: title}
+}
+
+// notBoardChar reports whether r may not appear in a board line.
+func notBoardChar(r rune) bool {
+	return r >= utf8.RuneSelf || strings.IndexByte(boardChars, byte(r)) < 0
+}
+
+// looksLikeBoard reports whether s starts like a board row: optional blanks,
+// floor markers and counts, then a wall.
+func looksLikeBoard(s string) bool {
+	i := 0
+	for i < len(s) && strings.IndexByte(" \t-_0123456789", s[i]) >= 0 {
+		i++
+	}
+	return i < len(s) && s[i] == Wall
+}
+
+// startLevel begins a new level whose first row is on line n.
+func (p *parser) startLevel(n int, prevTitle titleLine) {
+	p.levelCount++
+	l := &Level{Index: p.levelCount, Source: p.file, Line: n}
+	if prevTitle.ok {
+		if prevTitle.n > 0 {
+			l.Index = prevTitle.n
+		}
+		l.Title = prevTitle.title
+		p.pending = p.pending[:len(p.pending)-1]
+	}
+	if p.title != nil {
+		l.Title = *p.title
+	}
+	if p.author != nil {
+		l.Author = *p.author
+	}
+	l.Comments = p.pending
+	p.pending, p.title, p.author = nil, nil, nil
+	p.cur = &builder{lvl: l}
+	p.last = nil
+	p.seenLevel = true
+}
+
+func (p *parser) errorf(line, col int, format string, args ...any) *Error {
+	e := &Error{File: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+	if p.cur != nil {
+		e.Level = p.cur.lvl.Index
+	}
+	return e
+}
+
+// badBoardLine reports the character at byte i, which is not allowed in s,
+// a line that starts like a board row.
+func (p *parser) badBoardLine(s string, n, i int, prevTitle titleLine) error {
+	if p.cur == nil {
+		p.startLevel(n, prevTitle)
+	}
+	if s[i] == '\t' {
+		return p.errorf(n, i+1, "tab character in board (tabs are not allowed in boards; use spaces)")
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return p.errorf(n, i+1, "unknown character %q in board", r)
+}
+
+// board decodes one board line: one row, or several separated by '|', with
+// optional run-length counts.
+func (p *parser) board(s string, n int, prevTitle titleLine) error {
+	if p.cur == nil {
+		p.startLevel(n, prevTitle)
+	}
+	b := p.cur
+	var buf [MaxWidth]byte
+	var cols [MaxWidth]int32
+	i := 0
+	for {
+		start := i
+		x := 0
+		count, countCol := -1, 0
+		wall := false
+		for i < len(s) && s[i] != '|' {
+			c := s[i]
+			if c >= '0' && c <= '9' {
+				if count < 0 {
+					count, countCol = 0, i+1
+				}
+				count = count*10 + int(c-'0')
+				if count > MaxWidth {
+					return p.errorf(n, countCol, "run-length count larger than the maximum width %d", MaxWidth)
+				}
+				i++
+				continue
+			}
+			k := 1
+			if count >= 0 {
+				if count == 0 {
+					return p.errorf(n, countCol, "run-length count 0")
+				}
+				k, count = count, -1
+			}
+			if c == '-' || c == '_' {
+				c = Floor
+			}
+			for ; k > 0; k-- {
+				if x < MaxWidth {
+					buf[x], cols[x] = c, int32(i+1)
+				} else if c != Floor {
+					return p.errorf(n, i+1, "row wider than the maximum width %d", MaxWidth)
+				}
+				x++
+			}
+			wall = wall || c == Wall
+			i++
+		}
+		if count >= 0 {
+			return p.errorf(n, countCol, "run-length count not followed by a board character")
+		}
+		last := i == len(s)
+		if x == 0 && last && start > 0 {
+			return nil // a trailing '|' ends the line
+		}
+		if !wall {
+			return p.errorf(n, start+1, "board row without a wall")
+		}
+		if len(b.rows) == MaxHeight {
+			return p.errorf(n, start+1, "level higher than the maximum height %d", MaxHeight)
+		}
+		w := min(x, MaxWidth)
+		row := strings.TrimRight(string(buf[:w]), " ")
+		b.rows = append(b.rows, row)
+		b.info = append(b.info, rowInfo{line: n, cols: append([]int32(nil), cols[:w]...), end: i + 1})
+		if last {
+			return nil
+		}
+		i++ // skip '|'
+	}
+}
+
+// rowInfo maps the cells of one decoded row back to the source text.
+type rowInfo struct {
+	line int
+	cols []int32 // 1-based source column of each decoded cell
+	end  int     // 1-based source column just after the row
+}
+
+// builder collects the rows of the level being read.
+type builder struct {
+	lvl  *Level
+	rows []string // without padding
+	info []rowInfo
+}
+
+// pos returns the source position of cell (x, y).
+func (b *builder) pos(x, y int) (line, col int) {
+	ri := b.info[y]
+	if x < len(ri.cols) {
+		return ri.line, int(ri.cols[x])
+	}
+	return ri.line, ri.end + x - len(ri.cols)
+}
+
+// endLevel validates and stores the level being read, if any.
+func (p *parser) endLevel() error {
+	b := p.cur
+	if b == nil {
+		return nil
+	}
+	l := b.lvl
+	for _, r := range b.rows {
+		l.Width = max(l.Width, len(r))
+	}
+	l.Height = len(b.rows)
+	l.Rows = make([]string, l.Height)
+	for y, r := range b.rows {
+		l.Rows[y] = r + strings.Repeat(" ", l.Width-len(r))
+	}
+	if err := p.validate(); err != nil {
+		return err
+	}
+	p.coll.Levels = append(p.coll.Levels, l)
+	p.cur = nil
+	p.last = l
+	return nil
+}
+
+// validate checks the level being read for players, boxes, goals and
+// enclosure.
+func (p *parser) validate() error {
+	b := p.cur
+	l := b.lvl
+	players, boxes, goals := 0, 0, 0
+	px, py := 0, 0
+	for y, r := range l.Rows {
+		for x := 0; x < len(r); x++ {
+			switch r[x] {
+			case Player, PlayerOnGoal:
+				players++
+				if players == 1 {
+					px, py = x, y
+				} else if players == 2 {
+					line, col := b.pos(x, y)
+					return p.errorf(line, col, "two players (second at row %d, column %d)", y+1, x+1)
+				}
+			}
+			switch r[x] {
+			case Box, BoxOnGoal:
+				boxes++
+			}
+			switch r[x] {
+			case Goal, BoxOnGoal, PlayerOnGoal:
+				goals++
+			}
+		}
+	}
+	switch {
+	case players == 0:
+		return p.errorf(l.Line, 0, "no player")
+	case boxes > MaxBoxes:
+		return p.errorf(l.Line, 0, "%d boxes, more than the limit of %d", boxes, MaxBoxes)
+	case boxes == 0:
+		return p.errorf(l.Line, 0, "no boxes")
+	case boxes != goals:
+		return p.errorf(l.Line, 0, "%d boxes but %d goals", boxes, goals)
+	}
+	// Breadth-first flood fill from the player over non-wall squares.
+	seen := make([]bool, l.Width*l.Height)
+	queue := []int{py*l.Width + px}
+	seen[queue[0]] = true
+	for len(queue) > 0 {
+		x, y := queue[0]%l.Width, queue[0]/l.Width
+		queue = queue[1:]
+		if x == 0 || y == 0 || x == l.Width-1 || y == l.Height-1 || x >= len(b.rows[y]) {
+			line, col := b.pos(x, y)
+			return p.errorf(line, col, "level not closed: the player can walk off the board at row %d, column %d", y+1, x+1)
+		}
+		for _, d := range [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+			i := (y+d[1])*l.Width + x + d[0]
+			if !seen[i] && l.Rows[y+d[1]][x+d[0]] != Wall {
+				seen[i] = true
+				queue = append(queue, i)
+			}
+		}
+	}
+	return nil
+}

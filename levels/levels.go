@@ -1,0 +1,271 @@
+// Package levels embeds the standard Sokoban collections and resolves level
+// specifications such as "microban:12" to parsed levels.
+//
+// The embedded collections (see data/PROVENANCE.md for sources and licences)
+// are microban, microban3, xsokoban90, cbc60, schokoban-microban100,
+// boxoban-medium-valid-000 and boxoban-unfiltered-test-000. Each is parsed
+// once, on first use.
+package levels
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"soko/level"
+)
+
+//go:embed data/*.xsb data/PROVENANCE.md
+var data embed.FS
+
+// entry is one embedded collection, parsed on first use.
+type entry struct {
+	file string
+	once sync.Once
+	c    *level.Collection
+	err  error
+}
+
+// collections maps collection names to their embedded files.
+var collections = func() map[string]*entry {
+	des, err := fs.ReadDir(data, "data")
+	if err != nil {
+		panic(err) // the embedded directory is always there
+	}
+	m := make(map[string]*entry)
+	for _, de := range des {
+		if name, ok := strings.CutSuffix(de.Name(), ".xsb"); ok {
+			m[name] = &entry{file: "data/" + de.Name()}
+		}
+	}
+	return m
+}()
+
+// Names returns the names of the embedded collections, sorted.
+func Names() []string {
+	names := make([]string, 0, len(collections))
+	for n := range collections {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Provenance returns the notes on the sources and licences of the embedded
+// collections (Markdown).
+func Provenance() string {
+	b, err := data.ReadFile("data/PROVENANCE.md")
+	if err != nil {
+		panic(err) // embedded
+	}
+	return string(b)
+}
+
+// Collection returns the embedded collection with the given name. The result
+// is a fresh copy that the caller may modify. Levels' Source is the
+// collection name.
+func Collection(name string) (*level.Collection, error) {
+	e, ok := collections[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown collection %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	e.once.Do(func() {
+		f, err := data.Open(e.file)
+		if err != nil {
+			e.err = err
+			return
+		}
+		defer f.Close()
+		e.c, e.err = level.ParseCollection(f, name)
+	})
+	if e.err != nil {
+		return nil, e.err
+	}
+	return clone(e.c), nil
+}
+
+// clone copies a collection deeply enough that changing the copy's levels
+// does not change the original.
+func clone(c *level.Collection) *level.Collection {
+	d := &level.Collection{Name: c.Name, Header: slices.Clone(c.Header), Levels: make([]*level.Level, len(c.Levels))}
+	for i, l := range c.Levels {
+		cl := *l
+		cl.Rows = slices.Clone(l.Rows)
+		cl.Comments = slices.Clone(l.Comments)
+		d.Levels[i] = &cl
+	}
+	return d
+}
+
+// Info describes an embedded collection.
+type Info struct {
+	Name        string
+	Levels      int    // number of levels
+	Description string // first header comment line of the file
+}
+
+// List describes every embedded collection, sorted by name.
+func List() []Info {
+	var infos []Info
+	for _, n := range Names() {
+		c, err := Collection(n)
+		if err != nil {
+			panic(err) // the embedded files are tested to parse
+		}
+		info := Info{Name: n, Levels: len(c.Levels)}
+		if len(c.Header) > 0 {
+			info.Description = strings.TrimSpace(c.Header[0])
+		}
+		infos = append(infos, info)
+	}
+	return infos
+}
+
+// StdinSource is the Source of levels read from standard input.
+const StdinSource = "<stdin>"
+
+// Resolve returns the levels named by spec:
+//
+//	microban            every level of an embedded collection
+//	microban:12         one level
+//	xsokoban90:1-10     a range
+//	microban:1-3,7,9    a list of levels and ranges
+//	path/to/file.xsb    every level of a file (same selections after ':')
+//	-                   standard input (same selections after ':')
+//
+// Level numbers are 1-based positions in the collection. If the part before
+// the last ':' is an embedded collection name, the embedded collection is
+// used, otherwise it is a file path; a file path containing ':' is used as a
+// whole unless what follows its last ':' looks like a selection. Levels come
+// back in the order of the selection and keep their Index and Source.
+func Resolve(spec string, stdin io.Reader) ([]*level.Level, error) {
+	r := resolver{stdin: stdin}
+	return r.resolve(spec)
+}
+
+// ResolveAll resolves several specs and concatenates the levels. Standard
+// input is read once even if "-" occurs in several specs.
+func ResolveAll(specs []string, stdin io.Reader) ([]*level.Level, error) {
+	r := resolver{stdin: stdin}
+	var all []*level.Level
+	for _, s := range specs {
+		ls, err := r.resolve(s)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ls...)
+	}
+	return all, nil
+}
+
+// resolver remembers standard input once it has been read.
+type resolver struct {
+	stdin    io.Reader
+	stdinCol *level.Collection
+}
+
+func (r *resolver) resolve(spec string) ([]*level.Level, error) {
+	name, sel, hasSel := splitSpec(spec)
+	c, err := r.collection(name)
+	if err != nil {
+		return nil, err
+	}
+	if name == "-" {
+		name = StdinSource
+	}
+	if !hasSel {
+		if len(c.Levels) == 0 {
+			return nil, fmt.Errorf("%s: no levels", name)
+		}
+		return c.Levels, nil
+	}
+	return selectLevels(c.Levels, name, sel)
+}
+
+// splitSpec splits spec into the collection or file name and the selection.
+func splitSpec(spec string) (name, sel string, hasSel bool) {
+	i := strings.LastIndexByte(spec, ':')
+	if i < 0 {
+		return spec, "", false
+	}
+	name, sel = spec[:i], spec[i+1:]
+	_, embedded := collections[name]
+	if embedded || name == "-" || strings.Trim(sel, "0123456789,- ") == "" {
+		return name, sel, true
+	}
+	return spec, "", false
+}
+
+// collection returns a fresh copy of the named collection, standard input
+// or file.
+func (r *resolver) collection(name string) (*level.Collection, error) {
+	if _, ok := collections[name]; ok {
+		return Collection(name)
+	}
+	if name == "-" {
+		if r.stdinCol == nil {
+			if r.stdin == nil {
+				return nil, errors.New("no standard input to read levels from")
+			}
+			c, err := level.ParseCollection(r.stdin, StdinSource)
+			if err != nil {
+				return nil, err
+			}
+			r.stdinCol = c
+		}
+		return clone(r.stdinCol), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
+			return nil, fmt.Errorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))
+		}
+		return nil, fmt.Errorf("reading levels: %w", err)
+	}
+	defer f.Close()
+	return level.ParseCollection(f, name)
+}
+
+// selectLevels picks the levels of a selection like "1-3,7" from ls, the
+// levels of the collection called name.
+func selectLevels(ls []*level.Level, name, sel string) ([]*level.Level, error) {
+	var out []*level.Level
+	for item := range strings.SplitSeq(sel, ",") {
+		item = strings.TrimSpace(item)
+		a, b, isRange := strings.Cut(item, "-")
+		lo, okA := number(a)
+		hi, okB := lo, true
+		if isRange {
+			hi, okB = number(b)
+		}
+		switch {
+		case !okA || !okB:
+			return nil, fmt.Errorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
+		case lo < 1:
+			return nil, fmt.Errorf("%s: no level 0: levels are numbered from 1", name)
+		case lo > hi:
+			return nil, fmt.Errorf("%s: bad level range %s: start after end", name, item)
+		case hi > len(ls):
+			return nil, fmt.Errorf("%s: level %d out of range: the collection has %d levels", name, hi, len(ls))
+		}
+		out = append(out, ls[lo-1:hi]...)
+	}
+	return out, nil
+}
+
+// number parses a non-empty string of decimal digits.
+func number(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}

@@ -1,0 +1,216 @@
+package levels
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"soko/level"
+)
+
+var wantCounts = map[string]int{
+	"microban":                    155,
+	"microban3":                   101,
+	"xsokoban90":                  90,
+	"cbc60":                       60,
+	"schokoban-microban100":       100,
+	"boxoban-medium-valid-000":    1000,
+	"boxoban-unfiltered-test-000": 1000,
+}
+
+func TestCollections(t *testing.T) {
+	names := Names()
+	if !slices.IsSorted(names) || len(names) != len(wantCounts) {
+		t.Fatalf("Names() = %v", names)
+	}
+	for _, n := range names {
+		c, err := Collection(n)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if c.Name != n || len(c.Levels) != wantCounts[n] {
+			t.Errorf("%s: name %q, %d levels, want %d", n, c.Name, len(c.Levels), wantCounts[n])
+		}
+		for i, l := range c.Levels {
+			if l.Index != i+1 || l.Source != n {
+				t.Errorf("%s level %d: Index %d Source %q", n, i+1, l.Index, l.Source)
+			}
+		}
+	}
+	infos := List()
+	if len(infos) != len(names) {
+		t.Fatalf("List: %d entries", len(infos))
+	}
+	for i, info := range infos {
+		if info.Name != names[i] || info.Levels != wantCounts[info.Name] || info.Description == "" {
+			t.Errorf("List()[%d] = %+v", i, info)
+		}
+	}
+	if infos[slices.Index(names, "microban")].Description != "Microban (155 levels) by David W. Skinner" {
+		t.Errorf("microban description %q", infos[slices.Index(names, "microban")].Description)
+	}
+	if !strings.Contains(Provenance(), "Apache License 2.0") {
+		t.Error("Provenance lacks licence notes")
+	}
+}
+
+func TestDungeon(t *testing.T) {
+	ls, err := Resolve("microban:155", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ls[0]
+	if l.Title != "The Dungeon" || l.Index != 155 {
+		t.Errorf("microban:155 = %q index %d", l.Title, l.Index)
+	}
+	onGoal := 0
+	for _, r := range l.Rows {
+		onGoal += strings.Count(r, "*")
+	}
+	if onGoal != 10 {
+		t.Errorf("%d boxes on goals, want 10", onGoal)
+	}
+}
+
+func TestCollectionIsCopy(t *testing.T) {
+	c1, _ := Collection("microban")
+	c1.Levels[0].Rows[0] = "changed"
+	c1.Levels[0].Title = "changed"
+	c2, _ := Collection("microban")
+	if c2.Levels[0].Rows[0] == "changed" || c2.Levels[0].Title == "changed" {
+		t.Error("Collection returned shared levels")
+	}
+}
+
+func TestConcurrentCollection(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if c, err := Collection("xsokoban90"); err != nil || len(c.Levels) != 90 {
+				t.Errorf("concurrent Collection: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+const fileLevels = "; A file\n\n; 1 One\n#####\n#@$.#\n#####\n\n; 2 Two\n######\n#@$ .#\n######\n\n; 3\n#######\n#@$  .#\n#######\n"
+
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.xsb")
+	if err := os.WriteFile(path, []byte(fileLevels), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		spec   string
+		source string
+		want   []int
+	}{
+		{"microban:12", "microban", []int{12}},
+		{"xsokoban90:1-10", "xsokoban90", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		{"microban:1,5,9", "microban", []int{1, 5, 9}},
+		{"microban:1-3,7", "microban", []int{1, 2, 3, 7}},
+		{"microban:155", "microban", []int{155}},
+		{"microban: 3 , 2", "microban", []int{3, 2}},
+		{"cbc60", "cbc60", seq(1, 60)},
+		{path, path, []int{1, 2, 3}},
+		{path + ":3", path, []int{3}},
+		{path + ":2-3,1", path, []int{2, 3, 1}},
+		{"-", StdinSource, []int{1, 2, 3}},
+		{"-:2", StdinSource, []int{2}},
+	}
+	for _, tc := range tests {
+		ls, err := Resolve(tc.spec, strings.NewReader(fileLevels))
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", tc.spec, err)
+			continue
+		}
+		var got []int
+		for _, l := range ls {
+			got = append(got, l.Index)
+			if l.Source != tc.source {
+				t.Errorf("Resolve(%q): Source %q, want %q", tc.spec, l.Source, tc.source)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Resolve(%q) = %v, want %v", tc.spec, got, tc.want)
+		}
+	}
+}
+
+func seq(a, b int) []int {
+	var s []int
+	for i := a; i <= b; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+func TestResolveErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.xsb")
+	if err := os.WriteFile(bad, []byte("#####\n#@$x#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.xsb")
+	if err := os.WriteFile(empty, []byte("; nothing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		spec string
+		want string
+	}{
+		{"nosuch", `unknown collection "nosuch" and no such file (known collections: boxoban-medium-valid-000, boxoban-unfiltered-test-000, cbc60, microban, microban3, schokoban-microban100, xsokoban90)`},
+		{"nosuch:3", `unknown collection "nosuch" and no such file`},
+		{filepath.Join(dir, "missing.xsb"), "no such file or directory"},
+		{"microban:156", "microban: level 156 out of range: the collection has 155 levels"},
+		{"microban:150-160", "microban: level 160 out of range: the collection has 155 levels"},
+		{"microban:0", "microban: no level 0: levels are numbered from 1"},
+		{"microban:5-3", "microban: bad level range 5-3: start after end"},
+		{"microban:x", `microban: bad level selection "x"`},
+		{"microban:", `microban: bad level selection ""`},
+		{"microban:1,,2", `microban: bad level selection "1,,2"`},
+		{"microban:1-", `microban: bad level selection "1-"`},
+		{"microban:+1", `microban: bad level selection "+1"`},
+		{"microban:99999999999999999999", `microban: bad level selection`},
+		{bad, "bad.xsb:2:4: level 1: unknown character 'x' in board"},
+		{empty, "empty.xsb: no levels"},
+		{"-:4", "<stdin>: level 4 out of range: the collection has 3 levels"},
+	}
+	for _, tc := range tests {
+		_, err := Resolve(tc.spec, strings.NewReader(fileLevels))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Resolve(%q) error %v, want it to contain %q", tc.spec, err, tc.want)
+		}
+	}
+	if _, err := Resolve("-", nil); err == nil {
+		t.Error("Resolve(-) without stdin: no error")
+	}
+	var le *level.Error
+	if _, err := Resolve(bad, nil); !errors.As(err, &le) || le.Level != 1 {
+		t.Errorf("parse error is not a *level.Error: %v", err)
+	}
+}
+
+func TestResolveAll(t *testing.T) {
+	ls, err := ResolveAll([]string{"microban:1", "-:2", "-:1", "xsokoban90:90"}, strings.NewReader(fileLevels))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.Name())
+	}
+	want := []string{"microban:1", "<stdin>:2 Two", "<stdin>:1 One", "xsokoban90:90"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ResolveAll = %q, want %q", got, want)
+	}
+	if _, err := ResolveAll([]string{"microban:1", "microban:999"}, nil); err == nil {
+		t.Error("ResolveAll with a bad spec: no error")
+	}
+}
