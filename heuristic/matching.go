@@ -8,9 +8,11 @@ import "soko/sokoban"
 // and the player's access (sokoban.Board.PullDistances). A box that can
 // reach no goal — on a dead square — makes every matching infeasible.
 //
-// The bound is admissible, since every box needs at least its own pushes to
-// the goal it ends on and each goal takes one box, and consistent, since one
-// push changes one box's distances by at most one.
+// The bound is admissible: every box needs at least its own pushes to the
+// goal it ends on, and each goal takes one box. It is not always consistent:
+// a box's distance is the best over its four sides, and after a push the
+// player may not reach that best side, so the bound can drop by more than one
+// in one push. Searches that rely on it for optimality must reopen states.
 type PushMatching struct {
 	dist    [][]int32 // goal × square
 	cost    []int32

@@ -12,14 +12,19 @@ import (
 
 // AStar is A* over pushes with the minimum-cost perfect matching of boxes
 // to goals on pull distances as its lower bound. The bound is admissible
-// (each box needs at least its own pushes to its goal) and consistent (a push
-// changes one box's distance by at most one), so the first solved state
-// expanded has the fewest pushes. The open list is a bucket queue on f with
-// ties broken by smaller h, deeper first.
+// (each box needs at least its own pushes to its goal), so the first solved
+// state expanded has the fewest pushes. It is not always consistent, so a
+// state reached again by a shorter path is reopened, even after expansion.
+// The open list is a bucket queue on f with ties broken by smaller h, deeper
+// first.
 type AStar struct{}
 
-// maxDepth keeps g and h within their 16-bit fields.
-const maxDepth = 1<<16 - 2
+// maxDepth keeps g and h within their 16-bit fields; deadEnd marks a state
+// whose bound proved it unsolvable.
+const (
+	maxDepth = 1<<16 - 2
+	deadEnd  = 1<<16 - 1
+)
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
@@ -77,12 +82,19 @@ func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (so
 			if fresh {
 				h, ok := lb.Bound(g.pos)
 				cost = append(cost, depth)
-				est = append(est, uint16(min(h, maxDepth)))
 				closed = append(closed, !ok)
 				if ok {
+					est = append(est, uint16(min(h, maxDepth)))
 					open.Push(int(depth)+int(h), int(h), child)
+				} else {
+					est = append(est, deadEnd)
 				}
-			} else if !closed[child] && depth < cost[child] {
+			} else if depth < cost[child] && est[child] != deadEnd {
+				// A shorter path. The bound is admissible but not always
+				// consistent (pull distances take the best side of a box,
+				// which the player may not reach), so an expanded state
+				// can be reached more cheaply later: reopen it.
+				closed[child] = false
 				cost[child] = depth
 				g.parent[child] = id
 				g.via[child] = uint32(m.Box)<<2 | uint32(m.Dir)

@@ -3,8 +3,8 @@
 //
 //   - bfs: breadth-first search over pushes; push-optimal.
 //   - astar: A* over pushes with the minimum-cost perfect matching of boxes
-//     to goals on pull distances (Hungarian algorithm) as an admissible,
-//     consistent lower bound; push-optimal.
+//     to goals on pull distances (Hungarian algorithm) as an admissible lower
+//     bound, reopening states reached again by a shorter path; push-optimal.
 //
 // Both prune with the static deadlock tables of package deadlock: no push
 // onto a dead square (000 §4.2.1, Alg. 2), no push that leaves a frozen box
