@@ -86,9 +86,12 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.budget.Memory == 0 {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
 	}
-	// Let the garbage collector work harder before the process outgrows
-	// the machine; the searches' own limits stop them first.
-	debug.SetMemoryLimit(solver.PhysicalMemory() * 4 / 5)
+	// The searches count the tables they hold; garbage from grown slices and
+	// the collector's headroom come on top. A soft limit a little above the
+	// budgets makes the collector work harder instead, so the process stays
+	// close to what --memory says.
+	soft := int64(c.workers)*c.budget.Memory*5/4 + 64<<20
+	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
 
 	lvls, err := levels.ResolveAll(specs, stdin)
 	if err != nil {
