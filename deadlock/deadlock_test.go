@@ -4,26 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"soko/level"
+	"soko/internal/testlevel"
 	"soko/sokoban"
 )
 
-// grid builds a level from rows without the parser.
-func grid(rows ...string) *level.Level {
-	w := 0
-	for _, r := range rows {
-		w = max(w, len(r))
-	}
-	l := &level.Level{Source: "test", Width: w, Height: len(rows)}
-	for _, r := range rows {
-		l.Rows = append(l.Rows, r+strings.Repeat(" ", w-len(r)))
-	}
-	return l
-}
-
 func board(t *testing.T, rows ...string) *sokoban.Board {
 	t.Helper()
-	b, err := sokoban.NewBoard(grid(rows...))
+	b, err := sokoban.NewBoard(testlevel.Grid(rows...))
 	if err != nil {
 		t.Fatal(err)
 	}

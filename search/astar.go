@@ -28,19 +28,18 @@ const (
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(l)
+	g, err := newPushGraph(ctx, l, opts)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	guard := solver.NewGuard(ctx, opts)
 	if g.board.Impossible != "" {
-		return g.stop(guard, solver.NoSolution), nil
+		return g.stop(solver.NoSolution), nil
 	}
 	lb := heuristic.NewPushMatching(g.board, g.dist)
 	root := g.addRoot()
 	h0, ok := lb.Bound(g.pos)
 	if !ok {
-		return g.stop(guard, solver.NoSolution), nil
+		return g.stop(solver.NoSolution), nil
 	}
 	var (
 		cost   = []uint16{0}          // g: pushes from the start
@@ -53,19 +52,18 @@ func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (so
 	for {
 		id, f, ok := open.Pop()
 		if !ok {
-			return g.stop(guard, solver.NoSolution), nil
+			return g.stop(solver.NoSolution), nil
 		}
 		if closed[id] || f != int(cost[id])+int(est[id]) {
 			continue // expanded already, or a stale entry for a since-improved state
 		}
 		closed[id] = true
-		g.stats.Bytes = g.bytes() + 5*int64(cap(cost)) + open.Bytes()
-		if st, stop := guard.Tick(&g.stats); stop {
-			return g.stop(guard, st), nil
+		if st, stop := g.tick(5*int64(cap(cost)) + open.Bytes()); stop {
+			return g.stop(st), nil
 		}
 		g.pos.Unpack(g.store.Key(id))
 		if g.pos.Solved() {
-			return g.solution(guard, id)
+			return g.solution(id)
 		}
 		g.stats.Expanded++
 		g.stats.Bound = f

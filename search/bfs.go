@@ -17,23 +17,21 @@ type BFS struct{}
 
 // Solve implements solver.Solver.
 func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(l)
+	g, err := newPushGraph(ctx, l, opts)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	guard := solver.NewGuard(ctx, opts)
 	if g.board.Impossible != "" {
-		return g.stop(guard, solver.NoSolution), nil
+		return g.stop(solver.NoSolution), nil
 	}
 	root := g.addRoot()
 	if g.pos.Solved() {
-		return g.solution(guard, root)
+		return g.solution(root)
 	}
 	pushes := make([]sokoban.Push, 0, 64)
 	for id := uint32(0); int(id) < g.store.Len(); id++ {
-		g.stats.Bytes = g.bytes()
-		if st, stop := guard.Tick(&g.stats); stop {
-			return g.stop(guard, st), nil
+		if st, stop := g.tick(0); stop {
+			return g.stop(st), nil
 		}
 		g.pos.Unpack(g.store.Key(id))
 		g.stats.Expanded++
@@ -44,10 +42,10 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 			}
 			child, fresh := g.add(id, m)
 			if fresh && g.pos.Solved() {
-				return g.solution(guard, child)
+				return g.solution(child)
 			}
 			g.pos.Undo(m)
 		}
 	}
-	return g.stop(guard, solver.NoSolution), nil
+	return g.stop(solver.NoSolution), nil
 }

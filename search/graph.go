@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 
 	"soko/deadlock"
@@ -24,16 +25,18 @@ type pushGraph struct {
 	via    []uint32 // packed push: box square << 2 | direction
 	key    []byte   // scratch for packing
 	stats  solver.Stats
+	guard  *solver.Guard
 }
 
 const noParent = ^uint32(0)
 
-func newPushGraph(l *level.Level) (*pushGraph, error) {
+// newPushGraph prepares a search of l and starts its budget's clock.
+func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options) (*pushGraph, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return nil, err
 	}
-	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize())}
+	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
 	g.dist = b.PullDistances()
 	g.dead = deadlock.DeadFromDistances(b, g.dist)
 	g.freeze = deadlock.NewFreeze(b, g.dead)
@@ -74,15 +77,21 @@ func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 	return false
 }
 
+// tick checks the budget; extra is memory the caller holds beyond the graph.
+func (g *pushGraph) tick(extra int64) (solver.Status, bool) {
+	g.stats.Bytes = g.bytes() + extra
+	return g.guard.Tick(&g.stats)
+}
+
 // bytes returns the memory held by the graph's tables.
 func (g *pushGraph) bytes() int64 {
 	return g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
 }
 
 // solution rebuilds the pushes leading to id and expands them into moves.
-func (g *pushGraph) solution(guard *solver.Guard, id uint32) (solver.Result, error) {
+func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 	g.stats.Bytes = g.bytes()
-	guard.Finish(&g.stats)
+	g.guard.Finish(&g.stats)
 	var pushes []sokoban.Push
 	for ; g.parent[id] != noParent; id = g.parent[id] {
 		v := g.via[id]
@@ -99,8 +108,8 @@ func (g *pushGraph) solution(guard *solver.Guard, id uint32) (solver.Result, err
 }
 
 // stop ends a search with a status other than Solved.
-func (g *pushGraph) stop(guard *solver.Guard, st solver.Status) solver.Result {
+func (g *pushGraph) stop(st solver.Status) solver.Result {
 	g.stats.Bytes = g.bytes()
-	guard.Finish(&g.stats)
+	g.guard.Finish(&g.stats)
 	return solver.Result{Status: st, Stats: g.stats}
 }

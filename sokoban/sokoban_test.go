@@ -6,21 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"soko/internal/testlevel"
 	"soko/level"
 )
-
-// grid builds a level from rows without the parser, padding rows to one width.
-func grid(rows ...string) *level.Level {
-	w := 0
-	for _, r := range rows {
-		w = max(w, len(r))
-	}
-	l := &level.Level{Source: "test", Width: w, Height: len(rows)}
-	for _, r := range rows {
-		l.Rows = append(l.Rows, r+strings.Repeat(" ", w-len(r)))
-	}
-	return l
-}
 
 func mustBoard(t testing.TB, l *level.Level) *Board {
 	t.Helper()
@@ -187,7 +175,7 @@ func coreStates(b *Board) int {
 func TestReachableStateCounts(t *testing.T) {
 	for _, tc := range tiny {
 		t.Run(tc.name, func(t *testing.T) {
-			l := grid(tc.rows...)
+			l := testlevel.Grid(tc.rows...)
 			want := bruteForceStates(l)
 			got := coreStates(mustBoard(t, l))
 			if got != want {
@@ -213,7 +201,7 @@ func recomputed(p *Position) uint64 {
 func TestIncrementalHashAndUndo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range tiny {
-		b := mustBoard(t, grid(tc.rows...))
+		b := mustBoard(t, testlevel.Grid(tc.rows...))
 		p := b.Start()
 		startKey := p.Pack(nil)
 		var stack []Push
@@ -250,7 +238,7 @@ func TestIncrementalHashAndUndo(t *testing.T) {
 }
 
 func TestUnreachableBoxesOnGoals(t *testing.T) {
-	l := grid(
+	l := testlevel.Grid(
 		"#######",
 		"#@$ .##",
 		"#######",
@@ -261,7 +249,7 @@ func TestUnreachableBoxesOnGoals(t *testing.T) {
 	if b.Fixed != 2 || b.Boxes() != 1 || b.Impossible != "" {
 		t.Fatalf("Fixed=%d Boxes=%d Impossible=%q; want 2, 1, none", b.Fixed, b.Boxes(), b.Impossible)
 	}
-	off := grid(
+	off := testlevel.Grid(
 		"#######",
 		"#@$ .##",
 		"#######",
@@ -274,7 +262,7 @@ func TestUnreachableBoxesOnGoals(t *testing.T) {
 }
 
 func TestExpandWalksToEachPush(t *testing.T) {
-	b := mustBoard(t, grid(tiny[1].rows...))
+	b := mustBoard(t, testlevel.Grid(tiny[1].rows...))
 	// room1: push the box right, then down onto the goal.
 	pushes := []Push{{Box: b.At(2, 2), Dir: level.Right}, {Box: b.At(3, 2), Dir: level.Down}}
 	moves, err := b.Expand(pushes)
@@ -339,7 +327,7 @@ func bruteDistance(l *level.Level, from, goal int) int {
 
 func TestPullDistancesAgainstBruteForce(t *testing.T) {
 	for _, tc := range tiny {
-		l := grid(tc.rows...)
+		l := testlevel.Grid(tc.rows...)
 		b := mustBoard(t, l)
 		dist := b.PullDistances()
 		for gi, g := range b.Goals() {
