@@ -6,7 +6,7 @@ import (
 )
 
 // Guard enforces a Budget inside a search loop and sends progress events.
-// Call Tick once per expanded node; it looks at the clock and the context
+// Call Tick once per expanded node or iteration; it looks at the clock and the context
 // only every few calls, so it costs a few nanoseconds.
 type Guard struct {
 	ctx      context.Context
@@ -44,6 +44,9 @@ func (g *Guard) Elapsed() time.Duration { return time.Since(g.start) }
 func (g *Guard) Tick(stats *Stats) (Status, bool) {
 	if g.budget.Nodes > 0 && stats.Expanded >= g.budget.Nodes {
 		return NodeLimit, true
+	}
+	if g.budget.Iterations > 0 && stats.Iterations >= g.budget.Iterations {
+		return IterationLimit, true
 	}
 	if g.budget.Memory > 0 && stats.Bytes > g.budget.Memory {
 		return MemoryLimit, true

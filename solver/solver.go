@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,9 +28,10 @@ const (
 	MemoryLimit
 	NodeLimit
 	Cancelled
+	IterationLimit
 )
 
-var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled"}
+var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled", "iteration limit"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
@@ -68,6 +70,11 @@ type Stats struct {
 	Bytes     int64         `json:"bytes"`     // memory held by the search's tables at the end
 	Bound     int           `json:"bound"`     // best lower bound on the solution length proven so far, if any
 	Elapsed   time.Duration `json:"elapsed_ns"`
+
+	// Iterative solvers (MCTS) also report these.
+	Iterations   int64 `json:"iterations,omitempty"`    // iterations run
+	TreeSize     int64 `json:"tree_size,omitempty"`     // nodes in the tree at the end
+	UniqueStates int64 `json:"unique_states,omitempty"` // distinct states seen
 }
 
 // Progress is an event sent while a search runs.
@@ -78,7 +85,23 @@ type Progress struct {
 // Options are passed to every Solve call.
 type Options struct {
 	Budget   Budget
-	Progress func(Progress) // called from the solver's goroutine about ten times a second; may be nil
+	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
+	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params
+	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
+}
+
+// Param returns the parameter name parsed as a float, or def when it is not
+// set. An unparsable value is an error naming the parameter.
+func (o Options) Param(name string, def float64) (float64, error) {
+	v, ok := o.Params[name]
+	if !ok {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, fmt.Errorf("parameter %s=%q: not a number", name, v)
+	}
+	return f, nil
 }
 
 // Result is what a search found.
@@ -100,7 +123,8 @@ type Solver interface {
 // Entry describes a registered solver.
 type Entry struct {
 	Name    string
-	Summary string // one line for listings
+	Summary string   // one line for listings
+	Params  []string // the Options.Params names it reads, with their defaults, e.g. "w=200"
 	New     func() Solver
 }
 

@@ -87,6 +87,9 @@ func runSolvers(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, e := range solver.Entries() {
 		fmt.Fprintf(stdout, "%-12s %s\n", e.Name, e.Summary)
+		if len(e.Params) > 0 {
+			fmt.Fprintf(stdout, "%-12s parameters: %s\n", "", strings.Join(e.Params, ", "))
+		}
 	}
 	return nil
 }

@@ -126,6 +126,8 @@ func TestBadInput(t *testing.T) {
 		{"solve", "-j", "0", "microban:1"},
 		{"solve", "--memory", "lots", "microban:1"},
 		{"verify", "microban:1"},
+		{"solve", "--w", "2", "microban:1"},
+		{"solve", "--param", "novalue", "microban:1"},
 	} {
 		if _, _, err := soko(t, "", args...); !errors.As(err, &u) {
 			t.Errorf("%q: want a usage error, got %v", args, err)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -166,3 +167,39 @@ func formatBytes(n int64) string {
 	}
 	return fmt.Sprintf("%dB", n)
 }
+
+// paramsValue is the repeatable --param NAME=VALUE flag.
+type paramsValue map[string]string
+
+func (p paramsValue) String() string {
+	var parts []string
+	for k, v := range p {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (p paramsValue) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" || value == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	p[name] = value
+	return nil
+}
+
+// paramValue is a shorthand flag such as --w 200 for --param w=200.
+type paramValue struct {
+	params paramsValue
+	name   string
+}
+
+func (p paramValue) String() string {
+	if p.params == nil {
+		return ""
+	}
+	return p.params[p.name]
+}
+
+func (p paramValue) Set(s string) error { return p.params.Set(p.name + "=" + s) }

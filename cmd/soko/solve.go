@@ -22,6 +22,8 @@ import (
 type solveConfig struct {
 	algo    string
 	budget  solver.Budget
+	seed    uint64
+	params  paramsValue
 	workers int
 	json    bool
 	noLURD  bool
@@ -34,6 +36,13 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.DurationVar(&c.budget.Time, "time", 10*time.Second, "time limit per level (0: none)")
 	fs.Int64Var(&c.budget.Nodes, "nodes", 0, "limit on states expanded per level (0: none)")
 	fs.Var(sizeValue{&c.budget.Memory}, "memory", "memory limit per level, e.g. 2GiB (default: a third of physical memory shared by the workers)")
+	fs.Int64Var(&c.budget.Iterations, "iterations", 0, "limit on iterations per level, for MCTS solvers (0: none)")
+	fs.Uint64Var(&c.seed, "seed", 1, "random seed, for randomised solvers")
+	c.params = paramsValue{}
+	fs.Var(c.params, "param", "solver parameter NAME=VALUE (repeatable; see 'soko solvers')")
+	for _, name := range []string{"w", "p", "c"} {
+		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=VALUE")
+	}
 	fs.IntVar(&c.workers, "j", 1, "levels solved at once, one per worker")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL)")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
@@ -53,8 +62,14 @@ type record struct {
 	Generated int64         `json:"generated"`
 	Stored    int64         `json:"stored"`
 	Bytes     int64         `json:"bytes"`
-	Solution  string        `json:"solution,omitempty"`
-	Error     string        `json:"error,omitempty"`
+	Seed      uint64        `json:"seed"`
+	Params    paramsValue   `json:"params,omitempty"`
+
+	Iterations   int64  `json:"iterations,omitempty"`
+	TreeSize     int64  `json:"tree_size,omitempty"`
+	UniqueStates int64  `json:"unique_states,omitempty"`
+	Solution     string `json:"solution,omitempty"`
+	Error        string `json:"error,omitempty"`
 }
 
 func levelID(l *level.Level) string {
@@ -77,10 +92,15 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
 	}
+	for name := range c.params {
+		if !takesParam(entry, name) {
+			return usagef("solve: %s takes no parameter %q (it takes: %s)", c.algo, name, strings.Join(entry.Params, ", "))
+		}
+	}
 	if c.workers < 1 {
 		return usagef("solve: -j must be at least 1")
 	}
-	if c.budget.Time < 0 || c.budget.Nodes < 0 {
+	if c.budget.Time < 0 || c.budget.Nodes < 0 || c.budget.Iterations < 0 {
 		return usagef("solve: limits must not be negative")
 	}
 	if c.budget.Memory == 0 {
@@ -185,10 +205,10 @@ print:
 }
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress) record {
-	r := record{Level: levelID(l), Title: l.Title, Algo: c.algo}
+	r := record{Level: levelID(l), Title: l.Title, Algo: c.algo, Seed: c.seed, Params: c.params}
 	slot := prog.begin(r.Level)
 	defer prog.end(slot)
-	opts := solver.Options{Budget: c.budget, Progress: func(p solver.Progress) { prog.update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
@@ -196,7 +216,9 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	}
 	r.Status = res.Status
 	r.Seconds = res.Stats.Elapsed.Seconds()
-	r.Expanded, r.Generated, r.Stored, r.Bytes = res.Stats.Expanded, res.Stats.Generated, res.Stats.Stored, res.Stats.Bytes
+	st := res.Stats
+	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
+	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
 	if res.Status == solver.Solved {
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
 		if !c.noLURD {
@@ -220,6 +242,15 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
 	}
+}
+
+func takesParam(e solver.Entry, name string) bool {
+	for _, p := range e.Params {
+		if n, _, _ := strings.Cut(p, "="); n == name {
+			return true
+		}
+	}
+	return false
 }
 
 func solverNames() string {
