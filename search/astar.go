@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"soko/heuristic"
-	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -15,90 +14,53 @@ import (
 // (each box needs at least its own pushes to its goal), so the first solved
 // state expanded has the fewest pushes. It is not always consistent, so a
 // state reached again by a shorter path is reopened, even after expansion.
-// The open list is a bucket queue on f with ties broken by smaller h, deeper
-// first.
+// Ties on f go to the smaller bound, that is, the deeper state.
 type AStar struct{}
-
-// maxDepth keeps g and h within their 16-bit fields; deadEnd marks a state
-// whose bound proved it unsolvable.
-const (
-	maxDepth = 1<<16 - 2
-	deadEnd  = 1<<16 - 1
-)
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts)
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true})
+}
+
+// WeightedAStar is weighted A* over pushes: f = g + W·h with the matching
+// bound h. With W > 1 it gives up optimality (solutions are at most W times
+// longer than optimal) for speed. Parameter w, default 3.
+type WeightedAStar struct{}
+
+// Solve implements solver.Solver.
+func (WeightedAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	w, err := opts.Param("w", 3)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
-	}
-	lb := heuristic.NewPushMatching(g.board, g.dist)
-	root := g.addRoot()
-	h0, ok := lb.Bound(g.pos)
-	if !ok {
-		return g.stop(solver.NoSolution), nil
-	}
-	var (
-		cost   = []uint16{0}          // g: pushes from the start
-		est    = []uint16{uint16(h0)} // h: lower bound to the goal
-		closed = []bool{false}        // expanded, or a deadlock
-		open   bucketq.Queue
-		pushes = make([]sokoban.Push, 0, 64)
-	)
-	open.Push(int(h0), int(h0), root)
-	for {
-		id, f, ok := open.Pop()
-		if !ok {
-			return g.stop(solver.NoSolution), nil
-		}
-		if closed[id] || f != int(cost[id])+int(est[id]) {
-			continue // expanded already, or a stale entry for a since-improved state
-		}
-		closed[id] = true
-		if st, stop := g.tick(5*int64(cap(cost)) + open.Bytes()); stop {
-			return g.stop(st), nil
-		}
-		g.pos.Unpack(g.store.Key(id))
-		if g.pos.Solved() {
-			return g.solution(id)
-		}
-		g.stats.Expanded++
-		g.stats.Bound = f
-		depth := cost[id] + 1
-		if depth > maxDepth {
-			continue
-		}
-		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		for _, m := range pushes {
-			if g.push(m) {
-				continue
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, w)})
+}
+
+// Greedy is greedy best-first search over pushes on the matching bound
+// alone: f = h, ties to the shallower state. Fast and far from optimal.
+type Greedy struct{}
+
+// Solve implements solver.Solver.
+func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(0, 1)})
+}
+
+// matchingScore scores states by gw·g + hw·h, where h is the push-distance
+// matching bound; ties go to smaller h, except for pure greedy search
+// (gw = 0), where they go to smaller g.
+func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
+	return func(g *pushGraph) (scorer, error) {
+		lb := heuristic.NewPushMatching(g.board, g.dist)
+		return func(p *sokoban.Position, depth int) (int, int, bool) {
+			h, ok := lb.Bound(p)
+			if !ok {
+				return 0, 0, false
 			}
-			child, fresh := g.add(id, m)
-			if fresh {
-				h, ok := lb.Bound(g.pos)
-				cost = append(cost, depth)
-				closed = append(closed, !ok)
-				if ok {
-					est = append(est, uint16(min(h, maxDepth)))
-					open.Push(int(depth)+int(h), int(h), child)
-				} else {
-					est = append(est, deadEnd)
-				}
-			} else if depth < cost[child] && est[child] != deadEnd {
-				// A shorter path. The bound is admissible but not always
-				// consistent (pull distances take the best side of a box,
-				// which the player may not reach), so an expanded state
-				// can be reached more cheaply later: reopen it.
-				closed[child] = false
-				cost[child] = depth
-				g.parent[child] = id
-				g.via[child] = uint32(m.Box)<<2 | uint32(m.Dir)
-				open.Push(int(depth)+int(est[child]), int(est[child]), child)
+			f := gw*depth + int(hw*float64(h)+0.5)
+			if gw == 0 {
+				return f, depth, true
 			}
-			g.pos.Undo(m)
-		}
+			return f, int(h), true
+		}, nil
 	}
 }

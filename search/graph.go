@@ -20,12 +20,15 @@ type pushGraph struct {
 	dist   [][]int32 // pull distances, goal × square
 	dead   []bool
 	freeze *deadlock.Freeze
-	store  *sokoban.Store
-	parent []uint32
-	via    []uint32 // packed push: box square << 2 | direction
-	key    []byte   // scratch for packing
-	stats  solver.Stats
-	guard  *solver.Guard
+	// deadlocked says whether the box just pushed onto s left a deadlock;
+	// by default the frozen-box check.
+	deadlocked func(p *sokoban.Position, s sokoban.Square) bool
+	store      *sokoban.Store
+	parent     []uint32
+	via        []uint32 // packed push: box square << 2 | direction
+	key        []byte   // scratch for packing
+	stats      solver.Stats
+	guard      *solver.Guard
 }
 
 const noParent = ^uint32(0)
@@ -40,6 +43,7 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options) (*pu
 	g.dist = b.PullDistances()
 	g.dead = deadlock.DeadFromDistances(b, g.dist)
 	g.freeze = deadlock.NewFreeze(b, g.dead)
+	g.deadlocked = g.freeze.Deadlocked
 	return g, nil
 }
 
@@ -70,7 +74,7 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 	to := g.pos.Apply(m)
 	g.stats.Generated++
-	if g.freeze.Deadlocked(g.pos, to) {
+	if g.deadlocked(g.pos, to) {
 		g.pos.Undo(m)
 		return true
 	}

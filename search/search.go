@@ -1,29 +1,39 @@
 // Package search holds the solvers that search a graph of Sokoban states
-// with an open list and a closed set.
+// with an open list or a depth-first stack and a set of visited states.
 //
-//   - bfs: breadth-first search over pushes; push-optimal.
+//   - bfs: breadth-first search over pushes; push-optimal (000 §1, 001 §2
+//     name the uninformed baselines).
 //   - astar: A* over pushes with the minimum-cost perfect matching of boxes
 //     to goals on pull distances (Hungarian algorithm) as an admissible lower
 //     bound, reopening states reached again by a shorter path; push-optimal.
+//   - wastar-push and greedy: weighted A* (f = g + W·h) and greedy best-first
+//     (f = h) over pushes on the same bound, for comparison.
+//   - fama: the greedy best-first search of 004 §3 with its own heuristic
+//     (nearest box–goal Manhattan distance, a bonus for boxes on goals next
+//     to walls, plus depth), dead squares and 2×2 deadlocks.
 //
-// Both prune with the static deadlock tables of package deadlock: no push
-// onto a dead square (000 §4.2.1, Alg. 2), no push that leaves a frozen box
-// off its goal (000 §4.2.1, locked boxes). Both store states packed in a
-// sokoban.Store and keep per state only its parent, the push that reached it
-// and, for A*, its g and h.
+// All prune pushes onto dead squares (000 §4.2.1, Alg. 2); all but fama also
+// prune pushes that leave a frozen box off its goal (000 §4.2.1, locked
+// boxes). States are stored packed in a sokoban.Store, with per state only
+// its parent, the push that reached it, g and the priority it was queued
+// with. The open list is a bucket queue.
 package search
 
 import "soko/solver"
 
 func init() {
-	solver.Register(solver.Entry{
-		Name:    "bfs",
-		Summary: "breadth-first search over pushes (push-optimal)",
-		New:     func() solver.Solver { return BFS{} },
-	})
-	solver.Register(solver.Entry{
-		Name:    "astar",
-		Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-		New:     func() solver.Solver { return AStar{} },
-	})
+	for _, e := range []solver.Entry{
+		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
+			New: func() solver.Solver { return BFS{} }},
+		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
+			New: func() solver.Solver { return AStar{} }},
+		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
+			Params: []string{"w=3"}, New: func() solver.Solver { return WeightedAStar{} }},
+		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
+			New: func() solver.Solver { return Greedy{} }},
+		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
+			New: func() solver.Solver { return FAMA{} }},
+	} {
+		solver.Register(e)
+	}
 }

@@ -1,0 +1,135 @@
+package search
+
+import (
+	"context"
+
+	"soko/internal/bucketq"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// scorer rates a position reached after g pushes: its priority in the open
+// list (smaller first), a tie-break (smaller first), and false if the
+// position is known to be unsolvable.
+type scorer func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+
+// bestFirstConfig says how a best-first search over pushes behaves.
+type bestFirstConfig struct {
+	// score builds the scorer for a prepared graph.
+	score func(g *pushGraph) (scorer, error)
+	// reopen: a state reached again by a shorter path is updated and put
+	// back on the open list, even after it was expanded. A* needs this for
+	// optimality when its bound is not consistent; greedy searches do not.
+	reopen bool
+	// bound: the priority of an expanded state is a lower bound on the
+	// solution length (A*), reported in Stats.Bound.
+	bound bool
+	// offset is added to every priority so that it is not negative.
+	offset int
+	// deadlocked, if set, replaces the frozen-box check made after each push.
+	deadlocked func(p *sokoban.Position, s sokoban.Square) bool
+}
+
+// maxDepth keeps g within its 16-bit field.
+const maxDepth = 1<<16 - 2
+
+// bestFirst runs a best-first search over pushes: the open list is a bucket
+// queue on priority, with ties broken by the scorer's tie value and then
+// last-in first-out. Per state it keeps g (pushes from the start), the
+// priority it was last queued with (older queue entries are stale), and
+// whether it was expanded; the goal test is made when a state is expanded.
+func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bestFirstConfig) (solver.Result, error) {
+	g, err := newPushGraph(ctx, l, opts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if g.board.Impossible != "" {
+		return g.stop(solver.NoSolution), nil
+	}
+	if cfg.deadlocked != nil {
+		g.deadlocked = cfg.deadlocked
+	}
+	score, err := cfg.score(g)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	root := g.addRoot()
+	p0, t0, ok := score(g.pos, 0)
+	if !ok {
+		return g.stop(solver.NoSolution), nil
+	}
+	const dead = -1 // priority of a state known to be unsolvable
+	var (
+		cost   = []uint16{0}
+		prio   = []int32{int32(p0 + cfg.offset)}
+		closed = []bool{false}
+		open   bucketq.Queue
+		pushes = make([]sokoban.Push, 0, 64)
+	)
+	prio[0] = int32(queued(int(prio[0])))
+	open.Push(int(prio[0]), t0, root)
+	for {
+		id, p, ok := open.Pop()
+		if !ok {
+			return g.stop(solver.NoSolution), nil
+		}
+		if closed[id] || int32(p) != prio[id] {
+			continue // expanded already, or a stale entry
+		}
+		closed[id] = true
+		if st, stop := g.tick(7*int64(cap(cost)) + open.Bytes()); stop {
+			return g.stop(st), nil
+		}
+		g.pos.Unpack(g.store.Key(id))
+		if g.pos.Solved() {
+			return g.solution(id)
+		}
+		g.stats.Expanded++
+		if cfg.bound {
+			g.stats.Bound = p - cfg.offset
+		}
+		depth := cost[id] + 1
+		if depth > maxDepth {
+			continue
+		}
+		pushes = g.pos.Pushes(pushes[:0], g.dead)
+		for _, m := range pushes {
+			if g.push(m) {
+				continue
+			}
+			child, fresh := g.add(id, m)
+			switch {
+			case fresh:
+				cost = append(cost, depth)
+				cp, ct, ok := score(g.pos, int(depth))
+				if ok {
+					cp = queued(cp + cfg.offset)
+					prio = append(prio, int32(cp))
+					closed = append(closed, false)
+					open.Push(cp, ct, child)
+				} else {
+					prio = append(prio, dead)
+					closed = append(closed, true)
+				}
+			case cfg.reopen && depth < cost[child] && prio[child] != dead:
+				cp, ct, _ := score(g.pos, int(depth))
+				cp = queued(cp + cfg.offset)
+				closed[child] = false
+				cost[child] = depth
+				prio[child] = int32(cp)
+				g.parent[child] = id
+				g.via[child] = uint32(m.Box)<<2 | uint32(m.Dir)
+				open.Push(cp, ct, child)
+			}
+			g.pos.Undo(m)
+		}
+	}
+}
+
+// queued clamps a priority into the bucket queue's range. Only weighted
+// searches on very large levels reach the top, where order among the
+// clamped states is lost but nothing else.
+func queued(p int) int {
+	return min(max(p, 0), bucketq.MaxPriority)
+}

@@ -1,0 +1,104 @@
+package search
+
+import (
+	"context"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// FAMA is the best-first search of seed 004 §3: greedy best-first over
+// pushes, all pushes of a state found by one reachability search, a visited
+// set, dead squares and 2×2 deadlocks (004 Fig. 3) as its only pruning, and
+// its heuristic (004 §3.2), lower is better:
+//
+//	the Manhattan distance from the box nearest to a goal to that goal
+//	(boxes on goals left out; the goals considered are the empty ones),
+//	− 20·(1 + adjacent walls, boxes counting as walls) for every box on a goal,
+//	+ the search depth.
+//
+// Dead squares here are the pull-based ones of 000 Alg. 2, a superset of the
+// corners and wall stretches 004 marks by hand.
+type FAMA struct{}
+
+// Solve implements solver.Solver.
+func (FAMA) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, deadlocked: twoByTwo})
+}
+
+func famaScore(g *pushGraph) (scorer, error) {
+	b := g.board
+	xs, ys := make([]int, b.N), make([]int, b.N)
+	walls := make([]int, b.N)
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		xs[s], ys[s] = b.XY(s)
+		for d := sokoban.Dir(0); d < 4; d++ {
+			if b.Next(s, d) < 0 {
+				walls[s]++
+			}
+		}
+	}
+	// The bonus for boxes on goals is at most 20·5 per box; offset every
+	// priority by that so none is negative.
+	offset := 100 * b.Boxes()
+	return func(p *sokoban.Position, depth int) (int, int, bool) {
+		h, nearest := 0, -1
+		for _, s := range p.BoxSquares() {
+			if b.IsGoal(s) {
+				adjacent := walls[s]
+				for d := sokoban.Dir(0); d < 4; d++ {
+					if n := b.Next(s, d); n >= 0 && p.HasBox(n) {
+						adjacent++
+					}
+				}
+				h -= 20 * (1 + adjacent)
+				continue
+			}
+			for _, t := range b.Goals() {
+				if p.HasBox(t) {
+					continue
+				}
+				d := abs(xs[s]-xs[t]) + abs(ys[s]-ys[t])
+				if nearest < 0 || d < nearest {
+					nearest = d
+				}
+			}
+		}
+		if nearest > 0 {
+			h += nearest
+		}
+		return h + depth + offset, 0, true
+	}, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// twoByTwo reports whether the box just pushed onto s completes a 2×2 block
+// of boxes and walls with a box off its goal (004 Fig. 3).
+func twoByTwo(p *sokoban.Position, s sokoban.Square) bool {
+	b := p.Board()
+	blocked := func(t sokoban.Square) bool { return t < 0 || p.HasBox(t) }
+	offGoal := func(t sokoban.Square) bool { return t >= 0 && p.HasBox(t) && !b.IsGoal(t) }
+	for _, v := range [2]sokoban.Dir{level.Up, level.Down} {
+		for _, h := range [2]sokoban.Dir{level.Left, level.Right} {
+			a, c := b.Next(s, v), b.Next(s, h)
+			var diag sokoban.Square = sokoban.None
+			if a >= 0 {
+				diag = b.Next(a, h)
+			} else if c >= 0 {
+				diag = b.Next(c, v)
+			}
+			if blocked(a) && blocked(c) && blocked(diag) &&
+				(offGoal(s) || offGoal(a) || offGoal(c) || offGoal(diag)) {
+				return true
+			}
+		}
+	}
+	return false
+}
