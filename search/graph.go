@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"soko/deadlock"
 	"soko/level"
@@ -94,16 +95,19 @@ func (g *pushGraph) bytes() int64 {
 
 // solution rebuilds the pushes leading to id and expands them into moves.
 func (g *pushGraph) solution(id uint32) (solver.Result, error) {
-	g.stats.Bytes = g.bytes()
-	g.guard.Finish(&g.stats)
 	var pushes []sokoban.Push
 	for ; g.parent[id] != noParent; id = g.parent[id] {
 		v := g.via[id]
 		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(v >> 2), Dir: sokoban.Dir(v & 3)})
 	}
-	for i, j := 0, len(pushes)-1; i < j; i, j = i+1, j-1 {
-		pushes[i], pushes[j] = pushes[j], pushes[i]
-	}
+	slices.Reverse(pushes)
+	return g.finish(pushes)
+}
+
+// finish expands a solution's pushes into moves and stamps the statistics.
+func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
+	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
+	g.guard.Finish(&g.stats)
 	moves, err := g.board.Expand(pushes)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("%s: %w", g.board.Level.Name(), err)
@@ -113,7 +117,7 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 
 // stop ends a search with a status other than Solved.
 func (g *pushGraph) stop(st solver.Status) solver.Result {
-	g.stats.Bytes = g.bytes()
+	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
 	return solver.Result{Status: st, Stats: g.stats}
 }

@@ -11,6 +11,11 @@
 //   - fama: the greedy best-first search of 004 §3 with its own heuristic
 //     (nearest box–goal Manhattan distance, a bonus for boxes on goals next
 //     to walls, plus depth), dead squares and 2×2 deadlocks.
+//   - idastar: IDA* over pushes on the matching bound with a transposition
+//     table and move ordering; push-optimal.
+//   - dfs: depth-first search over pushes with a visited set and an optional
+//     depth limit.
+//   - bfs-moves: breadth-first search over single moves; move-optimal.
 //
 // All prune pushes onto dead squares (000 §4.2.1, Alg. 2); all but fama also
 // prune pushes that leave a frozen box off its goal (000 §4.2.1, locked
@@ -33,6 +38,12 @@ func init() {
 			New: func() solver.Solver { return Greedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			New: func() solver.Solver { return FAMA{} }},
+		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",
+			New: func() solver.Solver { return IDAStar{} }},
+		{Name: "dfs", Summary: "depth-first search over pushes with a visited set (depth=0: no limit)",
+			Params: []string{"depth=0"}, New: func() solver.Solver { return DFS{} }},
+		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
+			New: func() solver.Solver { return BFSMoves{} }},
 	} {
 		solver.Register(e)
 	}

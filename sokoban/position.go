@@ -129,6 +129,18 @@ func (p *Position) Hash() uint64 {
 	return p.boxHash ^ p.b.zPlayer[p.Reach()]
 }
 
+// HashExact returns the Zobrist hash of the boxes and the player's own
+// square, for searches over single moves.
+func (p *Position) HashExact() uint64 {
+	return p.boxHash ^ p.b.zPlayer[p.player]
+}
+
+// SetPlayer puts the player on square s, which must be free floor.
+func (p *Position) SetPlayer(s Square) {
+	p.player = s
+	p.fresh = false
+}
+
 // BoxHash returns the Zobrist hash of the box squares alone.
 func (p *Position) BoxHash() uint64 { return p.boxHash }
 

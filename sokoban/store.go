@@ -19,13 +19,24 @@ func (b *Board) squareBytes() int {
 	return 2
 }
 
-// Pack appends the packed state of p (see Board.KeySize) to dst.
+// Pack appends the packed state of p (see Board.KeySize) to dst: the
+// boxes and the canonical player square, so positions that differ only by
+// where in the same region the player stands pack alike.
 func (p *Position) Pack(dst []byte) []byte {
-	canon := p.Reach()
+	return p.pack(dst, p.Reach())
+}
+
+// PackExact is Pack with the player's own square instead of the canonical
+// one, for searches over single moves. Unpack reads both.
+func (p *Position) PackExact(dst []byte) []byte {
+	return p.pack(dst, p.player)
+}
+
+func (p *Position) pack(dst []byte, player Square) []byte {
 	sorted := append(p.stack[:0], p.boxes...) // the reach stack is free scratch now
 	slices.Sort(sorted)
 	wide := p.b.squareBytes() == 2
-	for _, s := range append(sorted, canon) {
+	for _, s := range append(sorted, player) {
 		if wide {
 			dst = append(dst, byte(s), byte(s>>8))
 		} else {

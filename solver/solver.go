@@ -29,9 +29,10 @@ const (
 	NodeLimit
 	Cancelled
 	IterationLimit
+	DepthLimit // the state space within a depth limit was exhausted
 )
 
-var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled", "iteration limit"}
+var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled", "iteration limit", "depth limit"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {

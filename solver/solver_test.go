@@ -55,7 +55,7 @@ func TestRunVerifiesSolutions(t *testing.T) {
 }
 
 func TestStatusText(t *testing.T) {
-	for s := solver.Solved; s <= solver.IterationLimit; s++ {
+	for s := solver.Solved; s <= solver.DepthLimit; s++ {
 		b, err := json.Marshal(s)
 		if err != nil {
 			t.Fatal(err)

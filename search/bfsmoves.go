@@ -1,0 +1,97 @@
+package search
+
+import (
+	"context"
+	"slices"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// BFSMoves is breadth-first search over single player moves, the
+// move-level baseline of 001 §2: a state is the boxes plus the player's own
+// square, so it finds a solution with the fewest moves. It prunes pushes onto
+// dead squares and pushes that freeze a box off its goal, which never cuts a
+// solution. Its state space is the push space times the floor size, so it is
+// for tiny levels.
+type BFSMoves struct{}
+
+// Solve implements solver.Solver.
+func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	g, err := newPushGraph(ctx, l, opts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if g.board.Impossible != "" {
+		return g.stop(solver.NoSolution), nil
+	}
+	add := func(parent uint32, d sokoban.Dir, push bool) (uint32, bool) {
+		g.key = g.pos.PackExact(g.key[:0])
+		id, fresh := g.store.Intern(g.key, g.pos.HashExact())
+		if fresh {
+			v := uint32(d)
+			if push {
+				v |= 4
+			}
+			g.parent = append(g.parent, parent)
+			g.via = append(g.via, v)
+			g.stats.Stored++
+		}
+		return id, fresh
+	}
+	root, _ := add(noParent, 0, false)
+	if g.pos.Solved() {
+		return movesSolution(g, root)
+	}
+	b := g.board
+	for id := uint32(0); int(id) < g.store.Len(); id++ {
+		if st, stop := g.tick(0); stop {
+			return g.stop(st), nil
+		}
+		g.pos.Unpack(g.store.Key(id))
+		g.stats.Expanded++
+		from := g.pos.Player()
+		for d := sokoban.Dir(0); d < 4; d++ {
+			to := b.Next(from, d)
+			if to < 0 {
+				continue
+			}
+			if !g.pos.HasBox(to) {
+				g.pos.SetPlayer(to)
+				add(id, d, false)
+				g.pos.SetPlayer(from)
+				continue
+			}
+			front := b.Next(to, d)
+			m := sokoban.Push{Box: to, Dir: d}
+			if front < 0 || g.pos.HasBox(front) || g.dead[front] || g.push(m) {
+				continue
+			}
+			child, fresh := add(id, d, true)
+			if fresh && g.pos.Solved() {
+				return movesSolution(g, child)
+			}
+			g.pos.Undo(m)
+			g.pos.SetPlayer(from)
+		}
+	}
+	return g.stop(solver.NoSolution), nil
+}
+
+// movesSolution rebuilds the moves leading to id from the parent links.
+func movesSolution(g *pushGraph, id uint32) (solver.Result, error) {
+	var moves []level.Move
+	pushes := 0
+	for ; g.parent[id] != noParent; id = g.parent[id] {
+		v := g.via[id]
+		moves = append(moves, level.Move{Dir: level.Dir(v & 3), Push: v&4 != 0})
+		if v&4 != 0 {
+			pushes++
+		}
+	}
+	slices.Reverse(moves)
+	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
+	g.guard.Finish(&g.stats)
+	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: pushes, Stats: g.stats}, nil
+}

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"context"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// DFS is depth-first search over pushes with a set of visited states, the
+// uninformed baseline of 000 §1 and 001 §2. Pushes are tried in the order
+// they are generated. Parameter depth (default 0: none) limits the number of
+// pushes; with a limit, a state met again by a shorter path is searched again
+// so that nothing within the limit is missed, and when the limit cut the
+// search the status is "depth limit" rather than "no solution". Solutions
+// are far from optimal.
+type DFS struct{}
+
+type dfs struct {
+	g       *pushGraph
+	limit   int
+	limited bool
+	depthAt []uint16 // per stored state: the fewest pushes it was met with
+	path    []sokoban.Push
+	cut     bool
+	stopped solver.Status
+	stop    bool
+}
+
+// Solve implements solver.Solver.
+func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	limit, err := opts.Param("depth", 0)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	g, err := newPushGraph(ctx, l, opts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if g.board.Impossible != "" {
+		return g.stop(solver.NoSolution), nil
+	}
+	s := &dfs{g: g, limit: int(limit), limited: limit > 0}
+	if !s.limited || s.limit > maxDepth {
+		s.limit = maxDepth
+	}
+	switch {
+	case s.search(0):
+		return g.finish(s.path)
+	case s.stop:
+		return g.stop(s.stopped), nil
+	case s.cut:
+		return g.stop(solver.DepthLimit), nil
+	}
+	return g.stop(solver.NoSolution), nil
+}
+
+func (s *dfs) search(depth int) bool {
+	g := s.g
+	if g.pos.Solved() {
+		return true
+	}
+	g.key = g.pos.Pack(g.key[:0])
+	id, fresh := g.store.Intern(g.key, g.pos.Hash())
+	if fresh {
+		s.depthAt = append(s.depthAt, uint16(depth))
+		g.stats.Stored++
+	} else if !s.limited || int(s.depthAt[id]) <= depth {
+		return false // without a limit, a visited state is never searched again
+	}
+	s.depthAt[id] = uint16(depth)
+	if depth >= s.limit {
+		s.cut = true
+		return false
+	}
+	if st, stop := g.tick(2 * int64(cap(s.depthAt))); stop {
+		s.stopped, s.stop = st, true
+		return false
+	}
+	g.stats.Expanded++
+	pushes := g.pos.Pushes(nil, g.dead)
+	for _, m := range pushes {
+		if g.push(m) {
+			continue
+		}
+		s.path = append(s.path, m)
+		if s.search(depth + 1) {
+			return true
+		}
+		s.path = s.path[:len(s.path)-1]
+		g.pos.Undo(m)
+		if s.stop {
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+package search
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// every solver in this package, by registered name.
+func allSolvers(t *testing.T) map[string]solver.Solver {
+	t.Helper()
+	m := map[string]solver.Solver{}
+	for _, name := range []string{"bfs", "astar", "wastar-push", "greedy", "fama", "idastar", "dfs", "bfs-moves"} {
+		e, ok := solver.Lookup(name)
+		if !ok {
+			t.Fatalf("solver %s is not registered", name)
+		}
+		m[name] = e.New()
+	}
+	return m
+}
+
+func TestEverySolverSolvesSmallLevels(t *testing.T) {
+	for name, s := range allSolvers(t) {
+		for _, l := range mustLevels(t, "microban:1-10") {
+			if res := run(t, s, l, solver.Budget{Time: 30 * time.Second}); res.Status != solver.Solved {
+				t.Errorf("%s on %s: %v", name, l.Name(), res.Status)
+			}
+		}
+		for _, text := range unsolvable {
+			if res := run(t, s, parse(t, text), solver.Budget{Time: 10 * time.Second}); res.Status != solver.NoSolution {
+				t.Errorf("%s on\n%s: %v, want no solution", name, text, res.Status)
+			}
+		}
+	}
+}
+
+func TestIDAStarMatchesAStar(t *testing.T) {
+	for _, l := range mustLevels(t, "microban:1-40,96,138") {
+		a := run(t, AStar{}, l, solver.Budget{Time: time.Minute})
+		i := run(t, IDAStar{}, l, solver.Budget{Time: time.Minute})
+		if a.Status != solver.Solved || i.Status != solver.Solved {
+			t.Fatalf("%s: astar %v, idastar %v", l.Name(), a.Status, i.Status)
+		}
+		if a.Pushes != i.Pushes {
+			t.Errorf("%s: idastar %d pushes, astar %d", l.Name(), i.Pushes, a.Pushes)
+		}
+	}
+}
+
+func TestBFSMovesIsMoveOptimal(t *testing.T) {
+	solvers := allSolvers(t)
+	for _, l := range mustLevels(t, "microban:1-8") {
+		best := run(t, BFSMoves{}, l, solver.Budget{Time: time.Minute})
+		if best.Status != solver.Solved {
+			t.Fatalf("%s: %v", l.Name(), best.Status)
+		}
+		for name, s := range solvers {
+			if r := run(t, s, l, solver.Budget{Time: time.Minute}); len(r.Moves) < len(best.Moves) {
+				t.Errorf("%s: %s found %d moves, fewer than bfs-moves' %d", l.Name(), name, len(r.Moves), len(best.Moves))
+			}
+		}
+	}
+	if r := run(t, BFSMoves{}, parse(t, "#######\n#@ $ .#\n#######\n"), solver.Budget{}); len(r.Moves) != 3 {
+		t.Errorf("corridor: %d moves, want 3", len(r.Moves))
+	}
+}
+
+func TestDFSDepthLimit(t *testing.T) {
+	l := mustLevels(t, "microban:1")[0] // 8 pushes at best
+	opts := func(depth string) solver.Options {
+		return solver.Options{Params: map[string]string{"depth": depth}}
+	}
+	res, err := solver.Run(t.Context(), DFS{}, l, opts("7"))
+	if err != nil || res.Status != solver.DepthLimit {
+		t.Fatalf("depth 7: %v, %v; want depth limit", res.Status, err)
+	}
+	res, err = solver.Run(t.Context(), DFS{}, l, opts("8"))
+	if err != nil || res.Status != solver.Solved || res.Pushes > 8 {
+		t.Fatalf("depth 8: %v with %d pushes, %v", res.Status, res.Pushes, err)
+	}
+	if _, err := solver.Run(t.Context(), DFS{}, l, opts("deep")); err == nil {
+		t.Fatal("a non-numeric depth must be an error")
+	}
+}
+
+func TestFAMAHeuristic(t *testing.T) {
+	// Box A on a goal with walls up and left and a box to its right:
+	// −20·(1+3). Box $ off goal: nearest empty goal 3 squares away.
+	l := testlevel.Grid(
+		"########",
+		"#*$    #",
+		"#     .#",
+		"#@     #",
+		"########",
+	)
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score, _ := famaScore(&pushGraph{board: b})
+	got, _, _ := score(b.Start(), 5)
+	want := -20*(1+3) + (4 + 1) + 5 + 100*2
+	if got != want {
+		t.Fatalf("FAMA score %d, want %d", got, want)
+	}
+}
+
+func TestTwoByTwo(t *testing.T) {
+	cases := []struct {
+		rows []string
+		want bool
+	}{
+		{[]string{"######", "#    #", "# A$ #", "# $$ #", "#@...#", "######"}, true},
+		{[]string{"######", "#    #", "# B* #", "# ** #", "#@   #", "######"}, false},
+		{[]string{"######", "#    #", "# A$ #", "#  $ #", "#@...#", "######"}, false},
+		{[]string{"######", "#A$  #", "#    #", "#@ ..#", "######"}, true},
+	}
+	for _, tc := range cases {
+		ax, ay := -1, -1
+		rows := make([]string, len(tc.rows))
+		for y, r := range tc.rows {
+			for x := range r {
+				if (r[x] == 'A' || r[x] == 'B') && ax < 0 {
+					ax, ay = x, y
+				}
+			}
+			rows[y] = strings.NewReplacer("A", "$", "B", "*").Replace(r)
+		}
+		b, err := sokoban.NewBoard(testlevel.Grid(rows...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := twoByTwo(b.Start(), b.At(ax, ay)); got != tc.want {
+			t.Errorf("%v: twoByTwo = %v, want %v", tc.rows, got, tc.want)
+		}
+	}
+}
