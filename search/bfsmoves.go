@@ -42,7 +42,7 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 	}
 	root, _ := add(noParent, 0, false)
 	if g.pos.Solved() {
-		return movesSolution(g, root)
+		return movesSolution(g, root), nil
 	}
 	b := g.board
 	for id := uint32(0); int(id) < g.store.Len(); id++ {
@@ -70,7 +70,7 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 			}
 			child, fresh := add(id, d, true)
 			if fresh && g.pos.Solved() {
-				return movesSolution(g, child)
+				return movesSolution(g, child), nil
 			}
 			g.pos.Undo(m)
 			g.pos.SetPlayer(from)
@@ -79,13 +79,18 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 	return g.stop(solver.NoSolution), nil
 }
 
-// movesSolution rebuilds the moves leading to id from the parent links.
-func movesSolution(g *pushGraph, id uint32) (solver.Result, error) {
+// movesSolution rebuilds the moves leading to id from the parent links of a
+// move-level search, where via holds the direction in bits 0–1, whether the
+// move pushed in bit 2, and the number of steps of a macro move (0 or 1 for
+// a single step) from bit 3.
+func movesSolution(g *pushGraph, id uint32) solver.Result {
 	var moves []level.Move
 	pushes := 0
 	for ; g.parent[id] != noParent; id = g.parent[id] {
 		v := g.via[id]
-		moves = append(moves, level.Move{Dir: level.Dir(v & 3), Push: v&4 != 0})
+		for range max(1, v>>3) {
+			moves = append(moves, level.Move{Dir: level.Dir(v & 3), Push: v&4 != 0})
+		}
 		if v&4 != 0 {
 			pushes++
 		}
@@ -93,5 +98,5 @@ func movesSolution(g *pushGraph, id uint32) (solver.Result, error) {
 	slices.Reverse(moves)
 	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
-	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: pushes, Stats: g.stats}, nil
+	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: pushes, Stats: g.stats}
 }

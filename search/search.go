@@ -16,6 +16,10 @@
 //   - dfs: depth-first search over pushes with a visited set and an optional
 //     depth limit.
 //   - bfs-moves: breadth-first search over single moves; move-optimal.
+//   - wastar: the weighted A* of 001 §2 over single moves, f = g + W·(h1 + h2)
+//     with Minkowski distances, its dangerous-cell pruning (corners, boxes
+//     between corners, dead-end aisles), tunnel macros and rapid random
+//     restarts.
 //
 // All prune pushes onto dead squares (000 §4.2.1, Alg. 2); all but fama also
 // prune pushes that leave a frozen box off its goal (000 §4.2.1, locked
@@ -44,6 +48,8 @@ func init() {
 			Params: []string{"depth=0"}, New: func() solver.Solver { return DFS{} }},
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
 			New: func() solver.Solver { return BFSMoves{} }},
+		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",
+			Params: []string{"w=200", "p=2", "restart=0"}, New: func() solver.Solver { return WAStar{} }},
 	} {
 		solver.Register(e)
 	}

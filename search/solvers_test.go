@@ -14,7 +14,7 @@ import (
 func allSolvers(t *testing.T) map[string]solver.Solver {
 	t.Helper()
 	m := map[string]solver.Solver{}
-	for _, name := range []string{"bfs", "astar", "wastar-push", "greedy", "fama", "idastar", "dfs", "bfs-moves"} {
+	for _, name := range []string{"bfs", "astar", "wastar-push", "greedy", "fama", "idastar", "dfs", "bfs-moves", "wastar"} {
 		e, ok := solver.Lookup(name)
 		if !ok {
 			t.Fatalf("solver %s is not registered", name)
@@ -138,5 +138,74 @@ func TestTwoByTwo(t *testing.T) {
 		if got := twoByTwo(b.Start(), b.At(ax, ay)); got != tc.want {
 			t.Errorf("%v: twoByTwo = %v, want %v", tc.rows, got, tc.want)
 		}
+	}
+}
+
+// marks draws a board with the squares for which mark is true as 'x'.
+func marks(b *sokoban.Board, mark func(sokoban.Square) bool) string {
+	var out []string
+	for y, row := range b.Level.Rows {
+		r := []byte(row)
+		for x := range r {
+			if t := b.At(x, y); t != sokoban.None && mark(t) {
+				r[x] = 'x'
+			}
+		}
+		out = append(out, strings.TrimRight(string(r), " "))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestWAStarDangerousCells(t *testing.T) {
+	// Corners (Alg. 1) and squares between corners along a wall without a
+	// door (Alg. 2): the top and left walls. The right wall has a door, the
+	// bottom wall a goal, so only their corners are dangerous.
+	l := testlevel.Grid(
+		"########",
+		"#      #",
+		"#      ##",
+		"#  $@   #",
+		"#      ##",
+		"#    . #",
+		"########",
+	)
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newWAStar(b, 200, 2)
+	got := marks(b, func(t sokoban.Square) bool { return s.dangerous[t] })
+	want := strings.Join([]string{
+		"########",
+		"#xxxxxx#",
+		"#x     ##",
+		"#x $@  x#",
+		"#x     ##",
+		"#x   .x#",
+		"########",
+	}, "\n")
+	if got != want {
+		t.Fatalf("dangerous cells:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestPruneAisles(t *testing.T) {
+	l := testlevel.Grid(
+		"#########",
+		"#@ $ .  #",
+		"### #####",
+		"  # #",
+		"  ###",
+	)
+	got := strings.Join(pruneAisles(l).Rows, "\n")
+	want := strings.Join([]string{
+		"#########",
+		"#@ $ .###",
+		"#########",
+		"  ###    ",
+		"  ###    ",
+	}, "\n")
+	if got != want {
+		t.Fatalf("pruned:\n%s\nwant:\n%s", got, want)
 	}
 }

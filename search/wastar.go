@@ -1,0 +1,339 @@
+package search
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"soko/internal/bucketq"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// WAStar is the weighted A* of seed 001 §2.1–2.2 (Alg. 5, 6, 8, 9): a search
+// over single player moves with f = g + W·h, where g counts moves and
+// h = h1 + h2 (Eq. 8):
+//
+//   - h1 (Eq. 6, Alg. 8): the Minkowski-p distance from the player to the
+//     nearest box not on a goal;
+//   - h2 (Eq. 7, Alg. 9): the average over boxes of the summed Minkowski-p
+//     distances from the box to every goal.
+//
+// h is not admissible (001 §2.2.3), so solutions are not optimal. Pruning,
+// as in the document:
+//
+//   - looping cells: a move that leaves the state unchanged (into a wall, or
+//     pushing a box into a wall or a box) is not made;
+//   - dangerous cells: a box is never pushed into a corner (Alg. 1) or onto a
+//     square between corners along a wall without a door (Alg. 2, 3);
+//   - dead-end aisles (Alg. 4): before the search, empty squares with three
+//     walls around are walled up, repeatedly, so aisles that end in a dead
+//     end disappear;
+//   - tunnel macros (§2.1.2): a player step into a one-wide corridor goes on
+//     through it in one macro move while nothing but floor lies ahead;
+//   - a visited set on (player square, boxes).
+//
+// Rapid random restarts (§2.2.4): with parameter restart=T > 0, the search
+// starts over every T expansions with a fresh random tie-break among states
+// of equal f, drawn from the seed.
+//
+// Two guards the document leaves implicit, without which levels whose goals
+// lie in corners or along walls would be unsolvable: a goal square is never
+// dangerous, and a wall stretch with a goal on it is not a deadlock.
+type WAStar struct{}
+
+// wastarScale turns f into the bucket queue's integer priority.
+const wastarScale = 4
+
+type wastar struct {
+	b         *sokoban.Board
+	pos       *sokoban.Position
+	w, p      float64
+	dangerous []bool
+	tunnel    [2][]bool // tunnel[axis][s]: walls on both sides across axis
+	xs, ys    []float64
+	goals     []sokoban.Square
+}
+
+// Solve implements solver.Solver.
+func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	w, err := opts.Param("w", 200)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p, err := opts.Param("p", 2)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	restart, err := opts.Param("restart", 0)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	pruned := pruneAisles(l)
+	g, err := newPushGraph(ctx, pruned, opts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if g.board.Impossible != "" {
+		return g.stop(solver.NoSolution), nil
+	}
+	s := newWAStar(g.board, w, p)
+	s.pos = g.pos
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x77a57a4))
+	for {
+		// Moves on the pruned board are moves on the level itself: pruning
+		// only adds walls.
+		res, again := s.search(g, int64(restart), rng)
+		if !again {
+			return res, nil
+		}
+		g.store = sokoban.NewStore(g.board.KeySize())
+		g.parent, g.via = g.parent[:0], g.via[:0]
+	}
+}
+
+func newWAStar(b *sokoban.Board, w, p float64) *wastar {
+	s := &wastar{b: b, w: w, p: p, goals: b.Goals()}
+	s.xs, s.ys = make([]float64, b.N), make([]float64, b.N)
+	for t := sokoban.Square(0); int(t) < b.N; t++ {
+		x, y := b.XY(t)
+		s.xs[t], s.ys[t] = float64(x), float64(y)
+	}
+	wall := func(t sokoban.Square, d sokoban.Dir) bool { return b.Next(t, d) < 0 }
+	s.dangerous = make([]bool, b.N)
+	s.tunnel = [2][]bool{make([]bool, b.N), make([]bool, b.N)}
+	for t := sokoban.Square(0); int(t) < b.N; t++ {
+		s.tunnel[0][t] = wall(t, level.Left) && wall(t, level.Right) // a vertical corridor
+		s.tunnel[1][t] = wall(t, level.Up) && wall(t, level.Down)    // a horizontal one
+		if !b.IsGoal(t) {
+			s.dangerous[t] = isCorner(b, t) || s.betweenCorners(t)
+		}
+	}
+	return s
+}
+
+// isCorner is 001 Alg. 1: a wall above or below and one to the left or right.
+func isCorner(b *sokoban.Board, t sokoban.Square) bool {
+	vertical := b.Next(t, level.Up) < 0 || b.Next(t, level.Down) < 0
+	horizontal := b.Next(t, level.Left) < 0 || b.Next(t, level.Right) < 0
+	return vertical && horizontal
+}
+
+// betweenCorners is 001 Alg. 2: t lies against a wall, and walking along
+// that wall both ways reaches a corner before the wall has a door. As in the
+// document, only the first wall found (up, left, down, right) is examined.
+// A stretch with a goal on it is not dangerous.
+func (s *wastar) betweenCorners(t sokoban.Square) bool {
+	b := s.b
+	for _, side := range [4]sokoban.Dir{level.Up, level.Left, level.Down, level.Right} {
+		if b.Next(t, side) >= 0 {
+			continue
+		}
+		along := [2]sokoban.Dir{level.Left, level.Right}
+		if side == level.Left || side == level.Right {
+			along = [2]sokoban.Dir{level.Up, level.Down}
+		}
+		for _, d := range along {
+			for c := t; ; {
+				if b.IsGoal(c) {
+					return false
+				}
+				if c != t && isCorner(b, c) {
+					break
+				}
+				if b.Next(c, side) >= 0 {
+					return false // a door in the wall
+				}
+				n := b.Next(c, d)
+				if n < 0 {
+					break // the stretch ends in a wall: c was a corner
+				}
+				c = n
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (s *wastar) minkowski(a, c sokoban.Square) float64 {
+	dx, dy := math.Abs(s.xs[a]-s.xs[c]), math.Abs(s.ys[a]-s.ys[c])
+	if s.p == 2 {
+		return math.Sqrt(dx*dx + dy*dy)
+	}
+	if s.p == 1 {
+		return dx + dy
+	}
+	return math.Pow(math.Pow(dx, s.p)+math.Pow(dy, s.p), 1/s.p)
+}
+
+// h is 001 Eq. 8: h1 + h2.
+func (s *wastar) h(pos *sokoban.Position) float64 {
+	boxes := pos.BoxSquares()
+	h1 := math.Inf(1)
+	h2 := 0.0
+	for _, box := range boxes {
+		if !s.b.IsGoal(box) {
+			h1 = min(h1, s.minkowski(pos.Player(), box))
+		}
+		for _, goal := range s.goals {
+			h2 += s.minkowski(box, goal)
+		}
+	}
+	if math.IsInf(h1, 1) {
+		h1 = 0
+	}
+	return h1 + h2/float64(len(boxes))
+}
+
+// search runs one weighted A* from the start. again is true when a rapid
+// random restart is due.
+func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res solver.Result, again bool) {
+	pos := s.pos
+	add := func(parent uint32, via uint32) (uint32, bool) {
+		g.key = pos.PackExact(g.key[:0])
+		id, fresh := g.store.Intern(g.key, pos.HashExact())
+		if fresh {
+			g.parent = append(g.parent, parent)
+			g.via = append(g.via, via)
+			g.stats.Stored++
+		}
+		return id, fresh
+	}
+	var open bucketq.Queue
+	cost := []int32{0}
+	closed := []bool{false}
+	jitter := func() int {
+		if restartEvery > 0 {
+			return rng.IntN(bucketq.MaxTie)
+		}
+		return 0
+	}
+	start := pos.Clone()
+	root, _ := add(noParent, 0)
+	open.Push(queued(int(s.w*s.h(pos)*wastarScale)), jitter(), root)
+	var expandedHere int64
+	for {
+		id, _, ok := open.Pop()
+		if !ok {
+			return g.stop(solver.NoSolution), false
+		}
+		if closed[id] {
+			continue
+		}
+		closed[id] = true
+		if st, stop := g.tick(5*int64(cap(cost)) + open.Bytes()); stop {
+			return g.stop(st), false
+		}
+		if restartEvery > 0 && expandedHere >= restartEvery {
+			pos.Unpack(start.PackExact(nil))
+			return solver.Result{}, true
+		}
+		pos.Unpack(g.store.Key(id))
+		if pos.Solved() {
+			return movesSolution(g, id), false
+		}
+		g.stats.Expanded++
+		expandedHere++
+		from := pos.Player()
+		for d := sokoban.Dir(0); d < 4; d++ {
+			steps, push, ok := s.step(pos, from, d)
+			if !ok {
+				continue
+			}
+			child, fresh := add(id, uint32(d)|boolBit(push)<<2|uint32(steps)<<3)
+			if fresh {
+				c := cost[id] + int32(steps)
+				cost = append(cost, c)
+				closed = append(closed, false)
+				f := float64(c) + s.w*s.h(pos)
+				open.Push(queued(int(f*wastarScale)), jitter(), child)
+			}
+			pos.Unpack(g.store.Key(id))
+		}
+	}
+}
+
+// step makes the move in direction d from square from, followed through a
+// tunnel if it enters one, and reports the number of steps, whether the
+// first step pushed a box, and false for a looping or dangerous move (the
+// position is then unchanged).
+func (s *wastar) step(pos *sokoban.Position, from sokoban.Square, d sokoban.Dir) (int, bool, bool) {
+	b := s.b
+	to := b.Next(from, d)
+	if to < 0 {
+		return 0, false, false // into a wall: a looping cell
+	}
+	if pos.HasBox(to) {
+		front := b.Next(to, d)
+		if front < 0 || pos.HasBox(front) || s.dangerous[front] {
+			return 0, false, false
+		}
+		pos.Apply(sokoban.Push{Box: to, Dir: d})
+		return 1, true, true
+	}
+	steps := 1
+	axis := 0
+	if d == level.Left || d == level.Right {
+		axis = 1
+	}
+	for s.tunnel[axis][to] {
+		n := b.Next(to, d)
+		if n < 0 || pos.HasBox(n) {
+			break
+		}
+		to = n
+		steps++
+	}
+	pos.SetPlayer(to)
+	return steps, false, true
+}
+
+func boolBit(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pruneAisles is 001 Alg. 4: empty squares (no box, goal or player) with at
+// least three walls around are walled up, until none is left. The result is
+// a copy of l.
+func pruneAisles(l *level.Level) *level.Level {
+	rows := make([][]byte, l.Height)
+	for y, r := range l.Rows {
+		rows[y] = []byte(r)
+	}
+	wall := func(x, y int) bool {
+		return y < 0 || y >= l.Height || x < 0 || x >= l.Width || rows[y][x] == level.Wall
+	}
+	for changed := true; changed; {
+		changed = false
+		for y := range rows {
+			for x := range rows[y] {
+				if rows[y][x] != level.Floor {
+					continue
+				}
+				n := 0
+				for _, d := range [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
+					if wall(x+d[0], y+d[1]) {
+						n++
+					}
+				}
+				if n >= 3 {
+					rows[y][x] = level.Wall
+					changed = true
+				}
+			}
+		}
+	}
+	out := *l
+	out.Rows = make([]string, l.Height)
+	for y, r := range rows {
+		out.Rows[y] = string(r)
+	}
+	out.Comments = slices.Clone(l.Comments)
+	return &out
+}
