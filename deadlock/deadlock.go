@@ -1,22 +1,52 @@
 // Package deadlock finds positions from which a level can no longer be
-// solved, so that solvers never search below them.
+// solved, so that solvers never search below them, and the static tables
+// for macro moves.
 //
-// Techniques, with the seed document that describes each:
+// Static tables:
 //
 //   - Dead squares ("locking tiles", 000 §4.2.1, Alg. 2): squares from which a
 //     lone box can never reach any goal, found by pulling a box backwards from
 //     every goal with the player on each free side. A box pushed onto one is
-//     a deadlock; push generation leaves such pushes out.
-//   - Frozen boxes ("locked boxes", 000 §4.2.1, after the Sokoban Wiki): a box
-//     is locked along an axis when a wall is on either side, when dead
-//     squares are on both sides, or when a box on either side is itself
-//     locked along the other axis. The check alternates horizontal and
-//     vertical; a (box, axis) pair met again while it is still being checked
-//     closes a cycle of boxes that hold each other (the 2×2 square is the
-//     smallest) and counts as locked. A box locked along both axes can never
-//     move again; the position is a deadlock when such a group of frozen
-//     boxes contains a box off its goal. Frozen boxes all on goals are not a
-//     deadlock.
+//     a deadlock; push generation leaves such pushes out. They include the
+//     corners of 001 Alg. 1 and the cells between corners without a goal of
+//     001 Alg. 2–3 (dead-end aisles, Alg. 4, too).
+//   - Tunnels and goal rooms (Macros; 001 §2.1.2): tunnel squares (walls on
+//     both sides), where a box pushed along the tunnel ends (TunnelEnd,
+//     PushThrough), and goal rooms, areas holding goals entered through at
+//     most two tunnel squares.
+//
+// Dynamic detectors, run by a Checker after each push, each switchable
+// (Detectors) and counted (Checker.Fired):
+//
+//   - Wall sweep lines (000 §4.2.1, Alg. 3): along each outer wall, the first
+//     row or column holding floor; boxes there never leave it, so more boxes
+//     than goals on it is a deadlock.
+//   - Wall segments (001 §2.1.1, Alg. 2, the general form): a run of squares
+//     along any wall, ending in corners at both ends, with no door; more
+//     boxes than goals on it is a deadlock. It subsumes the sweep lines.
+//   - Frozen boxes ("locked boxes", 000 §4.2.1, after the Sokoban Wiki; type
+//     Freeze): a box is locked along an axis when a wall is on either side,
+//     when dead squares are on both sides, or when a box on either side is
+//     itself locked along the other axis. The check alternates horizontal
+//     and vertical; a (box, axis) pair met again while it is still being
+//     checked closes a cycle of boxes that hold each other (the 2×2 square
+//     is the smallest) and counts as locked. A box locked along both axes
+//     can never move again; the position is a deadlock when such a group of
+//     frozen boxes contains a box off its goal. Frozen boxes all on goals
+//     are not a deadlock.
+//   - 2×2 blocks of boxes and walls (004 §3, Fig. 3) and two boxes side by
+//     side against a wall (003 §2.3.2): special cases of frozen boxes, kept
+//     as their own detectors to reproduce those documents' solvers.
+//   - Corral deadlocks (000 §4.2.2, Fig. 4.7; type Corrals): the area the
+//     player cannot reach around the pushed box, relaxed to its own boxes,
+//     searched with a node budget for a way to put them all on goals.
+//   - PI-corrals (Corrals.PICorral, not a detector but a pruning rule for
+//     push generation): when one exists, only pushes of its barrier boxes
+//     need be generated; optimality is kept (see PICorral).
+//
+// Every detector is sound: it never calls a solvable position dead. The
+// tests check this on every state of the complete state graphs of small
+// Microban levels.
 package deadlock
 
 import "soko/sokoban"

@@ -1,0 +1,215 @@
+package analyze
+
+import (
+	"encoding/csv"
+	"flag"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"soko/level"
+	"soko/levels"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func TestRenderGolden(t *testing.T) {
+	for _, spec := range []string{"microban:1", "microban:2", "microban:11", "xsokoban90:1"} {
+		ls, err := levels.Resolve(spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Render(ls[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join("testdata", strings.ReplaceAll(spec, ":", "_")+".golden")
+		if *update {
+			if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s:\n%s\nwant:\n%s", spec, got, want)
+		}
+	}
+}
+
+func TestRenderMarks(t *testing.T) {
+	ls, err := level.ParseString(strings.Join([]string{
+		"#######",
+		"#.  . #",
+		"#     #",
+		"### ###",
+		"  #$#",
+		"  # #",
+		"  #$#",
+		" ## ##",
+		" # @ #",
+		" #   #",
+		" #####",
+	}, "\n"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Render(ls[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The corridor is a vertical tunnel into a goal room with one entrance.
+	board := strings.Join([]string{
+		"#######",
+		"#.aa.x#",
+		"#xxaxx#",
+		"###|###",
+		"  #$#",
+		"  #|#",
+		"  #$#",
+		" ##|##",
+		" #x@x#",
+		" #xxx#",
+		" #####",
+	}, "\n")
+	if !strings.HasPrefix(got, board+"\n") {
+		t.Fatalf("got:\n%s\nwant the board:\n%s", got, board)
+	}
+	for _, want := range []string{
+		"floor squares 21, dead squares 10, boxes 2, tunnel squares 5, goal rooms 1\n",
+		"room a: 10 squares, 2 goals, 1 entrances\n",
+		"= 1045 (10^3.0)\n", // C(11, 2)·19
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	// 000 Appendix A: Microban III level 5, n = 20, p = 9, b = 3 gives 2805.
+	// Without dead squares (Junghanns) the thesis writes
+	// C(20, 3)·(20 − 3) = 22610, but C(20, 3)·17 = 1140·17 = 19380
+	// (22610 = C(21, 3)·17): an arithmetic slip in the thesis.
+	if got := Estimate(20, 9, 3).Int64(); got != 2805 {
+		t.Errorf("Estimate(20, 9, 3) = %d, want 2805", got)
+	}
+	if got := Estimate(20, 0, 3).Int64(); got != 19380 {
+		t.Errorf("Estimate(20, 0, 3) = %d, want 19380", got)
+	}
+	if got := Estimate(3, 2, 2).Sign(); got != 0 {
+		t.Errorf("too few live squares: %d", got)
+	}
+}
+
+// schokobanTiles counts a board's tiles the way the thesis' table does:
+// the characters ' ', '.', '$', '*', '@' between the first and last
+// non-blank character of each row.
+func schokobanTiles(l *level.Level) int {
+	n := 0
+	for _, r := range l.Rows {
+		r = strings.TrimSpace(r)
+		for _, c := range []byte(r) {
+			switch c {
+			case ' ', '.', '$', '*', '@':
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestSearchSpaceTable compares with the table of the thesis (copied from
+// ../shared/levels/schokoban-results/utils/*_search_space_comp.csv; columns:
+// tiles n, non-freezing tiles n − p, stones b, search space size).
+//
+// The non-freezing tiles and the boxes agree on every level. The tiles, and
+// so the size, differ on some: the thesis counts the characters of the
+// board (see schokobanTiles), so floor the player can never reach (a gap in
+// the outer wall row, an isolated floor square walled in) counts there and
+// the player on a goal ('+') does not; we count the squares the player can
+// reach. With its own n the formula gives its size on every level. Two CBC
+// levels (6 and 44) have 2 and 1 more tiles in the table than their
+// characters; the conversion to ../shared/levels removed trailing blanks
+// from the source files, which the thesis' counter presumably saw.
+func TestSearchSpaceTable(t *testing.T) {
+	for _, c := range []struct {
+		collection, file string
+		extraTiles       map[int]int // level -> tiles in the table beyond schokobanTiles
+	}{
+		{"schokoban-microban100", "schokoban-microban100_search_space.csv", nil},
+		{"cbc60", "cbc60_search_space.csv", map[int]int{6: 2, 44: 1}},
+	} {
+		f, err := os.Open(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col, err := levels.Collection(c.collection)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = rows[1:] // header
+		if len(rows) != len(col.Levels) {
+			t.Fatalf("%s: %d rows for %d levels", c.file, len(rows), len(col.Levels))
+		}
+		same := 0
+		for i, l := range col.Levels {
+			var v [3]int
+			for j := range v {
+				if v[j], err = strconv.Atoi(rows[i][j]); err != nil {
+					t.Fatalf("%s row %d: %v", c.file, i+2, err)
+				}
+			}
+			size, ok := new(big.Int).SetString(rows[i][3], 10)
+			if !ok {
+				t.Fatalf("%s row %d: bad size %q", c.file, i+2, rows[i][3])
+			}
+			sp, err := SearchSpace(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := l.Name()
+			if sp.Tiles-sp.Locking != v[1] || sp.Boxes != v[2] {
+				t.Errorf("%s: n-p = %d, b = %d; table %d, %d", name, sp.Tiles-sp.Locking, sp.Boxes, v[1], v[2])
+			}
+			if got := Estimate(v[0], v[0]-v[1], v[2]); !close(got, size) {
+				t.Errorf("%s: the formula on the table's own numbers gives %d, table %d", name, got, size)
+			}
+			if tiles := schokobanTiles(l) + c.extraTiles[i+1]; tiles != v[0] {
+				t.Errorf("%s: %d tiles by the table's count, table %d", name, tiles, v[0])
+			}
+			if sp.Tiles == v[0] {
+				same++
+				if !close(sp.Size, size) {
+					t.Errorf("%s: size %s, table %d", name, sp.Size, size)
+				}
+			}
+		}
+		t.Logf("%s: n equal to the table's on %d of %d levels", c.collection, same, len(rows))
+	}
+}
+
+// close reports whether a and b agree to 12 significant digits: the table's
+// large sizes were computed in floating point (Microban III 57: exactly
+// 430328622559398255, table 430328622559398144).
+func close(a, b *big.Int) bool {
+	if a.Cmp(b) == 0 {
+		return true
+	}
+	d := new(big.Float).SetInt(new(big.Int).Sub(a, b))
+	d.Quo(d, new(big.Float).SetInt(b))
+	f, _ := d.Float64()
+	return math.Abs(f) < 1e-12
+}

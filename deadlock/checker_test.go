@@ -1,0 +1,282 @@
+package deadlock
+
+import (
+	"strings"
+	"testing"
+
+	"soko/sokoban"
+)
+
+// marked builds a board from rows where 'A' is a box ($) and 'B' a box on a
+// goal (*), and returns the start position and the first marked square (the
+// box just pushed), or None.
+func marked(t *testing.T, rows ...string) (*sokoban.Position, sokoban.Square) {
+	t.Helper()
+	clean := make([]string, len(rows))
+	ax, ay := -1, -1
+	for y, r := range rows {
+		if x := strings.IndexAny(r, "AB"); x >= 0 && ax < 0 {
+			ax, ay = x, y
+		}
+		clean[y] = strings.NewReplacer("A", "$", "B", "*").Replace(r)
+	}
+	b := board(t, clean...)
+	if b.Impossible != "" {
+		t.Fatalf("test board: %s", b.Impossible)
+	}
+	s := sokoban.None
+	if ax >= 0 {
+		s = b.At(ax, ay)
+	}
+	return b.Start(), s
+}
+
+func only(k Kind) Detectors {
+	var d Detectors
+	d.set(k)
+	return d
+}
+
+// detectorCase is a position right after the push that put a box on the
+// square marked A or B, and the detectors that must call it dead; every
+// other detector must not.
+type detectorCase struct {
+	name string
+	rows []string
+	dead []Kind
+}
+
+var detectorCases = []detectorCase{
+	{"sweep: two boxes on the left column, one goal", []string{
+		"########",
+		"#     .#",
+		"#A     #",
+		"#  $   #",
+		"#$    .#",
+		"#.     #",
+		"#@     #",
+		"########",
+	}, []Kind{KindWallSweep, KindWallSegment}},
+	{"sweep: two boxes on the left column, two goals", []string{
+		"########",
+		"#.     #",
+		"#A     #",
+		"#  $   #",
+		"#$     #",
+		"#.    .#",
+		"#@     #",
+		"########",
+	}, nil},
+	{"sweep: two boxes on the bottom row, one goal", []string{
+		"########",
+		"#@     #",
+		"#  .   #",
+		"#   $ .#",
+		"# A  $.#",
+		"########",
+	}, []Kind{KindWallSweep, KindWallSegment}},
+	{"segment: inner pocket, two boxes, one goal (000 Fig. 4.6)", []string{
+		"############",
+		"#          #",
+		"# # A.$ #  #",
+		"# ####### ##",
+		"#          #",
+		"#@ .       #",
+		"############",
+	}, []Kind{KindWallSegment}},
+	{"segment: inner pocket with a door", []string{
+		"############",
+		"#          #",
+		"# # A.$ #  #",
+		"# ### ### ##",
+		"#          #",
+		"#@ .       #",
+		"############",
+	}, nil},
+	{"segment: inner pocket, two goals", []string{
+		"############",
+		"#          #",
+		"# # A.$.#  #",
+		"# ####### ##",
+		"#          #",
+		"#@         #",
+		"############",
+	}, nil},
+	{"wall pair against the top wall", []string{
+		"#######",
+		"# A$ .#",
+		"#     #",
+		"#@   .#",
+		"#######",
+	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze, KindWallSweep, KindWallSegment}},
+	{"wall pair, both on goals", []string{
+		"#######",
+		"# B*  #",
+		"#     #",
+		"#@    #",
+		"#######",
+	}, nil},
+	{"wall pair against an inner wall", []string{
+		"########",
+		"#      #",
+		"#  A$  #",
+		"#  ##  #",
+		"#@ ..  #",
+		"########",
+	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze}},
+	{"2x2 block of boxes", []string{
+		"########",
+		"#      #",
+		"# A$   #",
+		"# $$   #",
+		"#   ...#",
+		"#@    .#",
+		"########",
+	}, []Kind{KindBlock2x2, KindFreeze}},
+	{"2x2 block of three boxes and a wall", []string{
+		"########",
+		"#      #",
+		"# A$   #",
+		"# $#   #",
+		"#  ..  #",
+		"#@   . #",
+		"########",
+	}, []Kind{KindBlock2x2, KindFreeze}},
+	{"two boxes side by side in the open", []string{
+		"#######",
+		"#     #",
+		"# A$  #",
+		"#     #",
+		"#@  ..#",
+		"#######",
+	}, nil},
+	{"frozen pair held by walls on opposite sides, no 2x2 block", []string{
+		"#########",
+		"#       #",
+		"#  #A   #",
+		"#   $#  #",
+		"#       #",
+		"#@   .. #",
+		"#########",
+	}, []Kind{KindFreeze}},
+	{"corral: the doorway box seals a room", []string{
+		"#########",
+		"##     ##",
+		"##  $  ##",
+		"####A####",
+		"#       #",
+		"#@  ..  #",
+		"#########",
+	}, []Kind{KindCorral}},
+	{"corral: the room can be opened", []string{
+		"########",
+		"##    ##",
+		"##  $ ##",
+		"##    ##",
+		"###A####",
+		"#  .   #",
+		"#@ .   #",
+		"########",
+	}, nil},
+}
+
+func TestDetectors(t *testing.T) {
+	for _, tc := range detectorCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, s := marked(t, tc.rows...)
+			dead := DeadSquares(p.Board())
+			for _, t2 := range p.BoxSquares() {
+				if dead[t2] {
+					t.Fatalf("bad test board: a box on a dead square")
+				}
+			}
+			for k := Kind(0); k < NumKinds; k++ {
+				want := false
+				for _, w := range tc.dead {
+					want = want || w == k
+				}
+				c := NewChecker(p.Board(), dead, only(k))
+				if got := c.Deadlocked(p, s); got != want {
+					t.Errorf("%s after the push: got %v, want %v", k, got, want)
+				}
+				if got := c.Fired[k] == 1; got != want {
+					t.Errorf("%s: Fired = %d", k, c.Fired[k])
+				}
+				if _, got := c.CheckPosition(p); got != want {
+					t.Errorf("%s on the whole position: got %v, want %v", k, got, want)
+				}
+			}
+			// Everything on: dead exactly when some detector says so.
+			c := NewChecker(p.Board(), dead, All())
+			if got := c.Deadlocked(p, s); got != (len(tc.dead) > 0) {
+				t.Errorf("All: got %v", got)
+			}
+		})
+	}
+}
+
+func TestDetectorsOff(t *testing.T) {
+	p, s := marked(t, detectorCases[0].rows...)
+	c := NewChecker(p.Board(), DeadSquares(p.Board()), Detectors{})
+	if c.Deadlocked(p, s) || c.Checks != 1 {
+		t.Fatalf("no detectors on: Deadlocked true or Checks %d", c.Checks)
+	}
+}
+
+func TestParseDetectors(t *testing.T) {
+	d, err := ParseDetectors("freeze, wallsegment")
+	if err != nil || d != (Detectors{Freeze: true, WallSegment: true}) {
+		t.Fatalf("got %+v, %v", d, err)
+	}
+	if d, err := ParseDetectors("all"); err != nil || d != All() {
+		t.Fatalf("all: %+v, %v", d, err)
+	}
+	if _, err := ParseDetectors("bogus"); err == nil {
+		t.Fatal("no error for an unknown name")
+	}
+}
+
+func TestPICorral(t *testing.T) {
+	cases := []struct {
+		name string
+		rows []string
+		want int // barrier boxes returned
+	}{
+		// The two boxes seal the right part, which holds a goal; each can
+		// only be pushed right, into it, from squares the player reaches.
+		{"sealed goal area", []string{
+			"########",
+			"#   $ .#",
+			"#@  $ .#",
+			"########",
+		}, 2},
+		// The upper box can also be pushed down, out of the corral: not I.
+		{"a barrier box can leave", []string{
+			"########",
+			"#   $ .#",
+			"#@    .#",
+			"#   $  #",
+			"########",
+		}, 0},
+		// Everything behind the barrier is done: no need to open it.
+		{"corral already solved", []string{
+			"#######",
+			"#  .* #",
+			"#@ $* #",
+			"#######",
+		}, -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := marked(t, tc.rows...)
+			c := NewCorrals(p.Board(), DeadSquares(p.Board()))
+			got := c.PICorral(p, nil)
+			if tc.want >= 0 && len(got) != tc.want {
+				t.Fatalf("PICorral = %v, want %d boxes", got, tc.want)
+			}
+			if tc.want < 0 && len(got) != 0 {
+				t.Fatalf("PICorral = %v, want none", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,394 @@
+package deadlock
+
+import (
+	"slices"
+
+	"soko/sokoban"
+)
+
+// Corrals.
+//
+// A corral's interior is a connected area of free squares (no box) that the
+// player cannot reach; its barrier is the set of boxes next to the
+// interior. The interior's neighbours are walls, barrier boxes or interior
+// squares, so until some barrier box moves no other box can come next to the
+// interior and the player cannot enter it.
+//
+// Corral deadlock (000 §4.2.2, Fig. 4.7): take the connected area of
+// squares the player cannot reach, boxes included, around a free square
+// the player cannot reach, and relax the position by removing every box
+// outside that area. Any solution of the real position, restricted to the
+// pushes of the remaining boxes, is a legal push sequence of the relaxed
+// position (the player's walks only get freer) that ends with each of them
+// on a goal. So if a complete search of the relaxed position finds no way
+// to put all of them on goals, the real position is dead. The search is
+// bounded (boxes, area size, nodes); a search that runs out of budget says
+// "not dead", so the check never prunes a solvable position. Results are
+// cached by relaxed problem (boxes and the player's region among them).
+//
+// PI-corrals (after the Sokoban Wiki and YASS, see PICorral): when a corral
+// must be opened and every push of its barrier boxes goes into it and can be
+// made now, some optimal solution starts with one of those pushes.
+
+// Corrals examines corrals. It keeps scratch space; use one per goroutine.
+type Corrals struct {
+	b    *sokoban.Board
+	dead []bool
+
+	// Limits of the corral-deadlock search. A corral whose interior has
+	// more than MaxSquares squares or whose barrier has more than MaxBoxes
+	// boxes is not examined; a search that generates more than MaxNodes
+	// states gives up (and reports no deadlock). Set them before the first
+	// check: answers are cached.
+	MaxSquares, MaxBoxes, MaxNodes int
+
+	stamp    []uint32 // interior squares of the corral under examination
+	boxStamp []uint32 // its barrier boxes
+	epoch    uint32
+	interior []sokoban.Square
+	barrier  []sokoban.Square
+	stack    []sokoban.Square
+
+	// relaxed search scratch
+	occ   []bool
+	reach []uint32
+	rep   uint32
+	seen  map[string]struct{}
+	cache map[string]bool // relaxed problem -> dead
+	start []sokoban.Square
+
+	// CacheHits counts corral checks answered from the cache.
+	CacheHits uint64
+	queue     []sokoban.Square
+	key       []byte
+}
+
+// NewCorrals returns a corral examiner for b with the given dead squares and
+// default limits.
+func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
+	return &Corrals{
+		b: b, dead: dead,
+		MaxSquares: 64, MaxBoxes: 6, MaxNodes: 500,
+		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
+		occ: make([]bool, b.N), reach: make([]uint32, b.N),
+		seen: make(map[string]struct{}), cache: make(map[string]bool),
+	}
+}
+
+func (c *Corrals) nextEpoch() uint32 {
+	c.epoch++
+	if c.epoch == 0 {
+		clear(c.stamp)
+		clear(c.boxStamp)
+		c.epoch = 1
+	}
+	return c.epoch
+}
+
+// fill collects the corral whose interior holds square s (free and
+// unreachable, or with through set also a box) into c.interior and
+// c.barrier. With through set, the interior
+// grows through boxes too (every square the player cannot reach, box or
+// not, connected to s), and c.barrier gets every box of it; otherwise it
+// holds free squares only and c.barrier gets the boxes next to it. It stops
+// early, returning false, when the interior grows past limit squares
+// (limit <= 0: no limit).
+func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through bool) bool {
+	e := c.nextEpoch()
+	b := c.b
+	c.interior, c.barrier = c.interior[:0], c.barrier[:0]
+	c.stamp[s] = e
+	if p.HasBox(s) {
+		c.boxStamp[s] = e
+		c.barrier = append(c.barrier, s)
+	}
+	c.stack = append(c.stack[:0], s)
+	for len(c.stack) > 0 {
+		t := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		c.interior = append(c.interior, t)
+		if limit > 0 && len(c.interior) > limit {
+			return false
+		}
+		for d := sokoban.Dir(0); d < 4; d++ {
+			n := b.Next(t, d)
+			switch {
+			case n == sokoban.None || c.stamp[n] == e || c.boxStamp[n] == e:
+			case p.HasBox(n):
+				c.boxStamp[n] = e
+				c.barrier = append(c.barrier, n)
+				if through {
+					c.stamp[n] = e
+					c.stack = append(c.stack, n)
+				}
+			case !p.Reachable(n):
+				c.stamp[n] = e
+				c.stack = append(c.stack, n)
+			}
+		}
+	}
+	return true
+}
+
+// DeadAfterPush reports whether the push that just put a box on s sealed a
+// corral that can never be solved (see the comment above). Only a corral
+// whose area holds s can have been made by that push.
+func (c *Corrals) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
+	p.Reach()
+	return c.deadCorral(p, s)
+}
+
+// Dead reports whether any corral of p can never be solved.
+func (c *Corrals) Dead(p *sokoban.Position) bool {
+	p.Reach()
+	done := make([]bool, c.b.N)
+	for s := sokoban.Square(0); int(s) < c.b.N; s++ {
+		if done[s] || p.HasBox(s) || p.Reachable(s) {
+			continue
+		}
+		dead := c.deadCorral(p, s)
+		for _, t := range c.interior {
+			done[t] = true
+		}
+		if dead {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
+	if !c.fill(p, s, c.MaxSquares, true) || len(c.barrier) > c.MaxBoxes || len(c.barrier) == len(c.interior) {
+		return false // too big, or no free square: not a corral
+	}
+	// The relaxed problem depends only on the barrier and the player's
+	// region among the barrier boxes: look it up first.
+	start := append(c.start[:0], c.barrier...)
+	slices.Sort(start)
+	c.start = start
+	c.place(start)
+	canon := c.reachFrom(p.Player())
+	c.lift(start)
+	key := c.keyOf(append(start, canon))
+	if dead, ok := c.cache[key]; ok {
+		c.CacheHits++
+		return dead
+	}
+	dead := !c.relaxedSolvable(start, canon)
+	if len(c.cache) >= maxCache {
+		clear(c.cache)
+	}
+	c.cache[key] = dead
+	return dead
+}
+
+// maxCache bounds the number of relaxed problems remembered.
+const maxCache = 1 << 16
+
+// place and lift put boxes on and off the relaxed board c.occ.
+func (c *Corrals) place(boxes []sokoban.Square) {
+	for _, t := range boxes {
+		c.occ[t] = true
+	}
+}
+
+func (c *Corrals) lift(boxes []sokoban.Square) {
+	for _, t := range boxes {
+		c.occ[t] = false
+	}
+}
+
+// relaxedSolvable searches the position with only the given boxes (sorted)
+// and the player on player, breadth first over pushes, for a state with
+// every box on a goal. It returns true when it finds one or when it runs out
+// of MaxNodes.
+func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square) bool {
+	b := c.b
+	k := len(boxes)
+	clear(c.seen)
+	c.queue = append(append(c.queue[:0], boxes...), player)
+	c.seen[c.keyOf(c.queue)] = struct{}{}
+	cur := make([]sokoban.Square, k)
+	next := make([]sokoban.Square, k+1)
+	type push struct {
+		i int
+		d sokoban.Dir
+	}
+	var pushes []push
+	for head := 0; head < len(c.queue); head += k + 1 {
+		copy(cur, c.queue[head:head+k])
+		solved := true
+		for _, t := range cur {
+			if !b.IsGoal(t) {
+				solved = false
+				break
+			}
+		}
+		if solved {
+			return true
+		}
+		c.place(cur)
+		c.reachFrom(c.queue[head+k])
+		pushes = pushes[:0]
+		for i, t := range cur {
+			for d := sokoban.Dir(0); d < 4; d++ {
+				behind, front := b.Next(t, d^1), b.Next(t, d)
+				if behind != sokoban.None && front != sokoban.None && c.reach[behind] == c.rep && !c.occ[front] && !c.dead[front] {
+					pushes = append(pushes, push{i, d})
+				}
+			}
+		}
+		c.lift(cur)
+		for _, m := range pushes {
+			copy(next, cur)
+			from := cur[m.i]
+			next[m.i] = b.Next(from, m.d)
+			slices.Sort(next[:k])
+			c.place(next[:k])
+			next[k] = c.reachFrom(from)
+			c.lift(next[:k])
+			key := c.keyOf(next)
+			if _, ok := c.seen[key]; ok {
+				continue
+			}
+			if len(c.seen) >= c.MaxNodes {
+				return true // out of budget: assume solvable
+			}
+			c.seen[key] = struct{}{}
+			c.queue = append(c.queue, next...)
+		}
+	}
+	return false
+}
+
+// reachFrom marks (c.reach == c.rep) the squares the player reaches from s
+// on the relaxed board c.occ and returns the smallest of them.
+func (c *Corrals) reachFrom(s sokoban.Square) sokoban.Square {
+	c.rep++
+	if c.rep == 0 {
+		clear(c.reach)
+		c.rep = 1
+	}
+	canon := s
+	c.reach[s] = c.rep
+	c.stack = append(c.stack[:0], s)
+	for len(c.stack) > 0 {
+		t := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		for d := sokoban.Dir(0); d < 4; d++ {
+			n := c.b.Next(t, d)
+			if n != sokoban.None && !c.occ[n] && c.reach[n] != c.rep {
+				c.reach[n] = c.rep
+				canon = min(canon, n)
+				c.stack = append(c.stack, n)
+			}
+		}
+	}
+	return canon
+}
+
+func (c *Corrals) keyOf(sq []sokoban.Square) string {
+	c.key = c.key[:0]
+	for _, s := range sq {
+		c.key = append(c.key, byte(s), byte(s>>8))
+	}
+	return string(c.key)
+}
+
+// PICorral returns, appended to dst, the barrier boxes of a PI-corral of p,
+// or dst unchanged when p has none. When it returns boxes, a solver need
+// only generate the pushes of those boxes (they all go into the corral), and
+// still finds an optimal solution; if none of them can be pushed, p is dead.
+//
+// A corral qualifies when
+//
+//   - it must be opened: a barrier box is off its goal, or the interior has
+//     a goal (interior squares hold no box);
+//   - I: every push of a barrier box either goes into the interior or is
+//     blocked for good until some barrier box has moved: by a wall, by a
+//     barrier box, or because the player would have to stand in the
+//     interior. A push blocked only by another box, or one that leaves the
+//     corral, disqualifies it;
+//   - P: the player can reach, now, the square behind every barrier box
+//     from which it would be pushed into the interior.
+//
+// Why this keeps every optimal solution: take a solution S. Because the
+// corral must be opened, S pushes a barrier box at some point (interior
+// squares can be reached only over a barrier box, and only a barrier box
+// can be pushed into the interior). Let P be the first such push. Until P
+// only other boxes move, they never touch the interior or its barrier, and
+// by I, P pushes its box into the interior; by P that push is legal now.
+// Moving P to the front keeps every other push legal (P only frees the
+// barrier square, where no earlier push went, and fills an interior square,
+// which no earlier push used), and the positions after the pushes up to P
+// are the same. So a solution of the same length starts with a push of a
+// barrier box.
+//
+// Of several PI-corrals the one with the fewest barrier boxes is returned.
+func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.Square {
+	p.Reach()
+	b := c.b
+	done := make([]bool, b.N)
+	var best []sokoban.Square
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if done[s] || p.HasBox(s) || p.Reachable(s) {
+			continue
+		}
+		c.fill(p, s, 0, false)
+		for _, t := range c.interior {
+			done[t] = true
+		}
+		if (best == nil || len(c.barrier) < len(best)) && c.isPI(p) {
+			best = append(best[:0], c.barrier...)
+		}
+	}
+	return append(dst, best...)
+}
+
+// isPI tests the corral last collected by fill.
+func (c *Corrals) isPI(p *sokoban.Position) bool {
+	b, e := c.b, c.epoch
+	open := false
+	for _, t := range c.interior {
+		if b.IsGoal(t) {
+			open = true
+		}
+	}
+	for _, t := range c.barrier {
+		if !b.IsGoal(t) {
+			open = true
+		}
+	}
+	if !open {
+		return false
+	}
+	for _, t := range c.barrier {
+		for d := sokoban.Dir(0); d < 4; d++ {
+			behind, front := b.Next(t, d^1), b.Next(t, d)
+			switch {
+			case behind == sokoban.None || front == sokoban.None:
+				continue // walls: never
+			case c.stamp[behind] == e:
+				continue // the player would stand in the interior
+			case p.HasBox(behind):
+				if c.boxStamp[behind] == e {
+					continue // behind a barrier box
+				}
+				return false // another box may move away
+			}
+			switch {
+			case c.stamp[front] == e:
+				if !p.Reachable(behind) {
+					return false // not P
+				}
+			case p.HasBox(front):
+				if c.boxStamp[front] != e {
+					return false
+				}
+			default:
+				return false // the push leaves the corral: not I
+			}
+		}
+	}
+	return true
+}

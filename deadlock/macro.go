@@ -1,0 +1,164 @@
+package deadlock
+
+import (
+	"slices"
+
+	"soko/sokoban"
+)
+
+// Tunnel bits of Macros.Tunnel.
+const (
+	// TunnelVertical marks a square with walls left and right: a box on it
+	// can only move up or down, and the player only passes it that way.
+	TunnelVertical uint8 = 1 << iota
+	// TunnelHorizontal marks a square with walls above and below.
+	TunnelHorizontal
+)
+
+// Macros holds the static tables behind tunnel and goal-room macro moves
+// (001 §2.1.2): tunnel squares, 1 wide corridors that split the board and
+// can be crossed as one step, and goal rooms, areas holding goals that are
+// entered through few doors.
+type Macros struct {
+	b *sokoban.Board
+
+	// Tunnel has, per square, TunnelVertical and/or TunnelHorizontal.
+	Tunnel []uint8
+	// Room is, per square, the index in Rooms of the room holding it, or -1.
+	Room  []int32
+	Rooms []Room
+}
+
+// Room is a goal room: a connected area of non-tunnel squares with at
+// least one goal, entered only through its Entrances, tunnel squares next
+// to it (at most MaxEntrances of them, at least one). An area that holds
+// every non-tunnel square of the board is not a room.
+type Room struct {
+	Squares   []sokoban.Square
+	Goals     []sokoban.Square
+	Entrances []sokoban.Square
+}
+
+// MaxEntrances is the most entrances a goal room may have.
+const MaxEntrances = 2
+
+// NewMacros computes the tunnel and room tables of b.
+func NewMacros(b *sokoban.Board) *Macros {
+	m := &Macros{b: b, Tunnel: make([]uint8, b.N), Room: make([]int32, b.N)}
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		m.Room[s] = -1
+		if b.Next(s, 2) == sokoban.None && b.Next(s, 3) == sokoban.None {
+			m.Tunnel[s] |= TunnelVertical
+		}
+		if b.Next(s, 0) == sokoban.None && b.Next(s, 1) == sokoban.None {
+			m.Tunnel[s] |= TunnelHorizontal
+		}
+	}
+	tunnels := 0
+	for _, t := range m.Tunnel {
+		if t != 0 {
+			tunnels++
+		}
+	}
+	// Areas: connected components of non-tunnel squares.
+	comp := make([]int32, b.N)
+	for i := range comp {
+		comp[i] = -1
+	}
+	var stack []sokoban.Square
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if comp[s] >= 0 || m.Tunnel[s] != 0 {
+			continue
+		}
+		id := int32(len(m.Rooms))
+		var r Room
+		seenDoor := map[sokoban.Square]bool{}
+		comp[s] = id
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r.Squares = append(r.Squares, t)
+			if b.IsGoal(t) {
+				r.Goals = append(r.Goals, t)
+			}
+			for d := sokoban.Dir(0); d < 4; d++ {
+				n := b.Next(t, d)
+				switch {
+				case n == sokoban.None:
+				case m.Tunnel[n] != 0:
+					if !seenDoor[n] {
+						seenDoor[n] = true
+						r.Entrances = append(r.Entrances, n)
+					}
+				case comp[n] < 0:
+					comp[n] = id
+					stack = append(stack, n)
+				}
+			}
+		}
+		if len(r.Goals) == 0 || len(r.Entrances) == 0 || len(r.Entrances) > MaxEntrances || len(r.Squares)+tunnels == b.N {
+			// no goals, too many doors, or every square but the tunnels
+			for _, t := range r.Squares {
+				comp[t] = -2 // not a room
+			}
+			continue
+		}
+		slices.Sort(r.Squares)
+		slices.Sort(r.Goals)
+		slices.Sort(r.Entrances)
+		for _, t := range r.Squares {
+			m.Room[t] = id
+		}
+		m.Rooms = append(m.Rooms, r)
+	}
+	return m
+}
+
+// InTunnel reports whether a box on s can only move along the axis of d
+// (walls on both sides across d).
+func (m *Macros) InTunnel(s sokoban.Square, d sokoban.Dir) bool {
+	if d < 2 {
+		return m.Tunnel[s]&TunnelVertical != 0
+	}
+	return m.Tunnel[s]&TunnelHorizontal != 0
+}
+
+// TunnelEnd returns where a box just pushed in direction d onto s ends
+// when pushed on through the tunnel, and how many more pushes that takes:
+// while the box stands in a tunnel along d, off any goal, with floor ahead,
+// it moves one more square. Where s is not in such a tunnel it returns s
+// and 0. It ignores other boxes; PushThrough stops before them.
+//
+// The tunnel macro of 001 §2.1.2 treats those pushes as one move: a box in
+// a tunnel can only move along it, and it blocks the tunnel for the player
+// while it is there. Whether a solver applies the macro (and how it counts
+// its pushes) is the solver's choice; stopping at goals keeps the macro from
+// skipping a goal, and the end square may be dead (the solver's dead-square
+// test then rejects the macro).
+func (m *Macros) TunnelEnd(s sokoban.Square, d sokoban.Dir) (sokoban.Square, int) {
+	n := 0
+	for m.InTunnel(s, d) && !m.b.IsGoal(s) {
+		t := m.b.Next(s, d)
+		if t == sokoban.None {
+			break
+		}
+		s = t
+		n++
+	}
+	return s, n
+}
+
+// PushThrough is TunnelEnd in position p: it also stops before a box.
+func (m *Macros) PushThrough(p *sokoban.Position, s sokoban.Square, d sokoban.Dir) (sokoban.Square, int) {
+	n := 0
+	for m.InTunnel(s, d) && !m.b.IsGoal(s) {
+		t := m.b.Next(s, d)
+		if t == sokoban.None || p.HasBox(t) {
+			break
+		}
+		s = t
+		n++
+	}
+	return s, n
+}

@@ -1,0 +1,111 @@
+package deadlock
+
+import (
+	"slices"
+	"testing"
+
+	"soko/sokoban"
+)
+
+func TestTunnels(t *testing.T) {
+	b := board(t,
+		"#########",
+		"#@ $    #",
+		"### #####",
+		"  # #",
+		"  # ###",
+		"  #.  #",
+		"  #####",
+	)
+	m := NewMacros(b)
+	at := func(x, y int) sokoban.Square { return b.At(x, y) }
+	// The vertical corridor at x = 3, rows 2-4.
+	for y := 2; y <= 4; y++ {
+		if m.Tunnel[at(3, y)] != TunnelVertical {
+			t.Errorf("(3,%d): Tunnel = %b, want vertical", y, m.Tunnel[at(3, y)])
+		}
+	}
+	// The top row is 1 high: horizontal tunnel squares, except above the
+	// corridor's entrance.
+	if m.Tunnel[at(5, 1)] != TunnelHorizontal || m.Tunnel[at(3, 1)] != 0 {
+		t.Errorf("top row: %b %b", m.Tunnel[at(5, 1)], m.Tunnel[at(3, 1)])
+	}
+	// A box pushed down into the corridor slides to its end, (3,5).
+	if end, n := m.TunnelEnd(at(3, 2), 1); end != at(3, 5) || n != 3 {
+		t.Errorf("TunnelEnd down = %v, %d; want %v, 3", end, n, at(3, 5))
+	}
+	// Not in a tunnel along that axis: no macro.
+	if end, n := m.TunnelEnd(at(3, 2), 3); end != at(3, 2) || n != 0 {
+		t.Errorf("TunnelEnd right = %v, %d", end, n)
+	}
+	// Stops on a goal.
+	b2 := board(t,
+		"#######",
+		"#@$ . #",
+		"#######",
+	)
+	m2 := NewMacros(b2)
+	if end, n := m2.TunnelEnd(b2.At(3, 1), 3); end != b2.At(4, 1) || n != 1 {
+		t.Errorf("goal in a tunnel: %v, %d", end, n)
+	}
+	// With no box in the way PushThrough agrees with TunnelEnd.
+	p := b.Start()
+	if end, n := m.PushThrough(p, at(3, 2), 1); end != at(3, 5) || n != 3 {
+		t.Errorf("PushThrough = %v, %d", end, n)
+	}
+}
+
+func TestPushThroughStopsAtBox(t *testing.T) {
+	b := board(t,
+		"#########",
+		"#@      #",
+		"#### ####",
+		"   # #",
+		"   #$#",
+		"   #.#",
+		"   #.#",
+		"   ###",
+	)
+	// (One box, two goals: not a level, but only the geometry matters.)
+	m := NewMacros(b)
+	p := b.Start()
+	top := b.At(4, 2)
+	if end, n := m.PushThrough(p, top, 1); end != b.At(4, 3) || n != 1 {
+		t.Errorf("PushThrough = %v, %d; want the square above the box", end, n)
+	}
+	if end, n := m.TunnelEnd(top, 1); end != b.At(4, 5) || n != 3 {
+		t.Errorf("TunnelEnd = %v, %d; want the first goal", end, n)
+	}
+}
+
+func TestRooms(t *testing.T) {
+	b := board(t,
+		"##########",
+		"#@ $  #..#",
+		"#  $    .#",
+		"#  $  #..#",
+		"##########",
+	)
+	// The doorway at (6,2), walls above and below, is a horizontal tunnel
+	// square and the goal room's only entrance.
+	m := NewMacros(b)
+	if len(m.Rooms) != 1 {
+		t.Fatalf("%d rooms, want 1", len(m.Rooms))
+	}
+	r := m.Rooms[0]
+	if len(r.Goals) != 5 || len(r.Squares) != 6 || !slices.Equal(r.Entrances, []sokoban.Square{b.At(6, 2)}) {
+		t.Errorf("room: %d goals, %d squares, entrances %v", len(r.Goals), len(r.Squares), r.Entrances)
+	}
+	if m.Room[b.At(8, 2)] != 0 || m.Room[b.At(1, 1)] != -1 {
+		t.Errorf("Room table wrong")
+	}
+	// An open room with no doorway is not a goal room.
+	b2 := board(t,
+		"######",
+		"#@$ .#",
+		"######",
+	)
+	if n := len(NewMacros(b2).Rooms); n != 0 {
+		t.Errorf("corridor level: %d rooms", n)
+	}
+}

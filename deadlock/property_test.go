@@ -1,0 +1,221 @@
+package deadlock
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"soko/level"
+	"soko/levels"
+	"soko/sokoban"
+)
+
+// stateGraph is the complete graph of states reachable from a level's
+// start over pushes that do not put a box on a dead square (such pushes
+// never lead to a solution, so solvability inside the graph is exact),
+// with, per state, whether some solution starts from it and its distance
+// in pushes to the nearest solved state.
+type stateGraph struct {
+	b      *sokoban.Board
+	keys   [][]byte
+	index  map[string]int32
+	edges  [][]int32 // successors
+	pushes [][]sokoban.Push
+	dist   []int32 // pushes to a solved state, -1: unsolvable
+}
+
+// exploreAll builds the graph, or returns nil if it has more than limit
+// states.
+func exploreAll(b *sokoban.Board, dead []bool, limit int) *stateGraph {
+	g := &stateGraph{b: b, index: map[string]int32{}}
+	p := b.Start()
+	add := func(p *sokoban.Position) int32 {
+		k := p.Pack(nil)
+		if id, ok := g.index[string(k)]; ok {
+			return id
+		}
+		id := int32(len(g.keys))
+		g.index[string(k)] = id
+		g.keys = append(g.keys, k)
+		g.edges = append(g.edges, nil)
+		g.pushes = append(g.pushes, nil)
+		return id
+	}
+	add(p)
+	var ms []sokoban.Push
+	for id := 0; id < len(g.keys); id++ {
+		if len(g.keys) > limit {
+			return nil
+		}
+		p.Unpack(g.keys[id])
+		ms = p.Pushes(ms[:0], dead)
+		for _, m := range ms {
+			p.Apply(m)
+			c := add(p)
+			p.Undo(m)
+			g.edges[id] = append(g.edges[id], c)
+			g.pushes[id] = append(g.pushes[id], m)
+		}
+	}
+	// Backward BFS from the solved states.
+	n := len(g.keys)
+	rev := make([][]int32, n)
+	for s, es := range g.edges {
+		for _, c := range es {
+			rev[c] = append(rev[c], int32(s))
+		}
+	}
+	g.dist = make([]int32, n)
+	var queue []int32
+	for id := range g.keys {
+		g.dist[id] = -1
+		p.Unpack(g.keys[id])
+		if p.Solved() {
+			g.dist[id] = 0
+			queue = append(queue, int32(id))
+		}
+	}
+	for h := 0; h < len(queue); h++ {
+		s := queue[h]
+		for _, q := range rev[s] {
+			if g.dist[q] < 0 {
+				g.dist[q] = g.dist[s] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return g
+}
+
+// propertyLevels returns small Microban levels whose complete state graphs
+// are small enough to build in a test.
+func propertyLevels(t *testing.T) []*level.Level {
+	spec := "microban:1-60"
+	if testing.Short() {
+		spec = "microban:1-30"
+	}
+	ls, err := levels.Resolve(spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// TestSoundExhaustive checks every detector on every state of the complete
+// state graphs of small Microban levels: a state a detector calls dead,
+// after the push that made it or as a whole position, has no solution; and
+// the PI-corral pushes of a state keep its optimal distance.
+func TestSoundExhaustive(t *testing.T) {
+	limit := 20000 // microban:36 (38031 states) takes seconds
+	if os.Getenv("SOKO_LONG") != "" {
+		limit = 1 << 20
+	}
+	var graphs, states, fired, checked, piStates, unsolvable int
+	var firedBy [NumKinds + 1]int
+	var pushFired [NumKinds]uint64
+	for _, l := range propertyLevels(t) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := DeadSquares(b)
+		g := exploreAll(b, dead, limit)
+		if g == nil {
+			continue
+		}
+		graphs++
+		t0 := time.Now()
+		c := NewChecker(b, dead, All())
+		p := b.Start()
+		var pi []sokoban.Square
+		for id, key := range g.keys {
+			states++
+			if g.dist[id] < 0 {
+				unsolvable++
+			}
+			p.Unpack(key)
+			if k, bad := c.CheckPosition(p); bad {
+				firedBy[k]++
+				fired++
+				if g.dist[id] >= 0 {
+					t.Fatalf("%s: %s calls a solvable position dead:\n%s", l.Name(), k, show(p))
+				}
+			}
+			// PI-corral: the barrier pushes keep the optimal distance.
+			pi = c.Corrals().PICorral(p, pi[:0])
+			if len(pi) > 0 && g.dist[id] > 0 {
+				piStates++
+				best := int32(-1)
+				for i, m := range g.pushes[id] {
+					isBarrier := false
+					for _, s := range pi {
+						if m.Box == s {
+							isBarrier = true
+						}
+					}
+					if d := g.dist[g.edges[id][i]]; isBarrier && d >= 0 && (best < 0 || d+1 < best) {
+						best = d + 1
+					}
+				}
+				if best != g.dist[id] {
+					t.Fatalf("%s: PI-corral %v loses the optimum (%d, best barrier push %d):\n%s", l.Name(), pi, g.dist[id], best, show(p))
+				}
+			}
+			for i, m := range g.pushes[id] {
+				to := p.Apply(m)
+				checked++
+				if k, bad := c.Check(p, to); bad && g.dist[g.edges[id][i]] >= 0 {
+					t.Fatalf("%s: %s calls a solvable push dead:\n%s", l.Name(), k, show(p))
+				}
+				p.Undo(m)
+			}
+		}
+		if el := time.Since(t0); el > 200*time.Millisecond {
+			t.Logf("%s: %d states, %v", l.Name(), len(g.keys), el)
+		}
+		for k := range pushFired {
+			pushFired[k] += c.Fired[k]
+		}
+	}
+	t.Logf("%d levels, %d states, %d unsolvable (%d called dead by CheckPosition: %v), %d pushes checked (fired %v), %d states with a PI-corral", graphs, states, unsolvable, fired, firedBy, checked, pushFired, piStates)
+	if graphs < 10 {
+		t.Fatalf("only %d levels small enough", graphs)
+	}
+}
+
+// show draws a position as XSB.
+func show(p *sokoban.Position) string {
+	b := p.Board()
+	rows := make([][]byte, len(b.Level.Rows))
+	for y, r := range b.Level.Rows {
+		rows[y] = []byte(r)
+		for x := range rows[y] {
+			s := b.At(x, y)
+			if s == sokoban.None {
+				if rows[y][x] != '#' {
+					rows[y][x] = ' '
+				}
+				continue
+			}
+			c := byte(' ')
+			switch {
+			case p.HasBox(s) && b.IsGoal(s):
+				c = '*'
+			case p.HasBox(s):
+				c = '$'
+			case s == p.Player() && b.IsGoal(s):
+				c = '+'
+			case s == p.Player():
+				c = '@'
+			case b.IsGoal(s):
+				c = '.'
+			}
+			rows[y][x] = c
+		}
+	}
+	var out []byte
+	for _, r := range rows {
+		out = append(append(out, r...), '\n')
+	}
+	return string(out)
+}
