@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 
 	"soko/internal/bucketq"
@@ -27,8 +28,8 @@ type bestFirstConfig struct {
 	bound bool
 	// offset is added to every priority so that it is not negative.
 	offset int
-	// deadlocked, if set, replaces the frozen-box check made after each push.
-	deadlocked func(p *sokoban.Position, s sokoban.Square) bool
+	// detectors are the default dynamic deadlock detectors.
+	detectors string
 }
 
 // maxDepth keeps g within its 16-bit field.
@@ -40,15 +41,12 @@ const maxDepth = 1<<16 - 2
 // priority it was last queued with (older queue entries are stale), and
 // whether it was expanded; the goal test is made when a state is expanded.
 func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bestFirstConfig) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts)
+	g, err := newPushGraph(ctx, l, opts, cmp.Or(cfg.detectors, defaultDetectors))
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if g.board.Impossible != "" {
 		return g.stop(solver.NoSolution), nil
-	}
-	if cfg.deadlocked != nil {
-		g.deadlocked = cfg.deadlocked
 	}
 	score, err := cfg.score(g)
 	if err != nil {

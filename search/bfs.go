@@ -17,7 +17,7 @@ type BFS struct{}
 
 // Solve implements solver.Solver.
 func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts)
+	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -19,7 +19,7 @@ type BFSMoves struct{}
 
 // Solve implements solver.Solver.
 func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts)
+	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -34,7 +34,7 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	g, err := newPushGraph(ctx, l, opts)
+	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
 	if err != nil {
 		return solver.Result{}, err
 	}

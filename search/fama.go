@@ -24,7 +24,7 @@ type FAMA struct{}
 
 // Solve implements solver.Solver.
 func (FAMA) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, deadlocked: twoByTwo})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, detectors: "2x2"})
 }
 
 func famaScore(g *pushGraph) (scorer, error) {
@@ -77,28 +77,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// twoByTwo reports whether the box just pushed onto s completes a 2×2 block
-// of boxes and walls with a box off its goal (004 Fig. 3).
-func twoByTwo(p *sokoban.Position, s sokoban.Square) bool {
-	b := p.Board()
-	blocked := func(t sokoban.Square) bool { return t < 0 || p.HasBox(t) }
-	offGoal := func(t sokoban.Square) bool { return t >= 0 && p.HasBox(t) && !b.IsGoal(t) }
-	for _, v := range [2]sokoban.Dir{level.Up, level.Down} {
-		for _, h := range [2]sokoban.Dir{level.Left, level.Right} {
-			a, c := b.Next(s, v), b.Next(s, h)
-			var diag sokoban.Square = sokoban.None
-			if a >= 0 {
-				diag = b.Next(a, h)
-			} else if c >= 0 {
-				diag = b.Next(c, v)
-			}
-			if blocked(a) && blocked(c) && blocked(diag) &&
-				(offGoal(s) || offGoal(a) || offGoal(c) || offGoal(diag)) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -16,26 +16,33 @@ import (
 // and, per stored state, the state it was first reached from and by which
 // push.
 type pushGraph struct {
-	board  *sokoban.Board
-	pos    *sokoban.Position
-	dist   [][]int32 // pull distances, goal × square
-	dead   []bool
-	freeze *deadlock.Freeze
-	// deadlocked says whether the box just pushed onto s left a deadlock;
-	// by default the frozen-box check.
-	deadlocked func(p *sokoban.Position, s sokoban.Square) bool
-	store      *sokoban.Store
-	parent     []uint32
-	via        []uint32 // packed push: box square << 2 | direction
-	key        []byte   // scratch for packing
-	stats      solver.Stats
-	guard      *solver.Guard
+	board *sokoban.Board
+	pos   *sokoban.Position
+	dist  [][]int32 // pull distances, goal × square
+	dead  []bool
+	// checker runs the dynamic deadlock detectors after each push.
+	checker *deadlock.Checker
+	store   *sokoban.Store
+	parent  []uint32
+	via     []uint32 // packed push: box square << 2 | direction
+	key     []byte   // scratch for packing
+	stats   solver.Stats
+	guard   *solver.Guard
 }
 
 const noParent = ^uint32(0)
 
-// newPushGraph prepares a search of l and starts its budget's clock.
-func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options) (*pushGraph, error) {
+// defaultDetectors are the dynamic deadlock detectors the push searches run
+// unless the "deadlocks" parameter names others (deadlock.ParseDetectors).
+const defaultDetectors = "freeze,wallsegment"
+
+// newPushGraph prepares a search of l and starts its budget's clock. The
+// deadlock detectors are those of the "deadlocks" parameter, or detectors.
+func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (*pushGraph, error) {
+	on, err := deadlock.ParseDetectors(opts.Text("deadlocks", detectors))
+	if err != nil {
+		return nil, err
+	}
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return nil, err
@@ -43,8 +50,7 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options) (*pu
 	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
 	g.dist = b.PullDistances()
 	g.dead = deadlock.DeadFromDistances(b, g.dist)
-	g.freeze = deadlock.NewFreeze(b, g.dead)
-	g.deadlocked = g.freeze.Deadlocked
+	g.checker = deadlock.NewChecker(b, g.dead, on)
 	return g, nil
 }
 
@@ -75,7 +81,7 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 	to := g.pos.Apply(m)
 	g.stats.Generated++
-	if g.deadlocked(g.pos, to) {
+	if g.checker.Deadlocked(g.pos, to) {
 		g.pos.Undo(m)
 		return true
 	}

@@ -49,7 +49,7 @@ const unbounded = 1 << 30
 
 // Solve implements solver.Solver.
 func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts)
+	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -30,24 +30,28 @@ package search
 
 import "soko/solver"
 
+// deadlocksParam is the parameter every push search takes to choose its
+// dynamic deadlock detectors (a list for deadlock.ParseDetectors).
+const deadlocksParam = "deadlocks=" + defaultDetectors
+
 func init() {
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
-			New: func() solver.Solver { return BFS{} }},
+			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			New: func() solver.Solver { return AStar{} }},
+			Params: []string{deadlocksParam}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
-			Params: []string{"w=3"}, New: func() solver.Solver { return WeightedAStar{} }},
+			Params: []string{"w=3", deadlocksParam}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
-			New: func() solver.Solver { return Greedy{} }},
+			Params: []string{deadlocksParam}, New: func() solver.Solver { return Greedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
-			New: func() solver.Solver { return FAMA{} }},
+			Params: []string{"deadlocks=2x2"}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",
-			New: func() solver.Solver { return IDAStar{} }},
+			Params: []string{deadlocksParam}, New: func() solver.Solver { return IDAStar{} }},
 		{Name: "dfs", Summary: "depth-first search over pushes with a visited set (depth=0: no limit)",
-			Params: []string{"depth=0"}, New: func() solver.Solver { return DFS{} }},
+			Params: []string{"depth=0", deadlocksParam}, New: func() solver.Solver { return DFS{} }},
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
-			New: func() solver.Solver { return BFSMoves{} }},
+			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFSMoves{} }},
 		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",
 			Params: []string{"w=200", "p=2", "restart=0"}, New: func() solver.Solver { return WAStar{} }},
 	} {

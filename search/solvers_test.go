@@ -110,37 +110,6 @@ func TestFAMAHeuristic(t *testing.T) {
 	}
 }
 
-func TestTwoByTwo(t *testing.T) {
-	cases := []struct {
-		rows []string
-		want bool
-	}{
-		{[]string{"######", "#    #", "# A$ #", "# $$ #", "#@...#", "######"}, true},
-		{[]string{"######", "#    #", "# B* #", "# ** #", "#@   #", "######"}, false},
-		{[]string{"######", "#    #", "# A$ #", "#  $ #", "#@...#", "######"}, false},
-		{[]string{"######", "#A$  #", "#    #", "#@ ..#", "######"}, true},
-	}
-	for _, tc := range cases {
-		ax, ay := -1, -1
-		rows := make([]string, len(tc.rows))
-		for y, r := range tc.rows {
-			for x := range r {
-				if (r[x] == 'A' || r[x] == 'B') && ax < 0 {
-					ax, ay = x, y
-				}
-			}
-			rows[y] = strings.NewReplacer("A", "$", "B", "*").Replace(r)
-		}
-		b, err := sokoban.NewBoard(testlevel.Grid(rows...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := twoByTwo(b.Start(), b.At(ax, ay)); got != tc.want {
-			t.Errorf("%v: twoByTwo = %v, want %v", tc.rows, got, tc.want)
-		}
-	}
-}
-
 // marks draws a board with the squares for which mark is true as 'x'.
 func marks(b *sokoban.Board, mark func(sokoban.Square) bool) string {
 	var out []string

@@ -72,7 +72,7 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		return solver.Result{}, err
 	}
 	pruned := pruneAisles(l)
-	g, err := newPushGraph(ctx, pruned, opts)
+	g, err := newPushGraph(ctx, pruned, opts, "none")
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -121,6 +121,14 @@ type Solver interface {
 	Solve(ctx context.Context, l *level.Level, opts Options) (Result, error)
 }
 
+// Text returns the parameter name as text, or def when it is not set.
+func (o Options) Text(name, def string) string {
+	if v, ok := o.Params[name]; ok {
+		return v
+	}
+	return def
+}
+
 // Entry describes a registered solver.
 type Entry struct {
 	Name    string

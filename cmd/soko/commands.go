@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"soko/analyze"
 	"soko/level"
 	"soko/levels"
 	"soko/solver"
@@ -107,6 +108,28 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprint(stdout, level.Format(l))
+	}
+	return nil
+}
+
+// runAnalyze prints each level with its static analysis (package analyze).
+func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("analyze: no levels given")
+	}
+	lvls, err := levels.ResolveAll(args, stdin)
+	if err != nil {
+		return err
+	}
+	for i, l := range lvls {
+		text, err := analyze.Render(l)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%s\n%s", levelID(l), text)
 	}
 	return nil
 }

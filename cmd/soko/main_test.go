@@ -150,3 +150,18 @@ func TestParseBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyze(t *testing.T) {
+	out, _, err := soko(t, "", "analyze", "microban:5")
+	if err != nil || !strings.Contains(out, "search space (000 A.0.0.1)") || !strings.Contains(out, "x dead square") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, _, err := soko(t, "", "analyze"); err == nil {
+		t.Fatal("analyze without levels must be a usage error")
+	}
+	for _, cmd := range []string{"solve", "bench", "report"} {
+		if out, _, err := soko(t, "", "help", cmd); err != nil || !strings.Contains(out, "usage: soko "+cmd) {
+			t.Errorf("help %s: %v\n%s", cmd, err, out)
+		}
+	}
+}

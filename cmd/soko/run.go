@@ -33,6 +33,10 @@ usage:
   soko list [COLLECTION]            the embedded collections, or the levels of one
   soko solvers                      the registered solvers
   soko show LEVELS...               print levels as XSB
+  soko analyze LEVELS...            dead squares, tunnels, goal rooms and the search-space estimate
+  soko bench [flags] LEVELS...      run solvers x levels x budgets to JSONL (see "soko bench -h")
+  soko bench merge FILE.jsonl...    join the results of shards
+  soko report [flags] FILE.jsonl... tables, plots and benchstat text from results
   soko help [COMMAND]               this text, or a command's flags
 
 LEVELS are addressed as microban:12, xsokoban90:1-10, microban:1,5,9,
@@ -60,6 +64,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSolvers(rest, stdout, stderr)
 	case "show":
 		return runShow(rest, stdin, stdout, stderr)
+	case "analyze":
+		return runAnalyze(rest, stdin, stdout, stderr)
+	case "bench":
+		return runBench(ctx, rest, stdin, stdout, stderr)
+	case "report":
+		return runReport(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout)
 	default:
@@ -76,7 +86,11 @@ func runHelp(args []string, stdout io.Writer) error {
 	switch args[0] {
 	case "solve":
 		fs, _ = solveFlags()
-	case "verify", "list", "solvers", "show":
+	case "bench":
+		fs, _ = benchFlags()
+	case "report":
+		fs, _ = reportFlags()
+	case "verify", "list", "solvers", "show", "analyze":
 		fmt.Fprint(stdout, usage)
 		return nil
 	default:

@@ -1,0 +1,363 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/levels"
+	_ "soko/search" // registers bfs and astar
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// testJobs: bfs and astar on Microban 1-10 at two node budgets and two
+// seeds: 80 fast, deterministic runs.
+func testJobs(t *testing.T) []Job {
+	t.Helper()
+	lvls, err := levels.Resolve("microban:1-10", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Jobs([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls, Budgets(nil, []int64{50, 5000}, nil), []uint64{1, 2})
+}
+
+// runInto runs jobs into the results file at path, resuming it.
+func runInto(t *testing.T, ctx context.Context, path string, jobs []Job, workers int, after func(n int)) (Summary, int, error) {
+	t.Helper()
+	res, err := OpenResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	todo := Pending(jobs, res.Done)
+	n := 0
+	r := &Runner{Workers: workers, Write: func(rec Record) error {
+		if err := res.Write(rec); err != nil {
+			return err
+		}
+		n++
+		if after != nil {
+			after(n)
+		}
+		return nil
+	}}
+	sum, err := r.Run(ctx, todo)
+	return sum, len(todo), err
+}
+
+func readKeys(t *testing.T, path string) map[string]int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]int{}
+	for _, r := range recs {
+		keys[r.Key]++
+	}
+	return keys
+}
+
+// Kill a benchmark halfway (cancel it, then leave a half-written line as a
+// hard kill would) and resume it: no run is lost or repeated.
+func TestResume(t *testing.T) {
+	jobs := testJobs(t)
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	sum, todo, err := runInto(t, ctx, path, jobs, 2, func(n int) {
+		if n == 25 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: err = %v, want context.Canceled", err)
+	}
+	if todo != len(jobs) || sum.Run < 25 || sum.Run >= len(jobs) || sum.NotRun != len(jobs)-sum.Run {
+		t.Fatalf("first run: %+v of %d jobs", sum, todo)
+	}
+	first := readKeys(t, path)
+	if len(first) != sum.Run {
+		t.Fatalf("file has %d runs, summary says %d", len(first), sum.Run)
+	}
+	// A hard kill in the middle of a write.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"key":"bfs|microban:9|`)
+	f.Close()
+
+	sum2, todo2, err := runInto(t, context.Background(), path, jobs, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if todo2 != len(jobs)-len(first) || sum2.Run != todo2 {
+		t.Fatalf("resume ran %d of %d pending; %d were done before, %d jobs", sum2.Run, todo2, len(first), len(jobs))
+	}
+	all := readKeys(t, path)
+	if len(all) != len(jobs) {
+		t.Fatalf("after resume: %d runs, want %d", len(all), len(jobs))
+	}
+	for _, j := range jobs {
+		if all[j.Key()] != 1 {
+			t.Errorf("run %s appears %d times", j.Key(), all[j.Key()])
+		}
+	}
+	// Once more: nothing left to do.
+	sum3, todo3, err := runInto(t, context.Background(), path, jobs, 2, nil)
+	if err != nil || todo3 != 0 || sum3.Run != 0 {
+		t.Fatalf("third run: %+v, %d pending, %v", sum3, todo3, err)
+	}
+}
+
+// Shard 3 ways and merge: the same runs and the same summary as one run.
+func TestShardMerge(t *testing.T) {
+	jobs := testJobs(t)
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, _, err := runInto(t, context.Background(), whole, jobs, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	seen := map[string]int{}
+	for i := range 3 {
+		shard := Shard(jobs, i, 3)
+		for _, j := range shard {
+			seen[j.Key()]++
+		}
+		p := filepath.Join(dir, "shard"+string(rune('0'+i))+".jsonl")
+		if _, _, err := runInto(t, context.Background(), p, shard, 1, nil); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	if len(seen) != len(jobs) {
+		t.Fatalf("shards cover %d of %d jobs", len(seen), len(jobs))
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Fatalf("job %s in %d shards", k, n)
+		}
+	}
+	var merged bytes.Buffer
+	runs, dups, err := Merge(&merged, append(parts, parts[0])...) // a shard twice: its runs are kept once
+	if err != nil || runs != len(jobs) || dups != len(Shard(jobs, 0, 3)) {
+		t.Fatalf("merge: %d runs, %d dups, %v", runs, dups, err)
+	}
+	mergedRecs, err := ReadRecords(&merged, "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wholeRecs, err := ReadFiles(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	SolvedTables(&a, wholeRecs)
+	SolvedTables(&b, mergedRecs)
+	if a.String() != b.String() {
+		t.Fatalf("summaries differ:\nunsharded:\n%s\nsharded+merged:\n%s", a.String(), b.String())
+	}
+	if !strings.Contains(a.String(), "| bfs | ") {
+		t.Fatalf("summary without bfs:\n%s", a.String())
+	}
+	// Run by run: the same outcome.
+	byKey := map[string]Record{}
+	for _, r := range wholeRecs {
+		byKey[r.Key] = r
+	}
+	for _, r := range mergedRecs {
+		w := byKey[r.Key]
+		if w.Status != r.Status || w.Pushes != r.Pushes || w.Expanded != r.Expanded || w.Solution != r.Solution {
+			t.Errorf("%s: unsharded %s/%d pushes, sharded %s/%d", r.Key, w.Status, w.Pushes, r.Status, r.Pushes)
+		}
+	}
+}
+
+func TestJobsOnce(t *testing.T) {
+	lvls, err := levels.ResolveAll([]string{"microban:1-3", "microban:2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := Jobs([]SolverSpec{{Name: "bfs"}}, lvls, Budgets(nil, []int64{10, 10}, nil), []uint64{1, 1, 2})
+	if len(jobs) != 6 {
+		t.Fatalf("%d jobs, want 3 levels x 1 budget x 2 seeds", len(jobs))
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "JOB_COMPLETION_INDEX" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		spec, env string
+		i, n      int
+		ok        bool
+	}{
+		{"0/3", "", 0, 3, true},
+		{"2/3", "7", 2, 3, true},
+		{"3/3", "", 0, 0, false},
+		{"-1/3", "", 0, 0, false},
+		{"3", "1", 1, 3, true},
+		{"/3", "2", 2, 3, true},
+		{"3", "", 0, 0, false},
+		{"3", "3", 0, 0, false},
+		{"0/0", "", 0, 0, false},
+		{"x", "", 0, 0, false},
+	} {
+		i, n, err := ParseShard(c.spec, env(c.env))
+		if (err == nil) != c.ok || (c.ok && (i != c.i || n != c.n)) {
+			t.Errorf("ParseShard(%q) with JOB_COMPLETION_INDEX=%q = %d, %d, %v", c.spec, c.env, i, n, err)
+		}
+	}
+}
+
+func TestReadRecordsPartialLine(t *testing.T) {
+	in := `{"key":"a","solver":"bfs","level":"x:1","status":"solved","verified":true}` + "\n" + `{"key":"b","sol`
+	recs, err := ReadRecords(strings.NewReader(in), "in")
+	if err != nil || len(recs) != 1 || recs[0].Key != "a" {
+		t.Fatalf("got %v, %v", recs, err)
+	}
+	if _, err := ReadRecords(strings.NewReader("garbage\n"), "in"); err == nil || !strings.Contains(err.Error(), "in:1") {
+		t.Fatalf("garbage line: %v", err)
+	}
+}
+
+func TestSolverSpec(t *testing.T) {
+	s, err := ParseSolverSpec("astar:w=2:p=1")
+	if err != nil || s.Name != "astar" || s.Params["w"] != "2" || s.Label() != "astar(p=1,w=2)" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if err := s.Check(); err == nil {
+		t.Fatal("astar takes no parameter w, but Check accepted it")
+	}
+	if _, err := ParseSolverSpec("astar:w"); err == nil {
+		t.Fatal("accepted astar:w")
+	}
+	if err := (SolverSpec{Name: "no-such-solver"}).Check(); err == nil || !strings.Contains(err.Error(), "registered") {
+		t.Fatalf("unknown solver: %v", err)
+	}
+}
+
+func TestExternal(t *testing.T) {
+	script, err := filepath.Abs("testdata/fake-solver.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := ParseExternal("fake=sh " + script + " {level} {solution}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lvls, err := levels.Resolve("microban:1-5", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 700 * time.Millisecond}}, []uint64{1})
+	got := map[string]Record{}
+	r := &Runner{Workers: 5, Write: func(rec Record) error { got[rec.Level] = rec; return nil }}
+	start := time.Now()
+	if _, err := r.Run(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("the time limit did not stop the program: %s", el)
+	}
+	want := []struct {
+		level, status string
+		pushes        int
+		errPart       string
+	}{
+		{"microban:1", "solved", 8, ""},
+		{"microban:2", "solved", 3, ""},
+		{"microban:3", StatusError, 0, "invalid solution"},
+		{"microban:4", "time limit", 0, ""},
+		{"microban:5", StatusFailed, 0, "cannot solve this"},
+	}
+	for _, w := range want {
+		rec := got[w.level]
+		if rec.Status != w.status || rec.Pushes != w.pushes || !strings.Contains(rec.Error, w.errPart) || rec.Solved() != (w.status == "solved") {
+			t.Errorf("%s: got status %q pushes %d error %q, want %q %d %q", w.level, rec.Status, rec.Pushes, rec.Error, w.status, w.pushes, w.errPart)
+		}
+		if rec.Solver != "fake" || rec.External == "" {
+			t.Errorf("%s: solver %q external %q", w.level, rec.Solver, rec.External)
+		}
+	}
+	if got["microban:2"].Solution != "rddLruulDuullddR" {
+		t.Errorf("microban:2 solution %q", got["microban:2"].Solution)
+	}
+	if got["microban:4"].WallS < 0.6 || got["microban:4"].WallS > 5 {
+		t.Errorf("microban:4 ran %.2fs under a 0.7s limit", got["microban:4"].WallS)
+	}
+	for _, bad := range []string{"fake", "=cmd {level}", "fake=cmd", "a b=cmd {level}"} {
+		if _, err := ParseExternal(bad); err == nil {
+			t.Errorf("ParseExternal(%q) accepted it", bad)
+		}
+	}
+}
+
+func TestPresets(t *testing.T) {
+	for _, p := range Presets {
+		if len(p.Solvers) == 0 || len(p.Levels) == 0 || len(p.Times)+len(p.Iterations) == 0 {
+			t.Errorf("preset %s is incomplete", p.Name)
+		}
+		for _, s := range p.Solvers {
+			if _, err := ParseSolverSpec(s); err != nil {
+				t.Errorf("preset %s: %v", p.Name, err)
+			}
+		}
+		for _, l := range p.Levels {
+			if _, err := levels.Resolve(l, nil); err != nil {
+				t.Errorf("preset %s: %v", p.Name, err)
+			}
+		}
+	}
+	p, err := LookupPreset("strength")
+	if err != nil || len(p.Missing()) != 0 {
+		t.Fatalf("strength preset: %v, missing %v", err, p.Missing())
+	}
+	if _, err := LookupPreset("nope"); err == nil {
+		t.Fatal("found preset nope")
+	}
+}
+
+func TestThesisData(t *testing.T) {
+	// The counts the shared levels README lists from the logs.
+	want := map[string][]int{
+		"cbc60/Schokoban":                  {9, 23, 41, 60, 60, 60, 60, 60, 60},
+		"cbc60/Vanillaban":                 {4, 12, 16, 38, 41, 44, 49, 49, 50},
+		"schokoban-microban100/Schokoban":  {0, 7, 18, 50, 60, 70, -1, 80, 90},
+		"schokoban-microban100/Vanillaban": {0, 1, 7, 18, 22, 29, 34, 36, 44},
+	}
+	for k, counts := range want {
+		coll, alg, _ := strings.Cut(k, "/")
+		for i, it := range thesisIterations {
+			n, ok := thesisSolved(coll, alg, it)
+			if counts[i] < 0 {
+				if ok {
+					t.Errorf("%s at %d: log should be missing", k, it)
+				}
+				continue
+			}
+			if !ok || n != counts[i] {
+				t.Errorf("%s at %d: %d (%v), want %d", k, it, n, ok, counts[i])
+			}
+		}
+	}
+}

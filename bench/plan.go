@@ -1,0 +1,208 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// SolverSpec is one solver of a benchmark: a registered solver with
+// parameters, or an external program.
+type SolverSpec struct {
+	Name     string
+	Params   map[string]string
+	External *External // nil for a registered solver
+}
+
+// Label is the solver's name in tables: "wastar(p=2,w=200)".
+func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params) }
+
+// ParseSolverSpec reads "NAME" or "NAME:k=v:k=v" (parameters for that
+// solver only), e.g. "wastar:w=1".
+func ParseSolverSpec(s string) (SolverSpec, error) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	spec := SolverSpec{Name: parts[0]}
+	if spec.Name == "" {
+		return spec, fmt.Errorf("empty solver name in %q", s)
+	}
+	for _, p := range parts[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" || v == "" {
+			return spec, fmt.Errorf("solver %q: want NAME:k=v, got %q", s, p)
+		}
+		if spec.Params == nil {
+			spec.Params = map[string]string{}
+		}
+		spec.Params[k] = v
+	}
+	return spec, nil
+}
+
+// Check reports an error when the solver is not registered or does not take
+// one of its parameters.
+func (s SolverSpec) Check() error {
+	if s.External != nil {
+		return nil
+	}
+	e, ok := solver.Lookup(s.Name)
+	if !ok {
+		return fmt.Errorf("unknown solver %q (registered: %s)", s.Name, strings.Join(Registered(), ", "))
+	}
+	for k := range s.Params {
+		if !takesParam(e, k) {
+			return fmt.Errorf("%s takes no parameter %q (it takes: %s)", s.Name, k, strings.Join(e.Params, ", "))
+		}
+	}
+	return nil
+}
+
+// Registered returns the names of the registered solvers.
+func Registered() []string {
+	var names []string
+	for _, e := range solver.Entries() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func takesParam(e solver.Entry, name string) bool {
+	for _, p := range e.Params {
+		if n, _, _ := strings.Cut(p, "="); n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Job is one run to do.
+type Job struct {
+	Solver SolverSpec
+	Level  *level.Level
+	ID     string // level id: collection:index, or the file
+	Hash   string // LevelHash(Level)
+	Budget Budget
+	Seed   uint64
+}
+
+// Key identifies the job's run in a results file (Record.Key).
+func (j Job) Key() string {
+	return runKey(j.Solver.Name, j.Solver.Params, j.ID, j.Hash, j.Budget, j.Seed)
+}
+
+// LevelID is a level's id in results: "microban:12", or the file name.
+func LevelID(l *level.Level) string {
+	if l.Index > 0 {
+		return l.Source + ":" + strconv.Itoa(l.Index)
+	}
+	return l.Source
+}
+
+// Jobs lists every combination of solver, budget, level and seed, in that
+// nesting order (the last varies fastest), each run once even if a level,
+// budget or seed is given twice. The order is deterministic, which Shard
+// relies on.
+func Jobs(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) []Job {
+	ids := make([]string, len(lvls))
+	hashes := make([]string, len(lvls))
+	for i, l := range lvls {
+		ids[i], hashes[i] = LevelID(l), LevelHash(l)
+	}
+	var jobs []Job
+	seen := map[string]bool{}
+	for _, s := range solvers {
+		for _, b := range budgets {
+			for i, l := range lvls {
+				for _, seed := range seeds {
+					j := Job{Solver: s, Level: l, ID: ids[i], Hash: hashes[i], Budget: b, Seed: seed}
+					if k := j.Key(); !seen[k] {
+						seen[k] = true
+						jobs = append(jobs, j)
+					}
+				}
+			}
+		}
+	}
+	return jobs
+}
+
+// Budgets is the cross product of time, node and iteration limits; an empty
+// list stands for "no limit" on that axis.
+func Budgets(times []time.Duration, nodes, iterations []int64) []Budget {
+	if len(times) == 0 {
+		times = []time.Duration{0}
+	}
+	if len(nodes) == 0 {
+		nodes = []int64{0}
+	}
+	if len(iterations) == 0 {
+		iterations = []int64{0}
+	}
+	var out []Budget
+	for _, it := range iterations {
+		for _, n := range nodes {
+			for _, t := range times {
+				out = append(out, Budget{Time: t, Nodes: n, Iterations: it})
+			}
+		}
+	}
+	return out
+}
+
+// Shard returns the jobs of shard i of n: every n-th job starting at the
+// i-th (0-based), so that shards are balanced and together cover all jobs
+// exactly once.
+func Shard(jobs []Job, i, n int) []Job {
+	if n <= 1 {
+		return jobs
+	}
+	var out []Job
+	for k := i; k < len(jobs); k += n {
+		out = append(out, jobs[k])
+	}
+	return out
+}
+
+// ParseShard reads "I/N" (0 ≤ I < N), or "N" or "/N", whose index is then
+// read from the environment variable JOB_COMPLETION_INDEX (set by a
+// Kubernetes Indexed Job); getenv is os.Getenv outside tests.
+func ParseShard(s string, getenv func(string) string) (i, n int, err error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	is, ns, hasIndex := strings.Cut(s, "/")
+	if !hasIndex {
+		is, ns = "", s
+	}
+	n, err = strconv.Atoi(ns)
+	if err != nil || n < 1 {
+		return 0, 0, fmt.Errorf("bad shard %q: want I/N with 0 <= I < N, or N with JOB_COMPLETION_INDEX set", s)
+	}
+	if is == "" {
+		env := getenv("JOB_COMPLETION_INDEX")
+		if env == "" {
+			return 0, 0, fmt.Errorf("shard %q has no index and JOB_COMPLETION_INDEX is not set", s)
+		}
+		is = env
+	}
+	i, err = strconv.Atoi(is)
+	if err != nil || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("bad shard index %q of %d: want 0 <= I < N", is, n)
+	}
+	return i, n, nil
+}
+
+// Pending returns the jobs whose runs are not done yet.
+func Pending(jobs []Job, done func(key string) bool) []Job {
+	var out []Job
+	for _, j := range jobs {
+		if !done(j.Key()) {
+			out = append(out, j)
+		}
+	}
+	return out
+}

@@ -1,0 +1,425 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"soko/level"
+)
+
+// Budget is the limit of one run. It is the part of solver.Budget that names
+// a benchmark's budget axis; the memory limit is a property of the machine
+// and is recorded beside it (Record.MemoryLimit), not in the key.
+type Budget struct {
+	Time       time.Duration `json:"-"`
+	Nodes      int64         `json:"nodes,omitempty"`
+	Iterations int64         `json:"iterations,omitempty"`
+}
+
+// budgetJSON is Budget on disk, with the time in seconds.
+type budgetJSON struct {
+	TimeS      float64 `json:"time_s,omitempty"`
+	Nodes      int64   `json:"nodes,omitempty"`
+	Iterations int64   `json:"iterations,omitempty"`
+}
+
+// MarshalJSON writes the time limit in seconds.
+func (b Budget) MarshalJSON() ([]byte, error) {
+	return json.Marshal(budgetJSON{b.Time.Seconds(), b.Nodes, b.Iterations})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (b *Budget) UnmarshalJSON(data []byte) error {
+	var j budgetJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*b = Budget{Time: time.Duration(j.TimeS*1e9 + 0.5), Nodes: j.Nodes, Iterations: j.Iterations}
+	return nil
+}
+
+// String is the budget's label in tables and keys: "i=100", "n=5000",
+// "t=1s", or several joined by commas ("i=100,t=10s"); "none" for no limit.
+func (b Budget) String() string {
+	var parts []string
+	if b.Iterations > 0 {
+		parts = append(parts, "i="+strconv.FormatInt(b.Iterations, 10))
+	}
+	if b.Nodes > 0 {
+		parts = append(parts, "n="+strconv.FormatInt(b.Nodes, 10))
+	}
+	if b.Time > 0 {
+		parts = append(parts, "t="+b.Time.String())
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ",")
+}
+
+// Compare orders budgets by iterations, then nodes, then time.
+func (b Budget) Compare(c Budget) int {
+	switch {
+	case b.Iterations != c.Iterations:
+		return cmpInt(b.Iterations, c.Iterations)
+	case b.Nodes != c.Nodes:
+		return cmpInt(b.Nodes, c.Nodes)
+	}
+	return cmpInt(int64(b.Time), int64(c.Time))
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Statuses a Record can have beyond the solver's own (solver.Status names:
+// "solved", "no solution", "time limit", "memory limit", "node limit",
+// "iteration limit").
+const (
+	StatusError  = "error"  // the run could not be done, or its solution did not verify
+	StatusFailed = "failed" // an external program ended without a solution
+)
+
+// Record is one finished run: one line of a results file.
+type Record struct {
+	Key       string            `json:"key"`
+	Solver    string            `json:"solver"`
+	Params    map[string]string `json:"params,omitempty"`
+	External  string            `json:"external,omitempty"` // the command template of an external solver
+	Level     string            `json:"level"`              // collection:index, or the file
+	Title     string            `json:"title,omitempty"`
+	LevelHash string            `json:"level_hash"` // see LevelHash
+	Budget    Budget            `json:"budget"`
+	Seed      uint64            `json:"seed"`
+
+	Status   string  `json:"status"`
+	Verified bool    `json:"verified"` // the solution was replayed by package verify
+	Pushes   int     `json:"pushes"`
+	Moves    int     `json:"moves"`
+	WallS    float64 `json:"wall_s"`
+	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone; see Runner
+
+	Expanded     int64 `json:"expanded,omitempty"`
+	Generated    int64 `json:"generated,omitempty"`
+	Stored       int64 `json:"stored,omitempty"`
+	Iterations   int64 `json:"iterations,omitempty"`
+	TreeSize     int64 `json:"tree_size,omitempty"`
+	UniqueStates int64 `json:"unique_states,omitempty"`
+	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); max RSS for external programs
+	MemoryLimit  int64 `json:"memory_limit,omitempty"` // the memory budget the run had
+
+	Solution string `json:"solution,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Solved reports whether the run found a verified solution.
+func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
+
+// SolverLabel names the solver with its parameters: "wastar(p=2,w=200)".
+func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params) }
+
+// Collection is the part of the level id before the last ':', or the whole
+// id when it has none.
+func (r *Record) Collection() string {
+	if i := strings.LastIndexByte(r.Level, ':'); i >= 0 {
+		return r.Level[:i]
+	}
+	return r.Level
+}
+
+func solverLabel(name string, params map[string]string) string {
+	if len(params) == 0 {
+		return name
+	}
+	return name + "(" + formatParams(params) + ")"
+}
+
+func formatParams(params map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		parts = append(parts, k+"="+params[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// runKey identifies a run: solver, parameters, level id and hash, budget,
+// seed. The level id is part of it so that two levels with the same board in
+// one benchmark are two runs; the hash, so that an edited level file is run
+// again.
+func runKey(solverName string, params map[string]string, levelID, hash string, b Budget, seed uint64) string {
+	return strings.Join([]string{solverLabel(solverName, params), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
+}
+
+// LevelHash is a short hash of a level's board: the first 16 hex digits of
+// the SHA-256 of its rows without trailing blanks, one per line. Titles and
+// comments do not change it.
+func LevelHash(l *level.Level) string {
+	h := sha256.New()
+	for _, r := range l.Rows {
+		io.WriteString(h, strings.TrimRight(r, " "))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// ReadRecords reads a results file's records. A last line without its
+// newline (a run being written when the process was killed) is ignored; any
+// other line that is not a record is an error naming its line.
+func ReadRecords(r io.Reader, name string) ([]Record, error) {
+	recs, _, err := readRecords(r, name)
+	return recs, err
+}
+
+// readRecords also returns the length of the complete lines read.
+func readRecords(r io.Reader, name string) ([]Record, int64, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var recs []Record
+	var good int64
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return recs, good, nil // a partial last line, if any, is dropped
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			var rec Record
+			if err := json.Unmarshal(t, &rec); err != nil {
+				return nil, 0, fmt.Errorf("%s:%d: not a result record: %v", name, n, err)
+			}
+			if rec.Key == "" {
+				return nil, 0, fmt.Errorf("%s:%d: result record without a key", name, n)
+			}
+			recs = append(recs, rec)
+		}
+		good += int64(len(line))
+	}
+}
+
+// ReadFiles reads several results files and joins their records; a run that
+// occurs in more than one place is kept once (the first).
+func ReadFiles(paths ...string) ([]Record, error) {
+	var all []Record
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		recs, err := ReadRecords(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, recs...)
+	}
+	out, _ := dedup(all)
+	return out, nil
+}
+
+// dedup keeps the first record of each key and counts the others.
+func dedup(recs []Record) ([]Record, int) {
+	seen := make(map[string]bool, len(recs))
+	out := recs[:0:0]
+	dups := 0
+	for _, r := range recs {
+		if seen[r.Key] {
+			dups++
+			continue
+		}
+		seen[r.Key] = true
+		out = append(out, r)
+	}
+	return out, dups
+}
+
+// SortRecords puts records in a canonical order: solver label, budget,
+// level, seed.
+func SortRecords(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		if c := strings.Compare(a.SolverLabel(), b.SolverLabel()); c != 0 {
+			return c
+		}
+		if c := a.Budget.Compare(b.Budget); c != 0 {
+			return c
+		}
+		if c := compareLevelIDs(a.Level, b.Level); c != 0 {
+			return c
+		}
+		if a.Seed != b.Seed {
+			return cmpInt(int64(a.Seed), int64(b.Seed))
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+}
+
+// compareLevelIDs orders "microban:2" before "microban:10".
+func compareLevelIDs(a, b string) int {
+	ca, ia := splitLevelID(a)
+	cb, ib := splitLevelID(b)
+	if c := strings.Compare(ca, cb); c != 0 {
+		return c
+	}
+	return cmpInt(int64(ia), int64(ib))
+}
+
+func splitLevelID(id string) (string, int) {
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		if n, err := strconv.Atoi(id[i+1:]); err == nil {
+			return id[:i], n
+		}
+	}
+	return id, 0
+}
+
+// Merge joins results files into w in canonical order, keeping each run
+// once. It returns the number of runs written and of duplicates dropped.
+func Merge(w io.Writer, paths ...string) (runs, dups int, err error) {
+	var all []Record
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return 0, 0, err
+		}
+		recs, err := ReadRecords(f, p)
+		f.Close()
+		if err != nil {
+			return 0, 0, err
+		}
+		all = append(all, recs...)
+	}
+	all, dups = dedup(all)
+	SortRecords(all)
+	bw := bufio.NewWriter(w)
+	for i := range all {
+		b, err := json.Marshal(&all[i])
+		if err != nil {
+			return 0, 0, err
+		}
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	return len(all), dups, bw.Flush()
+}
+
+// Results is an open results file that runs are appended to, one whole line
+// per write, so that the file is valid JSONL whenever the process stops.
+type Results struct {
+	mu   sync.Mutex
+	f    *os.File
+	done map[string]bool
+	n    int
+}
+
+// OpenResults opens or creates the results file at path for appending. The
+// runs already in it are remembered (Done), and a partial last line left by
+// a killed process is cut off.
+func OpenResults(path string) (*Results, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	recs, good, err := readRecords(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	done := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		done[r.Key] = true
+	}
+	return &Results{f: f, done: done, n: len(recs)}, nil
+}
+
+// Done reports whether the run with this key is in the file.
+func (r *Results) Done(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.done[key]
+}
+
+// Len is the number of runs in the file.
+func (r *Results) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+// Write appends one record as one line and syncs nothing: the line is in
+// the kernel once Write returns, which survives the process being killed.
+func (r *Results) Write(rec Record) error {
+	b, err := json.Marshal(&rec)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done[rec.Key] {
+		return nil
+	}
+	if _, err := r.f.Write(b); err != nil {
+		return err
+	}
+	r.done[rec.Key] = true
+	r.n++
+	return nil
+}
+
+// Close closes the file.
+func (r *Results) Close() error {
+	if r.f == nil {
+		return errors.New("results file already closed")
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+// JSONLWriter writes records as JSON lines to any writer, such as stdout.
+type JSONLWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewJSONLWriter returns a sink writing to w.
+func NewJSONLWriter(w io.Writer) *JSONLWriter { return &JSONLWriter{w: w} }
+
+// Write writes one record as one line.
+func (j *JSONLWriter) Write(rec Record) error {
+	b, err := json.Marshal(&rec)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, err = j.w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,812 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ReportOptions say what Report makes.
+type ReportOptions struct {
+	// OutDir receives report.md, levels.md, summary.csv, runs.csv,
+	// pushdiff.csv, benchstat.txt and the plots (PNG and SVG). Empty: only
+	// the Markdown report is written, to the writer.
+	OutDir string
+	// Compare names the two solvers (labels, as in the tables) whose
+	// per-level push counts are compared. Empty: schokoban and vanillaban
+	// when both are there, otherwise the first two solvers.
+	Compare [2]string
+	// NoPlots skips the plots.
+	NoPlots bool
+}
+
+// dataset is the records of a report, indexed.
+type dataset struct {
+	recs        []Record
+	collections []string
+	solvers     []string // labels
+	budgets     []Budget
+	levels      map[string][]string // collection → level ids in order
+	titles      map[string]string   // level id → title
+	seeds       map[string]int      // collection → number of distinct seeds
+	groups      map[gkey][]*Record
+}
+
+type gkey struct{ coll, solver, budget string }
+
+func newDataset(recs []Record) *dataset {
+	recs, _ = dedup(slices.Clone(recs))
+	SortRecords(recs)
+	d := &dataset{recs: recs, levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*Record{}}
+	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]Budget{}
+	lvls := map[string]bool{}
+	seeds := map[string]map[uint64]bool{}
+	for i := range recs {
+		r := &recs[i]
+		c := r.Collection()
+		colls[c], solvers[r.SolverLabel()] = true, true
+		budgets[r.Budget.String()] = r.Budget
+		if !lvls[r.Level] {
+			lvls[r.Level] = true
+			d.levels[c] = append(d.levels[c], r.Level)
+			d.titles[r.Level] = r.Title
+		}
+		if seeds[c] == nil {
+			seeds[c] = map[uint64]bool{}
+		}
+		seeds[c][r.Seed] = true
+		k := gkey{c, r.SolverLabel(), r.Budget.String()}
+		d.groups[k] = append(d.groups[k], r)
+	}
+	for c := range colls {
+		d.collections = append(d.collections, c)
+		slices.SortFunc(d.levels[c], compareLevelIDs)
+		d.seeds[c] = len(seeds[c])
+	}
+	sort.Strings(d.collections)
+	for s := range solvers {
+		d.solvers = append(d.solvers, s)
+	}
+	sort.Strings(d.solvers)
+	for _, b := range budgets {
+		d.budgets = append(d.budgets, b)
+	}
+	slices.SortFunc(d.budgets, Budget.Compare)
+	return d
+}
+
+// cell is one (collection, solver, budget) group's solved count.
+type cell struct {
+	solved   float64 // mean over seeds
+	complete bool    // every level × seed has a run
+	runs     int
+}
+
+func (d *dataset) cell(coll, solver string, b Budget) (cell, bool) {
+	rs := d.groups[gkey{coll, solver, b.String()}]
+	if len(rs) == 0 {
+		return cell{}, false
+	}
+	n := 0
+	for _, r := range rs {
+		if r.Solved() {
+			n++
+		}
+	}
+	seeds := d.seeds[coll]
+	return cell{solved: float64(n) / float64(seeds), complete: len(rs) == len(d.levels[coll])*seeds, runs: len(rs)}, true
+}
+
+// budgetsOf returns the budgets that occur in a collection.
+func (d *dataset) budgetsOf(coll string) []Budget {
+	var out []Budget
+	for _, b := range d.budgets {
+		for _, s := range d.solvers {
+			if _, ok := d.groups[gkey{coll, s, b.String()}]; ok {
+				out = append(out, b)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// solversOf returns the solvers that occur in a collection.
+func (d *dataset) solversOf(coll string) []string {
+	var out []string
+	for _, s := range d.solvers {
+		for _, b := range d.budgets {
+			if _, ok := d.groups[gkey{coll, s, b.String()}]; ok {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func formatCount(x float64) string {
+	if x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+// table is a table that can be written as Markdown or CSV.
+type table struct {
+	title  string
+	header []string
+	rows   [][]string
+	notes  []string
+}
+
+func (t *table) markdown(w io.Writer) {
+	if t.title != "" {
+		fmt.Fprintf(w, "%s\n\n", t.title)
+	}
+	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	row := func(cells []string) {
+		var b strings.Builder
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + esc(c) + " |")
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	row(t.header)
+	align := make([]string, len(t.header))
+	for i := range align {
+		align[i] = "---:"
+	}
+	align[0] = "---"
+	fmt.Fprintln(w, "|"+strings.Join(align, "|")+"|")
+	for _, r := range t.rows {
+		row(r)
+	}
+	for _, n := range t.notes {
+		fmt.Fprintf(w, "\n%s\n", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// SolvedTables writes the Markdown tables of levels solved per solver per
+// budget, one per collection (the shape of 000 Tables 6.1/6.2). A count is
+// the mean over seeds; a * marks a count with runs missing.
+func SolvedTables(w io.Writer, recs []Record) {
+	d := newDataset(recs)
+	for _, t := range d.solvedTables() {
+		t.markdown(w)
+	}
+}
+
+func (d *dataset) solvedTables() []*table {
+	var out []*table
+	for _, c := range d.collections {
+		bs := d.budgetsOf(c)
+		t := &table{header: []string{"solver"}}
+		seeds := d.seeds[c]
+		t.title = fmt.Sprintf("### Levels solved: %s (%d levels", c, len(d.levels[c]))
+		if seeds > 1 {
+			t.title += fmt.Sprintf(", mean over %d seeds", seeds)
+		}
+		t.title += ")"
+		for _, b := range bs {
+			t.header = append(t.header, b.String())
+		}
+		missing := false
+		for _, s := range d.solversOf(c) {
+			row := []string{s}
+			for _, b := range bs {
+				cl, ok := d.cell(c, s, b)
+				switch {
+				case !ok:
+					row = append(row, "—")
+				case !cl.complete:
+					row = append(row, formatCount(cl.solved)+"*")
+					missing = true
+				default:
+					row = append(row, formatCount(cl.solved))
+				}
+			}
+			t.rows = append(t.rows, row)
+		}
+		if missing {
+			t.notes = append(t.notes, "\\* some runs of this cell are missing (not run yet, or another shard's).")
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// thesisTables put our counts beside the thesis's logged ones for the
+// collections and solvers of 000 Tables 6.1/6.2.
+func (d *dataset) thesisTables() []*table {
+	var out []*table
+	names := map[string]string{"schokoban": "Schokoban", "vanillaban": "Vanillaban"}
+	for _, c := range d.collections {
+		tableNo := map[string]string{"cbc60": "6.1", "schokoban-microban100": "6.2"}[c]
+		if tableNo == "" {
+			continue
+		}
+		var ours []string
+		for _, s := range d.solversOf(c) {
+			name, _, _ := strings.Cut(s, "(")
+			if names[name] != "" {
+				ours = append(ours, s)
+			}
+		}
+		if len(ours) == 0 {
+			continue
+		}
+		iters := slices.Clone(thesisIterations)
+		for _, b := range d.budgetsOf(c) {
+			if b.Iterations > 0 && !slices.Contains(iters, b.Iterations) {
+				iters = append(iters, b.Iterations)
+			}
+		}
+		slices.Sort(iters)
+		t := &table{title: fmt.Sprintf("### %s: ours beside the thesis's logs (000 Table %s)", c, tableNo), header: []string{"iterations"}}
+		for _, it := range iters {
+			t.header = append(t.header, strconv.FormatInt(it, 10))
+		}
+		missingLog := false
+		for _, s := range ours {
+			name, _, _ := strings.Cut(s, "(")
+			row := []string{s + " (soko)"}
+			for _, it := range iters {
+				v := "—"
+				for _, b := range d.budgetsOf(c) {
+					if b.Iterations == it {
+						if cl, ok := d.cell(c, s, b); ok {
+							v = formatCount(cl.solved)
+							if !cl.complete {
+								v += "*"
+							}
+							break
+						}
+					}
+				}
+				row = append(row, v)
+			}
+			t.rows = append(t.rows, row)
+			row = []string{names[name] + " (thesis)"}
+			for _, it := range iters {
+				n, ok := thesisSolved(c, names[name], it)
+				switch {
+				case !slices.Contains(thesisIterations, it):
+					row = append(row, "")
+				case !ok:
+					row = append(row, "n/a")
+					missingLog = true
+				default:
+					row = append(row, strconv.Itoa(n))
+				}
+			}
+			t.rows = append(t.rows, row)
+		}
+		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (of %d); see bench/data/PROVENANCE.md.", map[string]int{"cbc60": 60, "schokoban-microban100": 100}[c]))
+		if missingLog {
+			t.notes = append(t.notes, "n/a: the thesis's log for this budget is empty (its Table 6.2 says 77).")
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// timeTable summarises each group's runs: solved count, solve times, pushes,
+// nodes or iterations, peak memory.
+func (d *dataset) timeTable() *table {
+	t := &table{title: "### Runs: times and sizes (solved runs only for time and pushes)",
+		header: []string{"collection", "solver", "budget", "runs", "solved", "mean wall s", "median wall s", "mean CPU s", "mean pushes", "mean nodes", "mean iterations", "max peak MiB"}}
+	for _, c := range d.collections {
+		for _, s := range d.solversOf(c) {
+			for _, b := range d.budgetsOf(c) {
+				rs := d.groups[gkey{c, s, b.String()}]
+				if len(rs) == 0 {
+					continue
+				}
+				var wall, cpu, pushes []float64
+				var nodes, iters float64
+				var peak int64
+				solved := 0
+				for _, r := range rs {
+					nodes += float64(r.Expanded)
+					iters += float64(r.Iterations)
+					peak = max(peak, r.PeakBytes)
+					if r.Solved() {
+						solved++
+						wall = append(wall, r.WallS)
+						cpu = append(cpu, r.CPUS)
+						pushes = append(pushes, float64(r.Pushes))
+					}
+				}
+				n := float64(len(rs))
+				t.rows = append(t.rows, []string{c, s, b.String(), strconv.Itoa(len(rs)), strconv.Itoa(solved),
+					fmtF(mean(wall), 3), fmtF(median(wall), 3), fmtF(mean(cpu), 3), fmtF(mean(pushes), 1),
+					fmtF(nodes/n, 0), fmtF(iters/n, 0), fmtF(float64(peak)/(1<<20), 1)})
+			}
+		}
+	}
+	return t
+}
+
+// uniqueTable is 002 Table I: unique states per tree node, the mean over
+// runs of UniqueStates/TreeSize, for the solvers that report a tree.
+func (d *dataset) uniqueTable() *table {
+	t := &table{title: "### Unique states per tree node (002 Table I)", header: []string{"solver"}}
+	var bs []Budget
+	for _, b := range d.budgets {
+		for _, s := range d.solvers {
+			if _, ok := d.uniqueRatio(s, b); ok {
+				bs = append(bs, b)
+				break
+			}
+		}
+	}
+	for _, b := range bs {
+		t.header = append(t.header, b.String())
+	}
+	for _, s := range d.solvers {
+		row := []string{s}
+		has := false
+		for _, b := range bs {
+			if v, ok := d.uniqueRatio(s, b); ok {
+				row = append(row, fmtF(v, 3))
+				has = true
+			} else {
+				row = append(row, "—")
+			}
+		}
+		if has {
+			t.rows = append(t.rows, row)
+		}
+	}
+	if len(t.rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// uniqueRatio is the mean of UniqueStates/TreeSize over all collections'
+// runs of solver s at budget b that report a tree.
+func (d *dataset) uniqueRatio(s string, b Budget) (float64, bool) {
+	var sum float64
+	n := 0
+	for _, c := range d.collections {
+		for _, r := range d.groups[gkey{c, s, b.String()}] {
+			if r.TreeSize > 0 {
+				sum += float64(r.UniqueStates) / float64(r.TreeSize)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// levelTables are the per-level tables: for each collection and budget, a
+// row per level and a column per solver with the pushes and wall time of a
+// solved run, or why it was not solved.
+func (d *dataset) levelTables() []*table {
+	var out []*table
+	for _, c := range d.collections {
+		solvers := d.solversOf(c)
+		for _, b := range d.budgetsOf(c) {
+			t := &table{title: fmt.Sprintf("### %s at %s: pushes (wall time), or why not solved", c, b), header: append([]string{"level"}, solvers...)}
+			for _, id := range d.levels[c] {
+				name := id
+				if tt := d.titles[id]; tt != "" {
+					name += " " + tt
+				}
+				row := []string{name}
+				for _, s := range solvers {
+					row = append(row, d.levelCell(c, s, b, id))
+				}
+				t.rows = append(t.rows, row)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var statusShort = map[string]string{
+	"no solution": "unsolvable", "time limit": "time", "memory limit": "memory",
+	"node limit": "nodes", "iteration limit": "iterations", "cancelled": "cancelled",
+	StatusError: "ERROR", StatusFailed: "failed",
+}
+
+func (d *dataset) levelCell(c, s string, b Budget, id string) string {
+	var runs []*Record
+	for _, r := range d.groups[gkey{c, s, b.String()}] {
+		if r.Level == id {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
+		return ""
+	}
+	var pushes, wall []float64
+	for _, r := range runs {
+		if r.Solved() {
+			pushes = append(pushes, float64(r.Pushes))
+			wall = append(wall, r.WallS)
+		}
+	}
+	if len(pushes) == 0 {
+		if len(runs) == 1 {
+			if v, ok := statusShort[runs[0].Status]; ok {
+				return v
+			}
+			return runs[0].Status
+		}
+		return fmt.Sprintf("0/%d", len(runs))
+	}
+	v := fmt.Sprintf("%s (%ss)", formatCount(median(pushes)), fmtF(median(wall), 3))
+	if len(runs) > 1 {
+		v += fmt.Sprintf(" %d/%d", len(pushes), len(runs))
+	}
+	return v
+}
+
+// pushDiff is the per-level push-count difference a − b on one collection
+// at one budget, over the levels both solve (000 Figs. 6.1/6.2).
+type pushDiff struct {
+	coll   string
+	a, b   string
+	budget Budget
+	levels []string
+	diffs  []float64
+}
+
+// comparePair picks the two solvers whose push counts are compared.
+func (d *dataset) comparePair(opt [2]string) (string, string, bool) {
+	has := func(s string) bool { return slices.Contains(d.solvers, s) }
+	switch {
+	case opt[0] != "" && opt[1] != "":
+		return opt[0], opt[1], has(opt[0]) && has(opt[1])
+	case has("schokoban") && has("vanillaban"):
+		return "schokoban", "vanillaban", true
+	case len(d.solvers) >= 2:
+		return d.solvers[0], d.solvers[1], true
+	}
+	return "", "", false
+}
+
+// pushDiffs computes, per collection, the difference at the largest budget
+// that both solvers ran.
+func (d *dataset) pushDiffs(a, b string) []pushDiff {
+	var out []pushDiff
+	for _, c := range d.collections {
+		bs := d.budgetsOf(c)
+		for i := len(bs) - 1; i >= 0; i-- {
+			ra, rb := d.groups[gkey{c, a, bs[i].String()}], d.groups[gkey{c, b, bs[i].String()}]
+			if len(ra) == 0 || len(rb) == 0 {
+				continue
+			}
+			pa, pb := meanPushes(ra), meanPushes(rb)
+			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i]}
+			for _, id := range d.levels[c] {
+				x, okA := pa[id]
+				y, okB := pb[id]
+				if okA && okB {
+					pd.levels = append(pd.levels, id)
+					pd.diffs = append(pd.diffs, x-y)
+				}
+			}
+			out = append(out, pd)
+			break
+		}
+	}
+	return out
+}
+
+// meanPushes maps each solved level to its mean push count over seeds.
+func meanPushes(rs []*Record) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, r := range rs {
+		if r.Solved() {
+			sum[r.Level] += float64(r.Pushes)
+			n[r.Level]++
+		}
+	}
+	for k := range sum {
+		sum[k] /= float64(n[k])
+	}
+	return sum
+}
+
+func (d *dataset) pushDiffTable(pds []pushDiff) *table {
+	if len(pds) == 0 {
+		return nil
+	}
+	t := &table{title: fmt.Sprintf("### Push-count difference %s − %s per level (000 Figs. 6.1/6.2)", pds[0].a, pds[0].b),
+		header: []string{"collection", "budget", "levels both solve", "mean", "median", "shorter", "equal", "longer", "mean pushes " + pds[0].b}}
+	for _, pd := range pds {
+		shorter, equal, longer := 0, 0, 0
+		for _, x := range pd.diffs {
+			switch {
+			case x < 0:
+				shorter++
+			case x > 0:
+				longer++
+			default:
+				equal++
+			}
+		}
+		var base []float64
+		pb := meanPushes(d.groups[gkey{pd.coll, pd.b, pd.budget.String()}])
+		for _, id := range pd.levels {
+			base = append(base, pb[id])
+		}
+		t.rows = append(t.rows, []string{pd.coll, pd.budget.String(), strconv.Itoa(len(pd.diffs)), fmtF(mean(pd.diffs), 2), fmtF(median(pd.diffs), 1),
+			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(base), 1)})
+		if pd.a == "schokoban" && pd.b == "vanillaban" {
+			if th := thesisPushDiff(pd.coll); len(th) > 0 {
+				var xs []float64
+				for _, v := range th {
+					xs = append(xs, float64(v))
+				}
+				sh, eq, lo := 0, 0, 0
+				for _, x := range xs {
+					switch {
+					case x < 0:
+						sh++
+					case x > 0:
+						lo++
+					default:
+						eq++
+					}
+				}
+				t.rows = append(t.rows, []string{pd.coll + " (thesis)", "i=100000", strconv.Itoa(len(xs)), fmtF(mean(xs), 2), fmtF(median(xs), 1),
+					strconv.Itoa(sh), strconv.Itoa(eq), strconv.Itoa(lo), ""})
+			}
+		}
+	}
+	t.notes = append(t.notes, fmt.Sprintf("shorter: %s needs fewer pushes than %s. Each collection at the largest budget both ran.", pds[0].a, pds[0].b))
+	return t
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func fmtF(x float64, prec int) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return strconv.FormatFloat(x, 'f', prec, 64)
+}
+
+// Report writes the Markdown report (levels solved per collection, the
+// thesis comparison where it applies, push-count differences, unique states
+// per node, run times) to w, and with opts.OutDir every other output.
+func Report(w io.Writer, recs []Record, opts ReportOptions) error {
+	d := newDataset(recs)
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "## Benchmark report\n\n%d runs: %d solvers, %d collections, %d budgets.", len(d.recs), len(d.solvers), len(d.collections), len(d.budgets))
+	errs := 0
+	for i := range d.recs {
+		if d.recs[i].Status == StatusError {
+			errs++
+		}
+	}
+	if errs > 0 {
+		fmt.Fprintf(&md, " %d runs ended in an error (a solver failed or returned a solution that did not verify; see runs.csv).", errs)
+	}
+	fmt.Fprint(&md, "\n\n")
+	for _, t := range d.solvedTables() {
+		t.markdown(&md)
+	}
+	for _, t := range d.thesisTables() {
+		t.markdown(&md)
+	}
+	var pds []pushDiff
+	if a, b, ok := d.comparePair(opts.Compare); ok {
+		pds = d.pushDiffs(a, b)
+		if t := d.pushDiffTable(pds); t != nil {
+			t.markdown(&md)
+		}
+	} else if opts.Compare[0] != "" {
+		fmt.Fprintf(&md, "(no push-count comparison: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
+	}
+	if t := d.uniqueTable(); t != nil {
+		t.markdown(&md)
+	}
+	d.timeTable().markdown(&md)
+	if _, err := w.Write(md.Bytes()); err != nil {
+		return err
+	}
+	if opts.OutDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		return err
+	}
+	files := map[string]func(io.Writer) error{
+		"report.md": func(w io.Writer) error { _, err := w.Write(md.Bytes()); return err },
+		"levels.md": func(w io.Writer) error {
+			fmt.Fprintln(w, "## Per-level results")
+			fmt.Fprintln(w)
+			for _, t := range d.levelTables() {
+				t.markdown(w)
+			}
+			return nil
+		},
+		"summary.csv":   d.summaryCSV,
+		"runs.csv":      d.runsCSV,
+		"pushdiff.csv":  func(w io.Writer) error { return pushDiffCSV(w, pds) },
+		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs) },
+	}
+	for name, write := range files {
+		if err := writeFile(filepath.Join(opts.OutDir, name), write); err != nil {
+			return err
+		}
+	}
+	if opts.NoPlots {
+		return nil
+	}
+	return d.plots(opts.OutDir, pds)
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// summaryCSV: one row per collection, solver and budget.
+func (d *dataset) summaryCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"collection", "solver", "budget", "time_s", "nodes", "iterations", "levels", "seeds", "runs", "solved", "complete"})
+	for _, c := range d.collections {
+		for _, s := range d.solversOf(c) {
+			for _, b := range d.budgetsOf(c) {
+				cl, ok := d.cell(c, s, b)
+				if !ok {
+					continue
+				}
+				cw.Write([]string{c, s, b.String(), strconv.FormatFloat(b.Time.Seconds(), 'g', -1, 64),
+					strconv.FormatInt(b.Nodes, 10), strconv.FormatInt(b.Iterations, 10),
+					strconv.Itoa(len(d.levels[c])), strconv.Itoa(d.seeds[c]), strconv.Itoa(cl.runs),
+					formatCount(cl.solved), strconv.FormatBool(cl.complete)})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// runsCSV: one row per run, in canonical order.
+func (d *dataset) runsCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"collection", "level", "title", "solver", "budget", "seed", "status", "verified", "pushes", "moves",
+		"wall_s", "cpu_s", "expanded", "generated", "stored", "iterations", "tree_size", "unique_states", "peak_bytes", "error"})
+	for i := range d.recs {
+		r := &d.recs[i]
+		cw.Write([]string{r.Collection(), r.Level, r.Title, r.SolverLabel(), r.Budget.String(), strconv.FormatUint(r.Seed, 10),
+			r.Status, strconv.FormatBool(r.Verified), strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves),
+			strconv.FormatFloat(r.WallS, 'f', 6, 64), strconv.FormatFloat(r.CPUS, 'f', 6, 64),
+			strconv.FormatInt(r.Expanded, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatInt(r.Stored, 10),
+			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.TreeSize, 10), strconv.FormatInt(r.UniqueStates, 10),
+			strconv.FormatInt(r.PeakBytes, 10), r.Error})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func pushDiffCSV(w io.Writer, pds []pushDiff) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"collection", "budget", "level", "solver_a", "solver_b", "pushes_a_minus_b"})
+	for _, pd := range pds {
+		for i, id := range pd.levels {
+			cw.Write([]string{pd.coll, pd.budget.String(), id, pd.a, pd.b, formatCount(pd.diffs[i])})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteBenchstat writes the runs in the Go benchmark format, so that two
+// versions of a solver can be compared with benchstat:
+//
+//	BenchmarkSolve/solver=astar/budget=t10s/level=microban:12  1  1234567 ns/op  0.0012 cpu-sec/op  12 pushes  1 solved  345 nodes/op
+//
+// One line per run (seeds are repetitions), plus one BenchmarkSolved line
+// per collection, solver and budget with the levels solved by each seed.
+// Level ids and budgets are written without '/', ' ' and '=' so that
+// benchstat reads the names back.
+func WriteBenchstat(w io.Writer, recs []Record) error {
+	d := newDataset(recs)
+	bw := &bytes.Buffer{}
+	fmt.Fprintln(bw, "pkg: soko/bench")
+	fmt.Fprintln(bw, "note: one line per run; compare two results files with benchstat")
+	for i := range d.recs {
+		r := &d.recs[i]
+		solved := 0
+		if r.Solved() {
+			solved = 1
+		}
+		fmt.Fprintf(bw, "BenchmarkSolve/solver=%s/budget=%s/level=%s\t1\t%d ns/op\t%.6f cpu-sec/op\t%d pushes\t%d moves\t%d solved\t%d nodes/op\t%d iterations/op\t%d peak-B\n",
+			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(r.Level), int64(math.Round(r.WallS*1e9)), r.CPUS,
+			r.Pushes, r.Moves, solved, r.Expanded, r.Iterations, r.PeakBytes)
+	}
+	for _, c := range d.collections {
+		for _, s := range d.solversOf(c) {
+			for _, b := range d.budgetsOf(c) {
+				bySeed := map[uint64]int{}
+				for _, r := range d.groups[gkey{c, s, b.String()}] {
+					if _, ok := bySeed[r.Seed]; !ok {
+						bySeed[r.Seed] = 0
+					}
+					if r.Solved() {
+						bySeed[r.Seed]++
+					}
+				}
+				seeds := slices.Sorted(maps.Keys(bySeed))
+				for _, seed := range seeds {
+					fmt.Fprintf(bw, "BenchmarkSolved/collection=%s/solver=%s/budget=%s\t1\t%d levels\n",
+						benchName(c), benchName(s), benchBudget(b), bySeed[seed])
+				}
+			}
+		}
+	}
+	_, err := w.Write(bw.Bytes())
+	return err
+}
+
+// benchName makes s usable inside a benchmark name part.
+func benchName(s string) string {
+	return strings.NewReplacer("/", "_", " ", "_", "=", ":", "\t", "_").Replace(s)
+}
+
+// benchBudget writes a budget without '=': "i100", "n5000", "t10s", joined
+// by '+'.
+func benchBudget(b Budget) string {
+	var parts []string
+	if b.Iterations > 0 {
+		parts = append(parts, "i"+strconv.FormatInt(b.Iterations, 10))
+	}
+	if b.Nodes > 0 {
+		parts = append(parts, "n"+strconv.FormatInt(b.Nodes, 10))
+	}
+	if b.Time > 0 {
+		parts = append(parts, "t"+b.Time.String())
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "+")
+}

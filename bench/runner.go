@@ -1,0 +1,183 @@
+package bench
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// Runner runs jobs on a pool of workers.
+//
+// CPU time: each run of a registered solver happens on a goroutine locked to
+// its OS thread (runtime.LockOSThread), and its CPU time is that thread's
+// user+system time before and after (getrusage RUSAGE_THREAD on Linux). It
+// is the run's own CPU time even while other runs share the machine; it
+// includes the garbage collector's work the run was charged with (assists)
+// but not the background collector's threads, and it misses goroutines a
+// solver might start. Where the thread's time cannot be read, CPUS is 0.
+// External programs report the CPU time and peak resident memory of their
+// process (wait4 rusage).
+//
+// Peak memory is Stats.Bytes: the tables the search holds at the end, which
+// for the solvers of soko is their largest size.
+type Runner struct {
+	Workers    int                // runs at once; 0 means runtime.NumCPU()
+	Memory     int64              // memory budget of each run (solver.Budget.Memory); 0: none
+	NoSolution bool               // leave the LURD out of the records
+	Progress   io.Writer          // where a progress line is drawn (a terminal), or nil
+	Write      func(Record) error // the sink; called from one goroutine at a time
+}
+
+// Summary counts what a Run did.
+type Summary struct {
+	Jobs     int // jobs given
+	Run      int // runs finished and written
+	Solved   int
+	Errors   int
+	NotRun   int // left when cancelled (running ones included: they are not written)
+	Duration time.Duration
+}
+
+// Run runs the jobs and writes each finished run. When ctx is cancelled it
+// stops handing out jobs; runs that were cut short are not written, so a
+// later Run with the same results file does them again. It returns the first
+// write error, or ctx's error when cancelled.
+func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
+	start := time.Now()
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, max(len(jobs), 1))
+	prog := newProgress(r.Progress, len(jobs))
+	defer prog.stop()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type done struct {
+		rec Record
+		ok  bool // finished (not cut short by cancellation)
+	}
+	in := make(chan Job)
+	out := make(chan done)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for j := range in {
+				slot := prog.begin(j.Solver.Label() + " " + j.ID + " " + j.Budget.String())
+				rec, ok := r.runOne(ctx, j, prog, slot)
+				prog.end(slot, rec.Solved())
+				out <- done{rec, ok}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	sum := Summary{Jobs: len(jobs)}
+	var werr error
+	for d := range out {
+		if !d.ok || werr != nil {
+			continue
+		}
+		if err := r.Write(d.rec); err != nil {
+			werr = err
+			cancel()
+			continue
+		}
+		sum.Run++
+		switch {
+		case d.rec.Status == StatusError:
+			sum.Errors++
+		case d.rec.Solved():
+			sum.Solved++
+		}
+	}
+	sum.NotRun = sum.Jobs - sum.Run
+	sum.Duration = time.Since(start)
+	if werr != nil {
+		return sum, werr
+	}
+	return sum, ctx.Err()
+}
+
+// runOne does one job; ok is false when cancellation cut it short.
+func (r *Runner) runOne(ctx context.Context, j Job, prog *progress, slot int) (Record, bool) {
+	rec := Record{
+		Key: j.Key(), Solver: j.Solver.Name, Params: j.Solver.Params,
+		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
+		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
+	}
+	if j.Solver.External != nil {
+		rec.External = j.Solver.External.Template
+		ok := j.Solver.External.run(ctx, j, &rec)
+		if r.NoSolution {
+			rec.Solution = ""
+		}
+		return rec, ok
+	}
+	e, found := solver.Lookup(j.Solver.Name)
+	if !found {
+		rec.Status, rec.Error = StatusError, "solver "+j.Solver.Name+" is not registered"
+		return rec, true
+	}
+	opts := solver.Options{
+		Budget: solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
+		Seed:   j.Seed,
+		Params: j.Solver.Params,
+	}
+	if prog.on {
+		opts.Progress = func(p solver.Progress) { prog.update(slot, p.Stats) }
+	}
+	cpu0 := threadCPU()
+	t0 := time.Now()
+	res, err := solver.Run(ctx, e.New(), j.Level, opts)
+	rec.WallS = time.Since(t0).Seconds()
+	if cpu1 := threadCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
+		rec.CPUS = (cpu1 - cpu0).Seconds()
+	}
+	if ctx.Err() != nil && (err != nil || res.Status == solver.Cancelled) {
+		return rec, false
+	}
+	if err != nil {
+		rec.Status, rec.Error = StatusError, err.Error()
+		return rec, true
+	}
+	fillStats(&rec, res)
+	if res.Status == solver.Solved {
+		rec.Verified = true // solver.Run replayed it
+		if !r.NoSolution {
+			rec.Solution = level.FormatLURD(res.Moves)
+		}
+	}
+	return rec, true
+}
+
+func fillStats(rec *Record, res solver.Result) {
+	st := res.Stats
+	rec.Status = res.Status.String()
+	rec.Expanded, rec.Generated, rec.Stored = st.Expanded, st.Generated, st.Stored
+	rec.Iterations, rec.TreeSize, rec.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
+	rec.PeakBytes = st.Bytes
+	if res.Status == solver.Solved {
+		rec.Pushes, rec.Moves = res.Pushes, len(res.Moves)
+	}
+}

@@ -1,0 +1,484 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"soko/bench"
+	"soko/levels"
+	"soko/solver"
+)
+
+const benchUsage = `usage:
+  soko bench [flags] [--levels] LEVELS...   run solvers x levels x budgets x seeds
+  soko bench --preset NAME [flags]          a seed's experiment (presets below)
+  soko bench merge FILE.jsonl... [--out ALL.jsonl]
+  soko report [flags] FILE.jsonl...         tables, plots and benchstat text
+
+Results go to --out as JSON lines, one per run; running the same command
+again with the same --out resumes: finished runs are skipped. Ctrl-C leaves
+a valid file. --shard I/N runs every N-th job from the I-th (0-based); with
+--shard N the index is read from JOB_COMPLETION_INDEX (a Kubernetes Indexed
+Job). Lists are comma-separated: --algo astar,bfs --time 0.1s,1s,10s
+--iterations 25,50 --seeds 1-5. A solver may carry its own parameters:
+--algo wastar:w=1,wastar:w=200. External programs: --external
+NAME='command {level} {time}' (see README).
+
+presets:
+`
+
+// listValue is a repeatable flag whose values may also be comma-separated.
+type listValue []string
+
+func (l *listValue) String() string { return strings.Join(*l, ",") }
+
+func (l *listValue) Set(s string) error {
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+// repeatValue is a repeatable flag whose values are kept whole.
+type repeatValue []string
+
+func (r *repeatValue) String() string { return strings.Join(*r, " ") }
+
+func (r *repeatValue) Set(s string) error { *r = append(*r, s); return nil }
+
+type benchConfig struct {
+	algos, times, nodes, iters, seeds listValue
+	levels, externals                 repeatValue
+	params                            paramsValue
+	preset, out, shard                string
+	workers                           int
+	memory                            int64
+	noLURD, dryRun                    bool
+}
+
+func benchFlags() (*flag.FlagSet, *benchConfig) {
+	c := &benchConfig{params: paramsValue{}}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.Var(&c.algos, "algo", "solvers, comma-separated; NAME:k=v:k=v gives one its parameters (default astar)")
+	fs.Var(&c.levels, "levels", "level spec (repeatable; positional arguments are level specs too)")
+	fs.Var(&c.times, "time", "time limits per run, e.g. 0.1s,1s,10s (default 10s unless --nodes or --iterations is given)")
+	fs.Var(&c.nodes, "nodes", "limits on states expanded per run, e.g. 1000,10000")
+	fs.Var(&c.iters, "iterations", "iteration limits per run, e.g. 25,50,100")
+	fs.Var(&c.seeds, "seeds", "seeds, e.g. 1,2,3 or 1-5 (default 1)")
+	fs.Var(c.params, "param", "solver parameter NAME=VALUE for every solver that takes it (repeatable)")
+	fs.Var(&c.externals, "external", "external solver NAME='command {level} ...' (repeatable)")
+	fs.StringVar(&c.preset, "preset", "", "a seed's experiment: "+presetNames())
+	fs.StringVar(&c.out, "out", "", "results file (JSONL), appended to and resumed; default: standard output")
+	fs.StringVar(&c.shard, "shard", "", "run shard I/N only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
+	fs.IntVar(&c.workers, "j", runtime.NumCPU(), "runs at once, one per worker")
+	fs.Var(sizeValue{&c.memory}, "memory", "memory limit per run, e.g. 2GiB (default: a third of physical memory shared by the workers)")
+	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
+	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
+	return fs, c
+}
+
+func presetNames() string {
+	var names []string
+	for _, p := range bench.Presets {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func printBenchHelp(w io.Writer) {
+	fmt.Fprint(w, benchUsage)
+	for _, p := range bench.Presets {
+		fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
+		if miss := p.Missing(); len(miss) > 0 {
+			fmt.Fprintf(w, "  %-10s (not built yet: %s)\n", "", strings.Join(miss, ", "))
+		}
+	}
+	fs, _ := benchFlags()
+	fs.SetOutput(w)
+	fmt.Fprint(w, "\nflags:\n")
+	fs.PrintDefaults()
+}
+
+func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return runBenchMerge(args[1:], stdout, stderr)
+	}
+	if wantsHelp(args) {
+		printBenchHelp(stdout)
+		return nil
+	}
+	fs, c := benchFlags()
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	specs := append([]string(c.levels), pos...)
+
+	if c.preset != "" {
+		p, err := bench.LookupPreset(c.preset)
+		if err != nil {
+			return usagef("bench: %v", err)
+		}
+		if !set["algo"] && len(c.externals) == 0 {
+			if miss := p.Missing(); len(miss) > 0 {
+				return fmt.Errorf("bench: preset %s needs solvers that are not built yet: %s (registered: %s); choose others with --algo",
+					p.Name, strings.Join(miss, ", "), strings.Join(bench.Registered(), ", "))
+			}
+			c.algos = p.Solvers
+		}
+		if len(specs) == 0 {
+			specs = p.Levels
+		}
+		// Each budget flag replaces its own axis of the preset's budgets
+		// (--time 0 removes the preset's time limits).
+		if !set["time"] {
+			for _, t := range p.Times {
+				c.times = append(c.times, t.String())
+			}
+		}
+		if !set["iterations"] {
+			for _, it := range p.Iterations {
+				c.iters = append(c.iters, strconv.FormatInt(it, 10))
+			}
+		}
+	}
+	if len(specs) == 0 {
+		return usagef("bench: no levels given (see 'soko help bench')")
+	}
+	if len(c.algos) == 0 && len(c.externals) == 0 {
+		c.algos = listValue{"astar"}
+	}
+
+	var solvers []bench.SolverSpec
+	for _, a := range c.algos {
+		s, err := bench.ParseSolverSpec(a)
+		if err != nil {
+			return usagef("bench: %v", err)
+		}
+		solvers = append(solvers, s)
+	}
+	for _, e := range c.externals {
+		s, err := bench.ParseExternal(e)
+		if err != nil {
+			return usagef("bench: %v", err)
+		}
+		solvers = append(solvers, s)
+	}
+	for name, v := range c.params {
+		used := false
+		for i := range solvers {
+			if solvers[i].External != nil {
+				continue
+			}
+			if e, ok := solver.Lookup(solvers[i].Name); ok && takesParam(e, name) {
+				if _, own := solvers[i].Params[name]; !own {
+					if solvers[i].Params == nil {
+						solvers[i].Params = map[string]string{}
+					}
+					solvers[i].Params[name] = v
+				}
+				used = true
+			}
+		}
+		if !used {
+			return usagef("bench: no solver given takes parameter %q", name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, s := range solvers {
+		if err := s.Check(); err != nil {
+			return usagef("bench: %v", err)
+		}
+		if seen[s.Label()] {
+			return usagef("bench: solver %s given twice", s.Label())
+		}
+		seen[s.Label()] = true
+	}
+
+	budgets, err := parseBudgets(c)
+	if err != nil {
+		return err
+	}
+	seeds, err := parseSeeds(c.seeds)
+	if err != nil {
+		return err
+	}
+	if c.workers < 1 {
+		return usagef("bench: -j must be at least 1")
+	}
+	lvls, err := levels.ResolveAll(specs, stdin)
+	if err != nil {
+		return err
+	}
+	jobs := bench.Jobs(solvers, lvls, budgets, seeds)
+	shardNote := ""
+	if c.shard != "" {
+		i, n, err := bench.ParseShard(c.shard, nil)
+		if err != nil {
+			return usagef("bench: %v", err)
+		}
+		jobs = bench.Shard(jobs, i, n)
+		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
+	}
+
+	var sink func(bench.Record) error
+	todo := jobs
+	if c.out != "" && !c.dryRun {
+		res, err := bench.OpenResults(c.out)
+		if err != nil {
+			return err
+		}
+		defer res.Close()
+		todo = bench.Pending(jobs, res.Done)
+		sink = res.Write
+	} else if c.out != "" {
+		recs, err := bench.ReadFiles(c.out)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		done := map[string]bool{}
+		for _, r := range recs {
+			done[r.Key] = true
+		}
+		todo = bench.Pending(jobs, func(k string) bool { return done[k] })
+	} else {
+		sink = bench.NewJSONLWriter(stdout).Write
+	}
+	if c.dryRun {
+		fmt.Fprintf(stdout, "%d runs%s: %d solvers x %d levels x %d budgets x %d seeds; %d left to run\n",
+			len(jobs), shardNote, len(solvers), len(lvls), len(budgets), len(seeds), len(todo))
+		return nil
+	}
+
+	if c.memory == 0 {
+		c.memory = solver.DefaultMemory(c.workers)
+	}
+	soft := int64(c.workers)*c.memory*5/4 + 64<<20
+	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
+
+	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
+	if bench.IsTerminal(stderr) {
+		r.Progress = stderr
+	}
+	sum, err := r.Run(ctx, todo)
+	where := ""
+	if c.out != "" {
+		where = "; results in " + c.out
+	}
+	fmt.Fprintf(stderr, "bench%s: %d runs, %d done before, %d run now: %d solved, %d errors, in %s%s\n",
+		shardNote, len(jobs), len(jobs)-len(todo), sum.Run, sum.Solved, sum.Errors, sum.Duration.Round(time.Millisecond), where)
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintf(stderr, "bench: %d runs not done; run the same command again to resume\n", sum.NotRun)
+		return errInterrupted
+	case err != nil:
+		return err
+	case sum.Errors > 0:
+		return errSilent
+	}
+	return nil
+}
+
+// parseBudgets reads --time, --nodes and --iterations. With none of them
+// the time limit is 10s; with nodes or iterations only, there is none.
+func parseBudgets(c *benchConfig) ([]bench.Budget, error) {
+	var times []time.Duration
+	for _, s := range c.times {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return nil, usagef("bench: bad --time %q", s)
+		}
+		times = append(times, d)
+	}
+	nodes, err := parseCounts("nodes", c.nodes)
+	if err != nil {
+		return nil, err
+	}
+	iters, err := parseCounts("iterations", c.iters)
+	if err != nil {
+		return nil, err
+	}
+	if len(times) == 0 && len(nodes) == 0 && len(iters) == 0 {
+		times = []time.Duration{10 * time.Second}
+	}
+	return bench.Budgets(times, nodes, iters), nil
+}
+
+func parseCounts(name string, list []string) ([]int64, error) {
+	var out []int64
+	for _, s := range list {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return nil, usagef("bench: bad --%s %q", name, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// parseSeeds reads seeds like 1,2,3 or 1-5.
+func parseSeeds(list []string) ([]uint64, error) {
+	if len(list) == 0 {
+		return []uint64{1}, nil
+	}
+	var out []uint64
+	for _, s := range list {
+		a, b, isRange := strings.Cut(s, "-")
+		lo, err1 := strconv.ParseUint(a, 10, 64)
+		hi, err2 := lo, error(nil)
+		if isRange {
+			hi, err2 = strconv.ParseUint(b, 10, 64)
+		}
+		if err1 != nil || err2 != nil || hi < lo || hi-lo > 1e6 {
+			return nil, usagef("bench: bad --seeds %q", s)
+		}
+		for x := lo; x <= hi; x++ {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench merge", flag.ContinueOnError)
+	out := fs.String("out", "", "merged results file (default: standard output)")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("bench merge: no results files given")
+	}
+	w := stdout
+	var f *os.File
+	if *out != "" {
+		for _, in := range files {
+			if sameFile(in, *out) {
+				return usagef("bench merge: --out %s is also an input", *out)
+			}
+		}
+		f, err = os.Create(*out)
+		if err != nil {
+			return err
+		}
+		w = f
+	}
+	runs, dups, err := bench.Merge(w, files...)
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "bench merge: %d runs from %d files", runs, len(files))
+	if dups > 0 {
+		fmt.Fprintf(stderr, " (%d duplicates dropped)", dups)
+	}
+	fmt.Fprintln(stderr)
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// wantsHelp reports whether args ask for help: -h, --help or help first.
+func wantsHelp(args []string) bool {
+	for i, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" || (i == 0 && a == "help") {
+			return true
+		}
+		if a == "--" {
+			return false
+		}
+	}
+	return false
+}
+
+const reportUsage = `usage: soko report [flags] FILE.jsonl...
+
+Reads bench results and prints a Markdown report: levels solved per solver
+per budget for each collection (000 Tables 6.1/6.2), the thesis's logged
+numbers beside ours for cbc60 and schokoban-microban100, per-level push-count
+differences of two solvers, unique states per tree node (002 Table I) and run
+times. With --out-dir it also writes report.md, levels.md (per-level tables),
+summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots in PNG and
+SVG. --benchstat prints the benchstat text instead of the report.
+
+flags:
+`
+
+func runReport(args []string, stdout, stderr io.Writer) error {
+	if wantsHelp(args) {
+		fmt.Fprint(stdout, reportUsage)
+		fs, _ := reportFlags()
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil
+	}
+	fs, opts := reportFlags()
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("report: no results files given")
+	}
+	recs, err := bench.ReadFiles(files...)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
+	}
+	if opts.benchstat {
+		return bench.WriteBenchstat(stdout, recs)
+	}
+	ro := bench.ReportOptions{OutDir: opts.outDir, NoPlots: opts.noPlots}
+	if opts.compare != "" {
+		a, b, ok := strings.Cut(opts.compare, ",")
+		if !ok || a == "" || b == "" {
+			return usagef("report: --compare wants A,B")
+		}
+		ro.Compare = [2]string{a, b}
+	}
+	if err := bench.Report(stdout, recs, ro); err != nil {
+		return err
+	}
+	if opts.outDir != "" {
+		fmt.Fprintf(stderr, "report: %d runs; tables and plots in %s\n", len(recs), opts.outDir)
+	}
+	return nil
+}
+
+type reportConfig struct {
+	outDir, compare    string
+	benchstat, noPlots bool
+}
+
+func reportFlags() (*flag.FlagSet, *reportConfig) {
+	c := &reportConfig{}
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots here")
+	fs.StringVar(&c.compare, "compare", "", "two solvers A,B (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
+	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
+	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
+	return fs, c
+}

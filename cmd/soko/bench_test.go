@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/bench"
+)
+
+func readRuns(t *testing.T, path string) []bench.Record {
+	t.Helper()
+	recs, err := bench.ReadFiles(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestBenchResumeReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	args := []string{"bench", "--algo", "astar,bfs", "--nodes", "50,5000", "-j", "2", "--out", out, "--levels", "microban:1-5"}
+	_, errOut, err := soko(t, "", args...)
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	if !strings.Contains(errOut, "20 runs, 0 done before, 20 run now") {
+		t.Fatalf("first run: %s", errOut)
+	}
+	recs := readRuns(t, out)
+	if len(recs) != 20 {
+		t.Fatalf("%d runs in the file", len(recs))
+	}
+	for _, r := range recs {
+		if r.Status == "solved" && (!r.Verified || r.Solution == "" || r.Pushes == 0) {
+			t.Errorf("solved run without a verified solution: %+v", r)
+		}
+	}
+	_, errOut, err = soko(t, "", args...)
+	if err != nil || !strings.Contains(errOut, "20 done before, 0 run now") {
+		t.Fatalf("resume: %v %s", err, errOut)
+	}
+
+	stdout, _, err := soko(t, "", "report", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Levels solved: microban (5 levels)", "| solver | n=50 | n=5000 |", "| astar | ", "| bfs | "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, err = soko(t, "", "report", "--benchstat", out)
+	if err != nil || strings.Count(stdout, "BenchmarkSolve/") != 20 {
+		t.Fatalf("benchstat: %v\n%s", err, stdout)
+	}
+	rep := filepath.Join(dir, "rep")
+	if _, _, err := soko(t, "", "report", "--out-dir", rep, "--no-plots", out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"report.md", "levels.md", "summary.csv", "runs.csv", "benchstat.txt"} {
+		if _, err := os.Stat(filepath.Join(rep, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// Shard 3 ways (by flag and by JOB_COMPLETION_INDEX), merge, and report:
+// the same summary as the unsharded run.
+func TestBenchShardMerge(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"bench", "--algo", "astar,bfs", "--nodes", "50,5000", "--seeds", "1-2", "-j", "2", "microban:1-6"}
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, e, err := soko(t, "", append(common, "--out", whole)...); err != nil {
+		t.Fatal(err, e)
+	}
+	var parts []string
+	for i := range 3 {
+		p := filepath.Join(dir, "part"+string(rune('0'+i))+".jsonl")
+		args := append(common, "--out", p)
+		if i == 2 {
+			t.Setenv("JOB_COMPLETION_INDEX", "2")
+			args = append(args, "--shard", "3")
+		} else {
+			args = append(args, "--shard", string(rune('0'+i))+"/3")
+		}
+		if _, e, err := soko(t, "", args...); err != nil {
+			t.Fatal(err, e)
+		}
+		parts = append(parts, p)
+	}
+	merged := filepath.Join(dir, "all.jsonl")
+	_, errOut, err := soko(t, "", append([]string{"bench", "merge", "--out", merged}, parts...)...)
+	if err != nil || !strings.Contains(errOut, "48 runs from 3 files") {
+		t.Fatalf("merge: %v %s", err, errOut)
+	}
+	summary := func(file string) string {
+		d := filepath.Join(dir, "rep-"+filepath.Base(file))
+		if _, e, err := soko(t, "", "report", "--no-plots", "--out-dir", d, file); err != nil {
+			t.Fatal(err, e)
+		}
+		b, err := os.ReadFile(filepath.Join(d, "summary.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	a, b := summary(whole), summary(merged)
+	if a != b {
+		t.Fatalf("summaries differ:\nunsharded:\n%s\nmerged:\n%s", a, b)
+	}
+	if strings.Count(a, "\n") != 5 || !strings.Contains(a, "microban,bfs,n=50,0,50,0,6,2,12,") { // header + 2 solvers x 2 budgets
+		t.Fatalf("summary:\n%s", a)
+	}
+	if _, _, err := soko(t, "", "bench", "merge", "--out", parts[0], parts[0]); err == nil {
+		t.Fatal("merge accepted its output as an input")
+	}
+}
+
+// TestBenchHelperProcess is the soko command in a child process, for
+// TestBenchInterrupt.
+func TestBenchHelperProcess(t *testing.T) {
+	if os.Getenv("SOKO_BENCH_HELPER") != "1" {
+		t.Skip("helper process")
+	}
+	i := slices.Index(os.Args, "--")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[i+1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// Interrupt a real bench process halfway with SIGINT and resume: every run
+// is in the file exactly once.
+func TestBenchInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process for a few seconds")
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	args := []string{"bench", "--algo", "astar,bfs", "--time", "150ms", "-j", "1", "--seeds", "1-3", "--no-solution", "--out", out, "microban:139,144,153"}
+	const total = 18
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for lines(out) < 3 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no results after 30s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("interrupted bench: %v, want exit status 130\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "run the same command again to resume") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	before := readRuns(t, out)
+	if len(before) >= total {
+		t.Fatalf("all %d runs finished before the interrupt; nothing to resume", len(before))
+	}
+
+	_, errOut, err := soko(t, "", args...)
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	after := readRuns(t, out)
+	if len(after) != total || lines(out) != total {
+		t.Fatalf("after resume: %d runs, %d lines; want %d", len(after), lines(out), total)
+	}
+	for _, r := range before {
+		if !slices.ContainsFunc(after, func(a bench.Record) bool { return a.Key == r.Key && a.WallS == r.WallS }) {
+			t.Errorf("run %s was repeated or lost", r.Key)
+		}
+	}
+}
+
+func lines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
+
+func TestBenchExternal(t *testing.T) {
+	script, err := filepath.Abs("../../bench/testdata/fake-solver.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	_, errOut, err := soko(t, "", "bench", "--external", "fake=sh "+script+" {level} {solution}", "--algo", "astar", "--time", "5s", "--out", out, "microban:1-2")
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	recs := readRuns(t, out)
+	solved := 0
+	for _, r := range recs {
+		if r.Solved() {
+			solved++
+		}
+	}
+	if len(recs) != 4 || solved != 4 {
+		t.Fatalf("%d runs, %d solved: %+v", len(recs), solved, recs)
+	}
+	_, _, err = soko(t, "", "bench", "--external", "fake=sh "+script+" {level}", "--time", "5s", "microban:3")
+	if !errors.Is(err, errSilent) {
+		t.Fatalf("a wrong external solution: %v, want a failure exit", err)
+	}
+}
+
+func TestBenchPresets(t *testing.T) {
+	for _, p := range bench.Presets {
+		stdout, _, err := soko(t, "", "bench", "--preset", p.Name, "--dry-run")
+		if miss := p.Missing(); len(miss) > 0 {
+			if err == nil || !strings.Contains(err.Error(), "not built yet: "+strings.Join(miss, ", ")) {
+				t.Errorf("preset %s without %v: %v", p.Name, miss, err)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(stdout, "left to run") {
+			t.Errorf("preset %s: %v %s", p.Name, err, stdout)
+		}
+	}
+	stdout, _, err := soko(t, "", "bench", "--preset", "strength", "--dry-run", "--time", "1s")
+	if err != nil || !strings.HasPrefix(stdout, "245 runs: 1 solvers x 245 levels x 1 budgets x 1 seeds") {
+		t.Fatalf("strength preset: %v %q", err, stdout)
+	}
+	// A budget flag replaces its own axis only: the preset's times stay.
+	stdout, _, err = soko(t, "", "bench", "--preset", "strength", "--dry-run", "--iterations", "5,6", "microban:1-2")
+	if err != nil || !strings.HasPrefix(stdout, "12 runs: 1 solvers x 2 levels x 6 budgets") {
+		t.Fatalf("strength preset with iterations: %v %q", err, stdout)
+	}
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench"},
+		{"bench", "--algo", "nosuch", "microban:1"},
+		{"bench", "--algo", "astar:w=2", "microban:1"},
+		{"bench", "--param", "zz=1", "microban:1"},
+		{"bench", "--shard", "3/3", "microban:1"},
+		{"bench", "--time", "fast", "microban:1"},
+		{"bench", "--seeds", "5-1", "microban:1"},
+		{"bench", "--preset", "nosuch"},
+		{"bench", "--external", "x=true", "microban:1"},
+		{"bench", "merge"},
+		{"report"},
+	} {
+		_, _, err := soko(t, "", args...)
+		var u usageError
+		if !errors.As(err, &u) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	stdout, _, err := soko(t, "", "bench", "-h")
+	if err != nil || !strings.Contains(stdout, "presets:") || !strings.Contains(stdout, "-shard") {
+		t.Fatalf("bench -h: %v\n%s", err, stdout)
+	}
+	stdout, _, err = soko(t, "", "report", "--help")
+	if err != nil || !strings.Contains(stdout, "-out-dir") {
+		t.Fatalf("report --help: %v\n%s", err, stdout)
+	}
+}
