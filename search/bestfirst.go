@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"slices"
 
 	"soko/internal/bucketq"
 	"soko/level"
@@ -52,6 +53,11 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
+	piCorrals, err := opts.Param("picorral", 1)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	var barrier []sokoban.Square
 	root := g.addRoot()
 	p0, t0, ok := score(g.pos, 0)
 	if !ok {
@@ -92,6 +98,14 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			continue
 		}
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
+		if piCorrals != 0 {
+			// Only pushes of the boxes around a PI-corral, when there is
+			// one; deadlock.Corrals.PICorral says why that keeps an
+			// optimal solution.
+			if barrier = g.checker.Corrals().PICorral(g.pos, barrier[:0]); len(barrier) > 0 {
+				pushes = slices.DeleteFunc(pushes, func(m sokoban.Push) bool { return !slices.Contains(barrier, m.Box) })
+			}
+		}
 		for _, m := range pushes {
 			if g.push(m) {
 				continue
