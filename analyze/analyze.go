@@ -67,7 +67,7 @@ func Render(l *level.Level) (string, error) {
 	sb.WriteByte('\n')
 	sb.WriteString(Legend)
 	sb.WriteString("\n\n")
-	sp := space(b, dead)
+	sp := space(l, b, dead)
 	fmt.Fprintf(&sb, "floor squares %d, dead squares %d, boxes %d, tunnel squares %d, goal rooms %d\n",
 		sp.Tiles, sp.Locking, sp.Boxes, tunnels, len(m.Rooms))
 	for i, r := range m.Rooms {
@@ -81,6 +81,9 @@ func Render(l *level.Level) (string, error) {
 	}
 	fmt.Fprintf(&sb, "search space (000 A.0.0.1): C(%d-%d, %d)·(%d-%d) = %s (10^%.1f)\n",
 		sp.Tiles, sp.Locking, sp.Boxes, sp.Tiles, sp.Boxes, sp.Size, sp.Log10())
+	if sp.ThesisTiles != sp.Tiles {
+		fmt.Fprintf(&sb, "  counting tiles as the thesis's table does (n = %d): %s\n", sp.ThesisTiles, sp.ThesisSize)
+	}
 	return sb.String(), nil
 }
 
@@ -99,6 +102,30 @@ type Space struct {
 	Locking int      // p: dead squares ("locking tiles", 000 §4.2.1)
 	Boxes   int      // b: movable boxes
 	Size    *big.Int // C(n − p, b)·(n − b)
+
+	// The same formula with n counted as the thesis's own table counts it
+	// (ThesisTiles), to compare with its values.
+	ThesisTiles int
+	ThesisSize  *big.Int
+}
+
+// ThesisTiles counts a board's tiles the way the thesis's table
+// (schokoban-results/utils/*_search_space_comp.csv) does: the characters
+// ' ', '.', '$', '*' and '@' between the first and last non-blank character
+// of each row. That includes floor the player can never reach (a gap in the
+// outer wall row, a walled-in square) and leaves out the player standing on
+// a goal ('+'), so it can differ from Tiles.
+func ThesisTiles(l *level.Level) int {
+	n := 0
+	for _, r := range l.Rows {
+		for _, c := range []byte(strings.TrimSpace(r)) {
+			switch c {
+			case ' ', '.', '$', '*', '@':
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Log10 returns log10 of Size (−Inf for 0).
@@ -130,17 +157,19 @@ func SearchSpace(l *level.Level) (Space, error) {
 	if err != nil {
 		return Space{}, err
 	}
-	return space(b, deadlock.DeadSquares(b)), nil
+	return space(l, b, deadlock.DeadSquares(b)), nil
 }
 
-func space(b *sokoban.Board, dead []bool) Space {
-	sp := Space{Tiles: b.N, Boxes: b.Boxes()}
+func space(l *level.Level, b *sokoban.Board, dead []bool) Space {
+	sp := Space{Tiles: b.N, Boxes: b.Boxes(), ThesisTiles: ThesisTiles(l)}
 	for _, d := range dead {
 		if d {
 			sp.Locking++
 		}
 	}
 	sp.Size = Estimate(sp.Tiles, sp.Locking, sp.Boxes)
+	// The thesis's non-locking tiles n − p agree with ours; only n differs.
+	sp.ThesisSize = Estimate(sp.ThesisTiles, sp.ThesisTiles-(sp.Tiles-sp.Locking), sp.Boxes)
 	return sp
 }
 

@@ -109,30 +109,13 @@ func TestEstimate(t *testing.T) {
 	}
 }
 
-// schokobanTiles counts a board's tiles the way the thesis' table does:
-// the characters ' ', '.', '$', '*', '@' between the first and last
-// non-blank character of each row.
-func schokobanTiles(l *level.Level) int {
-	n := 0
-	for _, r := range l.Rows {
-		r = strings.TrimSpace(r)
-		for _, c := range []byte(r) {
-			switch c {
-			case ' ', '.', '$', '*', '@':
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // TestSearchSpaceTable compares with the table of the thesis (copied from
 // ../shared/levels/schokoban-results/utils/*_search_space_comp.csv; columns:
 // tiles n, non-freezing tiles n − p, stones b, search space size).
 //
 // The non-freezing tiles and the boxes agree on every level. The tiles, and
 // so the size, differ on some: the thesis counts the characters of the
-// board (see schokobanTiles), so floor the player can never reach (a gap in
+// board (see ThesisTiles), so floor the player can never reach (a gap in
 // the outer wall row, an isolated floor square walled in) counts there and
 // the player on a goal ('+') does not; we count the squares the player can
 // reach. With its own n the formula gives its size on every level. Two CBC
@@ -164,7 +147,7 @@ func TestSearchSpaceTable(t *testing.T) {
 		if len(rows) != len(col.Levels) {
 			t.Fatalf("%s: %d rows for %d levels", c.file, len(rows), len(col.Levels))
 		}
-		same := 0
+		same, thesisSame := 0, 0
 		for i, l := range col.Levels {
 			var v [3]int
 			for j := range v {
@@ -187,8 +170,11 @@ func TestSearchSpaceTable(t *testing.T) {
 			if got := Estimate(v[0], v[0]-v[1], v[2]); !close(got, size) {
 				t.Errorf("%s: the formula on the table's own numbers gives %d, table %d", name, got, size)
 			}
-			if tiles := schokobanTiles(l) + c.extraTiles[i+1]; tiles != v[0] {
+			if tiles := sp.ThesisTiles + c.extraTiles[i+1]; tiles != v[0] {
 				t.Errorf("%s: %d tiles by the table's count, table %d", name, tiles, v[0])
+			}
+			if close(sp.ThesisSize, size) {
+				thesisSame++
 			}
 			if sp.Tiles == v[0] {
 				same++
@@ -197,7 +183,10 @@ func TestSearchSpaceTable(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: n equal to the table's on %d of %d levels", c.collection, same, len(rows))
+		t.Logf("%s: n equal to the table's on %d of %d levels; the thesis-convention size equal on %d", c.collection, same, len(rows), thesisSame)
+		if want := len(rows) - len(c.extraTiles); thesisSame != want {
+			t.Errorf("%s: the thesis-convention size equals the table on %d levels, want %d", c.collection, thesisSame, want)
+		}
 	}
 }
 
