@@ -54,7 +54,7 @@ func (s SolverSpec) Check() error {
 		return fmt.Errorf("unknown solver %q (registered: %s)", s.Name, strings.Join(Registered(), ", "))
 	}
 	for k := range s.Params {
-		if !takesParam(e, k) {
+		if !e.Takes(k) {
 			return fmt.Errorf("%s takes no parameter %q (it takes: %s)", s.Name, k, strings.Join(e.Params, ", "))
 		}
 	}
@@ -68,15 +68,6 @@ func Registered() []string {
 		names = append(names, e.Name)
 	}
 	return names
-}
-
-func takesParam(e solver.Entry, name string) bool {
-	for _, p := range e.Params {
-		if n, _, _ := strings.Cut(p, "="); n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Job is one run to do.

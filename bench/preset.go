@@ -24,11 +24,11 @@ type Preset struct {
 var Presets = []Preset{
 	{
 		Name:       "schokoban",
-		Doc:        "000 Tables 6.1/6.2 and Figs. 6.1/6.2: Vanillaban and Schokoban on CBC (60) and Microban III 1-100 at 25 ... 100,000 iterations; the report prints the thesis's logged numbers beside ours",
-		Solvers:    []string{"vanillaban", "schokoban"},
+		Doc:        "000 Tables 6.1/6.2 and Figs. 6.1/6.2: Vanillaban and Schokoban on CBC (60) and Microban III 1-100 at 25 ... 100,000 iterations; the report prints the thesis's logged numbers beside ours. Vanillaban runs with cycles=1, as the thesis's published code that produced those logs does",
+		Solvers:    []string{"vanillaban:cycles=1", "schokoban"},
 		Levels:     []string{"cbc60", "schokoban-microban100"},
 		Iterations: []int64{25, 50, 100, 500, 1000, 2000, 5000, 10000, 100000},
-		Compare:    [2]string{"schokoban", "vanillaban"},
+		Compare:    [2]string{"schokoban", "vanillaban(cycles=1)"},
 	},
 	{
 		Name:    "mcts-r",

@@ -552,7 +552,7 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 		}
 		t.rows = append(t.rows, []string{pd.coll, pd.budget.String(), strconv.Itoa(len(pd.diffs)), fmtF(mean(pd.diffs), 2), fmtF(median(pd.diffs), 1),
 			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(base), 1)})
-		if pd.a == "schokoban" && pd.b == "vanillaban" {
+		if a, _, _ := strings.Cut(pd.a, "("); a == "schokoban" && strings.HasPrefix(pd.b, "vanillaban") {
 			if th := thesisPushDiff(pd.coll); len(th) > 0 {
 				var xs []float64
 				for _, v := range th {

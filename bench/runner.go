@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"soko/internal/progress"
 	"soko/level"
 	"soko/solver"
 )
@@ -54,8 +55,8 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, max(len(jobs), 1))
-	prog := newProgress(r.Progress, len(jobs))
-	defer prog.stop()
+	prog := progress.New(r.Progress, len(jobs))
+	defer prog.Stop()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -73,9 +74,9 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			for j := range in {
-				slot := prog.begin(j.Solver.Label() + " " + j.ID + " " + j.Budget.String())
+				slot := prog.Begin(j.Solver.Label() + " " + j.ID + " " + j.Budget.String())
 				rec, ok := r.runOne(ctx, j, prog, slot)
-				prog.end(slot, rec.Solved())
+				prog.End(slot, rec.Solved())
 				out <- done{rec, ok}
 			}
 		}()
@@ -120,7 +121,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 }
 
 // runOne does one job; ok is false when cancellation cut it short.
-func (r *Runner) runOne(ctx context.Context, j Job, prog *progress, slot int) (Record, bool) {
+func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot int) (Record, bool) {
 	rec := Record{
 		Key: j.Key(), Solver: j.Solver.Name, Params: j.Solver.Params,
 		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
@@ -144,8 +145,8 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress, slot int) (R
 		Seed:   j.Seed,
 		Params: j.Solver.Params,
 	}
-	if prog.on {
-		opts.Progress = func(p solver.Progress) { prog.update(slot, p.Stats) }
+	if prog.Active() {
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, p.Stats) }
 	}
 	cpu0 := threadCPU()
 	t0 := time.Now()

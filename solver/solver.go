@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -135,6 +136,16 @@ type Entry struct {
 	Summary string   // one line for listings
 	Params  []string // the Options.Params names it reads, with their defaults, e.g. "w=200"
 	New     func() Solver
+}
+
+// Takes reports whether the solver reads parameter name.
+func (e Entry) Takes(name string) bool {
+	for _, p := range e.Params {
+		if n, _, _ := strings.Cut(p, "="); n == name {
+			return true
+		}
+	}
+	return false
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"soko/bench"
+	"soko/internal/progress"
 	"soko/levels"
 	"soko/solver"
 )
@@ -183,7 +184,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			if solvers[i].External != nil {
 				continue
 			}
-			if e, ok := solver.Lookup(solvers[i].Name); ok && takesParam(e, name) {
+			if e, ok := solver.Lookup(solvers[i].Name); ok && e.Takes(name) {
 				if _, own := solvers[i].Params[name]; !own {
 					if solvers[i].Params == nil {
 						solvers[i].Params = map[string]string{}
@@ -270,7 +271,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
 
 	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
-	if bench.IsTerminal(stderr) {
+	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}
 	sum, err := r.Run(ctx, todo)

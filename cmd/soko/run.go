@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	_ "soko/search" // registers the solvers
+	_ "soko/mcts"   // registers the MCTS solvers
+	_ "soko/search" // registers the search solvers
 )
 
 // usageError is a mistake in the command line; it exits with status 2.

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
 	"soko/solver"
@@ -93,7 +93,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
 	}
 	for name := range c.params {
-		if !takesParam(entry, name) {
+		if !entry.Takes(name) {
 			return usagef("solve: %s takes no parameter %q (it takes: %s)", c.algo, name, strings.Join(entry.Params, ", "))
 		}
 	}
@@ -118,7 +118,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	start := time.Now()
-	prog := newProgress(stderr, len(lvls))
+	var progressOut io.Writer
+	if progress.IsTerminal(stderr) {
+		progressOut = stderr
+	}
+	prog := progress.New(progressOut, len(lvls))
 	results := make([]chan record, len(lvls))
 	for i := range results {
 		results[i] = make(chan record, 1)
@@ -146,7 +150,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}
 	}()
-	go func() { wg.Wait(); prog.stop() }()
+	go func() { wg.Wait(); prog.Stop() }()
 
 	// Print in level order as results arrive.
 	var solved, failed, done int
@@ -166,7 +170,7 @@ print:
 			r = <-results[i]
 		}
 		done++
-		prog.clear()
+		prog.Clear()
 		if c.json {
 			if err := enc.Encode(r); err != nil {
 				return err
@@ -181,7 +185,7 @@ print:
 			solved++
 		}
 	}
-	prog.stop()
+	prog.Stop()
 	summary := fmt.Sprintf("solved %d of %d levels with %s (%s per level) in %s",
 		solved, len(lvls), c.algo, c.budget.Time, time.Since(start).Round(time.Millisecond))
 	if done < len(lvls) {
@@ -204,11 +208,12 @@ print:
 	return nil
 }
 
-func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress) record {
+func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line) record {
 	r := record{Level: levelID(l), Title: l.Title, Algo: c.algo, Seed: c.seed, Params: c.params}
-	slot := prog.begin(r.Level)
-	defer prog.end(slot)
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.update(slot, p.Stats) }}
+	slot := prog.Begin(r.Level)
+	solved := false
+	defer func() { prog.End(slot, solved) }()
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
@@ -220,6 +225,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
 	if res.Status == solver.Solved {
+		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
 		if !c.noLURD {
 			r.Solution = level.FormatLURD(res.Moves)
@@ -244,29 +250,10 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 }
 
-func takesParam(e solver.Entry, name string) bool {
-	for _, p := range e.Params {
-		if n, _, _ := strings.Cut(p, "="); n == name {
-			return true
-		}
-	}
-	return false
-}
-
 func solverNames() string {
 	var names []string
 	for _, e := range solver.Entries() {
 		names = append(names, e.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// isTerminal reports whether w is a character device, such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

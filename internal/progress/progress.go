@@ -1,4 +1,8 @@
-package bench
+// Package progress draws the one-line progress display that soko solve and
+// soko bench show on stderr when it is a terminal: runs done of total,
+// solved, the estimated time left, and the runs in flight with their time
+// and states or iterations.
+package progress
 
 import (
 	"fmt"
@@ -22,9 +26,9 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress draws one status line: runs done of total, solved, the estimated
-// time left, and the runs in flight. It is off when w is nil.
-type progress struct {
+// Line is the progress display. It is off when its writer is nil; all its
+// methods are safe for concurrent use.
+type Line struct {
 	w       io.Writer
 	on      bool
 	mu      sync.Mutex
@@ -46,15 +50,16 @@ type running struct {
 	stats solver.Stats
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, on: w != nil, start: time.Now(), total: total, running: map[int]*running{}, quit: make(chan struct{})}
+// New starts a display of total runs on w, or an inactive one if w is nil.
+func New(w io.Writer, total int) *Line {
+	p := &Line{w: w, on: w != nil, start: time.Now(), total: total, running: map[int]*running{}, quit: make(chan struct{})}
 	if p.on {
 		go p.loop()
 	}
 	return p
 }
 
-func (p *progress) loop() {
+func (p *Line) loop() {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -67,7 +72,8 @@ func (p *progress) loop() {
 	}
 }
 
-func (p *progress) begin(name string) int {
+// Begin shows a run as in flight and returns its slot.
+func (p *Line) Begin(name string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.next++
@@ -75,7 +81,8 @@ func (p *progress) begin(name string) int {
 	return p.next
 }
 
-func (p *progress) update(slot int, s solver.Stats) {
+// Update records a running search's latest statistics.
+func (p *Line) Update(slot int, s solver.Stats) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if r := p.running[slot]; r != nil {
@@ -83,7 +90,8 @@ func (p *progress) update(slot int, s solver.Stats) {
 	}
 }
 
-func (p *progress) end(slot int, solved bool) {
+// End marks a run as finished.
+func (p *Line) End(slot int, solved bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.running, slot)
@@ -93,7 +101,7 @@ func (p *progress) end(slot int, solved bool) {
 	}
 }
 
-func (p *progress) draw() {
+func (p *Line) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
@@ -131,7 +139,25 @@ func (p *progress) draw() {
 	p.shown = true
 }
 
-func (p *progress) stop() {
+// Clear erases the line, so that a result can be printed; it comes back at
+// the next redraw.
+func (p *Line) Clear() {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+// Active reports whether the display is drawn.
+func (p *Line) Active() bool { return p.on }
+
+// Stop erases the line and stops drawing it.
+func (p *Line) Stop() {
 	p.once.Do(func() {
 		close(p.quit)
 		if !p.on {

@@ -1,0 +1,214 @@
+package mcts
+
+import (
+	"math/rand/v2"
+
+	"soko/level"
+	"soko/sokoban"
+)
+
+// moveVariant selects one of 002's configurations.
+type moveVariant int8
+
+const (
+	plainMCTS   moveVariant = iota // mcts: plain UCT
+	noveltyMCTS                    // mcts-n: novelty bonus in the reward
+	noDupMCTS                      // mcts-nd: never add a state already in the tree
+	reversible                     // mcts-r: reversibility checking and compression
+)
+
+// moveGame is the single-move Sokoban of 002 §V: an action is one player
+// step (a push when a box is in the way); a state is the boxes plus the
+// exact player square, identified by its 64-bit Zobrist hash as in 002. No
+// domain knowledge: no deadlock detection, no distances.
+//
+// Evaluation is a random rollout of at most rolloutDepth steps; the reward is
+// the share of goals covered at its end, c/t (002 §V.A), plus for mcts-n the
+// novelty bonus, 0.9·c/t + 0.1·n/s with n the rollout's states not in the
+// tree and s all its states. A rollout or an expansion that reaches a solved
+// state ends the search: the solution is the path to the node followed by
+// the rollout's steps.
+//
+// Per node the game keeps the state's hash (own) and, for mcts-r, the node's
+// action list and the extra hashes merged into it (see reversal.go);
+// node.move holds the step for the other variants.
+type moveGame struct {
+	mb      *moveBoard
+	pos     *movePos // the working state
+	root    *movePos
+	scratch *movePos
+	variant moveVariant
+	depth   int // rollout cap
+	rng     *rand.Rand
+
+	seen *hashSet // every state ever added to the tree
+
+	own   []uint64      // node -> state hash
+	acts  [][]level.Dir // mcts-r: node -> action list from its parent
+	extra []*hashSet    // mcts-r: node -> hashes merged into it, or nil
+
+	dirs     []level.Dir
+	trail    []uint64 // rollout states, for the novelty bonus
+	tail     []level.Dir
+	goal     int32       // node the solution passes through, once found
+	goalTail []level.Dir // rollout steps after goal
+
+	expansions, compressions int64
+	extraBytes, actsBytes    int64 // mcts-r: memory of the extra hash sets and action lists
+	path                     []int32
+}
+
+func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64) *moveGame {
+	mb := newMoveBoard(b)
+	g := &moveGame{
+		mb: mb, pos: mb.start(), root: mb.start(), scratch: mb.start(),
+		variant: variant, depth: depth, goal: None,
+		rng:  rand.New(rand.NewPCG(seed, 0x726f6c6c)),
+		seen: newHashSet(1 << 12),
+	}
+	g.seen.add(g.root.hash)
+	g.grow(Root)
+	g.own[Root] = g.root.hash
+	return g
+}
+
+// grow makes the per-node tables cover node x.
+func (g *moveGame) grow(x int32) {
+	for int(x) >= len(g.own) {
+		g.own = append(g.own, 0)
+		if g.variant == reversible {
+			g.acts = append(g.acts, nil)
+			g.extra = append(g.extra, nil)
+		}
+	}
+}
+
+// add creates a child of x for the working state, reached by steps.
+func (g *moveGame) add(t *Tree, x int32, steps []level.Dir) int32 {
+	var move uint32
+	if len(steps) == 1 {
+		move = uint32(steps[0])
+	}
+	y := t.Add(x, move, 0)
+	g.grow(y)
+	g.own[y] = g.pos.hash
+	if g.variant == reversible {
+		g.setActs(y, append([]level.Dir(nil), steps...))
+		g.extra[y] = nil
+	}
+	g.seen.add(g.pos.hash)
+	return y
+}
+
+// Reset implements Game.
+func (g *moveGame) Reset() { g.pos.set(g.root) }
+
+// Play implements Game.
+func (g *moveGame) Play(t *Tree, x int32) {
+	if g.variant == reversible {
+		for _, d := range g.acts[x] {
+			g.pos.step(d)
+		}
+		return
+	}
+	g.pos.step(level.Dir(t.nodes[x].move))
+}
+
+// Expand implements Game: one child per legal step (mcts-nd: per legal step
+// to a state not yet in the tree).
+func (g *moveGame) Expand(t *Tree, x int32) bool {
+	t.MarkExpanded(x)
+	g.expansions++
+	g.dirs = g.pos.legal(g.dirs[:0])
+	g.scratch.set(g.pos)
+	for _, d := range g.dirs {
+		g.pos.step(d)
+		if g.variant == noDupMCTS && g.seen.has(g.pos.hash) {
+			g.pos.set(g.scratch)
+			continue
+		}
+		one := [1]level.Dir{d}
+		y := g.add(t, x, one[:])
+		if g.pos.solved() {
+			g.goal, g.goalTail = y, nil
+			return true
+		}
+		g.pos.set(g.scratch)
+	}
+	return false
+}
+
+// Evaluate implements Game: a random rollout from the working state.
+func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
+	if g.pos.solved() {
+		g.goal, g.goalTail = x, nil
+		return 1, true
+	}
+	g.tail = g.tail[:0]
+	g.trail = g.trail[:0]
+	for range g.depth {
+		g.dirs = g.pos.legal(g.dirs[:0])
+		if len(g.dirs) == 0 {
+			break
+		}
+		d := g.dirs[g.rng.IntN(len(g.dirs))]
+		g.pos.step(d)
+		g.tail = append(g.tail, d)
+		if g.pos.solved() {
+			g.goal, g.goalTail = x, g.tail
+			return 1, true
+		}
+		if g.variant == noveltyMCTS {
+			g.trail = append(g.trail, g.pos.hash)
+		}
+	}
+	r := g.pos.covered()
+	if g.variant == noveltyMCTS {
+		novel := 0
+		for _, h := range g.trail {
+			if !g.seen.has(h) {
+				novel++
+			}
+		}
+		nov := 0.0
+		if len(g.trail) > 0 {
+			nov = float64(novel) / float64(len(g.trail))
+		}
+		r = 0.9*r + 0.1*nov
+	}
+	return r, false
+}
+
+// steps appends to dst the steps from the root to x.
+func (g *moveGame) steps(t *Tree, dst []level.Dir, x int32) []level.Dir {
+	g.path = t.Path(g.path[:0], x)
+	for _, y := range g.path {
+		if g.variant == reversible {
+			dst = append(dst, g.acts[y]...)
+		} else {
+			dst = append(dst, level.Dir(t.nodes[y].move))
+		}
+	}
+	return dst
+}
+
+// solution returns the moves of the solution found.
+func (g *moveGame) solution(t *Tree) []level.Move {
+	dirs := g.steps(t, nil, g.goal)
+	dirs = append(dirs, g.goalTail...)
+	p := g.mb.start()
+	moves := make([]level.Move, len(dirs))
+	for i, d := range dirs {
+		moves[i] = level.Move{Dir: d, Push: p.step(d)}
+	}
+	return moves
+}
+
+// bytes returns the memory held by the game's tables.
+func (g *moveGame) bytes() int64 {
+	n := g.seen.bytes() + 8*int64(cap(g.own))
+	if g.variant == reversible {
+		n += 32*int64(cap(g.acts)) + 8*int64(cap(g.extra)) + g.actsBytes + g.extraBytes
+	}
+	return n
+}

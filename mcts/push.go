@@ -1,0 +1,216 @@
+package mcts
+
+import (
+	"fmt"
+
+	"soko/deadlock"
+	"soko/heuristic"
+	"soko/level"
+	"soko/sokoban"
+)
+
+// pushGame is the push-level Sokoban MDP of 000 §4.1 shared by Vanillaban
+// and Schokoban. A state is an equivalence state: the boxes plus the region
+// the player can walk in, stored as the canonical player square (§4.1.1). An
+// action is a walk followed by one push; node.move holds the push as box
+// square << 2 | direction, node.state the state's id in a sokoban.Store.
+//
+// A node's evaluation is its state's reward, the negative minimum-cost
+// perfect matching of boxes to goals by Manhattan distance (§4.1.2, no
+// rollout, §4.3.1). Values are in pushes: a push changes one box's Manhattan
+// distance by exactly one, so siblings' rewards differ by at most one, and
+// the UCT constant c is measured against that unit. A solved state has the
+// highest reward, 0.
+//
+// Deadlocked states (§4.2.1: a box on a locking tile, an overfull wall line,
+// a frozen box off its goal) are terminal and never kept: expansion drops
+// them at once, which is Recursive Node Elimination of a deadlocked leaf
+// (§4.2.3); a node left with no children is then eliminated by the loop.
+//
+// With transpositions (Schokoban, 000 §5) the game keeps a table from state
+// to node, nodeOf, and follows Alg. 4 when expansion of node i meets a state
+// already in the tree at node j: if depth(i)+1 ≥ depth(j) the new node is
+// discarded, otherwise j's subtree is re-parented under i (Tree.Reparent,
+// with the §5.2 corrections) and Recursive Node Elimination runs from j's
+// former parent. A state whose node was eliminated stays in the table as
+// dead: every successor of an eliminated state was a deadlock, is dead too,
+// or is in the tree, so meeting it again is discarded like a duplicate.
+type pushGame struct {
+	board  *sokoban.Board
+	pos    *sokoban.Position
+	root   []byte // packed root state
+	store  *sokoban.Store
+	dead   []bool
+	freeze *deadlock.Freeze
+	walls  *wallLines
+
+	manhattan []int32 // goal*N + square
+	cost      []int32
+	matcher   *heuristic.Matcher
+
+	transpose bool
+	nodeOf    []int32 // store id -> node, or notInTree / deadState
+	cycles    bool    // drop a child whose state is on its own root path
+
+	pushes []sokoban.Push
+	key    []byte
+	goal   int32 // the solved node, once found
+	elim   func(int32)
+
+	expansions int64
+	reparents  int64
+}
+
+const (
+	notInTree int32 = -1
+	deadState int32 = -2
+)
+
+func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
+	g := &pushGame{
+		board:     b,
+		pos:       b.Start(),
+		store:     sokoban.NewStore(b.KeySize()),
+		transpose: transpose,
+		goal:      None,
+	}
+	g.dead = deadlock.DeadSquares(b)
+	g.freeze = deadlock.NewFreeze(b, g.dead)
+	g.walls = newWallLines(b)
+	goals := b.Goals()
+	g.manhattan = make([]int32, len(goals)*b.N)
+	for gi, gs := range goals {
+		gx, gy := b.XY(gs)
+		for s := 0; s < b.N; s++ {
+			x, y := b.XY(sokoban.Square(s))
+			g.manhattan[gi*b.N+s] = int32(abs(x-gx) + abs(y-gy))
+		}
+	}
+	n := b.Boxes()
+	g.cost = make([]int32, n*n)
+	g.matcher = heuristic.NewMatcher(n)
+	g.root = g.pos.Pack(nil)
+	g.store.Intern(g.root, g.pos.Hash())
+	g.nodeOf = append(g.nodeOf, Root)
+	return g
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// reward is the negative Manhattan matching of the working position.
+func (g *pushGame) reward() float64 {
+	boxes := g.pos.BoxSquares()
+	n, N := len(boxes), g.board.N
+	for i, s := range boxes {
+		row := g.cost[i*n : i*n+n]
+		for j := range row {
+			row[j] = g.manhattan[j*N+int(s)]
+		}
+	}
+	total, _ := g.matcher.Solve(g.cost, n)
+	return -float64(total)
+}
+
+func packPush(m sokoban.Push) uint32 { return uint32(m.Box)<<2 | uint32(m.Dir) }
+
+func unpackPush(v uint32) sokoban.Push {
+	return sokoban.Push{Box: sokoban.Square(v >> 2), Dir: sokoban.Dir(v & 3)}
+}
+
+// Reset implements Game.
+func (g *pushGame) Reset() { g.pos.Unpack(g.root) }
+
+// Play implements Game.
+func (g *pushGame) Play(t *Tree, x int32) { g.pos.Apply(unpackPush(t.nodes[x].move)) }
+
+// Evaluate implements Game.
+func (g *pushGame) Evaluate(t *Tree, x int32) (float64, bool) { return g.reward(), false }
+
+// Removed implements Remover: an eliminated state is dead for good.
+func (g *pushGame) Removed(t *Tree, x int32) {
+	if g.transpose {
+		g.nodeOf[t.nodes[x].state] = deadState
+	}
+}
+
+// Expand implements Game: one child per legal push that does not deadlock.
+func (g *pushGame) Expand(t *Tree, x int32) bool {
+	t.MarkExpanded(x)
+	g.expansions++
+	g.pushes = g.pos.Pushes(g.pushes[:0], g.dead)
+	depth := t.nodes[x].depth
+	for _, m := range g.pushes {
+		to := g.pos.Apply(m)
+		if g.freeze.Deadlocked(g.pos, to) || g.walls.Deadlocked(g.pos, to) {
+			g.pos.Undo(m)
+			continue
+		}
+		g.key = g.pos.Pack(g.key[:0])
+		id, fresh := g.store.Intern(g.key, g.pos.Hash())
+		if fresh {
+			g.nodeOf = append(g.nodeOf, notInTree)
+		}
+		if g.cycles && !g.transpose && g.onPath(t, x, id) {
+			g.pos.Undo(m)
+			continue
+		}
+		if !g.transpose || g.nodeOf[id] == notInTree {
+			y := t.Add(x, packPush(m), id)
+			if g.transpose {
+				g.nodeOf[id] = y
+			}
+			if g.pos.Solved() {
+				g.goal = y
+				g.pos.Undo(m)
+				return true
+			}
+		} else if j := g.nodeOf[id]; j >= 0 && depth+1 < t.nodes[j].depth {
+			// A shorter path to a state in the tree: move j's subtree here.
+			old := t.Reparent(j, x)
+			g.reparents++
+			t.nodes[j].move = packPush(m)
+			if t.nodes[old].first == None {
+				if g.elim == nil {
+					g.elim = func(y int32) { g.Removed(t, y) }
+				}
+				t.Eliminate(old, g.elim)
+			}
+		}
+		g.pos.Undo(m)
+	}
+	return false
+}
+
+// onPath reports whether state id is held by x or one of its ancestors.
+func (g *pushGame) onPath(t *Tree, x int32, id uint32) bool {
+	for ; x != None; x = t.nodes[x].parent {
+		if t.nodes[x].state == id {
+			return true
+		}
+	}
+	return false
+}
+
+// solution returns the pushes from the root to node x, expanded into moves.
+func (g *pushGame) solution(t *Tree, x int32) ([]level.Move, int, error) {
+	path := t.Path(nil, x)
+	pushes := make([]sokoban.Push, len(path))
+	for i, y := range path {
+		pushes[i] = unpackPush(t.nodes[y].move)
+	}
+	moves, err := g.board.Expand(pushes)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", g.board.Level.Name(), err)
+	}
+	return moves, len(pushes), nil
+}
+
+// bytes returns the memory held by the game's tables.
+func (g *pushGame) bytes() int64 {
+	return g.store.Bytes() + 4*int64(cap(g.nodeOf))
+}

@@ -1,0 +1,225 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+func init() {
+	solver.Register(solver.Entry{
+		Name:    "vanillaban",
+		Summary: "MCTS over pushes, matching reward, no rollouts, node elimination (000 §4)",
+		Params:  []string{"c=" + fmt.Sprint(DefaultPushC), "cycles=0"},
+		New:     func() solver.Solver { return Vanillaban{} },
+	})
+	solver.Register(solver.Entry{
+		Name:    "schokoban",
+		Summary: "Vanillaban with one node per state and subtree re-parenting (000 §5)",
+		Params:  []string{"c=" + fmt.Sprint(DefaultPushC)},
+		New:     func() solver.Solver { return Schokoban{} },
+	})
+}
+
+// DefaultPushC is the UCT constant of Vanillaban and Schokoban. Their values
+// are in pushes (negative Manhattan matching), so c weighs exploration
+// against one push of progress.
+const DefaultPushC = 1.0
+
+// Vanillaban is 000 §4: MCTS over push-level equivalence states, every legal
+// push expanded, the negative Manhattan matching as the value of a new node,
+// no rollouts, UCT with unvisited children first, backup by averaging
+// without negation, deadlocked states terminal and Recursive Node
+// Elimination. A state may appear in the tree many times. With parameter
+// cycles=1 a child whose state already lies on its own path from the root is
+// not added, as the thesis's published code does (the text does not say so);
+// the default, 0, adds every legal push as §4 describes.
+type Vanillaban struct{}
+
+// Schokoban is 000 §5: Vanillaban with a table from state to node, so that
+// each state is in the tree at most once, at the least depth found so far
+// (Alg. 4, with the statistics corrections of §5.2).
+type Schokoban struct{}
+
+// Solve implements solver.Solver.
+func (Vanillaban) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return solvePush(ctx, l, opts, false)
+}
+
+// Solve implements solver.Solver.
+func (Schokoban) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return solvePush(ctx, l, opts, true)
+}
+
+func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpose bool) (solver.Result, error) {
+	c, err := opts.Param("c", DefaultPushC)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	cycles, err := opts.Param("cycles", 0)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	guard := solver.NewGuard(ctx, opts)
+	var stats solver.Stats
+	finish := func(st solver.Status) solver.Result {
+		guard.Finish(&stats)
+		return solver.Result{Status: st, Stats: stats}
+	}
+	if b.Impossible != "" {
+		return finish(solver.NoSolution), nil
+	}
+	g := newPushGame(b, transpose)
+	g.cycles = cycles != 0
+	t := NewTree(0)
+	stats.TreeSize, stats.UniqueStates, stats.Stored = 1, 1, 1
+	if g.pos.Solved() {
+		return finish(solver.Solved), nil
+	}
+	s := NewSearch(t, g, opts.Seed)
+	s.C, s.Eliminate = c, true
+	for {
+		stats.TreeSize = int64(t.Len())
+		stats.UniqueStates = int64(g.store.Len())
+		stats.Stored = stats.UniqueStates
+		stats.Generated = t.Added() - 1
+		stats.Expanded = g.expansions
+		stats.Bytes = t.Bytes() + g.bytes()
+		if st, stop := guard.Tick(&stats); stop {
+			return finish(st), nil
+		}
+		out := s.Iterate()
+		stats.Iterations++
+		switch out {
+		case Found:
+			stats.TreeSize = int64(t.Len())
+			stats.UniqueStates = int64(g.store.Len())
+			stats.Stored = stats.UniqueStates
+			stats.Generated = t.Added() - 1
+			stats.Expanded = g.expansions
+			moves, pushes, err := g.solution(t, g.goal)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			res := finish(solver.Solved)
+			res.Moves, res.Pushes = moves, pushes
+			return res, nil
+		case Exhausted:
+			return finish(solver.NoSolution), nil
+		}
+	}
+}
+
+// DefaultMoveC and DefaultRolloutDepth are 002 §V.A's settings for all four
+// move-level configurations.
+const (
+	DefaultMoveC        = 1.0
+	DefaultRolloutDepth = 50
+)
+
+// MoveMCTS is one of 002 §V.A's MCTS configurations over single player
+// moves: plain UCT (mcts), with the novelty bonus (mcts-n), without
+// duplicate states (mcts-nd), or MCTS-R with reversibility compression
+// (mcts-r, 002 §III).
+type MoveMCTS struct {
+	Variant string // "mcts", "mcts-n", "mcts-nd" or "mcts-r"
+}
+
+var moveVariants = map[string]moveVariant{
+	"mcts": plainMCTS, "mcts-n": noveltyMCTS, "mcts-nd": noDupMCTS, "mcts-r": reversible,
+}
+
+func init() {
+	for _, e := range []struct{ name, summary string }{
+		{"mcts", "plain UCT over single moves, rollouts of 50, goals-covered reward (002 §V.A)"},
+		{"mcts-n", "mcts with the novelty bonus 0.9·c/t + 0.1·n/s (002 §V.A)"},
+		{"mcts-nd", "mcts that never adds a state already in the tree (002 §V.A)"},
+		{"mcts-r", "MCTS with reversibility compression over single moves (002 §III)"},
+	} {
+		name := e.name
+		solver.Register(solver.Entry{
+			Name:    name,
+			Summary: e.summary,
+			Params:  []string{"c=" + fmt.Sprint(DefaultMoveC), "depth=" + fmt.Sprint(DefaultRolloutDepth)},
+			New:     func() solver.Solver { return MoveMCTS{Variant: name} },
+		})
+	}
+}
+
+// Solve implements solver.Solver.
+func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	variant, ok := moveVariants[m.Variant]
+	if !ok {
+		return solver.Result{}, fmt.Errorf("mcts: unknown variant %q", m.Variant)
+	}
+	c, err := opts.Param("c", DefaultMoveC)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	depth, err := opts.Param("depth", DefaultRolloutDepth)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	guard := solver.NewGuard(ctx, opts)
+	var stats solver.Stats
+	finish := func(st solver.Status) solver.Result {
+		guard.Finish(&stats)
+		return solver.Result{Status: st, Stats: stats}
+	}
+	if b.Impossible != "" {
+		return finish(solver.NoSolution), nil
+	}
+	g := newMoveGame(b, variant, int(depth), opts.Seed)
+	t := NewTree(0)
+	stats.TreeSize, stats.UniqueStates, stats.Stored = 1, 1, 1
+	if g.root.solved() {
+		return finish(solver.Solved), nil
+	}
+	s := NewSearch(t, g, opts.Seed)
+	s.C = c
+	// An expanded MCTS-R node with no children holds a closed class: every
+	// step from every state in it leads back into it, so it is a dead end.
+	// 002 does not say what to do with one; we eliminate it (000 §4.2.3).
+	s.Eliminate = variant == reversible
+	update := func() {
+		stats.TreeSize = int64(t.Len())
+		stats.UniqueStates = int64(g.seen.len())
+		stats.Stored = stats.UniqueStates
+		stats.Generated = t.Added() - 1
+		stats.Expanded = g.expansions
+		stats.Bytes = t.Bytes() + g.bytes()
+	}
+	for {
+		update()
+		if st, stop := guard.Tick(&stats); stop {
+			return finish(st), nil
+		}
+		out := s.Iterate()
+		stats.Iterations++
+		if out == Found {
+			update()
+			res := finish(solver.Solved)
+			res.Moves = g.solution(t)
+			for _, mv := range res.Moves {
+				if mv.Push {
+					res.Pushes++
+				}
+			}
+			return res, nil
+		}
+		if out == Exhausted {
+			return finish(solver.NoSolution), nil
+		}
+	}
+}
