@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"soko/internal/testlevel"
 	"testing"
 
 	"soko/solver"
@@ -11,7 +12,7 @@ import (
 // iteration and the levels solved. The bar for Schokoban is under 20 µs per
 // iteration on average.
 func benchmarkPush(b *testing.B, s solver.Solver) {
-	ls := mustLevels(b, "schokoban-microban100")
+	ls := testlevel.Resolve(b, "schokoban-microban100")
 	var iters, solved int64
 	var secs float64
 	for b.Loop() {
@@ -35,7 +36,7 @@ func BenchmarkVanillaban(b *testing.B) { benchmarkPush(b, Vanillaban{}) }
 // benchmarkMove runs a move-level configuration over Microban 1–20 at 2000
 // iterations per level and reports the cost of one iteration.
 func benchmarkMove(b *testing.B, variant string) {
-	ls := mustLevels(b, "microban:1-20")
+	ls := testlevel.Resolve(b, "microban:1-20")
 	var iters int64
 	var secs float64
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"soko/internal/testlevel"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -52,7 +53,7 @@ func checkReversal(tr *Tree, g *moveGame) error {
 // list a walk from its parent's state to its own.
 func TestReversibilityCompression(t *testing.T) {
 	var compressions int64
-	for _, l := range mustLevels(t, "microban:2-6") {
+	for _, l := range testlevel.Resolve(t, "microban:2-6") {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
 			t.Fatal(err)
@@ -84,8 +85,8 @@ func TestReversibilityCompression(t *testing.T) {
 // (solutions verified by solver.Run) and checks the unique-state ratios of
 // Table I where they are exact: 1 for mcts-nd, and well below 1 for mcts.
 func TestMoveSolvers(t *testing.T) {
-	easy := mustLevels(t, "microban:2")[0]
-	corridor := parse(t, "#######\n#@ $ .#\n#######\n")
+	easy := testlevel.Resolve(t, "microban:2")[0]
+	corridor := testlevel.Parse(t, "#######\n#@ $ .#\n#######\n")
 	for _, name := range []string{"mcts", "mcts-n", "mcts-nd", "mcts-r"} {
 		e, ok := solver.Lookup(name)
 		if !ok {
@@ -98,7 +99,7 @@ func TestMoveSolvers(t *testing.T) {
 			}
 		}
 	}
-	hard := mustLevels(t, "microban:9")[0]
+	hard := testlevel.Resolve(t, "microban:9")[0]
 	nd := run(t, MoveMCTS{"mcts-nd"}, hard, iterations(3000, 1))
 	if nd.Stats.UniqueStates != nd.Stats.TreeSize {
 		t.Errorf("mcts-nd: %d unique states, %d nodes; want equal", nd.Stats.UniqueStates, nd.Stats.TreeSize)
@@ -116,7 +117,7 @@ func TestMoveSolvers(t *testing.T) {
 // Microban levels at a fixed number of iterations: mcts-r solves more than
 // mcts-nd, which solves at least as many as mcts.
 func TestMCTSRBeatsBaselines(t *testing.T) {
-	ls := mustLevels(t, "microban:1-10")
+	ls := testlevel.Resolve(t, "microban:1-10")
 	count := func(name string) int {
 		solved := 0
 		for _, l := range ls {
@@ -135,7 +136,7 @@ func TestMCTSRBeatsBaselines(t *testing.T) {
 
 // TestMoveDeterministic: equal seeds give identical runs.
 func TestMoveDeterministic(t *testing.T) {
-	l := mustLevels(t, "microban:7")[0]
+	l := testlevel.Resolve(t, "microban:7")[0]
 	for _, name := range []string{"mcts-n", "mcts-r"} {
 		a := run(t, MoveMCTS{name}, l, iterations(4000, 9))
 		b := run(t, MoveMCTS{name}, l, iterations(4000, 9))

@@ -7,29 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"soko/internal/testlevel"
 	"soko/level"
-	"soko/levels"
 	"soko/sokoban"
 	"soko/solver"
 )
-
-func mustLevels(t testing.TB, spec string) []*level.Level {
-	t.Helper()
-	ls, err := levels.Resolve(spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ls
-}
-
-func parse(t testing.TB, text string) *level.Level {
-	t.Helper()
-	ls, err := level.ParseString(text, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ls[0]
-}
 
 func run(t testing.TB, s solver.Solver, l *level.Level, opts solver.Options) solver.Result {
 	t.Helper()
@@ -74,7 +56,7 @@ func checkPushTree(tr *Tree, g *pushGame) error {
 // depths consistent and the state table exact.
 func TestSchokobanRestructuring(t *testing.T) {
 	var reparents, eliminated int64
-	for _, l := range mustLevels(t, "schokoban-microban100:3,7,14,25") {
+	for _, l := range testlevel.Resolve(t, "schokoban-microban100:3,7,14,25") {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
 			t.Fatal(err)
@@ -108,21 +90,21 @@ func TestSchokobanRestructuring(t *testing.T) {
 // iterations; solver.Run verifies every solution.
 func TestSolvesSmallLevels(t *testing.T) {
 	for _, spec := range []string{"cbc60:1-60", "microban:1-10", "schokoban-microban100:1-5"} {
-		for _, l := range mustLevels(t, spec) {
+		for _, l := range testlevel.Resolve(t, spec) {
 			res := run(t, Schokoban{}, l, iterations(5000, 0))
 			if res.Status != solver.Solved {
 				t.Errorf("schokoban: %s: %v after %d iterations", l.Name(), res.Status, res.Stats.Iterations)
 			}
 		}
 	}
-	for _, l := range append(mustLevels(t, "cbc60:1-8"), mustLevels(t, "microban:1-2")...) {
+	for _, l := range append(testlevel.Resolve(t, "cbc60:1-8"), testlevel.Resolve(t, "microban:1-2")...) {
 		res := run(t, Vanillaban{}, l, iterations(5000, 0))
 		if res.Status != solver.Solved {
 			t.Errorf("vanillaban: %s: %v after %d iterations", l.Name(), res.Status, res.Stats.Iterations)
 		}
 	}
 	// A level solved at the start is solved with no moves.
-	l := parse(t, "####\n#@*#\n####\n")
+	l := testlevel.Parse(t, "####\n#@*#\n####\n")
 	for _, s := range []solver.Solver{Vanillaban{}, Schokoban{}} {
 		if res := run(t, s, l, iterations(10, 0)); res.Status != solver.Solved || len(res.Moves) != 0 {
 			t.Errorf("%T on a solved level: %v, %d moves", s, res.Status, len(res.Moves))
@@ -137,7 +119,7 @@ func TestSolvesSmallLevels(t *testing.T) {
 // levels, of which it solved 13 (seed 0) when the test was written.
 func TestSchokobanThesisSubset(t *testing.T) {
 	solved := 0
-	for _, l := range mustLevels(t, "schokoban-microban100:1-30") {
+	for _, l := range testlevel.Resolve(t, "schokoban-microban100:1-30") {
 		if run(t, Schokoban{}, l, iterations(500, 0)).Status == solver.Solved {
 			solved++
 		}
@@ -165,7 +147,7 @@ var unsolvable = []string{
 // iterations.
 func TestNoSolution(t *testing.T) {
 	for _, text := range unsolvable {
-		l := parse(t, text)
+		l := testlevel.Parse(t, text)
 		for _, s := range []solver.Solver{Vanillaban{}, Schokoban{}} {
 			res := run(t, s, l, iterations(100000, 0))
 			if res.Status != solver.NoSolution {
@@ -178,7 +160,7 @@ func TestNoSolution(t *testing.T) {
 // TestDeterministic: equal seeds give identical runs, different seeds
 // different trees.
 func TestDeterministic(t *testing.T) {
-	l := mustLevels(t, "schokoban-microban100:40")[0]
+	l := testlevel.Resolve(t, "schokoban-microban100:40")[0]
 	for _, s := range []solver.Solver{Vanillaban{}, Schokoban{}} {
 		var results []solver.Result
 		for _, seed := range []uint64{3, 3, 4} {
@@ -199,7 +181,7 @@ func TestDeterministic(t *testing.T) {
 // TestBudgets checks the iteration, time and node budgets and cancellation,
 // and the statistics an unsolved run reports.
 func TestBudgets(t *testing.T) {
-	hard := mustLevels(t, "xsokoban90:24")[0]
+	hard := testlevel.Resolve(t, "xsokoban90:24")[0]
 	for _, s := range []solver.Solver{Vanillaban{}, Schokoban{}} {
 		res := run(t, s, hard, iterations(700, 1))
 		if res.Status != solver.IterationLimit || res.Stats.Iterations != 700 {
@@ -233,7 +215,7 @@ func TestBudgets(t *testing.T) {
 // level: Schokoban's tree never holds more nodes than the distinct states it
 // has seen, Vanillaban's grows past them (000 §6.1.1).
 func TestSchokobanTreeHoldsEachStateOnce(t *testing.T) {
-	l := mustLevels(t, "cbc60:7")[0]
+	l := testlevel.Resolve(t, "cbc60:7")[0]
 	v := run(t, Vanillaban{}, l, iterations(400, 1))
 	s := run(t, Schokoban{}, l, iterations(400, 1))
 	if s.Stats.TreeSize > s.Stats.UniqueStates {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"soko/internal/testlevel"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,7 +154,7 @@ func TestMoveTable(t *testing.T) {
 	if spec == "" {
 		spec = "microban"
 	}
-	ls := mustLevels(t, spec)
+	ls := testlevel.Resolve(t, spec)
 	var out strings.Builder
 	fmt.Fprintf(&out, "\n%s, %v per level, seed 0\n", spec, limit)
 	for _, name := range []string{"mcts", "mcts-n", "mcts-nd", "mcts-r"} {

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"soko/internal/testlevel"
 	"testing"
 
 	"soko/sokoban"
@@ -25,7 +26,7 @@ func TestWallLines(t *testing.T) {
 		// Along a left wall, column 2, rows 2-5: two boxes, one goal.
 		{"#########\n###  ####\n##$ #####\n##. ..$ #\n##$     #\n##  @   #\n#########\n", 2, 2, true},
 	} {
-		b, err := sokoban.NewBoard(parse(t, tc.text))
+		b, err := sokoban.NewBoard(testlevel.Parse(t, tc.text))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,28 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"soko/internal/testlevel"
 	"soko/level"
-	"soko/levels"
 	"soko/solver"
 )
-
-func mustLevels(t testing.TB, spec string) []*level.Level {
-	t.Helper()
-	ls, err := levels.Resolve(spec, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ls
-}
-
-func parse(t testing.TB, text string) *level.Level {
-	t.Helper()
-	ls, err := level.ParseString(text, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ls[0]
-}
 
 func run(t testing.TB, s solver.Solver, l *level.Level, b solver.Budget) solver.Result {
 	t.Helper()
@@ -51,7 +33,7 @@ var knownPushes = map[string]int{
 func TestBFSAndAStarAgreeOnPushes(t *testing.T) {
 	// 96, 122, 138 and 143 are levels where A* once returned two pushes too
 	// many, before it reopened states reached again by a shorter path.
-	for _, l := range mustLevels(t, "microban:1-12,96,122,138,143") {
+	for _, l := range testlevel.Resolve(t, "microban:1-12,96,122,138,143") {
 		b := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
 		a := run(t, AStar{}, l, solver.Budget{Time: time.Minute})
 		if b.Status != solver.Solved || a.Status != solver.Solved {
@@ -81,7 +63,7 @@ var unsolvable = []string{
 
 func TestNoSolutionIsNotATimeout(t *testing.T) {
 	for _, text := range unsolvable {
-		l := parse(t, text)
+		l := testlevel.Parse(t, text)
 		for name, s := range map[string]solver.Solver{"bfs": BFS{}, "astar": AStar{}} {
 			res := run(t, s, l, solver.Budget{Time: 10 * time.Second})
 			if res.Status != solver.NoSolution {
@@ -92,7 +74,7 @@ func TestNoSolutionIsNotATimeout(t *testing.T) {
 }
 
 func TestBudgets(t *testing.T) {
-	hard := mustLevels(t, "xsokoban90:24")[0]
+	hard := testlevel.Resolve(t, "xsokoban90:24")[0]
 	for name, s := range map[string]solver.Solver{"bfs": BFS{}, "astar": AStar{}} {
 		t.Run(name, func(t *testing.T) {
 			res := run(t, s, hard, solver.Budget{Nodes: 500})
@@ -122,7 +104,7 @@ func TestBudgets(t *testing.T) {
 }
 
 func TestProgressEvents(t *testing.T) {
-	hard := mustLevels(t, "xsokoban90:24")[0]
+	hard := testlevel.Resolve(t, "xsokoban90:24")[0]
 	var events int
 	var last solver.Stats
 	opts := solver.Options{
@@ -140,7 +122,7 @@ func TestProgressEvents(t *testing.T) {
 // BenchmarkAStar solves Microban levels and reports expansions per second
 // and the bytes every stored state costs (store, per-state fields, open list).
 func BenchmarkAStar(b *testing.B) {
-	ls := mustLevels(b, "microban:1-60")
+	ls := testlevel.Resolve(b, "microban:1-60")
 	var expanded, stored, bytes int64
 	for b.Loop() {
 		expanded, stored, bytes = 0, 0, 0
@@ -165,7 +147,7 @@ func TestAStarMicrobanRegression(t *testing.T) {
 	}
 	const want = 151
 	solved := 0
-	for _, l := range mustLevels(t, "microban") {
+	for _, l := range testlevel.Resolve(t, "microban") {
 		res := run(t, AStar{}, l, solver.Budget{Nodes: 400000})
 		if res.Status == solver.Solved {
 			solved++

@@ -26,13 +26,13 @@ func allSolvers(t *testing.T) map[string]solver.Solver {
 
 func TestEverySolverSolvesSmallLevels(t *testing.T) {
 	for name, s := range allSolvers(t) {
-		for _, l := range mustLevels(t, "microban:1-10") {
+		for _, l := range testlevel.Resolve(t, "microban:1-10") {
 			if res := run(t, s, l, solver.Budget{Time: 30 * time.Second}); res.Status != solver.Solved {
 				t.Errorf("%s on %s: %v", name, l.Name(), res.Status)
 			}
 		}
 		for _, text := range unsolvable {
-			if res := run(t, s, parse(t, text), solver.Budget{Time: 10 * time.Second}); res.Status != solver.NoSolution {
+			if res := run(t, s, testlevel.Parse(t, text), solver.Budget{Time: 10 * time.Second}); res.Status != solver.NoSolution {
 				t.Errorf("%s on\n%s: %v, want no solution", name, text, res.Status)
 			}
 		}
@@ -40,7 +40,7 @@ func TestEverySolverSolvesSmallLevels(t *testing.T) {
 }
 
 func TestIDAStarMatchesAStar(t *testing.T) {
-	for _, l := range mustLevels(t, "microban:1-40,96,138") {
+	for _, l := range testlevel.Resolve(t, "microban:1-40,96,138") {
 		a := run(t, AStar{}, l, solver.Budget{Time: time.Minute})
 		i := run(t, IDAStar{}, l, solver.Budget{Time: time.Minute})
 		if a.Status != solver.Solved || i.Status != solver.Solved {
@@ -54,7 +54,7 @@ func TestIDAStarMatchesAStar(t *testing.T) {
 
 func TestBFSMovesIsMoveOptimal(t *testing.T) {
 	solvers := allSolvers(t)
-	for _, l := range mustLevels(t, "microban:1-8") {
+	for _, l := range testlevel.Resolve(t, "microban:1-8") {
 		best := run(t, BFSMoves{}, l, solver.Budget{Time: time.Minute})
 		if best.Status != solver.Solved {
 			t.Fatalf("%s: %v", l.Name(), best.Status)
@@ -65,13 +65,13 @@ func TestBFSMovesIsMoveOptimal(t *testing.T) {
 			}
 		}
 	}
-	if r := run(t, BFSMoves{}, parse(t, "#######\n#@ $ .#\n#######\n"), solver.Budget{}); len(r.Moves) != 3 {
+	if r := run(t, BFSMoves{}, testlevel.Parse(t, "#######\n#@ $ .#\n#######\n"), solver.Budget{}); len(r.Moves) != 3 {
 		t.Errorf("corridor: %d moves, want 3", len(r.Moves))
 	}
 }
 
 func TestDFSDepthLimit(t *testing.T) {
-	l := mustLevels(t, "microban:1")[0] // 8 pushes at best
+	l := testlevel.Resolve(t, "microban:1")[0] // 8 pushes at best
 	opts := func(depth string) solver.Options {
 		return solver.Options{Params: map[string]string{"depth": depth}}
 	}
