@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"strings"
 	"strconv"
 	"testing"
 	"time"
@@ -107,15 +108,19 @@ func TestProgressEvents(t *testing.T) {
 	hard := testlevel.Resolve(t, "xsokoban90:24")[0]
 	var events int
 	var last solver.Stats
+	var board []string
 	opts := solver.Options{
 		Budget:   solver.Budget{Time: 500 * time.Millisecond},
-		Progress: func(p solver.Progress) { events++; last = p.Stats },
+		Progress: func(p solver.Progress) { events++; last, board = p.Stats, p.Board },
 	}
 	if _, err := solver.Run(context.Background(), AStar{}, hard, opts); err != nil {
 		t.Fatal(err)
 	}
 	if events < 2 || last.Expanded == 0 || last.Elapsed == 0 {
 		t.Fatalf("%d progress events, last %+v", events, last)
+	}
+	if len(board) != hard.Height || strings.Count(strings.Join(board, ""), "$")+strings.Count(strings.Join(board, ""), "*") == 0 {
+		t.Fatalf("progress board:\n%s", strings.Join(board, "\n"))
 	}
 }
 

@@ -343,3 +343,20 @@ func TestPullDistancesAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+func TestRowsRedrawsTheLevel(t *testing.T) {
+	for _, tc := range tiny {
+		l := testlevel.Grid(tc.rows...)
+		b := mustBoard(t, l)
+		if got := b.Start().Rows(); !slices.Equal(got, l.Rows) {
+			t.Fatalf("%s: start position drawn as\n%s", tc.name, strings.Join(got, "\n"))
+		}
+	}
+	b := mustBoard(t, testlevel.Grid(tiny[1].rows...))
+	p := b.Start()
+	p.Apply(Push{Box: b.At(2, 2), Dir: level.Right})
+	want := []string{"#####", "#   #", "# @$#", "#  .#", "#####"}
+	if got := p.Rows(); !slices.Equal(got, want) {
+		t.Fatalf("after a push:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -63,3 +63,42 @@ func (b *Board) Expand(pushes []Push) ([]level.Move, error) {
 	}
 	return moves, nil
 }
+
+// Rows draws the position as XSB rows of the level's grid: the level's
+// walls and goals with p's boxes and player.
+func (p *Position) Rows() []string {
+	l := p.b.Level
+	rows := make([][]byte, l.Height)
+	for y, r := range l.Rows {
+		rows[y] = []byte(r)
+		for x, c := range rows[y] {
+			if p.b.square[y*l.Width+x] == None {
+				continue // walls, outside, and boxes fixed on unreachable goals
+			}
+			switch c {
+			case level.Box, level.Player:
+				rows[y][x] = level.Floor
+			case level.BoxOnGoal, level.PlayerOnGoal:
+				rows[y][x] = level.Goal
+			}
+		}
+	}
+	put := func(s Square, onFloor, onGoal byte) {
+		c := p.b.cell[s]
+		x, y := int(c)%l.Width, int(c)/l.Width
+		if p.b.goal[s] {
+			rows[y][x] = onGoal
+		} else {
+			rows[y][x] = onFloor
+		}
+	}
+	for _, s := range p.boxes {
+		put(s, level.Box, level.BoxOnGoal)
+	}
+	put(p.player, level.Player, level.PlayerOnGoal)
+	out := make([]string, len(rows))
+	for y, r := range rows {
+		out[y] = string(r)
+	}
+	return out
+}

@@ -16,7 +16,12 @@ type Guard struct {
 	deadline time.Time
 	nextNote time.Time
 	calls    int
+	best     func() []string
 }
+
+// Best registers how to draw the most promising position found so far; the
+// guard calls it when it sends a progress event, on the solver's goroutine.
+func (g *Guard) Best(draw func() []string) { g.best = draw }
 
 // progressEvery is the interval between progress events.
 const progressEvery = 100 * time.Millisecond
@@ -75,9 +80,12 @@ func (g *Guard) Check(stats *Stats) (Status, bool) {
 	}
 	if g.progress != nil && now.After(g.nextNote) {
 		g.nextNote = now.Add(progressEvery)
-		s := *stats
-		s.Elapsed = now.Sub(g.start)
-		g.progress(Progress{Stats: s})
+		ev := Progress{Stats: *stats}
+		ev.Elapsed = now.Sub(g.start)
+		if g.best != nil {
+			ev.Board = g.best()
+		}
+		g.progress(ev)
 	}
 	return Solved, false
 }

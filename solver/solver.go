@@ -82,6 +82,9 @@ type Stats struct {
 // Progress is an event sent while a search runs.
 type Progress struct {
 	Stats
+	// Board is the most promising position found so far, as XSB rows of
+	// the level's grid, when the solver reports one (see Guard.Best).
+	Board []string `json:"board,omitempty"`
 }
 
 // Options are passed to every Solve call.
