@@ -2,8 +2,8 @@ package search
 
 import (
 	"context"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
