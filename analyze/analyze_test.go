@@ -2,11 +2,11 @@ package analyze
 
 import (
 	"encoding/csv"
-	"flag"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"soko/internal/golden"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +14,6 @@ import (
 	"soko/level"
 	"soko/levels"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestRenderGolden(t *testing.T) {
 	for _, spec := range []string{"microban:1", "microban:2", "microban:11", "xsokoban90:1"} {
@@ -27,20 +25,7 @@ func TestRenderGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := filepath.Join("testdata", strings.ReplaceAll(spec, ":", "_")+".golden")
-		if *update {
-			if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s:\n%s\nwant:\n%s", spec, got, want)
-		}
+		golden.Check(t, strings.ReplaceAll(spec, ":", "_")+".golden", got)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	"soko/levels"
 	_ "soko/search" // registers bfs and astar
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // testJobs: bfs and astar on Microban 1-10 at two node budgets and two
 // seeds: 80 fast, deterministic runs.

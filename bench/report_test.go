@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"soko/internal/golden"
 	"strings"
 	"testing"
 	"time"
@@ -71,23 +72,6 @@ func syntheticRecords() []Record {
 	return recs
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test ./bench -update to accept):\n%s", path, got)
-	}
-}
-
 func TestReportGolden(t *testing.T) {
 	recs := syntheticRecords()
 	dir := t.TempDir()
@@ -98,13 +82,13 @@ func TestReportGolden(t *testing.T) {
 	if err := Report(&md, recs, ReportOptions{OutDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.md.golden", md.String())
+	golden.Check(t, "report.md.golden", md.String())
 	for _, name := range []string{"levels.md", "summary.csv", "pushdiff.csv", "benchstat.txt", "runs.csv"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, name+".golden", string(b))
+		golden.Check(t, name+".golden", string(b))
 	}
 	rep, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 	if string(rep) != md.String() {

@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
+	"soko/internal/golden"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // soko runs the command in-process and returns stdout, stderr and the error.
 func soko(t *testing.T, stdin string, args ...string) (string, string, error) {
@@ -22,29 +20,12 @@ func soko(t *testing.T, stdin string, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), err
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("output differs from %s (run go test -update to accept):\n%s", path, got)
-	}
-}
-
 func TestList(t *testing.T) {
 	out, _, err := soko(t, "", "list")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "list.golden", out)
+	golden.Check(t, "list.golden", out)
 	out, _, err = soko(t, "", "list", "microban")
 	if err != nil || strings.Count(out, "\n") != 155 || !strings.Contains(out, "The Dungeon") {
 		t.Fatalf("list microban: %v\n%s", err, out)
