@@ -67,31 +67,74 @@ func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpo
 	if err != nil {
 		return solver.Result{}, err
 	}
-	guard := solver.NewGuard(ctx, opts)
+	if b.Impossible != "" {
+		return noSolution(ctx, opts), nil
+	}
+	g := newPushGame(b, transpose)
+	g.cycles = cycles != 0
+	return runGame(ctx, opts, g, c, true)
+}
+
+// sokobanGame is a Sokoban game the MCTS loop drives: a Game that also
+// reports whether its root is solved, its counters and its solution.
+type sokobanGame interface {
+	Game
+	rootSolved() bool
+	counts() (unique, expansions, bytes int64)
+	moves(t *Tree) ([]level.Move, error)
+}
+
+func (g *pushGame) rootSolved() bool { return g.pos.Solved() }
+
+func (g *pushGame) counts() (int64, int64, int64) {
+	return int64(g.store.Len()), g.expansions, g.bytes()
+}
+
+func (g *pushGame) moves(t *Tree) ([]level.Move, error) {
+	moves, _, err := g.solution(t, g.goal)
+	return moves, err
+}
+
+func (g *moveGame) rootSolved() bool { return g.root.solved() }
+
+func (g *moveGame) counts() (int64, int64, int64) {
+	return int64(g.seen.len()), g.expansions, g.bytes()
+}
+
+func (g *moveGame) moves(t *Tree) ([]level.Move, error) { return g.solution(t), nil }
+
+// noSolution is the result for a level that is unsolvable before any search.
+func noSolution(ctx context.Context, opts solver.Options) solver.Result {
 	var stats solver.Stats
+	solver.NewGuard(ctx, opts).Finish(&stats)
+	return solver.Result{Status: solver.NoSolution, Stats: stats}
+}
+
+// runGame runs MCTS iterations on g under the options' budget until a
+// solution enters the tree, the tree is exhausted, or the budget ends.
+func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64, eliminate bool) (solver.Result, error) {
+	guard := solver.NewGuard(ctx, opts)
+	t := NewTree(0)
+	stats := solver.Stats{TreeSize: 1, UniqueStates: 1, Stored: 1}
 	finish := func(st solver.Status) solver.Result {
 		guard.Finish(&stats)
 		return solver.Result{Status: st, Stats: stats}
 	}
-	if b.Impossible != "" {
-		return finish(solver.NoSolution), nil
-	}
-	g := newPushGame(b, transpose)
-	g.cycles = cycles != 0
-	t := NewTree(0)
-	stats.TreeSize, stats.UniqueStates, stats.Stored = 1, 1, 1
-	if g.pos.Solved() {
+	if g.rootSolved() {
 		return finish(solver.Solved), nil
 	}
 	s := NewSearch(t, g, opts.Seed)
-	s.C, s.Eliminate = c, true
-	for {
+	s.C, s.Eliminate = c, eliminate
+	update := func() {
+		unique, expansions, bytes := g.counts()
 		stats.TreeSize = int64(t.Len())
-		stats.UniqueStates = int64(g.store.Len())
-		stats.Stored = stats.UniqueStates
+		stats.UniqueStates, stats.Stored = unique, unique
 		stats.Generated = t.Added() - 1
-		stats.Expanded = g.expansions
-		stats.Bytes = t.Bytes() + g.bytes()
+		stats.Expanded = expansions
+		stats.Bytes = t.Bytes() + bytes
+	}
+	for {
+		update()
 		if st, stop := guard.Tick(&stats); stop {
 			return finish(st), nil
 		}
@@ -99,17 +142,18 @@ func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpo
 		stats.Iterations++
 		switch out {
 		case Found:
-			stats.TreeSize = int64(t.Len())
-			stats.UniqueStates = int64(g.store.Len())
-			stats.Stored = stats.UniqueStates
-			stats.Generated = t.Added() - 1
-			stats.Expanded = g.expansions
-			moves, pushes, err := g.solution(t, g.goal)
+			update()
+			moves, err := g.moves(t)
 			if err != nil {
 				return solver.Result{}, err
 			}
 			res := finish(solver.Solved)
-			res.Moves, res.Pushes = moves, pushes
+			res.Moves = moves
+			for _, mv := range moves {
+				if mv.Push {
+					res.Pushes++
+				}
+			}
 			return res, nil
 		case Exhausted:
 			return finish(solver.NoSolution), nil
@@ -171,55 +215,12 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if err != nil {
 		return solver.Result{}, err
 	}
-	guard := solver.NewGuard(ctx, opts)
-	var stats solver.Stats
-	finish := func(st solver.Status) solver.Result {
-		guard.Finish(&stats)
-		return solver.Result{Status: st, Stats: stats}
-	}
 	if b.Impossible != "" {
-		return finish(solver.NoSolution), nil
+		return noSolution(ctx, opts), nil
 	}
-	g := newMoveGame(b, variant, int(depth), opts.Seed)
-	t := NewTree(0)
-	stats.TreeSize, stats.UniqueStates, stats.Stored = 1, 1, 1
-	if g.root.solved() {
-		return finish(solver.Solved), nil
-	}
-	s := NewSearch(t, g, opts.Seed)
-	s.C = c
 	// An expanded MCTS-R node with no children holds a closed class: every
 	// step from every state in it leads back into it, so it is a dead end.
 	// 002 does not say what to do with one; we eliminate it (000 §4.2.3).
-	s.Eliminate = variant == reversible
-	update := func() {
-		stats.TreeSize = int64(t.Len())
-		stats.UniqueStates = int64(g.seen.len())
-		stats.Stored = stats.UniqueStates
-		stats.Generated = t.Added() - 1
-		stats.Expanded = g.expansions
-		stats.Bytes = t.Bytes() + g.bytes()
-	}
-	for {
-		update()
-		if st, stop := guard.Tick(&stats); stop {
-			return finish(st), nil
-		}
-		out := s.Iterate()
-		stats.Iterations++
-		if out == Found {
-			update()
-			res := finish(solver.Solved)
-			res.Moves = g.solution(t)
-			for _, mv := range res.Moves {
-				if mv.Push {
-					res.Pushes++
-				}
-			}
-			return res, nil
-		}
-		if out == Exhausted {
-			return finish(solver.NoSolution), nil
-		}
-	}
+	g := newMoveGame(b, variant, int(depth), opts.Seed)
+	return runGame(ctx, opts, g, c, variant == reversible)
 }
