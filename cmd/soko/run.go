@@ -38,6 +38,8 @@ usage:
   soko bench [flags] LEVELS...      run solvers x levels x budgets to JSONL (see "soko bench -h")
   soko bench merge FILE.jsonl...    join the results of shards
   soko report [flags] FILE.jsonl... tables, plots and benchstat text from results
+  soko serve [--addr HOST:PORT]     the web page: play, solve live, replay (see "soko help serve")
+  soko play [--replay LURD] LEVEL   play a level in the terminal, or watch a solution
   soko help [COMMAND]               this text, or a command's flags
 
 LEVELS are addressed as microban:12, xsokoban90:1-10, microban:1,5,9,
@@ -71,6 +73,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runBench(ctx, rest, stdin, stdout, stderr)
 	case "report":
 		return runReport(rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
+	case "play":
+		return runPlay(ctx, rest, stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout)
 	default:
@@ -91,6 +97,10 @@ func runHelp(args []string, stdout io.Writer) error {
 		fs, _ = benchFlags()
 	case "report":
 		fs, _ = reportFlags()
+	case "serve":
+		fs, _ = serveFlags()
+	case "play":
+		fs, _ = playFlags()
 	case "verify", "list", "solvers", "show", "analyze":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -98,7 +108,11 @@ func runHelp(args []string, stdout io.Writer) error {
 		return usagef("no help for unknown command %q", args[0])
 	}
 	fs.SetOutput(stdout)
-	fmt.Fprintf(stdout, "usage: soko %s [flags] LEVELS...\n\nflags:\n", args[0])
+	synopsis := map[string]string{"serve": "[flags]", "play": "[flags] LEVEL"}[args[0]]
+	if synopsis == "" {
+		synopsis = "[flags] LEVELS..."
+	}
+	fmt.Fprintf(stdout, "usage: soko %s %s\n\nflags:\n", args[0], synopsis)
 	fs.PrintDefaults()
 	return nil
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmux runs a tmux command on the test's own server socket.
+func tmux(t *testing.T, sock string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestPlayTmux is a smoke test of soko play in a real terminal: tmux runs
+// the command (this test binary acting as soko), the test types keys and
+// reads the screen.
+func TestPlayTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the terminal smoke test of soko play is skipped")
+	}
+	if testing.Short() {
+		t.Skip("runs soko play in tmux")
+	}
+	sock := fmt.Sprintf("soko-test-%d", os.Getpid())
+	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	start := func(name string, args ...string) {
+		cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s; echo EXIT=$?; sleep 60",
+			os.Args[0], strings.Join(args, " "))
+		tmux(t, sock, "new-session", "-d", "-s", name, "-x", "110", "-y", "30", cmd)
+	}
+	screen := func(name string) string { return tmux(t, sock, "capture-pane", "-p", "-t", name) }
+	waitFor := func(name string, want ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := screen(name)
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(s, w)
+			}
+			if ok {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", want, s)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+
+	start("play", "play", "microban:1")
+	waitFor("play", "moves 0", "pushes 0", "boxes on goals 1/2", "q quit")
+	tmux(t, sock, "send-keys", "-t", "play", "Down", "Left", "w")
+	s := waitFor("play", "moves 3", "pushes 1")
+	if !strings.Contains(s, "██") || !strings.Contains(s, "[]") {
+		t.Fatalf("no board on the screen:\n%s", s)
+	}
+	tmux(t, sock, "send-keys", "-t", "play", "u")
+	waitFor("play", "moves 2", "pushes 0")
+	tmux(t, sock, "send-keys", "-t", "play", "q")
+	waitFor("play", "microban:1: not solved, 2 moves, 0 pushes: dl", "EXIT=0")
+
+	start("replay", "play", "--speed", "200", "--replay", "dlUrrrdLullddrUluRuulDrddrruLdlUU", "microban:1")
+	waitFor("replay", "SOLVED in 33 moves, 8 pushes")
+	tmux(t, sock, "send-keys", "-t", "replay", "q")
+	waitFor("replay", "microban:1: solved, 33 moves, 8 pushes", "EXIT=0")
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a strings.Builder safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeShutdown runs soko serve on a free port, starts a long solver
+// job and watches its events, then cancels the context as SIGINT would:
+// the stream ends with a cancelled result and run returns promptly.
+func TestServeShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "1", "--queue", "0", "--time", "30s"}, strings.NewReader(""), &out, io.Discard)
+	}()
+	re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			base = "http://" + m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no address printed: %q", out.String())
+		}
+	}
+	resp, err := http.Post(base+"/api/solve", "application/json", strings.NewReader(`{"collection":"xsokoban90","n":90,"solver":"astar"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := regexp.MustCompile(`"id":"([0-9a-f]+)"`).FindStringSubmatch(string(b))
+	if resp.StatusCode != http.StatusAccepted || id == nil {
+		t.Fatalf("solve: %d %s", resp.StatusCode, b)
+	}
+	// One job at once and no queue: a second request is told the server is busy.
+	resp2, err := http.Post(base+"/api/solve", "application/json", strings.NewReader(`{"collection":"microban","n":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := io.ReadAll(resp2.Body)
+	resp2.Body.Close()
+	if resp2.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b2), "busy") {
+		t.Fatalf("second job: %d %s", resp2.StatusCode, b2)
+	}
+	events, err := http.Get(base + "/api/jobs/" + id[1] + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer events.Body.Close()
+	sc := bufio.NewScanner(events.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "event: progress") {
+	}
+	cancel() // SIGINT
+	var last string
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "data: ") {
+			last = sc.Text()
+		}
+	}
+	if !strings.Contains(last, `"status":"cancelled"`) {
+		t.Fatalf("last event after shutdown: %q", last)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop within 10 s of the signal")
+	}
+	if !strings.Contains(out.String(), "server stopped") {
+		t.Fatalf("output: %q", out.String())
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "extra"},
+		{"serve", "--jobs", "0"},
+		{"serve", "--memory", "lots"},
+		{"play"},
+		{"play", "microban:1-2"},
+		{"play", "--speed", "0", "microban:1"},
+	} {
+		_, _, err := soko(t, "", args...)
+		var u usageError
+		if !errors.As(err, &u) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+	if _, _, err := soko(t, "", "serve", "--addr", "256.1.1.1:99999"); err == nil {
+		t.Error("a bad address was accepted")
+	}
+	for _, cmd := range []string{"serve", "play"} {
+		out, _, err := soko(t, "", "help", cmd)
+		if err != nil || !strings.Contains(out, "usage: soko "+cmd) {
+			t.Errorf("help %s: %v\n%s", cmd, err, out)
+		}
+	}
+}

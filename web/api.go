@@ -1,0 +1,570 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"soko/analyze"
+	"soko/deadlock"
+	"soko/level"
+	"soko/levels"
+	"soko/sokoban"
+	"soko/solver"
+	"soko/verify"
+)
+
+// Limits on what requests may carry beyond the body size.
+const (
+	MaxLevelText = 256 << 10 // bytes of pasted level text
+	MaxSteps     = 1 << 20   // steps in a LURD to verify, repeat counts expanded
+	maxParams    = 16        // solver parameters in one request
+	maxParamLen  = 64        // bytes in a parameter name or value
+)
+
+// apiError is an error answer: {"error": msg, "line": l, "col": c}.
+type apiError struct {
+	status int
+	Msg    string `json:"error"`
+	Line   int    `json:"line,omitempty"`
+	Col    int    `json:"col,omitempty"`
+}
+
+func (e *apiError) Error() string { return e.Msg }
+
+func errorf(status int, format string, args ...any) *apiError {
+	return &apiError{status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v) // the client may have gone; nothing to do about it
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, errorf(status, format, args...))
+}
+
+func writeAPIError(w http.ResponseWriter, e *apiError) { writeJSON(w, e.status, e) }
+
+// decode reads a JSON request body into v: application/json, at most
+// MaxBody bytes, one object with no unknown fields.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return errorf(http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json), got %q", ct)
+	}
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", s.cfg.MaxBody)
+		case errors.Is(err, io.EOF):
+			return errorf(http.StatusBadRequest, "empty request body; want a JSON object")
+		}
+		return errorf(http.StatusBadRequest, "bad JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", s.cfg.MaxBody)
+		}
+		return errorf(http.StatusBadRequest, "bad JSON: more data after the object")
+	}
+	return nil
+}
+
+// levelRef names a level in a request: an embedded one, or pasted text.
+type levelRef struct {
+	Collection string `json:"collection,omitempty"`
+	N          int    `json:"n,omitempty"`
+	XSB        string `json:"xsb,omitempty"`
+}
+
+// PastedSource is the Source of levels pasted into the page.
+const PastedSource = "pasted"
+
+// level resolves a reference to one parsed level.
+func (ref levelRef) level() (*level.Level, *apiError) {
+	switch {
+	case ref.XSB != "" && ref.Collection != "":
+		return nil, errorf(http.StatusBadRequest, "give either collection or xsb, not both")
+	case ref.XSB != "":
+		if len(ref.XSB) > MaxLevelText {
+			return nil, errorf(http.StatusRequestEntityTooLarge, "level text larger than %d bytes", MaxLevelText)
+		}
+		ls, err := level.ParseString(ref.XSB, PastedSource)
+		if err != nil {
+			e := errorf(http.StatusBadRequest, "%v", err)
+			var le *level.Error
+			if errors.As(err, &le) {
+				e.Line, e.Col = le.Line, le.Col
+			}
+			return nil, e
+		}
+		if len(ls) == 0 {
+			return nil, errorf(http.StatusBadRequest, "no level found in the text (a board needs walls '#', a player '@', boxes '$' and goals '.')")
+		}
+		n := max(ref.N, 1)
+		if n > len(ls) {
+			return nil, errorf(http.StatusBadRequest, "the text holds %d levels; there is no level %d", len(ls), n)
+		}
+		l := ls[n-1]
+		l.Index = n
+		return l, nil
+	case ref.Collection != "":
+		return collectionLevel(ref.Collection, strconv.Itoa(ref.N))
+	}
+	return nil, errorf(http.StatusBadRequest, "no level: give {\"collection\": NAME, \"n\": N} or {\"xsb\": TEXT}")
+}
+
+func collectionLevel(name, n string) (*level.Level, *apiError) {
+	c, err := levels.Collection(name)
+	if err != nil {
+		return nil, errorf(http.StatusNotFound, "%v", err)
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 1 || i > len(c.Levels) {
+		return nil, errorf(http.StatusNotFound, "collection %s has levels 1 to %d; there is no level %q", name, len(c.Levels), n)
+	}
+	return c.Levels[i-1], nil
+}
+
+// levelJSON is a level as the API sends it.
+type levelJSON struct {
+	ID         string   `json:"id"` // "microban:1", or "pasted:1"
+	Collection string   `json:"collection,omitempty"`
+	N          int      `json:"n"`
+	Title      string   `json:"title,omitempty"`
+	Author     string   `json:"author,omitempty"`
+	Width      int      `json:"width"`
+	Height     int      `json:"height"`
+	Rows       []string `json:"rows"`
+	XSB        string   `json:"xsb"`
+}
+
+func levelID(l *level.Level) string { return l.Source + ":" + strconv.Itoa(l.Index) }
+
+func toLevelJSON(l *level.Level) levelJSON {
+	j := levelJSON{ID: levelID(l), N: l.Index, Title: l.Title, Author: l.Author,
+		Width: l.Width, Height: l.Height, Rows: l.Rows, XSB: level.Format(l)}
+	if l.Source != PastedSource {
+		j.Collection = l.Source
+	}
+	return j
+}
+
+func (s *Server) collections(w http.ResponseWriter, r *http.Request) {
+	type info struct {
+		Name        string `json:"name"`
+		Levels      int    `json:"levels"`
+		Description string `json:"description,omitempty"`
+	}
+	out := []info{}
+	for _, i := range levels.List() {
+		out = append(out, info{i.Name, i.Levels, i.Description})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) collection(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	c, err := levels.Collection(name)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "%v", err)
+		return
+	}
+	type entry struct {
+		N      int    `json:"n"`
+		Title  string `json:"title,omitempty"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+		Boxes  int    `json:"boxes"`
+	}
+	out := struct {
+		Name   string  `json:"name"`
+		Levels []entry `json:"levels"`
+	}{Name: name, Levels: []entry{}}
+	for _, l := range c.Levels {
+		boxes := 0
+		for _, row := range l.Rows {
+			boxes += strings.Count(row, "$") + strings.Count(row, "*")
+		}
+		out.Levels = append(out.Levels, entry{l.Index, l.Title, l.Width, l.Height, boxes})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) level(w http.ResponseWriter, r *http.Request) {
+	l, e := collectionLevel(r.PathValue("collection"), r.PathValue("n"))
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, toLevelJSON(l))
+}
+
+func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		XSB string `json:"xsb"`
+		N   int    `json:"n,omitempty"`
+	}
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	if strings.TrimSpace(req.XSB) == "" {
+		writeError(w, http.StatusBadRequest, "no level text given")
+		return
+	}
+	l, e := levelRef{XSB: req.XSB, N: req.N}.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, toLevelJSON(l))
+}
+
+func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {
+	type info struct {
+		Name    string   `json:"name"`
+		Summary string   `json:"summary"`
+		Params  []string `json:"params"`
+	}
+	out := []info{}
+	for _, e := range solver.Entries() {
+		out = append(out, info{e.Name, e.Summary, append([]string{}, e.Params...)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// solveRequest is the body of POST /api/solve. Zero budgets mean the
+// server's caps; larger ones are cut to them.
+type solveRequest struct {
+	levelRef
+	Solver     string            `json:"solver"`
+	TimeS      float64           `json:"time_s"`
+	Nodes      int64             `json:"nodes"`
+	Iterations int64             `json:"iterations"`
+	Seed       uint64            `json:"seed"`
+	MemoryMiB  int64             `json:"memory_mib"`
+	Params     map[string]string `json:"params"`
+}
+
+func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
+	var req solveRequest
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	name := req.Solver
+	if name == "" {
+		name = "astar"
+	}
+	entry, ok := solver.Lookup(name)
+	if !ok {
+		var names []string
+		for _, e := range solver.Entries() {
+			names = append(names, e.Name)
+		}
+		writeError(w, http.StatusBadRequest, "unknown solver %q (known: %s)", name, strings.Join(names, ", "))
+		return
+	}
+	if len(req.Params) > maxParams {
+		writeError(w, http.StatusBadRequest, "at most %d parameters", maxParams)
+		return
+	}
+	for k, v := range req.Params {
+		if len(k) > maxParamLen || len(v) > maxParamLen {
+			writeError(w, http.StatusBadRequest, "parameter names and values are at most %d bytes", maxParamLen)
+			return
+		}
+		if !entry.Takes(k) {
+			writeError(w, http.StatusBadRequest, "%s takes no parameter %q (it takes: %s)", name, k, strings.Join(entry.Params, ", "))
+			return
+		}
+	}
+	if req.TimeS < 0 || req.Nodes < 0 || req.Iterations < 0 || req.MemoryMiB < 0 {
+		writeError(w, http.StatusBadRequest, "budgets must not be negative")
+		return
+	}
+	b := solver.Budget{Time: s.cfg.MaxTime, Nodes: req.Nodes, Iterations: req.Iterations, Memory: s.cfg.MaxMemory}
+	if req.TimeS > 0 && req.TimeS < s.cfg.MaxTime.Seconds() {
+		b.Time = max(time.Duration(req.TimeS*float64(time.Second)), time.Millisecond)
+	}
+	if req.MemoryMiB > 0 && req.MemoryMiB < s.cfg.MaxMemory>>20 {
+		b.Memory = req.MemoryMiB << 20
+	}
+	seed := req.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	j, err := s.jobs.start(l, entry, solver.Options{Budget: b, Seed: seed, Params: req.Params})
+	if errors.Is(err, errBusy) {
+		running, waiting := s.jobs.load()
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{
+			"error":   fmt.Sprintf("busy: %d solver jobs running and %d waiting, the most this server takes; try again later", running, waiting),
+			"busy":    true,
+			"running": running,
+			"waiting": waiting,
+		})
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]any{
+		"id":     j.id,
+		"events": "/api/jobs/" + j.id + "/events",
+		"state":  j.snapshot().state,
+		"budget": budgetOf(b),
+	})
+}
+
+func budgetOf(b solver.Budget) budgetJSON {
+	return budgetJSON{TimeS: b.Time.Seconds(), Nodes: b.Nodes, Iterations: b.Iterations, Memory: b.Memory}
+}
+
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *job {
+	id := r.PathValue("id")
+	j := s.jobs.get(id)
+	if j == nil {
+		writeError(w, http.StatusNotFound, "no job %q (finished jobs are forgotten after %s)", id, s.cfg.Retain)
+	}
+	return j
+}
+
+func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
+	j := s.lookup(w, r)
+	if j == nil {
+		return
+	}
+	snap := j.snapshot()
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id":       j.id,
+		"state":    snap.state,
+		"solver":   j.entry.Name,
+		"level":    levelID(j.level),
+		"budget":   budgetOf(j.opts.Budget),
+		"progress": snap.progress,
+		"result":   snap.result,
+	})
+}
+
+func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
+	j := s.lookup(w, r)
+	if j == nil {
+		return
+	}
+	j.cancel()
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.id, "state": j.snapshot().state, "cancelled": true})
+}
+
+// keepAlive is how often an idle event stream gets a comment line, so
+// proxies keep it open and a gone client is noticed.
+const keepAlive = 15 * time.Second
+
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	j := s.lookup(w, r)
+	if j == nil {
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	wake := j.subscribe()
+	defer j.unsubscribe(wake)
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	state, seq := "", 0
+	for {
+		snap := j.snapshot()
+		if snap.state != state && snap.state != stateDone {
+			state = snap.state
+			running, waiting := s.jobs.load()
+			if writeEvent(w, "state", map[string]any{"state": state, "running": running, "waiting": waiting}) != nil {
+				return
+			}
+		}
+		if snap.seq != seq && snap.progress != nil {
+			seq = snap.seq
+			if writeEvent(w, "progress", snap.progress) != nil {
+				return
+			}
+		}
+		if snap.result != nil {
+			_ = writeEvent(w, "result", snap.result)
+			_ = rc.Flush()
+			return
+		}
+		if rc.Flush() != nil {
+			return
+		}
+		select {
+		case <-wake:
+		case <-tick.C:
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func writeEvent(w io.Writer, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	return err
+}
+
+// stepCount counts the steps of a LURD string with repeat counts expanded,
+// stopping once it passes limit, without building the moves.
+func stepCount(s string, limit int) int {
+	n, count := 0, 0
+	for i := 0; i < len(s) && n <= limit; i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			count = min(count*10+int(c-'0'), limit+1)
+		case strings.IndexByte("udlrUDLR", c) >= 0:
+			n += max(count, 1)
+			count = 0
+		}
+	}
+	return n
+}
+
+func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		levelRef
+		Solution string `json:"solution"`
+	}
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	if n := stepCount(req.Solution, MaxSteps); n > MaxSteps {
+		writeError(w, http.StatusBadRequest, "solution longer than %d steps", MaxSteps)
+		return
+	}
+	moves, err := level.ParseLURD(req.Solution)
+	if err != nil {
+		ae := errorf(http.StatusBadRequest, "solution: %v", err)
+		var le *level.Error
+		if errors.As(err, &le) {
+			ae.Line, ae.Col = le.Line, le.Col
+		}
+		writeAPIError(w, ae)
+		return
+	}
+	rep := verify.Replay(l, moves)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"level":     levelID(l),
+		"solved":    rep.Solved,
+		"moves":     rep.Moves,
+		"pushes":    rep.Pushes,
+		"steps":     rep.Steps,
+		"fail_step": rep.FailStep,
+		"reason":    rep.Reason,
+		"solution":  level.FormatLURD(moves),
+	})
+}
+
+// xy is a square's column and row.
+type xy [2]int
+
+func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
+	var req levelRef
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+		return
+	}
+	text, err := analyze.Render(l)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+		return
+	}
+	dead := deadlock.DeadSquares(b)
+	m := deadlock.NewMacros(b)
+	type tunnel struct {
+		X          int  `json:"x"`
+		Y          int  `json:"y"`
+		Horizontal bool `json:"horizontal"`
+		Vertical   bool `json:"vertical"`
+	}
+	type room struct {
+		Squares   []xy `json:"squares"`
+		Goals     []xy `json:"goals"`
+		Entrances []xy `json:"entrances"`
+	}
+	at := func(sq sokoban.Square) xy { x, y := b.XY(sq); return xy{x, y} }
+	list := func(sqs []sokoban.Square) []xy {
+		out := make([]xy, 0, len(sqs))
+		for _, sq := range sqs {
+			out = append(out, at(sq))
+		}
+		return out
+	}
+	out := struct {
+		Level      string   `json:"level"`
+		Dead       []xy     `json:"dead"`
+		Tunnels    []tunnel `json:"tunnels"`
+		Rooms      []room   `json:"rooms"`
+		Text       string   `json:"text"`
+		Impossible string   `json:"impossible,omitempty"`
+	}{Level: levelID(l), Dead: []xy{}, Tunnels: []tunnel{}, Rooms: []room{}, Text: text, Impossible: b.Impossible}
+	for sq := range b.N {
+		p := at(sokoban.Square(sq))
+		if dead[sq] {
+			out.Dead = append(out.Dead, p)
+		}
+		if t := m.Tunnel[sq]; t != 0 {
+			out.Tunnels = append(out.Tunnels, tunnel{p[0], p[1], t&deadlock.TunnelHorizontal != 0, t&deadlock.TunnelVertical != 0})
+		}
+	}
+	for _, rm := range m.Rooms {
+		out.Rooms = append(out.Rooms, room{list(rm.Squares), list(rm.Goals), list(rm.Entrances)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,412 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	_ "soko/mcts"   // registers the MCTS solvers
+	_ "soko/search" // registers the search solvers
+)
+
+// testServer starts a server on loopback with cfg and stops it with the test.
+func testServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
+	t.Helper()
+	s := New(cfg)
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return s, ts
+}
+
+func post(t *testing.T, url, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return do(t, req)
+}
+
+func do(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// event is one Server-Sent Event.
+type event struct {
+	name string
+	data string
+}
+
+// readEvents reads events from an SSE stream until it ends or stop says so.
+func readEvents(r io.Reader, stop func(event) bool) []event {
+	var evs []event
+	var cur event
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.name != "" {
+				evs = append(evs, cur)
+				if stop != nil && stop(cur) {
+					return evs
+				}
+			}
+			cur = event{}
+		case strings.HasPrefix(line, "event: "):
+			cur.name = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			cur.data = line[len("data: "):]
+		}
+	}
+	return evs
+}
+
+const microban1 = "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\n"
+
+func TestHostileInputs(t *testing.T) {
+	_, ts := testServer(t, Config{MaxBody: 1 << 20, MaxJobs: 1, MaxQueue: 1, MaxTime: 2 * time.Second})
+	huge := `{"xsb": "` + strings.Repeat("#", 2<<20) + `"}`
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	tests := []struct {
+		name, method, path, ctype, body string
+		status                          int
+		want                            string // in the error message
+	}{
+		{"huge body", "POST", "/api/solve", "application/json", huge, 413, "larger than"},
+		{"huge verify body", "POST", "/api/verify", "application/json", huge, 413, "larger than"},
+		{"bad JSON", "POST", "/api/solve", "application/json", `{"solver": `, 400, "bad JSON"},
+		{"not an object", "POST", "/api/solve", "application/json", `[1,2,3]`, 400, "bad JSON"},
+		{"deep nesting", "POST", "/api/analyze", "application/json", deep, 400, "bad JSON"},
+		{"trailing data", "POST", "/api/parse", "application/json", `{"xsb":"x"} {}`, 400, "more data"},
+		{"empty body", "POST", "/api/verify", "application/json", ``, 400, "empty"},
+		{"unknown field", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"sovler":"bfs"}`, 400, "unknown field"},
+		{"wrong type", "POST", "/api/solve", "application/json", `{"collection":"microban","n":"one"}`, 400, "bad JSON"},
+		{"text body", "POST", "/api/solve", "text/plain", `{}`, 415, "Content-Type"},
+		{"no content type", "POST", "/api/verify", "", `{}`, 415, "Content-Type"},
+		{"no level", "POST", "/api/solve", "application/json", `{}`, 400, "no level"},
+		{"both level kinds", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"xsb":"#"}`, 400, "not both"},
+		{"invalid level", "POST", "/api/parse", "application/json", `{"xsb":"#####\n#@$.#\n#$  #\n#####"}`, 400, "boxes"},
+		{"open level", "POST", "/api/solve", "application/json", `{"xsb":"#####\n#@$. \n#####"}`, 400, "not closed"},
+		{"bad character", "POST", "/api/analyze", "application/json", `{"xsb":"#####\n#@$X#\n#####"}`, 400, "unknown character"},
+		{"too large level", "POST", "/api/parse", "application/json", `{"xsb":"` + strings.Repeat("#", MaxLevelText+1) + `"}`, 413, "level text"},
+		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "no level 2"},
+		{"no text", "POST", "/api/parse", "application/json", `{"xsb":"   "}`, 400, "no level text"},
+		{"unknown collection", "GET", "/api/levels/nope/1", "", "", 404, "unknown collection"},
+		{"level zero", "GET", "/api/levels/microban/0", "", "", 404, "no level"},
+		{"level past end", "GET", "/api/levels/microban/99999", "", "", 404, "no level"},
+		{"level not a number", "GET", "/api/levels/microban/abc", "", "", 404, "no level"},
+		{"collection traversal", "GET", "/api/collections/..%2f..%2fetc", "", "", 404, "unknown collection"},
+		{"solve unknown collection", "POST", "/api/solve", "application/json", `{"collection":"nope","n":1}`, 404, "unknown collection"},
+		{"unknown solver", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"solver":"magic"}`, 400, "unknown solver"},
+		{"unknown param", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"solver":"astar","params":{"zzz":"1"}}`, 400, "takes no parameter"},
+		{"long param", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"solver":"wastar","params":{"w":"` + strings.Repeat("9", 100) + `"}}`, 400, "at most"},
+		{"negative time", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"time_s":-1}`, 400, "negative"},
+		{"negative memory", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"memory_mib":-5}`, 400, "negative"},
+		{"bogus job", "GET", "/api/jobs/bogus", "", "", 404, "no job"},
+		{"bogus job events", "GET", "/api/jobs/0123456789abcdef01234567/events", "", "", 404, "no job"},
+		{"bogus job cancel", "DELETE", "/api/jobs/bogus", "", "", 404, "no job"},
+		{"bogus job cancel post", "POST", "/api/jobs/%00%ff/cancel", "application/json", "", 404, "no job"},
+		{"bad LURD", "POST", "/api/verify", "application/json", `{"collection":"microban","n":1,"solution":"dlUxyz"}`, 400, "unexpected character"},
+		{"huge LURD repeat", "POST", "/api/verify", "application/json", `{"collection":"microban","n":1,"solution":"99999999999999999999u"}`, 400, "longer than"},
+		{"unknown endpoint", "GET", "/api/nothing", "", "", 404, "no such API endpoint"},
+		{"wrong method", "GET", "/api/solve", "", "", 404, "no such API endpoint"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, ts.URL+tt.path, strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.ctype != "" {
+				req.Header.Set("Content-Type", tt.ctype)
+			}
+			resp, body := do(t, req)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.status, body)
+			}
+			var e apiError
+			if err := json.Unmarshal(body, &e); err != nil {
+				t.Fatalf("answer is not JSON: %v: %s", err, body)
+			}
+			if !strings.Contains(e.Msg, tt.want) {
+				t.Fatalf("error %q does not mention %q", e.Msg, tt.want)
+			}
+		})
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func TestLevelErrorPosition(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	resp, body := post(t, ts.URL+"/api/parse", `{"xsb":"#####\n#@$X#\n#####"}`)
+	var e apiError
+	if err := json.Unmarshal(body, &e); err != nil || resp.StatusCode != 400 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	if e.Line != 2 || e.Col != 4 {
+		t.Fatalf("error at line %d col %d, want 2:4: %s", e.Line, e.Col, body)
+	}
+	resp, body = post(t, ts.URL+"/api/verify", `{"collection":"microban","n":1,"solution":"dlU\nrrQ"}`)
+	if err := json.Unmarshal(body, &e); err != nil || resp.StatusCode != 400 || e.Line != 2 || e.Col != 3 {
+		t.Fatalf("LURD error: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestCrossOriginRefused(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	req, _ := http.NewRequest("POST", ts.URL+"/api/solve", strings.NewReader(`{"collection":"microban","n":1}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Origin", "https://evil.example")
+	resp, _ := do(t, req)
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-site POST: status %d, want 403", resp.StatusCode)
+	}
+}
+
+func TestReadEndpoints(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	get := func(path string, v any) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		resp, body := do(t, req)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+		if err := json.Unmarshal(body, v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	var cs []struct {
+		Name   string
+		Levels int
+	}
+	get("/api/collections", &cs)
+	found := false
+	for _, c := range cs {
+		found = found || c.Name == "microban" && c.Levels == 155
+	}
+	if !found {
+		t.Fatalf("collections: %+v", cs)
+	}
+	var c struct{ Levels []struct{ N int } }
+	get("/api/collections/microban", &c)
+	if len(c.Levels) != 155 || c.Levels[154].N != 155 {
+		t.Fatalf("microban has %d levels", len(c.Levels))
+	}
+	var l levelJSON
+	get("/api/levels/microban/1", &l)
+	if l.ID != "microban:1" || l.Width != 6 || l.Height != 7 || !strings.HasSuffix(l.XSB, microban1) {
+		t.Fatalf("microban 1: %+v", l)
+	}
+	var ss []struct{ Name string }
+	get("/api/solvers", &ss)
+	if len(ss) < 10 {
+		t.Fatalf("%d solvers", len(ss))
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
+	resp, body := do(t, req)
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("<canvas")) || resp.Header.Get("Content-Security-Policy") == "" {
+		t.Fatalf("the page: %d %q", resp.StatusCode, body[:min(len(body), 200)])
+	}
+}
+
+func TestVerifyAndAnalyze(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	_, body := post(t, ts.URL+"/api/verify", `{"collection":"microban","n":1,"solution":"dlUrrrdLullddrUluRuulDrddrruLdlUU"}`)
+	var v struct {
+		Solved        bool
+		Moves, Pushes int
+	}
+	if err := json.Unmarshal(body, &v); err != nil || !v.Solved || v.Moves != 33 || v.Pushes != 8 {
+		t.Fatalf("verify: %s", body)
+	}
+	_, body = post(t, ts.URL+"/api/verify", `{"xsb":`+jsonString(microban1)+`,"solution":"l"}`)
+	var f struct {
+		Solved   bool
+		FailStep int `json:"fail_step"`
+		Reason   string
+	}
+	if err := json.Unmarshal(body, &f); err != nil || f.Solved || f.FailStep != 1 || !strings.Contains(f.Reason, "blocked") {
+		t.Fatalf("illegal solution: %s", body)
+	}
+	resp, body := post(t, ts.URL+"/api/analyze", `{"collection":"microban","n":1}`)
+	var a struct {
+		Dead    [][2]int
+		Tunnels []struct{ X, Y int }
+		Text    string
+	}
+	if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != 200 || len(a.Dead) == 0 || !strings.Contains(a.Text, "dead") {
+		t.Fatalf("analyze: %d %s", resp.StatusCode, body)
+	}
+	for _, d := range a.Dead {
+		if d[0] < 0 || d[0] >= 6 || d[1] < 0 || d[1] >= 7 {
+			t.Fatalf("dead square %v off the board", d)
+		}
+	}
+}
+
+// startJob posts a solve request and returns the job id.
+func startJob(t *testing.T, url, body string) string {
+	t.Helper()
+	resp, b := post(t, url+"/api/solve", body)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("solve: %d %s", resp.StatusCode, b)
+	}
+	var j struct{ ID string }
+	if err := json.Unmarshal(b, &j); err != nil || j.ID == "" {
+		t.Fatalf("solve: %s", b)
+	}
+	return j.ID
+}
+
+func TestSolveEvents(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	id := startJob(t, ts.URL, `{"collection":"microban","n":2,"solver":"astar","time_s":10}`)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	evs := readEvents(resp.Body, nil)
+	if len(evs) == 0 || evs[len(evs)-1].name != "result" {
+		t.Fatalf("events: %+v", evs)
+	}
+	var res resultJSON
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "solved" || res.Solution == "" || res.Pushes == 0 {
+		t.Fatalf("result: %+v", res)
+	}
+	// A late subscriber gets the result at once, and so does GET /api/jobs/{id}.
+	resp2, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = readEvents(resp2.Body, nil)
+	resp2.Body.Close()
+	if len(evs) != 1 || evs[0].name != "result" {
+		t.Fatalf("late events: %+v", evs)
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/api/jobs/"+id, nil)
+	_, b := do(t, req)
+	if !strings.Contains(string(b), `"state":"done"`) || !strings.Contains(string(b), res.Solution) {
+		t.Fatalf("job info: %s", b)
+	}
+}
+
+// hard is a solve request that runs until its time is up or it is
+// cancelled: A* on a large level.
+const hard = `{"collection":"xsokoban90","n":90,"solver":"astar","time_s":30}`
+
+func TestProgressAndCancel(t *testing.T) {
+	s, ts := testServer(t, Config{})
+	id := startJob(t, ts.URL, hard)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	progress := 0
+	evs := readEvents(resp.Body, func(e event) bool {
+		if e.name == "progress" {
+			progress++
+		}
+		if progress == 3 {
+			req, _ := http.NewRequest("DELETE", ts.URL+"/api/jobs/"+id, nil)
+			if r, b := do(t, req); r.StatusCode != http.StatusAccepted {
+				t.Errorf("cancel: %d %s", r.StatusCode, b)
+			}
+		}
+		return e.name == "result"
+	})
+	last := evs[len(evs)-1]
+	if last.name != "result" || !strings.Contains(last.data, `"status":"cancelled"`) {
+		t.Fatalf("last event %+v", last)
+	}
+	var p progressJSON
+	for _, e := range evs {
+		if e.name == "progress" {
+			if err := json.Unmarshal([]byte(e.data), &p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if p.Expanded == 0 || p.ElapsedMS == 0 || len(p.Board) == 0 {
+		t.Fatalf("progress without counters or board: %+v", p)
+	}
+	if r, w := s.jobs.load(); r != 0 || w != 0 {
+		t.Fatalf("after cancelling: %d running, %d waiting", r, w)
+	}
+}
+
+func TestBudgetCapped(t *testing.T) {
+	_, ts := testServer(t, Config{MaxTime: 3 * time.Second, MaxMemory: 64 << 20})
+	resp, b := post(t, ts.URL+"/api/solve", `{"collection":"microban","n":1,"time_s":1e9,"memory_mib":1000000}`)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	var j struct{ Budget budgetJSON }
+	if err := json.Unmarshal(b, &j); err != nil || j.Budget.TimeS != 3 || j.Budget.Memory != 64<<20 {
+		t.Fatalf("budget not capped: %s", b)
+	}
+	resp, b = post(t, ts.URL+"/api/solve", `{"collection":"microban","n":1,"time_s":0.5,"memory_mib":10}`)
+	if err := json.Unmarshal(b, &j); err != nil || j.Budget.TimeS != 0.5 || j.Budget.Memory != 10<<20 {
+		t.Fatalf("smaller budget not kept: %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestAbandonedJobCancelled(t *testing.T) {
+	s, ts := testServer(t, Config{IdleCancel: 200 * time.Millisecond})
+	// A job nobody ever subscribes to.
+	id1 := startJob(t, ts.URL, hard)
+	// A job whose subscriber goes away.
+	id2 := startJob(t, ts.URL, hard)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id2 + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readEvents(resp.Body, func(e event) bool { return e.name == "progress" })
+	resp.Body.Close()
+	for _, id := range []string{id1, id2} {
+		j := s.jobs.get(id)
+		select {
+		case <-j.done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("job %s still running after its client left", id)
+		}
+		if r := j.snapshot().result; r.Status != "cancelled" {
+			t.Fatalf("job %s ended %+v", id, r)
+		}
+	}
+}

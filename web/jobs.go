@@ -1,0 +1,322 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// Job states, as the API reports them.
+const (
+	stateQueued  = "queued"
+	stateRunning = "running"
+	stateDone    = "done"
+)
+
+// errBusy is returned by jobs.start when every running and waiting slot is
+// taken.
+var errBusy = errors.New("busy")
+
+// statsJSON is a search's counters as the API sends them.
+type statsJSON struct {
+	ElapsedMS    float64 `json:"elapsed_ms"`
+	Expanded     int64   `json:"expanded"`
+	Generated    int64   `json:"generated"`
+	Stored       int64   `json:"stored"`
+	Bytes        int64   `json:"bytes"`
+	Bound        int     `json:"bound"`
+	Iterations   int64   `json:"iterations,omitempty"`
+	TreeSize     int64   `json:"tree_size,omitempty"`
+	UniqueStates int64   `json:"unique_states,omitempty"`
+}
+
+func statsOf(s solver.Stats) statsJSON {
+	return statsJSON{
+		ElapsedMS: float64(s.Elapsed) / float64(time.Millisecond),
+		Expanded:  s.Expanded, Generated: s.Generated, Stored: s.Stored, Bytes: s.Bytes, Bound: s.Bound,
+		Iterations: s.Iterations, TreeSize: s.TreeSize, UniqueStates: s.UniqueStates,
+	}
+}
+
+// progressJSON is the data of a "progress" event.
+type progressJSON struct {
+	statsJSON
+	Board []string `json:"board,omitempty"` // the most promising position so far, XSB rows
+}
+
+// resultJSON is the data of a "result" event: how the search ended.
+type resultJSON struct {
+	Status   string    `json:"status"` // a solver status ("solved", "time limit", …) or "error"
+	Solution string    `json:"solution,omitempty"`
+	Moves    int       `json:"moves"`
+	Pushes   int       `json:"pushes"`
+	Stats    statsJSON `json:"stats"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// budgetJSON is the budget a job runs under, after the server's caps.
+type budgetJSON struct {
+	TimeS      float64 `json:"time_s"`
+	Nodes      int64   `json:"nodes,omitempty"`
+	Iterations int64   `json:"iterations,omitempty"`
+	Memory     int64   `json:"memory"`
+}
+
+// job is one solver run. Its fields after mu are guarded by mu; the others
+// are fixed at creation.
+type job struct {
+	id      string
+	level   *level.Level
+	entry   solver.Entry
+	opts    solver.Options
+	created time.Time
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the run has ended
+
+	mu       sync.Mutex
+	state    string
+	started  time.Time
+	progress *progressJSON
+	seq      int // counts progress updates
+	result   *resultJSON
+	subs     map[chan struct{}]struct{}
+	lastSeen time.Time // when the last subscriber left, or the job was created
+	ended    time.Time
+}
+
+// snapshot is a consistent copy of a job's changing fields.
+type snapshot struct {
+	state    string
+	progress *progressJSON
+	seq      int
+	result   *resultJSON
+}
+
+func (j *job) snapshot() snapshot {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return snapshot{j.state, j.progress, j.seq, j.result}
+}
+
+// notifyLocked wakes every subscriber; j.mu must be held.
+func (j *job) notifyLocked() {
+	for ch := range j.subs {
+		select {
+		case ch <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}
+
+// subscribe registers a watcher; the returned channel receives a value
+// (coalesced) whenever the job changes.
+func (j *job) subscribe() chan struct{} {
+	ch := make(chan struct{}, 1)
+	j.mu.Lock()
+	j.subs[ch] = struct{}{}
+	j.mu.Unlock()
+	return ch
+}
+
+func (j *job) unsubscribe(ch chan struct{}) {
+	j.mu.Lock()
+	delete(j.subs, ch)
+	j.lastSeen = time.Now()
+	j.mu.Unlock()
+}
+
+// jobs runs solver jobs: at most cfg.MaxJobs at once, with at most
+// cfg.MaxQueue more waiting for a slot. A job nobody watches for
+// cfg.IdleCancel is cancelled; finished jobs are kept for cfg.Retain so a
+// late subscriber still gets the result.
+type jobs struct {
+	cfg   Config
+	ctx   context.Context // cancelled by close: every job ends
+	stop  context.CancelFunc
+	slots chan struct{} // one token per running job
+	wg    sync.WaitGroup
+	quit  chan struct{} // stops the reaper
+
+	mu     sync.Mutex
+	byID   map[string]*job
+	active int // queued + running
+	closed bool
+}
+
+func newJobs(cfg Config) *jobs {
+	ctx, stop := context.WithCancel(context.Background())
+	m := &jobs{cfg: cfg, ctx: ctx, stop: stop, slots: make(chan struct{}, cfg.MaxJobs),
+		quit: make(chan struct{}), byID: map[string]*job{}}
+	m.wg.Add(1)
+	go m.reap()
+	return m
+}
+
+func newID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// start queues a run of e on l; it returns errBusy when the queue is full.
+func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options) (*job, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, errors.New("the server is shutting down")
+	}
+	if m.active >= m.cfg.MaxJobs+m.cfg.MaxQueue {
+		return nil, errBusy
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	now := time.Now()
+	j := &job{id: newID(), level: l, entry: e, opts: opts, created: now, ctx: ctx, cancel: cancel,
+		done: make(chan struct{}), state: stateQueued, subs: map[chan struct{}]struct{}{}, lastSeen: now}
+	m.byID[j.id] = j
+	m.active++
+	m.wg.Add(1)
+	go m.run(j)
+	return j, nil
+}
+
+// load returns the number of running and waiting jobs.
+func (m *jobs) load() (running, waiting int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	running = len(m.slots)
+	return running, m.active - running
+}
+
+func (m *jobs) get(id string) *job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byID[id]
+}
+
+// run waits for a slot, runs the solver and records its result.
+func (m *jobs) run(j *job) {
+	defer m.wg.Done()
+	defer j.cancel()
+	res := func() *resultJSON {
+		select {
+		case m.slots <- struct{}{}:
+		case <-j.ctx.Done():
+			return &resultJSON{Status: solver.Cancelled.String()}
+		}
+		defer func() { <-m.slots }()
+		j.mu.Lock()
+		j.state, j.started = stateRunning, time.Now()
+		j.notifyLocked()
+		j.mu.Unlock()
+		return m.solve(j)
+	}()
+	m.mu.Lock()
+	m.active--
+	m.mu.Unlock()
+	j.mu.Lock()
+	j.state, j.result, j.ended = stateDone, res, time.Now()
+	j.notifyLocked()
+	j.mu.Unlock()
+	close(j.done)
+}
+
+// solve runs the search; a panic in a solver becomes an error result rather
+// than taking the server down.
+func (m *jobs) solve(j *job) (out *resultJSON) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = &resultJSON{Status: "error", Error: fmt.Sprintf("solver %s crashed: %v", j.entry.Name, p)}
+		}
+	}()
+	opts := j.opts
+	opts.Progress = func(p solver.Progress) {
+		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board}
+		j.mu.Lock()
+		if ev.Board == nil && j.progress != nil {
+			ev.Board = j.progress.Board // keep the last board drawn
+		}
+		j.progress = ev
+		j.seq++
+		j.notifyLocked()
+		j.mu.Unlock()
+	}
+	res, err := solver.Run(j.ctx, j.entry.New(), j.level, opts)
+	if err != nil {
+		return &resultJSON{Status: "error", Error: err.Error(), Stats: statsOf(res.Stats)}
+	}
+	r := &resultJSON{Status: res.Status.String(), Stats: statsOf(res.Stats), Pushes: res.Pushes}
+	if res.Status == solver.Solved {
+		r.Solution = level.FormatLURD(res.Moves)
+		r.Moves = len(res.Moves)
+	}
+	return r
+}
+
+// reap cancels jobs nobody watches and forgets old finished ones.
+func (m *jobs) reap() {
+	defer m.wg.Done()
+	every := max(m.cfg.IdleCancel/4, 20*time.Millisecond)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.quit:
+			return
+		case now := <-t.C:
+			m.sweep(now)
+		}
+	}
+}
+
+// maxFinished is the most finished jobs kept for late subscribers.
+const maxFinished = 256
+
+func (m *jobs) sweep(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var finished []*job
+	for id, j := range m.byID {
+		j.mu.Lock()
+		switch {
+		case j.state == stateDone:
+			if now.Sub(j.ended) > m.cfg.Retain {
+				delete(m.byID, id)
+			} else {
+				finished = append(finished, j)
+			}
+		case len(j.subs) == 0 && now.Sub(j.lastSeen) > m.cfg.IdleCancel:
+			j.cancel()
+		}
+		j.mu.Unlock()
+	}
+	if len(finished) > maxFinished {
+		sort.Slice(finished, func(a, b int) bool { return finished[a].ended.Before(finished[b].ended) })
+		for _, j := range finished[:len(finished)-maxFinished] {
+			delete(m.byID, j.id)
+		}
+	}
+}
+
+// close cancels every job, waits for them and the reaper to end, and
+// refuses new jobs.
+func (m *jobs) close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	m.mu.Unlock()
+	m.stop()
+	close(m.quit)
+	m.wg.Wait()
+}

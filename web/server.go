@@ -1,0 +1,213 @@
+// Package web is `soko serve`: one embedded page (static/index.html, plain
+// JavaScript and a canvas, no build step) to play levels, run any registered
+// solver and watch it think, replay and verify solutions and see the static
+// analysis; and the JSON API the page itself uses.
+//
+// # API
+//
+// Every answer is JSON, errors too: {"error": "...", "line": L, "col": C}
+// (line and col only for level and LURD text). Request bodies are JSON
+// (Content-Type application/json) of at most Config.MaxBody bytes. A level
+// in a request is {"collection": "microban", "n": 1} or {"xsb": "text"}
+// (with "n" picking one level of a pasted collection, default 1).
+//
+//	GET    /api/collections              [{name, levels, description}]
+//	GET    /api/collections/{name}       {name, levels: [{n, title, width, height, boxes}]}
+//	GET    /api/levels/{collection}/{n}  a level: {id, title, author, width, height, rows, xsb}
+//	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
+//	GET    /api/solvers                  [{name, summary, params}]
+//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, params}
+//	                                     → 202 {id, events, state}; 429 {error, running, waiting} when busy
+//	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
+//	GET    /api/jobs/{id}/events         Server-Sent Events (below)
+//	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
+//	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
+//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …}
+//
+// The event stream of a job sends "state" ({state, running, waiting}) when
+// it is queued and when it starts, "progress" (elapsed_ms, expanded,
+// generated, stored, bytes, bound, iterations, tree_size, unique_states and
+// board, the most promising position as XSB rows) about ten times a second
+// while it runs, and one "result" ({status, solution, moves, pushes, stats,
+// error}) at the end, after which the server closes the stream. A client
+// that connects after the end gets the result at once.
+//
+// # Limits
+//
+// Config holds them: request body size, jobs running at once and waiting,
+// the time and memory budget of every job (a request asks for less, never
+// more), and how long a job may go without an event-stream subscriber before
+// it is cancelled (a page that closes stops its solver). Cross-origin
+// requests that change state are refused (net/http's CrossOriginProtection),
+// so another web site cannot start jobs through a visitor's browser.
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"net"
+	"net/http"
+	"runtime"
+	"time"
+
+	"soko/solver"
+)
+
+//go:embed static
+var static embed.FS
+
+// Config holds the server's limits. Zero fields take the defaults of
+// DefaultConfig.
+type Config struct {
+	MaxBody    int64         // bytes in a request body
+	MaxJobs    int           // solver jobs running at once
+	MaxQueue   int           // jobs waiting for a slot; more are answered 429
+	MaxTime    time.Duration // time budget of a job, and the default
+	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
+	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
+	Retain     time.Duration // how long a finished job's result is kept
+}
+
+// DefaultConfig returns the limits soko serve uses unless told otherwise:
+// 1 MiB bodies, one job per core with as many again waiting, 60 s and
+// at most 1 GiB per job (less on small machines), cancelled 15 s after
+// the last subscriber left, results kept 5 minutes.
+func DefaultConfig() Config {
+	n := runtime.NumCPU()
+	return Config{
+		MaxBody:    1 << 20,
+		MaxJobs:    n,
+		MaxQueue:   n,
+		MaxTime:    60 * time.Second,
+		MaxMemory:  min(1<<30, solver.DefaultMemory(n)),
+		IdleCancel: 15 * time.Second,
+		Retain:     5 * time.Minute,
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.MaxBody <= 0 {
+		c.MaxBody = d.MaxBody
+	}
+	if c.MaxJobs <= 0 {
+		c.MaxJobs = d.MaxJobs
+	}
+	if c.MaxQueue < 0 {
+		c.MaxQueue = 0
+	}
+	if c.MaxTime <= 0 {
+		c.MaxTime = d.MaxTime
+	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = d.MaxMemory
+	}
+	if c.IdleCancel <= 0 {
+		c.IdleCancel = d.IdleCancel
+	}
+	if c.Retain <= 0 {
+		c.Retain = d.Retain
+	}
+	return c
+}
+
+// Server is the web front end: handlers and the jobs they run.
+type Server struct {
+	cfg  Config
+	jobs *jobs
+	mux  *http.ServeMux
+	h    http.Handler
+}
+
+// New returns a server with the given limits. Call Close to stop its jobs.
+func New(cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{cfg: cfg, jobs: newJobs(cfg), mux: http.NewServeMux()}
+	s.routes()
+	s.h = http.NewCrossOriginProtection().Handler(securityHeaders(s.mux))
+	return s
+}
+
+// Config returns the limits in force.
+func (s *Server) Config() Config { return s.cfg }
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHTTP(w, r) }
+
+// Close cancels every job and waits for them to end; event streams then
+// send their results and close. New jobs are refused afterwards.
+func (s *Server) Close() { s.jobs.close() }
+
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) routes() {
+	page, err := fs.Sub(static, "static")
+	if err != nil {
+		panic(err) // embedded
+	}
+	files := http.FileServerFS(page)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed here", r.Method)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	s.mux.HandleFunc("GET /api/collections", s.collections)
+	s.mux.HandleFunc("GET /api/collections/{name}", s.collection)
+	s.mux.HandleFunc("GET /api/levels/{collection}/{n}", s.level)
+	s.mux.HandleFunc("POST /api/parse", s.parse)
+	s.mux.HandleFunc("GET /api/solvers", s.solvers)
+	s.mux.HandleFunc("POST /api/solve", s.solve)
+	s.mux.HandleFunc("GET /api/jobs/{id}", s.jobInfo)
+	s.mux.HandleFunc("GET /api/jobs/{id}/events", s.events)
+	s.mux.HandleFunc("DELETE /api/jobs/{id}", s.cancel)
+	s.mux.HandleFunc("POST /api/jobs/{id}/cancel", s.cancel)
+	s.mux.HandleFunc("POST /api/verify", s.verify)
+	s.mux.HandleFunc("POST /api/analyze", s.analyze)
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
+	})
+}
+
+// Serve serves on ln until ctx is cancelled, then shuts down gracefully:
+// jobs are cancelled (their streams end with a "cancelled" result), and
+// requests in flight get up to grace to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return err
+	case <-ctx.Done():
+	}
+	s.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		srv.Close()
+		err = nil
+	}
+	<-errc
+	return err
+}
