@@ -54,15 +54,20 @@ type moveGame struct {
 	goalTail []level.Dir // rollout steps after goal
 
 	expansions, compressions int64
-	extraBytes, actsBytes    int64 // mcts-r: memory of the extra hash sets and action lists
-	path                     []int32
+
+	// The evaluated state with the most boxes on goals, for progress events.
+	bestOnGoal            int
+	bestBoxes             []sokoban.Square
+	bestPlayer            sokoban.Square
+	extraBytes, actsBytes int64 // mcts-r: memory of the extra hash sets and action lists
+	path                  []int32
 }
 
 func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64) *moveGame {
 	mb := newMoveBoard(b)
 	g := &moveGame{
 		mb: mb, pos: mb.start(), root: mb.start(), scratch: mb.start(),
-		variant: variant, depth: depth, goal: None,
+		variant: variant, depth: depth, goal: None, bestOnGoal: -1,
 		rng:  rand.New(rand.NewPCG(seed, 0x726f6c6c)),
 		seen: newHashSet(1 << 12),
 	}
@@ -140,6 +145,14 @@ func (g *moveGame) Expand(t *Tree, x int32) bool {
 
 // Evaluate implements Game: a random rollout from the working state.
 func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
+	if g.pos.onGoal > g.bestOnGoal {
+		g.bestOnGoal, g.bestPlayer, g.bestBoxes = g.pos.onGoal, g.pos.player, g.bestBoxes[:0]
+		for s, box := range g.pos.box {
+			if box {
+				g.bestBoxes = append(g.bestBoxes, sokoban.Square(s))
+			}
+		}
+	}
 	if g.pos.solved() {
 		g.goal, g.goalTail = x, nil
 		return 1, true
@@ -177,6 +190,14 @@ func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
 		r = 0.9*r + 0.1*nov
 	}
 	return r, false
+}
+
+// best draws the evaluated state with the most boxes on goals.
+func (g *moveGame) best() []string {
+	if g.bestOnGoal < 0 {
+		return nil
+	}
+	return g.mb.b.PositionOf(g.bestBoxes, g.bestPlayer).Rows()
 }
 
 // steps appends to dst the steps from the root to x.

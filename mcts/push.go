@@ -58,6 +58,9 @@ type pushGame struct {
 	elim   func(int32)
 
 	expansions int64
+
+	bestReward float64 // the highest reward evaluated, for progress events
+	bestKey    []byte  // its state, packed
 	reparents  int64
 }
 
@@ -129,7 +132,23 @@ func (g *pushGame) Reset() { g.pos.Unpack(g.root) }
 func (g *pushGame) Play(t *Tree, x int32) { g.pos.Apply(unpackPush(t.nodes[x].move)) }
 
 // Evaluate implements Game.
-func (g *pushGame) Evaluate(t *Tree, x int32) (float64, bool) { return g.reward(), false }
+func (g *pushGame) Evaluate(t *Tree, x int32) (float64, bool) {
+	r := g.reward()
+	if g.bestKey == nil || r > g.bestReward {
+		g.bestReward, g.bestKey = r, g.pos.Pack(g.bestKey[:0])
+	}
+	return r, false
+}
+
+// best draws the state with the highest reward evaluated so far.
+func (g *pushGame) best() []string {
+	if g.bestKey == nil {
+		return nil
+	}
+	q := g.pos.Board().Start()
+	q.Unpack(g.bestKey)
+	return q.Rows()
+}
 
 // Removed implements Remover: an eliminated state is dead for good.
 func (g *pushGame) Removed(t *Tree, x int32) {

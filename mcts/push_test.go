@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -223,5 +224,22 @@ func TestSchokobanTreeHoldsEachStateOnce(t *testing.T) {
 	}
 	if v.Status != solver.Solved && v.Stats.TreeSize <= v.Stats.UniqueStates {
 		t.Errorf("vanillaban: %d nodes for %d states; duplicates expected", v.Stats.TreeSize, v.Stats.UniqueStates)
+	}
+}
+
+func TestProgressCarriesTheBestBoard(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:24")[0]
+	for _, s := range []solver.Solver{Schokoban{}, MoveMCTS{Variant: "mcts-r"}} {
+		var board []string
+		opts := solver.Options{
+			Budget:   solver.Budget{Time: 300 * time.Millisecond},
+			Progress: func(p solver.Progress) { board = p.Board },
+		}
+		if _, err := solver.Run(context.Background(), s, l, opts); err != nil {
+			t.Fatal(err)
+		}
+		if len(board) != l.Height || !strings.Contains(strings.Join(board, ""), "@") && !strings.Contains(strings.Join(board, ""), "+") {
+			t.Errorf("%T: progress board\n%s", s, strings.Join(board, "\n"))
+		}
 	}
 }

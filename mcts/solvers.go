@@ -82,6 +82,7 @@ type sokobanGame interface {
 	rootSolved() bool
 	counts() (unique, expansions, bytes int64)
 	moves(t *Tree) ([]level.Move, error)
+	best() []string // the most promising state so far, for progress events
 }
 
 func (g *pushGame) rootSolved() bool { return g.pos.Solved() }
@@ -114,6 +115,7 @@ func noSolution(ctx context.Context, opts solver.Options) solver.Result {
 // solution enters the tree, the tree is exhausted, or the budget ends.
 func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64, eliminate bool) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
+	guard.Best(g.best)
 	t := NewTree(0)
 	stats := solver.Stats{TreeSize: 1, UniqueStates: 1, Stored: 1}
 	finish := func(st solver.Status) solver.Result {

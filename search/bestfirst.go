@@ -58,16 +58,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		return solver.Result{}, err
 	}
 	var barrier []sokoban.Square
-	// The expanded state with the most boxes on goals is the one progress
-	// events draw.
-	bestOnGoal, bestKey, scratch := -1, []byte(nil), g.board.Start()
-	g.guard.Best(func() []string {
-		if bestKey == nil {
-			return nil
-		}
-		scratch.Unpack(bestKey)
-		return scratch.Rows()
-	})
 	root := g.addRoot()
 	p0, t0, ok := score(g.pos, 0)
 	if !ok {
@@ -99,9 +89,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if g.pos.Solved() {
 			return g.solution(id)
 		}
-		if n := g.pos.OnGoal(); n > bestOnGoal {
-			bestOnGoal, bestKey = n, append(bestKey[:0], g.store.Key(id)...)
-		}
+		g.track()
 		g.stats.Expanded++
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset

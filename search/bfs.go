@@ -34,6 +34,7 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 			return g.stop(st), nil
 		}
 		g.pos.Unpack(g.store.Key(id))
+		g.track()
 		g.stats.Expanded++
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
 		for _, m := range pushes {

@@ -50,6 +50,7 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 			return g.stop(st), nil
 		}
 		g.pos.Unpack(g.store.Key(id))
+		g.track()
 		g.stats.Expanded++
 		from := g.pos.Player()
 		for d := sokoban.Dir(0); d < 4; d++ {

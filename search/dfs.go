@@ -78,6 +78,7 @@ func (s *dfs) search(depth int) bool {
 		s.stopped, s.stop = st, true
 		return false
 	}
+	g.track()
 	g.stats.Expanded++
 	pushes := g.pos.Pushes(nil, g.dead)
 	for _, m := range pushes {

@@ -28,6 +28,11 @@ type pushGraph struct {
 	key     []byte   // scratch for packing
 	stats   solver.Stats
 	guard   *solver.Guard
+
+	// The expanded state with the most boxes on goals, which progress
+	// events draw (see track).
+	bestOnGoal int
+	bestKey    []byte
 }
 
 const noParent = ^uint32(0)
@@ -51,7 +56,28 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	g.dist = b.PullDistances()
 	g.dead = deadlock.DeadFromDistances(b, g.dist)
 	g.checker = deadlock.NewChecker(b, g.dead, on)
+	g.bestOnGoal = -1
+	g.guard.Best(g.drawBest)
 	return g, nil
+}
+
+// track notes the working position as the most promising so far when it
+// has more boxes on goals than any before. Searches call it on each state
+// they expand.
+func (g *pushGraph) track() {
+	if n := g.pos.OnGoal(); n > g.bestOnGoal {
+		g.bestOnGoal, g.bestKey = n, g.pos.Pack(g.bestKey[:0])
+	}
+}
+
+// drawBest draws the position track kept, for progress events.
+func (g *pushGraph) drawBest() []string {
+	if g.bestKey == nil {
+		return nil
+	}
+	q := g.board.Start()
+	q.Unpack(g.bestKey)
+	return q.Rows()
 }
 
 // addRoot stores the start position.

@@ -102,6 +102,7 @@ func (s *ida) search(depth, h int) (bool, int) {
 		s.stopped, s.stop = st, true
 		return false, unbounded
 	}
+	g.track()
 	g.stats.Expanded++
 
 	for len(s.children) <= depth {

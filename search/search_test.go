@@ -106,21 +106,23 @@ func TestBudgets(t *testing.T) {
 
 func TestProgressEvents(t *testing.T) {
 	hard := testlevel.Resolve(t, "xsokoban90:24")[0]
-	var events int
-	var last solver.Stats
-	var board []string
-	opts := solver.Options{
-		Budget:   solver.Budget{Time: 500 * time.Millisecond},
-		Progress: func(p solver.Progress) { events++; last, board = p.Stats, p.Board },
-	}
-	if _, err := solver.Run(context.Background(), AStar{}, hard, opts); err != nil {
-		t.Fatal(err)
-	}
-	if events < 2 || last.Expanded == 0 || last.Elapsed == 0 {
-		t.Fatalf("%d progress events, last %+v", events, last)
-	}
-	if len(board) != hard.Height || strings.Count(strings.Join(board, ""), "$")+strings.Count(strings.Join(board, ""), "*") == 0 {
-		t.Fatalf("progress board:\n%s", strings.Join(board, "\n"))
+	for name, s := range map[string]solver.Solver{"astar": AStar{}, "bfs": BFS{}, "idastar": IDAStar{}, "wastar": WAStar{}} {
+		var events int
+		var last solver.Stats
+		var board []string
+		opts := solver.Options{
+			Budget:   solver.Budget{Time: 500 * time.Millisecond},
+			Progress: func(p solver.Progress) { events++; last, board = p.Stats, p.Board },
+		}
+		if _, err := solver.Run(context.Background(), s, hard, opts); err != nil {
+			t.Fatal(err)
+		}
+		if events < 2 || last.Expanded == 0 || last.Elapsed == 0 {
+			t.Errorf("%s: %d progress events, last %+v", name, events, last)
+		}
+		if text := strings.Join(board, ""); len(board) != hard.Height || strings.Count(text, "$")+strings.Count(text, "*") == 0 {
+			t.Errorf("%s: progress board:\n%s", name, strings.Join(board, "\n"))
+		}
 	}
 }
 

@@ -235,6 +235,7 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		if pos.Solved() {
 			return movesSolution(g, id), false
 		}
+		g.track()
 		g.stats.Expanded++
 		expandedHere++
 		from := pos.Player()

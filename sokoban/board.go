@@ -197,7 +197,13 @@ func (b *Board) At(x, y int) Square {
 
 // Start returns a new Position at the level's initial state.
 func (b *Board) Start() *Position {
+	return b.PositionOf(b.startBoxes, b.startPlayer)
+}
+
+// PositionOf returns a new Position with boxes on the given squares (as many
+// as the level has, on distinct floor squares) and the player on player.
+func (b *Board) PositionOf(boxes []Square, player Square) *Position {
 	p := newPosition(b)
-	p.set(b.startBoxes, b.startPlayer)
+	p.set(boxes, player)
 	return p
 }
