@@ -146,3 +146,10 @@ func TestAnalyze(t *testing.T) {
 		}
 	}
 }
+
+func TestSolveMCTSReportsTreeStatistics(t *testing.T) {
+	out, _, err := soko(t, "", "solve", "--algo", "schokoban", "--iterations", "5000", "--no-solution", "microban:2")
+	if err != nil || !strings.Contains(out, "iterations ") || !strings.Contains(out, "per tree node") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

@@ -245,6 +245,14 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4d  moves %5d  time %8.3fs  expanded %9d\n",
 		name, r.Status, r.Pushes, r.Moves, r.Seconds, r.Expanded)
+	if r.Iterations > 0 {
+		perNode := 0.0
+		if r.TreeSize > 0 {
+			perNode = float64(r.UniqueStates) / float64(r.TreeSize)
+		}
+		fmt.Fprintf(w, "  iterations %d  tree size %d  unique states %d (%.2f per tree node)\n",
+			r.Iterations, r.TreeSize, r.UniqueStates, perNode)
+	}
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
 	}
