@@ -38,7 +38,10 @@
 // representation from it.
 package level
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Board characters, as written in XSB.
 const (
@@ -85,6 +88,15 @@ func (l *Level) At(x, y int) byte {
 		return Floor
 	}
 	return l.Rows[y][x]
+}
+
+// Boxes returns the number of boxes, on goals or not.
+func (l *Level) Boxes() int {
+	n := 0
+	for _, r := range l.Rows {
+		n += strings.Count(r, string(Box)) + strings.Count(r, string(BoxOnGoal))
+	}
+	return n
 }
 
 // Name is a short human name: "source:index" plus the title when there is one.

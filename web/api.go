@@ -198,11 +198,7 @@ func (s *Server) collection(w http.ResponseWriter, r *http.Request) {
 		Levels []entry `json:"levels"`
 	}{Name: name, Levels: []entry{}}
 	for _, l := range c.Levels {
-		boxes := 0
-		for _, row := range l.Rows {
-			boxes += strings.Count(row, "$") + strings.Count(row, "*")
-		}
-		out.Levels = append(out.Levels, entry{l.Index, l.Title, l.Width, l.Height, boxes})
+		out.Levels = append(out.Levels, entry{l.Index, l.Title, l.Width, l.Height, l.Boxes()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

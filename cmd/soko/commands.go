@@ -74,8 +74,7 @@ func runList(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for _, l := range c.Levels {
-			boxes := strings.Count(strings.Join(l.Rows, ""), "$") + strings.Count(strings.Join(l.Rows, ""), "*")
-			fmt.Fprintf(stdout, "%s:%-4d %3dx%-3d %3d boxes  %s\n", args[0], l.Index, l.Width, l.Height, boxes, l.Title)
+			fmt.Fprintf(stdout, "%s:%-4d %3dx%-3d %3d boxes  %s\n", args[0], l.Index, l.Width, l.Height, l.Boxes(), l.Title)
 		}
 		return nil
 	}
