@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"soko/deadlock"
 	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
@@ -57,6 +58,13 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
+	tunnels, err := opts.Param("tunnels", 1)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if tunnels != 0 {
+		g.macros = deadlock.NewMacros(g.board)
+	}
 	var barrier []sokoban.Square
 	root := g.addRoot()
 	p0, t0, ok := score(g.pos, 0)
@@ -94,8 +102,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
-		depth := cost[id] + 1
-		if depth > maxDepth {
+		if int(cost[id])+1 > maxDepth {
 			continue
 		}
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
@@ -108,10 +115,15 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 		}
 		for _, m := range pushes {
-			if g.push(m) {
+			to, steps := g.pushMacro(m)
+			if steps == 0 {
 				continue
 			}
+			depth := cost[id] + uint16(steps)
 			child, fresh := g.add(id, m)
+			if fresh {
+				g.via[child] = viaOf(m, steps)
+			}
 			switch {
 			case fresh:
 				cost = append(cost, depth)
@@ -132,10 +144,10 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				cost[child] = depth
 				prio[child] = int32(cp)
 				g.parent[child] = id
-				g.via[child] = uint32(m.Box)<<2 | uint32(m.Dir)
+				g.via[child] = viaOf(m, steps)
 				open.Push(cp, ct, child)
 			}
-			g.pos.Undo(m)
+			g.undoMacro(to, m.Dir, steps)
 		}
 	}
 }

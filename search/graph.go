@@ -22,12 +22,14 @@ type pushGraph struct {
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
-	store   *sokoban.Store
-	parent  []uint32
-	via     []uint32 // packed push: box square << 2 | direction
-	key     []byte   // scratch for packing
-	stats   solver.Stats
-	guard   *solver.Guard
+	// macros, when set, makes pushMacro follow a box through tunnels.
+	macros *deadlock.Macros
+	store  *sokoban.Store
+	parent []uint32
+	via    []uint32 // packed push: box square << 2 | direction
+	key    []byte   // scratch for packing
+	stats  solver.Stats
+	guard  *solver.Guard
 
 	// The expanded state with the most boxes on goals, which progress
 	// events draw (see track).
@@ -96,7 +98,7 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 	id, fresh := g.store.Intern(g.key, g.pos.Hash())
 	if fresh {
 		g.parent = append(g.parent, parent)
-		g.via = append(g.via, uint32(m.Box)<<2|uint32(m.Dir))
+		g.via = append(g.via, viaOf(m, 1))
 		g.stats.Stored++
 	}
 	return id, fresh
@@ -120,6 +122,63 @@ func (g *pushGraph) tick(extra int64) (solver.Status, bool) {
 	return g.guard.Tick(&g.stats)
 }
 
+// pushMacro is push followed, when macros are on, by the tunnel macro of
+// 001 §2.1.2: while the box stands in a one-wide tunnel along the push, off
+// any goal, on a square that splits the board (Board.Splits), and the
+// square ahead is such a square too, free and not dead, the box is pushed
+// on. It returns the box's final square and the number of pushes made (0
+// for a deadlock, with everything undone).
+//
+// This keeps optimal solutions. Where the box's square splits the board,
+// the player, who is behind it, can never reach the squares in front while
+// it is there: the box can only move on, pushed from behind, and nothing
+// else can move in front of it. So in any solution the pushes that carry it
+// on through such squares can be made at once without changing any other
+// push. (Without the split condition this is false: in Microban 11 and 117
+// the player walks round to the far end and pushes the box back.)
+func (g *pushGraph) pushMacro(m sokoban.Push) (sokoban.Square, int) {
+	to := g.pos.Apply(m)
+	g.stats.Generated++
+	steps := 1
+	if g.macros != nil {
+		b := g.board
+		for g.tunnelStep(to, m.Dir) {
+			next := b.Next(to, m.Dir)
+			if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.tunnelStep(next, m.Dir) {
+				break
+			}
+			to = g.pos.Apply(sokoban.Push{Box: to, Dir: m.Dir})
+			steps++
+		}
+	}
+	if g.checker.Deadlocked(g.pos, to) {
+		g.undoMacro(to, m.Dir, steps)
+		return to, 0
+	}
+	return to, steps
+}
+
+// tunnelStep reports whether a box on s, pushed in direction d, stands on a
+// square the tunnel macro carries it on from.
+func (g *pushGraph) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
+	return !g.board.IsGoal(s) && g.macros.InTunnel(s, d) && g.board.Splits(s, d)
+}
+
+// undoMacro undoes steps pushes in direction d that left the box on to.
+func (g *pushGraph) undoMacro(to sokoban.Square, d sokoban.Dir, steps int) {
+	for range steps {
+		from := g.board.Next(to, d^1)
+		g.pos.Undo(sokoban.Push{Box: from, Dir: d})
+		to = from
+	}
+}
+
+// viaOf packs a push of steps squares for the via table: the box square in
+// bits 2–17, the direction in bits 0–1, steps − 1 from bit 18.
+func viaOf(m sokoban.Push, steps int) uint32 {
+	return uint32(m.Box)<<2 | uint32(m.Dir) | uint32(steps-1)<<18
+}
+
 // bytes returns the memory held by the graph's tables.
 func (g *pushGraph) bytes() int64 {
 	return g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
@@ -130,7 +189,13 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 	var pushes []sokoban.Push
 	for ; g.parent[id] != noParent; id = g.parent[id] {
 		v := g.via[id]
-		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(v >> 2), Dir: sokoban.Dir(v & 3)})
+		box, d, steps := sokoban.Square(v>>2&0xffff), sokoban.Dir(v&3), int(v>>18)+1
+		end := len(pushes)
+		for range steps {
+			pushes = append(pushes, sokoban.Push{Box: box, Dir: d})
+			box = g.board.Next(box, d)
+		}
+		slices.Reverse(pushes[end:]) // the whole list is reversed below
 	}
 	slices.Reverse(pushes)
 	return g.finish(pushes)

@@ -26,7 +26,9 @@
 // frozen boxes, 000 §4.2.1, and wall segments, 001 Alg. 2; fama only 2×2
 // blocks, as 004 §3). The best-first searches also apply PI-corral pruning
 // (000 §4.2.2 names the sealed-off corral): when one exists, only pushes of
-// the boxes bounding it are generated. States are stored packed in a sokoban.Store, with per state only
+// the boxes bounding it are generated; and the tunnel macro of 001 §2.1.2
+// where the tunnel splits the board (pushGraph.pushMacro says why that keeps
+// optimal solutions). States are stored packed in a sokoban.Store, with per state only
 // its parent, the push that reached it, g and the priority it was queued
 // with. The open list is a bucket queue.
 package search
@@ -38,19 +40,22 @@ import "soko/solver"
 const deadlocksParam = "deadlocks=" + defaultDetectors
 
 // piCorralParam switches PI-corral pruning in the best-first searches: on
-// (1) by default, off with 0.
-const piCorralParam = "picorral=1"
+// (1) by default, off with 0; tunnelsParam likewise the tunnel macro.
+const (
+	piCorralParam = "picorral=1"
+	tunnelsParam  = "tunnels=1"
+)
 
 func init() {
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
 			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []string{deadlocksParam, piCorralParam}, New: func() solver.Solver { return AStar{} }},
+			Params: []string{deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
-			Params: []string{"w=3", deadlocksParam, piCorralParam}, New: func() solver.Solver { return WeightedAStar{} }},
+			Params: []string{"w=3", deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
-			Params: []string{deadlocksParam, piCorralParam}, New: func() solver.Solver { return Greedy{} }},
+			Params: []string{deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return Greedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			Params: []string{"deadlocks=2x2"}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",

@@ -25,6 +25,7 @@ package sokoban
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	"soko/level"
 )
@@ -62,6 +63,9 @@ type Board struct {
 
 	zBox    []uint64
 	zPlayer []uint64
+
+	linksOnce sync.Once
+	links     []int8 // sideLinks, computed on first use
 }
 
 // NewBoard indexes a validated level.

@@ -46,6 +46,15 @@ func (b *Board) sideLinks() []int8 {
 	return links
 }
 
+// Splits reports whether a box on s cuts the board along direction d: with
+// that box (and no other) on s, the player cannot walk from the square
+// behind s to the square in front of it. Both must be floor.
+func (b *Board) Splits(s Square, d Dir) bool {
+	b.linksOnce.Do(func() { b.links = b.sideLinks() })
+	back, front := b.links[int(s)*4+int(d^1)], b.links[int(s)*4+int(d)]
+	return back >= 0 && front >= 0 && back != front
+}
+
 // PullDistances returns, for every square, the least number of pushes that
 // moves a lone box from that square onto each goal: dist[g][s] for the g-th
 // goal of Goals(), or Unreachable. The player's access is respected: a box

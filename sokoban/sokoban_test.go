@@ -360,3 +360,25 @@ func TestRowsRedrawsTheLevel(t *testing.T) {
 		t.Fatalf("after a push:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+func TestSplits(t *testing.T) {
+	// The corridor's middle square splits the board; a square of the open
+	// room does not, and neither does one of a corridor with a way around.
+	b := mustBoard(t, testlevel.Grid(
+		"#########",
+		"#@ $ .  #",
+		"#### ## #",
+		"#       #",
+		"#########",
+	))
+	if !b.Splits(b.At(2, 1), level.Right) {
+		t.Error("the top-left corridor square should split the board")
+	}
+	if b.Splits(b.At(6, 1), level.Right) {
+		t.Error("(6,1) has a way around through the bottom row")
+	}
+	room := mustBoard(t, testlevel.Grid(tiny[1].rows...))
+	if room.Splits(room.At(2, 2), level.Right) {
+		t.Error("the open room's centre does not split it")
+	}
+}
