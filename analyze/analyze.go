@@ -27,8 +27,8 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
 
 // Render returns the board of l with dead squares, tunnel squares and goal
 // rooms marked (see Legend), followed by the legend and the counts: floor
-// squares, dead squares, boxes, tunnel squares, rooms, and the search-space
-// estimate.
+// squares, dead squares, boxes, tunnel squares, rooms with their packing
+// order where they have one (deadlock.Fill), and the search-space estimate.
 func Render(l *level.Level) (string, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -71,7 +71,15 @@ func Render(l *level.Level) (string, error) {
 	fmt.Fprintf(&sb, "floor squares %d, dead squares %d, boxes %d, tunnel squares %d, goal rooms %d\n",
 		sp.Tiles, sp.Locking, sp.Boxes, tunnels, len(m.Rooms))
 	for i, r := range m.Rooms {
-		fmt.Fprintf(&sb, "room %c: %d squares, %d goals, %d entrances\n", roomMark(i), len(r.Squares), len(r.Goals), len(r.Entrances))
+		fmt.Fprintf(&sb, "room %c: %d squares, %d goals, %d entrances", roomMark(i), len(r.Squares), len(r.Goals), len(r.Entrances))
+		if r.Fill != nil {
+			sb.WriteString("; packing order (column,row):")
+			for _, g := range r.Fill.Order {
+				x, y := b.XY(g)
+				fmt.Fprintf(&sb, " (%d,%d)", x, y)
+			}
+		}
+		sb.WriteByte('\n')
 	}
 	if b.Fixed > 0 {
 		fmt.Fprintf(&sb, "boxes on goals the player can never reach (treated as walls): %d\n", b.Fixed)

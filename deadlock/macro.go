@@ -37,6 +37,8 @@ type Room struct {
 	Squares   []sokoban.Square
 	Goals     []sokoban.Square
 	Entrances []sokoban.Square
+	// Fill is the room's packing order for the goal-room macro, or nil.
+	Fill *Fill
 }
 
 // MaxEntrances is the most entrances a goal room may have.
@@ -111,6 +113,9 @@ func NewMacros(b *sokoban.Board) *Macros {
 			m.Room[t] = id
 		}
 		m.Rooms = append(m.Rooms, r)
+	}
+	for i := range m.Rooms {
+		m.Rooms[i].Fill = newFill(b, &m.Rooms[i], m.Room, int32(i))
 	}
 	return m
 }

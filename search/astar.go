@@ -24,7 +24,8 @@ func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (so
 
 // WeightedAStar is weighted A* over pushes: f = g + W·h with the matching
 // bound h. With W > 1 it gives up optimality (solutions are at most W times
-// longer than optimal) for speed. Parameter w, default 3.
+// longer than optimal) for speed. Parameter w, default 3. Goal-room macros
+// are on.
 type WeightedAStar struct{}
 
 // Solve implements solver.Solver.
@@ -33,16 +34,17 @@ func (WeightedAStar) Solve(ctx context.Context, l *level.Level, opts solver.Opti
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, w)})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, w), rooms: 1})
 }
 
 // Greedy is greedy best-first search over pushes on the matching bound
 // alone: f = h, ties to the shallower state. Fast and far from optimal.
+// Goal-room macros are on.
 type Greedy struct{}
 
 // Solve implements solver.Solver.
 func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(0, 1)})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(0, 1), rooms: 1})
 }
 
 // matchingScore scores states by gw·g + hw·h, where h is the push-distance

@@ -32,6 +32,10 @@ type bestFirstConfig struct {
 	offset int
 	// detectors are the default dynamic deadlock detectors.
 	detectors string
+	// rooms is the default of the "rooms" parameter: 1 turns goal-room
+	// macros on. They can lengthen solutions, so optimal searches leave
+	// them off.
+	rooms int
 }
 
 // maxDepth keeps g within its 16-bit field.
@@ -62,7 +66,12 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if tunnels != 0 {
+	rooms, err := opts.Param("rooms", float64(cfg.rooms))
+	if err != nil {
+		return solver.Result{}, err
+	}
+	g.tunnels, g.rooms = tunnels != 0, rooms != 0
+	if g.tunnels || g.rooms {
 		g.macros = deadlock.NewMacros(g.board)
 	}
 	var barrier []sokoban.Square
@@ -102,9 +111,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
-		if int(cost[id])+1 > maxDepth {
-			continue
-		}
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
 		if piCorrals != 0 {
 			// Only pushes of the boxes around a PI-corral, when there is
@@ -115,14 +121,18 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 		}
 		for _, m := range pushes {
-			to, steps := g.pushMacro(m)
-			if steps == 0 {
+			mv := g.pushMacro(m)
+			if mv.steps == 0 {
 				continue
 			}
-			depth := cost[id] + uint16(steps)
+			if int(cost[id])+mv.pushes() > maxDepth {
+				g.undoMacro(mv)
+				continue
+			}
+			depth := cost[id] + uint16(mv.pushes())
 			child, fresh := g.add(id, m)
 			if fresh {
-				g.via[child] = viaOf(m, steps)
+				g.via[child] = mv.via()
 			}
 			switch {
 			case fresh:
@@ -144,10 +154,10 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				cost[child] = depth
 				prio[child] = int32(cp)
 				g.parent[child] = id
-				g.via[child] = viaOf(m, steps)
+				g.via[child] = mv.via()
 				open.Push(cp, ct, child)
 			}
-			g.undoMacro(to, m.Dir, steps)
+			g.undoMacro(mv)
 		}
 	}
 }

@@ -22,14 +22,17 @@ type pushGraph struct {
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
-	// macros, when set, makes pushMacro follow a box through tunnels.
-	macros *deadlock.Macros
-	store  *sokoban.Store
-	parent []uint32
-	via    []uint32 // packed push: box square << 2 | direction
-	key    []byte   // scratch for packing
-	stats  solver.Stats
-	guard  *solver.Guard
+	// macros holds the tables of pushMacro, which follows a box through
+	// tunnels when tunnels is set and into goal rooms when rooms is set.
+	macros  *deadlock.Macros
+	tunnels bool
+	rooms   bool
+	store   *sokoban.Store
+	parent  []uint32
+	via     []uint32 // packed push: box square << 2 | direction
+	key     []byte   // scratch for packing
+	stats   solver.Stats
+	guard   *solver.Guard
 
 	// The expanded state with the most boxes on goals, which progress
 	// events draw (see track).
@@ -122,40 +125,84 @@ func (g *pushGraph) tick(extra int64) (solver.Status, bool) {
 	return g.guard.Tick(&g.stats)
 }
 
-// pushMacro is push followed, when macros are on, by the tunnel macro of
-// 001 §2.1.2: while the box stands in a one-wide tunnel along the push, off
-// any goal, on a square that splits the board (Board.Splits), and the
-// square ahead is such a square too, free and not dead, the box is pushed
-// on. It returns the box's final square and the number of pushes made (0
-// for a deadlock, with everything undone).
+// macroMove is a push as the best-first searches make it: the push, the
+// tunnel macro's further pushes in the same direction, and the goal-room
+// macro's pushes after those.
+type macroMove struct {
+	push  sokoban.Push
+	to    sokoban.Square // the box's square after the straight pushes
+	steps int            // straight pushes, the first included; 0: deadlocked, undone
+	room  []sokoban.Push // the goal-room macro's pushes, or nil
+}
+
+// pushes returns the number of pushes the move makes.
+func (mv macroMove) pushes() int { return mv.steps + len(mv.room) }
+
+// via packs the move for the via table: the box square in bits 2–17, the
+// direction in bits 0–1, steps − 1 in bits 18–30, and in bit 31 whether
+// the goal-room macro followed (solution replays it).
+func (mv macroMove) via() uint32 {
+	v := viaOf(mv.push, mv.steps)
+	if mv.room != nil {
+		v |= viaRoom
+	}
+	return v
+}
+
+const viaRoom = 1 << 31
+
+// pushMacro applies push m followed, when macros are on, by the tunnel
+// macro of 001 §2.1.2: while the box stands in a one-wide tunnel along the
+// push, off any goal, on a square that splits the board (Board.Splits), and
+// the square ahead is such a square too, free and not dead, the box is
+// pushed on. Then, when goal-room macros are on too and the box stands on
+// the entrance of a goal room, pushed towards it, it is pushed on to the
+// room's next goal (deadlock.Macros.RoomPath). The move is undone, and
+// reported with steps 0, when it ends in a deadlock.
 //
-// This keeps optimal solutions. Where the box's square splits the board,
-// the player, who is behind it, can never reach the squares in front while
-// it is there: the box can only move on, pushed from behind, and nothing
-// else can move in front of it. So in any solution the pushes that carry it
-// on through such squares can be made at once without changing any other
-// push. (Without the split condition this is false: in Microban 11 and 117
-// the player walks round to the far end and pushes the box back.)
-func (g *pushGraph) pushMacro(m sokoban.Push) (sokoban.Square, int) {
-	to := g.pos.Apply(m)
+// The tunnel macro keeps optimal solutions. Where the box's square splits
+// the board, the player, who is behind it, can never reach the squares in
+// front while it is there: the box can only move on, pushed from behind,
+// and nothing else can move in front of it. So in any solution the pushes
+// that carry it on through such squares can be made at once without
+// changing any other push. (Without the split condition this is false: in
+// Microban 11 and 117 the player walks round to the far end and pushes the
+// box back.) The goal-room macro gives that up: it fixes which goal the box
+// goes to and when, which can lengthen the solution or, rarely, lose it.
+func (g *pushGraph) pushMacro(m sokoban.Push) macroMove {
+	mv := macroMove{push: m, to: g.pos.Apply(m), steps: 1}
 	g.stats.Generated++
-	steps := 1
-	if g.macros != nil {
-		b := g.board
-		for g.tunnelStep(to, m.Dir) {
-			next := b.Next(to, m.Dir)
-			if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.tunnelStep(next, m.Dir) {
-				break
-			}
-			to = g.pos.Apply(sokoban.Push{Box: to, Dir: m.Dir})
-			steps++
+	b := g.board
+	for g.tunnels && g.tunnelStep(mv.to, m.Dir) {
+		next := b.Next(mv.to, m.Dir)
+		if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.tunnelStep(next, m.Dir) {
+			break
 		}
+		mv.to = g.pos.Apply(sokoban.Push{Box: mv.to, Dir: m.Dir})
+		mv.steps++
 	}
-	if g.checker.Deadlocked(g.pos, to) {
-		g.undoMacro(to, m.Dir, steps)
-		return to, 0
+	if g.rooms {
+		mv.room = g.macros.RoomPath(g.pos, mv.to, m.Dir)
+		for _, q := range mv.room {
+			g.pos.Apply(q)
+		}
+		g.stats.Generated += int64(len(mv.room))
 	}
-	return to, steps
+	return g.checkMacro(mv)
+}
+
+// checkMacro runs the deadlock detectors on the box a move left, and undoes
+// the move if they find one.
+func (g *pushGraph) checkMacro(mv macroMove) macroMove {
+	box := mv.to
+	if n := len(mv.room); n > 0 {
+		box = g.board.Next(mv.room[n-1].Box, mv.room[n-1].Dir)
+	}
+	if g.checker.Deadlocked(g.pos, box) {
+		g.undoMacro(mv)
+		mv.steps = 0
+	}
+	return mv
 }
 
 // tunnelStep reports whether a box on s, pushed in direction d, stands on a
@@ -164,9 +211,13 @@ func (g *pushGraph) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
 	return !g.board.IsGoal(s) && g.macros.InTunnel(s, d) && g.board.Splits(s, d)
 }
 
-// undoMacro undoes steps pushes in direction d that left the box on to.
-func (g *pushGraph) undoMacro(to sokoban.Square, d sokoban.Dir, steps int) {
-	for range steps {
+// undoMacro undoes a move made by pushMacro.
+func (g *pushGraph) undoMacro(mv macroMove) {
+	for i := len(mv.room) - 1; i >= 0; i-- {
+		g.pos.Undo(mv.room[i])
+	}
+	to, d := mv.to, mv.push.Dir
+	for range mv.steps {
 		from := g.board.Next(to, d^1)
 		g.pos.Undo(sokoban.Push{Box: from, Dir: d})
 		to = from
@@ -185,19 +236,34 @@ func (g *pushGraph) bytes() int64 {
 }
 
 // solution rebuilds the pushes leading to id and expands them into moves.
+// The path is replayed from the start, since a goal-room macro's pushes
+// depend on the position it was made in.
 func (g *pushGraph) solution(id uint32) (solver.Result, error) {
-	var pushes []sokoban.Push
+	var vias []uint32
 	for ; g.parent[id] != noParent; id = g.parent[id] {
-		v := g.via[id]
-		box, d, steps := sokoban.Square(v>>2&0xffff), sokoban.Dir(v&3), int(v>>18)+1
-		end := len(pushes)
-		for range steps {
-			pushes = append(pushes, sokoban.Push{Box: box, Dir: d})
-			box = g.board.Next(box, d)
-		}
-		slices.Reverse(pushes[end:]) // the whole list is reversed below
+		vias = append(vias, g.via[id])
 	}
-	slices.Reverse(pushes)
+	slices.Reverse(vias)
+	var pushes []sokoban.Push
+	p := g.board.Start()
+	for _, v := range vias {
+		box, d, steps := sokoban.Square(v>>2&0xffff), sokoban.Dir(v&3), int(v>>18&0x1fff)+1
+		for range steps {
+			m := sokoban.Push{Box: box, Dir: d}
+			pushes = append(pushes, m)
+			box = p.Apply(m)
+		}
+		if v&viaRoom != 0 {
+			room := g.macros.RoomPath(p, box, d)
+			if room == nil {
+				return solver.Result{}, fmt.Errorf("%s: goal-room macro lost on replay", g.board.Level.Name())
+			}
+			for _, m := range room {
+				p.Apply(m)
+			}
+			pushes = append(pushes, room...)
+		}
+	}
 	return g.finish(pushes)
 }
 

@@ -28,9 +28,11 @@
 // (000 §4.2.2 names the sealed-off corral): when one exists, only pushes of
 // the boxes bounding it are generated; and the tunnel macro of 001 §2.1.2
 // where the tunnel splits the board (pushGraph.pushMacro says why that keeps
-// optimal solutions). States are stored packed in a sokoban.Store, with per state only
-// its parent, the push that reached it, g and the priority it was queued
-// with. The open list is a bucket queue.
+// optimal solutions); greedy and wastar-push also the goal-room macro, which
+// pushes a box entering a one-door goal room on to the room's next goal in
+// a precomputed packing order (deadlock.Fill). States are stored packed in a
+// sokoban.Store, with per state only its parent, the push that reached it, g
+// and the priority it was queued with. The open list is a bucket queue.
 package search
 
 import "soko/solver"
@@ -46,16 +48,24 @@ const (
 	tunnelsParam  = "tunnels=1"
 )
 
+// roomsOn and roomsOff switch the goal-room macro (deadlock.Fill) in the
+// best-first searches: on by default in greedy and wastar-push, off in
+// astar, whose optimality it would give up (bestFirstConfig.rooms).
+const (
+	roomsOn  = "rooms=1"
+	roomsOff = "rooms=0"
+)
+
 func init() {
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
 			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []string{deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return AStar{} }},
+			Params: []string{deadlocksParam, piCorralParam, tunnelsParam, roomsOff}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
-			Params: []string{"w=3", deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return WeightedAStar{} }},
+			Params: []string{"w=3", deadlocksParam, piCorralParam, tunnelsParam, roomsOn}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
-			Params: []string{deadlocksParam, piCorralParam, tunnelsParam}, New: func() solver.Solver { return Greedy{} }},
+			Params: []string{deadlocksParam, piCorralParam, tunnelsParam, roomsOn}, New: func() solver.Solver { return Greedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			Params: []string{"deadlocks=2x2"}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",

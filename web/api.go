@@ -533,6 +533,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		Squares   []xy `json:"squares"`
 		Goals     []xy `json:"goals"`
 		Entrances []xy `json:"entrances"`
+		Order     []xy `json:"packing_order"` // goals in fill order; empty without one
 	}
 	at := func(sq sokoban.Square) xy { x, y := b.XY(sq); return xy{x, y} }
 	list := func(sqs []sokoban.Square) []xy {
@@ -560,7 +561,11 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, rm := range m.Rooms {
-		out.Rooms = append(out.Rooms, room{list(rm.Squares), list(rm.Goals), list(rm.Entrances)})
+		var order []sokoban.Square
+		if rm.Fill != nil {
+			order = rm.Fill.Order
+		}
+		out.Rooms = append(out.Rooms, room{list(rm.Squares), list(rm.Goals), list(rm.Entrances), list(order)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -1,0 +1,210 @@
+package deadlock
+
+import (
+	"slices"
+
+	"soko/sokoban"
+)
+
+// Fill is the packing order of a goal room with one entrance: the goal-room
+// macro (001 §2.1.2 names tunnels and rooms as macro moves; the packing
+// order is the goal macro of Junghanns and Schaeffer's Rolling Stone). A
+// box pushed onto the Entrance towards the room, while the room holds boxes
+// on exactly Order[:i] and nowhere else, is pushed on along Paths[i] to
+// Order[i] in one step.
+//
+// The order is found backwards from the full room: the goal filled last is
+// one a box can be pushed to from the entrance with every other goal
+// filled, after which the player can walk back out; it is taken away and
+// the rest ordered the same way. Among such goals the one nearest the
+// entrance (fewest pushes) is filled last. A room where at some point no
+// goal qualifies has no Fill.
+type Fill struct {
+	// Entrance is the tunnel square in front of the room, In the direction
+	// from it into the room, and Outside the square behind it, where the
+	// player stands after pushing a box onto the entrance.
+	Entrance, Outside sokoban.Square
+	In                sokoban.Dir
+	// Order lists the room's goals in the order they are filled; Paths[i]
+	// the fewest pushes taking a box from Entrance to Order[i] with boxes on
+	// Order[:i], the player starting on Outside.
+	Order []sokoban.Square
+	Paths [][]sokoban.Push
+}
+
+// newFill computes the packing order of room r, or nil where there is none:
+// the room has more than one entrance, the entrance is a goal (then the
+// last box does not end in the room), or the backward analysis gets stuck.
+func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
+	if len(r.Entrances) != 1 || b.IsGoal(r.Entrances[0]) {
+		return nil
+	}
+	f := &Fill{Entrance: r.Entrances[0], Outside: sokoban.None}
+	ways := 0
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if n := b.Next(f.Entrance, d); n != sokoban.None && room[n] == id {
+			f.In, ways = d, ways+1
+		}
+	}
+	f.Outside = b.Next(f.Entrance, f.In^1)
+	if ways != 1 || f.Outside == sokoban.None {
+		return nil
+	}
+	a := newRoomArea(b, r, f)
+	filled := make([]bool, b.N)
+	for _, g := range r.Goals {
+		filled[g] = true
+	}
+	left := slices.Clone(r.Goals)
+	for len(left) > 0 {
+		best, bestPath := -1, []sokoban.Push(nil)
+		for i, g := range left {
+			filled[g] = false
+			path, end := a.boxPath(f.Entrance, g, f.Outside, filled)
+			filled[g] = true
+			if path == nil || !a.walk(end, f.Outside, filled) {
+				continue
+			}
+			if best < 0 || len(path) < len(bestPath) {
+				best, bestPath = i, path
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		f.Order = append(f.Order, left[best])
+		f.Paths = append(f.Paths, bestPath)
+		filled[left[best]] = false
+		left = slices.Delete(left, best, best+1)
+	}
+	slices.Reverse(f.Order)
+	slices.Reverse(f.Paths)
+	return f
+}
+
+// roomArea is the part of the board a fill happens in: the box stays on
+// the room and its entrance, and the player also uses the outside square.
+type roomArea struct {
+	b      *sokoban.Board
+	boxOK  []bool
+	walkOK []bool
+}
+
+func newRoomArea(b *sokoban.Board, r *Room, f *Fill) *roomArea {
+	a := &roomArea{b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N)}
+	for _, s := range r.Squares {
+		a.boxOK[s], a.walkOK[s] = true, true
+	}
+	a.boxOK[f.Entrance], a.walkOK[f.Entrance], a.walkOK[f.Outside] = true, true, true
+	return a
+}
+
+// walk reports whether the player can walk from one square to another in
+// the area without crossing a square in blocked.
+func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
+	seen := make([]bool, a.b.N)
+	seen[from] = true
+	stack := []sokoban.Square{from}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if s == to {
+			return true
+		}
+		for d := sokoban.Dir(0); d < 4; d++ {
+			n := a.b.Next(s, d)
+			if n != sokoban.None && a.walkOK[n] && !seen[n] && !blocked[n] {
+				seen[n] = true
+				stack = append(stack, n)
+			}
+		}
+	}
+	return false
+}
+
+// boxPath returns the fewest pushes that take a box from one square to
+// another in the area, the player starting on player and boxes standing on
+// the squares in blocked, and the player's square after the last push; nil
+// if it cannot be done. Breadth-first over (box square, side the player is
+// on), one layer per push.
+func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]sokoban.Push, sokoban.Square) {
+	type node struct {
+		box  sokoban.Square
+		side sokoban.Dir // the player stands on Next(box, side)
+	}
+	index := func(n node) int { return int(n.box)*4 + int(n.side) }
+	prev := make([]int32, 4*a.b.N) // index of the node pushed from, +1; 0 unseen
+	var queue []node
+	// The player walks to each side of the starting box it can reach.
+	blocked[from] = true
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if s := a.b.Next(from, d); s != sokoban.None && a.walkOK[s] && !blocked[s] && a.walk(player, s, blocked) {
+			n := node{from, d}
+			prev[index(n)] = -1
+			queue = append(queue, n)
+		}
+	}
+	blocked[from] = false
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if n.box == to {
+			var path []sokoban.Push
+			for i := index(n); prev[i] != -1; i = int(prev[i]) - 1 {
+				box := sokoban.Square(i / 4)
+				d := sokoban.Dir(i%4) ^ 1 // pushed away from the side it came from
+				path = append(path, sokoban.Push{Box: a.b.Next(box, d^1), Dir: d})
+			}
+			slices.Reverse(path)
+			return path, a.b.Next(n.box, n.side)
+		}
+		blocked[n.box] = true
+		here := a.b.Next(n.box, n.side)
+		for d := sokoban.Dir(0); d < 4; d++ {
+			behind, front := a.b.Next(n.box, d^1), a.b.Next(n.box, d)
+			if behind == sokoban.None || front == sokoban.None || !a.boxOK[front] || blocked[front] || !a.walkOK[behind] || blocked[behind] {
+				continue
+			}
+			next := node{front, d ^ 1}
+			if prev[index(next)] != 0 || !a.walk(here, behind, blocked) {
+				continue
+			}
+			prev[index(next)] = int32(index(n)) + 1
+			queue = append(queue, next)
+		}
+		blocked[n.box] = false
+	}
+	return nil, sokoban.None
+}
+
+// RoomPath returns the goal-room macro for a box just pushed in direction d
+// onto box, in position p: the pushes that carry it on to the next goal of
+// the room's packing order, or nil where no macro applies (box is not a
+// room's entrance, d does not lead in, or the boxes in the room are not on
+// exactly the goals filled so far).
+func (m *Macros) RoomPath(p *sokoban.Position, box sokoban.Square, d sokoban.Dir) []sokoban.Push {
+	in := m.b.Next(box, d)
+	if in == sokoban.None || m.Room[in] < 0 {
+		return nil
+	}
+	r := &m.Rooms[m.Room[in]]
+	f := r.Fill
+	if f == nil || f.Entrance != box || f.In != d {
+		return nil
+	}
+	n := 0
+	for _, s := range r.Squares {
+		if p.HasBox(s) {
+			n++
+		}
+	}
+	if n >= len(f.Order) {
+		return nil
+	}
+	for _, g := range f.Order[:n] {
+		if !p.HasBox(g) {
+			return nil
+		}
+	}
+	return f.Paths[n]
+}
