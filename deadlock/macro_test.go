@@ -99,6 +99,12 @@ func TestRooms(t *testing.T) {
 	if m.Room[b.At(8, 2)] != 0 || m.Room[b.At(1, 1)] != -1 {
 		t.Errorf("Room table wrong")
 	}
+	// A box entering the room can only be pushed on to (8,2): the player
+	// cannot get past it at (7,2). So the corner goals can never be filled
+	// and there is no packing order.
+	if r.Fill != nil {
+		t.Errorf("room has a packing order %v", r.Fill.Order)
+	}
 	// An open room with no doorway is not a goal room.
 	b2 := board(t,
 		"######",

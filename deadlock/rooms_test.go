@@ -43,22 +43,6 @@ func TestFillOrder(t *testing.T) {
 	checkFill(t, b, &m.Rooms[0])
 }
 
-// A room whose entrance square leads into a one-square bottleneck cannot
-// be filled from the entrance: no order.
-func TestNoFill(t *testing.T) {
-	b := board(t,
-		"##########",
-		"#@ $  #..#",
-		"#  $    .#",
-		"#  $  #..#",
-		"##########",
-	)
-	m := NewMacros(b)
-	if len(m.Rooms) != 1 || m.Rooms[0].Fill != nil {
-		t.Errorf("want one room without a fill")
-	}
-}
-
 // Every fill of every embedded level, replayed with the core's own push
 // rules on the whole board: each path is legal in the position it is meant
 // for, puts the box on its goal, lets the player walk back out, and
