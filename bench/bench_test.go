@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +193,20 @@ func TestJobsOnce(t *testing.T) {
 	jobs := Jobs([]SolverSpec{{Name: "bfs"}}, lvls, Budgets(nil, []int64{10, 10}, nil), []uint64{1, 1, 2})
 	if len(jobs) != 6 {
 		t.Fatalf("%d jobs, want 3 levels x 1 budget x 2 seeds", len(jobs))
+	}
+	// Seeds outermost, solvers innermost: a run cut short has every solver
+	// on the same levels.
+	jobs = Jobs([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls[:2], Budgets(nil, []int64{10}, nil), []uint64{1, 2})
+	var order []string
+	for _, j := range jobs {
+		order = append(order, fmt.Sprintf("%d %s %s", j.Seed, j.ID, j.Solver.Name))
+	}
+	want := []string{
+		"1 microban:1 bfs", "1 microban:1 astar", "1 microban:2 bfs", "1 microban:2 astar",
+		"2 microban:1 bfs", "2 microban:1 astar", "2 microban:2 bfs", "2 microban:2 astar",
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("order %q, want %q", order, want)
 	}
 }
 

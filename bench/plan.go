@@ -93,10 +93,11 @@ func LevelID(l *level.Level) string {
 	return l.Source
 }
 
-// Jobs lists every combination of solver, budget, level and seed, in that
+// Jobs lists every combination of seed, budget, level and solver, in that
 // nesting order (the last varies fastest), each run once even if a level,
-// budget or seed is given twice. The order is deterministic, which Shard
-// relies on.
+// budget or seed is given twice. So a run cut short holds whole seeds and
+// every solver on the same levels, a fair comparison as far as it went. The
+// order is deterministic, which Shard relies on.
 func Jobs(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) []Job {
 	ids := make([]string, len(lvls))
 	hashes := make([]string, len(lvls))
@@ -105,10 +106,10 @@ func Jobs(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []u
 	}
 	var jobs []Job
 	seen := map[string]bool{}
-	for _, s := range solvers {
+	for _, seed := range seeds {
 		for _, b := range budgets {
 			for i, l := range lvls {
-				for _, seed := range seeds {
+				for _, s := range solvers {
 					j := Job{Solver: s, Level: l, ID: ids[i], Hash: hashes[i], Budget: b, Seed: seed}
 					if k := j.Key(); !seen[k] {
 						seen[k] = true
