@@ -99,8 +99,14 @@ func TestBrowser(t *testing.T) {
 	b.eval(`soko.load("microban", 1)`, nil)
 	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
 	b.press("ArrowDown")
+	b.eval(`document.getElementById("memory").value = "64"`, nil)
 	b.click("solveBtn")
 	b.waitFor("A* to solve Microban 1", `soko.state().job && soko.state().job.status === "solved"`, 20*time.Second)
+	var capBytes int64
+	b.eval("soko.state().job.budget.memory", &capBytes)
+	if capBytes != 64<<20 {
+		t.Errorf("memory limit sent from the page: %d bytes, want 64 MiB", capBytes)
+	}
 	b.eval("soko.state()", &st)
 	if st.Job.Solution == "" || st.Future != len(st.Job.Solution) || st.Moves != 0 {
 		t.Fatalf("the solution is not loaded for replay: %+v", st)
