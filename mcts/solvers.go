@@ -193,8 +193,9 @@ func init() {
 		solver.Register(solver.Entry{
 			Name:    name,
 			Summary: e.summary,
-			Params:  []string{"c=" + fmt.Sprint(DefaultMoveC), "depth=" + fmt.Sprint(DefaultRolloutDepth)},
-			New:     func() solver.Solver { return MoveMCTS{Variant: name} },
+			Params: []string{"c=" + fmt.Sprint(DefaultMoveC), "depth=" + fmt.Sprint(DefaultRolloutDepth),
+				"eliminate=" + fmt.Sprint(eliminateDefault(moveVariants[name]))},
+			New: func() solver.Solver { return MoveMCTS{Variant: name} },
 		})
 	}
 }
@@ -220,9 +221,27 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if b.Impossible != "" {
 		return noSolution(ctx, opts), nil
 	}
-	// An expanded MCTS-R node with no children holds a closed class: every
-	// step from every state in it leads back into it, so it is a dead end.
-	// 002 does not say what to do with one; we eliminate it (000 §4.2.3).
+	eliminate, err := opts.Param("eliminate", float64(eliminateDefault(variant)))
+	if err != nil {
+		return solver.Result{}, err
+	}
 	g := newMoveGame(b, variant, int(depth), opts.Seed)
-	return runGame(ctx, opts, g, c, variant == reversible)
+	return runGame(ctx, opts, g, c, eliminate != 0)
+}
+
+// eliminateDefault is the default of the "eliminate" parameter: whether an
+// expanded node that got no children is deleted with Recursive Node
+// Elimination (000 §4.2.3) rather than evaluated again. 002 does not say
+// what to do with one. In MCTS-R such a node holds a closed class, every
+// step from every state in it leading back into it, a dead end; we
+// eliminate it. In the baselines we keep it as 002 §V.A describes them, as
+// plain MCTS with one change each: an mcts-nd node whose steps all lead to
+// states already in the tree is then a leaf that rollouts start from again
+// and again. (In mcts and mcts-n a node always has children unless the
+// player cannot move at all.)
+func eliminateDefault(v moveVariant) int {
+	if v == reversible {
+		return 1
+	}
+	return 0
 }
