@@ -39,7 +39,7 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 	if len(r.Entrances) != 1 || b.IsGoal(r.Entrances[0]) {
 		return nil
 	}
-	f := &Fill{Entrance: r.Entrances[0], Outside: sokoban.None}
+	f := &Fill{Entrance: r.Entrances[0]}
 	ways := 0
 	for d := sokoban.Dir(0); d < 4; d++ {
 		if n := b.Next(f.Entrance, d); n != sokoban.None && room[n] == id {
@@ -84,14 +84,21 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 
 // roomArea is the part of the board a fill happens in: the box stays on
 // the room and its entrance, and the player also uses the outside square.
+// Its scratch space is reused by every walk and box search, which newFill
+// runs many times per room.
 type roomArea struct {
 	b      *sokoban.Board
 	boxOK  []bool
 	walkOK []bool
+	seen   []uint32 // walk: seen[s] == epoch for the squares reached
+	epoch  uint32
+	stack  []sokoban.Square
+	prev   []int32 // boxPath, per (square, side)
 }
 
 func newRoomArea(b *sokoban.Board, r *Room, f *Fill) *roomArea {
-	a := &roomArea{b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N)}
+	a := &roomArea{b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N),
+		seen: make([]uint32, b.N), prev: make([]int32, 4*b.N)}
 	for _, s := range r.Squares {
 		a.boxOK[s], a.walkOK[s] = true, true
 	}
@@ -102,20 +109,20 @@ func newRoomArea(b *sokoban.Board, r *Room, f *Fill) *roomArea {
 // walk reports whether the player can walk from one square to another in
 // the area without crossing a square in blocked.
 func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
-	seen := make([]bool, a.b.N)
-	seen[from] = true
-	stack := []sokoban.Square{from}
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	a.epoch++
+	a.seen[from] = a.epoch
+	a.stack = append(a.stack[:0], from)
+	for len(a.stack) > 0 {
+		s := a.stack[len(a.stack)-1]
+		a.stack = a.stack[:len(a.stack)-1]
 		if s == to {
 			return true
 		}
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := a.b.Next(s, d)
-			if n != sokoban.None && a.walkOK[n] && !seen[n] && !blocked[n] {
-				seen[n] = true
-				stack = append(stack, n)
+			if n != sokoban.None && a.walkOK[n] && a.seen[n] != a.epoch && !blocked[n] {
+				a.seen[n] = a.epoch
+				a.stack = append(a.stack, n)
 			}
 		}
 	}
@@ -133,7 +140,8 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		side sokoban.Dir // the player stands on Next(box, side)
 	}
 	index := func(n node) int { return int(n.box)*4 + int(n.side) }
-	prev := make([]int32, 4*a.b.N) // index of the node pushed from, +1; 0 unseen
+	prev := a.prev // index of the node pushed from, +1; 0 unseen
+	clear(prev)
 	var queue []node
 	// The player walks to each side of the starting box it can reach.
 	blocked[from] = true

@@ -29,7 +29,7 @@ type pushGraph struct {
 	rooms   bool
 	store   *sokoban.Store
 	parent  []uint32
-	via     []uint32 // packed push: box square << 2 | direction
+	via     []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
 	key     []byte   // scratch for packing
 	stats   solver.Stats
 	guard   *solver.Guard
@@ -225,7 +225,8 @@ func (g *pushGraph) undoMacro(mv macroMove) {
 }
 
 // viaOf packs a push of steps squares for the via table: the box square in
-// bits 2–17, the direction in bits 0–1, steps − 1 from bit 18.
+// bits 2–17, the direction in bits 0–1, steps − 1 in bits 18–30 (bit 31 is
+// viaRoom).
 func viaOf(m sokoban.Push, steps int) uint32 {
 	return uint32(m.Box)<<2 | uint32(m.Dir) | uint32(steps-1)<<18
 }
