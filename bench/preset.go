@@ -17,7 +17,7 @@ type Preset struct {
 	Levels     []string // level specs
 	Times      []time.Duration
 	Iterations []int64
-	Compare    [2]string // the pair for the push-difference plot
+	Compare    [2]string // the pair whose per-level push counts soko report compares by default
 }
 
 // Presets are the seeds' experiments.

@@ -22,8 +22,10 @@ type ReportOptions struct {
 	// the Markdown report is written, to the writer.
 	OutDir string
 	// Compare names the two solvers (labels, as in the tables) whose
-	// per-level push counts are compared. Empty: schokoban and vanillaban
-	// when both are there, otherwise the first two solvers.
+	// per-level push counts are compared. Empty: the first preset's pair
+	// that is in the results (schokoban and vanillaban(cycles=1), mcts-r and
+	// mcts-nd, ...), else schokoban and vanillaban, else the first two
+	// solvers.
 	Compare [2]string
 	// NoPlots skips the plots.
 	NoPlots bool
@@ -461,21 +463,29 @@ func (d *dataset) levelCell(c, s string, b Budget, id string) string {
 }
 
 // pushDiff is the per-level push-count difference a − b on one collection
-// at one budget, over the levels both solve (000 Figs. 6.1/6.2).
+// at one budget, over the levels both solve (000 Figs. 6.1/6.2), with the
+// ratio of their solution lengths in moves (002 §V.B.4).
 type pushDiff struct {
-	coll   string
-	a, b   string
-	budget Budget
-	levels []string
-	diffs  []float64
+	coll       string
+	a, b       string
+	budget     Budget
+	levels     []string
+	diffs      []float64
+	moveRatios []float64 // moves a ÷ moves b
 }
 
 // comparePair picks the two solvers whose push counts are compared.
 func (d *dataset) comparePair(opt [2]string) (string, string, bool) {
 	has := func(s string) bool { return slices.Contains(d.solvers, s) }
-	switch {
-	case opt[0] != "" && opt[1] != "":
+	if opt[0] != "" && opt[1] != "" {
 		return opt[0], opt[1], has(opt[0]) && has(opt[1])
+	}
+	for _, p := range Presets {
+		if a, b := p.Compare[0], p.Compare[1]; a != "" && has(a) && has(b) {
+			return a, b, true
+		}
+	}
+	switch {
 	case has("schokoban") && has("vanillaban"):
 		return "schokoban", "vanillaban", true
 	case len(d.solvers) >= 2:
@@ -496,6 +506,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 				continue
 			}
 			pa, pb := meanPushes(ra), meanPushes(rb)
+			ma, mb := meanSolved(ra, movesOf), meanSolved(rb, movesOf)
 			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i]}
 			for _, id := range d.levels[c] {
 				x, okA := pa[id]
@@ -503,6 +514,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 				if okA && okB {
 					pd.levels = append(pd.levels, id)
 					pd.diffs = append(pd.diffs, x-y)
+					pd.moveRatios = append(pd.moveRatios, ma[id]/mb[id])
 				}
 			}
 			out = append(out, pd)
@@ -514,10 +526,17 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 
 // meanPushes maps each solved level to its mean push count over seeds.
 func meanPushes(rs []*Record) map[string]float64 {
+	return meanSolved(rs, func(r *Record) float64 { return float64(r.Pushes) })
+}
+
+func movesOf(r *Record) float64 { return float64(r.Moves) }
+
+// meanSolved maps each solved level to the mean of f over its solved runs.
+func meanSolved(rs []*Record, f func(*Record) float64) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, r := range rs {
 		if r.Solved() {
-			sum[r.Level] += float64(r.Pushes)
+			sum[r.Level] += f(r)
 			n[r.Level]++
 		}
 	}
@@ -531,8 +550,9 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 	if len(pds) == 0 {
 		return nil
 	}
-	t := &table{title: fmt.Sprintf("### Push-count difference %s − %s per level (000 Figs. 6.1/6.2)", pds[0].a, pds[0].b),
-		header: []string{"collection", "budget", "levels both solve", "mean", "median", "shorter", "equal", "longer", "mean pushes " + pds[0].b}}
+	t := &table{title: fmt.Sprintf("### Push-count difference %s − %s per level (000 Figs. 6.1/6.2) and moves ratio (002 §V.B.4)", pds[0].a, pds[0].b),
+		header: []string{"collection", "budget", "levels both solve", "mean", "median", "shorter", "equal", "longer", "mean pushes " + pds[0].b,
+			"moves " + pds[0].a + " ÷ " + pds[0].b + ": mean (range)"}}
 	for _, pd := range pds {
 		shorter, equal, longer := 0, 0, 0
 		for _, x := range pd.diffs {
@@ -551,7 +571,7 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 			base = append(base, pb[id])
 		}
 		t.rows = append(t.rows, []string{pd.coll, pd.budget.String(), strconv.Itoa(len(pd.diffs)), fmtF(mean(pd.diffs), 2), fmtF(median(pd.diffs), 1),
-			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(base), 1)})
+			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(base), 1), ratioSummary(pd.moveRatios)})
 		if a, _, _ := strings.Cut(pd.a, "("); a == "schokoban" && strings.HasPrefix(pd.b, "vanillaban") {
 			if th := thesisPushDiff(pd.coll); len(th) > 0 {
 				var xs []float64
@@ -570,12 +590,21 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 					}
 				}
 				t.rows = append(t.rows, []string{pd.coll + " (thesis)", "i=100000", strconv.Itoa(len(xs)), fmtF(mean(xs), 2), fmtF(median(xs), 1),
-					strconv.Itoa(sh), strconv.Itoa(eq), strconv.Itoa(lo), ""})
+					strconv.Itoa(sh), strconv.Itoa(eq), strconv.Itoa(lo), "", ""})
 			}
 		}
 	}
-	t.notes = append(t.notes, fmt.Sprintf("shorter: %s needs fewer pushes than %s. Each collection at the largest budget both ran.", pds[0].a, pds[0].b))
+	t.notes = append(t.notes, fmt.Sprintf("shorter: %s needs fewer pushes than %s. Each collection at the largest budget both ran; "+
+		"per level, pushes and moves are means over the seeds that solved it.", pds[0].a, pds[0].b))
 	return t
+}
+
+// ratioSummary formats the mean and range of ratios, "1.03 (0.23–2.43)".
+func ratioSummary(xs []float64) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s (%s–%s)", fmtF(mean(xs), 2), fmtF(slices.Min(xs), 2), fmtF(slices.Max(xs), 2))
 }
 
 func mean(xs []float64) float64 {
@@ -729,10 +758,10 @@ func (d *dataset) runsCSV(w io.Writer) error {
 
 func pushDiffCSV(w io.Writer, pds []pushDiff) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"collection", "budget", "level", "solver_a", "solver_b", "pushes_a_minus_b"})
+	cw.Write([]string{"collection", "budget", "level", "solver_a", "solver_b", "pushes_a_minus_b", "moves_a_over_b"})
 	for _, pd := range pds {
 		for i, id := range pd.levels {
-			cw.Write([]string{pd.coll, pd.budget.String(), id, pd.a, pd.b, formatCount(pd.diffs[i])})
+			cw.Write([]string{pd.coll, pd.budget.String(), id, pd.a, pd.b, formatCount(pd.diffs[i]), fmtF(pd.moveRatios[i], 4)})
 		}
 	}
 	cw.Flush()

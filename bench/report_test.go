@@ -181,3 +181,25 @@ func TestRecordJSON(t *testing.T) {
 		t.Fatalf("round trip: %+v %v", back.Budget, err)
 	}
 }
+
+func TestComparePairDefault(t *testing.T) {
+	for _, tc := range []struct {
+		solvers []string
+		opt     [2]string
+		a, b    string
+		ok      bool
+	}{
+		{[]string{"mcts", "mcts-n", "mcts-nd", "mcts-r"}, [2]string{}, "mcts-r", "mcts-nd", true},
+		{[]string{"schokoban", "vanillaban(cycles=1)"}, [2]string{}, "schokoban", "vanillaban(cycles=1)", true},
+		{[]string{"schokoban", "vanillaban"}, [2]string{}, "schokoban", "vanillaban", true},
+		{[]string{"astar", "bfs"}, [2]string{}, "astar", "bfs", true},
+		{[]string{"astar", "bfs"}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
+		{[]string{"astar"}, [2]string{}, "", "", false},
+	} {
+		d := &dataset{solvers: tc.solvers}
+		a, b, ok := d.comparePair(tc.opt)
+		if a != tc.a || b != tc.b || ok != tc.ok {
+			t.Errorf("comparePair(%v, %v) = %q, %q, %v; want %q, %q, %v", tc.solvers, tc.opt, a, b, ok, tc.a, tc.b, tc.ok)
+		}
+	}
+}
