@@ -471,6 +471,7 @@ type pushDiff struct {
 	budget     Budget
 	levels     []string
 	diffs      []float64
+	pushesB    []float64 // b's pushes
 	moveRatios []float64 // moves a ÷ moves b
 }
 
@@ -505,7 +506,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 			if len(ra) == 0 || len(rb) == 0 {
 				continue
 			}
-			pa, pb := meanPushes(ra), meanPushes(rb)
+			pa, pb := meanSolved(ra, pushesOf), meanSolved(rb, pushesOf)
 			ma, mb := meanSolved(ra, movesOf), meanSolved(rb, movesOf)
 			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i]}
 			for _, id := range d.levels[c] {
@@ -514,6 +515,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 				if okA && okB {
 					pd.levels = append(pd.levels, id)
 					pd.diffs = append(pd.diffs, x-y)
+					pd.pushesB = append(pd.pushesB, y)
 					pd.moveRatios = append(pd.moveRatios, ma[id]/mb[id])
 				}
 			}
@@ -524,14 +526,11 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 	return out
 }
 
-// meanPushes maps each solved level to its mean push count over seeds.
-func meanPushes(rs []*Record) map[string]float64 {
-	return meanSolved(rs, func(r *Record) float64 { return float64(r.Pushes) })
-}
+func pushesOf(r *Record) float64 { return float64(r.Pushes) }
+func movesOf(r *Record) float64  { return float64(r.Moves) }
 
-func movesOf(r *Record) float64 { return float64(r.Moves) }
-
-// meanSolved maps each solved level to the mean of f over its solved runs.
+// meanSolved maps each solved level to the mean of f over its solved runs
+// (the seeds that solved it).
 func meanSolved(rs []*Record, f func(*Record) float64) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, r := range rs {
@@ -565,13 +564,8 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 				equal++
 			}
 		}
-		var base []float64
-		pb := meanPushes(d.groups[gkey{pd.coll, pd.b, pd.budget.String()}])
-		for _, id := range pd.levels {
-			base = append(base, pb[id])
-		}
 		t.rows = append(t.rows, []string{pd.coll, pd.budget.String(), strconv.Itoa(len(pd.diffs)), fmtF(mean(pd.diffs), 2), fmtF(median(pd.diffs), 1),
-			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(base), 1), ratioSummary(pd.moveRatios)})
+			strconv.Itoa(shorter), strconv.Itoa(equal), strconv.Itoa(longer), fmtF(mean(pd.pushesB), 1), ratioSummary(pd.moveRatios)})
 		if a, _, _ := strings.Cut(pd.a, "("); a == "schokoban" && strings.HasPrefix(pd.b, "vanillaban") {
 			if th := thesisPushDiff(pd.coll); len(th) > 0 {
 				var xs []float64
