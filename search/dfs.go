@@ -30,7 +30,7 @@ type dfs struct {
 
 // Solve implements solver.Solver.
 func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	limit, err := opts.Param("depth", 0)
+	limit, err := opts.Int(dfsDepthParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -41,8 +41,8 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if g.board.Impossible != "" {
 		return g.stop(solver.NoSolution), nil
 	}
-	s := &dfs{g: g, limit: int(limit), limited: limit > 0}
-	if !s.limited || s.limit > maxDepth {
+	s := &dfs{g: g, limit: limit, limited: limit > 0}
+	if !s.limited {
 		s.limit = maxDepth
 	}
 	switch {

@@ -22,9 +22,12 @@ import (
 // corners and wall stretches 004 marks by hand.
 type FAMA struct{}
 
+// famaDetectors are FAMA's dynamic deadlock detectors: 2×2 blocks, as 004.
+const famaDetectors = "2x2"
+
 // Solve implements solver.Solver.
 func (FAMA) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, detectors: "2x2"})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, detectors: famaDetectors})
 }
 
 func famaScore(g *pushGraph) (scorer, error) {

@@ -49,7 +49,11 @@ const defaultDetectors = "freeze,wallsegment"
 // newPushGraph prepares a search of l and starts its budget's clock. The
 // deadlock detectors are those of the "deadlocks" parameter, or detectors.
 func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (*pushGraph, error) {
-	on, err := deadlock.ParseDetectors(opts.Text("deadlocks", detectors))
+	list, err := opts.List(deadlocksParam(detectors))
+	if err != nil {
+		return nil, err
+	}
+	on, err := deadlock.ParseDetectors(list)
 	if err != nil {
 		return nil, err
 	}
