@@ -8,9 +8,36 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
+
+// browserPage starts a server and headless Chromium for a browser test,
+// which is skipped without Chromium (see TestBrowser); both stop with the
+// test. It returns the browser and the server's URL.
+func browserPage(t *testing.T) (*browser, string) {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("SOKO_REQUIRE_BROWSER") == "1" {
+			t.Fatal("SOKO_REQUIRE_BROWSER=1 but no chromium found (set SOKO_CHROMIUM or install Debian's chromium)")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium, or set SOKO_CHROMIUM): the browser test is skipped")
+	}
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	s := New(Config{MaxJobs: 2, MaxQueue: 2, MaxTime: 20 * time.Second})
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	t.Cleanup(s.Close)
+	b := startBrowser(ctx, t, path)
+	b.must("Page.enable", nil)
+	return b, ts.URL
+}
 
 // artifactDir is where the browser test leaves its screenshots:
 // $SOKO_ARTIFACTS, or soko-artifacts in the temporary directory.
@@ -28,26 +55,8 @@ func artifactDir() string {
 // screenshots as test artifacts. Without Chromium it is skipped, unless
 // SOKO_REQUIRE_BROWSER=1 (CI sets it once it has installed Chromium).
 func TestBrowser(t *testing.T) {
-	path := chromiumPath()
-	if path == "" {
-		if os.Getenv("SOKO_REQUIRE_BROWSER") == "1" {
-			t.Fatal("SOKO_REQUIRE_BROWSER=1 but no chromium found (set SOKO_CHROMIUM or install Debian's chromium)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium, or set SOKO_CHROMIUM): the browser test is skipped")
-	}
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	s := New(Config{MaxJobs: 2, MaxQueue: 2, MaxTime: 20 * time.Second})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	defer s.Close()
-
-	b := startBrowser(ctx, t, path)
-	b.must("Page.enable", nil)
-	b.must("Page.navigate", map[string]any{"url": ts.URL + "/#microban:1"})
+	b, url := browserPage(t)
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
 	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
 
 	// Play d l U with the keyboard: three moves, one push.
@@ -138,4 +147,145 @@ func TestBrowser(t *testing.T) {
 	b.eval(`document.getElementById("solution").value = "dlUrrrdLullddrUluRuulDrddrruLdlUU"`, nil)
 	b.click("verifyBtn")
 	b.waitFor("the verifier's answer", `soko.state().verify.includes("33 moves, 8 pushes")`, 10*time.Second)
+}
+
+// navState is what TestBrowserNavigation reads of the page.
+type navState struct {
+	Level    string
+	Hash     string
+	Error    string
+	Controls bool
+	Moves    int
+}
+
+// TestBrowserNavigation follows the URL: a deep link, the level buttons,
+// Back and Forward, a fragment typed in the address bar, a pasted level
+// (no fragment; Back and Forward bring it back), and links to an unknown
+// collection and to a level past the end, which say so and leave the
+// controls off. After every step the board shows what the URL names.
+func TestBrowserNavigation(t *testing.T) {
+	b, url := browserPage(t)
+	dir := artifactDir()
+	var st navState
+	state := func() navState {
+		t.Helper()
+		var s navState
+		b.eval("soko.state()", &s)
+		return s
+	}
+	// at waits for the board to show id and checks that the URL agrees.
+	at := func(id string) {
+		t.Helper()
+		b.waitFor(id, fmt.Sprintf(`window.soko && soko.ready && soko.state().level === %q`, id), 10*time.Second)
+		st = state()
+		if st.Hash != "#"+id || st.Error != "" || !st.Controls {
+			t.Fatalf("showing %s: %+v", id, st)
+		}
+		var sel string
+		b.eval(`document.getElementById("collection").value + ":" + document.getElementById("levelSel").value`, &sel)
+		if sel != id {
+			t.Fatalf("showing %s, the level list shows %s", id, sel)
+		}
+	}
+
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:12"})
+	at("microban:12")
+	t.Logf("screenshot of the deep link: %s", b.screenshot(dir, "browser-deep-link.png"))
+	b.click("nextLevel")
+	at("microban:13")
+	b.press("n")
+	at("microban:14")
+	b.eval("history.back()", nil)
+	at("microban:13")
+	b.eval("history.back()", nil)
+	at("microban:12")
+	b.eval("history.forward()", nil)
+	at("microban:13")
+	b.eval(`location.hash = "#microban:3"`, nil) // typed in the address bar
+	at("microban:3")
+	b.eval(`(() => { const s = document.getElementById("levelSel"); s.value = "7"; s.dispatchEvent(new Event("change")); })()`, nil)
+	at("microban:7")
+	b.eval("history.back()", nil)
+	at("microban:3")
+
+	// An event that leaves the URL as it was keeps the moves on the board.
+	b.press("ArrowRight")
+	b.eval(`new Promise(r => { dispatchEvent(new PopStateEvent("popstate")); dispatchEvent(new HashChangeEvent("hashchange")); setTimeout(r, 300); })`, nil)
+	if st = state(); st.Moves != 1 || st.Level != "microban:3" {
+		t.Fatalf("the same URL again reset the board: %+v", st)
+	}
+
+	// An unknown collection: said so, nothing on the board, controls off.
+	b.eval(`location.hash = "#nosuch:5"`, nil)
+	b.waitFor("the unknown collection", `soko.state().error !== ""`, 10*time.Second)
+	st = state()
+	if st.Level != "" || st.Controls || !strings.Contains(st.Error, `Unknown collection "nosuch"`) || st.Hash != "#nosuch:5" {
+		t.Fatalf("#nosuch:5: %+v", st)
+	}
+	noBoard := func(what string) {
+		t.Helper()
+		var off struct {
+			Undo, Restart, Solve, Verify, Next, Prev, Canvas bool
+			Msg, Name                                        string
+		}
+		b.eval(`(() => { const d = id => document.getElementById(id).disabled; return {undo: d("undo"), restart: d("restart"),
+			solve: d("solveBtn"), verify: d("verifyBtn"), next: d("nextLevel"), prev: d("prevLevel"),
+			canvas: document.getElementById("board").offsetParent === null,
+			msg: document.getElementById("boardMsg").textContent, name: document.getElementById("levelName").textContent}; })()`, &off)
+		if !off.Undo || !off.Restart || !off.Solve || !off.Verify || !off.Next || !off.Prev || !off.Canvas || off.Msg == "" {
+			t.Fatalf("%s: controls or board still on: %+v", what, off)
+		}
+		t.Logf("%s: %q / %q", what, off.Name, off.Msg)
+	}
+	noBoard("#nosuch:5")
+	t.Logf("screenshot of an unknown collection: %s", b.screenshot(dir, "browser-unknown-collection.png"))
+	b.press("ArrowDown") // nothing to move, nothing breaks
+	b.press("n")
+	if st = state(); st.Level != "" || st.Hash != "#nosuch:5" {
+		t.Fatalf("keys without a level: %+v", st)
+	}
+	b.eval("history.back()", nil)
+	at("microban:3")
+
+	// A level past the end of its collection.
+	b.eval(`location.hash = "#microban:999"`, nil)
+	b.waitFor("the missing level", `soko.state().error !== ""`, 10*time.Second)
+	st = state()
+	if st.Level != "" || st.Controls || !strings.Contains(st.Error, "levels 1 to 155") || !strings.Contains(st.Error, "no level") {
+		t.Fatalf("#microban:999: %+v", st)
+	}
+	noBoard("#microban:999")
+	t.Logf("screenshot of a missing level: %s", b.screenshot(dir, "browser-no-such-level.png"))
+	var coll string
+	b.eval(`document.getElementById("collection").value`, &coll)
+	if coll != "microban" {
+		t.Fatalf("#microban:999: the collection list shows %q", coll)
+	}
+	b.eval("history.back()", nil)
+	at("microban:3")
+
+	// A pasted level has no fragment; Back returns to the collection's
+	// level and Forward to the pasted one.
+	b.eval(`document.getElementById("paste").value = "#####\n#@$.#\n#####"`, nil)
+	b.click("loadPaste")
+	b.waitFor("the pasted level", `soko.state().level === "pasted:1"`, 10*time.Second)
+	if st = state(); st.Hash != "" || !st.Controls {
+		t.Fatalf("pasted: %+v", st)
+	}
+	b.eval("history.back()", nil)
+	at("microban:3")
+	b.eval("history.forward()", nil)
+	b.waitFor("the pasted level again", `soko.state().level === "pasted:1" && soko.state().hash === ""`, 10*time.Second)
+
+	// Deep links on a fresh load.
+	b.must("Page.navigate", map[string]any{"url": url + "/?fresh#nosuch:5"})
+	b.waitFor("the unknown collection on load", `window.soko && soko.ready && soko.state().error.includes("Unknown collection")`, 20*time.Second)
+	noBoard("fresh #nosuch:5")
+	b.must("Page.navigate", map[string]any{"url": url + "/?again#microban:155"})
+	at("microban:155")
+	var next bool
+	b.eval(`document.getElementById("nextLevel").disabled`, &next)
+	if !next {
+		t.Fatal("next is on at the last level")
+	}
 }

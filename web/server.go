@@ -37,9 +37,17 @@
 // Config holds them: request body size, jobs running at once and waiting,
 // the time and memory budget of every job (a request asks for less, never
 // more), and how long a job may go without an event-stream subscriber before
-// it is cancelled (a page that closes stops its solver). Cross-origin
-// requests that change state are refused (net/http's CrossOriginProtection),
-// so another web site cannot start jobs through a visitor's browser.
+// it is cancelled (a page that closes stops its solver).
+//
+// # Guards
+//
+// A request whose Host header does not name the address it came in on (or
+// localhost, 127.0.0.1 or [::1] on a loopback address, or a name in
+// Config.AllowHosts) is refused with 403, which defends against DNS
+// rebinding; so are cross-origin requests that change state (net/http's
+// CrossOriginProtection), so another web site cannot start jobs through a
+// visitor's browser. A method a path does not take gets 405 with Allow.
+// Every refusal is the JSON error above.
 package web
 
 import (
@@ -50,6 +58,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"soko/solver"
@@ -68,6 +77,11 @@ type Config struct {
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
+
+	// AllowHosts are the names, besides the listening address, that the
+	// Host header of a request may give ("soko.example" for any port,
+	// "soko.example:8443" for that one); see CheckAllowHost.
+	AllowHosts []string
 }
 
 // DefaultConfig returns the limits soko serve uses unless told otherwise:
@@ -126,7 +140,7 @@ func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, jobs: newJobs(cfg), mux: http.NewServeMux()}
 	s.routes()
-	s.h = http.NewCrossOriginProtection().Handler(securityHeaders(s.mux))
+	s.h = securityHeaders(s.guard(s.mux))
 	return s
 }
 
@@ -159,26 +173,57 @@ func (s *Server) routes() {
 	files := http.FileServerFS(page)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed here", r.Method)
+			methodNotAllowed([]string{"GET", "HEAD"})(w, r)
 			return
 		}
 		files.ServeHTTP(w, r)
 	})
-	s.mux.HandleFunc("GET /api/collections", s.collections)
-	s.mux.HandleFunc("GET /api/collections/{name}", s.collection)
-	s.mux.HandleFunc("GET /api/levels/{collection}/{n}", s.level)
-	s.mux.HandleFunc("POST /api/parse", s.parse)
-	s.mux.HandleFunc("GET /api/solvers", s.solvers)
-	s.mux.HandleFunc("POST /api/solve", s.solve)
-	s.mux.HandleFunc("GET /api/jobs/{id}", s.jobInfo)
-	s.mux.HandleFunc("GET /api/jobs/{id}/events", s.events)
-	s.mux.HandleFunc("DELETE /api/jobs/{id}", s.cancel)
-	s.mux.HandleFunc("POST /api/jobs/{id}/cancel", s.cancel)
-	s.mux.HandleFunc("POST /api/verify", s.verify)
-	s.mux.HandleFunc("POST /api/analyze", s.analyze)
+	// Each path answers its methods; any other method gets 405 with the
+	// ones it takes in Allow.
+	routes := []struct {
+		method, path string
+		h            http.HandlerFunc
+	}{
+		{"GET", "/api/collections", s.collections},
+		{"GET", "/api/collections/{name}", s.collection},
+		{"GET", "/api/levels/{collection}/{n}", s.level},
+		{"POST", "/api/parse", s.parse},
+		{"GET", "/api/solvers", s.solvers},
+		{"POST", "/api/solve", s.solve},
+		{"GET", "/api/jobs/{id}", s.jobInfo},
+		{"DELETE", "/api/jobs/{id}", s.cancel},
+		{"GET", "/api/jobs/{id}/events", s.events},
+		{"POST", "/api/jobs/{id}/cancel", s.cancel},
+		{"POST", "/api/verify", s.verify},
+		{"POST", "/api/analyze", s.analyze},
+	}
+	allow := map[string][]string{}
+	var paths []string
+	for _, rt := range routes {
+		s.mux.HandleFunc(rt.method+" "+rt.path, rt.h)
+		if allow[rt.path] == nil {
+			paths = append(paths, rt.path)
+		}
+		allow[rt.path] = append(allow[rt.path], rt.method)
+		if rt.method == "GET" {
+			allow[rt.path] = append(allow[rt.path], "HEAD")
+		}
+	}
+	for _, p := range paths {
+		s.mux.HandleFunc(p, methodNotAllowed(allow[p]))
+	}
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
 	})
+}
+
+// methodNotAllowed answers 405 for a path that takes only the methods in allow.
+func methodNotAllowed(allow []string) http.HandlerFunc {
+	list := strings.Join(allow, ", ")
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", list)
+		writeError(w, http.StatusMethodNotAllowed, "method %s not allowed for %s (it takes %s)", r.Method, r.URL.Path, list)
+	}
 }
 
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully:

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"time"
 
 	"soko/solver"
@@ -28,7 +30,56 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit of a job's search tables, e.g. 512MiB (requests may ask for less)")
 	fs.Var(sizeValue{&c.web.MaxBody}, "max-body", "largest request body, e.g. 1MiB")
 	fs.DurationVar(&c.web.IdleCancel, "idle", c.web.IdleCancel, "cancel a job nobody has watched for this long")
+	fs.Var(hostsValue{&c.web.AllowHosts}, "allow-host", "also accept requests whose Host header is `NAME` (any port) or NAME:PORT, e.g. behind a proxy that keeps the Host; repeat or separate with commas (default: only the listening address, and localhost on loopback)")
 	return fs, c
+}
+
+// hostsValue is a repeatable flag holding a list of host names, each
+// value one name or several separated by commas.
+type hostsValue struct{ names *[]string }
+
+func (v hostsValue) String() string {
+	if v.names == nil {
+		return ""
+	}
+	return strings.Join(*v.names, ",")
+}
+
+func (v hostsValue) Set(s string) error {
+	for name := range strings.SplitSeq(s, ",") {
+		name = strings.TrimSpace(name)
+		if err := web.CheckAllowHost(name); err != nil {
+			return err
+		}
+		*v.names = append(*v.names, name)
+	}
+	return nil
+}
+
+// pageAddr is the address to show for the page: a listener on every
+// interface is shown as loopback, which the browser beside it can open.
+func pageAddr(addr net.Addr) string {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+	}
+	return addr.String()
+}
+
+// exposureWarning is what soko serve says on stderr when it listens on
+// an address other machines can reach: "" for a loopback one.
+func exposureWarning(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || tcp.IP.IsLoopback() {
+		return ""
+	}
+	where := "on " + addr.String()
+	if tcp.IP.IsUnspecified() {
+		where = fmt.Sprintf("on every network interface (port %d)", tcp.Port)
+	}
+	return fmt.Sprintf("soko: warning: listening %s, open to the network without authentication: "+
+		"anyone who can reach it can run solvers on this machine up to the job limits. "+
+		"Requests must name this machine by its IP address or a name given with --allow-host. "+
+		"To keep it private, listen on 127.0.0.1 and put an authenticating reverse proxy in front (see the README).\n", where)
 }
 
 // runServe is soko serve: the web page and its JSON API (package web) until
@@ -54,9 +105,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if w := exposureWarning(ln.Addr()); w != "" {
+		fmt.Fprint(stderr, w)
+	}
 	s := web.New(c.web)
 	fmt.Fprintf(stdout, "soko: serving on http://%s/ (%d jobs at once, %d waiting, %s and %s per job); Ctrl-C stops\n",
-		ln.Addr(), c.web.MaxJobs, c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
+		pageAddr(ln.Addr()), c.web.MaxJobs, c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
 	err = s.Serve(ctx, ln, 5*time.Second)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

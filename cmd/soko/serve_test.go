@@ -37,10 +37,10 @@ func (s *syncBuffer) String() string {
 func TestServeShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out syncBuffer
+	var out, errOut syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "1", "--queue", "0", "--time", "30s"}, strings.NewReader(""), &out, io.Discard)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "1", "--queue", "0", "--time", "30s"}, strings.NewReader(""), &out, &errOut)
 	}()
 	re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
 	var base string
@@ -101,6 +101,62 @@ func TestServeShutdown(t *testing.T) {
 	if !strings.Contains(out.String(), "server stopped") {
 		t.Fatalf("output: %q", out.String())
 	}
+	if errOut.String() != "" {
+		t.Fatalf("on loopback soko serve said on stderr: %q", errOut.String())
+	}
+}
+
+// TestServeExposed listens on every interface: soko serve warns on stderr
+// that it is open to the network, and the names given with --allow-host
+// (repeated, comma lists) are accepted in the Host header, others refused.
+func TestServeExposed(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "0.0.0.0:0", "--allow-host", "soko.example, other.example:8443", "--allow-host", "third.example"},
+			strings.NewReader(""), &out, &errOut)
+	}()
+	re := regexp.MustCompile(`http://127\.0\.0\.1:(\d+)/`)
+	var port string
+	for deadline := time.Now().Add(10 * time.Second); port == ""; time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			port = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no address printed: %q %q", out.String(), errOut.String())
+		}
+	}
+	warn := errOut.String()
+	for _, want := range []string{"warning", "every network interface (port " + port + ")", "without authentication", "--allow-host"} {
+		if !strings.Contains(warn, want) {
+			t.Errorf("the warning does not say %q: %q", want, warn)
+		}
+	}
+	for host, status := range map[string]int{
+		"127.0.0.1:" + port:        http.StatusOK,
+		"soko.example:" + port:     http.StatusOK,
+		"third.example":            http.StatusOK,
+		"other.example:8443":       http.StatusOK,
+		"other.example:" + port:    http.StatusForbidden,
+		"attacker.example:" + port: http.StatusForbidden,
+	} {
+		req, _ := http.NewRequest("GET", "http://127.0.0.1:"+port+"/api/collections", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != status {
+			t.Errorf("Host %s: %d %s, want %d", host, resp.StatusCode, b, status)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
 }
 
 func TestServeUsage(t *testing.T) {
@@ -108,6 +164,9 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "extra"},
 		{"serve", "--jobs", "0"},
 		{"serve", "--memory", "lots"},
+		{"serve", "--allow-host", "http://soko.example"},
+		{"serve", "--allow-host", "soko.example,"},
+		{"serve", "--allow-host", "soko.example:0"},
 		{"play"},
 		{"play", "microban:1-2"},
 		{"play", "--speed", "0", "microban:1"},
