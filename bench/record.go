@@ -138,7 +138,9 @@ func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params) }
 
 // Collection is the part of the level id before the last ':', or the whole
-// id when it has none.
+// id when it has none: an embedded collection's name, or the level file as
+// it was named on the command line. Reports show a file by its base name
+// (see collectionNames).
 func (r *Record) Collection() string {
 	if i := strings.LastIndexByte(r.Level, ':'); i >= 0 {
 		return r.Level[:i]

@@ -14,8 +14,9 @@ import (
 )
 
 // syntheticRecords are made-up results covering every part of a report:
-// two MCTS solvers on cbc60 at thesis budgets with two seeds, and two search
-// solvers on microban with a time limit, an error and a missing run.
+// two MCTS solvers on cbc60 at thesis budgets with two seeds, two search
+// solvers on microban with a time limit, an error and a missing run, and an
+// external program with a failed run.
 func syntheticRecords() []Record {
 	var recs []Record
 	add := func(solver, lvl string, b Budget, seed uint64, status string, pushes int, wall float64) {
@@ -69,6 +70,12 @@ func syntheticRecords() []Record {
 		}
 	}
 	add("astar", "microban:1", Budget{Time: 10 * time.Second}, 1, StatusError, 0, 0.5)
+	// An external program: solves one level, crashes on one, runs out of
+	// time on the third.
+	add("fake", "microban:1", Budget{Time: time.Second}, 1, "solved", 6, 0.2)
+	add("fake", "microban:2", Budget{Time: time.Second}, 1, StatusFailed, 0, 0.01)
+	add("fake", "microban:3", Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+	recs[len(recs)-2].Error = "signal: segmentation fault"
 	return recs
 }
 
@@ -184,22 +191,97 @@ func TestRecordJSON(t *testing.T) {
 
 func TestComparePairDefault(t *testing.T) {
 	for _, tc := range []struct {
-		solvers []string
-		opt     [2]string
-		a, b    string
-		ok      bool
+		solved map[string]int // solver → levels solved (of 3)
+		opt    [2]string
+		a, b   string
+		ok     bool
 	}{
-		{[]string{"mcts", "mcts-n", "mcts-nd", "mcts-r"}, [2]string{}, "mcts-r", "mcts-nd", true},
-		{[]string{"schokoban", "vanillaban(cycles=1)"}, [2]string{}, "schokoban", "vanillaban(cycles=1)", true},
-		{[]string{"schokoban", "vanillaban"}, [2]string{}, "schokoban", "vanillaban", true},
-		{[]string{"astar", "bfs"}, [2]string{}, "astar", "bfs", true},
-		{[]string{"astar", "bfs"}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
-		{[]string{"astar"}, [2]string{}, "", "", false},
+		{map[string]int{"mcts": 0, "mcts-n": 0, "mcts-nd": 1, "mcts-r": 0}, [2]string{}, "mcts-r", "mcts-nd", true},
+		{map[string]int{"schokoban": 1, "vanillaban(cycles=1)": 1}, [2]string{}, "schokoban", "vanillaban(cycles=1)", true},
+		{map[string]int{"schokoban": 1, "vanillaban": 1}, [2]string{}, "schokoban", "vanillaban", true},
+		{map[string]int{"astar": 1, "bfs": 1}, [2]string{}, "astar", "bfs", true},
+		// No preset pair: the two that solved the most, not the first two
+		// names.
+		{map[string]int{"aaa": 0, "astar": 1, "bfs": 3, "dfs": 2}, [2]string{}, "bfs", "dfs", true},
+		{map[string]int{"aaa": 0, "astar": 2, "bfs": 0}, [2]string{}, "", "", false},
+		{map[string]int{"astar": 1, "bfs": 1}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
+		{map[string]int{"astar": 1}, [2]string{}, "", "", false},
 	} {
-		d := &dataset{solvers: tc.solvers}
+		var recs []Record
+		for s, n := range tc.solved {
+			name, params, _ := strings.Cut(strings.TrimSuffix(s, ")"), "(")
+			var pm map[string]string
+			if params != "" {
+				k, v, _ := strings.Cut(params, "=")
+				pm = map[string]string{k: v}
+			}
+			for lv := 1; lv <= 3; lv++ {
+				r := Record{Solver: name, Params: pm, Level: fmt.Sprintf("microban:%d", lv), Status: "time limit"}
+				if lv <= n {
+					r.Status, r.Verified, r.Pushes = "solved", true, 5
+				}
+				r.Key = runKey(r.Solver, r.Params, r.Level, "", r.Budget, 1)
+				recs = append(recs, r)
+			}
+		}
+		d := newDataset(recs)
 		a, b, ok := d.comparePair(tc.opt)
 		if a != tc.a || b != tc.b || ok != tc.ok {
-			t.Errorf("comparePair(%v, %v) = %q, %q, %v; want %q, %q, %v", tc.solvers, tc.opt, a, b, ok, tc.a, tc.b, tc.ok)
+			t.Errorf("comparePair(%v, %v) = %q, %q, %v; want %q, %q, %v", tc.solved, tc.opt, a, b, ok, tc.a, tc.b, tc.ok)
 		}
+		if !ok && tc.opt[0] == "" && len(tc.solved) > 1 {
+			var md bytes.Buffer
+			if err := Report(&md, recs, ReportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(md.String(), "fewer than two solvers solved a level") {
+				t.Errorf("%v: the report does not say why there is no comparison:\n%s", tc.solved, md.String())
+			}
+		}
+	}
+}
+
+// Failed and error runs are counted and named in the report's header and
+// its runs table; without an output directory the report does not point at
+// files it did not write.
+func TestReportFailedRuns(t *testing.T) {
+	var recs []Record
+	add := func(solver, lvl, status, errMsg string) {
+		r := Record{Solver: solver, Level: lvl, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3, Error: errMsg}
+		r.Key = runKey(r.Solver, nil, r.Level, "", r.Budget, 1)
+		recs = append(recs, r)
+	}
+	add("crashy", "/home/me/sets/mine.xsb:1", StatusFailed, "signal: segmentation fault")
+	add("crashy", "/home/me/sets/mine.xsb:2", StatusFailed, "exit status 1")
+	add("crashy", "/home/me/sets/mine.xsb:3", "time limit", "")
+	add("wrong", "/home/me/sets/mine.xsb:1", StatusError, "invalid solution: a box on a wall")
+	add("astar", "/home/me/sets/mine.xsb:1", "solved", "")
+	for _, outDir := range []string{"", t.TempDir()} {
+		var md bytes.Buffer
+		if err := Report(&md, recs, ReportOptions{OutDir: outDir, NoPlots: true}); err != nil {
+			t.Fatal(err)
+		}
+		out := md.String()
+		for _, want := range []string{"2 runs failed", "crashy 2", "1 run ended in an error", "wrong 1",
+			"| mine.xsb | crashy | t=1s | 3 | 0 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 1 |"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("out-dir %q: the report lacks %q:\n%s", outDir, want, out)
+			}
+		}
+		if strings.Contains(out, "/home/me") {
+			t.Errorf("out-dir %q: the report shows the whole path:\n%s", outDir, out)
+		}
+		if mentions := strings.Contains(out, "runs.csv"); mentions != (outDir != "") {
+			t.Errorf("out-dir %q: mentions runs.csv: %v\n%s", outDir, mentions, out)
+		}
+	}
+}
+
+func TestCollectionNames(t *testing.T) {
+	recs := []Record{{Level: "microban:1"}, {Level: "a/x.xsb:1"}, {Level: "b/x.xsb:2"}, {Level: "/tmp/sets/y.xsb:1"}, {Level: "-:1"}}
+	got := collectionNames(recs)
+	want := map[string]string{"microban": "microban", "a/x.xsb": "a/x.xsb", "b/x.xsb": "b/x.xsb", "/tmp/sets/y.xsb": "y.xsb", "-": "-"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("collectionNames = %v, want %v", got, want)
 	}
 }
