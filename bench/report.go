@@ -36,7 +36,7 @@ type dataset struct {
 	recs        []Record
 	collections []string          // as shown: see collectionNames
 	collOf      map[string]string // Record.Collection() → as shown
-	solvers     []string // labels
+	solvers     []string          // labels
 	budgets     []Budget
 	levels      map[string][]string // collection → level ids in order
 	titles      map[string]string   // level id → title
