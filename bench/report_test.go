@@ -101,7 +101,7 @@ func TestReportGolden(t *testing.T) {
 	if string(rep) != md.String() {
 		t.Error("report.md differs from the printed report")
 	}
-	for _, name := range []string{"solved-cbc60", "solved-microban", "unique-per-node", "time-schokoban", "time-astar", "pushdiff-cbc60"} {
+	for _, name := range []string{"solved-cbc60", "solved-microban", "unique-per-node", "time-schokoban", "time-astar", "time-fake", "pushdiff-cbc60"} {
 		f, err := os.Open(filepath.Join(dir, name+".png"))
 		if err != nil {
 			t.Fatal(err)
@@ -283,5 +283,54 @@ func TestCollectionNames(t *testing.T) {
 	want := map[string]string{"microban": "microban", "a/x.xsb": "a/x.xsb", "b/x.xsb": "b/x.xsb", "/tmp/sets/y.xsb": "y.xsb", "-": "-"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("collectionNames = %v, want %v", got, want)
+	}
+}
+
+// Every tick of the plots' axes is labelled, the log ones included.
+func TestTicksLabelled(t *testing.T) {
+	for _, r := range [][2]float64{{0.007, 12}, {0.5, 3}, {25, 100000}, {1, 1e7}} {
+		ts := logTicks{}.Ticks(r[0], r[1])
+		if len(ts) < 2 {
+			t.Errorf("log ticks over %v: %v", r, ts)
+		}
+		for _, tk := range ts {
+			if tk.Label == "" || tk.Value < r[0] || tk.Value > r[1] {
+				t.Errorf("log ticks over %v: %+v", r, tk)
+			}
+		}
+	}
+	for _, r := range [][2]float64{{0, 155}, {-30.5, 7}, {0, 12.8}, {0, 1}} {
+		ts := linearTicks{}.Ticks(r[0], r[1])
+		if len(ts) < 4 || len(ts) > 11 {
+			t.Errorf("linear ticks over %v: %d of them", r, len(ts))
+		}
+		for _, tk := range ts {
+			if tk.Label == "" {
+				t.Errorf("linear ticks over %v: %+v", r, tk)
+			}
+		}
+	}
+}
+
+// The push-difference plot spans the levels it shows, and a long title is
+// made to fit.
+func TestPushDiffPlotFitted(t *testing.T) {
+	pd := pushDiff{coll: "some-long-collection-name", a: "mcts-nd(eliminate=1,c=0.5)", b: "vanillaban(cycles=1,depth=300)", budget: Budget{Iterations: 100000}}
+	for n := 150; n <= 155; n++ {
+		pd.levels = append(pd.levels, fmt.Sprintf("microban:%d", n))
+		pd.diffs = append(pd.diffs, float64(n-153))
+	}
+	p, err := pushDiffPlot(pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min < 148 || p.X.Max > 157 || p.Y.Min > -3 || p.Y.Min < -4 || p.Y.Max < 2 || p.Y.Max > 3 {
+		t.Errorf("axes x %g..%g, y %g..%g for levels 150-155 and differences -3..2", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	if err := savePlot(p, t.TempDir(), "pushdiff"); err != nil {
+		t.Fatal(err)
+	}
+	if w := titleWidth(p); w > plotWidth {
+		t.Errorf("title %q is %v wide, the plot %v", p.Title.Text, w, plotWidth)
 	}
 }
