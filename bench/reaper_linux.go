@@ -36,9 +36,11 @@ import (
 // program started by soko reports soko's high water mark as its own peak.
 // The reaper is a fresh process, but the same holds for its children: they
 // would report its 10 MB or so. So the reaper starts a trampoline, a shell
-// that starts the real shell in the background (a plain fork of a small
+// that forks the real shell in the background (a plain fork of a small
 // shell, which inherits about 1 MB), says its pid and exits; the
-// trampoline's own peak is left out.
+// trampoline's own peak is left out, and the real shell waits to start until
+// the reaper has waited for the trampoline, so that every other process of
+// the run is waited for by the reaper or by a process of the run.
 const reaperArg0 = "soko-bench-reaper"
 
 func init() {
@@ -81,33 +83,64 @@ func reap(args []string) (usage, error) {
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	pr, pw, err := os.Pipe()
+	pidR, pidW, err := os.Pipe() // the trampoline says the shell's pid
+	if err != nil {
+		return usage{}, fmt.Errorf("reaper: %v", err)
+	}
+	goR, goW, err := os.Pipe() // closed: the shell may start
 	if err != nil {
 		return usage{}, fmt.Errorf("reaper: %v", err)
 	}
 
-	// The trampoline starts the shell in the background, in its own process
-	// group (no job control), says its pid on fd 3 and exits.
-	t0 := time.Now()
-	group, err := syscall.ForkExec("/bin/sh", []string{"sh", "-c", `/bin/sh -c "$1" 3>&- & echo $! >&3`, "sh", args[1]}, &syscall.ProcAttr{
+	// The trampoline forks a subshell in the background, in its own process
+	// group (no job control), says the subshell's pid on fd 3 and exits. The
+	// subshell waits (fd 4) until the reaper has waited for the trampoline,
+	// so that the trampoline cannot wait for it and take its rusage, and
+	// then becomes the shell that runs the command.
+	const trampoline = `{ read _ <&4; exec 4<&-; exec /bin/sh -c "$1"; } 3>&- & echo $! >&3`
+	group, err := syscall.ForkExec("/bin/sh", []string{"sh", "-c", trampoline, "sh", args[1]}, &syscall.ProcAttr{
 		Env:   os.Environ(),
-		Files: []uintptr{0, 1, 2, pw.Fd()},
+		Files: []uintptr{0, 1, 2, pidW.Fd(), goR.Fd()},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	})
-	pw.Close()
+	pidW.Close()
+	goR.Close()
 	if err != nil {
-		pr.Close()
+		pidR.Close()
+		goW.Close()
 		return usage{}, fmt.Errorf("reaper: starting /bin/sh: %v", err)
 	}
-	b, _ := io.ReadAll(pr)
-	pr.Close()
+	b, _ := io.ReadAll(pidR)
+	pidR.Close()
 	shell, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil {
-		shell = -1 // no shell: the trampoline failed; reap it and report how
+		shell = -1 // no shell: the trampoline failed; say how it ended
 	}
+	var u usage
+	for {
+		var ws syscall.WaitStatus
+		var ru syscall.Rusage
+		_, err := syscall.Wait4(group, &ws, 0, &ru)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			goW.Close()
+			return u, fmt.Errorf("reaper: wait: %v", err)
+		}
+		// Its CPU time counts; its peak is the reaper's and does not.
+		u.CPUS += time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+		if shell < 0 {
+			goW.Close()
+			u.Exit = "could not start /bin/sh: " + exitString(ws)
+			return u, nil
+		}
+		break
+	}
+	t0 := time.Now()
+	goW.Close()
 
 	// The time limit and SIGTERM kill the group.
-	var u usage
 	killed := make(chan bool, 1) // true: by the time limit
 	shellDone := make(chan struct{})
 	var timeout <-chan time.Time
@@ -153,15 +186,10 @@ func reap(args []string) (usage, error) {
 			continue
 		}
 		u.CPUS += time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-		if pid != group { // the trampoline's peak is the reaper's
-			u.PeakBytes = max(u.PeakBytes, ru.Maxrss*1024)
-		}
-		if pid == shell || (shell < 0 && pid == group) {
+		u.PeakBytes = max(u.PeakBytes, ru.Maxrss*1024)
+		if pid == shell {
 			u.WallS = time.Since(t0).Seconds()
 			u.Exit = exitString(ws)
-			if shell < 0 {
-				u.Exit = "could not start /bin/sh: " + u.Exit
-			}
 			select {
 			case u.TimedOut = <-killed:
 			default:
