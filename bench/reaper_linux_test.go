@@ -101,3 +101,25 @@ func TestExternalCPUOfKilledGroup(t *testing.T) {
 		}
 	}
 }
+
+// A program that ends at once keeps its exit status and wall time, however
+// fast it is: the reaper, not the shell that started it, waits for it.
+func TestExternalEndsAtOnce(t *testing.T) {
+	spec, err := ParseExternal(`crashy=kill -SEGV $$ # {level}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lvls, err := levels.Resolve("microban:1-12", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Workers: 4, Write: func(rec Record) error {
+		if rec.Status != StatusFailed || rec.Error != "signal: segmentation fault" || rec.WallS <= 0 || rec.PeakBytes <= 0 {
+			t.Errorf("%s: status %q error %q wall %g peak %d", rec.Level, rec.Status, rec.Error, rec.WallS, rec.PeakBytes)
+		}
+		return nil
+	}}
+	if _, err := r.Run(context.Background(), Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 10 * time.Second}}, []uint64{1})); err != nil {
+		t.Fatal(err)
+	}
+}
