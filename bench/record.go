@@ -125,7 +125,7 @@ type Record struct {
 	Iterations   int64 `json:"iterations,omitempty"`
 	TreeSize     int64 `json:"tree_size,omitempty"`
 	UniqueStates int64 `json:"unique_states,omitempty"`
-	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); max RSS for external programs
+	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
 	MemoryLimit  int64 `json:"memory_limit,omitempty"` // the memory budget the run had
 
 	Solution string `json:"solution,omitempty"`
