@@ -150,10 +150,13 @@ func TestShardMerge(t *testing.T) {
 			t.Fatalf("job %s in %d shards", k, n)
 		}
 	}
-	var merged bytes.Buffer
-	runs, dups, err := Merge(&merged, append(parts, parts[0])...) // a shard twice: its runs are kept once
+	var merged, log bytes.Buffer
+	runs, dups, err := Merge(&merged, &log, append(parts, parts[0])...) // a shard twice: its runs are kept once
 	if err != nil || runs != len(jobs) || dups != len(Shard(jobs, 0, 3)) {
 		t.Fatalf("merge: %d runs, %d dups, %v", runs, dups, err)
+	}
+	if want := fmt.Sprintf("%d duplicate records dropped: %d identical to the run kept, 0 differing", dups, dups); !strings.Contains(log.String(), want) {
+		t.Errorf("merge said %q, want %q", log.String(), want)
 	}
 	mergedRecs, err := ReadRecords(&merged, "merged")
 	if err != nil {
@@ -372,5 +375,51 @@ func TestThesisData(t *testing.T) {
 				t.Errorf("%s at %d: %d (%v), want %d", k, it, n, ok, counts[i])
 			}
 		}
+	}
+}
+
+// Merge says which duplicates differ from the run it kept, and where both
+// are.
+func TestMergeDifferingDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(status string, pushes int, wall float64) Record {
+		r := Record{Solver: "astar", Level: "microban:1", LevelHash: "h", Budget: Budget{Time: time.Second}, Seed: 1,
+			Status: status, Verified: status == "solved", Pushes: pushes, WallS: wall}
+		r.Key = runKey(r.Solver, nil, r.Level, r.LevelHash, r.Budget, r.Seed)
+		return r
+	}
+	other := rec("solved", 5, 0.1)
+	other.Level = "microban:2"
+	other.Key = runKey(other.Solver, nil, other.Level, other.LevelHash, other.Budget, other.Seed)
+	write := func(name string, recs ...Record) string {
+		var b bytes.Buffer
+		w := NewJSONLWriter(&b)
+		for _, r := range recs {
+			w.Write(r)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.jsonl", other, rec("solved", 8, 0.2))
+	b := write("b.jsonl", rec("time limit", 0, 1.0), other)
+	var out, log bytes.Buffer
+	runs, dups, err := Merge(&out, &log, a, b)
+	if err != nil || runs != 2 || dups != 2 {
+		t.Fatalf("merge: %d runs, %d dups, %v", runs, dups, err)
+	}
+	for _, want := range []string{
+		"astar|microban:1|h|t=1s|1 differs in pushes, status, verified, wall_s",
+		"kept " + a + ":2 (solved, 8 pushes, 0.200 s)", "dropped " + b + ":1 (time limit)",
+		"2 duplicate records dropped: 1 identical to the run kept, 1 differing",
+	} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("merge said:\n%s\nwant %q in it", log.String(), want)
+		}
+	}
+	if !strings.Contains(out.String(), `"status":"solved","verified":true,"pushes":8`) {
+		t.Errorf("merge kept the wrong record:\n%s", out.String())
 	}
 }

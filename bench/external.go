@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"soko/level"
 	"soko/verify"
@@ -26,7 +24,10 @@ import (
 //	{iterations}  the iteration limit (0: none)
 //
 // The program is killed (its whole process group) when the run's time limit
-// is up. Its solution is read from the {solution} file when it wrote one,
+// is up; when its shell ends, whatever it left running is killed too. On
+// Linux the record's CPU time is that of every process of the run, and its
+// peak memory the largest peak RSS of any one of them, the program's own
+// (see reaper_linux.go); elsewhere both are the shell's rusage. Its solution is read from the {solution} file when it wrote one,
 // otherwise from its standard output: the last line made only of LURD letters,
 // repeat counts and blanks. The solution is replayed by package verify; a
 // wrong one is recorded as an error, never as solved.
@@ -94,30 +95,17 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		"{iterations}", strconv.FormatInt(j.Budget.Iterations, 10),
 	).Replace(e.Template)
 
-	rctx := ctx
-	if j.Budget.Time > 0 {
-		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, j.Budget.Time)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(rctx, "/bin/sh", "-c", cmdline)
-	cmd.Dir = dir
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-
-	t0 := time.Now()
-	runErr := cmd.Run()
-	rec.WallS = time.Since(t0).Seconds()
-	if ps := cmd.ProcessState; ps != nil {
-		rec.CPUS = (ps.UserTime() + ps.SystemTime()).Seconds()
-		rec.PeakBytes = maxRSS(ps)
-	}
-	switch {
-	case ctx.Err() != nil:
+	u, cancelled, err := runCommand(ctx, dir, cmdline, j.Budget.Time, stdout, stderr)
+	if cancelled {
 		return false
-	case rctx.Err() != nil:
+	}
+	if err != nil {
+		rec.Status, rec.Error = StatusError, err.Error()
+		return true
+	}
+	rec.WallS, rec.CPUS, rec.PeakBytes = u.WallS, u.CPUS, u.PeakBytes
+	if u.TimedOut {
 		rec.Status = "time limit"
 		return true
 	}
@@ -131,8 +119,8 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 	if lurd == "" {
 		rec.Status = StatusFailed
 		msg := "no solution printed"
-		if runErr != nil {
-			msg = runErr.Error()
+		if u.Exit != "" {
+			msg = u.Exit
 		}
 		if tail := lastLine(stderr.buf.String()); tail != "" {
 			msg += ": " + tail
@@ -182,4 +170,15 @@ func lastLine(s string) string {
 		s = s[:200]
 	}
 	return s
+}
+
+// usage is how an external run went: what runCommand returns, and on
+// Linux what the reaper reports on its file descriptor 3, as JSON.
+type usage struct {
+	WallS     float64 `json:"wall_s"`     // from start until the shell ended
+	CPUS      float64 `json:"cpu_s"`      // user+system of every process of the run
+	PeakBytes int64   `json:"peak_bytes"` // largest max RSS of one process
+	TimedOut  bool    `json:"timed_out"`  // the time limit killed it
+	Exit      string  `json:"exit"`       // how the shell ended: "", "exit status 3", "signal: killed"
+	Err       string  `json:"err,omitempty"`
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // plots writes the figures, each as PNG and SVG, into dir:
@@ -21,27 +24,19 @@ import (
 //	time-SOLVER           solve-time histogram at the solver's largest budget (004 Fig. 6)
 //	pushdiff-COLLECTION   per-level push-count difference of two solvers (000 Figs. 6.1/6.2)
 func (d *dataset) plots(dir string, pds []pushDiff) error {
-	save := func(p *plot.Plot, name string) error {
-		for _, ext := range []string{".png", ".svg"} {
-			if err := p.Save(6*vg.Inch, 4*vg.Inch, filepath.Join(dir, fileName(name)+ext)); err != nil {
-				return fmt.Errorf("plot %s: %w", name, err)
-			}
-		}
-		return nil
-	}
 	for _, c := range d.collections {
 		p, err := d.solvedPlot(c)
 		if err != nil {
 			return err
 		}
-		if err := save(p, "solved-"+c); err != nil {
+		if err := savePlot(p, dir, "solved-"+c); err != nil {
 			return err
 		}
 	}
 	if p, err := d.uniquePlot(); err != nil {
 		return err
 	} else if p != nil {
-		if err := save(p, "unique-per-node"); err != nil {
+		if err := savePlot(p, dir, "unique-per-node"); err != nil {
 			return err
 		}
 	}
@@ -51,7 +46,7 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 			return err
 		}
 		if p != nil {
-			if err := save(p, "time-"+s); err != nil {
+			if err := savePlot(p, dir, "time-"+s); err != nil {
 				return err
 			}
 		}
@@ -62,12 +57,79 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 			return err
 		}
 		if p != nil {
-			if err := save(p, "pushdiff-"+pd.coll); err != nil {
+			if err := savePlot(p, dir, "pushdiff-"+pd.coll); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// The plots' size: the plot itself; a legend is put to its right, outside
+// the data, and widens the image.
+const (
+	plotWidth  = 6 * vg.Inch
+	plotHeight = 4 * vg.Inch
+)
+
+// savePlot writes p as name.png and name.svg in dir, with its legend (if
+// it has entries) to the right of the plot, and its title shrunk until it
+// fits the width.
+func savePlot(p *plot.Plot, dir, name string) error {
+	legend := p.Legend
+	p.Legend = plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	var legendW vg.Length
+	if r := legend.Rectangle(draw.Canvas{}); r.Size().X > 0 {
+		legendW = r.Size().X + vg.Points(12)
+	}
+	width := plotWidth + legendW
+	fitTitle(p, plotWidth-vg.Points(8))
+	for _, ext := range []string{"png", "svg"} {
+		c, err := draw.NewFormattedCanvas(width, plotHeight, ext)
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", name, err)
+		}
+		dc := draw.New(c)
+		p.Draw(draw.Crop(dc, 0, -legendW, 0, -vg.Points(3)))
+		if legendW > 0 {
+			// Below the title, from the left of the legend's column.
+			top := vg.Points(7)
+			if p.Title.Text != "" {
+				top += p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+			}
+			legend.Draw(draw.Crop(dc, width-legendW+vg.Points(6), 0, 0, -top))
+		}
+		f, err := os.Create(filepath.Join(dir, fileName(name)+"."+ext))
+		if err != nil {
+			return err
+		}
+		_, err = c.WriteTo(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// fitTitle makes the title's font smaller, down to 7 points, until its
+// widest line fits in w.
+func fitTitle(p *plot.Plot, w vg.Length) {
+	for p.Title.TextStyle.Font.Size > vg.Points(7) && titleWidth(p) > w {
+		p.Title.TextStyle.Font.Size -= vg.Points(0.5)
+	}
+}
+
+// titleWidth is the width of the title's widest line.
+func titleWidth(p *plot.Plot) vg.Length {
+	var w vg.Length
+	for line := range strings.SplitSeq(p.Title.Text, "\n") {
+		w = max(w, p.Title.TextStyle.Width(line))
+	}
+	return w
 }
 
 // fileName keeps letters, digits, '-', '_', '.' and '=' and replaces the rest.
@@ -131,12 +193,9 @@ func budgetAxis(bs []Budget) (xs []float64, label string, logScale bool, names [
 	return xs, "budget", false, names
 }
 
-func setBudgetAxis(p *plot.Plot, label string, logScale bool, names []string) {
+// setBudgetAxis puts the budgets on p's x axis, one labelled tick at each.
+func setBudgetAxis(p *plot.Plot, xs []float64, label string, logScale bool, names []string) {
 	p.X.Label.Text = label
-	if logScale {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
 	if names != nil {
 		ticks := make([]plot.Tick, len(names))
 		for i, n := range names {
@@ -144,7 +203,32 @@ func setBudgetAxis(p *plot.Plot, label string, logScale bool, names []string) {
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.X.Min, p.X.Max = -0.5, float64(len(names))-0.5
+		return
 	}
+	ticks := make([]plot.Tick, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: compactNumber(x)}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if logScale {
+		p.X.Scale = plot.LogScale{}
+		p.X.Min, p.X.Max = lo/1.4, hi*1.4
+	} else {
+		pad := max((hi-lo)*0.05, math.Abs(hi)*0.05, 0.5)
+		p.X.Min, p.X.Max = lo-pad, hi+pad
+	}
+}
+
+// compactNumber writes 100000 as "100k", 2000000 as "2M", 0.1 as "0.1".
+func compactNumber(x float64) string {
+	switch {
+	case x >= 1e6 && math.Mod(x, 1e6) == 0:
+		return strconv.FormatFloat(x/1e6, 'g', -1, 64) + "M"
+	case x >= 1e3 && math.Mod(x, 1e3) == 0:
+		return strconv.FormatFloat(x/1e3, 'g', -1, 64) + "k"
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
 }
 
 func (d *dataset) solvedPlot(c string) (*plot.Plot, error) {
@@ -154,7 +238,7 @@ func (d *dataset) solvedPlot(c string) (*plot.Plot, error) {
 	p.Title.Text = fmt.Sprintf("Levels solved: %s (%d levels)", c, len(d.levels[c]))
 	p.Y.Label.Text = "levels solved"
 	p.Y.Min, p.Y.Max = 0, float64(len(d.levels[c]))
-	p.Y.Tick.Marker = plainTicks{}
+	p.Y.Tick.Marker = linearTicks{integer: true}
 	var lines []any
 	for _, s := range d.solversOf(c) {
 		var pts plotter.XYs
@@ -170,7 +254,7 @@ func (d *dataset) solvedPlot(c string) (*plot.Plot, error) {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return nil, err
 	}
-	setBudgetAxis(p, label, logScale, names)
+	setBudgetAxis(p, xs, label, logScale, names)
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
@@ -192,9 +276,6 @@ func (d *dataset) uniquePlot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Unique states per tree node"
 	p.Y.Label.Text = "unique states / tree size"
-	p.Y.Min = 0
-	p.Legend.Top = true
-	p.Y.Tick.Marker = plainTicks{}
 	var lines []any
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range d.solvers {
@@ -209,26 +290,31 @@ func (d *dataset) uniquePlot() (*plot.Plot, error) {
 			lines = append(lines, s, pts)
 		}
 	}
-	// Room above the lines for the legend; a log scale when the ratios
-	// span a factor of ten (002 Table I: about 0.01 to 7).
+	// A log scale when the ratios span a factor of ten (002 Table I: about
+	// 0.01 to 7).
 	if lo > 0 && hi/lo >= 10 {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-		p.Y.Min, p.Y.Max = lo/2, hi*4
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
+		p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 	} else {
-		p.Y.Max = hi * 1.3
+		p.Y.Tick.Marker = linearTicks{}
+		p.Y.Min, p.Y.Max = 0, hi*1.1
 	}
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return nil, err
 	}
-	setBudgetAxis(p, label, logScale, names)
+	setBudgetAxis(p, xs, label, logScale, names)
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
 
+// unsolvedColor fills the histogram's bar of unsolved runs.
+var unsolvedColor = color.RGBA{R: 200, G: 70, B: 50, A: 255}
+
 // timePlot is the histogram of solve times of solver s at its largest
-// budget over all collections, in 20 bins. Under a time limit the bins span
-// the limit and unsolved runs are counted in the last bin, as 004 Fig. 6
-// does; otherwise only solved runs are counted.
+// budget (a time limit if it has one) over all collections, in 20 bins that
+// span the time limit, or else the longest solve. The runs not solved within
+// the budget are one more bar after them, in another colour and labelled
+// "unsolved" (004 Fig. 6 counts them in its last bar).
 func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	var budget Budget
 	var runs []*Record
@@ -263,61 +349,81 @@ func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	for i := range bins {
 		bins[i] = plotter.HistogramBin{Min: float64(i) * width, Max: float64(i+1) * width}
 	}
-	solved, failed := 0, 0
+	solved, unsolved := 0, 0
 	for _, r := range runs {
 		switch {
 		case r.Solved():
 			solved++
 			i := min(int(r.WallS/width), nbins-1)
 			bins[i].Weight++
-		case budget.Time > 0:
-			failed++
-			bins[nbins-1].Weight++
+		default:
+			unsolved++
 		}
 	}
-	h := &plotter.Histogram{Bins: bins, Width: width, FillColor: color.Gray{Y: 160}, LineStyle: plotter.DefaultLineStyle}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Solve times: %s at %s (%d solved", s, budget, solved)
-	if budget.Time > 0 {
-		p.Title.Text += fmt.Sprintf(", %d unsolved in the last bar", failed)
-	}
-	p.Title.Text += ")"
+	p.Title.Text = fmt.Sprintf("Solve times: %s at %s\n%d solved", s, budget, solved)
 	p.X.Label.Text = "wall time (s)"
 	p.Y.Label.Text = "runs"
-	p.X.Min, p.X.Max, p.Y.Min = 0, hi, 0
-	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
-	p.Add(h)
+	p.X.Min, p.Y.Min = 0, 0
+	p.X.Max = hi
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{integer: true}
+	p.Add(&plotter.Histogram{Bins: bins, Width: width, FillColor: color.Gray{Y: 160}, LineStyle: plotter.DefaultLineStyle})
+	top := 0.0
+	for _, b := range bins {
+		top = max(top, b.Weight)
+	}
+	if unsolved > 0 || budget.Time > 0 {
+		p.Title.Text += fmt.Sprintf(", %d not solved within %s (the red bar)", unsolved, budget)
+		// The unsolved bar stands apart, after a gap of one bin.
+		x0 := hi + width
+		p.Add(&plotter.Histogram{Bins: []plotter.HistogramBin{{Min: x0, Max: x0 + 2*width, Weight: float64(unsolved)}}, Width: 2 * width,
+			FillColor: unsolvedColor, LineStyle: plotter.DefaultLineStyle})
+		p.X.Max = x0 + 2*width
+		top = max(top, float64(unsolved))
+		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x0 + width, Y: float64(unsolved)}}, Labels: []string{strconv.Itoa(unsolved)}})
+		if err != nil {
+			return nil, err
+		}
+		lbl.TextStyle[0].XAlign = draw.XCenter
+		lbl.TextStyle[0].Color = unsolvedColor
+		lbl.Offset.Y = vg.Points(2)
+		p.Add(lbl)
+		ticks := linearTicks{}.Ticks(0, hi)
+		p.X.Tick.Marker = plot.ConstantTicks(append(ticks, plot.Tick{Value: x0 + width, Label: "unsolved"}))
+	}
+	p.Y.Max = top * 1.08
 	return p, nil
 }
 
 // pushDiffPlot draws one bar per level at the level's number: pushes of a
-// minus pushes of b, for the levels both solve.
+// minus pushes of b, for the levels both solve. The x axis spans the levels
+// shown, the y axis their differences.
 func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	if len(pd.diffs) == 0 {
 		return nil, nil
 	}
 	numbered := true
-	maxN := 0
+	minN, maxN := math.MaxInt, 0
 	for _, id := range pd.levels {
 		_, n := splitLevelID(id)
 		if n <= 0 {
 			numbered = false
 		}
-		maxN = max(maxN, n)
+		minN, maxN = min(minN, n), max(maxN, n)
 	}
 	var vals plotter.Values
 	xmin := 0.0
 	if numbered {
-		vals = make(plotter.Values, maxN)
+		vals = make(plotter.Values, maxN-minN+1)
 		for i, id := range pd.levels {
 			_, n := splitLevelID(id)
-			vals[n-1] = pd.diffs[i]
+			vals[n-minN] = pd.diffs[i]
 		}
-		xmin = 1
+		xmin = float64(minN)
 	} else {
 		vals = append(vals, pd.diffs...)
 	}
-	bw := max(vg.Length(1), 5*vg.Inch/vg.Length(len(vals)+1)*0.5)
+	bw := max(vg.Length(1), min(5*vg.Inch/vg.Length(len(vals)+1)*0.6, vg.Points(20)))
 	bar, err := plotter.NewBarChart(vals, bw)
 	if err != nil {
 		return nil, err
@@ -326,34 +432,94 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	bar.Color = color.RGBA{R: 60, G: 90, B: 170, A: 255}
 	bar.LineStyle.Width = 0
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Pushes %s − %s per level: %s at %s (mean %.2f over %d levels)", pd.a, pd.b, pd.coll, pd.budget, mean(pd.diffs), len(pd.diffs))
-	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.Title.Text = fmt.Sprintf("Pushes %s − %s per level\n%s at %s: mean %s over %d levels both solve",
+		pd.a, pd.b, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), len(pd.diffs))
 	if numbered {
 		p.X.Label.Text = "level"
+		p.X.Tick.Marker = linearTicks{integer: true}
 	} else {
 		p.X.Label.Text = "level (in collection order, solved by both)"
+		p.X.Tick.Marker = linearTicks{integer: true}
 	}
 	p.Y.Label.Text = "push-count difference"
-	lo, hi := 0.0, 0.0
-	for _, x := range pd.diffs {
-		lo, hi = min(lo, x), max(hi, x)
+	p.Y.Tick.Marker = linearTicks{integer: true}
+	p.Add(plotter.NewGrid(), bar)
+	// The levels both solve in as many pushes: a dot on the zero line.
+	var equal plotter.XYs
+	for i, x := range pd.diffs {
+		if x == 0 {
+			pos := float64(i)
+			if numbered {
+				_, n := splitLevelID(pd.levels[i])
+				pos = float64(n)
+			}
+			equal = append(equal, plotter.XY{X: pos, Y: 0})
+		}
 	}
-	p.Y.Min, p.Y.Max = lo-0.5, hi+0.5
-	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
-	p.Add(bar, plotter.NewGrid())
+	if len(equal) > 0 {
+		dots, err := plotter.NewScatter(equal)
+		if err != nil {
+			return nil, err
+		}
+		dots.GlyphStyle = draw.GlyphStyle{Color: color.Gray{Y: 90}, Radius: vg.Points(1.5), Shape: draw.CircleGlyph{}}
+		p.Add(dots)
+		p.Title.Text += fmt.Sprintf(" (%d equal: dots)", len(equal))
+	}
+	lo, hi := min(0, slices.Min(pd.diffs)), max(0, slices.Max(pd.diffs))
+	pad := max((hi-lo)*0.05, 0.5)
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	p.X.Min, p.X.Max = xmin-1, xmin+float64(len(vals))
 	return p, nil
 }
 
-// plainTicks are gonum's default ticks labelled without trailing zeros
-// ("50", not "50.00").
-type plainTicks struct{}
+// linearTicks are ticks at the round step (1, 2 or 5 times a power of ten)
+// that gives closest to six of them, every one labelled; integer keeps the
+// step at least 1.
+type linearTicks struct{ integer bool }
 
-func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+func (t linearTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)}}
+	}
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/6)))
+	step := mag
+	for _, m := range []float64{2, 5, 10} {
+		if math.Abs((hi-lo)/(m*mag)-6) < math.Abs((hi-lo)/step-6) {
+			step = m * mag
 		}
 	}
-	return ts
+	if t.integer {
+		step = max(step, 1)
+	}
+	var ticks []plot.Tick
+	for i := math.Ceil(lo / step); i*step <= hi+step*1e-9; i++ {
+		v := i * step
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+	}
+	return ticks
+}
+
+// logTicks are ticks at 1, 2 and 5 times each power of ten in range (at
+// every power only when the range spans more than four), every one
+// labelled.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	mults := []float64{1, 2, 5}
+	if hi/lo > 1e4 {
+		mults = []float64{1}
+	}
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range mults {
+			v := m * math.Pow(10, e)
+			if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+				ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+			}
+		}
+	}
+	return ticks
 }

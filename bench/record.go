@@ -11,6 +11,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,7 +125,7 @@ type Record struct {
 	Iterations   int64 `json:"iterations,omitempty"`
 	TreeSize     int64 `json:"tree_size,omitempty"`
 	UniqueStates int64 `json:"unique_states,omitempty"`
-	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); max RSS for external programs
+	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
 	MemoryLimit  int64 `json:"memory_limit,omitempty"` // the memory budget the run had
 
 	Solution string `json:"solution,omitempty"`
@@ -138,7 +139,9 @@ func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params) }
 
 // Collection is the part of the level id before the last ':', or the whole
-// id when it has none.
+// id when it has none: an embedded collection's name, or the level file as
+// it was named on the command line. Reports show a file by its base name
+// (see collectionNames).
 func (r *Record) Collection() string {
 	if i := strings.LastIndexByte(r.Level, ':'); i >= 0 {
 		return r.Level[:i]
@@ -191,29 +194,73 @@ func ReadRecords(r io.Reader, name string) ([]Record, error) {
 
 // readRecords also returns the length of the complete lines read.
 func readRecords(r io.Reader, name string) ([]Record, int64, error) {
+	recs, _, good, err := readRecordsAt(r, name)
+	return recs, good, err
+}
+
+// readRecordsAt also returns each record's line number.
+func readRecordsAt(r io.Reader, name string) ([]Record, []int, int64, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var recs []Record
+	var lines []int
 	var good int64
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
-			return recs, good, nil // a partial last line, if any, is dropped
+			return recs, lines, good, nil // a partial last line, if any, is dropped
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			var rec Record
 			if err := json.Unmarshal(t, &rec); err != nil {
-				return nil, 0, fmt.Errorf("%s:%d: not a result record: %v", name, n, err)
+				return nil, nil, 0, fmt.Errorf("%s:%d: not a result record: %v", name, n, err)
 			}
 			if rec.Key == "" {
-				return nil, 0, fmt.Errorf("%s:%d: result record without a key", name, n)
+				return nil, nil, 0, fmt.Errorf("%s:%d: result record without a key", name, n)
 			}
 			recs = append(recs, rec)
+			lines = append(lines, n)
 		}
 		good += int64(len(line))
 	}
+}
+
+// differingFields names the JSON fields in which two records differ.
+func differingFields(a, b *Record) []string {
+	ma, mb := recordFields(a), recordFields(b)
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if !reflect.DeepEqual(ma[k], mb[k]) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(mb)) {
+		if _, ok := ma[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func recordFields(r *Record) map[string]any {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m
+}
+
+// outcome is a record's result in a few words: "solved, 33 pushes", "time
+// limit".
+func outcome(r *Record) string {
+	if r.Solved() {
+		return fmt.Sprintf("solved, %d pushes, %.3f s", r.Pushes, r.WallS)
+	}
+	return r.Status
 }
 
 // ReadFiles reads several results files and joins their records; a run that
@@ -292,20 +339,59 @@ func splitLevelID(id string) (string, int) {
 }
 
 // Merge joins results files into w in canonical order, keeping each run
-// once. It returns the number of runs written and of duplicates dropped.
-func Merge(w io.Writer, paths ...string) (runs, dups int, err error) {
+// once: the first of its records, in the order of paths and then of lines.
+// It returns the number of runs written and of duplicates dropped. When log
+// is not nil, Merge says there which duplicates differ from the record kept
+// (where each is, and in which fields) and how many were identical to it.
+func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
+	type at struct {
+		file string
+		line int
+	}
 	var all []Record
+	var where []at
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
 			return 0, 0, err
 		}
-		recs, err := ReadRecords(f, p)
+		recs, lines, _, err := readRecordsAt(f, p)
 		f.Close()
 		if err != nil {
 			return 0, 0, err
 		}
 		all = append(all, recs...)
+		for _, n := range lines {
+			where = append(where, at{file: p, line: n})
+		}
+	}
+	first := map[string]int{}
+	identical, differing := 0, 0
+	const maxShown = 20
+	for i := range all {
+		j, seen := first[all[i].Key]
+		if !seen {
+			first[all[i].Key] = i
+			continue
+		}
+		fields := differingFields(&all[j], &all[i])
+		if len(fields) == 0 {
+			identical++
+			continue
+		}
+		differing++
+		if log != nil && differing <= maxShown {
+			fmt.Fprintf(log, "bench merge: %s differs in %s: kept %s:%d (%s), dropped %s:%d (%s)\n",
+				all[i].Key, strings.Join(fields, ", "), where[j].file, where[j].line, outcome(&all[j]),
+				where[i].file, where[i].line, outcome(&all[i]))
+		}
+	}
+	if log != nil && identical+differing > 0 {
+		if differing > maxShown {
+			fmt.Fprintf(log, "bench merge: … and %d more differing duplicates\n", differing-maxShown)
+		}
+		fmt.Fprintf(log, "bench merge: %d duplicate records dropped: %d identical to the run kept, %d differing (the first record of a run is kept)\n",
+			identical+differing, identical, differing)
 	}
 	all, dups = dedup(all)
 	SortRecords(all)

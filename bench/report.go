@@ -24,8 +24,8 @@ type ReportOptions struct {
 	// Compare names the two solvers (labels, as in the tables) whose
 	// per-level push counts are compared. Empty: the first preset's pair
 	// that is in the results (schokoban and vanillaban(cycles=1), mcts-r and
-	// mcts-nd, ...), else schokoban and vanillaban, else the first two
-	// solvers.
+	// mcts-nd, ...), else schokoban and vanillaban, else the two solvers
+	// that solved the most runs; none when fewer than two solved any.
 	Compare [2]string
 	// NoPlots skips the plots.
 	NoPlots bool
@@ -34,8 +34,9 @@ type ReportOptions struct {
 // dataset is the records of a report, indexed.
 type dataset struct {
 	recs        []Record
-	collections []string
-	solvers     []string // labels
+	collections []string          // as shown: see collectionNames
+	collOf      map[string]string // Record.Collection() → as shown
+	solvers     []string          // labels
 	budgets     []Budget
 	levels      map[string][]string // collection → level ids in order
 	titles      map[string]string   // level id → title
@@ -48,13 +49,13 @@ type gkey struct{ coll, solver, budget string }
 func newDataset(recs []Record) *dataset {
 	recs, _ = dedup(slices.Clone(recs))
 	SortRecords(recs)
-	d := &dataset{recs: recs, levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*Record{}}
+	d := &dataset{recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*Record{}}
 	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]Budget{}
 	lvls := map[string]bool{}
 	seeds := map[string]map[uint64]bool{}
 	for i := range recs {
 		r := &recs[i]
-		c := r.Collection()
+		c := d.collOf[r.Collection()]
 		colls[c], solvers[r.SolverLabel()] = true, true
 		budgets[r.Budget.String()] = r.Budget
 		if !lvls[r.Level] {
@@ -84,6 +85,42 @@ func newDataset(recs []Record) *dataset {
 	}
 	slices.SortFunc(d.budgets, Budget.Compare)
 	return d
+}
+
+// collectionNames maps each collection of recs to the name reports show: an
+// embedded collection's name, or a level file's base name ("levels.xsb", not
+// "/home/me/levels/levels.xsb"). Two files with the same base name keep the
+// path they were named by.
+func collectionNames(recs []Record) map[string]string {
+	full := map[string]bool{}
+	for i := range recs {
+		full[recs[i].Collection()] = true
+	}
+	byBase := map[string][]string{}
+	for c := range full {
+		b := filepath.Base(c)
+		byBase[b] = append(byBase[b], c)
+	}
+	out := map[string]string{}
+	for b, cs := range byBase {
+		for _, c := range cs {
+			if len(cs) == 1 {
+				out[c] = b
+			} else {
+				out[c] = c
+			}
+		}
+	}
+	return out
+}
+
+// levelName is a level id as reports show it: with its collection's shown
+// name ("levels.xsb:3").
+func (d *dataset) levelName(id string) string {
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		return d.collOf[id[:i]] + id[i:]
+	}
+	return d.collOf[id]
 }
 
 // cell is one (collection, solver, budget) group's solved count.
@@ -224,6 +261,14 @@ func (d *dataset) solvedTables() []*table {
 		if missing {
 			t.notes = append(t.notes, "\\* some runs of this cell are missing (not run yet, or another shard's).")
 		}
+		for _, st := range []struct{ status, what string }{
+			{StatusFailed, "failed (an external program ended without a solution)"},
+			{StatusError, "ended in an error"},
+		} {
+			if by := d.statusBySolver(c, st.status); by != "" {
+				t.notes = append(t.notes, "Runs that "+st.what+": "+by+".")
+			}
+		}
 		out = append(out, t)
 	}
 	return out
@@ -308,7 +353,7 @@ func (d *dataset) thesisTables() []*table {
 // nodes or iterations, peak memory.
 func (d *dataset) timeTable() *table {
 	t := &table{title: "### Runs: times and sizes (solved runs only for time and pushes)",
-		header: []string{"collection", "solver", "budget", "runs", "solved", "mean wall s", "median wall s", "mean CPU s", "mean pushes", "mean nodes", "mean iterations", "max peak MiB"}}
+		header: []string{"collection", "solver", "budget", "runs", "solved", "failed", "errors", "mean wall s", "median wall s", "mean CPU s", "mean pushes", "mean nodes", "mean iterations", "max peak MiB"}}
 	for _, c := range d.collections {
 		for _, s := range d.solversOf(c) {
 			for _, b := range d.budgetsOf(c) {
@@ -319,8 +364,14 @@ func (d *dataset) timeTable() *table {
 				var wall, cpu, pushes []float64
 				var nodes, iters float64
 				var peak int64
-				solved := 0
+				solved, failed, errs := 0, 0, 0
 				for _, r := range rs {
+					switch r.Status {
+					case StatusFailed:
+						failed++
+					case StatusError:
+						errs++
+					}
 					nodes += float64(r.Expanded)
 					iters += float64(r.Iterations)
 					peak = max(peak, r.PeakBytes)
@@ -332,7 +383,7 @@ func (d *dataset) timeTable() *table {
 					}
 				}
 				n := float64(len(rs))
-				t.rows = append(t.rows, []string{c, s, b.String(), strconv.Itoa(len(rs)), strconv.Itoa(solved),
+				t.rows = append(t.rows, []string{c, s, b.String(), strconv.Itoa(len(rs)), strconv.Itoa(solved), strconv.Itoa(failed), strconv.Itoa(errs),
 					fmtF(mean(wall), 3), fmtF(median(wall), 3), fmtF(mean(cpu), 3), fmtF(mean(pushes), 1),
 					fmtF(nodes/n, 0), fmtF(iters/n, 0), fmtF(float64(peak)/(1<<20), 1)})
 			}
@@ -407,7 +458,7 @@ func (d *dataset) levelTables() []*table {
 		for _, b := range d.budgetsOf(c) {
 			t := &table{title: fmt.Sprintf("### %s at %s: pushes (wall time), or why not solved", c, b), header: append([]string{"level"}, solvers...)}
 			for _, id := range d.levels[c] {
-				name := id
+				name := d.levelName(id)
 				if tt := d.titles[id]; tt != "" {
 					name += " " + tt
 				}
@@ -486,13 +537,28 @@ func (d *dataset) comparePair(opt [2]string) (string, string, bool) {
 			return a, b, true
 		}
 	}
-	switch {
-	case has("schokoban") && has("vanillaban"):
+	if has("schokoban") && has("vanillaban") {
 		return "schokoban", "vanillaban", true
-	case len(d.solvers) >= 2:
-		return d.solvers[0], d.solvers[1], true
 	}
-	return "", "", false
+	// The two solvers that solved the most runs (ties by name); none when
+	// fewer than two solved anything.
+	solved := map[string]int{}
+	for i := range d.recs {
+		if d.recs[i].Solved() {
+			solved[d.recs[i].SolverLabel()]++
+		}
+	}
+	var ss []string
+	for _, s := range d.solvers {
+		if solved[s] > 0 {
+			ss = append(ss, s)
+		}
+	}
+	if len(ss) < 2 {
+		return "", "", false
+	}
+	slices.SortStableFunc(ss, func(a, b string) int { return solved[b] - solved[a] })
+	return ss[0], ss[1], true
 }
 
 // pushDiffs computes, per collection, the difference at the largest budget
@@ -637,15 +703,19 @@ func fmtF(x float64, prec int) string {
 func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	d := newDataset(recs)
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "## Benchmark report\n\n%d runs: %d solvers, %d collections, %d budgets.", len(d.recs), len(d.solvers), len(d.collections), len(d.budgets))
-	errs := 0
-	for i := range d.recs {
-		if d.recs[i].Status == StatusError {
-			errs++
-		}
+	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", plural(len(d.recs), "run"), plural(len(d.solvers), "solver"),
+		plural(len(d.collections), "collection"), plural(len(d.budgets), "budget"))
+	where := "the results' error field"
+	if opts.OutDir != "" {
+		where = "runs.csv and levels.md"
 	}
-	if errs > 0 {
-		fmt.Fprintf(&md, " %d runs ended in an error (a solver failed or returned a solution that did not verify; see runs.csv).", errs)
+	if n, by := d.countStatus(StatusError); n > 0 {
+		fmt.Fprintf(&md, " %s ended in an error (the run could not be done, or its solution did not verify): %s; see %s.",
+			plural(n, "run"), by, where)
+	}
+	if n, by := d.countStatus(StatusFailed); n > 0 {
+		fmt.Fprintf(&md, " %s failed (an external program ended without a solution before its time limit): %s; see %s.",
+			plural(n, "run"), by, where)
 	}
 	fmt.Fprint(&md, "\n\n")
 	for _, t := range d.solvedTables() {
@@ -662,6 +732,8 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		}
 	} else if opts.Compare[0] != "" {
 		fmt.Fprintf(&md, "(no push-count comparison: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
+	} else if len(d.solvers) > 1 {
+		fmt.Fprint(&md, "(no push-count comparison: fewer than two solvers solved a level; --compare A,B names the pair)\n\n")
 	}
 	if t := d.uniqueTable(); t != nil {
 		t.markdown(&md)
@@ -702,6 +774,43 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	return d.plots(opts.OutDir, pds)
 }
 
+// countStatus counts the runs with the given status and names their
+// solvers: "fake 3, other 1".
+func (d *dataset) countStatus(status string) (int, string) {
+	n := 0
+	for i := range d.recs {
+		if d.recs[i].Status == status {
+			n++
+		}
+	}
+	return n, d.statusBySolver("", status)
+}
+
+// statusBySolver names the solvers with runs of the given status in a
+// collection (all when coll is ""), with their counts: "fake 3, other 1".
+func (d *dataset) statusBySolver(coll, status string) string {
+	bySolver := map[string]int{}
+	for i := range d.recs {
+		r := &d.recs[i]
+		if r.Status == status && (coll == "" || d.collOf[r.Collection()] == coll) {
+			bySolver[r.SolverLabel()]++
+		}
+	}
+	var parts []string
+	for _, s := range slices.Sorted(maps.Keys(bySolver)) {
+		parts = append(parts, s+" "+strconv.Itoa(bySolver[s]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural writes "1 run", "2 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func writeFile(path string, write func(io.Writer) error) error {
 	var b bytes.Buffer
 	if err := write(&b); err != nil {
@@ -739,7 +848,7 @@ func (d *dataset) runsCSV(w io.Writer) error {
 		"wall_s", "cpu_s", "expanded", "generated", "stored", "iterations", "tree_size", "unique_states", "peak_bytes", "error"})
 	for i := range d.recs {
 		r := &d.recs[i]
-		cw.Write([]string{r.Collection(), r.Level, r.Title, r.SolverLabel(), r.Budget.String(), strconv.FormatUint(r.Seed, 10),
+		cw.Write([]string{d.collOf[r.Collection()], r.Level, r.Title, r.SolverLabel(), r.Budget.String(), strconv.FormatUint(r.Seed, 10),
 			r.Status, strconv.FormatBool(r.Verified), strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves),
 			strconv.FormatFloat(r.WallS, 'f', 6, 64), strconv.FormatFloat(r.CPUS, 'f', 6, 64),
 			strconv.FormatInt(r.Expanded, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatInt(r.Stored, 10),
@@ -783,7 +892,7 @@ func WriteBenchstat(w io.Writer, recs []Record) error {
 			solved = 1
 		}
 		fmt.Fprintf(bw, "BenchmarkSolve/solver=%s/budget=%s/level=%s\t1\t%d ns/op\t%.6f cpu-sec/op\t%d pushes\t%d moves\t%d solved\t%d nodes/op\t%d iterations/op\t%d peak-B\n",
-			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(r.Level), int64(math.Round(r.WallS*1e9)), r.CPUS,
+			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(d.levelName(r.Level)), int64(math.Round(r.WallS*1e9)), r.CPUS,
 			r.Pushes, r.Moves, solved, r.Expanded, r.Iterations, r.PeakBytes)
 	}
 	for _, c := range d.collections {

@@ -14,8 +14,9 @@ import (
 )
 
 // syntheticRecords are made-up results covering every part of a report:
-// two MCTS solvers on cbc60 at thesis budgets with two seeds, and two search
-// solvers on microban with a time limit, an error and a missing run.
+// two MCTS solvers on cbc60 at thesis budgets with two seeds, two search
+// solvers on microban with a time limit, an error and a missing run, and an
+// external program with a failed run.
 func syntheticRecords() []Record {
 	var recs []Record
 	add := func(solver, lvl string, b Budget, seed uint64, status string, pushes int, wall float64) {
@@ -69,6 +70,12 @@ func syntheticRecords() []Record {
 		}
 	}
 	add("astar", "microban:1", Budget{Time: 10 * time.Second}, 1, StatusError, 0, 0.5)
+	// An external program: solves one level, crashes on one, runs out of
+	// time on the third.
+	add("fake", "microban:1", Budget{Time: time.Second}, 1, "solved", 6, 0.2)
+	add("fake", "microban:2", Budget{Time: time.Second}, 1, StatusFailed, 0, 0.01)
+	add("fake", "microban:3", Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+	recs[len(recs)-2].Error = "signal: segmentation fault"
 	return recs
 }
 
@@ -94,7 +101,7 @@ func TestReportGolden(t *testing.T) {
 	if string(rep) != md.String() {
 		t.Error("report.md differs from the printed report")
 	}
-	for _, name := range []string{"solved-cbc60", "solved-microban", "unique-per-node", "time-schokoban", "time-astar", "pushdiff-cbc60"} {
+	for _, name := range []string{"solved-cbc60", "solved-microban", "unique-per-node", "time-schokoban", "time-astar", "time-fake", "pushdiff-cbc60"} {
 		f, err := os.Open(filepath.Join(dir, name+".png"))
 		if err != nil {
 			t.Fatal(err)
@@ -184,22 +191,146 @@ func TestRecordJSON(t *testing.T) {
 
 func TestComparePairDefault(t *testing.T) {
 	for _, tc := range []struct {
-		solvers []string
-		opt     [2]string
-		a, b    string
-		ok      bool
+		solved map[string]int // solver → levels solved (of 3)
+		opt    [2]string
+		a, b   string
+		ok     bool
 	}{
-		{[]string{"mcts", "mcts-n", "mcts-nd", "mcts-r"}, [2]string{}, "mcts-r", "mcts-nd", true},
-		{[]string{"schokoban", "vanillaban(cycles=1)"}, [2]string{}, "schokoban", "vanillaban(cycles=1)", true},
-		{[]string{"schokoban", "vanillaban"}, [2]string{}, "schokoban", "vanillaban", true},
-		{[]string{"astar", "bfs"}, [2]string{}, "astar", "bfs", true},
-		{[]string{"astar", "bfs"}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
-		{[]string{"astar"}, [2]string{}, "", "", false},
+		{map[string]int{"mcts": 0, "mcts-n": 0, "mcts-nd": 1, "mcts-r": 0}, [2]string{}, "mcts-r", "mcts-nd", true},
+		{map[string]int{"schokoban": 1, "vanillaban(cycles=1)": 1}, [2]string{}, "schokoban", "vanillaban(cycles=1)", true},
+		{map[string]int{"schokoban": 1, "vanillaban": 1}, [2]string{}, "schokoban", "vanillaban", true},
+		{map[string]int{"astar": 1, "bfs": 1}, [2]string{}, "astar", "bfs", true},
+		// No preset pair: the two that solved the most, not the first two
+		// names.
+		{map[string]int{"aaa": 0, "astar": 1, "bfs": 3, "dfs": 2}, [2]string{}, "bfs", "dfs", true},
+		{map[string]int{"aaa": 0, "astar": 2, "bfs": 0}, [2]string{}, "", "", false},
+		{map[string]int{"astar": 1, "bfs": 1}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
+		{map[string]int{"astar": 1}, [2]string{}, "", "", false},
 	} {
-		d := &dataset{solvers: tc.solvers}
+		var recs []Record
+		for s, n := range tc.solved {
+			name, params, _ := strings.Cut(strings.TrimSuffix(s, ")"), "(")
+			var pm map[string]string
+			if params != "" {
+				k, v, _ := strings.Cut(params, "=")
+				pm = map[string]string{k: v}
+			}
+			for lv := 1; lv <= 3; lv++ {
+				r := Record{Solver: name, Params: pm, Level: fmt.Sprintf("microban:%d", lv), Status: "time limit"}
+				if lv <= n {
+					r.Status, r.Verified, r.Pushes = "solved", true, 5
+				}
+				r.Key = runKey(r.Solver, r.Params, r.Level, "", r.Budget, 1)
+				recs = append(recs, r)
+			}
+		}
+		d := newDataset(recs)
 		a, b, ok := d.comparePair(tc.opt)
 		if a != tc.a || b != tc.b || ok != tc.ok {
-			t.Errorf("comparePair(%v, %v) = %q, %q, %v; want %q, %q, %v", tc.solvers, tc.opt, a, b, ok, tc.a, tc.b, tc.ok)
+			t.Errorf("comparePair(%v, %v) = %q, %q, %v; want %q, %q, %v", tc.solved, tc.opt, a, b, ok, tc.a, tc.b, tc.ok)
 		}
+		if !ok && tc.opt[0] == "" && len(tc.solved) > 1 {
+			var md bytes.Buffer
+			if err := Report(&md, recs, ReportOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(md.String(), "fewer than two solvers solved a level") {
+				t.Errorf("%v: the report does not say why there is no comparison:\n%s", tc.solved, md.String())
+			}
+		}
+	}
+}
+
+// Failed and error runs are counted and named in the report's header and
+// its runs table; without an output directory the report does not point at
+// files it did not write.
+func TestReportFailedRuns(t *testing.T) {
+	var recs []Record
+	add := func(solver, lvl, status, errMsg string) {
+		r := Record{Solver: solver, Level: lvl, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3, Error: errMsg}
+		r.Key = runKey(r.Solver, nil, r.Level, "", r.Budget, 1)
+		recs = append(recs, r)
+	}
+	add("crashy", "/home/me/sets/mine.xsb:1", StatusFailed, "signal: segmentation fault")
+	add("crashy", "/home/me/sets/mine.xsb:2", StatusFailed, "exit status 1")
+	add("crashy", "/home/me/sets/mine.xsb:3", "time limit", "")
+	add("wrong", "/home/me/sets/mine.xsb:1", StatusError, "invalid solution: a box on a wall")
+	add("astar", "/home/me/sets/mine.xsb:1", "solved", "")
+	for _, outDir := range []string{"", t.TempDir()} {
+		var md bytes.Buffer
+		if err := Report(&md, recs, ReportOptions{OutDir: outDir, NoPlots: true}); err != nil {
+			t.Fatal(err)
+		}
+		out := md.String()
+		for _, want := range []string{"2 runs failed", "crashy 2", "1 run ended in an error", "wrong 1",
+			"| mine.xsb | crashy | t=1s | 3 | 0 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 1 |"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("out-dir %q: the report lacks %q:\n%s", outDir, want, out)
+			}
+		}
+		if strings.Contains(out, "/home/me") {
+			t.Errorf("out-dir %q: the report shows the whole path:\n%s", outDir, out)
+		}
+		if mentions := strings.Contains(out, "runs.csv"); mentions != (outDir != "") {
+			t.Errorf("out-dir %q: mentions runs.csv: %v\n%s", outDir, mentions, out)
+		}
+	}
+}
+
+func TestCollectionNames(t *testing.T) {
+	recs := []Record{{Level: "microban:1"}, {Level: "a/x.xsb:1"}, {Level: "b/x.xsb:2"}, {Level: "/tmp/sets/y.xsb:1"}, {Level: "-:1"}}
+	got := collectionNames(recs)
+	want := map[string]string{"microban": "microban", "a/x.xsb": "a/x.xsb", "b/x.xsb": "b/x.xsb", "/tmp/sets/y.xsb": "y.xsb", "-": "-"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("collectionNames = %v, want %v", got, want)
+	}
+}
+
+// Every tick of the plots' axes is labelled, the log ones included.
+func TestTicksLabelled(t *testing.T) {
+	for _, r := range [][2]float64{{0.007, 12}, {0.5, 3}, {25, 100000}, {1, 1e7}} {
+		ts := logTicks{}.Ticks(r[0], r[1])
+		if len(ts) < 2 {
+			t.Errorf("log ticks over %v: %v", r, ts)
+		}
+		for _, tk := range ts {
+			if tk.Label == "" || tk.Value < r[0] || tk.Value > r[1] {
+				t.Errorf("log ticks over %v: %+v", r, tk)
+			}
+		}
+	}
+	for _, r := range [][2]float64{{0, 155}, {-30.5, 7}, {0, 12.8}, {0, 1}} {
+		ts := linearTicks{}.Ticks(r[0], r[1])
+		if len(ts) < 4 || len(ts) > 11 {
+			t.Errorf("linear ticks over %v: %d of them", r, len(ts))
+		}
+		for _, tk := range ts {
+			if tk.Label == "" {
+				t.Errorf("linear ticks over %v: %+v", r, tk)
+			}
+		}
+	}
+}
+
+// The push-difference plot spans the levels it shows, and a long title is
+// made to fit.
+func TestPushDiffPlotFitted(t *testing.T) {
+	pd := pushDiff{coll: "some-long-collection-name", a: "mcts-nd(eliminate=1,c=0.5)", b: "vanillaban(cycles=1,depth=300)", budget: Budget{Iterations: 100000}}
+	for n := 150; n <= 155; n++ {
+		pd.levels = append(pd.levels, fmt.Sprintf("microban:%d", n))
+		pd.diffs = append(pd.diffs, float64(n-153))
+	}
+	p, err := pushDiffPlot(pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min < 148 || p.X.Max > 157 || p.Y.Min > -3 || p.Y.Min < -4 || p.Y.Max < 2 || p.Y.Max > 3 {
+		t.Errorf("axes x %g..%g, y %g..%g for levels 150-155 and differences -3..2", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	if err := savePlot(p, t.TempDir(), "pushdiff"); err != nil {
+		t.Fatal(err)
+	}
+	if w := titleWidth(p); w > plotWidth {
+		t.Errorf("title %q is %v wide, the plot %v", p.Title.Text, w, plotWidth)
 	}
 }

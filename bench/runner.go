@@ -21,8 +21,8 @@ import (
 // includes the garbage collector's work the run was charged with (assists)
 // but not the background collector's threads, and it misses goroutines a
 // solver might start. Where the thread's time cannot be read, CPUS is 0.
-// External programs report the CPU time and peak resident memory of their
-// process (wait4 rusage).
+// External programs report the CPU time of all their processes and the
+// largest peak resident memory of any one of them (see External).
 //
 // Peak memory is Stats.Bytes: the tables the search holds at the end, which
 // for the solvers of soko is their largest size.

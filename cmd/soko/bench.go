@@ -377,7 +377,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		w = f
 	}
-	runs, dups, err := bench.Merge(w, files...)
+	runs, dups, err := bench.Merge(w, stderr, files...)
 	if f != nil {
 		if cerr := f.Close(); err == nil {
 			err = cerr
