@@ -115,6 +115,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if m.Solved() {
 		result = "solved"
 	}
-	fmt.Fprintf(stdout, "%s: %s, %d moves, %d pushes: %s\n", levelID(lvls[0]), result, m.Moves(), m.Pushes(), m.LURD())
+	fmt.Fprintf(stdout, "%s: %s, %s, %s: %s\n", levelID(lvls[0]), result,
+		english.Count(m.Moves(), "move", "moves"), english.Count(m.Pushes(), "push", "pushes"), m.LURD())
 	return nil
 }
