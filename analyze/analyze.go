@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"soko/deadlock"
+	"soko/internal/english"
 	"soko/level"
 	"soko/sokoban"
 )
@@ -71,7 +72,8 @@ func Render(l *level.Level) (string, error) {
 	fmt.Fprintf(&sb, "floor squares %d, dead squares %d, boxes %d, tunnel squares %d, goal rooms %d\n",
 		sp.Tiles, sp.Locking, sp.Boxes, tunnels, len(m.Rooms))
 	for i, r := range m.Rooms {
-		fmt.Fprintf(&sb, "room %c: %d squares, %d goals, %d entrances", roomMark(i), len(r.Squares), len(r.Goals), len(r.Entrances))
+		fmt.Fprintf(&sb, "room %c: %s, %s, %s", roomMark(i), english.Count(len(r.Squares), "square", "squares"),
+			english.Count(len(r.Goals), "goal", "goals"), english.Count(len(r.Entrances), "entrance", "entrances"))
 		if r.Fill != nil {
 			sb.WriteString("; packing order (column,row):")
 			for _, g := range r.Fill.Order {

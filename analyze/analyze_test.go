@@ -69,7 +69,7 @@ func TestRenderMarks(t *testing.T) {
 	}
 	for _, want := range []string{
 		"floor squares 21, dead squares 10, boxes 2, tunnel squares 5, goal rooms 1\n",
-		"room a: 10 squares, 2 goals, 1 entrances; packing order (column,row): (1,1) (4,1)\n",
+		"room a: 10 squares, 2 goals, 1 entrance; packing order (column,row): (1,1) (4,1)\n",
 		"= 1045 (10^3.0)\n", // C(11, 2)·19
 	} {
 		if !strings.Contains(got, want) {

@@ -54,14 +54,31 @@ type Move struct {
 	Push bool
 }
 
-// MaxLURD is the largest number of steps ParseLURD accepts.
-const MaxLURD = 1 << 24
+// MaxSolutionSteps is the longest solution, in player steps, that ParseLURD
+// accepts, and so the longest that soko verify, soko play --replay, the web
+// page and bench's external solvers take. It is the one cap for all of them.
+//
+// 1<<20 steps is about a thousand times the longest solution of any level in
+// the embedded collections (Microban's longest known solutions run to a few
+// hundred moves, XSokoban's to a few thousand), while the replay of that many
+// steps takes milliseconds and its []Move 2 MiB.
+const MaxSolutionSteps = 1 << 20
+
+// MaxSolutionText is the longest LURD text, in bytes, that ParseLURD reads:
+// MaxSolutionSteps letters with room for blanks and line breaks between
+// them. Readers of solution files refuse larger files before reading them.
+const MaxSolutionText = 4 * MaxSolutionSteps
 
 // ParseLURD parses a LURD string: the letters u, d, l, r (moves) and U, D, L,
 // R (pushes), each optionally preceded by a decimal repeat count ("3l2R").
 // Blanks and line breaks are ignored. Errors are *Error values whose Line and
-// Col (1-based, bytes) point at the offending character.
+// Col (1-based, bytes) point at the offending character. A string longer
+// than MaxSolutionText bytes, or one that expands to more than
+// MaxSolutionSteps steps, is refused.
 func ParseLURD(s string) ([]Move, error) {
+	if len(s) > MaxSolutionText {
+		return nil, &Error{Msg: fmt.Sprintf("LURD text of %d bytes is longer than the %d bytes allowed (a solution has at most %d steps)", len(s), MaxSolutionText, MaxSolutionSteps)}
+	}
 	var ms []Move
 	line, lineStart := 1, 0
 	count, countLine, countCol := -1, 0, 0
@@ -79,8 +96,8 @@ func ParseLURD(s string) ([]Move, error) {
 				count, countLine, countCol = 0, line, col
 			}
 			count = count*10 + int(c-'0')
-			if len(ms)+count > MaxLURD {
-				return nil, &Error{Line: countLine, Col: countCol, Msg: fmt.Sprintf("LURD longer than %d steps", MaxLURD)}
+			if len(ms)+count > MaxSolutionSteps {
+				return nil, &Error{Line: countLine, Col: countCol, Msg: tooLong}
 			}
 			continue
 		}
@@ -95,6 +112,8 @@ func ParseLURD(s string) ([]Move, error) {
 				return nil, &Error{Line: countLine, Col: countCol, Msg: "repeat count 0 in LURD"}
 			}
 			k, count = count, -1
+		} else if len(ms) == MaxSolutionSteps {
+			return nil, &Error{Line: line, Col: col, Msg: tooLong}
 		}
 		m := Move{Dir: Dir(d % 4), Push: d >= 4}
 		for ; k > 0; k-- {
@@ -106,6 +125,8 @@ func ParseLURD(s string) ([]Move, error) {
 	}
 	return ms, nil
 }
+
+var tooLong = fmt.Sprintf("LURD longer than %d steps, the longest solution accepted", MaxSolutionSteps)
 
 // FormatLURD returns the LURD string of ms, without repeat counts.
 func FormatLURD(ms []Move) string {

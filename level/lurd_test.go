@@ -3,6 +3,7 @@ package level
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -59,7 +60,8 @@ func TestParseLURDErrors(t *testing.T) {
 		{"ud\nlr\n  é", 3, 3, "unexpected character 'é' in LURD"},
 		{"ud3", 1, 3, "repeat count at the end of LURD"},
 		{"u0d", 1, 2, "repeat count 0 in LURD"},
-		{"u\n99999999999999999999r", 2, 1, "LURD longer than 16777216 steps"},
+		{"u\n99999999999999999999r", 2, 1, "LURD longer than 1048576 steps, the longest solution accepted"},
+		{"u\n1048576r", 2, 1, "LURD longer than 1048576 steps, the longest solution accepted"},
 		{"u-", 1, 2, "unexpected character '-' in LURD"},
 	}
 	for _, tc := range tests {
@@ -72,6 +74,36 @@ func TestParseLURDErrors(t *testing.T) {
 		if want := (Error{Line: tc.line, Col: tc.col, Msg: tc.msg}); *e != want {
 			t.Errorf("ParseLURD(%q): %#v, want %#v", tc.in, *e, want)
 		}
+	}
+}
+
+// TestParseLURDCap checks the one cap on solutions in both forms: plain
+// letters and repeat counts are accepted up to MaxSolutionSteps steps and
+// refused one step beyond, and text longer than MaxSolutionText is refused
+// before it is scanned.
+func TestParseLURDCap(t *testing.T) {
+	plain := strings.Repeat("lr", MaxSolutionSteps/2)
+	if ms, err := ParseLURD(plain); err != nil || len(ms) != MaxSolutionSteps {
+		t.Fatalf("plain LURD of exactly MaxSolutionSteps: %d moves, %v", len(ms), err)
+	}
+	_, err := ParseLURD(plain + "\nu")
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 2 || e.Col != 1 || !strings.Contains(e.Msg, "longer than 1048576 steps") {
+		t.Fatalf("plain LURD one step over the cap: %v", err)
+	}
+	if ms, err := ParseLURD("524288l524288r"); err != nil || len(ms) != MaxSolutionSteps {
+		t.Fatalf("run-length LURD of exactly MaxSolutionSteps: %d moves, %v", len(ms), err)
+	}
+	if _, err := ParseLURD("524288l524289r"); err == nil {
+		t.Fatal("run-length LURD one step over the cap accepted")
+	}
+	spaced := strings.Repeat("u ", MaxSolutionSteps/4) + strings.Repeat(" ", MaxSolutionText-MaxSolutionSteps/2)
+	if ms, err := ParseLURD(spaced); err != nil || len(ms) != MaxSolutionSteps/4 {
+		t.Fatalf("LURD text of exactly MaxSolutionText bytes: %d moves, %v", len(ms), err)
+	}
+	_, err = ParseLURD(spaced + " ")
+	if !errors.As(err, &e) || !strings.Contains(e.Msg, "longer than the 4194304 bytes allowed") {
+		t.Fatalf("LURD text one byte over MaxSolutionText: %v", err)
 	}
 }
 

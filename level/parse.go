@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"soko/internal/english"
 )
 
 // MaxInput is the largest input, in bytes, that Parse reads; longer input is
@@ -412,7 +414,7 @@ func (p *parser) validate() error {
 	case boxes == 0:
 		return p.errorf(l.Line, 0, "no boxes")
 	case boxes != goals:
-		return p.errorf(l.Line, 0, "%d boxes but %d goals", boxes, goals)
+		return p.errorf(l.Line, 0, "%s but %s", english.Count(boxes, "box", "boxes"), english.Count(goals, "goal", "goals"))
 	}
 	// Breadth-first flood fill from the player over non-wall squares.
 	seen := make([]bool, l.Width*l.Height)

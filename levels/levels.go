@@ -165,6 +165,23 @@ func ResolveAll(specs []string, stdin io.Reader) ([]*level.Level, error) {
 	return all, nil
 }
 
+// SpecError is a mistake in a level specification itself: an unknown
+// collection, a file that does not exist, a bad or out-of-range selection,
+// "-" with no standard input. A level file that cannot be read or parsed is
+// a different error. Commands treat a SpecError as a usage error.
+type SpecError struct {
+	Msg string
+	Err error // the cause, if any (a missing file's *fs.PathError)
+}
+
+func (e *SpecError) Error() string { return e.Msg }
+
+func (e *SpecError) Unwrap() error { return e.Err }
+
+func specErrorf(format string, args ...any) error {
+	return &SpecError{Msg: fmt.Sprintf(format, args...)}
+}
+
 // resolver remembers standard input once it has been read.
 type resolver struct {
 	stdin    io.Reader
@@ -212,7 +229,7 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 	if name == "-" {
 		if r.stdinCol == nil {
 			if r.stdin == nil {
-				return nil, errors.New("no standard input to read levels from")
+				return nil, specErrorf("no standard input to read levels from")
 			}
 			c, err := level.ParseCollection(r.stdin, StdinSource)
 			if err != nil {
@@ -225,7 +242,10 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
-			return nil, fmt.Errorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))
+			return nil, specErrorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &SpecError{Msg: fmt.Sprintf("reading levels: %v", err), Err: err}
 		}
 		return nil, fmt.Errorf("reading levels: %w", err)
 	}
@@ -247,13 +267,13 @@ func selectLevels(ls []*level.Level, name, sel string) ([]*level.Level, error) {
 		}
 		switch {
 		case !okA || !okB:
-			return nil, fmt.Errorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
+			return nil, specErrorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
 		case lo < 1:
-			return nil, fmt.Errorf("%s: no level 0: levels are numbered from 1", name)
+			return nil, specErrorf("%s: no level 0: levels are numbered from 1", name)
 		case lo > hi:
-			return nil, fmt.Errorf("%s: bad level range %s: start after end", name, item)
+			return nil, specErrorf("%s: bad level range %s: start after end", name, item)
 		case hi > len(ls):
-			return nil, fmt.Errorf("%s: level %d out of range: the collection has %d levels", name, hi, len(ls))
+			return nil, specErrorf("%s: level %d out of range: the collection has %d levels", name, hi, len(ls))
 		}
 		out = append(out, ls[lo-1:hi]...)
 	}

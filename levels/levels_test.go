@@ -187,9 +187,16 @@ func TestResolveErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Resolve(%q) error %v, want it to contain %q", tc.spec, err, tc.want)
 		}
+		// Only a file that exists but holds bad levels is not a mistake in
+		// the spec.
+		var se *SpecError
+		if isSpec := errors.As(err, &se); isSpec != (tc.spec != bad && tc.spec != empty) {
+			t.Errorf("Resolve(%q) error %v: SpecError %v", tc.spec, err, isSpec)
+		}
 	}
-	if _, err := Resolve("-", nil); err == nil {
-		t.Error("Resolve(-) without stdin: no error")
+	var se *SpecError
+	if _, err := Resolve("-", nil); !errors.As(err, &se) {
+		t.Errorf("Resolve(-) without stdin: %v, want a SpecError", err)
 	}
 	var le *level.Error
 	if _, err := Resolve(bad, nil); !errors.As(err, &le) || le.Level != 1 {

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"soko/internal/english"
 	"soko/level"
 )
 
@@ -357,7 +358,7 @@ func (m *Model) View() tea.View {
 	b.WriteString(m.Status())
 	b.WriteByte('\n')
 	if m.Solved() {
-		b.WriteString(solvedStyle.Render(fmt.Sprintf(" SOLVED in %d moves, %d pushes! ", m.Moves(), m.Pushes())))
+		b.WriteString(solvedStyle.Render(fmt.Sprintf(" SOLVED in %s, %s! ", english.Count(m.Moves(), "move", "moves"), english.Count(m.Pushes(), "push", "pushes"))))
 		b.WriteByte('\n')
 	}
 	if m.note != "" {

@@ -154,7 +154,11 @@ func Replay(l *level.Level, moves []level.Move) Report {
 	r.Solved = onGoal == total
 	r.Reason = note
 	if !r.Solved {
-		r.Reason = fmt.Sprintf("not solved: %d of %d boxes on goals", onGoal, total)
+		boxes := "boxes"
+		if total == 1 {
+			boxes = "box"
+		}
+		r.Reason = fmt.Sprintf("not solved: %d of %d %s on goals", onGoal, total, boxes)
 		if note != "" {
 			r.Reason += "; " + note
 		}

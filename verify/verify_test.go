@@ -33,6 +33,7 @@ func TestReplay(t *testing.T) {
 	m1 := parse(t, microban1)
 	twoBoxes := parse(t, "######\n#@$$.#\n#   .#\n######\n") // unsolvable
 	rows := parse(t, "######\n#@$ .#\n# $ .#\n######\n")
+	one := parse(t, "######\n#@ $.#\n######\n")
 	tests := []struct {
 		name string
 		l    *level.Level
@@ -54,6 +55,7 @@ func TestReplay(t *testing.T) {
 		{"push into box", twoBoxes, "rR", Report{FailStep: 1, Reason: "step 1 (r): push blocked by box at row 2, column 4"}},
 		{"solve two boxes", rows, "RRlldRR", Report{Solved: true, Moves: 7, Pushes: 4, Steps: 7}},
 		{"push too far", rows, "RRR", Report{Moves: 2, Pushes: 2, Steps: 2, FailStep: 3, Reason: "step 3 (R): push blocked by wall at row 2, column 6"}},
+		{"one box", one, "r", Report{Moves: 1, Steps: 1, Reason: "not solved: 0 of 1 box on goals"}},
 		{"push then move", rows, "Rlr", Report{Moves: 3, Pushes: 1, Steps: 3, Reason: "not solved: 0 of 2 boxes on goals"}},
 	}
 	for _, tc := range tests {

@@ -8,33 +8,34 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"soko/bench"
+	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/levels"
 	"soko/solver"
 )
 
-const benchUsage = `usage:
-  soko bench [flags] [--levels] LEVELS...   run solvers x levels x budgets x seeds
-  soko bench --preset NAME [flags]          a seed's experiment (presets below)
-  soko bench merge FILE.jsonl... [--out ALL.jsonl]
-  soko report [flags] FILE.jsonl...         tables, plots and benchstat text
-
-Results go to --out as JSON lines, one per run; running the same command
-again with the same --out resumes: finished runs are skipped. Ctrl-C leaves
-a valid file. --shard I/N runs every N-th job from the I-th (0-based); with
+const benchDoc = `Runs every combination of solver, level, budget and seed on a pool of
+workers and writes one JSON line per run. Running the same command again
+with the same --out resumes: finished runs are skipped. Ctrl-C leaves a
+valid file. --shard I/N runs every N-th job from the I-th (0-based); with
 --shard N the index is read from JOB_COMPLETION_INDEX (a Kubernetes Indexed
-Job). Lists are comma-separated: --algo astar,bfs --time 0.1s,1s,10s
---iterations 25,50 --seeds 1-5. A solver may carry its own parameters:
---algo wastar:w=1,wastar:w=200. External programs: --external
-NAME='command {level} {time}' (see README).
+Job); join the shards with 'soko bench merge'. Lists are comma-separated:
+--algo astar,bfs --time 0.1s,1s,10s --iterations 25,50 --seeds 1-5. A solver
+may carry its own parameters: --algo wastar:w=1,wastar:w=200. --memory 0
+means no memory limit.
 
-presets:
+External programs run as solvers with --external NAME='COMMAND' (under
+/bin/sh -c), in which {level} is replaced by a file holding the level in
+XSB, {solution} by a file name the program may write its LURD to, {time} by
+the time limit in seconds (0: none), {seed} by the run's seed and
+{iterations} by the iteration limit (0: none). Without a {solution} file the
+LURD is the last line of its standard output made only of LURD letters,
+repeat counts and blanks. Every solution is verified.
 `
 
 // listValue is a repeatable flag whose values may also be comma-separated.
@@ -71,54 +72,41 @@ type benchConfig struct {
 func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c := &benchConfig{params: paramsValue{}}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.Var(&c.algos, "algo", "solvers, comma-separated; NAME:k=v:k=v gives one its parameters (default astar)")
-	fs.Var(&c.levels, "levels", "level spec (repeatable; positional arguments are level specs too)")
-	fs.Var(&c.times, "time", "time limits per run, e.g. 0.1s,1s,10s (default 10s unless --nodes or --iterations is given)")
-	fs.Var(&c.nodes, "nodes", "limits on states expanded per run, e.g. 1000,10000")
-	fs.Var(&c.iters, "iterations", "iteration limits per run, e.g. 25,50,100")
-	fs.Var(&c.seeds, "seeds", "seeds, e.g. 1,2,3 or 1-5 (default 1)")
-	fs.Var(c.params, "param", "solver parameter NAME=VALUE for every solver that takes it (repeatable)")
-	fs.Var(&c.externals, "external", "external solver NAME='command {level} ...' (repeatable)")
-	fs.StringVar(&c.preset, "preset", "", "a seed's experiment: "+presetNames())
-	fs.StringVar(&c.out, "out", "", "results file (JSONL), appended to and resumed; default: standard output")
-	fs.StringVar(&c.shard, "shard", "", "run shard I/N only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
-	fs.IntVar(&c.workers, "j", runtime.NumCPU(), "runs at once, one per worker")
-	fs.Var(sizeValue{&c.memory}, "memory", "memory limit per run, e.g. 2GiB (default: a third of physical memory shared by the workers)")
+	fs.Var(&c.algos, "algo", "solvers `A,B`; NAME:k=v:k=v gives one its own parameters (default astar)")
+	fs.Var(&c.levels, "levels", "level `SPEC` (repeatable; positional arguments are level specs too)")
+	fs.Var(&c.times, "time", "time limits `D,...` per run, e.g. 0.1s,1s,10s (0: none; default 10s unless --nodes or --iterations is given)")
+	fs.Var(&c.nodes, "nodes", "limits `N,...` of states expanded per run, e.g. 1000,10000 (0: none)")
+	fs.Var(&c.iters, "iterations", "limits `N,...` of iterations per run, e.g. 25,50,100 (0: none)")
+	fs.Var(&c.seeds, "seeds", "`SEEDS` such as 1,2,3 or 1-5 (default 1)")
+	alias(fs, "seed", "seeds")
+	fs.Var(c.params, "param", "solver parameter `NAME=VALUE` for every solver that takes it (repeatable)")
+	for _, name := range []string{"w", "p", "c"} {
+		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
+	}
+	fs.Var(&c.externals, "external", "external solver `NAME='COMMAND'`: {level} {time} {seed} {iterations} {solution} (repeatable; see above)")
+	fs.StringVar(&c.preset, "preset", "", "run the experiment `NAME` of a seed document (see above)")
+	fs.StringVar(&c.out, "out", "", "results `FILE` (JSONL), appended to and resumed (default: standard output)")
+	fs.StringVar(&c.shard, "shard", "", "run shard `I/N` only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
+	fs.Var(workersValue{&c.workers}, "j", "`N` runs at once, one per worker (default: one per core)")
+	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
+	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
 	return fs, c
 }
 
-func presetNames() string {
-	var names []string
-	for _, p := range bench.Presets {
-		names = append(names, p.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
-func printBenchHelp(w io.Writer) {
-	fmt.Fprint(w, benchUsage)
+// printPresets writes the presets for soko help bench.
+func printPresets(w io.Writer) {
+	fmt.Fprint(w, "\npresets (--preset NAME):\n")
 	for _, p := range bench.Presets {
 		fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
 		if miss := p.Missing(); len(miss) > 0 {
 			fmt.Fprintf(w, "  %-10s (not built yet: %s)\n", "", strings.Join(miss, ", "))
 		}
 	}
-	fs, _ := benchFlags()
-	fs.SetOutput(w)
-	fmt.Fprint(w, "\nflags:\n")
-	fs.PrintDefaults()
 }
 
 func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "merge" {
-		return runBenchMerge(args[1:], stdout, stderr)
-	}
-	if wantsHelp(args) {
-		printBenchHelp(stdout)
-		return nil
-	}
 	fs, c := benchFlags()
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -126,6 +114,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set["seeds"] = set["seeds"] || set["seed"]
 	specs := append([]string(c.levels), pos...)
 
 	if c.preset != "" {
@@ -213,12 +202,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	seeds, err := parseSeeds(c.seeds)
+	seeds, err := parseSeedList(c.seeds)
 	if err != nil {
 		return err
-	}
-	if c.workers < 1 {
-		return usagef("bench: -j must be at least 1")
 	}
 	lvls, err := levels.ResolveAll(specs, stdin)
 	if err != nil {
@@ -259,16 +245,17 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		sink = bench.NewJSONLWriter(stdout).Write
 	}
 	if c.dryRun {
-		fmt.Fprintf(stdout, "%d runs%s: %d solvers x %d levels x %d budgets x %d seeds; %d left to run\n",
-			len(jobs), shardNote, len(solvers), len(lvls), len(budgets), len(seeds), len(todo))
+		fmt.Fprintf(stdout, "%s%s: %s x %s x %s x %s; %d left to run\n",
+			english.Count(len(jobs), "run", "runs"), shardNote, english.Count(len(solvers), "solver", "solvers"),
+			english.Count(len(lvls), "level", "levels"), english.Count(len(budgets), "budget", "budgets"),
+			english.Count(len(seeds), "seed", "seeds"), len(todo))
 		return nil
 	}
 
-	if c.memory == 0 {
+	if !set["memory"] {
 		c.memory = solver.DefaultMemory(c.workers)
 	}
-	soft := int64(c.workers)*c.memory*5/4 + 64<<20
-	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
+	setMemoryLimit(c.workers, c.memory)
 
 	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
 	if progress.IsTerminal(stderr) {
@@ -279,11 +266,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.out != "" {
 		where = "; results in " + c.out
 	}
-	fmt.Fprintf(stderr, "bench%s: %d runs, %d done before, %d run now: %d solved, %d errors, in %s%s\n",
-		shardNote, len(jobs), len(jobs)-len(todo), sum.Run, sum.Solved, sum.Errors, sum.Duration.Round(time.Millisecond), where)
+	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
+		shardNote, english.Count(len(jobs), "run", "runs"), len(jobs)-len(todo), sum.Run, sum.Solved,
+		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
 	switch {
 	case ctx.Err() != nil:
-		fmt.Fprintf(stderr, "bench: %d runs not done; run the same command again to resume\n", sum.NotRun)
+		fmt.Fprintf(stderr, "bench: %s not done; run the same command again to resume\n", english.Count(sum.NotRun, "run", "runs"))
 		return errInterrupted
 	case err != nil:
 		return err
@@ -298,9 +286,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func parseBudgets(c *benchConfig) ([]bench.Budget, error) {
 	var times []time.Duration
 	for _, s := range c.times {
-		d, err := time.ParseDuration(s)
-		if err != nil || d < 0 {
-			return nil, usagef("bench: bad --time %q", s)
+		d, err := parseDuration(s)
+		if err != nil {
+			return nil, usagef("bench: bad --time %q: %v", s, err)
 		}
 		times = append(times, d)
 	}
@@ -321,41 +309,43 @@ func parseBudgets(c *benchConfig) ([]bench.Budget, error) {
 func parseCounts(name string, list []string) ([]int64, error) {
 	var out []int64
 	for _, s := range list {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 {
-			return nil, usagef("bench: bad --%s %q", name, s)
+		n, err := parseCount(s)
+		if err != nil {
+			return nil, usagef("bench: bad --%s %q: %v", name, s, err)
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
-// parseSeeds reads seeds like 1,2,3 or 1-5.
-func parseSeeds(list []string) ([]uint64, error) {
+// parseSeedList reads --seeds, whose items are numbers or ranges.
+func parseSeedList(list []string) ([]uint64, error) {
 	if len(list) == 0 {
 		return []uint64{1}, nil
 	}
 	var out []uint64
 	for _, s := range list {
-		a, b, isRange := strings.Cut(s, "-")
-		lo, err1 := strconv.ParseUint(a, 10, 64)
-		hi, err2 := lo, error(nil)
-		if isRange {
-			hi, err2 = strconv.ParseUint(b, 10, 64)
+		seeds, err := parseSeeds(s)
+		if err != nil {
+			return nil, usagef("bench: bad --seeds %q: %v", s, err)
 		}
-		if err1 != nil || err2 != nil || hi < lo || hi-lo > 1e6 {
-			return nil, usagef("bench: bad --seeds %q", s)
-		}
-		for x := lo; x <= hi; x++ {
-			out = append(out, x)
-		}
+		out = append(out, seeds...)
 	}
 	return out, nil
 }
 
-func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+const mergeDoc = `Joins results files, such as the shards of one bench, into one: runs
+sorted, each kept once.
+`
+
+func mergeFlags() (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("bench merge", flag.ContinueOnError)
-	out := fs.String("out", "", "merged results file (default: standard output)")
+	out := fs.String("out", "", "merged results `FILE` (default: standard output)")
+	return fs, out
+}
+
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+	fs, out := mergeFlags()
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -386,9 +376,9 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "bench merge: %d runs from %d files", runs, len(files))
+	fmt.Fprintf(stderr, "bench merge: %s from %s", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
 	if dups > 0 {
-		fmt.Fprintf(stderr, " (%d duplicates dropped)", dups)
+		fmt.Fprintf(stderr, " (%s dropped)", english.Count(dups, "duplicate", "duplicates"))
 	}
 	fmt.Fprintln(stderr)
 	return nil
@@ -400,40 +390,16 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// wantsHelp reports whether args ask for help: -h, --help or help first.
-func wantsHelp(args []string) bool {
-	for i, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" || (i == 0 && a == "help") {
-			return true
-		}
-		if a == "--" {
-			return false
-		}
-	}
-	return false
-}
-
-const reportUsage = `usage: soko report [flags] FILE.jsonl...
-
-Reads bench results and prints a Markdown report: levels solved per solver
+const reportDoc = `Reads bench results and prints a Markdown report: levels solved per solver
 per budget for each collection (000 Tables 6.1/6.2), the thesis's logged
 numbers beside ours for cbc60 and schokoban-microban100, per-level push-count
 differences of two solvers, unique states per tree node (002 Table I) and run
 times. With --out-dir it also writes report.md, levels.md (per-level tables),
 summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots in PNG and
 SVG. --benchstat prints the benchstat text instead of the report.
-
-flags:
 `
 
 func runReport(args []string, stdout, stderr io.Writer) error {
-	if wantsHelp(args) {
-		fmt.Fprint(stdout, reportUsage)
-		fs, _ := reportFlags()
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return nil
-	}
 	fs, opts := reportFlags()
 	files, err := parseArgs(fs, args)
 	if err != nil {
@@ -464,7 +430,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if opts.outDir != "" {
-		fmt.Fprintf(stderr, "report: %d runs; tables and plots in %s\n", len(recs), opts.outDir)
+		fmt.Fprintf(stderr, "report: %s; tables and plots in %s\n", english.Count(len(recs), "run", "runs"), opts.outDir)
 	}
 	return nil
 }
@@ -477,8 +443,8 @@ type reportConfig struct {
 func reportFlags() (*flag.FlagSet, *reportConfig) {
 	c := &reportConfig{}
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots here")
-	fs.StringVar(&c.compare, "compare", "", "two solvers A,B (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
+	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots to `DIR`")
+	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
 	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
 	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
 	return fs, c

@@ -249,12 +249,12 @@ func TestBenchPresets(t *testing.T) {
 		}
 	}
 	stdout, _, err := soko(t, "", "bench", "--preset", "strength", "--dry-run", "--time", "1s")
-	if err != nil || !strings.HasPrefix(stdout, "245 runs: 1 solvers x 245 levels x 1 budgets x 1 seeds") {
+	if err != nil || !strings.HasPrefix(stdout, "245 runs: 1 solver x 245 levels x 1 budget x 1 seed") {
 		t.Fatalf("strength preset: %v %q", err, stdout)
 	}
 	// A budget flag replaces its own axis only: the preset's times stay.
 	stdout, _, err = soko(t, "", "bench", "--preset", "strength", "--dry-run", "--iterations", "5,6", "microban:1-2")
-	if err != nil || !strings.HasPrefix(stdout, "12 runs: 1 solvers x 2 levels x 6 budgets") {
+	if err != nil || !strings.HasPrefix(stdout, "12 runs: 1 solver x 2 levels x 6 budgets") {
 		t.Fatalf("strength preset with iterations: %v %q", err, stdout)
 	}
 }
@@ -280,11 +280,11 @@ func TestBenchUsage(t *testing.T) {
 		}
 	}
 	stdout, _, err := soko(t, "", "bench", "-h")
-	if err != nil || !strings.Contains(stdout, "presets:") || !strings.Contains(stdout, "-shard") {
+	if err != nil || !strings.Contains(stdout, "presets (--preset NAME):") || !strings.Contains(stdout, "  --shard I/N") {
 		t.Fatalf("bench -h: %v\n%s", err, stdout)
 	}
 	stdout, _, err = soko(t, "", "report", "--help")
-	if err != nil || !strings.Contains(stdout, "-out-dir") {
+	if err != nil || !strings.Contains(stdout, "  --out-dir DIR") {
 		t.Fatalf("report --help: %v\n%s", err, stdout)
 	}
 }

@@ -1,22 +1,33 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"soko/analyze"
+	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
 	"soko/solver"
 	"soko/verify"
 )
 
-// runVerify replays a solution: soko verify LEVEL SOLUTION, where SOLUTION
-// is a file, - for standard input, or the LURD itself.
+var verifyDoc = fmt.Sprintf(`Replays SOLUTION on LEVEL with the independent verifier (package verify)
+and says whether it solves the level, or which step is illegal. SOLUTION is
+- for standard input, the name of an existing file, or else the LURD itself:
+an argument made only of the letters udlrUDLR, repeat counts and blanks. Any
+other argument is a file name, and a missing file is an error naming it.
+A solution has at most %d steps (a file at most %d MiB). Exit status 1
+when it does not solve the level.
+`, level.MaxSolutionSteps, level.MaxSolutionText>>20)
+
+// runVerify replays a solution: soko verify LEVEL SOLUTION.
 func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) != 2 {
-		return usagef("verify: want LEVEL SOLUTION, got %d arguments", len(args))
+		return usagef("verify: want LEVEL SOLUTION, got %s", english.Count(len(args), "argument", "arguments"))
 	}
 	lvls, err := levels.Resolve(args[0], stdin)
 	if err != nil {
@@ -27,37 +38,89 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	text, err := readSolution(args[1], stdin)
 	if err != nil {
-		return err
+		return fmt.Errorf("verify: %w", err)
 	}
 	rep, err := verify.Check(lvls[0], text)
 	if err != nil {
 		return fmt.Errorf("verify: solution: %w", err)
 	}
 	name := levelID(lvls[0])
+	moves, pushes := english.Count(rep.Moves, "move", "moves"), english.Count(rep.Pushes, "push", "pushes")
 	switch {
 	case rep.Solved:
-		fmt.Fprintf(stdout, "%s: solved in %d moves, %d pushes\n", name, rep.Moves, rep.Pushes)
+		fmt.Fprintf(stdout, "%s: solved in %s, %s\n", name, moves, pushes)
 		return nil
 	case rep.FailStep > 0:
 		fmt.Fprintf(stdout, "%s: not solved: %s\n", name, rep.Reason)
 	default:
-		fmt.Fprintf(stdout, "%s: not solved: after all %d moves (%d pushes) some boxes are off their goals\n", name, rep.Moves, rep.Pushes)
+		fmt.Fprintf(stdout, "%s: not solved: after all %s (%s) some boxes are off their goals\n", name, moves, pushes)
 	}
 	return errSilent
 }
 
-// readSolution reads a solution argument: - is standard input, an existing
-// file is read, anything else is taken as the LURD text itself.
+// readSolution reads a solution argument (see verifyDoc): - is standard
+// input, an existing file is read, an argument made only of LURD letters,
+// digits and blanks is the LURD itself, and anything else names a file that
+// does not exist. Input longer than level.MaxSolutionText is refused
+// without reading it all.
 func readSolution(arg string, stdin io.Reader) (string, error) {
 	if arg == "-" {
-		b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
-		return string(b), err
+		if stdin == nil {
+			return "", errors.New("no standard input to read the solution from")
+		}
+		return readCapped(stdin, "standard input")
 	}
-	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
-		b, err := os.ReadFile(arg)
-		return string(b), err
+	st, err := os.Stat(arg)
+	switch {
+	case err == nil && st.IsDir():
+		return "", fmt.Errorf("solution %s is a directory", arg)
+	case err == nil:
+		if st.Size() > level.MaxSolutionText {
+			return "", fmt.Errorf("solution file %s: %d bytes, more than the %d a solution may take (at most %d steps)",
+				arg, st.Size(), level.MaxSolutionText, level.MaxSolutionSteps)
+		}
+		f, err := os.Open(arg)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		return readCapped(f, "solution file "+arg)
+	case isLURD(arg):
+		return arg, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return "", usagef("solution file %s does not exist (inline LURD is made only of udlrUDLR, repeat counts and blanks)", arg)
 	}
-	return arg, nil
+	return "", err
+}
+
+// readCapped reads r up to level.MaxSolutionText bytes and fails if there
+// is more.
+func readCapped(r io.Reader, what string) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, level.MaxSolutionText+1))
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", what, err)
+	}
+	if len(b) > level.MaxSolutionText {
+		return "", fmt.Errorf("%s: more than the %d bytes a solution may take (at most %d steps)",
+			what, level.MaxSolutionText, level.MaxSolutionSteps)
+	}
+	return string(b), nil
+}
+
+// isLURD reports whether s is made only of LURD letters, repeat counts and
+// blanks, and holds at least one letter.
+func isLURD(s string) bool {
+	letter := false
+	for _, c := range []byte(s) {
+		switch {
+		case strings.IndexByte("udlrUDLR", c) >= 0:
+			letter = true
+		case c >= '0' && c <= '9', c == ' ', c == '\t', c == '\n', c == '\r':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 func runList(args []string, stdout, stderr io.Writer) error {

@@ -6,8 +6,13 @@
 //	soko list [COLLECTION]              the embedded collections, or one's levels
 //	soko solvers                        the registered solvers
 //	soko show LEVEL                     print levels as XSB
+//	soko play LEVEL                     play in the terminal
+//	soko serve                          the web page
+//	soko bench, soko report             benchmarks, tables and plots
+//	soko version                        the build's version and revision
 //
-// Run "soko help" for the flags of each command.
+// Run "soko help" for the list of commands and "soko help CMD" for the
+// usage and flags of one.
 package main
 
 import (
@@ -16,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -32,11 +38,15 @@ func exitCode(err error, stderr *os.File) int {
 	if err == nil {
 		return 0
 	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "soko ") {
+		msg = "soko: " + msg
+	}
 	var u usageError
 	switch {
 	case errors.As(err, &u):
-		fmt.Fprintln(stderr, "soko:", err)
-		fmt.Fprintln(stderr, "run 'soko help' for usage")
+		fmt.Fprintln(stderr, msg)
+		fmt.Fprintln(stderr, strings.TrimSpace("run 'soko help "+u.cmd)+"' for usage")
 		return 2
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "soko: interrupted")
@@ -44,7 +54,7 @@ func exitCode(err error, stderr *os.File) int {
 	case errors.Is(err, errSilent):
 		return 1
 	default:
-		fmt.Fprintln(stderr, "soko:", err)
+		fmt.Fprintln(stderr, msg)
 		return 1
 	}
 }

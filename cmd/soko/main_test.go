@@ -65,7 +65,7 @@ func TestSolveText(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, "microban:2") || !strings.Contains(out, "solved") || !strings.Contains(out, "pushes    3") ||
-		!strings.Contains(out, "solved 1 of 1 levels with bfs") {
+		!strings.Contains(out, "solved 1 of 1 level with bfs") {
 		t.Fatalf("unexpected output:\n%s", out)
 	}
 }

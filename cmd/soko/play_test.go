@@ -31,11 +31,14 @@ func TestPlayTmux(t *testing.T) {
 	}
 	sock := fmt.Sprintf("soko-test-%d", os.Getpid())
 	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
-	start := func(name string, args ...string) {
-		cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s; echo EXIT=$?; sleep 60",
-			os.Args[0], strings.Join(args, " "))
+	// startWith runs soko in a new tmux window, after prefix (such as
+	// "echo |") and before suffix (such as "</dev/null").
+	startWith := func(name, prefix, suffix string, args ...string) {
+		cmd := fmt.Sprintf("%s env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s %s; echo EXIT=$?; sleep 60",
+			prefix, os.Args[0], strings.Join(args, " "), suffix)
 		tmux(t, sock, "new-session", "-d", "-s", name, "-x", "110", "-y", "30", cmd)
 	}
+	start := func(name string, args ...string) { startWith(name, "", "", args...) }
 	screen := func(name string) string { return tmux(t, sock, "capture-pane", "-p", "-t", name) }
 	waitFor := func(name string, want ...string) string {
 		t.Helper()
@@ -67,6 +70,13 @@ func TestPlayTmux(t *testing.T) {
 	waitFor("play", "moves 2", "pushes 0")
 	tmux(t, sock, "send-keys", "-t", "play", "q")
 	waitFor("play", "microban:1: not solved, 2 moves, 0 pushes: dl", "EXIT=0")
+
+	// In a terminal, but with standard input a pipe or /dev/null: soko play
+	// stops at once.
+	startWith("pipe", "echo |", "", "play", "microban:1")
+	waitFor("pipe", "soko play needs a terminal: standard input is not one", "EXIT=2")
+	startWith("null", "", "</dev/null", "play", "--replay", "dlU", "microban:1")
+	waitFor("null", "soko play needs a terminal: standard input is not one", "EXIT=2")
 
 	start("replay", "play", "--speed", "200", "--replay", "dlUrrrdLullddrUluRuulDrddrruLdlUU", "microban:1")
 	waitFor("replay", "SOLVED in 33 moves, 8 pushes")

@@ -6,142 +6,256 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
+
+	"soko/levels"
+	"soko/solver"
 
 	_ "soko/mcts"   // registers the MCTS solvers
 	_ "soko/search" // registers the search solvers
 )
 
 // usageError is a mistake in the command line; it exits with status 2.
-type usageError struct{ msg string }
+// cmd is the command whose help the message points to.
+type usageError struct{ msg, cmd string }
 
 func (u usageError) Error() string { return u.msg }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{msg: fmt.Sprintf(format, args...)} }
 
 var (
 	errInterrupted = errors.New("interrupted")
 	errSilent      = errors.New("failure already reported")
 )
 
-const usage = `soko — a Sokoban solver
+// command is one sub-command: its usage line, its help and how to run it.
+type command struct {
+	name    string // "solve", "bench merge"
+	args    string // what follows the name in the usage line
+	summary string // one line for the overview
+	doc     string // what soko help NAME prints after the usage line
+	flags   func() *flag.FlagSet
+	more    func(w io.Writer) // more help after doc, before the flags
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
 
-usage:
-  soko solve [flags] LEVELS...      solve levels (see "soko help solve")
-  soko verify LEVEL SOLUTION        replay a solution: a file, - for stdin, or inline LURD
-  soko list [COLLECTION]            the embedded collections, or the levels of one
-  soko solvers                      the registered solvers
-  soko show LEVELS...               print levels as XSB
-  soko analyze LEVELS...            dead squares, tunnels, goal rooms and the search-space estimate
-  soko bench [flags] LEVELS...      run solvers x levels x budgets to JSONL (see "soko bench -h")
-  soko bench merge FILE.jsonl...    join the results of shards
-  soko report [flags] FILE.jsonl... tables, plots and benchstat text from results
-  soko serve [--addr HOST:PORT]     the web page: play, solve live, replay (see "soko help serve")
-  soko play [--replay LURD] LEVEL   play a level in the terminal, or watch a solution
-  soko help [COMMAND]               this text, or a command's flags
+// commands lists the sub-commands in the order of the overview. help is
+// handled by run itself.
+var commands = []command{
+	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
+		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
+	{name: "verify", args: "LEVEL SOLUTION", summary: "replay a solution: a file, - for stdin, or inline LURD", doc: verifyDoc,
+		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+			return runVerify(args, stdin, stdout, stderr)
+		}},
+	{name: "list", args: "[COLLECTION]", summary: "the embedded collections, or the levels of one",
+		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one, lists that collection's levels: number, size, boxes and title.\n",
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runList(args, stdout, stderr)
+		}},
+	{name: "solvers", summary: "the registered solvers",
+		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runSolvers(args, stdout, stderr)
+		}},
+	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
+		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
+		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+			return runShow(args, stdin, stdout, stderr)
+		}},
+	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
+		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
+		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+			return runAnalyze(args, stdin, stdout, stderr)
+		}},
+	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
+		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
+	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
+		flags: func() *flag.FlagSet { fs, _ := mergeFlags(); return fs },
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runBenchMerge(args, stdout, stderr)
+		}},
+	{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc,
+		flags: func() *flag.FlagSet { fs, _ := reportFlags(); return fs },
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runReport(args, stdout, stderr)
+		}},
+	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
+		doc:   "Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).\n",
+		flags: func() *flag.FlagSet { fs, _ := serveFlags(); return fs },
+		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runServe(ctx, args, stdout, stderr)
+		}},
+	{name: "play", args: "[flags] LEVEL", summary: "play a level in the terminal, or watch a solution", doc: playDoc,
+		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
+	{name: "version", summary: "the module version and VCS revision of this build",
+		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
+			return runVersion(args, stdout)
+		}},
+}
 
+const helpDoc = "Without an argument, lists the commands; with one, prints that command's\nusage and flags. 'soko CMD -h' does the same.\n"
+
+func lookupCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// printUsage writes the overview of all commands.
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, "soko — a Sokoban solver\n\nusage:\n")
+	line := func(synopsis, summary string) { fmt.Fprintf(w, "  %-40s %s\n", synopsis, summary) }
+	for _, c := range commands {
+		line(strings.TrimSpace("soko "+c.name+" "+c.args), c.summary)
+	}
+	line("soko help [COMMAND]", "this text, or a command's usage and flags")
+	fmt.Fprint(w, levelsDoc)
+}
+
+const levelsDoc = `
 LEVELS are addressed as microban:12, xsokoban90:1-10, microban:1,5,9,
 microban (a whole collection), path/to/file.xsb, path/to/file.xsb:3, or -
-for standard input.
+for standard input. A spec that names no level is a usage error.
+
+Flags may stand anywhere on the line. Exit status: 0 success, 1 failure,
+2 usage error, 130 interrupted.
 `
+
+// printHelp writes the help of one command.
+func printHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: %s\n", strings.TrimSpace("soko "+c.name+" "+c.args))
+	if c.doc != "" {
+		fmt.Fprint(w, "\n", c.doc)
+	}
+	if c.more != nil {
+		c.more(w)
+	}
+	if c.flags != nil {
+		fmt.Fprint(w, "\nflags:\n")
+		printFlags(w, c.flags())
+	}
+}
 
 // run is the whole program, minus the process: it reads args and stdin,
 // writes to stdout and stderr, and returns an error for main to map to an
 // exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		printUsage(stderr)
 		return usagef("no command given")
 	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "solve":
-		return runSolve(ctx, rest, stdin, stdout, stderr)
-	case "verify":
-		return runVerify(rest, stdin, stdout, stderr)
-	case "list":
-		return runList(rest, stdout, stderr)
-	case "solvers":
-		return runSolvers(rest, stdout, stderr)
-	case "show":
-		return runShow(rest, stdin, stdout, stderr)
-	case "analyze":
-		return runAnalyze(rest, stdin, stdout, stderr)
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "-version", "--version":
+		name = "version"
 	case "bench":
-		return runBench(ctx, rest, stdin, stdout, stderr)
-	case "report":
-		return runReport(rest, stdout, stderr)
-	case "serve":
-		return runServe(ctx, rest, stdout, stderr)
-	case "play":
-		return runPlay(ctx, rest, stdin, stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		return runHelp(rest, stdout)
-	default:
-		return usagef("unknown command %q", cmd)
+		if len(rest) > 0 && rest[0] == "merge" {
+			name, rest = "bench merge", rest[1:]
+		}
 	}
+	if name == "help" {
+		return runHelp(rest, stdout)
+	}
+	c := lookupCommand(name)
+	if c == nil {
+		return usagef("unknown command %q", name)
+	}
+	if wantsHelp(rest) {
+		printHelp(stdout, c)
+		return nil
+	}
+	err := c.run(ctx, rest, stdin, stdout, stderr)
+	var u usageError
+	var se *levels.SpecError
+	if errors.As(err, &u) || errors.As(err, &se) {
+		return usageError{msg: err.Error(), cmd: c.name}
+	}
+	return err
 }
 
 func runHelp(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, usage)
+		printUsage(stdout)
 		return nil
 	}
-	var fs *flag.FlagSet
-	switch args[0] {
-	case "solve":
-		fs, _ = solveFlags()
-	case "bench":
-		fs, _ = benchFlags()
-	case "report":
-		fs, _ = reportFlags()
-	case "serve":
-		fs, _ = serveFlags()
-	case "play":
-		fs, _ = playFlags()
-	case "verify", "list", "solvers", "show", "analyze":
-		fmt.Fprint(stdout, usage)
+	name := strings.Join(args, " ")
+	if name == "help" {
+		fmt.Fprintf(stdout, "usage: soko help [COMMAND]\n\n%s", helpDoc)
 		return nil
-	default:
-		return usagef("no help for unknown command %q", args[0])
 	}
-	fs.SetOutput(stdout)
-	synopsis := map[string]string{"serve": "[flags]", "play": "[flags] LEVEL"}[args[0]]
-	if synopsis == "" {
-		synopsis = "[flags] LEVELS..."
+	c := lookupCommand(name)
+	if c == nil {
+		return usagef("no help for unknown command %q", name)
 	}
-	fmt.Fprintf(stdout, "usage: soko %s %s\n\nflags:\n", args[0], synopsis)
-	fs.PrintDefaults()
+	printHelp(stdout, c)
 	return nil
 }
 
-// parseArgs parses flags that may stand before, between or after the
-// positional arguments, and returns the positional ones.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, usagef("see 'soko help %s'", fs.Name())
-			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+// wantsHelp reports whether args ask for help: -h, --help or help first.
+func wantsHelp(args []string) bool {
+	for i, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" || (i == 0 && a == "help") {
+			return true
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-		if len(args) == 0 {
-			return pos, nil
+		if a == "--" {
+			return false
 		}
 	}
+	return false
+}
+
+// runVersion prints the module version and VCS revision of the build.
+func runVersion(args []string, stdout io.Writer) error {
+	if len(args) != 0 {
+		return usagef("version: takes no arguments")
+	}
+	fmt.Fprintln(stdout, versionString())
+	return nil
+}
+
+// versionString describes the build from its build information: module
+// version, VCS revision and time, local changes, Go version and platform.
+func versionString() string {
+	version, revision, when, modified := "(unknown)", "", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	s := "soko " + version
+	if revision == "" {
+		s += ", revision unknown (built without VCS information)"
+	} else {
+		s += ", revision " + revision
+		if when != "" {
+			s += " of " + when
+		}
+		if modified {
+			s += " with local changes"
+		}
+	}
+	return s + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
 }
 
 // sizeValue is a flag holding a byte count, written like 512MiB, 4GiB, 2G or 1000000.
@@ -180,7 +294,7 @@ func parseBytes(s string) (int64, error) {
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || f < 0 || f*float64(mult) > 1<<62 {
-		return 0, fmt.Errorf("bad size %q (want e.g. 512MiB, 4GiB)", s)
+		return 0, errors.New("want a size such as 512MiB, 4GiB or 2G")
 	}
 	return int64(f * float64(mult)), nil
 }
@@ -232,3 +346,24 @@ func (p paramValue) String() string {
 }
 
 func (p paramValue) Set(s string) error { return p.params.Set(p.name + "=" + s) }
+
+// setMemoryLimit sets the Go runtime's soft memory limit for workers
+// searches of perRun bytes each (0: no limit of their own).
+//
+// The searches count the tables they hold (Stats.Bytes) and stop at their
+// budget; the process holds more: garbage the collector has not yet
+// reclaimed (by default the heap grows to twice the live data before it
+// runs), a grown slice beside the one it replaces, the runtime and the
+// binary. A soft limit a little above the budgets makes the collector run
+// earlier instead, so the process stays close to what --memory says.
+func setMemoryLimit(workers int, perRun int64) {
+	limit := solver.PhysicalMemory() * 4 / 5
+	if perRun > 0 {
+		limit = min(limit, int64(workers)*perRun*9/8+memoryOverhead)
+	}
+	debug.SetMemoryLimit(limit)
+}
+
+// memoryOverhead is the Go heap a soko process holds beside the searches'
+// tables: the parsed level, the progress line, buffers.
+const memoryOverhead = 24 << 20

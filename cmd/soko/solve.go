@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -29,22 +29,33 @@ type solveConfig struct {
 	noLURD  bool
 }
 
+const solveDoc = `Solves each level with one solver and prints, in level order as they
+finish, its status, pushes and moves (– when unsolved), time and states
+expanded, then the solution in LURD. Every solution is replayed by the
+independent verifier before it is printed. --memory 0 means no memory limit;
+without --memory a third of physical memory is shared by the workers.
+`
+
 func solveFlags() (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{}
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.StringVar(&c.algo, "algo", "astar", "solver to run (see 'soko solvers')")
-	fs.DurationVar(&c.budget.Time, "time", 10*time.Second, "time limit per level (0: none)")
-	fs.Int64Var(&c.budget.Nodes, "nodes", 0, "limit on states expanded per level (0: none)")
-	fs.Var(sizeValue{&c.budget.Memory}, "memory", "memory limit per level, e.g. 2GiB (default: a third of physical memory shared by the workers)")
-	fs.Int64Var(&c.budget.Iterations, "iterations", 0, "limit on iterations per level, for MCTS solvers (0: none)")
-	fs.Uint64Var(&c.seed, "seed", 1, "random seed, for randomised solvers")
+	fs.StringVar(&c.algo, "algo", "astar", "run solver `NAME` (see 'soko solvers')")
+	c.budget.Time = 10 * time.Second
+	fs.Var(durationValue{&c.budget.Time}, "time", "time limit `D` per level, e.g. 500ms, 10s, 2m (0: none)")
+	fs.Var(countValue{&c.budget.Nodes}, "nodes", "limit of `N` states expanded per level (0: none)")
+	fs.Var(countValue{&c.budget.Iterations}, "iterations", "limit of `N` iterations per level, for the MCTS solvers (0: none)")
+	fs.Var(sizeValue{&c.budget.Memory}, "memory", "memory limit `SIZE` per level, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
+	c.seed = 1
+	fs.Var(seedValue{&c.seed}, "seed", "random seed `N` for randomised solvers; equal seeds give equal runs")
+	alias(fs, "seeds", "seed")
 	c.params = paramsValue{}
-	fs.Var(c.params, "param", "solver parameter NAME=VALUE (repeatable; see 'soko solvers')")
+	fs.Var(c.params, "param", "solver parameter `NAME=VALUE` (repeatable; see 'soko solvers')")
 	for _, name := range []string{"w", "p", "c"} {
-		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=VALUE")
+		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
-	fs.IntVar(&c.workers, "j", 1, "levels solved at once, one per worker")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL)")
+	c.workers = 1
+	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	return fs, c
 }
@@ -95,21 +106,10 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
 	}
-	if c.workers < 1 {
-		return usagef("solve: -j must be at least 1")
-	}
-	if c.budget.Time < 0 || c.budget.Nodes < 0 || c.budget.Iterations < 0 {
-		return usagef("solve: limits must not be negative")
-	}
-	if c.budget.Memory == 0 {
+	if !isSet(fs, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
 	}
-	// The searches count the tables they hold; garbage from grown slices and
-	// the collector's headroom come on top. A soft limit a little above the
-	// budgets makes the collector work harder instead, so the process stays
-	// close to what --memory says.
-	soft := int64(c.workers)*c.budget.Memory*5/4 + 64<<20
-	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
+	setMemoryLimit(c.workers, c.budget.Memory)
 
 	lvls, err := levels.ResolveAll(specs, stdin)
 	if err != nil {
@@ -184,13 +184,17 @@ print:
 		}
 	}
 	prog.Stop()
-	summary := fmt.Sprintf("solved %d of %d levels with %s (%s per level) in %s",
-		solved, len(lvls), c.algo, c.budget.Time, time.Since(start).Round(time.Millisecond))
+	limit := c.budget.Time.String() + " per level"
+	if c.budget.Time == 0 {
+		limit = "no time limit"
+	}
+	summary := fmt.Sprintf("solved %d of %s with %s (%s) in %s",
+		solved, english.Count(len(lvls), "level", "levels"), c.algo, limit, time.Since(start).Round(time.Millisecond))
 	if done < len(lvls) {
 		summary += fmt.Sprintf("; %d not run", len(lvls)-done)
 	}
 	if failed > 0 {
-		summary += fmt.Sprintf("; %d errors", failed)
+		summary += "; " + english.Count(failed, "error", "errors")
 	}
 	if c.json {
 		fmt.Fprintln(stderr, summary)
@@ -241,8 +245,12 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		fmt.Fprintf(w, "%-24s error: %s\n", name, r.Error)
 		return
 	}
-	fmt.Fprintf(w, "%-24s %-12s pushes %4d  moves %5d  time %8.3fs  expanded %9d\n",
-		name, r.Status, r.Pushes, r.Moves, r.Seconds, r.Expanded)
+	pushes, moves := "–", "–"
+	if r.Status == solver.Solved {
+		pushes, moves = strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves)
+	}
+	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
+		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
 	if r.Iterations > 0 {
 		perNode := 0.0
 		if r.TreeSize > 0 {

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds what every command's flags share: the value types that
+// check a flag's value with one message wherever it is used, the parser
+// that lets flags stand anywhere on the line, and the help printer that
+// writes them as --flag, as the README does.
+
+// parseDuration reads a time limit: a Go duration such as 500ms, 10s or
+// 2m, or 0 for none. Negative durations are refused.
+func parseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d < 0 {
+		return 0, errors.New("want a duration such as 500ms, 10s or 2m")
+	}
+	return d, nil
+}
+
+// parseCount reads a node or iteration limit: a whole number, 0 for none.
+func parseCount(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 0 {
+		return 0, errors.New("want a whole number, at least 0 (0: no limit)")
+	}
+	return n, nil
+}
+
+// parseSeeds reads seeds written as a list of numbers and ranges, such as
+// 7, 1,2,3, 1-5 or 1-3,9.
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for part := range strings.SplitSeq(s, ",") {
+		a, b, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		lo, err1 := strconv.ParseUint(a, 10, 64)
+		hi, err2 := lo, error(nil)
+		if isRange {
+			hi, err2 = strconv.ParseUint(b, 10, 64)
+		}
+		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 1e6 {
+			return nil, errors.New("want seeds such as 7, 1,2,3 or 1-5 (whole numbers, ranges up to a million seeds)")
+		}
+		for x := lo; ; x++ {
+			out = append(out, x)
+			if x == hi {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// durationValue is a time-limit flag (parseDuration).
+type durationValue struct{ d *time.Duration }
+
+func (v durationValue) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v durationValue) Set(s string) error {
+	d, err := parseDuration(s)
+	if err == nil {
+		*v.d = d
+	}
+	return err
+}
+
+// countValue is a node or iteration limit flag (parseCount).
+type countValue struct{ n *int64 }
+
+func (v countValue) String() string {
+	if v.n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v.n, 10)
+}
+
+func (v countValue) Set(s string) error {
+	n, err := parseCount(s)
+	if err == nil {
+		*v.n = n
+	}
+	return err
+}
+
+// workersValue is the -j flag: a whole number of at least 1.
+type workersValue struct{ n *int }
+
+func (v workersValue) String() string {
+	if v.n == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v workersValue) Set(s string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return errors.New("want a whole number, at least 1")
+	}
+	*v.n = n
+	return nil
+}
+
+// seedValue is soko solve's --seed: one seed, since solve runs each level
+// once.
+type seedValue struct{ seed *uint64 }
+
+func (v seedValue) String() string {
+	if v.seed == nil {
+		return ""
+	}
+	return strconv.FormatUint(*v.seed, 10)
+}
+
+func (v seedValue) Set(s string) error {
+	seeds, err := parseSeeds(s)
+	if err != nil {
+		return err
+	}
+	if len(seeds) != 1 {
+		return errors.New("soko solve runs one seed per level; soko bench runs lists and ranges of seeds")
+	}
+	*v.seed = seeds[0]
+	return nil
+}
+
+// checkedDuration is a flag package duration flag that refuses negative
+// values and unparsable ones with parseDuration's message.
+type checkedDuration struct{ flag.Value }
+
+func (v checkedDuration) Set(s string) error {
+	if _, err := parseDuration(s); err != nil {
+		return err
+	}
+	return v.Value.Set(s)
+}
+
+// checkDurations makes the duration flags of fs defined with
+// fs.DurationVar answer like durationValue, so that a bad time reads the
+// same on every command.
+func checkDurations(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok {
+			if _, isDuration := g.Get().(time.Duration); isDuration {
+				f.Value = checkedDuration{f.Value}
+			}
+		}
+	})
+}
+
+// alias defines name as another name of the flag target, which must exist.
+// Help prints the two on one line.
+func alias(fs *flag.FlagSet, name, target string) {
+	fs.Var(fs.Lookup(target).Value, name, aliasPrefix+target)
+}
+
+const aliasPrefix = "alias of --"
+
+// parseArgs parses flags that may stand before, between or after the
+// positional arguments, and returns the positional ones. A bad flag is a
+// usage error in the words of flagError.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	checkDurations(fs)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, usagef("see 'soko help %s'", fs.Name())
+			}
+			return nil, usagef("%s: %s", fs.Name(), flagError(err))
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+		if len(args) == 0 {
+			return pos, nil
+		}
+	}
+}
+
+var (
+	badValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-(\S+): (.*)$`)
+	noFlag   = regexp.MustCompile(`^flag provided but not defined: -(\S+)$`)
+	noValue  = regexp.MustCompile(`^flag needs an argument: -(\S+)$`)
+)
+
+// flagError rewrites the flag package's messages ("invalid value "-1" for
+// flag -time: ...") in the form soko uses everywhere: bad --time "-1": why.
+func flagError(err error) string {
+	msg := err.Error()
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("bad %s %s: %s", dashed(m[2]), m[1], m[3])
+	}
+	if m := noFlag.FindStringSubmatch(msg); m != nil {
+		return "unknown flag " + dashed(m[1])
+	}
+	if m := noValue.FindStringSubmatch(msg); m != nil {
+		return dashed(m[1]) + " needs a value"
+	}
+	return msg
+}
+
+// dashed writes a flag's name as help shows it: -j, and --name for the
+// others.
+func dashed(name string) string {
+	if name == "j" {
+		return "-j"
+	}
+	return "--" + name
+}
+
+// printFlags writes the flags of fs, one to a line, in the form
+//
+//	--time D        time limit per level (default 10s)
+//
+// with a flag's aliases beside it and the value's name taken from the
+// backquoted word of its usage, as flag.UnquoteUsage finds it.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	aliases := map[string][]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if target, ok := strings.CutPrefix(f.Usage, aliasPrefix); ok {
+			aliases[target] = append(aliases[target], dashed(f.Name))
+		}
+	})
+	type row struct{ left, right string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, aliasPrefix) {
+			return
+		}
+		name, usage := flag.UnquoteUsage(f)
+		if generic, ok := typeNames[name]; ok {
+			name = generic
+		}
+		left := strings.Join(append([]string{dashed(f.Name)}, aliases[f.Name]...), ", ")
+		if name != "" {
+			left += " " + name
+		}
+		if d := f.DefValue; d != "" && d != "0" && d != "0s" && d != "false" {
+			usage += " (default " + d + ")"
+		}
+		rows = append(rows, row{left, usage})
+		if len(left) <= 24 {
+			width = max(width, len(left))
+		}
+	})
+	for _, r := range rows {
+		if len(r.left) > width {
+			fmt.Fprintf(w, "  %s\n  %*s  %s\n", r.left, width, "", r.right)
+			continue
+		}
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r.left, r.right)
+	}
+}
+
+// typeNames replaces the names flag.UnquoteUsage gives a value from its
+// type, for flags whose usage has no backquoted name.
+var typeNames = map[string]string{"duration": "D", "int": "N", "uint": "N", "float": "X", "string": "VALUE", "value": "VALUE"}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
