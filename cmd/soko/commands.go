@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -112,7 +113,7 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // runAnalyze prints each level with its static analysis (package analyze).
-func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("analyze: no levels given")
 	}
@@ -121,7 +122,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	for i, l := range lvls {
-		text, err := analyze.Render(l)
+		text, err := analyze.Render(ctx, l)
 		if err != nil {
 			return err
 		}

@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "show":
 		return runShow(rest, stdin, stdout, stderr)
 	case "analyze":
-		return runAnalyze(rest, stdin, stdout, stderr)
+		return runAnalyze(ctx, rest, stdin, stdout, stderr)
 	case "bench":
 		return runBench(ctx, rest, stdin, stdout, stderr)
 	case "report":
