@@ -53,8 +53,14 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
+	}
+	if err := g.distances(); err != nil {
+		return solver.Result{}, err
+	}
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	s := &ida{g: g, lb: heuristic.NewPushMatching(g.board, g.dist)}
 	h0, ok := s.lb.Bound(g.pos)
