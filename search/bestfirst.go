@@ -125,6 +125,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 		}
 		for _, m := range pushes {
+			if st, stop := g.pulse(); stop {
+				return g.stop(st), nil
+			}
 			mv := g.pushMacro(m)
 			if mv.steps == 0 {
 				continue

@@ -40,6 +40,7 @@ type pushGraph struct {
 	// ran out while they were built (see ready).
 	static int64
 	halt   solver.Status
+	pulses int // calls of pulse
 
 	// The expanded state with the most boxes on goals, which progress
 	// events draw (see track).
@@ -199,6 +200,22 @@ func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 		return true
 	}
 	return false
+}
+
+// pulseEvery is how many calls of pulse pass between looks at the clock
+// and the context.
+const pulseEvery = 16
+
+// pulse looks at the clock and the context every pulseEvery calls. The
+// searches call it once per push they generate: Tick comes once per
+// expansion, and on the largest boards with many boxes one expansion can
+// take a second (a flood fill for the canonical player square and a
+// matching for the bound per child).
+func (g *pushGraph) pulse() (solver.Status, bool) {
+	if g.pulses++; g.pulses%pulseEvery != 0 {
+		return solver.Solved, false
+	}
+	return g.guard.Check(&g.stats)
 }
 
 // tick checks the budget; extra is memory the caller holds beyond the graph.

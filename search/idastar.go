@@ -117,6 +117,10 @@ func (s *ida) search(depth, h int) (bool, int) {
 	kids := s.children[depth][:0]
 	var pushes [64]sokoban.Push
 	for _, m := range g.pos.Pushes(pushes[:0], g.dead) {
+		if st, stop := g.pulse(); stop {
+			s.stopped, s.stop = st, true
+			return false, unbounded
+		}
 		if g.push(m) {
 			continue
 		}
