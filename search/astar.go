@@ -56,6 +56,7 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 			return nil, err
 		}
 		lb := heuristic.NewPushMatching(g.board, g.dist)
+		g.charge(lb.Bytes()) // bestFirst stops before the search when this is over the budget
 		return func(p *sokoban.Position, depth int) (int, int, bool) {
 			h, ok := lb.Bound(p)
 			if !ok {

@@ -63,6 +63,9 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 		return g.stop(st), nil
 	}
 	s := &ida{g: g, lb: heuristic.NewPushMatching(g.board, g.dist)}
+	if g.charge(s.lb.Bytes()) {
+		return g.stop(g.halt), nil
+	}
 	h0, ok := s.lb.Bound(g.pos)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
