@@ -124,6 +124,9 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	for i, l := range lvls {
 		text, err := analyze.Render(ctx, l)
 		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
 			return err
 		}
 		if i > 0 {
