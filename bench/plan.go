@@ -43,8 +43,8 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 	return spec, nil
 }
 
-// Check reports an error when the solver is not registered or does not take
-// one of its parameters.
+// Check reports an error when the solver is not registered, does not take
+// one of its parameters or does not accept its value (solver.CheckParams).
 func (s SolverSpec) Check() error {
 	if s.External != nil {
 		return nil
@@ -53,12 +53,7 @@ func (s SolverSpec) Check() error {
 	if !ok {
 		return fmt.Errorf("unknown solver %q (registered: %s)", s.Name, strings.Join(Registered(), ", "))
 	}
-	for k := range s.Params {
-		if !e.Takes(k) {
-			return fmt.Errorf("%s takes no parameter %q (it takes: %s)", s.Name, k, strings.Join(e.Params, ", "))
-		}
-	}
-	return nil
+	return solver.CheckParams(e, s.Params)
 }
 
 // Registered returns the names of the registered solvers.

@@ -55,6 +55,10 @@ type moveGame struct {
 
 	expansions, compressions int64
 
+	// stop, when set, is asked every rolloutCheck rollout steps whether
+	// the search must end (the budget or the context); see interruptible.
+	stop func() bool
+
 	// The evaluated state with the most boxes on goals, for progress events.
 	bestOnGoal            int
 	bestBoxes             []sokoban.Square
@@ -159,7 +163,10 @@ func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
 	}
 	g.tail = g.tail[:0]
 	g.trail = g.trail[:0]
-	for range g.depth {
+	for i := range g.depth {
+		if i%rolloutCheck == rolloutCheck-1 && g.stop != nil && g.stop() {
+			break
+		}
 		g.dirs = g.pos.legal(g.dirs[:0])
 		if len(g.dirs) == 0 {
 			break
@@ -191,6 +198,11 @@ func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
 	}
 	return r, false
 }
+
+// rolloutCheck is how many rollout steps pass between looks at the budget.
+const rolloutCheck = 1024
+
+func (g *moveGame) interruptWith(stop func() bool) { g.stop = stop }
 
 // best draws the evaluated state with the most boxes on goals.
 func (g *moveGame) best() []string {
@@ -225,9 +237,11 @@ func (g *moveGame) solution(t *Tree) []level.Move {
 	return moves
 }
 
-// bytes returns the memory held by the game's tables.
+// bytes returns the memory held by the game's tables and buffers (the
+// rollout's steps and states, the path of the node being expanded).
 func (g *moveGame) bytes() int64 {
 	n := g.seen.bytes() + 8*int64(cap(g.own))
+	n += int64(cap(g.tail)+cap(g.goalTail)+cap(g.dirs)) + 8*int64(cap(g.trail)) + 4*int64(cap(g.path))
 	if g.variant == reversible {
 		n += 32*int64(cap(g.acts)) + 8*int64(cap(g.extra)) + g.actsBytes + g.extraBytes
 	}

@@ -3,6 +3,7 @@ package mcts
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"soko/internal/testlevel"
@@ -169,6 +170,57 @@ func TestNoDupElimination(t *testing.T) {
 		res := run(t, MoveMCTS{"mcts-nd"}, testlevel.Parse(t, text), opts("1", 100000))
 		if res.Status != solver.NoSolution {
 			t.Errorf("mcts-nd eliminate=1 on\n%s: %v after %d iterations, want no solution", text, res.Status, res.Stats.Iterations)
+		}
+	}
+}
+
+// TestRolloutStopsAndCounts: a rollout asks whether to stop every
+// rolloutCheck steps and ends when told, and its buffers count in the
+// game's memory.
+func TestRolloutStopsAndCounts(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:1")[0] // too hard to solve by a random walk
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"mcts", "mcts-n", "mcts-r"} {
+		g := newMoveGame(b, moveVariants[v], MaxRolloutDepth, 1)
+		tr := NewTree(0)
+		before := g.bytes()
+		asked := 0
+		g.interruptWith(func() bool { asked++; return asked == 3 })
+		if _, found := g.Evaluate(tr, Root); found {
+			t.Fatalf("%s: a random walk solved %s", v, l.Name())
+		}
+		if asked != 3 || len(g.tail) != 3*rolloutCheck-1 {
+			t.Errorf("%s: asked %d times, rollout of %d steps; want 3 and %d", v, asked, len(g.tail), 3*rolloutCheck-1)
+		}
+		if grown := g.bytes() - before; grown < int64(len(g.tail)) {
+			t.Errorf("%s: a rollout of %d steps added %d bytes", v, len(g.tail), grown)
+		}
+	}
+}
+
+// TestSolveRefusesBadParams: a library caller that skips
+// solver.CheckParams gets an error from Solve, not a panic or a run
+// without bounds.
+func TestSolveRefusesBadParams(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:1")[0]
+	for _, tt := range []struct {
+		s      solver.Solver
+		params map[string]string
+	}{
+		{MoveMCTS{"mcts-r"}, map[string]string{"c": "NaN"}},
+		{MoveMCTS{"mcts"}, map[string]string{"depth": "100000000000"}},
+		{MoveMCTS{"mcts-nd"}, map[string]string{"eliminate": "2"}},
+		{Vanillaban{}, map[string]string{"c": "-Inf"}},
+		{Vanillaban{}, map[string]string{"cycles": "-1"}},
+		{Schokoban{}, map[string]string{"c": "abc"}},
+	} {
+		opts := iterations(10, 1)
+		opts.Params = tt.params
+		if _, err := solver.Run(t.Context(), tt.s, l, opts); err == nil || !strings.Contains(err.Error(), "parameter") {
+			t.Errorf("%T %v: %v", tt.s, tt.params, err)
 		}
 	}
 }

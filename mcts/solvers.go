@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"soko/level"
 	"soko/sokoban"
@@ -13,13 +14,13 @@ func init() {
 	solver.Register(solver.Entry{
 		Name:    "vanillaban",
 		Summary: "MCTS over pushes, matching reward, no rollouts, node elimination (000 §4)",
-		Params:  []string{"c=" + fmt.Sprint(DefaultPushC), "cycles=0"},
+		Params:  []solver.Param{pushCParam, cyclesParam},
 		New:     func() solver.Solver { return Vanillaban{} },
 	})
 	solver.Register(solver.Entry{
 		Name:    "schokoban",
 		Summary: "Vanillaban with one node per state and subtree re-parenting (000 §5)",
-		Params:  []string{"c=" + fmt.Sprint(DefaultPushC)},
+		Params:  []solver.Param{pushCParam},
 		New:     func() solver.Solver { return Schokoban{} },
 	})
 }
@@ -28,6 +29,22 @@ func init() {
 // are in pushes (negative Manhattan matching), so c weighs exploration
 // against one push of progress.
 const DefaultPushC = 1.0
+
+// maxC bounds the UCT constant: far above any useful setting, and small
+// enough that c·√(2 ln n) stays finite.
+const maxC = 1e6
+
+// cParam declares the UCT exploration constant c with default def.
+func cParam(def float64) solver.Param {
+	return solver.Param{Name: "c", Kind: solver.Real, Default: strconv.FormatFloat(def, 'g', -1, 64),
+		Min: 0, Max: maxC, Doc: "UCT exploration constant"}
+}
+
+var (
+	pushCParam  = cParam(DefaultPushC)
+	cyclesParam = solver.Param{Name: "cycles", Kind: solver.Bool, Default: "0",
+		Doc: "leave out a child whose state is on its own path from the root"}
+)
 
 // Vanillaban is 000 §4: MCTS over push-level equivalence states, every legal
 // push expanded, the negative Manhattan matching as the value of a new node,
@@ -55,13 +72,15 @@ func (Schokoban) Solve(ctx context.Context, l *level.Level, opts solver.Options)
 }
 
 func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpose bool) (solver.Result, error) {
-	c, err := opts.Param("c", DefaultPushC)
+	c, err := opts.Real(pushCParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	cycles, err := opts.Param("cycles", 0)
-	if err != nil {
-		return solver.Result{}, err
+	cycles := false
+	if !transpose { // Schokoban keeps one node per state: no cycles to drop
+		if cycles, err = opts.Bool(cyclesParam); err != nil {
+			return solver.Result{}, err
+		}
 	}
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -71,7 +90,7 @@ func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpo
 		return noSolution(ctx, opts), nil
 	}
 	g := newPushGame(b, transpose)
-	g.cycles = cycles != 0
+	g.cycles = cycles
 	return runGame(ctx, opts, g, c, true)
 }
 
@@ -127,6 +146,19 @@ func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64,
 	}
 	s := NewSearch(t, g, opts.Seed)
 	s.C, s.Eliminate = c, eliminate
+	// A long rollout looks at the clock and the context itself; when they
+	// say stop, the iteration ends early and the loop below stops with
+	// their status.
+	var halted solver.Status
+	if r, ok := g.(interruptible); ok {
+		r.interruptWith(func() bool {
+			st, stop := guard.Check(&stats)
+			if stop {
+				halted = st
+			}
+			return stop
+		})
+	}
 	update := func() {
 		unique, expansions, bytes := g.counts()
 		stats.TreeSize = int64(t.Len())
@@ -160,7 +192,17 @@ func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64,
 		case Exhausted:
 			return finish(solver.NoSolution), nil
 		}
+		if halted != solver.Solved {
+			update()
+			return finish(halted), nil
+		}
 	}
+}
+
+// interruptible is a game whose evaluation can run long enough to look at
+// the budget itself: stop reports whether the search must end.
+type interruptible interface {
+	interruptWith(stop func() bool)
 }
 
 // DefaultMoveC and DefaultRolloutDepth are 002 §V.A's settings for all four
@@ -169,6 +211,25 @@ const (
 	DefaultMoveC        = 1.0
 	DefaultRolloutDepth = 50
 )
+
+// MaxRolloutDepth caps the rollout depth parameter: two hundred times 002's
+// 50, long enough to cross any level soko accepts many times over, and
+// short enough that one rollout takes well under a millisecond and its
+// buffers a few kilobytes.
+const MaxRolloutDepth = 10000
+
+var (
+	moveCParam = cParam(DefaultMoveC)
+	depthParam = solver.Param{Name: "depth", Kind: solver.Int, Default: strconv.Itoa(DefaultRolloutDepth),
+		Min: 0, Max: MaxRolloutDepth, Doc: "steps per random rollout (0: evaluate the new node itself)"}
+)
+
+// eliminateParam declares the "eliminate" switch with variant v's default
+// (eliminateDefault).
+func eliminateParam(v moveVariant) solver.Param {
+	return solver.Param{Name: "eliminate", Kind: solver.Bool, Default: strconv.Itoa(eliminateDefault(v)),
+		Doc: "delete an expanded node that got no children (Recursive Node Elimination)"}
+}
 
 // MoveMCTS is one of 002 §V.A's MCTS configurations over single player
 // moves: plain UCT (mcts), with the novelty bonus (mcts-n), without
@@ -193,9 +254,8 @@ func init() {
 		solver.Register(solver.Entry{
 			Name:    name,
 			Summary: e.summary,
-			Params: []string{"c=" + fmt.Sprint(DefaultMoveC), "depth=" + fmt.Sprint(DefaultRolloutDepth),
-				"eliminate=" + fmt.Sprint(eliminateDefault(moveVariants[name]))},
-			New: func() solver.Solver { return MoveMCTS{Variant: name} },
+			Params:  []solver.Param{moveCParam, depthParam, eliminateParam(moveVariants[name])},
+			New:     func() solver.Solver { return MoveMCTS{Variant: name} },
 		})
 	}
 }
@@ -206,11 +266,15 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if !ok {
 		return solver.Result{}, fmt.Errorf("mcts: unknown variant %q", m.Variant)
 	}
-	c, err := opts.Param("c", DefaultMoveC)
+	c, err := opts.Real(moveCParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	depth, err := opts.Param("depth", DefaultRolloutDepth)
+	depth, err := opts.Int(depthParam)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	eliminate, err := opts.Bool(eliminateParam(variant))
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -221,12 +285,8 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if b.Impossible != "" {
 		return noSolution(ctx, opts), nil
 	}
-	eliminate, err := opts.Param("eliminate", float64(eliminateDefault(variant)))
-	if err != nil {
-		return solver.Result{}, err
-	}
-	g := newMoveGame(b, variant, int(depth), opts.Seed)
-	return runGame(ctx, opts, g, c, eliminate != 0)
+	g := newMoveGame(b, variant, depth, opts.Seed)
+	return runGame(ctx, opts, g, c, eliminate)
 }
 
 // eliminateDefault is the default of the "eliminate" parameter: whether an

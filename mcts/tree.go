@@ -208,6 +208,9 @@ func (t *Tree) Select(x int32, c float64, rng *rand.Rand) int32 {
 		nd := &t.nodes[y]
 		inv := 1 / float64(nd.n)
 		s := nd.w*inv + k*math.Sqrt(inv)
+		if math.IsNaN(s) {
+			s = math.Inf(-1) // never the best, but never none: x has children
+		}
 		switch {
 		case s > top:
 			top, best, seen = s, y, 1

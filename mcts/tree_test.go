@@ -1,7 +1,9 @@
 package mcts
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -138,6 +140,30 @@ func TestSelectUnvisitedFirst(t *testing.T) {
 	for range 100 {
 		if v := tr.Value(tr.Select(Root, 2, rng)); v != 1 {
 			t.Fatalf("UCT chose a child of value %v; Table B.2's maximum is at the children of value 1", v)
+		}
+	}
+}
+
+// TestSelectWithNaNScores: selection must return a child even when every
+// score is NaN (a NaN exploration constant, or values gone NaN), never None.
+func TestSelectWithNaNScores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	tr := NewTree(0)
+	var kids []int32
+	for range 3 {
+		y := tr.Add(Root, 0, 0)
+		tr.Backup(y, 1, false)
+		kids = append(kids, y)
+	}
+	for _, c := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if y := tr.Select(Root, c, rng); !slices.Contains(kids, y) {
+			t.Errorf("c=%g: selected %d, not a child", c, y)
+		}
+	}
+	tr.Backup(kids[1], math.NaN(), false) // a NaN value
+	for range 20 {
+		if y := tr.Select(Root, 1, rng); !slices.Contains(kids, y) {
+			t.Fatalf("NaN value: selected %d, not a child", y)
 		}
 	}
 }

@@ -30,11 +30,11 @@ type WeightedAStar struct{}
 
 // Solve implements solver.Solver.
 func (WeightedAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	w, err := opts.Param("w", 3)
+	w, err := opts.Real(pushWParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, w), rooms: 1})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, w), rooms: true})
 }
 
 // Greedy is greedy best-first search over pushes on the matching bound
@@ -44,7 +44,7 @@ type Greedy struct{}
 
 // Solve implements solver.Solver.
 func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(0, 1), rooms: 1})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(0, 1), rooms: true})
 }
 
 // matchingScore scores states by gw·g + hw·h, where h is the push-distance

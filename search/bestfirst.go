@@ -31,10 +31,10 @@ type bestFirstConfig struct {
 	offset int
 	// detectors are the default dynamic deadlock detectors.
 	detectors string
-	// rooms is the default of the "rooms" parameter: 1 turns goal-room
+	// rooms is the default of the "rooms" parameter: true turns goal-room
 	// macros on. They can lengthen solutions, so optimal searches leave
 	// them off.
-	rooms int
+	rooms bool
 }
 
 // maxDepth keeps g within its 16-bit field.
@@ -57,19 +57,16 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
-	piCorrals, err := opts.Param("picorral", 1)
+	piCorrals, err := opts.Bool(piCorralParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	tunnels, err := opts.Param("tunnels", 1)
-	if err != nil {
+	if g.tunnels, err = opts.Bool(tunnelsParam); err != nil {
 		return solver.Result{}, err
 	}
-	rooms, err := opts.Param("rooms", float64(cfg.rooms))
-	if err != nil {
+	if g.rooms, err = opts.Bool(roomsParam(cfg.rooms)); err != nil {
 		return solver.Result{}, err
 	}
-	g.tunnels, g.rooms = tunnels != 0, rooms != 0
 	if g.tunnels || g.rooms {
 		if err := g.addMacros(); err != nil {
 			return solver.Result{}, err
@@ -116,7 +113,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			g.stats.Bound = p - cfg.offset
 		}
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		if piCorrals != 0 {
+		if piCorrals {
 			// Only pushes of the boxes around a PI-corral, when there is
 			// one; deadlock.Corrals.PICorral says why that keeps an
 			// optimal solution.

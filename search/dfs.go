@@ -30,7 +30,7 @@ type dfs struct {
 
 // Solve implements solver.Solver.
 func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	limit, err := opts.Param("depth", 0)
+	limit, err := opts.Int(dfsDepthParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -41,8 +41,8 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	s := &dfs{g: g, limit: int(limit), limited: limit > 0}
-	if !s.limited || s.limit > maxDepth {
+	s := &dfs{g: g, limit: limit, limited: limit > 0}
+	if !s.limited {
 		s.limit = maxDepth
 	}
 	switch {

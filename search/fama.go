@@ -10,7 +10,7 @@ import (
 
 // FAMA is the best-first search of seed 004 §3: greedy best-first over
 // pushes, all pushes of a state found by one reachability search, a visited
-// set, dead squares and 2×2 deadlocks (004 Fig. 3) as its only pruning, and
+// set, dead squares and 2×2 deadlocks (004 Fig. 3) as its pruning, and
 // its heuristic (004 §3.2), lower is better:
 //
 //	the Manhattan distance from the box nearest to a goal to that goal
@@ -19,12 +19,17 @@ import (
 //	+ the search depth.
 //
 // Dead squares here are the pull-based ones of 000 Alg. 2, a superset of the
-// corners and wall stretches 004 marks by hand.
+// corners and wall stretches 004 marks by hand. Like the other best-first
+// searches it also applies PI-corral pruning and the tunnel macro by
+// default; picorral=0 tunnels=0 leave 004's pruning alone.
 type FAMA struct{}
+
+// famaDetectors are FAMA's dynamic deadlock detectors: 2×2 blocks, as 004.
+const famaDetectors = "2x2"
 
 // Solve implements solver.Solver.
 func (FAMA) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, detectors: "2x2"})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: famaScore, detectors: famaDetectors})
 }
 
 func famaScore(g *pushGraph) (scorer, error) {

@@ -59,7 +59,11 @@ const defaultDetectors = "freeze,wallsegment"
 // Building the tables counts against the budget: when it runs out first,
 // the graph is returned without them and ready says so.
 func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (*pushGraph, error) {
-	on, err := deadlock.ParseDetectors(opts.Text("deadlocks", detectors))
+	list, err := opts.List(deadlocksParam(detectors))
+	if err != nil {
+		return nil, err
+	}
+	on, err := deadlock.ParseDetectors(list)
 	if err != nil {
 		return nil, err
 	}

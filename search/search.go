@@ -35,47 +35,81 @@
 // and the priority it was queued with. The open list is a bucket queue.
 package search
 
-import "soko/solver"
+import (
+	"soko/deadlock"
+	"soko/solver"
+)
 
-// deadlocksParam is the parameter every push search takes to choose its
-// dynamic deadlock detectors (a list for deadlock.ParseDetectors).
-const deadlocksParam = "deadlocks=" + defaultDetectors
+// deadlocksParam declares the parameter every push search takes to choose
+// its dynamic deadlock detectors (a list for deadlock.ParseDetectors), with
+// default def.
+func deadlocksParam(def string) solver.Param {
+	var names []string
+	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
+		names = append(names, k.String())
+	}
+	return solver.Param{Name: "deadlocks", Kind: solver.List, Default: def, Values: append(names, "all", "none"),
+		Doc: "dynamic deadlock detectors"}
+}
 
 // piCorralParam switches PI-corral pruning in the best-first searches: on
 // (1) by default, off with 0; tunnelsParam likewise the tunnel macro.
-const (
-	piCorralParam = "picorral=1"
-	tunnelsParam  = "tunnels=1"
+var (
+	piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "1",
+		Doc: "PI-corral pruning (000 §4.2.2)"}
+	tunnelsParam = solver.Param{Name: "tunnels", Kind: solver.Bool, Default: "1",
+		Doc: "tunnel macro: a box pushed into a tunnel that splits the board goes on through it"}
 )
 
-// roomsOn and roomsOff switch the goal-room macro (deadlock.Fill) in the
-// best-first searches: on by default in greedy and wastar-push, off in
-// astar, whose optimality it would give up (bestFirstConfig.rooms).
-const (
-	roomsOn  = "rooms=1"
-	roomsOff = "rooms=0"
+// roomsParam switches the goal-room macro (deadlock.Fill) in the best-first
+// searches, with default on: on in greedy and wastar-push, off in astar,
+// whose optimality it would give up (bestFirstConfig.rooms).
+func roomsParam(on bool) solver.Param {
+	def := "0"
+	if on {
+		def = "1"
+	}
+	return solver.Param{Name: "rooms", Kind: solver.Bool, Default: def,
+		Doc: "goal-room macro: a box entering a one-door goal room goes on to its next goal"}
+}
+
+// The other parameters, with their ranges: the weights and the Minkowski
+// exponent are finite and bounded so that priorities stay within the bucket
+// queue's range in practice (larger ones are clamped to it anyway).
+var (
+	pushWParam = solver.Param{Name: "w", Kind: solver.Real, Default: "3", Min: 0, Max: 1000,
+		Doc: "weight W of the matching bound in f = g + W·h"}
+	dfsDepthParam = solver.Param{Name: "depth", Kind: solver.Int, Default: "0", Min: 0, Max: maxDepth,
+		Doc: "most pushes on a path (0: no limit)"}
+	moveWParam = solver.Param{Name: "w", Kind: solver.Real, Default: "200", Min: 0, Max: 10000,
+		Doc: "weight W of h = h1 + h2 in f = g + W·h"}
+	minkowskiParam = solver.Param{Name: "p", Kind: solver.Real, Default: "2", Min: 1, Max: 64,
+		Doc: "exponent of the Minkowski distances (1: Manhattan, 2: Euclidean)"}
+	restartParam = solver.Param{Name: "restart", Kind: solver.Int, Default: "0", Min: 0, Max: 1e9,
+		Doc: "start over every T expansions with a new random tie-break (0: never)"}
 )
 
 func init() {
+	deadlocks := deadlocksParam(defaultDetectors)
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
-			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFS{} }},
+			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []string{deadlocksParam, piCorralParam, tunnelsParam, roomsOff}, New: func() solver.Solver { return AStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
-			Params: []string{"w=3", deadlocksParam, piCorralParam, tunnelsParam, roomsOn}, New: func() solver.Solver { return WeightedAStar{} }},
+			Params: []solver.Param{pushWParam, deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
-			Params: []string{deadlocksParam, piCorralParam, tunnelsParam, roomsOn}, New: func() solver.Solver { return Greedy{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return Greedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
-			Params: []string{"deadlocks=2x2"}, New: func() solver.Solver { return FAMA{} }},
+			Params: []solver.Param{deadlocksParam(famaDetectors), piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",
-			Params: []string{deadlocksParam}, New: func() solver.Solver { return IDAStar{} }},
+			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return IDAStar{} }},
 		{Name: "dfs", Summary: "depth-first search over pushes with a visited set (depth=0: no limit)",
-			Params: []string{"depth=0", deadlocksParam}, New: func() solver.Solver { return DFS{} }},
+			Params: []solver.Param{dfsDepthParam, deadlocks}, New: func() solver.Solver { return DFS{} }},
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
-			Params: []string{deadlocksParam}, New: func() solver.Solver { return BFSMoves{} }},
+			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFSMoves{} }},
 		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",
-			Params: []string{"w=200", "p=2", "restart=0"}, New: func() solver.Solver { return WAStar{} }},
+			Params: []solver.Param{moveWParam, minkowskiParam, restartParam}, New: func() solver.Solver { return WAStar{} }},
 	} {
 		solver.Register(e)
 	}

@@ -59,15 +59,15 @@ type wastar struct {
 
 // Solve implements solver.Solver.
 func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	w, err := opts.Param("w", 200)
+	w, err := opts.Real(moveWParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p, err := opts.Param("p", 2)
+	p, err := opts.Real(minkowskiParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	restart, err := opts.Param("restart", 0)
+	restart, err := opts.Int(restartParam)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -9,8 +9,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -91,22 +89,8 @@ type Progress struct {
 type Options struct {
 	Budget   Budget
 	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
-	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params
+	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params and CheckParams
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
-}
-
-// Param returns the parameter name parsed as a float, or def when it is not
-// set. An unparsable value is an error naming the parameter.
-func (o Options) Param(name string, def float64) (float64, error) {
-	v, ok := o.Params[name]
-	if !ok {
-		return def, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0, fmt.Errorf("parameter %s=%q: not a number", name, v)
-	}
-	return f, nil
 }
 
 // Result is what a search found.
@@ -125,30 +109,12 @@ type Solver interface {
 	Solve(ctx context.Context, l *level.Level, opts Options) (Result, error)
 }
 
-// Text returns the parameter name as text, or def when it is not set.
-func (o Options) Text(name, def string) string {
-	if v, ok := o.Params[name]; ok {
-		return v
-	}
-	return def
-}
-
 // Entry describes a registered solver.
 type Entry struct {
 	Name    string
-	Summary string   // one line for listings
-	Params  []string // the Options.Params names it reads, with their defaults, e.g. "w=200"
+	Summary string  // one line for listings
+	Params  []Param // the Options.Params it reads, typed and ranged
 	New     func() Solver
-}
-
-// Takes reports whether the solver reads parameter name.
-func (e Entry) Takes(name string) bool {
-	for _, p := range e.Params {
-		if n, _, _ := strings.Cut(p, "="); n == name {
-			return true
-		}
-	}
-	return false
 }
 
 var (
@@ -156,9 +122,18 @@ var (
 	registry = map[string]Entry{}
 )
 
-// Register adds a solver under e.Name; it panics on a duplicate name, which
-// is a programming error.
+// Register adds a solver under e.Name; it panics on a duplicate name or an
+// unsound parameter declaration (a range that is not finite, a default
+// outside it), which are programming errors.
 func Register(e Entry) {
+	for i, p := range e.Params {
+		p.validate(e.Name)
+		for _, q := range e.Params[:i] {
+			if q.Name == p.Name {
+				panic("solver: " + e.Name + ": parameter " + p.Name + " declared twice")
+			}
+		}
+	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	if _, dup := registry[e.Name]; dup {

@@ -234,14 +234,34 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {
+	type param struct {
+		Name    string   `json:"name"`
+		Kind    string   `json:"kind"`
+		Default string   `json:"default"`
+		Min     *float64 `json:"min,omitempty"`
+		Max     *float64 `json:"max,omitempty"`
+		Values  []string `json:"values,omitempty"`
+		Accepts string   `json:"accepts"`
+		Doc     string   `json:"doc"`
+	}
 	type info struct {
 		Name    string   `json:"name"`
 		Summary string   `json:"summary"`
-		Params  []string `json:"params"`
+		Params  []string `json:"params"` // "name=default", for the page
+		Specs   []param  `json:"param_specs"`
 	}
 	out := []info{}
 	for _, e := range solver.Entries() {
-		out = append(out, info{e.Name, e.Summary, append([]string{}, e.Params...)})
+		in := info{Name: e.Name, Summary: e.Summary, Params: []string{}, Specs: []param{}}
+		for _, p := range e.Params {
+			in.Params = append(in.Params, p.Name+"="+p.Default)
+			spec := param{Name: p.Name, Kind: p.KindName(), Default: p.Default, Values: p.Values, Accepts: p.Accepts(), Doc: p.Doc}
+			if p.Kind == solver.Int || p.Kind == solver.Real {
+				spec.Min, spec.Max = &p.Min, &p.Max
+			}
+			in.Specs = append(in.Specs, spec)
+		}
+		out = append(out, in)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -292,10 +312,10 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "parameter names and values are at most %d bytes", maxParamLen)
 			return
 		}
-		if !entry.Takes(k) {
-			writeError(w, http.StatusBadRequest, "%s takes no parameter %q (it takes: %s)", name, k, strings.Join(entry.Params, ", "))
-			return
-		}
+	}
+	if err := solver.CheckParams(entry, req.Params); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
 	}
 	if req.TimeS < 0 || req.Nodes < 0 || req.Iterations < 0 || req.MemoryMiB < 0 {
 		writeError(w, http.StatusBadRequest, "budgets must not be negative")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"soko/analyze"
 	"soko/level"
@@ -88,8 +87,8 @@ func runSolvers(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, e := range solver.Entries() {
 		fmt.Fprintf(stdout, "%-12s %s\n", e.Name, e.Summary)
-		if len(e.Params) > 0 {
-			fmt.Fprintf(stdout, "%-12s parameters: %s\n", "", strings.Join(e.Params, ", "))
+		for _, p := range e.Params {
+			fmt.Fprintf(stdout, "%-12s %s: %s\n", "", p, p.Doc)
 		}
 	}
 	return nil

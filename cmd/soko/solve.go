@@ -92,10 +92,8 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if !ok {
 		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
 	}
-	for name := range c.params {
-		if !entry.Takes(name) {
-			return usagef("solve: %s takes no parameter %q (it takes: %s)", c.algo, name, strings.Join(entry.Params, ", "))
-		}
+	if err := solver.CheckParams(entry, c.params); err != nil {
+		return usagef("solve: %v", err)
 	}
 	if c.workers < 1 {
 		return usagef("solve: -j must be at least 1")
