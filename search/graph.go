@@ -94,6 +94,8 @@ func (g *pushGraph) distances() error {
 	defer cancel()
 	dist, err := g.board.PullDistances(setUp)
 	if err != nil {
+		g.static -= g.board.PullBytes() // not built after all
+		g.stats.Bytes = g.bytes()
 		return g.stopped(err)
 	}
 	g.dist = dist
