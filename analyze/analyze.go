@@ -5,6 +5,7 @@
 package analyze
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -30,13 +31,18 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
 // rooms marked (see Legend), followed by the legend and the counts: floor
 // squares, dead squares, boxes, tunnel squares, rooms with their packing
 // order where they have one (deadlock.Fill), and the search-space estimate.
-func Render(l *level.Level) (string, error) {
+// It takes a fraction of a second even on the largest boards, and returns
+// ctx.Err() when ctx is done first.
+func Render(ctx context.Context, l *level.Level) (string, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return "", err
 	}
 	dead := deadlock.DeadSquares(b)
-	m := deadlock.NewMacros(b)
+	m, err := deadlock.NewMacros(ctx, b)
+	if err != nil {
+		return "", err
+	}
 	var sb strings.Builder
 	tunnels := 0
 	for s := range m.Tunnel {

@@ -148,6 +148,21 @@ func NewChecker(b *sokoban.Board, dead []bool, on Detectors) *Checker {
 	}
 }
 
+// Bytes returns the memory the checker's static tables take: the dead
+// squares and the detectors' scratch space and wall lines, not the corral
+// cache, which grows as the search goes.
+func (c *Checker) Bytes() int64 {
+	n := int64(len(c.Dead))
+	lines := func(w *wallLines) int64 {
+		m := 24 * int64(len(w.at))
+		for _, l := range w.lines {
+			m += 4*int64(len(l.squares)) + 32
+		}
+		return m
+	}
+	return n*(1+2+4+4+1+4) + lines(c.sweep) + lines(c.segs)
+}
+
 // Corrals returns the checker's corral examiner, whose limits may be
 // changed and whose PICorral a solver may call.
 func (c *Checker) Corrals() *Corrals { return c.corrals }

@@ -52,9 +52,15 @@ package deadlock
 import "soko/sokoban"
 
 // DeadSquares returns, for every square of b, whether a box on it can never
-// reach a goal (000 §4.2.1, Alg. 2). Goals are never dead.
+// reach a goal (000 §4.2.1, Alg. 2). Goals are never dead. It takes O(N)
+// time (sokoban.Board.NearestGoal).
 func DeadSquares(b *sokoban.Board) []bool {
-	return DeadFromDistances(b, b.PullDistances())
+	near := b.NearestGoal()
+	dead := make([]bool, b.N)
+	for s, d := range near {
+		dead[s] = d >= sokoban.Unreachable
+	}
+	return dead
 }
 
 // DeadFromDistances derives the dead squares from pull distances already

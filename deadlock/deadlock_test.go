@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -15,6 +16,16 @@ func board(t *testing.T, rows ...string) *sokoban.Board {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// newMacros is NewMacros without a deadline, failing the test on an error.
+func newMacros(t testing.TB, b *sokoban.Board) *Macros {
+	t.Helper()
+	m, err := NewMacros(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // overlay draws the level with dead squares as 'x'.

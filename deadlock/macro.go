@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"context"
 	"slices"
 
 	"soko/sokoban"
@@ -44,8 +45,11 @@ type Room struct {
 // MaxEntrances is the most entrances a goal room may have.
 const MaxEntrances = 2
 
-// NewMacros computes the tunnel and room tables of b.
-func NewMacros(b *sokoban.Board) *Macros {
+// NewMacros computes the tunnel and room tables of b. The tables take
+// O(N) time; the rooms' packing orders (Fill) take more, up to about 0.1 s
+// on the largest boards. NewMacros returns ctx.Err() when ctx is done
+// before they are complete.
+func NewMacros(ctx context.Context, b *sokoban.Board) (*Macros, error) {
 	m := &Macros{b: b, Tunnel: make([]uint8, b.N), Room: make([]int32, b.N)}
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		m.Room[s] = -1
@@ -63,13 +67,17 @@ func NewMacros(b *sokoban.Board) *Macros {
 		}
 	}
 	// Areas: connected components of non-tunnel squares.
+	const (
+		unseen  = -1
+		notRoom = -2
+	)
 	comp := make([]int32, b.N)
 	for i := range comp {
-		comp[i] = -1
+		comp[i] = unseen
 	}
 	var stack []sokoban.Square
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if comp[s] >= 0 || m.Tunnel[s] != 0 {
+		if comp[s] != unseen || m.Tunnel[s] != 0 {
 			continue
 		}
 		id := int32(len(m.Rooms))
@@ -93,7 +101,7 @@ func NewMacros(b *sokoban.Board) *Macros {
 						seenDoor[n] = true
 						r.Entrances = append(r.Entrances, n)
 					}
-				case comp[n] < 0:
+				case comp[n] == unseen:
 					comp[n] = id
 					stack = append(stack, n)
 				}
@@ -102,7 +110,7 @@ func NewMacros(b *sokoban.Board) *Macros {
 		if len(r.Goals) == 0 || len(r.Entrances) == 0 || len(r.Entrances) > MaxEntrances || len(r.Squares)+tunnels == b.N {
 			// no goals, too many doors, or every square but the tunnels
 			for _, t := range r.Squares {
-				comp[t] = -2 // not a room
+				comp[t] = notRoom
 			}
 			continue
 		}
@@ -114,10 +122,35 @@ func NewMacros(b *sokoban.Board) *Macros {
 		}
 		m.Rooms = append(m.Rooms, r)
 	}
-	for i := range m.Rooms {
-		m.Rooms[i].Fill = newFill(b, &m.Rooms[i], m.Room, int32(i))
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	return m
+	var a *roomArea
+	if len(m.Rooms) > 0 {
+		a = newRoomArea(ctx, b)
+	}
+	for i := range m.Rooms {
+		f, err := newFill(a, &m.Rooms[i], m.Room, int32(i))
+		if err != nil {
+			return nil, err
+		}
+		m.Rooms[i].Fill = f
+	}
+	return m, nil
+}
+
+// Bytes returns the memory the tables take.
+func (m *Macros) Bytes() int64 {
+	n := 5 * int64(len(m.Tunnel))
+	for _, r := range m.Rooms {
+		n += 4 * int64(len(r.Squares)+len(r.Goals)+len(r.Entrances))
+		if r.Fill != nil {
+			for _, p := range r.Fill.Paths {
+				n += 8 * int64(len(p))
+			}
+		}
+	}
+	return n
 }
 
 // InTunnel reports whether a box on s can only move along the axis of d

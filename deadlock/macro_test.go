@@ -17,7 +17,7 @@ func TestTunnels(t *testing.T) {
 		"  #.  #",
 		"  #####",
 	)
-	m := NewMacros(b)
+	m := newMacros(t, b)
 	at := func(x, y int) sokoban.Square { return b.At(x, y) }
 	// The vertical corridor at x = 3, rows 2-4.
 	for y := 2; y <= 4; y++ {
@@ -44,7 +44,7 @@ func TestTunnels(t *testing.T) {
 		"#@$ . #",
 		"#######",
 	)
-	m2 := NewMacros(b2)
+	m2 := newMacros(t, b2)
 	if end, n := m2.TunnelEnd(b2.At(3, 1), 3); end != b2.At(4, 1) || n != 1 {
 		t.Errorf("goal in a tunnel: %v, %d", end, n)
 	}
@@ -67,7 +67,7 @@ func TestPushThroughStopsAtBox(t *testing.T) {
 		"   ###",
 	)
 	// (One box, two goals: not a level, but only the geometry matters.)
-	m := NewMacros(b)
+	m := newMacros(t, b)
 	p := b.Start()
 	top := b.At(4, 2)
 	if end, n := m.PushThrough(p, top, 1); end != b.At(4, 3) || n != 1 {
@@ -88,7 +88,7 @@ func TestRooms(t *testing.T) {
 	)
 	// The doorway at (6,2), walls above and below, is a horizontal tunnel
 	// square and the goal room's only entrance.
-	m := NewMacros(b)
+	m := newMacros(t, b)
 	if len(m.Rooms) != 1 {
 		t.Fatalf("%d rooms, want 1", len(m.Rooms))
 	}
@@ -111,7 +111,7 @@ func TestRooms(t *testing.T) {
 		"#@$ .#",
 		"######",
 	)
-	if n := len(NewMacros(b2).Rooms); n != 0 {
+	if n := len(newMacros(t, b2).Rooms); n != 0 {
 		t.Errorf("corridor level: %d rooms", n)
 	}
 }

@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"context"
 	"slices"
 
 	"soko/sokoban"
@@ -18,7 +19,9 @@ import (
 // filled, after which the player can walk back out; it is taken away and
 // the rest ordered the same way. Among such goals the one nearest the
 // entrance (fewest pushes) is filled last. A room where at some point no
-// goal qualifies has no Fill.
+// goal qualifies has no Fill, and neither has a room too big to order
+// quickly: the analysis takes some G²·A² steps for G goals in A squares,
+// and the rooms of a board share fillWork of them.
 type Fill struct {
 	// Entrance is the tunnel square in front of the room, In the direction
 	// from it into the room, and Outside the square behind it, where the
@@ -32,12 +35,21 @@ type Fill struct {
 	Paths [][]sokoban.Push
 }
 
+// fillWork bounds the squares the player's walks may visit while the
+// packing orders of one board's rooms are worked out: some 100 ms. The
+// rooms of any level of the embedded collections take at most a quarter of
+// a million.
+const fillWork = 4_000_000
+
 // newFill computes the packing order of room r, or nil where there is none:
 // the room has more than one entrance, the entrance is a goal (then the
-// last box does not end in the room), or the backward analysis gets stuck.
-func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
+// last box does not end in the room), the backward analysis gets stuck, or
+// the work, counted in a, would pass fillWork. It returns ctx.Err() when
+// ctx is done before it is complete.
+func newFill(a *roomArea, r *Room, room []int32, id int32) (*Fill, error) {
+	b := a.b
 	if len(r.Entrances) != 1 || b.IsGoal(r.Entrances[0]) {
-		return nil
+		return nil, nil
 	}
 	f := &Fill{Entrance: r.Entrances[0]}
 	ways := 0
@@ -48,9 +60,9 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 	}
 	f.Outside = b.Next(f.Entrance, f.In^1)
 	if ways != 1 || f.Outside == sokoban.None {
-		return nil
+		return nil, nil
 	}
-	a := newRoomArea(b, r, f)
+	a.enter(r, f)
 	filled := make([]bool, b.N)
 	for _, g := range r.Goals {
 		filled[g] = true
@@ -62,6 +74,9 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 			filled[g] = false
 			path, end := a.boxPath(f.Entrance, g, f.Outside, filled)
 			filled[g] = true
+			if a.halted() {
+				return nil, a.err
+			}
 			if path == nil || !a.walk(end, f.Outside, filled) {
 				continue
 			}
@@ -70,7 +85,7 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 			}
 		}
 		if best < 0 {
-			return nil
+			return nil, a.err
 		}
 		f.Order = append(f.Order, left[best])
 		f.Paths = append(f.Paths, bestPath)
@@ -79,36 +94,55 @@ func newFill(b *sokoban.Board, r *Room, room []int32, id int32) *Fill {
 	}
 	slices.Reverse(f.Order)
 	slices.Reverse(f.Paths)
-	return f
+	return f, nil
 }
 
 // roomArea is the part of the board a fill happens in: the box stays on
 // the room and its entrance, and the player also uses the outside square.
 // Its scratch space is reused by every walk and box search, which newFill
-// runs many times per room.
+// runs many times per room, and by the rooms of a board in turn. Walks count the squares they visit and look at
+// the context every walkCheck of them; once ctx is done (err is set) or the
+// count passes fillWork, every walk fails at once, so box searches end soon
+// after.
 type roomArea struct {
+	ctx    context.Context
+	err    error
+	work   int
 	b      *sokoban.Board
 	boxOK  []bool
 	walkOK []bool
 	seen   []uint32 // walk: seen[s] == epoch for the squares reached
 	epoch  uint32
 	stack  []sokoban.Square
-	prev   []int32 // boxPath, per (square, side)
+	prev   []int32  // boxPath, per (square, side): the node pushed from, or -1
+	met    []uint32 // boxPath: met[i] == search for the nodes met
+	search uint32
 }
 
-func newRoomArea(b *sokoban.Board, r *Room, f *Fill) *roomArea {
-	a := &roomArea{b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N),
-		seen: make([]uint32, b.N), prev: make([]int32, 4*b.N)}
+// walkCheck is how many squares walks visit between looks at the context.
+const walkCheck = 1 << 16
+
+func newRoomArea(ctx context.Context, b *sokoban.Board) *roomArea {
+	return &roomArea{ctx: ctx, b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N),
+		seen: make([]uint32, b.N), prev: make([]int32, 4*b.N), met: make([]uint32, 4*b.N)}
+}
+
+// enter makes the area that of room r with fill f.
+func (a *roomArea) enter(r *Room, f *Fill) {
+	clear(a.boxOK)
+	clear(a.walkOK)
 	for _, s := range r.Squares {
 		a.boxOK[s], a.walkOK[s] = true, true
 	}
 	a.boxOK[f.Entrance], a.walkOK[f.Entrance], a.walkOK[f.Outside] = true, true, true
-	return a
 }
 
 // walk reports whether the player can walk from one square to another in
 // the area without crossing a square in blocked.
 func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
+	if a.halted() {
+		return false
+	}
 	a.epoch++
 	a.seen[from] = a.epoch
 	a.stack = append(a.stack[:0], from)
@@ -117,6 +151,9 @@ func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
 		a.stack = a.stack[:len(a.stack)-1]
 		if s == to {
 			return true
+		}
+		if a.work++; a.work%walkCheck == 0 {
+			a.err = a.ctx.Err()
 		}
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := a.b.Next(s, d)
@@ -129,6 +166,10 @@ func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
 	return false
 }
 
+// halted reports whether the analysis must stop: ctx is done or the work
+// is over fillWork.
+func (a *roomArea) halted() bool { return a.err != nil || a.work > fillWork }
+
 // boxPath returns the fewest pushes that take a box from one square to
 // another in the area, the player starting on player and boxes standing on
 // the squares in blocked, and the player's square after the last push; nil
@@ -140,15 +181,16 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		side sokoban.Dir // the player stands on Next(box, side)
 	}
 	index := func(n node) int { return int(n.box)*4 + int(n.side) }
-	prev := a.prev // index of the node pushed from, +1; 0 unseen
-	clear(prev)
+	a.search++
+	prev := a.prev
+	met := func(i int) bool { return a.met[i] == a.search }
 	var queue []node
 	// The player walks to each side of the starting box it can reach.
 	blocked[from] = true
 	for d := sokoban.Dir(0); d < 4; d++ {
 		if s := a.b.Next(from, d); s != sokoban.None && a.walkOK[s] && !blocked[s] && a.walk(player, s, blocked) {
 			n := node{from, d}
-			prev[index(n)] = -1
+			a.met[index(n)], prev[index(n)] = a.search, -1
 			queue = append(queue, n)
 		}
 	}
@@ -158,7 +200,7 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		queue = queue[1:]
 		if n.box == to {
 			var path []sokoban.Push
-			for i := index(n); prev[i] != -1; i = int(prev[i]) - 1 {
+			for i := index(n); prev[i] != -1; i = int(prev[i]) {
 				box := sokoban.Square(i / 4)
 				d := sokoban.Dir(i%4) ^ 1 // pushed away from the side it came from
 				path = append(path, sokoban.Push{Box: a.b.Next(box, d^1), Dir: d})
@@ -174,10 +216,10 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 				continue
 			}
 			next := node{front, d ^ 1}
-			if prev[index(next)] != 0 || !a.walk(here, behind, blocked) {
+			if met(index(next)) || !a.walk(here, behind, blocked) {
 				continue
 			}
-			prev[index(next)] = int32(index(n)) + 1
+			a.met[index(next)], prev[index(next)] = a.search, int32(index(n))
 			queue = append(queue, next)
 		}
 		blocked[n.box] = false

@@ -1,7 +1,9 @@
 package deadlock
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"soko/levels"
@@ -19,7 +21,7 @@ func TestFillOrder(t *testing.T) {
 		"#.    .#",
 		"########",
 	)
-	m := NewMacros(b)
+	m := newMacros(t, b)
 	if len(m.Rooms) != 1 || m.Rooms[0].Fill == nil {
 		t.Fatalf("rooms %d, want one with a fill", len(m.Rooms))
 	}
@@ -59,7 +61,7 @@ func TestFillsReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := NewMacros(b)
+			m := newMacros(t, b)
 			for i := range m.Rooms {
 				if m.Rooms[i].Fill != nil {
 					fills++
@@ -76,7 +78,7 @@ func TestFillsReplay(t *testing.T) {
 // checkFill replays room r's fill step by step.
 func checkFill(t *testing.T, b *sokoban.Board, r *Room) {
 	t.Helper()
-	m := NewMacros(b)
+	m := newMacros(t, b)
 	f := r.Fill
 	inRoom := map[sokoban.Square]bool{f.Entrance: true, f.Outside: true}
 	for _, s := range r.Squares {
@@ -121,5 +123,49 @@ func checkFill(t *testing.T, b *sokoban.Board, r *Room) {
 				t.Errorf("%s: macro offered with the room out of order", b.Level.Name())
 			}
 		}
+	}
+}
+
+// bigRoom returns a 128×128 board whose right part, some 11,000 squares
+// with goals goals, is a goal room entered through one door.
+func bigRoom(t *testing.T, goals int) *sokoban.Board {
+	rows := make([]string, 128)
+	for y := range rows {
+		r := []byte(strings.Repeat(" ", 128))
+		for x := range r {
+			if x == 0 || y == 0 || x == 127 || y == 127 || x == 40 && y != 60 {
+				r[x] = '#'
+			}
+		}
+		if y == 2 {
+			r[2] = '@'
+		}
+		if y >= 5 && y < 5+goals {
+			r[10] = '$'
+		}
+		if y >= 30 && y < 30+2*goals && y%2 == 0 {
+			r[90] = '.'
+		}
+		rows[y] = string(r)
+	}
+	return board(t, rows...)
+}
+
+// TestFillBounded: working out the packing order of a huge room would take
+// hours; it is given up after fillWork steps, and it stops when the context
+// is cancelled.
+func TestFillBounded(t *testing.T) {
+	b := bigRoom(t, 4)
+	m := newMacros(t, b)
+	if len(m.Rooms) != 1 || len(m.Rooms[0].Goals) != 4 || len(m.Rooms[0].Entrances) != 1 {
+		t.Fatalf("want one room with 4 goals and one door, got %+v", m.Rooms)
+	}
+	if m.Rooms[0].Fill != nil {
+		t.Error("the room was too big to order, yet it has a packing order")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if m, err := NewMacros(ctx, b); err != context.Canceled || m != nil {
+		t.Errorf("cancelled: %v, %v", m, err)
 	}
 }

@@ -26,6 +26,12 @@ func NewPushMatching(b *sokoban.Board, dist [][]int32) *PushMatching {
 	return &PushMatching{dist: dist, cost: make([]int32, n*n), matcher: NewMatcher(n)}
 }
 
+// Bytes returns the memory the bound's cost matrix and work arrays take.
+func (m *PushMatching) Bytes() int64 {
+	n := int64(len(m.matcher.v))
+	return 4*int64(len(m.cost)) + (8+8+4+4+8+8)*n
+}
+
 // Bound returns the lower bound for position p, or false if no assignment of
 // boxes to distinct goals is possible (a deadlock).
 func (m *PushMatching) Bound(p *sokoban.Position) (int32, bool) {

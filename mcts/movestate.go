@@ -35,6 +35,12 @@ func newMoveBoard(b *sokoban.Board) *moveBoard {
 	return mb
 }
 
+// bytes returns the memory the board's tables take, with the game's three
+// working positions.
+func (mb *moveBoard) bytes() int64 {
+	return mb.b.Bytes() + int64(mb.b.N)*(8+8+3)
+}
+
 // movePos is a state of the single-move game: the box squares, the exact
 // player square, the Zobrist hash of both, and the number of boxes on goals.
 //

@@ -58,6 +58,7 @@ type pushGame struct {
 	elim   func(int32)
 
 	expansions int64
+	static     int64 // memory of the tables built before the search
 
 	bestReward float64 // the highest reward evaluated, for progress events
 	bestKey    []byte  // its state, packed
@@ -81,16 +82,22 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	g.freeze = deadlock.NewFreeze(b, g.dead)
 	g.walls = newWallLines(b)
 	goals := b.Goals()
+	xs, ys := make([]int32, b.N), make([]int32, b.N)
+	for s := range b.N {
+		x, y := b.XY(sokoban.Square(s))
+		xs[s], ys[s] = int32(x), int32(y)
+	}
 	g.manhattan = make([]int32, len(goals)*b.N)
 	for gi, gs := range goals {
-		gx, gy := b.XY(gs)
-		for s := 0; s < b.N; s++ {
-			x, y := b.XY(sokoban.Square(s))
-			g.manhattan[gi*b.N+s] = int32(abs(x-gx) + abs(y-gy))
+		gx, gy := xs[gs], ys[gs]
+		row := g.manhattan[gi*b.N : (gi+1)*b.N]
+		for s := range row {
+			row[s] = abs(xs[s]-gx) + abs(ys[s]-gy)
 		}
 	}
 	n := b.Boxes()
 	g.cost = make([]int32, n*n)
+	g.static = b.Bytes() + 3*int64(b.N) + g.walls.bytes() + 4*int64(len(g.manhattan)+len(g.cost))
 	g.matcher = heuristic.NewMatcher(n)
 	g.root = g.pos.Pack(nil)
 	g.store.Intern(g.root, g.pos.Hash())
@@ -98,7 +105,7 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	return g
 }
 
-func abs(x int) int {
+func abs(x int32) int32 {
 	if x < 0 {
 		return -x
 	}
@@ -231,5 +238,5 @@ func (g *pushGame) solution(t *Tree, x int32) ([]level.Move, int, error) {
 
 // bytes returns the memory held by the game's tables.
 func (g *pushGame) bytes() int64 {
-	return g.store.Bytes() + 4*int64(cap(g.nodeOf))
+	return g.static + g.store.Bytes() + 4*int64(cap(g.nodeOf))
 }

@@ -118,7 +118,7 @@ func (g *pushGame) moves(t *Tree) ([]level.Move, error) {
 func (g *moveGame) rootSolved() bool { return g.root.solved() }
 
 func (g *moveGame) counts() (int64, int64, int64) {
-	return int64(g.seen.len()), g.expansions, g.bytes()
+	return int64(g.seen.len()), g.expansions, g.bytes() + g.mb.bytes()
 }
 
 func (g *moveGame) moves(t *Tree) ([]level.Move, error) { return g.solution(t), nil }

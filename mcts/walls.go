@@ -71,6 +71,15 @@ func newWallLines(b *sokoban.Board) *wallLines {
 	return w
 }
 
+// bytes returns the memory the lines take.
+func (w *wallLines) bytes() int64 {
+	n := 4*4*int64(len(w.runOf[0])) + 32*int64(len(w.runs))
+	for _, r := range w.runs {
+		n += 4 * int64(len(r))
+	}
+	return n
+}
+
 // Deadlocked reports whether the box just pushed onto s overfills a wall
 // line. Only runs through s can have become overfull.
 func (w *wallLines) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {

@@ -52,7 +52,11 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // (gw = 0), where they go to smaller g.
 func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 	return func(g *pushGraph) (scorer, error) {
+		if err := g.distances(); err != nil {
+			return nil, err
+		}
 		lb := heuristic.NewPushMatching(g.board, g.dist)
+		g.charge(lb.Bytes()) // bestFirst stops before the search when this is over the budget
 		return func(p *sokoban.Position, depth int) (int, int, bool) {
 			h, ok := lb.Bound(p)
 			if !ok {

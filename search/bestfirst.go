@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 
-	"soko/deadlock"
 	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
@@ -51,8 +50,8 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	score, err := cfg.score(g)
 	if err != nil {
@@ -69,7 +68,12 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		return solver.Result{}, err
 	}
 	if g.tunnels || g.rooms {
-		g.macros = deadlock.NewMacros(g.board)
+		if err := g.addMacros(); err != nil {
+			return solver.Result{}, err
+		}
+	}
+	if st, ok := g.ready(); !ok { // the budget ran out building the tables
+		return g.stop(st), nil
 	}
 	var barrier []sokoban.Square
 	root := g.addRoot()
@@ -118,6 +122,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 		}
 		for _, m := range pushes {
+			if st, stop := g.pulse(); stop {
+				return g.stop(st), nil
+			}
 			mv := g.pushMacro(m)
 			if mv.steps == 0 {
 				continue

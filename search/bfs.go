@@ -21,8 +21,8 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	root := g.addRoot()
 	if g.pos.Solved() {
@@ -38,6 +38,9 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 		g.stats.Expanded++
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
 		for _, m := range pushes {
+			if st, stop := g.pulse(); stop {
+				return g.stop(st), nil
+			}
 			if g.push(m) {
 				continue
 			}

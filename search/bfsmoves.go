@@ -23,8 +23,8 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	add := func(parent uint32, d sokoban.Dir, push bool) (uint32, bool) {
 		g.key = g.pos.PackExact(g.key[:0])

@@ -38,8 +38,8 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	s := &dfs{g: g, limit: limit, limited: limit > 0}
 	if !s.limited {

@@ -18,7 +18,7 @@ import (
 type pushGraph struct {
 	board *sokoban.Board
 	pos   *sokoban.Position
-	dist  [][]int32 // pull distances, goal × square
+	dist  [][]int32 // pull distances, goal × square, for the searches that need them (distances)
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
@@ -34,6 +34,14 @@ type pushGraph struct {
 	stats   solver.Stats
 	guard   *solver.Guard
 
+	// static is the memory of the tables built before the search (the
+	// board's, the pull distances, the detectors', the macros'), counted
+	// against the budget with the rest; halt is the budget's status when it
+	// ran out while they were built (see ready).
+	static int64
+	halt   solver.Status
+	pulses int // calls of pulse
+
 	// The expanded state with the most boxes on goals, which progress
 	// events draw (see track).
 	bestOnGoal int
@@ -48,6 +56,8 @@ const defaultDetectors = "freeze,wallsegment"
 
 // newPushGraph prepares a search of l and starts its budget's clock. The
 // deadlock detectors are those of the "deadlocks" parameter, or detectors.
+// Building the tables counts against the budget: when it runs out first,
+// the graph is returned without them and ready says so.
 func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (*pushGraph, error) {
 	list, err := opts.List(deadlocksParam(detectors))
 	if err != nil {
@@ -62,12 +72,87 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 		return nil, err
 	}
 	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
-	g.dist = b.PullDistances()
-	g.dead = deadlock.DeadFromDistances(b, g.dist)
-	g.checker = deadlock.NewChecker(b, g.dead, on)
 	g.bestOnGoal = -1
 	g.guard.Best(g.drawBest)
+	if b.Impossible != "" || g.charge(b.Bytes()) {
+		return g, nil
+	}
+	g.dead = deadlock.DeadSquares(b)
+	g.checker = deadlock.NewChecker(b, g.dead, on)
+	g.charge(g.checker.Bytes())
 	return g, nil
+}
+
+// distances builds the pull distances the matching bound needs, under the
+// budget; when the budget runs out first, ready says so. They are the
+// biggest table, 4 bytes per goal and square, charged before it is built.
+func (g *pushGraph) distances() error {
+	if g.halt != solver.Solved || g.charge(g.board.PullBytes()) {
+		return nil
+	}
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	dist, err := g.board.PullDistances(setUp)
+	if err != nil {
+		g.static -= g.board.PullBytes() // not built after all
+		g.stats.Bytes = g.bytes()
+		return g.stopped(err)
+	}
+	g.dist = dist
+	return nil
+}
+
+// charge counts n more bytes of static tables and checks the budget. It
+// reports whether the search must stop; the status is kept for ready.
+func (g *pushGraph) charge(n int64) bool {
+	g.static += n
+	st, stop := g.tick(0)
+	if stop {
+		g.halt = st
+	}
+	return stop
+}
+
+// stopped keeps the status for an error from set-up work done under the
+// guard's SetUp context, for ready; an error that is not the budget's is
+// returned.
+func (g *pushGraph) stopped(err error) error {
+	st, ok := solver.Stopped(err)
+	if !ok {
+		return err
+	}
+	g.halt = st
+	return nil
+}
+
+// ready reports whether the search can start: it cannot when the budget
+// ran out while the tables were built (the status says which limit) or
+// when the level is unsolvable from the start (NoSolution).
+func (g *pushGraph) ready() (solver.Status, bool) {
+	switch {
+	case g.halt != solver.Solved:
+		return g.halt, false
+	case g.board.Impossible != "":
+		return solver.NoSolution, false
+	}
+	return solver.Solved, true
+}
+
+// addMacros builds the tunnel and goal-room tables of pushMacro under the
+// budget; when the budget runs out first, ready says so.
+func (g *pushGraph) addMacros() error {
+	if g.halt != solver.Solved {
+		return nil
+	}
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	m, err := deadlock.NewMacros(setUp, g.board)
+	if err != nil {
+		return g.stopped(err)
+	}
+	g.macros = m
+	g.charge(m.Bytes())
+	return nil
 }
 
 // track notes the working position as the most promising so far when it
@@ -121,6 +206,22 @@ func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 		return true
 	}
 	return false
+}
+
+// pulseEvery is how many calls of pulse pass between looks at the clock
+// and the context.
+const pulseEvery = 16
+
+// pulse looks at the clock and the context every pulseEvery calls. The
+// searches call it once per push they generate: Tick comes once per
+// expansion, and on the largest boards with many boxes one expansion can
+// take a second (a flood fill for the canonical player square and a
+// matching for the bound per child).
+func (g *pushGraph) pulse() (solver.Status, bool) {
+	if g.pulses++; g.pulses%pulseEvery != 0 {
+		return solver.Solved, false
+	}
+	return g.guard.Check(&g.stats)
 }
 
 // tick checks the budget; extra is memory the caller holds beyond the graph.
@@ -237,7 +338,7 @@ func viaOf(m sokoban.Push, steps int) uint32 {
 
 // bytes returns the memory held by the graph's tables.
 func (g *pushGraph) bytes() int64 {
-	return g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
+	return g.static + g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
 }
 
 // solution rebuilds the pushes leading to id and expands them into moves.

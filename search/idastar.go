@@ -53,10 +53,19 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
+	}
+	if err := g.distances(); err != nil {
+		return solver.Result{}, err
+	}
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	s := &ida{g: g, lb: heuristic.NewPushMatching(g.board, g.dist)}
+	if g.charge(s.lb.Bytes()) {
+		return g.stop(g.halt), nil
+	}
 	h0, ok := s.lb.Bound(g.pos)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
@@ -111,6 +120,10 @@ func (s *ida) search(depth, h int) (bool, int) {
 	kids := s.children[depth][:0]
 	var pushes [64]sokoban.Push
 	for _, m := range g.pos.Pushes(pushes[:0], g.dead) {
+		if st, stop := g.pulse(); stop {
+			s.stopped, s.stop = st, true
+			return false, unbounded
+		}
 		if g.push(m) {
 			continue
 		}

@@ -76,11 +76,14 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if g.board.Impossible != "" {
-		return g.stop(solver.NoSolution), nil
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
 	}
 	s := newWAStar(g.board, w, p)
 	s.pos = g.pos
+	if g.charge(s.bytes()) {
+		return g.stop(g.halt), nil
+	}
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x77a57a4))
 	for {
 		// Moves on the pruned board are moves on the level itself: pruning
@@ -113,6 +116,9 @@ func newWAStar(b *sokoban.Board, w, p float64) *wastar {
 	}
 	return s
 }
+
+// bytes returns the memory of the search's static tables.
+func (s *wastar) bytes() int64 { return int64(s.b.N) * (1 + 2 + 8 + 8) }
 
 // isCorner is 001 Alg. 1: a wall above or below and one to the left or right.
 func isCorner(b *sokoban.Board, t sokoban.Square) bool {
@@ -302,6 +308,12 @@ func boolBit(b bool) uint32 {
 // pruneAisles is 001 Alg. 4: empty squares (no box, goal or player) with at
 // least three walls around are walled up, until none is left. The result is
 // a copy of l.
+//
+// Walls are only ever added, so the squares walled up do not depend on the
+// order: after one sweep over the board, only the neighbours of a square
+// just walled up are looked at again, which takes O(width·height) in all
+// where sweeping until nothing changes took a sweep per square of the
+// longest dead-end aisle.
 func pruneAisles(l *level.Level) *level.Level {
 	rows := make([][]byte, l.Height)
 	for y, r := range l.Rows {
@@ -310,23 +322,29 @@ func pruneAisles(l *level.Level) *level.Level {
 	wall := func(x, y int) bool {
 		return y < 0 || y >= l.Height || x < 0 || x >= l.Width || rows[y][x] == level.Wall
 	}
-	for changed := true; changed; {
-		changed = false
-		for y := range rows {
-			for x := range rows[y] {
-				if rows[y][x] != level.Floor {
-					continue
-				}
-				n := 0
-				for _, d := range [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} {
-					if wall(x+d[0], y+d[1]) {
-						n++
-					}
-				}
-				if n >= 3 {
-					rows[y][x] = level.Wall
-					changed = true
-				}
+	around := [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}}
+	var todo [][2]int
+	for y := range rows {
+		for x := range rows[y] {
+			todo = append(todo, [2]int{x, y})
+		}
+	}
+	for len(todo) > 0 {
+		x, y := todo[len(todo)-1][0], todo[len(todo)-1][1]
+		todo = todo[:len(todo)-1]
+		if wall(x, y) || rows[y][x] != level.Floor {
+			continue
+		}
+		n := 0
+		for _, d := range around {
+			if wall(x+d[0], y+d[1]) {
+				n++
+			}
+		}
+		if n >= 3 {
+			rows[y][x] = level.Wall
+			for _, d := range around {
+				todo = append(todo, [2]int{x + d[0], y + d[1]})
 			}
 		}
 	}

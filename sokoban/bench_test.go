@@ -1,9 +1,11 @@
 package sokoban_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
+	"soko/internal/testlevel"
 	"soko/levels"
 	"soko/sokoban"
 )
@@ -83,4 +85,21 @@ func BenchmarkStore(b *testing.B) {
 	}
 	b.ReportMetric(float64(bytes)/float64(states), "bytes/state")
 	b.ReportMetric(float64(states), "states")
+}
+
+// BenchmarkSetUpOpen128 builds the board, the pull distances and the side
+// links of the largest open board (128×128, 15,876 squares), which took
+// seconds when the side links flooded the board once per square.
+func BenchmarkSetUpOpen128(b *testing.B) {
+	l := testlevel.Open(128, 128, 4)
+	for b.Loop() {
+		bd, err := sokoban.NewBoard(l)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bd.PullDistances(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		bd.Splits(0, 0)
+	}
 }

@@ -173,6 +173,13 @@ func (b *Board) impossible(format string, args ...any) {
 	}
 }
 
+// Bytes returns the memory the board's tables take, side links included
+// (Splits; PullDistances), not the table PullDistances returns.
+func (b *Board) Bytes() int64 {
+	n := int64(b.N)
+	return 4*int64(len(b.square)) + (4+16+1+8+8+4)*n + 4*int64(len(b.goals)+len(b.startBoxes))
+}
+
 // Next returns the neighbour of s in direction d, or None.
 func (b *Board) Next(s Square, d Dir) Square { return b.next[s][d] }
 

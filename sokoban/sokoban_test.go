@@ -1,6 +1,7 @@
 package sokoban
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -329,7 +330,10 @@ func TestPullDistancesAgainstBruteForce(t *testing.T) {
 	for _, tc := range tiny {
 		l := testlevel.Grid(tc.rows...)
 		b := mustBoard(t, l)
-		dist := b.PullDistances()
+		dist, err := b.PullDistances(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
 		for gi, g := range b.Goals() {
 			gx, gy := b.XY(g)
 			for s := Square(0); int(s) < b.N; s++ {
@@ -380,5 +384,115 @@ func TestSplits(t *testing.T) {
 	room := mustBoard(t, testlevel.Grid(tiny[1].rows...))
 	if room.Splits(room.At(2, 2), level.Right) {
 		t.Error("the open room's centre does not split it")
+	}
+}
+
+// slowSideLinks is sideLinks done the obvious way: for every square, flood
+// the board from each neighbour with the square blocked.
+func slowSideLinks(b *Board) []int8 {
+	links := make([]int8, b.N*4)
+	for s := Square(0); int(s) < b.N; s++ {
+		label := make([]int8, b.N)
+		for i := range label {
+			label[i] = -1
+		}
+		for d := Dir(0); d < 4; d++ {
+			start := b.Next(s, d)
+			links[int(s)*4+int(d)] = -1
+			if start < 0 {
+				continue
+			}
+			if label[start] < 0 {
+				stack := []Square{start}
+				label[start] = int8(d)
+				for len(stack) > 0 {
+					c := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					for e := Dir(0); e < 4; e++ {
+						if n := b.Next(c, e); n >= 0 && n != s && label[n] < 0 {
+							label[n] = int8(d)
+							stack = append(stack, n)
+						}
+					}
+				}
+			}
+			links[int(s)*4+int(d)] = label[start]
+		}
+	}
+	return links
+}
+
+// TestSideLinksAgainstFloodFill compares the one-pass articulation labels
+// with flood fills on the tiny levels, on Microban and on random boards
+// full of walls, pillars and corridors.
+func TestSideLinksAgainstFloodFill(t *testing.T) {
+	var ls []*level.Level
+	for _, tc := range tiny {
+		ls = append(ls, testlevel.Grid(tc.rows...))
+	}
+	ls = append(ls, testlevel.Resolve(t, "microban:1-40")...)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 200 {
+		w, h := 3+rng.IntN(12), 3+rng.IntN(10)
+		rows := make([]string, h)
+		for y := range rows {
+			r := []byte(strings.Repeat("#", w))
+			for x := 1; x < w-1 && y > 0 && y < h-1; x++ {
+				if rng.IntN(10) < 7 {
+					r[x] = ' '
+				}
+			}
+			rows[y] = string(r)
+		}
+		r := []byte(rows[h/2])
+		r[w/2] = '@'
+		rows[h/2] = string(r)
+		ls = append(ls, testlevel.Grid(rows...))
+	}
+	for i, l := range ls {
+		b := mustBoard(t, l)
+		if got, want := b.sideLinks(), slowSideLinks(b); !slices.Equal(got, want) {
+			t.Fatalf("level %d (%s):\n%s\nlinks %v\nwant  %v", i, l.Name(), strings.Join(l.Rows, "\n"), got, want)
+		}
+	}
+}
+
+func TestPullDistancesStopsWhenCancelled(t *testing.T) {
+	b := mustBoard(t, testlevel.Open(128, 128, 40))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if dist, err := b.PullDistances(ctx); err != context.Canceled || dist != nil {
+		t.Fatalf("cancelled: %d rows, error %v", len(dist), err)
+	}
+	if got, want := b.PullBytes(), int64(4*40*126*126); got != want {
+		t.Errorf("PullBytes = %d, want %d", got, want)
+	}
+}
+
+// TestNearestGoal compares the one search from every goal with the minimum
+// over the per-goal distances.
+func TestNearestGoal(t *testing.T) {
+	var ls []*level.Level
+	for _, tc := range tiny {
+		ls = append(ls, testlevel.Grid(tc.rows...))
+	}
+	ls = append(ls, testlevel.Resolve(t, "microban:1-40")...)
+	for _, l := range ls {
+		b := mustBoard(t, l)
+		dist, err := b.PullDistances(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := b.NearestGoal()
+		for s := range near {
+			want := Unreachable
+			for _, row := range dist {
+				want = min(want, row[s])
+			}
+			if near[s] != want {
+				x, y := b.XY(Square(s))
+				t.Fatalf("%s: (%d,%d): nearest goal %d pushes away, per-goal minimum %d", l.Name(), x, y, near[s], want)
+			}
+		}
 	}
 }

@@ -7,7 +7,9 @@ import (
 
 // Guard enforces a Budget inside a search loop and sends progress events.
 // Call Tick once per expanded node or iteration; it looks at the clock and the context
-// only every few calls, so it costs a few nanoseconds.
+// only every few calls, so it costs a few nanoseconds. Where calls come
+// slowly (big boards, where one expansion can take milliseconds), or many
+// states were generated since the last look, it looks at once.
 type Guard struct {
 	ctx      context.Context
 	budget   Budget
@@ -16,6 +18,9 @@ type Guard struct {
 	deadline time.Time
 	nextNote time.Time
 	calls    int
+	every    int       // Ticks between looks at the clock, 1 to checkEvery (see Check)
+	checked  time.Time // the last look
+	seen     int64     // Stats.Generated at the last look
 	best     func() []string
 }
 
@@ -26,17 +31,27 @@ func (g *Guard) Best(draw func() []string) { g.best = draw }
 // progressEvery is the interval between progress events.
 const progressEvery = 100 * time.Millisecond
 
-// checkEvery is how many Ticks pass between looks at the clock.
-const checkEvery = 16
+// checkEvery is how many Ticks pass between looks at the clock while Ticks
+// are quick. The guard starts by looking at every Tick and doubles the
+// interval after each look that comes less than slowTicks after the one
+// before, up to checkEvery; a look that comes later sets it back to every
+// Tick. It also looks when checkGenerated states were generated since the
+// last look: one expansion of a state with hundreds of boxes does that much
+// work at once.
+const (
+	checkEvery     = 16
+	slowTicks      = 2 * time.Millisecond
+	checkGenerated = 256
+)
 
 // NewGuard starts the clock for a search under opts.
 func NewGuard(ctx context.Context, opts Options) *Guard {
-	g := &Guard{ctx: ctx, budget: opts.Budget, progress: opts.Progress, start: time.Now()}
+	g := &Guard{ctx: ctx, budget: opts.Budget, progress: opts.Progress, start: time.Now(), every: 1}
+	g.checked = g.start
 	if opts.Budget.Time > 0 {
 		g.deadline = g.start.Add(opts.Budget.Time)
 	}
 	g.nextNote = g.start.Add(progressEvery)
-	g.calls = checkEvery - 1 // the first Tick looks at the clock and the context
 	return g
 }
 
@@ -57,7 +72,7 @@ func (g *Guard) Tick(stats *Stats) (Status, bool) {
 		return MemoryLimit, true
 	}
 	g.calls++
-	if g.calls < checkEvery {
+	if g.calls < g.every && stats.Generated-g.seen < checkGenerated {
 		return Solved, false
 	}
 	g.calls = 0
@@ -75,6 +90,11 @@ func (g *Guard) Check(stats *Stats) (Status, bool) {
 	default:
 	}
 	now := time.Now()
+	g.every = min(2*g.every, checkEvery)
+	if now.Sub(g.checked) > slowTicks {
+		g.every = 1
+	}
+	g.checked, g.seen = now, stats.Generated
 	if !g.deadline.IsZero() && now.After(g.deadline) {
 		return TimeLimit, true
 	}

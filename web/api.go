@@ -536,13 +536,17 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
-	text, err := analyze.Render(l)
+	text, err := analyze.Render(r.Context(), l)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
 	dead := deadlock.DeadSquares(b)
-	m := deadlock.NewMacros(b)
+	m, err := deadlock.NewMacros(r.Context(), b)
+	if err != nil { // the client went away
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
 	type tunnel struct {
 		X          int  `json:"x"`
 		Y          int  `json:"y"`

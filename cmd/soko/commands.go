@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -175,7 +176,7 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // runAnalyze prints each level with its static analysis (package analyze).
-func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("analyze: no levels given")
 	}
@@ -184,8 +185,11 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	for i, l := range lvls {
-		text, err := analyze.Render(l)
+		text, err := analyze.Render(ctx, l)
 		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
 			return err
 		}
 		if i > 0 {

@@ -69,9 +69,7 @@ var commands = []command{
 		}},
 	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
-		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-			return runAnalyze(args, stdin, stdout, stderr)
-		}},
+		run: runAnalyze},
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
 		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
