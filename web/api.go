@@ -20,10 +20,11 @@ import (
 	"soko/verify"
 )
 
-// Limits on what requests may carry beyond the body size.
+// Limits on what requests may carry beyond the body size. A solution to
+// verify has package level's cap, level.MaxSolutionSteps and
+// level.MaxSolutionText, the same as on the command line.
 const (
 	MaxLevelText = 256 << 10 // bytes of pasted level text
-	MaxSteps     = 1 << 20   // steps in a LURD to verify, repeat counts expanded
 	maxParams    = 16        // solver parameters in one request
 	maxParamLen  = 64        // bytes in a parameter name or value
 )
@@ -266,6 +267,20 @@ func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// limits answers what the server accepts, so that the page checks what it
+// sends against the server's numbers rather than copies of them: the
+// solution cap is package level's, the same as the command line's.
+func (s *Server) limits(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"max_solution_steps": level.MaxSolutionSteps,
+		"max_solution_text":  level.MaxSolutionText,
+		"max_level_text":     MaxLevelText,
+		"max_body":           s.cfg.MaxBody,
+		"max_time_s":         s.cfg.MaxTime.Seconds(),
+		"max_memory_mib":     s.cfg.MaxMemory >> 20,
+	})
+}
+
 // solveRequest is the body of POST /api/solve. Zero budgets mean the
 // server's caps; larger ones are cut to them.
 type solveRequest struct {
@@ -459,23 +474,6 @@ func writeEvent(w io.Writer, name string, v any) error {
 	return err
 }
 
-// stepCount counts the steps of a LURD string with repeat counts expanded,
-// stopping once it passes limit, without building the moves.
-func stepCount(s string, limit int) int {
-	n, count := 0, 0
-	for i := 0; i < len(s) && n <= limit; i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			count = min(count*10+int(c-'0'), limit+1)
-		case strings.IndexByte("udlrUDLR", c) >= 0:
-			n += max(count, 1)
-			count = 0
-		}
-	}
-	return n
-}
-
 func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		levelRef
@@ -488,10 +486,6 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	l, e := req.level()
 	if e != nil {
 		writeAPIError(w, e)
-		return
-	}
-	if n := stepCount(req.Solution, MaxSteps); n > MaxSteps {
-		writeError(w, http.StatusBadRequest, "solution longer than %d steps", MaxSteps)
 		return
 	}
 	moves, err := level.ParseLURD(req.Solution)
