@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"soko/level"
 	"soko/levels"
 	_ "soko/search" // registers bfs and astar
 )
@@ -324,6 +325,45 @@ func TestExternal(t *testing.T) {
 	for _, bad := range []string{"fake", "=cmd {level}", "fake=cmd", "a b=cmd {level}"} {
 		if _, err := ParseExternal(bad); err == nil {
 			t.Errorf("ParseExternal(%q) accepted it", bad)
+		}
+	}
+}
+
+// A {solution} file is held to the one cap for solutions,
+// level.MaxSolutionText: at the cap it is read, one byte more is refused
+// with an error saying so.
+func TestExternalSolutionCap(t *testing.T) {
+	lvls, err := levels.Resolve("microban:1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+	tooLong := func(n int) string {
+		return fmt.Sprintf("invalid solution: the solution file has %d bytes, more than the %d allowed", n, level.MaxSolutionText)
+	}
+	for _, tt := range []struct {
+		size          int
+		cmd           string
+		status, error string
+	}{
+		// The solution, then blanks up to size bytes.
+		{level.MaxSolutionText, "(printf %[1]s; head -c %[2]d /dev/zero | tr '\\0' ' ') > {solution}", "solved", ""},
+		{level.MaxSolutionText + 1, "(printf %[1]s; head -c %[2]d /dev/zero | tr '\\0' ' ') > {solution}", StatusError, tooLong(level.MaxSolutionText + 1)},
+		// A sparse file of 1 GiB, refused without reading it all.
+		{1 << 30, "printf %[1]s > {solution}; truncate -s %[3]d {solution}", StatusError, tooLong(1 << 30)},
+	} {
+		cmd := "fake=" + fmt.Sprintf(tt.cmd, sol, tt.size-len(sol), tt.size) + " # {level}"
+		spec, err := ParseExternal(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec Record
+		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
+		if _, err := r.Run(context.Background(), Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status != tt.status || !strings.Contains(rec.Error, tt.error) || (tt.status == "solved" && rec.Solution != sol) {
+			t.Errorf("%d bytes: status %q error %q solution %.40q, want %q %q", tt.size, rec.Status, rec.Error, rec.Solution, tt.status, tt.error)
 		}
 	}
 }
