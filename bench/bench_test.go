@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -461,5 +462,17 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"status":"solved","verified":true,"pushes":8`) {
 		t.Errorf("merge kept the wrong record:\n%s", out.String())
+	}
+
+	// One duplicate of one push: the counts are singular.
+	c := write("c.jsonl", rec("solved", 1, 0.3))
+	log.Reset()
+	if _, dups, err := Merge(io.Discard, &log, a, c); err != nil || dups != 1 {
+		t.Fatalf("merge: %d dups, %v", dups, err)
+	}
+	for _, want := range []string{"dropped " + c + ":1 (solved, 1 push, 0.300 s)", "1 duplicate record dropped: 0 identical to the run kept, 1 differing"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("merge said:\n%s\nwant %q in it", log.String(), want)
+		}
 	}
 }

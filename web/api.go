@@ -13,6 +13,7 @@ import (
 
 	"soko/analyze"
 	"soko/deadlock"
+	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
 	"soko/sokoban"
@@ -120,7 +121,7 @@ func (ref levelRef) level() (*level.Level, *apiError) {
 		}
 		n := max(ref.N, 1)
 		if n > len(ls) {
-			return nil, errorf(http.StatusBadRequest, "the text holds %d levels; there is no level %d", len(ls), n)
+			return nil, errorf(http.StatusBadRequest, "the text holds %s; there is no level %d", english.Count(len(ls), "level", "levels"), n)
 		}
 		l := ls[n-1]
 		l.Index = n
@@ -352,7 +353,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		running, waiting := s.jobs.load()
 		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{
-			"error":   fmt.Sprintf("busy: %d solver jobs running and %d waiting, the most this server takes; try again later", running, waiting),
+			"error":   fmt.Sprintf("busy: %s running and %d waiting, the most this server takes; try again later", english.Count(running, "solver job", "solver jobs"), waiting),
 			"busy":    true,
 			"running": running,
 			"waiting": waiting,

@@ -113,7 +113,7 @@ func TestHostileInputs(t *testing.T) {
 		{"open level", "POST", "/api/solve", "application/json", `{"xsb":"#####\n#@$. \n#####"}`, 400, "not closed"},
 		{"bad character", "POST", "/api/analyze", "application/json", `{"xsb":"#####\n#@$X#\n#####"}`, 400, "unknown character"},
 		{"too large level", "POST", "/api/parse", "application/json", `{"xsb":"` + strings.Repeat("#", MaxLevelText+1) + `"}`, 413, "level text"},
-		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "no level 2"},
+		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "the text holds 1 level; there is no level 2"},
 		{"no text", "POST", "/api/parse", "application/json", `{"xsb":"   "}`, 400, "no level text"},
 		{"unknown collection", "GET", "/api/levels/nope/1", "", "", 404, "unknown collection"},
 		{"level zero", "GET", "/api/levels/microban/0", "", "", 404, "no level"},

@@ -291,6 +291,10 @@ func TestBrowserNavigation(t *testing.T) {
 	at("microban:3")
 	b.eval("history.forward()", nil)
 	b.waitFor("the pasted level again", `soko.state().level === "pasted:1" && soko.state().hash === ""`, 10*time.Second)
+	// Its one-push solution is counted in the singular.
+	b.eval(`document.getElementById("solution").value = "R"`, nil)
+	b.click("verifyBtn")
+	b.waitFor("the verifier's answer in the singular", `soko.state().verify.endsWith(": 1 move, 1 push")`, 10*time.Second)
 
 	// Deep links on a fresh load.
 	b.must("Page.navigate", map[string]any{"url": url + "/?fresh#nosuch:5"})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"soko/internal/english"
 	"soko/web"
 )
 
@@ -126,8 +127,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprint(stderr, w)
 	}
 	s := web.New(c.web)
-	fmt.Fprintf(stdout, "soko: serving on http://%s/ (%d jobs at once, %d waiting, %s and %s per job); Ctrl-C stops\n",
-		pageAddr(ln.Addr()), c.web.MaxJobs, c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
+	fmt.Fprintf(stdout, "soko: serving on http://%s/ (%s at once, %d waiting, %s and %s per job); Ctrl-C stops\n",
+		pageAddr(ln.Addr()), english.Count(c.web.MaxJobs, "job", "jobs"), c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
 	err = s.Serve(ctx, ln, 5*time.Second)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -52,6 +52,9 @@ func TestServeShutdown(t *testing.T) {
 			t.Fatalf("no address printed: %q", out.String())
 		}
 	}
+	if !strings.Contains(out.String(), "(1 job at once, 0 waiting,") {
+		t.Errorf("start-up line: %q", out.String())
+	}
 	// The soft memory limit is solve's and bench's for one worker of 64 MiB.
 	if got, want := debug.SetMemoryLimit(-1), memoryLimit(1, 64<<20); got != want {
 		t.Errorf("soft memory limit %d, want %d", got, want)
@@ -73,7 +76,7 @@ func TestServeShutdown(t *testing.T) {
 	}
 	b2, _ := io.ReadAll(resp2.Body)
 	resp2.Body.Close()
-	if resp2.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b2), "busy") {
+	if resp2.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b2), "busy: 1 solver job running and 0 waiting") {
 		t.Fatalf("second job: %d %s", resp2.StatusCode, b2)
 	}
 	events, err := http.Get(base + "/api/jobs/" + id[1] + "/events")
