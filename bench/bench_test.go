@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"soko/level"
 	"soko/levels"
 	_ "soko/search" // registers bfs and astar
 )
@@ -328,6 +330,45 @@ func TestExternal(t *testing.T) {
 	}
 }
 
+// A {solution} file is held to the one cap for solutions,
+// level.MaxSolutionText: at the cap it is read, one byte more is refused
+// with an error saying so.
+func TestExternalSolutionCap(t *testing.T) {
+	lvls, err := levels.Resolve("microban:1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+	tooLong := func(n int) string {
+		return fmt.Sprintf("invalid solution: the solution file has %d bytes, more than the %d allowed", n, level.MaxSolutionText)
+	}
+	for _, tt := range []struct {
+		size          int
+		cmd           string
+		status, error string
+	}{
+		// The solution, then blanks up to size bytes.
+		{level.MaxSolutionText, "(printf %[1]s; head -c %[2]d /dev/zero | tr '\\0' ' ') > {solution}", "solved", ""},
+		{level.MaxSolutionText + 1, "(printf %[1]s; head -c %[2]d /dev/zero | tr '\\0' ' ') > {solution}", StatusError, tooLong(level.MaxSolutionText + 1)},
+		// A sparse file of 1 GiB, refused without reading it all.
+		{1 << 30, "printf %[1]s > {solution}; truncate -s %[3]d {solution}", StatusError, tooLong(1 << 30)},
+	} {
+		cmd := "fake=" + fmt.Sprintf(tt.cmd, sol, tt.size-len(sol), tt.size) + " # {level}"
+		spec, err := ParseExternal(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec Record
+		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
+		if _, err := r.Run(context.Background(), Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status != tt.status || !strings.Contains(rec.Error, tt.error) || (tt.status == "solved" && rec.Solution != sol) {
+			t.Errorf("%d bytes: status %q error %q solution %.40q, want %q %q", tt.size, rec.Status, rec.Error, rec.Solution, tt.status, tt.error)
+		}
+	}
+}
+
 func TestPresets(t *testing.T) {
 	for _, p := range Presets {
 		if len(p.Solvers) == 0 || len(p.Levels) == 0 || len(p.Times)+len(p.Iterations) == 0 {
@@ -421,5 +462,17 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"status":"solved","verified":true,"pushes":8`) {
 		t.Errorf("merge kept the wrong record:\n%s", out.String())
+	}
+
+	// One duplicate of one push: the counts are singular.
+	c := write("c.jsonl", rec("solved", 1, 0.3))
+	log.Reset()
+	if _, dups, err := Merge(io.Discard, &log, a, c); err != nil || dups != 1 {
+		t.Fatalf("merge: %d dups, %v", dups, err)
+	}
+	for _, want := range []string{"dropped " + c + ":1 (solved, 1 push, 0.300 s)", "1 duplicate record dropped: 0 identical to the run kept, 1 differing"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("merge said:\n%s\nwant %q in it", log.String(), want)
+		}
 	}
 }

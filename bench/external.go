@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,10 +112,12 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		return true
 	}
 
-	lurd := ""
-	if b, err := os.ReadFile(solPath); err == nil && len(bytes.TrimSpace(b)) > 0 {
-		lurd = string(b)
-	} else {
+	lurd, err := readSolution(solPath)
+	if err != nil {
+		rec.Status, rec.Error = StatusError, "invalid solution: "+err.Error()
+		return true
+	}
+	if strings.TrimSpace(lurd) == "" {
 		lurd = lastLURDLine(stdout.buf.String())
 	}
 	if lurd == "" {
@@ -146,6 +150,33 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		rec.Solution = level.FormatLURD(ms)
 	}
 	return true
+}
+
+// readSolution reads the {solution} file, "" when the program wrote none.
+// A file longer than level.MaxSolutionText, the one cap for solutions, is
+// refused without being read.
+func readSolution(path string) (string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, level.MaxSolutionText+1))
+	if err != nil {
+		return "", fmt.Errorf("reading the solution file: %w", err)
+	}
+	if len(b) > level.MaxSolutionText {
+		size := fmt.Sprintf("more than %d bytes", level.MaxSolutionText)
+		if st, err := f.Stat(); err == nil {
+			size = fmt.Sprintf("%d bytes", st.Size())
+		}
+		return "", fmt.Errorf("the solution file has %s, more than the %d allowed (a solution has at most %d steps)",
+			size, level.MaxSolutionText, level.MaxSolutionSteps)
+	}
+	return string(b), nil
 }
 
 // lastLURDLine returns the last line of out made only of LURD letters, repeat

@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"soko/internal/english"
 )
 
 // plots writes the figures, each as PNG and SVG, into dir:
@@ -235,7 +237,7 @@ func (d *dataset) solvedPlot(c string) (*plot.Plot, error) {
 	bs := d.budgetsOf(c)
 	xs, label, logScale, names := budgetAxis(bs)
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Levels solved: %s (%d levels)", c, len(d.levels[c]))
+	p.Title.Text = fmt.Sprintf("Levels solved: %s (%s)", c, english.Count(len(d.levels[c]), "level", "levels"))
 	p.Y.Label.Text = "levels solved"
 	p.Y.Min, p.Y.Max = 0, float64(len(d.levels[c]))
 	p.Y.Tick.Marker = linearTicks{integer: true}
@@ -432,8 +434,8 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	bar.Color = color.RGBA{R: 60, G: 90, B: 170, A: 255}
 	bar.LineStyle.Width = 0
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Pushes %s − %s per level\n%s at %s: mean %s over %d levels both solve",
-		pd.a, pd.b, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), len(pd.diffs))
+	p.Title.Text = fmt.Sprintf("Pushes %s − %s per level\n%s at %s: mean %s over %s both solve",
+		pd.a, pd.b, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), english.Count(len(pd.diffs), "level", "levels"))
 	if numbered {
 		p.X.Label.Text = "level"
 		p.X.Tick.Marker = linearTicks{integer: true}

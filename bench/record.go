@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"soko/internal/english"
 	"soko/level"
 )
 
@@ -258,7 +259,7 @@ func recordFields(r *Record) map[string]any {
 // limit".
 func outcome(r *Record) string {
 	if r.Solved() {
-		return fmt.Sprintf("solved, %d pushes, %.3f s", r.Pushes, r.WallS)
+		return fmt.Sprintf("solved, %s, %.3f s", english.Count(r.Pushes, "push", "pushes"), r.WallS)
 	}
 	return r.Status
 }
@@ -388,10 +389,10 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 	}
 	if log != nil && identical+differing > 0 {
 		if differing > maxShown {
-			fmt.Fprintf(log, "bench merge: … and %d more differing duplicates\n", differing-maxShown)
+			fmt.Fprintf(log, "bench merge: … and %s more\n", english.Count(differing-maxShown, "differing duplicate", "differing duplicates"))
 		}
-		fmt.Fprintf(log, "bench merge: %d duplicate records dropped: %d identical to the run kept, %d differing (the first record of a run is kept)\n",
-			identical+differing, identical, differing)
+		fmt.Fprintf(log, "bench merge: %s dropped: %d identical to the run kept, %d differing (the first record of a run is kept)\n",
+			english.Count(identical+differing, "duplicate record", "duplicate records"), identical, differing)
 	}
 	all, dups = dedup(all)
 	SortRecords(all)

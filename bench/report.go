@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"soko/internal/english"
 )
 
 // ReportOptions say what Report makes.
@@ -233,7 +235,7 @@ func (d *dataset) solvedTables() []*table {
 		bs := d.budgetsOf(c)
 		t := &table{header: []string{"solver"}}
 		seeds := d.seeds[c]
-		t.title = fmt.Sprintf("### Levels solved: %s (%d levels", c, len(d.levels[c]))
+		t.title = fmt.Sprintf("### Levels solved: %s (%s", c, english.Count(len(d.levels[c]), "level", "levels"))
 		if seeds > 1 {
 			t.title += fmt.Sprintf(", mean over %d seeds", seeds)
 		}
@@ -703,19 +705,19 @@ func fmtF(x float64, prec int) string {
 func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	d := newDataset(recs)
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", plural(len(d.recs), "run"), plural(len(d.solvers), "solver"),
-		plural(len(d.collections), "collection"), plural(len(d.budgets), "budget"))
+	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", english.Count(len(d.recs), "run", "runs"), english.Count(len(d.solvers), "solver", "solvers"),
+		english.Count(len(d.collections), "collection", "collections"), english.Count(len(d.budgets), "budget", "budgets"))
 	where := "the results' error field"
 	if opts.OutDir != "" {
 		where = "runs.csv and levels.md"
 	}
 	if n, by := d.countStatus(StatusError); n > 0 {
 		fmt.Fprintf(&md, " %s ended in an error (the run could not be done, or its solution did not verify): %s; see %s.",
-			plural(n, "run"), by, where)
+			english.Count(n, "run", "runs"), by, where)
 	}
 	if n, by := d.countStatus(StatusFailed); n > 0 {
 		fmt.Fprintf(&md, " %s failed (an external program ended without a solution before its time limit): %s; see %s.",
-			plural(n, "run"), by, where)
+			english.Count(n, "run", "runs"), by, where)
 	}
 	fmt.Fprint(&md, "\n\n")
 	for _, t := range d.solvedTables() {
@@ -801,14 +803,6 @@ func (d *dataset) statusBySolver(coll, status string) string {
 		parts = append(parts, s+" "+strconv.Itoa(bySolver[s]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// plural writes "1 run", "2 runs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

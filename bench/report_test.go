@@ -334,3 +334,26 @@ func TestPushDiffPlotFitted(t *testing.T) {
 		t.Errorf("title %q is %v wide, the plot %v", p.Title.Text, w, plotWidth)
 	}
 }
+
+// A count of one reads in the singular everywhere in the report and plots.
+func TestReportSingular(t *testing.T) {
+	r := Record{Solver: "wrong", Level: "mine.xsb:1", Budget: Budget{Time: time.Second}, Seed: 1, Status: StatusError, Error: "invalid solution"}
+	r.Key = runKey(r.Solver, nil, r.Level, "", r.Budget, 1)
+	var md bytes.Buffer
+	if err := Report(&md, []Record{r}, ReportOptions{NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 run: 1 solver, 1 collection, 1 budget.", "1 run ended in an error", "### Levels solved: mine.xsb (1 level)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, md.String())
+		}
+	}
+	p, err := newDataset([]Record{r}).solvedPlot("mine.xsb")
+	if err != nil || !strings.HasSuffix(p.Title.Text, "(1 level)") {
+		t.Errorf("solved plot title %q, %v", p.Title.Text, err)
+	}
+	p, err = pushDiffPlot(pushDiff{coll: "mine.xsb", a: "a", b: "b", budget: r.Budget, levels: []string{"mine.xsb:1"}, diffs: []float64{2}})
+	if err != nil || !strings.HasSuffix(p.Title.Text, "over 1 level both solve") {
+		t.Errorf("push-difference plot title %q, %v", p.Title.Text, err)
+	}
+}

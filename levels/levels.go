@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"soko/internal/english"
 	"soko/level"
 )
 
@@ -273,7 +274,7 @@ func selectLevels(ls []*level.Level, name, sel string) ([]*level.Level, error) {
 		case lo > hi:
 			return nil, specErrorf("%s: bad level range %s: start after end", name, item)
 		case hi > len(ls):
-			return nil, specErrorf("%s: level %d out of range: the collection has %d levels", name, hi, len(ls))
+			return nil, specErrorf("%s: level %d out of range: the collection has %s", name, hi, english.Count(len(ls), "level", "levels"))
 		}
 		out = append(out, ls[lo-1:hi]...)
 	}

@@ -161,6 +161,10 @@ func TestResolveErrors(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("; nothing\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	one := filepath.Join(dir, "one.xsb")
+	if err := os.WriteFile(one, []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		spec string
 		want string
@@ -181,6 +185,7 @@ func TestResolveErrors(t *testing.T) {
 		{bad, "bad.xsb:2:4: level 1: unknown character 'x' in board"},
 		{empty, "empty.xsb: no levels"},
 		{"-:4", "<stdin>: level 4 out of range: the collection has 3 levels"},
+		{one + ":2", "one.xsb: level 2 out of range: the collection has 1 level"},
 	}
 	for _, tc := range tests {
 		_, err := Resolve(tc.spec, strings.NewReader(fileLevels))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"soko/internal/english"
 )
 
 // None is the index of no node.
@@ -377,7 +379,7 @@ func (t *Tree) check(negate bool, tol float64) error {
 			prev = c
 		}
 		if kids != nd.kids {
-			errs = append(errs, fmt.Errorf("node %d: %d children counted, %d linked", x, nd.kids, kids))
+			errs = append(errs, fmt.Errorf("node %d: %s counted, %d linked", x, english.Count(int(nd.kids), "child", "children"), kids))
 		}
 		if s.n != int64(nd.n) || (!negate && math.Abs(s.w-nd.w) > tol*max(1, math.Abs(s.w))) {
 			errs = append(errs, fmt.Errorf("node %d: stored n=%d w=%g, recomputed n=%d w=%g", x, nd.n, nd.w, s.n, s.w))
@@ -387,7 +389,7 @@ func (t *Tree) check(negate bool, tol float64) error {
 	}
 	recompute(Root)
 	if len(memo) != t.live {
-		errs = append(errs, fmt.Errorf("%d nodes reachable from the root, %d live", len(memo), t.live))
+		errs = append(errs, fmt.Errorf("%s reachable from the root, %d live", english.Count(len(memo), "node", "nodes"), t.live))
 	}
 	if len(errs) > 5 {
 		errs = append(errs[:5], fmt.Errorf("and %d more", len(errs)-5))

@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"soko/internal/english"
 	"soko/level"
 )
 
@@ -155,7 +156,7 @@ func NewBoard(l *level.Level) (*Board, error) {
 	}
 	b.startPlayer = b.square[py*w+px]
 	if len(b.startBoxes) != len(b.goals) && b.Impossible == "" {
-		b.impossible("%d reachable boxes but %d reachable goals", len(b.startBoxes), len(b.goals))
+		b.impossible("%s but %s", english.Count(len(b.startBoxes), "reachable box", "reachable boxes"), english.Count(len(b.goals), "reachable goal", "reachable goals"))
 	}
 	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
 	b.zBox = make([]uint64, b.N)

@@ -13,6 +13,7 @@ import (
 
 	"soko/analyze"
 	"soko/deadlock"
+	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
 	"soko/sokoban"
@@ -20,10 +21,11 @@ import (
 	"soko/verify"
 )
 
-// Limits on what requests may carry beyond the body size.
+// Limits on what requests may carry beyond the body size. A solution to
+// verify has package level's cap, level.MaxSolutionSteps and
+// level.MaxSolutionText, the same as on the command line.
 const (
 	MaxLevelText = 256 << 10 // bytes of pasted level text
-	MaxSteps     = 1 << 20   // steps in a LURD to verify, repeat counts expanded
 	maxParams    = 16        // solver parameters in one request
 	maxParamLen  = 64        // bytes in a parameter name or value
 )
@@ -119,7 +121,7 @@ func (ref levelRef) level() (*level.Level, *apiError) {
 		}
 		n := max(ref.N, 1)
 		if n > len(ls) {
-			return nil, errorf(http.StatusBadRequest, "the text holds %d levels; there is no level %d", len(ls), n)
+			return nil, errorf(http.StatusBadRequest, "the text holds %s; there is no level %d", english.Count(len(ls), "level", "levels"), n)
 		}
 		l := ls[n-1]
 		l.Index = n
@@ -266,6 +268,20 @@ func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// limits answers what the server accepts, so that the page checks what it
+// sends against the server's numbers rather than copies of them: the
+// solution cap is package level's, the same as the command line's.
+func (s *Server) limits(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"max_solution_steps": level.MaxSolutionSteps,
+		"max_solution_text":  level.MaxSolutionText,
+		"max_level_text":     MaxLevelText,
+		"max_body":           s.cfg.MaxBody,
+		"max_time_s":         s.cfg.MaxTime.Seconds(),
+		"max_memory_mib":     s.cfg.MaxMemory >> 20,
+	})
+}
+
 // solveRequest is the body of POST /api/solve. Zero budgets mean the
 // server's caps; larger ones are cut to them.
 type solveRequest struct {
@@ -337,7 +353,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		running, waiting := s.jobs.load()
 		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{
-			"error":   fmt.Sprintf("busy: %d solver jobs running and %d waiting, the most this server takes; try again later", running, waiting),
+			"error":   fmt.Sprintf("busy: %s running and %d waiting, the most this server takes; try again later", english.Count(running, "solver job", "solver jobs"), waiting),
 			"busy":    true,
 			"running": running,
 			"waiting": waiting,
@@ -459,23 +475,6 @@ func writeEvent(w io.Writer, name string, v any) error {
 	return err
 }
 
-// stepCount counts the steps of a LURD string with repeat counts expanded,
-// stopping once it passes limit, without building the moves.
-func stepCount(s string, limit int) int {
-	n, count := 0, 0
-	for i := 0; i < len(s) && n <= limit; i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			count = min(count*10+int(c-'0'), limit+1)
-		case strings.IndexByte("udlrUDLR", c) >= 0:
-			n += max(count, 1)
-			count = 0
-		}
-	}
-	return n
-}
-
 func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		levelRef
@@ -488,10 +487,6 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	l, e := req.level()
 	if e != nil {
 		writeAPIError(w, e)
-		return
-	}
-	if n := stepCount(req.Solution, MaxSteps); n > MaxSteps {
-		writeError(w, http.StatusBadRequest, "solution longer than %d steps", MaxSteps)
 		return
 	}
 	moves, err := level.ParseLURD(req.Solution)

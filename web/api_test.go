@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"soko/level"
 	_ "soko/mcts"   // registers the MCTS solvers
 	_ "soko/search" // registers the search solvers
 )
@@ -111,7 +113,7 @@ func TestHostileInputs(t *testing.T) {
 		{"open level", "POST", "/api/solve", "application/json", `{"xsb":"#####\n#@$. \n#####"}`, 400, "not closed"},
 		{"bad character", "POST", "/api/analyze", "application/json", `{"xsb":"#####\n#@$X#\n#####"}`, 400, "unknown character"},
 		{"too large level", "POST", "/api/parse", "application/json", `{"xsb":"` + strings.Repeat("#", MaxLevelText+1) + `"}`, 413, "level text"},
-		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "no level 2"},
+		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "the text holds 1 level; there is no level 2"},
 		{"no text", "POST", "/api/parse", "application/json", `{"xsb":"   "}`, 400, "no level text"},
 		{"unknown collection", "GET", "/api/levels/nope/1", "", "", 404, "unknown collection"},
 		{"level zero", "GET", "/api/levels/microban/0", "", "", 404, "no level"},
@@ -222,6 +224,42 @@ func TestReadEndpoints(t *testing.T) {
 	resp, body := do(t, req)
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("<canvas")) || resp.Header.Get("Content-Security-Policy") == "" {
 		t.Fatalf("the page: %d %q", resp.StatusCode, body[:min(len(body), 200)])
+	}
+}
+
+// The web takes solutions up to package level's cap, the command line's,
+// and tells the page the cap in GET /api/limits.
+func TestSolutionCap(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	resp, err := http.Get(ts.URL + "/api/limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lim struct {
+		Steps int `json:"max_solution_steps"`
+		Text  int `json:"max_solution_text"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&lim)
+	resp.Body.Close()
+	if err != nil || lim.Steps != level.MaxSolutionSteps || lim.Text != level.MaxSolutionText {
+		t.Fatalf("limits: %v %+v, want %d steps and %d bytes", err, lim, level.MaxSolutionSteps, level.MaxSolutionText)
+	}
+
+	// At the cap: replayed (and refused at its first blocked step).
+	resp, body := post(t, ts.URL+"/api/verify", fmt.Sprintf(`{"xsb":%s,"solution":"%dl"}`, jsonString(microban1), level.MaxSolutionSteps))
+	var v struct {
+		Solved   bool
+		FailStep int `json:"fail_step"`
+	}
+	if err := json.Unmarshal(body, &v); err != nil || resp.StatusCode != 200 || v.Solved || v.FailStep != 1 {
+		t.Fatalf("%d steps: %d %.200s", level.MaxSolutionSteps, resp.StatusCode, body)
+	}
+	// One step more: refused with the parser's message and position.
+	resp, body = post(t, ts.URL+"/api/verify", fmt.Sprintf(`{"xsb":%s,"solution":"u %dl"}`, jsonString(microban1), level.MaxSolutionSteps))
+	var e apiError
+	want := fmt.Sprintf("LURD longer than %d steps", level.MaxSolutionSteps)
+	if err := json.Unmarshal(body, &e); err != nil || resp.StatusCode != 400 || !strings.Contains(e.Msg, want) || e.Line != 1 || e.Col != 3 {
+		t.Fatalf("%d steps: %d %s, want 400 %q at 1:3", level.MaxSolutionSteps+1, resp.StatusCode, body, want)
 	}
 }
 

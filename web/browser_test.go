@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"soko/level"
 )
 
 // browserPage starts a server and headless Chromium for a browser test,
@@ -147,6 +149,19 @@ func TestBrowser(t *testing.T) {
 	b.eval(`document.getElementById("solution").value = "dlUrrrdLullddrUluRuulDrddrruLdlUU"`, nil)
 	b.click("verifyBtn")
 	b.waitFor("the verifier's answer", `soko.state().verify.includes("33 moves, 8 pushes")`, 10*time.Second)
+
+	// The page's LURD parser has the server's cap, level.MaxSolutionSteps:
+	// a replay of exactly that many steps loads, one more is refused.
+	max := level.MaxSolutionSteps
+	var steps int
+	b.eval(fmt.Sprintf(`parseLURD("%dl").length`, max), &steps)
+	if steps != max {
+		t.Fatalf("the page parsed %d steps of %d", steps, max)
+	}
+	b.eval(fmt.Sprintf(`document.getElementById("solution").value = "u %dl"`, max), nil)
+	b.click("replayBtn")
+	want := fmt.Sprintf("line 1, column 3: LURD longer than %d steps", max)
+	b.waitFor("the page to refuse a replay over the cap", fmt.Sprintf(`soko.state().verify.includes(%q)`, want), 10*time.Second)
 }
 
 // navState is what TestBrowserNavigation reads of the page.
@@ -276,6 +291,10 @@ func TestBrowserNavigation(t *testing.T) {
 	at("microban:3")
 	b.eval("history.forward()", nil)
 	b.waitFor("the pasted level again", `soko.state().level === "pasted:1" && soko.state().hash === ""`, 10*time.Second)
+	// Its one-push solution is counted in the singular.
+	b.eval(`document.getElementById("solution").value = "R"`, nil)
+	b.click("verifyBtn")
+	b.waitFor("the verifier's answer in the singular", `soko.state().verify.endsWith(": 1 move, 1 push")`, 10*time.Second)
 
 	// Deep links on a fresh load.
 	b.must("Page.navigate", map[string]any{"url": url + "/?fresh#nosuch:5"})

@@ -15,13 +15,15 @@
 //	GET    /api/collections/{name}       {name, levels: [{n, title, width, height, boxes}]}
 //	GET    /api/levels/{collection}/{n}  a level: {id, title, author, width, height, rows, xsb}
 //	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
-//	GET    /api/solvers                  [{name, summary, params}]
+//	GET    /api/solvers                  [{name, summary, params, param_specs}]
+//	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib}
 //	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, params}
 //	                                     → 202 {id, events, state}; 429 {error, running, waiting} when busy
 //	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
+//	                                     (at most level.MaxSolutionSteps steps, as on the command line)
 //	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …}
 //
 // The event stream of a job sends "state" ({state, running, waiting}) when
@@ -189,6 +191,7 @@ func (s *Server) routes() {
 		{"GET", "/api/levels/{collection}/{n}", s.level},
 		{"POST", "/api/parse", s.parse},
 		{"GET", "/api/solvers", s.solvers},
+		{"GET", "/api/limits", s.limits},
 		{"POST", "/api/solve", s.solve},
 		{"GET", "/api/jobs/{id}", s.jobInfo},
 		{"DELETE", "/api/jobs/{id}", s.cancel},

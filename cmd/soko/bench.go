@@ -335,7 +335,8 @@ func parseSeedList(list []string) ([]uint64, error) {
 }
 
 const mergeDoc = `Joins results files, such as the shards of one bench, into one: runs
-sorted, each kept once.
+sorted, each kept once (the first record of it). Duplicates are counted on
+standard error, and those that differ from the record kept are named.
 `
 
 func mergeFlags() (*flag.FlagSet, *string) {
@@ -367,7 +368,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		w = f
 	}
-	runs, dups, err := bench.Merge(w, stderr, files...)
+	runs, _, err := bench.Merge(w, stderr, files...) // Merge says what it dropped
 	if f != nil {
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -376,11 +377,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "bench merge: %s from %s", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
-	if dups > 0 {
-		fmt.Fprintf(stderr, " (%s dropped)", english.Count(dups, "duplicate", "duplicates"))
-	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
 	return nil
 }
 

@@ -124,6 +124,12 @@ func TestBenchShardMerge(t *testing.T) {
 	if _, _, err := soko(t, "", "bench", "merge", "--out", parts[0], parts[0]); err == nil {
 		t.Fatal("merge accepted its output as an input")
 	}
+	// A shard given twice: its runs are kept once, and the duplicates are
+	// counted once, by bench.Merge.
+	_, errOut, err = soko(t, "", "bench", "merge", "--out", filepath.Join(dir, "twice.jsonl"), parts[0], parts[0])
+	if err != nil || strings.Count(errOut, "dropped") != 1 || !strings.HasSuffix(errOut, " dropped: 16 identical to the run kept, 0 differing (the first record of a run is kept)\nbench merge: 16 runs from 2 files\n") {
+		t.Fatalf("merge of a shard twice: %v\n%s", err, errOut)
+	}
 }
 
 // TestBenchHelperProcess is the soko command in a child process, for

@@ -83,7 +83,7 @@ var commands = []command{
 			return runReport(args, stdout, stderr)
 		}},
 	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
-		doc:   "Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).\n",
+		doc:   serveDoc,
 		flags: func() *flag.FlagSet { fs, _ := serveFlags(); return fs },
 		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runServe(ctx, args, stdout, stderr)
@@ -355,11 +355,16 @@ func (p paramValue) Set(s string) error { return p.params.Set(p.name + "=" + s) 
 // binary. A soft limit a little above the budgets makes the collector run
 // earlier instead, so the process stays close to what --memory says.
 func setMemoryLimit(workers int, perRun int64) {
+	debug.SetMemoryLimit(memoryLimit(workers, perRun))
+}
+
+// memoryLimit is the soft memory limit setMemoryLimit sets.
+func memoryLimit(workers int, perRun int64) int64 {
 	limit := solver.PhysicalMemory() * 4 / 5
 	if perRun > 0 {
 		limit = min(limit, int64(workers)*perRun*9/8+memoryOverhead)
 	}
-	debug.SetMemoryLimit(limit)
+	return limit
 }
 
 // memoryOverhead is the Go heap a soko process holds beside the searches'

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
-	"soko/solver"
+	"soko/internal/english"
 	"soko/web"
 )
 
@@ -20,17 +19,30 @@ type serveConfig struct {
 	web  web.Config
 }
 
+const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).
+--time and --memory are the budget of every job, which a request may lower
+but not raise. Unlike on solve and bench, 0 is refused for them: every job
+of a server has a time and a memory limit. The Go runtime's soft memory
+limit is set from --jobs and --memory as solve and bench set it from -j and
+--memory.
+`
+
 func serveFlags() (*flag.FlagSet, *serveConfig) {
-	c := &serveConfig{web: web.DefaultConfig()}
+	c := &serveConfig{}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
-	fs.IntVar(&c.web.MaxJobs, "jobs", c.web.MaxJobs, "solver jobs running at once")
-	fs.IntVar(&c.web.MaxQueue, "queue", c.web.MaxQueue, "solver jobs waiting for a slot; more are answered 429 busy")
-	fs.DurationVar(&c.web.MaxTime, "time", c.web.MaxTime, "time limit of a job (requests may ask for less)")
-	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit of a job's search tables, e.g. 512MiB (requests may ask for less)")
-	fs.Var(sizeValue{&c.web.MaxBody}, "max-body", "largest request body, e.g. 1MiB")
-	fs.DurationVar(&c.web.IdleCancel, "idle", c.web.IdleCancel, "cancel a job nobody has watched for this long")
+	c.addr = "127.0.0.1:8080"
+	fs.StringVar(&c.addr, "addr", c.addr, "listen on `HOST:PORT` (port 0 picks a free one)")
+	fs.Var(workersValue{&c.web.MaxJobs}, "jobs", "`N` solver jobs running at once (default: one per core)")
+	alias(fs, "j", "jobs")
+	fs.IntVar(&c.web.MaxQueue, "queue", 0, "`N` solver jobs waiting for a slot; more are answered 429 busy (default: one per core)")
+	fs.Var(durationValue{&c.web.MaxTime}, "time", "time limit `D` per job, e.g. 10s, 2m; requests may ask for less (default 1m0s)")
+	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit `SIZE` per job, e.g. 512MiB; requests may ask for less (default: a third of physical memory shared by the jobs, at most 1GiB)")
+	fs.Var(sizeValue{&c.web.MaxBody}, "max-body", "largest request body `SIZE`, e.g. 1MiB (default 1MiB)")
+	fs.Var(durationValue{&c.web.IdleCancel}, "idle", "cancel a job nobody has watched for `D` (default 15s)")
 	fs.Var(hostsValue{&c.web.AllowHosts}, "allow-host", "also accept requests whose Host header is `NAME` (any port) or NAME:PORT, e.g. behind a proxy that keeps the Host; repeat or separate with commas (default: only the listening address, and localhost on loopback)")
+	// The defaults after fs.Var, so that help does not print this
+	// machine's numbers; the usages above say what they are.
+	c.web = web.DefaultConfig()
 	return fs, c
 }
 
@@ -93,13 +105,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) != 0 {
 		return usagef("serve: takes no arguments, got %q", pos)
 	}
-	if c.web.MaxJobs < 1 || c.web.MaxQueue < 0 || c.web.MaxTime <= 0 || c.web.MaxMemory <= 0 || c.web.MaxBody <= 0 || c.web.IdleCancel <= 0 {
-		return usagef("serve: --jobs, --time, --memory, --max-body and --idle must be positive, --queue not negative")
+	switch {
+	case c.web.MaxTime == 0:
+		return usagef("serve: --time 0 (no limit, as on solve and bench) is refused: every job of a server needs a time limit, such as 1m")
+	case c.web.MaxMemory == 0:
+		return usagef("serve: --memory 0 (no limit, as on solve and bench) is refused: every job of a server needs a memory limit, such as 1GiB")
+	case c.web.MaxQueue < 0:
+		return usagef("serve: bad --queue \"%d\": want a whole number, at least 0", c.web.MaxQueue)
+	case c.web.MaxBody == 0:
+		return usagef("serve: bad --max-body \"0\": want a size of at least 1 byte, such as 1MiB")
+	case c.web.IdleCancel == 0:
+		return usagef("serve: bad --idle \"0\": want a duration of more than 0, such as 15s")
 	}
-	// As in soko solve: a soft memory limit a little above what the jobs
-	// may hold makes the collector work harder instead of growing.
-	soft := int64(c.web.MaxJobs)*c.web.MaxMemory*5/4 + 128<<20
-	debug.SetMemoryLimit(min(soft, solver.PhysicalMemory()*4/5))
+	setMemoryLimit(c.web.MaxJobs, c.web.MaxMemory)
 
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
@@ -109,8 +127,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprint(stderr, w)
 	}
 	s := web.New(c.web)
-	fmt.Fprintf(stdout, "soko: serving on http://%s/ (%d jobs at once, %d waiting, %s and %s per job); Ctrl-C stops\n",
-		pageAddr(ln.Addr()), c.web.MaxJobs, c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
+	fmt.Fprintf(stdout, "soko: serving on http://%s/ (%s at once, %d waiting, %s and %s per job); Ctrl-C stops\n",
+		pageAddr(ln.Addr()), english.Count(c.web.MaxJobs, "job", "jobs"), c.web.MaxQueue, c.web.MaxTime, formatBytes(c.web.MaxMemory))
 	err = s.Serve(ctx, ln, 5*time.Second)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -40,7 +41,7 @@ func TestServeShutdown(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "1", "--queue", "0", "--time", "30s"}, strings.NewReader(""), &out, &errOut)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "-j", "1", "--queue", "0", "--time", "30s", "--memory", "64MiB"}, strings.NewReader(""), &out, &errOut)
 	}()
 	re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
 	var base string
@@ -50,6 +51,13 @@ func TestServeShutdown(t *testing.T) {
 		} else if time.Now().After(deadline) {
 			t.Fatalf("no address printed: %q", out.String())
 		}
+	}
+	if !strings.Contains(out.String(), "(1 job at once, 0 waiting,") {
+		t.Errorf("start-up line: %q", out.String())
+	}
+	// The soft memory limit is solve's and bench's for one worker of 64 MiB.
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(1, 64<<20); got != want {
+		t.Errorf("soft memory limit %d, want %d", got, want)
 	}
 	resp, err := http.Post(base+"/api/solve", "application/json", strings.NewReader(`{"collection":"xsokoban90","n":90,"solver":"astar"}`))
 	if err != nil {
@@ -68,7 +76,7 @@ func TestServeShutdown(t *testing.T) {
 	}
 	b2, _ := io.ReadAll(resp2.Body)
 	resp2.Body.Close()
-	if resp2.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b2), "busy") {
+	if resp2.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b2), "busy: 1 solver job running and 0 waiting") {
 		t.Fatalf("second job: %d %s", resp2.StatusCode, b2)
 	}
 	events, err := http.Get(base + "/api/jobs/" + id[1] + "/events")
@@ -163,7 +171,13 @@ func TestServeUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "extra"},
 		{"serve", "--jobs", "0"},
+		{"serve", "-j", "0"},
+		{"serve", "--queue", "-1"},
 		{"serve", "--memory", "lots"},
+		{"serve", "--memory", "0"},
+		{"serve", "--time", "0"},
+		{"serve", "--idle", "0s"},
+		{"serve", "--max-body", "0"},
 		{"serve", "--allow-host", "http://soko.example"},
 		{"serve", "--allow-host", "soko.example,"},
 		{"serve", "--allow-host", "soko.example:0"},
@@ -179,6 +193,29 @@ func TestServeUsage(t *testing.T) {
 	}
 	if _, _, err := soko(t, "", "serve", "--addr", "256.1.1.1:99999"); err == nil {
 		t.Error("a bad address was accepted")
+	}
+	// 0 is no limit on solve and bench; a server refuses it and says why.
+	for _, f := range []string{"--time", "--memory"} {
+		if msg := usage(t, "", "serve", f, "0"); !strings.Contains(msg, f+" 0 (no limit, as on solve and bench) is refused") {
+			t.Errorf("serve %s 0: %q", f, msg)
+		}
+	}
+	// -j is --jobs, as on solve and bench.
+	for _, args := range [][]string{{"-j", "3"}, {"--jobs", "3"}} {
+		fs, c := serveFlags()
+		if _, err := parseArgs(fs, args); err != nil || c.web.MaxJobs != 3 {
+			t.Errorf("serve %v: %v, %d jobs", args, err, c.web.MaxJobs)
+		}
+	}
+	// Help names the values as solve's and bench's does.
+	out, _, _ := soko(t, "", "help", "serve")
+	for _, want := range []string{"--addr HOST:PORT", "--jobs, -j N", "--time D", "--memory SIZE", "--max-body SIZE", "--idle D", "--queue N"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help serve lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "VALUE") {
+		t.Errorf("help serve names a value VALUE:\n%s", out)
 	}
 	for _, cmd := range []string{"serve", "play"} {
 		out, _, err := soko(t, "", "help", cmd)
