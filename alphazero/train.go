@@ -236,13 +236,15 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options) r
 }
 
 // drawBatch draws up to n samples at random from buf, all of the board
-// size of the first one drawn, and builds their planes.
+// size of the first one drawn and at most maxSquares squares in all, and
+// builds their planes.
 func drawBatch(buf []sample, boards []*sokoban.Board, pos []*sokoban.Position, n int, rng *rand.Rand) ([]nn.Sample, int, int) {
 	if len(buf) == 0 {
 		return nil, 0, 0
 	}
 	first := boards[buf[rng.IntN(len(buf))].board]
 	w, h := first.Width, first.Level.Height
+	n = min(n, max(1, maxSquares/(w*h)))
 	batch := make([]nn.Sample, 0, n)
 	for tries := 0; len(batch) < n && tries < 4*n; tries++ {
 		s := buf[rng.IntN(len(buf))]
