@@ -38,9 +38,10 @@
 //     distance (§4.1.2; Hungarian algorithm, package heuristic), in units of
 //     pushes, with no rollout (§4.3.1). Deadlocked states are terminal and
 //     eliminated (§4.2.1: locking tiles by pulling from every goal, Alg. 2;
-//     wall deadlocks, Alg. 3, generalised to every closed wall line; locked
-//     boxes by the alternating horizontal/vertical rule). Solved as soon as a
-//     solved state enters the tree; the solution is the path to it.
+//     wall deadlocks, Alg. 3, generalised to every closed wall segment;
+//     locked boxes by the alternating horizontal/vertical rule; the last two
+//     by package deadlock's Checker). Solved as soon as a solved state enters
+//     the tree; the solution is the path to it.
 //   - schokoban (000 §5): vanillaban with a table from state to node. A
 //     state met again no deeper than its node is discarded; met on a shorter
 //     path, its node's subtree is re-parented with the §5.2 corrections,
