@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,6 +28,7 @@ type solveConfig struct {
 	workers int
 	json    bool
 	noLURD  bool
+	profile profileFiles
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -57,6 +59,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	c.profile.register(fs)
 	return fs, c
 }
 
@@ -90,7 +93,7 @@ func levelID(l *level.Level) string {
 	return l.Source
 }
 
-func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs, c := solveFlags()
 	specs, err := parseArgs(fs, args)
 	if err != nil {
@@ -115,6 +118,15 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	stopProfile, err := c.profile.start()
+	if err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
+		}
+	}()
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
