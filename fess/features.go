@@ -49,23 +49,28 @@ func newFeaturer(b *sokoban.Board, pl *plan, near []int32) *featurer {
 
 func (f *featurer) bytes() int64 { return 8 * int64(f.b.N) }
 
-// of returns the features of p.
-func (f *featurer) of(p *sokoban.Position) features {
+// of returns the features of p and its canonical player square (the
+// smallest the player can walk to), which the same flood fill finds.
+func (f *featurer) of(p *sokoban.Position) (features, sokoban.Square) {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
 	}
-	return features{packed: int16(f.plan.packed(p)), conn: int16(f.regions(p)), dist: dist}
+	n, canon := f.regions(p)
+	return features{packed: int16(f.plan.packed(p)), conn: int16(n), dist: dist}, canon
 }
 
-// regions counts the connected areas of free squares.
-func (f *featurer) regions(p *sokoban.Position) int {
+// regions counts the connected areas of free squares, and returns the
+// smallest square of the player's: squares are taken in increasing order,
+// so each area is entered first at its smallest square.
+func (f *featurer) regions(p *sokoban.Position) (int, sokoban.Square) {
 	f.epoch++
 	if f.epoch == 0 {
 		clear(f.stamp)
 		f.epoch = 1
 	}
 	e, b, n := f.epoch, f.b, 0
+	canon, player := sokoban.None, p.Player()
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		if f.stamp[s] == e || p.HasBox(s) {
 			continue
@@ -84,6 +89,9 @@ func (f *featurer) regions(p *sokoban.Position) int {
 			}
 		}
 		f.stack = stack
+		if canon == sokoban.None && f.stamp[player] == e {
+			canon = s
+		}
 	}
-	return n
+	return n, canon
 }

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 
 	"soko/deadlock"
 	"soko/heuristic"
@@ -31,6 +33,9 @@ type node struct {
 }
 
 const noParent = ^uint32(0)
+
+// zobristSeed seeds the hash keys of the store, so runs are reproducible.
+const zobristSeed = 0xfe55
 
 // cell is one point of the feature space: the nodes whose best feature
 // vector on their path is key, waiting to be expanded, lightest first.
@@ -83,13 +88,17 @@ type engine struct {
 	turn     uint64
 	piCorral bool
 
-	guard  *solver.Guard
-	stats  solver.Stats
-	static int64
-	key    []byte
-	moves  []Macro
-	kids   []child
-	fired  [numDetectors]uint64
+	guard   *solver.Guard
+	stats   solver.Stats
+	static  int64
+	key     []byte
+	moves   []Macro
+	sorted  []sokoban.Square // the boxes of the node being expanded, sorted
+	wide    bool             // two bytes a square in keys
+	zBox    []uint64         // Zobrist keys of box squares and player squares
+	zPlayer []uint64
+	kids    []child
+	fired   [numDetectors]uint64
 }
 
 // Detectors counted by the engine, besides the checker's.
@@ -151,10 +160,16 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 		return e.setUpFailed(err)
 	}
 	e.feat = newFeaturer(b, e.plan, e.near)
-	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes()); stop {
+	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + 16*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	e.pos = b.Start()
+	e.wide = b.KeySize() == 2*(b.Boxes()+1)
+	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
+	e.zBox, e.zPlayer = make([]uint64, b.N), make([]uint64, b.N)
+	for s := range e.zBox {
+		e.zBox[s], e.zPlayer[s] = rng.Uint64(), rng.Uint64()
+	}
 	return e, solver.Solved, nil
 }
 
@@ -189,9 +204,9 @@ func (e *engine) run() (solver.Result, error) {
 	if _, isDead := e.checker.CheckPosition(e.pos); isDead || !e.feasible() {
 		return e.stop(solver.NoSolution), nil
 	}
-	e.key = e.pos.Pack(e.key[:0])
-	root, _ := e.store.Intern(e.key, e.pos.Hash())
-	f := e.feat.of(e.pos)
+	f, canon := e.feat.of(e.pos)
+	e.sortBoxes()
+	root, _ := e.store.Intern(e.keyOf(sokoban.None, sokoban.None, canon))
 	e.nodes = append(e.nodes, node{parent: noParent, feat: f, cell: e.cellFor(f.cell())})
 	e.best = e.nodes[root].cell
 	e.stats.Stored = 1
@@ -320,6 +335,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			movers = barrier
 		}
 	}
+	e.sortBoxes()
 	e.gen.place(boxes)
 	e.moves = e.moves[:0]
 	for i := range movers {
@@ -341,11 +357,11 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			p.Relocate(m.To, m.From, player)
 			continue
 		}
-		e.key = p.Pack(e.key[:0])
-		cid, isNew := e.store.Intern(e.key, p.Hash())
+		f, canon := e.feat.of(p)
+		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, canon))
 		if isNew {
 			e.stats.Stored++
-			e.nodes = append(e.nodes, node{parent: id, move: m, feat: e.feat.of(p), weight: -1})
+			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
 			if p.Solved() {
 				return e.finish(cid), true, nil
 			}
@@ -385,6 +401,46 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		heap.Push(&e.cells[nd.cell].wait, entry{key: uint64(w)<<48 | k.feat.order(), id: k.id})
 	}
 	return solver.Result{}, false, nil
+}
+
+// sortBoxes sorts the box squares of e.pos into e.sorted, for keyOf.
+func (e *engine) sortBoxes() {
+	e.sorted = append(e.sorted[:0], e.pos.BoxSquares()...)
+	slices.Sort(e.sorted)
+}
+
+// keyOf packs a child of e.pos, where the box on from went to to and the
+// player's canonical square is canon, as Position.Pack would (sorted box
+// squares, then the player; Unpack reads it), and hashes it. With from
+// None it packs e.pos itself. e.sorted holds e.pos's boxes, sorted.
+func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
+	key := e.key[:0]
+	put := func(s sokoban.Square) {
+		key = append(key, byte(s))
+		if e.wide {
+			key = append(key, byte(s>>8))
+		}
+	}
+	hash := uint64(0)
+	for _, s := range e.sorted {
+		if s == from {
+			continue
+		}
+		if from != sokoban.None && to < s && to != sokoban.None {
+			put(to)
+			hash ^= e.zBox[to]
+			to = sokoban.None
+		}
+		put(s)
+		hash ^= e.zBox[s]
+	}
+	if from != sokoban.None && to != sokoban.None {
+		put(to)
+		hash ^= e.zBox[to]
+	}
+	put(canon)
+	e.key = key
+	return key, hash ^ e.zPlayer[canon]
 }
 
 // advise gives weight 0 to the moves the advisors propose (issue 12 §3):
