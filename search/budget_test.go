@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	_ "soko/fess" // registers the FESS solver, so that every solver is tried
 	"soko/internal/testlevel"
 	"soko/level"
 	_ "soko/mcts" // registers the MCTS solvers, so that every solver is tried

@@ -15,6 +15,7 @@ import (
 	"soko/levels"
 	"soko/solver"
 
+	_ "soko/fess"   // registers the FESS solver
 	_ "soko/mcts"   // registers the MCTS solvers
 	_ "soko/search" // registers the search solvers
 )
