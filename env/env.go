@@ -135,6 +135,10 @@ type Info struct {
 // finished environment is the caller's bug, as in Gym.
 var errDone = errors.New("env: Step after the episode ended; call Reset")
 
+// ErrUnsolvable is wrapped by the error of New or ResetTo for a level that
+// cannot be solved from its start (sokoban.Board.Impossible says why).
+var ErrUnsolvable = errors.New("unsolvable")
+
 // board is the static part of one level, built on first use.
 type board struct {
 	b       *sokoban.Board
@@ -199,7 +203,7 @@ func (e *Env) board(i int) (*board, error) {
 		return nil, err
 	}
 	if b.Impossible != "" {
-		return nil, fmt.Errorf("%s: unsolvable: %s", l.Name(), b.Impossible)
+		return nil, fmt.Errorf("%s: %w: %s", l.Name(), ErrUnsolvable, b.Impossible)
 	}
 	bd := &board{b: b, xs: make([]float64, b.N), ys: make([]float64, b.N)}
 	for s := range b.N {
@@ -227,6 +231,17 @@ func (e *Env) board(i int) (*board, error) {
 	}
 	e.boards[i] = bd
 	return bd, nil
+}
+
+// Bytes returns the memory of the tables built so far and the planes.
+func (e *Env) Bytes() int64 {
+	n := 4 * int64(len(e.planes))
+	for _, bd := range e.boards {
+		if bd != nil {
+			n += bd.b.Bytes() + bd.checker.Bytes() + 16*int64(bd.b.N) + 8*int64(len(bd.walls))
+		}
+	}
+	return n
 }
 
 // Reset starts a new episode on a level drawn from the seed (the only level

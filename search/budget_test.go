@@ -7,7 +7,8 @@ import (
 
 	"soko/internal/testlevel"
 	"soko/level"
-	_ "soko/mcts" // registers the MCTS solvers, so that every solver is tried
+	_ "soko/mcts"   // registers the MCTS solvers, so that every solver is tried
+	_ "soko/qlearn" // and the learning solvers
 	"soko/solver"
 )
 

@@ -16,6 +16,7 @@ import (
 	"soko/solver"
 
 	_ "soko/mcts"   // registers the MCTS solvers
+	_ "soko/qlearn" // registers the learning solvers
 	_ "soko/search" // registers the search solvers
 )
 
