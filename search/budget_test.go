@@ -8,7 +8,8 @@ import (
 	_ "soko/fess" // registers the FESS solver, so that every solver is tried
 	"soko/internal/testlevel"
 	"soko/level"
-	_ "soko/mcts" // registers the MCTS solvers, so that every solver is tried
+	_ "soko/mcts"   // registers the MCTS solvers, so that every solver is tried
+	_ "soko/qlearn" // and the learning solvers
 	"soko/solver"
 )
 

@@ -17,6 +17,7 @@ import (
 
 	_ "soko/fess"   // registers the FESS solver
 	_ "soko/mcts"   // registers the MCTS solvers
+	_ "soko/qlearn" // registers the learning solvers
 	_ "soko/search" // registers the search solvers
 )
 
@@ -71,6 +72,8 @@ var commands = []command{
 	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
 		run: runAnalyze},
+	{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc,
+		flags: func() *flag.FlagSet { fs, _ := generateFlags(); return fs }, run: runGenerate},
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
 		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,

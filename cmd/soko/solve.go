@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,11 +81,12 @@ type record struct {
 	Seed      uint64        `json:"seed"`
 	Params    paramsValue   `json:"params,omitempty"`
 
-	Iterations   int64  `json:"iterations,omitempty"`
-	TreeSize     int64  `json:"tree_size,omitempty"`
-	UniqueStates int64  `json:"unique_states,omitempty"`
-	Solution     string `json:"solution,omitempty"`
-	Error        string `json:"error,omitempty"`
+	Iterations   int64            `json:"iterations,omitempty"`
+	TreeSize     int64            `json:"tree_size,omitempty"`
+	UniqueStates int64            `json:"unique_states,omitempty"`
+	Counts       map[string]int64 `json:"counts,omitempty"` // the solver's own counters (solver.Stats.Counts)
+	Solution     string           `json:"solution,omitempty"`
+	Error        string           `json:"error,omitempty"`
 }
 
 func levelID(l *level.Level) string {
@@ -238,6 +241,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
+	r.Counts = st.Counts
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
@@ -270,6 +274,13 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		}
 		fmt.Fprintf(w, "  iterations %d  tree size %d  unique states %d (%.2f per tree node)\n",
 			r.Iterations, r.TreeSize, r.UniqueStates, perNode)
+	}
+	if len(r.Counts) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(r.Counts)) {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), r.Counts[k]))
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  "))
 	}
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
