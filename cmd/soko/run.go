@@ -54,6 +54,8 @@ var commands = []command{
 		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return runVerify(args, stdin, stdout, stderr)
 		}},
+	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
+		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[COLLECTION]", summary: "the embedded collections, or the levels of one",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one, lists that collection's levels: number, size, boxes and title.\n",
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
