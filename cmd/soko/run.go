@@ -94,6 +94,8 @@ var commands = []command{
 		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runServe(ctx, args, stdout, stderr)
 		}},
+	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
+		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
 	{name: "play", args: "[flags] LEVEL", summary: "play a level in the terminal, or watch a solution", doc: playDoc,
 		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",

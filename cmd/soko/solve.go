@@ -27,6 +27,7 @@ type solveConfig struct {
 	budget  solver.Budget
 	seed    uint64
 	params  paramsValue
+	model   string
 	workers int
 	json    bool
 	noLURD  bool
@@ -57,6 +58,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	for _, name := range []string{"w", "p", "c"} {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
+	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
@@ -230,7 +232,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
