@@ -8,29 +8,37 @@ import "soko/sokoban"
 type features struct {
 	packed int16
 	conn   int16
+	oop    int16
 	dist   int32
 }
 
 // cellKey is the part of the features that names a cell.
 type cellKey struct {
-	packed, conn int16
+	packed, conn, oop int16
 }
 
-func (f features) cell() cellKey { return cellKey{f.packed, f.conn} }
+func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop} }
 
 // better reports whether k is a better cell than o: more boxes packed, then
-// fewer player regions.
+// fewer player regions, then fewer boxes out of plan.
 func (k cellKey) better(o cellKey) bool {
-	return k.packed > o.packed || (k.packed == o.packed && k.conn < o.conn)
+	if k.packed != o.packed {
+		return k.packed > o.packed
+	}
+	if k.conn != o.conn {
+		return k.conn < o.conn
+	}
+	return k.oop < o.oop
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
-// packed, fewer regions, less distance.
+// packed, fewer regions, fewer out of plan, less distance.
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))
-	dist := uint64(max(f.dist, 0))
-	return packed<<40 | conn<<32 | dist
+	oop := uint64(min(max(f.oop, 0), 255))
+	dist := uint64(min(max(f.dist, 0), 1<<24-1))
+	return packed<<40 | conn<<32 | oop<<24 | dist
 }
 
 // featurer computes features. It keeps scratch space; use one per goroutine.
@@ -52,12 +60,18 @@ func (f *featurer) bytes() int64 { return 8 * int64(f.b.N) }
 // of returns the features of p and its canonical player square (the
 // smallest the player can walk to), which the same flood fill finds.
 func (f *featurer) of(p *sokoban.Position) (features, sokoban.Square) {
+	n, canon := f.regions(p)
+	return f.with(p, n), canon
+}
+
+// with returns the features of p, which has regions areas of free squares.
+func (f *featurer) with(p *sokoban.Position, regions int) features {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
 	}
-	n, canon := f.regions(p)
-	return features{packed: int16(f.plan.packed(p)), conn: int16(n), dist: dist}, canon
+	packed := f.plan.packed(p)
+	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), dist: dist}
 }
 
 // regions counts the connected areas of free squares, and returns the

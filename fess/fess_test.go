@@ -61,16 +61,21 @@ func TestBudget(t *testing.T) {
 // the others staying put and no box entering a dead square. Both must reach
 // the same positions (boxes and player region) with the same fewest
 // pushes, on every position within a few pushes of the start of small
-// Microban levels, for every box.
+// Microban levels, for every box. The canonical player square and the
+// change in the number of free areas that each move carries must be those
+// that flood fills find.
 func TestMacroMovesMatchPushes(t *testing.T) {
-	for _, l := range testlevel.Resolve(t, "microban:1-30") {
+	ls := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	for _, l := range ls {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dead := deadlock.DeadSquares(b)
 		g := newMacroGen(b, dead)
+		feat := newFeaturer(b, nil, nil)
 		for _, p := range nearStart(b, dead, 40) {
+			before, _ := feat.regions(p)
 			for _, box := range slices.Clone(p.BoxSquares()) {
 				want := pushClosure(p, box, dead)
 				got := map[string]int32{}
@@ -82,6 +87,12 @@ func TestMacroMovesMatchPushes(t *testing.T) {
 					q := p.Clone()
 					q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
 					k := string(q.Pack(nil))
+					if canon := q.Reach(); m.canon != canon {
+						t.Errorf("%s: box %d to %d: canonical player %d, want %d", l.Name(), box, m.To, m.canon, canon)
+					}
+					if after, _ := feat.regions(q); int(m.regions) != after-before {
+						t.Errorf("%s: box %d to %d: %+d regions, want %+d", l.Name(), box, m.To, m.regions, after-before)
+					}
 					if old, dup := got[k]; dup {
 						t.Errorf("%s: box %d: position reached by two moves (%d and %d pushes)", l.Name(), box, old, m.Pushes)
 					}

@@ -357,8 +357,8 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			p.Relocate(m.To, m.From, player)
 			continue
 		}
-		f, canon := e.feat.of(p)
-		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, canon))
+		f := e.feat.with(p, int(parent.feat.conn+m.regions))
+		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, m.canon))
 		if isNew {
 			e.stats.Stored++
 			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
@@ -443,29 +443,32 @@ func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 	return key, hash ^ e.zPlayer[canon]
 }
 
-// advise gives weight 0 to the moves the advisors propose (issue 12 §3):
-// the pack advisor the move that packs the most boxes along the plan, the
-// connectivity advisor the one that joins the most player regions, each
-// only if it improves on the parent; a lone move is free too.
+// advise gives weight 0 to the moves the advisors propose (issue 12 §3),
+// each at most one and only when it improves on the parent: the pack
+// advisor the move that packs the most boxes along the plan, the
+// connectivity advisor the one that joins the most player regions, the
+// out-of-plan advisor the one that leaves the fewest boxes out of plan;
+// ties go to the better features. A lone move is free too.
 func (e *engine) advise(parent features) {
 	if len(e.kids) == 1 {
 		e.kids[0].weight = 0
 		return
 	}
-	pack, conn := -1, -1
-	for i, k := range e.kids {
-		if k.feat.packed > parent.packed && (pack < 0 || k.feat.packed > e.kids[pack].feat.packed ||
-			(k.feat.packed == e.kids[pack].feat.packed && k.feat.order() < e.kids[pack].feat.order())) {
-			pack = i
-		}
-		if k.feat.conn < parent.conn && (conn < 0 || k.feat.conn < e.kids[conn].feat.conn ||
-			(k.feat.conn == e.kids[conn].feat.conn && k.feat.order() < e.kids[conn].feat.order())) {
-			conn = i
-		}
+	advisors := [...]func(f features) int{
+		func(f features) int { return int(parent.packed - f.packed) },
+		func(f features) int { return int(f.conn - parent.conn) },
+		func(f features) int { return int(f.oop - parent.oop) },
 	}
-	for _, i := range [2]int{pack, conn} {
-		if i >= 0 {
-			e.kids[i].weight = 0
+	for _, gain := range advisors {
+		best, bestGain := -1, 0
+		for i, k := range e.kids {
+			g := gain(k.feat)
+			if g < bestGain || (g == bestGain && best >= 0 && k.feat.order() < e.kids[best].feat.order()) {
+				best, bestGain = i, g
+			}
+		}
+		if best >= 0 {
+			e.kids[best].weight = 0
 		}
 	}
 }
