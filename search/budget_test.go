@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	_ "soko/alphazero" // registers alphazero, so that every solver is tried
+	_ "soko/fess"      // and the FESS solver
 	"soko/internal/testlevel"
 	"soko/level"
 	_ "soko/mcts"   // registers the MCTS solvers, so that every solver is tried

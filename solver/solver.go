@@ -94,6 +94,7 @@ type Options struct {
 	Budget   Budget
 	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
 	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params and CheckParams
+	Model    string            // a trained model file for the learning solvers (soko solve --model); "" for none
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,9 +27,11 @@ type solveConfig struct {
 	budget  solver.Budget
 	seed    uint64
 	params  paramsValue
+	model   string
 	workers int
 	json    bool
 	noLURD  bool
+	profile profileFiles
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -55,10 +58,12 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	for _, name := range []string{"w", "p", "c"} {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
+	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	c.profile.register(fs)
 	return fs, c
 }
 
@@ -93,7 +98,7 @@ func levelID(l *level.Level) string {
 	return l.Source
 }
 
-func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs, c := solveFlags()
 	specs, err := parseArgs(fs, args)
 	if err != nil {
@@ -118,6 +123,15 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	stopProfile, err := c.profile.start()
+	if err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
+		}
+	}()
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
@@ -218,7 +232,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
