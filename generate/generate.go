@@ -1,9 +1,9 @@
 // Package generate makes Boxoban-style Sokoban levels with a solution known
 // from their construction: the training data of the learning solvers of
 // issue 13 (seed 001 §2.2.2, seed 003 §2.4), unlimited and reproducible. It
-// follows the recipe of the Boxoban levels (Racanière et al. 2017, "Imagination-
-// Augmented Agents", appendix; its public generator gym-sokoban), written
-// anew here:
+// follows the recipe of the Boxoban levels (Racanière et al. 2017,
+// "Imagination-Augmented Agents", appendix, and Schrader's gym-sokoban; see
+// the README's References), written anew here:
 //
 //  1. Room: all walls, then a random walk through the interior that changes
 //     direction with probability 0.35 per step and carves one of five small
