@@ -191,7 +191,7 @@ func (ln *learner) episode(epoch int) (bool, error) {
 			return false, nil // no move changes anything: the episode is stuck
 		}
 		var a env.Action
-		if ln.rng.Float64() <= explore {
+		if ln.rng.Float64() < explore { // 001 writes ≤; < keeps ε = 0 strictly greedy
 			a = acts[ln.rng.IntN(len(acts))]
 			ln.random++
 		} else {
