@@ -177,7 +177,13 @@ func (d *dataset) sweepPlots(dir string) error {
 		p.X.Label.Text = k.param
 		p.Y.Label.Text = "time (s)"
 		p.Y.Min = 0
+		var ticks []plot.Tick // a labelled tick at every value swept
 		for i, sw := range byPlot[k] {
+			for _, pt := range sw.points {
+				if !slices.ContainsFunc(ticks, func(t plot.Tick) bool { return t.Value == pt.value }) {
+					ticks = append(ticks, plot.Tick{Value: pt.value, Label: pt.text})
+				}
+			}
 			pts := make(plotter.XYs, len(sw.points))
 			errs := make(plotter.YErrors, len(sw.points))
 			solved, runs := 0, 0
@@ -204,6 +210,7 @@ func (d *dataset) sweepPlots(dir string) error {
 			p.Add(line, points, bars)
 			p.Legend.Add(fmt.Sprintf("%s (%d of %d solved)", sw.budget, solved, runs), line, points)
 		}
+		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.Add(plotter.NewGrid())
 		if err := savePlot(p, dir, "sweep-"+k.solver+"-"+k.param); err != nil {
 			return err
