@@ -125,9 +125,7 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget.Time)
 		defer cancel()
 	}
-	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: newTable(initialSlots), guard: guard,
-		rng: rand.New(rand.NewPCG(opts.Seed, 0x51ea2)), cache: map[uint64]subgoal{}, visited: map[uint64]struct{}{}, static: e.Bytes()}
-	guard.Best(func() []string { return ln.e.Position().Rows() })
+	ln := newLearner(ctx, guard, e, opts, cfg)
 	st, solved, err := ln.run()
 	if err != nil {
 		return solver.Result{}, err
@@ -138,6 +136,15 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 		res.Moves = append([]level.Move(nil), e.History()...)
 	}
 	return res, nil
+}
+
+// newLearner prepares a run in environment e; ctx carries the deadline of
+// the time budget.
+func newLearner(ctx context.Context, guard *solver.Guard, e *env.Env, opts solver.Options, cfg config) *learner {
+	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: newTable(initialSlots), guard: guard,
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x51ea2)), cache: map[uint64]subgoal{}, visited: map[uint64]struct{}{}, static: e.Bytes()}
+	guard.Best(func() []string { return ln.e.Position().Rows() })
+	return ln
 }
 
 // run trains episode after episode until one reaches the goal or the
@@ -184,7 +191,7 @@ func (ln *learner) episode(epoch int) (bool, error) {
 			return false, nil // no move changes anything: the episode is stuck
 		}
 		var a env.Action
-		if ln.rng.Float64() <= explore {
+		if ln.rng.Float64() < explore { // 001 writes ≤; < keeps ε = 0 strictly greedy
 			a = acts[ln.rng.IntN(len(acts))]
 			ln.random++
 		} else {
