@@ -21,6 +21,7 @@ type optimizer struct {
 	walk     walker
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
+	rankTab  []uint16 // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
 
 	best     []sokoban.Push
 	score    Score

@@ -2,7 +2,6 @@ package optimize
 
 import (
 	"bytes"
-	"container/heap"
 
 	"soko/sokoban"
 )
@@ -177,6 +176,10 @@ func (o *optimizer) nearTable(n int) {
 	for i := range o.near {
 		o.near[i] = sokoban.None
 	}
+	o.rankTab = nil
+	if o.b.N <= denseRanks {
+		o.rankTab = make([]uint16, o.b.N*o.b.N)
+	}
 	seen := make([]uint32, o.b.N)
 	var queue []sokoban.Square
 	for s := range sokoban.Square(o.b.N) {
@@ -190,6 +193,9 @@ func (o *optimizer) nearTable(n int) {
 			if q != s && !o.dead[q] {
 				row[found] = q
 				found++
+				if o.rankTab != nil {
+					o.rankTab[int(s)*o.b.N+int(q)] = uint16(found)
+				}
 			}
 			for d := range sokoban.Dir(4) {
 				if x := o.b.Next(q, d); x != sokoban.None && seen[x] != mark {
@@ -201,9 +207,19 @@ func (o *optimizer) nearTable(n int) {
 	}
 }
 
+// denseRanks is the most squares a board may have for rank to use a table
+// of every pair (2 bytes each) instead of scanning a square's nearest.
+const denseRanks = 1024
+
 // rank returns where a stands among the squares nearest to s, from 1, or
 // unlimited when it is not among them.
 func (o *optimizer) rank(s, a sokoban.Square) int {
+	if o.rankTab != nil {
+		if r := o.rankTab[int(s)*o.b.N+int(a)]; r > 0 {
+			return int(r)
+		}
+		return unlimited
+	}
 	row := o.near[int(s)*o.nearN : int(s+1)*o.nearN]
 	for i, q := range row {
 		if q == a {
@@ -234,11 +250,12 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 
 	g := &graph{store: sokoban.NewStore(b.KeySize())}
 	key := pos.PackExact(nil)
-	g.add(key, pos.HashExact(), noParent, sokoban.Push{}, 0)
-	heap.Push(&g.open, item{0, 0})
+	g.store.Intern(key, pos.HashExact())
+	g.add(noParent, sokoban.Push{}, 0)
+	g.open.push(item{0, 0})
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
-	for g.open.Len() > 0 {
-		it := heap.Pop(&g.open).(item)
+	for len(g.open) > 0 {
+		it := g.open.pop()
 		id := it.id
 		if g.closed[id] || it.cost != g.cost[id] {
 			continue
@@ -275,11 +292,16 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
-				if v.admit(pos) && !o.checker.Deadlocked(pos, to) {
-					key = pos.PackExact(key[:0])
-					c := it.cost + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
-					g.relax(key, pos.HashExact(), id, m, c)
+				key = pos.PackExact(key[:0])
+				c := it.cost + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
+				child, fresh := g.store.Intern(key, pos.HashExact())
+				if fresh {
+					// Tested once: a position outside the vicinity or
+					// deadlocked is stored closed and never queued.
+					g.add(id, m, c)
+					g.closed[child] = !v.admit(pos) || o.checker.Deadlocked(pos, to)
 				}
+				g.relax(child, fresh, id, m, c)
 				pos.Undo(m)
 				pos.SetPlayer(player)
 			}
@@ -302,28 +324,28 @@ type graph struct {
 	open   openList
 }
 
-func (g *graph) add(key []byte, h uint64, parent uint32, m sokoban.Push, c int64) uint32 {
-	id, _ := g.store.Intern(key, h)
+// add stores a position the first time it is reached.
+func (g *graph) add(parent uint32, m sokoban.Push, c int64) {
 	g.parent = append(g.parent, parent)
 	g.via = append(g.via, m)
 	g.cost = append(g.cost, c)
 	g.closed = append(g.closed, false)
-	return id
 }
 
-// relax records that the position key is reached from parent by push m at
-// cost c, and queues it when that is the cheapest way yet.
-func (g *graph) relax(key []byte, h uint64, parent uint32, m sokoban.Push, c int64) {
-	id, ok := g.store.Find(key, h)
+// relax records that position id, stored just now when fresh, is reached
+// from parent by push m at cost c, and queues it when that is the cheapest
+// way yet.
+func (g *graph) relax(id uint32, fresh bool, parent uint32, m sokoban.Push, c int64) {
 	switch {
-	case !ok:
-		id = g.add(key, h, parent, m, c)
-	case g.closed[id] || c >= g.cost[id]:
+	case g.closed[id]:
+		return
+	case fresh:
+	case c >= g.cost[id]:
 		return
 	default:
 		g.parent[id], g.via[id], g.cost[id] = parent, m, c
 	}
-	heap.Push(&g.open, item{c, id})
+	g.open.push(item{c, id})
 }
 
 // path returns the pushes from the root to id.
@@ -352,15 +374,41 @@ type item struct {
 // openList is a binary heap of items, cheapest first.
 type openList []item
 
-func (h openList) Len() int           { return len(h) }
-func (h openList) Less(i, j int) bool { return h[i].cost < h[j].cost }
-func (h openList) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *openList) Push(x any)        { *h = append(*h, x.(item)) }
-func (h *openList) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
+func (h *openList) push(it item) {
+	q := append(*h, it)
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].cost <= q[i].cost {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+	*h = q
+}
+
+func (h *openList) pop() item {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && q[c+1].cost < q[c].cost {
+			c++
+		}
+		if q[i].cost <= q[c].cost {
+			break
+		}
+		q[i], q[c] = q[c], q[i]
+		i = c
+	}
+	*h = q
+	return top
 }
 
 // walker measures player walks by breadth-first search over the floor.
