@@ -237,8 +237,16 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 // position when toEnd, through positions whose boxes are in the stretch's
 // vicinity. It returns the path when it costs less than seg; ok is false
 // otherwise, and o.outgrown says whether the search was stopped by the
-// memory budget. Dijkstra's algorithm over positions with the player's exact
-// square: a push costs one push and the walk to it plus one move.
+// memory budget.
+//
+// It is A* over positions with the player's exact square: a push costs one
+// push and the walk to it plus one move. The bound is the sum over the
+// boxes of the pushes that take a lone box from its square to the nearest
+// square of the target configuration (sokoban.Board.PullFrom), counted as
+// that many pushes and moves. It is consistent, since one push changes one
+// box's term by at most one and costs at least one push and one move, so a
+// position is closed once, and positions whose cost and bound reach the
+// stretch's own cost are never stored: they cannot lead to a shorter path.
 func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bool, radii []int) ([]sokoban.Push, bool) {
 	o.searches++
 	v := newStretch(o, start, seg, radii)
@@ -247,20 +255,37 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 	b := o.b
 	pos := start.Clone()
 	targetKey := end.PackExact(nil)
+	var toGo []int32
+	if toEnd {
+		if o.toGoal == nil {
+			o.toGoal = b.NearestGoal()
+		}
+		toGo = o.toGoal
+	} else {
+		toGo = b.PullFrom(end.BoxSquares())
+	}
+	const hScale = costScale + 1 // a bound of h pushes is h pushes and h moves
+	bound := func(p *sokoban.Position) int64 {
+		h := int64(0)
+		for _, s := range p.BoxSquares() {
+			h += int64(toGo[s])
+		}
+		return h
+	}
 
 	g := &graph{store: sokoban.NewStore(b.KeySize())}
 	key := pos.PackExact(nil)
 	g.store.Intern(key, pos.HashExact())
 	g.add(noParent, sokoban.Push{}, 0)
-	g.open.push(item{0, 0})
+	g.open.push(item{f: bound(pos) * hScale, g: 0, id: 0})
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
 	for len(g.open) > 0 {
 		it := g.open.pop()
 		id := it.id
-		if g.closed[id] || it.cost != g.cost[id] {
+		if g.closed[id] || it.g != g.cost[id] {
 			continue
 		}
-		if it.cost >= old {
+		if it.f >= old {
 			return nil, false
 		}
 		g.closed[id] = true
@@ -277,23 +302,28 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 			o.outgrown = true
 			return nil, false
 		}
+		h := bound(pos)
 		player := pos.Player()
 		o.walk.fill(pos)
 		boxes = append(boxes[:0], pos.BoxSquares()...)
 		for _, s := range boxes {
 			for d := range sokoban.Dir(4) {
 				behind, front := b.Next(s, d^1), b.Next(s, d)
-				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] {
+				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] || toGo[front] >= sokoban.Unreachable {
 					continue
 				}
 				walk := o.walk.at(behind)
 				if walk < 0 {
 					continue
 				}
+				c := it.g + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
+				f := c + (h-int64(toGo[s])+int64(toGo[front]))*hScale
+				if f >= old {
+					continue
+				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
 				key = pos.PackExact(key[:0])
-				c := it.cost + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
 				child, fresh := g.store.Intern(key, pos.HashExact())
 				if fresh {
 					// Tested once: a position outside the vicinity or
@@ -301,7 +331,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 					g.add(id, m, c)
 					g.closed[child] = !v.admit(pos) || o.checker.Deadlocked(pos, to)
 				}
-				g.relax(child, fresh, id, m, c)
+				g.relax(child, fresh, id, m, item{f: f, g: c, id: child})
 				pos.Undo(m)
 				pos.SetPlayer(player)
 			}
@@ -314,7 +344,7 @@ const noParent = ^uint32(0)
 
 // graph is the search's table of positions: packed with the player's exact
 // square, each with its parent, the push that reached it, its cost so far
-// and whether it is closed; and the open list, a binary heap on cost.
+// and whether it is closed; and the open list, a binary heap on f.
 type graph struct {
 	store  *sokoban.Store
 	parent []uint32
@@ -333,19 +363,19 @@ func (g *graph) add(parent uint32, m sokoban.Push, c int64) {
 }
 
 // relax records that position id, stored just now when fresh, is reached
-// from parent by push m at cost c, and queues it when that is the cheapest
-// way yet.
-func (g *graph) relax(id uint32, fresh bool, parent uint32, m sokoban.Push, c int64) {
+// from parent by push m at cost it.g, and queues it when that is the
+// cheapest way yet.
+func (g *graph) relax(id uint32, fresh bool, parent uint32, m sokoban.Push, it item) {
 	switch {
 	case g.closed[id]:
 		return
 	case fresh:
-	case c >= g.cost[id]:
+	case it.g >= g.cost[id]:
 		return
 	default:
-		g.parent[id], g.via[id], g.cost[id] = parent, m, c
+		g.parent[id], g.via[id], g.cost[id] = parent, m, it.g
 	}
-	g.open.push(item{c, id})
+	g.open.push(it)
 }
 
 // path returns the pushes from the root to id.
@@ -366,19 +396,20 @@ func (g *graph) bytes() int64 {
 	return g.store.Bytes() + n*(4+8+8+1) + 16*int64(cap(g.open))
 }
 
+// item is an open position: its cost so far g and f = g + its bound.
 type item struct {
-	cost int64
+	f, g int64
 	id   uint32
 }
 
-// openList is a binary heap of items, cheapest first.
+// openList is a binary heap of items, smallest f first.
 type openList []item
 
 func (h *openList) push(it item) {
 	q := append(*h, it)
 	for i := len(q) - 1; i > 0; {
 		p := (i - 1) / 2
-		if q[p].cost <= q[i].cost {
+		if q[p].f <= q[i].f {
 			break
 		}
 		q[p], q[i] = q[i], q[p]
@@ -398,10 +429,10 @@ func (h *openList) pop() item {
 		if c >= n {
 			break
 		}
-		if c+1 < n && q[c+1].cost < q[c].cost {
+		if c+1 < n && q[c+1].f < q[c].f {
 			c++
 		}
-		if q[i].cost <= q[c].cost {
+		if q[i].f <= q[c].f {
 			break
 		}
 		q[i], q[c] = q[c], q[i]
