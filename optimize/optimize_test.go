@@ -13,7 +13,7 @@ import (
 	"soko/verify"
 )
 
-func solve(t *testing.T, s solver.Solver, l *level.Level) solver.Result {
+func solve(t testing.TB, s solver.Solver, l *level.Level) solver.Result {
 	t.Helper()
 	res, err := solver.Run(context.Background(), s, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
 	if err != nil || res.Status != solver.Solved {
@@ -196,4 +196,24 @@ func TestParseMetric(t *testing.T) {
 	if _, err := ParseMetric("steps"); err == nil {
 		t.Error("steps: no error")
 	}
+}
+
+// BenchmarkOptimize optimizes greedy's solution of a mid-sized Microban
+// level from scratch; positions expanded per second is the search's speed.
+func BenchmarkOptimize(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:139")[0]
+	res, err := solver.Run(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.Solved {
+		b.Fatal(res.Status, err)
+	}
+	var expanded int64
+	start := time.Now()
+	for b.Loop() {
+		out, err := Optimize(context.Background(), l, res.Moves, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		expanded += out.Expanded
+	}
+	b.ReportMetric(float64(expanded)/time.Since(start).Seconds(), "expanded/s")
 }

@@ -21,6 +21,8 @@ type optimizer struct {
 	walk     walker
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
+	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
+	rankTab  []uint16 // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
 
 	best     []sokoban.Push
 	score    Score
@@ -160,36 +162,36 @@ func (o *optimizer) boxRuns() {
 	}
 }
 
-// vicinity runs rounds of vicinity searches over stretches of the solution
-// until a round brings no gain. A stretch starts as the whole solution; one
-// whose search outgrows the memory is halved, and the stretches then slide
-// by half their length.
+// vicinity searches stretches of the solution until every stretch has been
+// searched once since the last gain. A stretch starts as the whole
+// solution; one whose search outgrows the memory is halved, and stretches
+// then slide by half their length, wrapping round at the end.
 func (o *optimizer) vicinity() {
 	size := len(o.best)
-	for !o.done() {
-		gained := false
-		for i := 0; i < len(o.best) && !o.done(); {
-			j := min(i+size, len(o.best))
-			shorter, ok := o.improve(i, j, o.radii)
-			switch {
-			case o.done():
-				return
-			case ok:
-				if o.accept(shorter) {
-					gained = true
-					continue // the same stretch again: it may shrink further
-				}
-			case o.outgrown && size > minStretch:
-				size /= 2
-				continue
-			}
-			if j == len(o.best) {
-				break
-			}
-			i += max(size/2, 1)
-		}
-		if !gained {
+	quiet := 0 // stretches searched since the last gain
+	for i := 0; !o.done(); {
+		n := len(o.best)
+		size = min(size, n)
+		step := max(size/2, 1)
+		j := min(i+size, n)
+		shorter, ok := o.improve(i, j, o.radii)
+		switch {
+		case o.done():
 			return
+		case ok && o.accept(shorter):
+			quiet = 0
+			continue // the same stretch again: it may shrink further
+		case o.outgrown && size > minStretch:
+			size /= 2
+			quiet = 0
+			continue
+		}
+		quiet++
+		if quiet >= (max(n-size, 0)+step-1)/step+1 { // every start 0, step, 2·step, … up to n − size
+			return
+		}
+		if i += step; j == n {
+			i = 0
 		}
 	}
 }
