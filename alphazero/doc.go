@@ -1,5 +1,5 @@
 // Package alphazero is 003's AlphaZero-style solver ("Solve Sokoban with
-// AlphaZero", ../shared/seeds/003): a residual network (package nn) trained
+// AlphaZero", Purgal et al.; README, References): a residual network (package nn) trained
 // on samples from MCTS search trees and then used as the heuristic value
 // inside the MCTS core (package mcts), alone or mixed with the distance
 // heuristic.

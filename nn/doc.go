@@ -1,6 +1,6 @@
 // Package nn is the small residual convolutional network of 003 §2.4
-// ("Solve Sokoban with AlphaZero", ../shared/seeds), written by hand on
-// gonum's pure-Go BLAS (../shared/DESIGN.md §4), with CPU training and
+// (Purgal et al., "Solve Sokoban with AlphaZero"; README, References),
+// written by hand on gonum's pure-Go BLAS, with CPU training and
 // inference.
 //
 // The network (Net), for boards of any height and width:

@@ -75,6 +75,10 @@ type Stats struct {
 	Iterations   int64 `json:"iterations,omitempty"`    // iterations run
 	TreeSize     int64 `json:"tree_size,omitempty"`     // nodes in the tree at the end
 	UniqueStates int64 `json:"unique_states,omitempty"` // distinct states seen
+
+	// Counts holds a solver's own counters by name, such as the learning
+	// solvers' episodes and how often Q* took its A* action.
+	Counts map[string]int64 `json:"counts,omitempty"`
 }
 
 // Progress is an event sent while a search runs.
