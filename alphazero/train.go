@@ -175,6 +175,9 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 		var value, policy float64
 		steps := 0
 		for range opts.Steps {
+			if ctx.Err() != nil {
+				break // the time limit holds between steps too
+			}
 			batch, h, w := drawBatch(buf, boards, pos, opts.Batch, rng)
 			if len(batch) == 0 {
 				break
