@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -133,6 +134,10 @@ func TestTrainDeterministic(t *testing.T) {
 	a, b := encode(trainSmall(t, "microban:3", 4)), encode(trainSmall(t, "microban:3", 4))
 	if !bytes.Equal(a, b) {
 		t.Error("two training runs with equal seeds and rounds differ")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if c := encode(trainSmall(t, "microban:3", 4)); !bytes.Equal(a, c) {
+		t.Error("training with one thread differs from training with several")
 	}
 }
 
