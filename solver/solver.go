@@ -79,6 +79,10 @@ type Stats struct {
 	// Counts holds a solver's own counters by name, such as the learning
 	// solvers' episodes and how often Q* took its A* action.
 	Counts map[string]int64 `json:"counts,omitempty"`
+
+	// Strategy names the member of a Portfolio that solved the level (in
+	// progress events: the member that sent the event).
+	Strategy string `json:"strategy,omitempty"`
 }
 
 // Progress is an event sent while a search runs.
@@ -95,6 +99,7 @@ type Options struct {
 	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
 	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params and CheckParams
 	Model    string            // a trained model file for the learning solvers (soko solve --model); "" for none
+	Threads  int               // goroutines the solver may search with (soko --threads); 0 means 1; see Portfolio
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
 }
 
