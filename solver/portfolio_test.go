@@ -45,7 +45,7 @@ func (s spender) Solve(ctx context.Context, l *level.Level, opts solver.Options)
 func TestPortfolioHandsOnUnusedBudget(t *testing.T) {
 	var a, b, c solver.Options
 	p := solver.Portfolio{Members: []solver.Member{
-		{Name: "a", Solver: spender{10, solver.NoSolution, &a}, Share: 1},  // 25 of 100, uses 10
+		{Name: "a", Solver: spender{10, solver.NoSolution, &a}, Share: 1},   // 25 of 100, uses 10
 		{Name: "b", Solver: spender{1000, solver.NoSolution, &b}, Share: 1}, // 30 of 90, uses them all
 		{Name: "c", Solver: spender{1000, solver.NoSolution, &c}, Share: 2}, // the last: all 60 left
 	}}
