@@ -1,81 +1,5 @@
 package solver
 
-// A portfolio (issue 12 item 6) makes one Solver out of several strategies,
-// each with its share of the budget.
-//
-// # Building one
-//
-// A Portfolio lists its Members in the order they start. A member is a
-// registered solver named by Member.Name with its own Member.Params, or any
-// Solver value in Member.Solver (then Name is only its label). Shares are
-// relative: {astar 1, greedy 4} gives astar a fifth. A member with share 0
-// does not run, so a parameter can switch a strategy off. With Exhaustive
-// set, the member's "no solution" is taken as a proof (a complete search
-// with sound pruning, such as astar) and ends the portfolio with
-// NoSolution; any other member's unsuccessful end only hands on to the next.
-//
-// A registered portfolio whose members depend on its own parameters reads
-// them in Solve and builds the Portfolio there (see smallLevels, registered
-// as "portfolio"):
-//
-//	func (s mySolver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-//		share, err := opts.Real(shareParam)
-//		if err != nil {
-//			return solver.Result{}, err
-//		}
-//		p := solver.Portfolio{Members: []solver.Member{
-//			{Name: "plan", Solver: planSearch{}, Share: share},
-//			{Name: "greedy", Params: map[string]string{"rooms": "1"}, Share: 1 - share},
-//		}}
-//		return p.Solve(ctx, l, opts)
-//	}
-//
-// # Scheduling
-//
-// Options.Threads (soko --threads N) says how many members may run side by
-// side: k = min(N, members with a share). Members start in list order as
-// threads come free; each is run through Run, so its solution is replayed by
-// the verifier before it counts. The first verified solution cancels the
-// members still running and is the portfolio's result.
-//
-// Budgets, with k = 1 (the default): members run one after another. Member i
-// gets share_i / (share_i + the shares of the members after it) of the time,
-// nodes and iterations left when it starts, and the last member all that is
-// left; so a member that gives up early hands its unused budget on to those
-// after it, in proportion to their shares. With k > 1 a member that starts
-// while others still wait for a thread gets that part of k times what is
-// left (but no more than is left), and the last k members run until the
-// budget ends. A member's time is enforced by its own budget and by a
-// context deadline, so a member that only watches its context is stopped at
-// its share too. Node and iteration limits bound each member by what the
-// members that have finished left over; with k > 1 the members running side
-// by side may together expand more than the limit. The memory budget is
-// split evenly between the k members that may run at once.
-//
-// Member i runs with seed Options.Seed + i and one thread. With one thread
-// the order, the budgets in nodes and iterations, and the seeds depend only
-// on the options, so a run under a node or iteration limit is repeated
-// exactly by a run with the same seed; under a time limit each member is as
-// repeatable as it is alone.
-//
-// # Results
-//
-// Stats.Strategy names the member that solved the level. Expanded,
-// Generated, Stored, Iterations, TreeSize and UniqueStates are summed over
-// the members that ran (the work done); Bound is the largest bound any
-// member proved; Bytes is the most one member held with one thread and the
-// sum over the members with more; Elapsed is the portfolio's wall-clock
-// time. Counts holds each member's expanded states as "NAME.expanded" and
-// its own counters as "NAME.KEY". Progress events carry the same sums, with
-// Strategy naming the member that sent the event.
-//
-// When no member solves the level, the status is NoSolution if an
-// Exhaustive member proved there is none; Cancelled or TimeLimit if the
-// caller's context ended; the limit that left nothing for the next member
-// when one could not start; otherwise the status of the last member, in
-// list order, that ran. A member's error ends the portfolio with that error,
-// naming the member, unless a solution was found first.
-
 import (
 	"context"
 	"errors"
@@ -105,11 +29,89 @@ type Member struct {
 	Exhaustive bool
 }
 
-// Portfolio is a Solver that runs its Members with shares of the budget,
-// one after another or side by side (see the comment at the top of
-// portfolio.go).
+// Portfolio is a Solver made of several strategies, its Members, each with
+// its share of the budget (issue 12 item 6).
+//
+// A Portfolio lists its Members in the order they start. A member is a
+// registered solver named by Member.Name with its own Member.Params, or any
+// Solver value in Member.Solver (then Name is only its label). Shares are
+// relative: {astar 1, greedy 4} gives astar a fifth. A member with share 0
+// does not run, so a parameter can switch a strategy off. With Exhaustive
+// set, the member's "no solution" is taken as a proof (a complete search
+// with sound pruning, such as astar) and ends the portfolio with
+// NoSolution; any other member's unsuccessful end only hands on to the next.
+//
+// A registered portfolio whose members depend on its own parameters reads
+// them in Solve and builds the Portfolio there (see smallLevels, registered
+// as "portfolio"). Tables the members share are built first and handed to
+// the members' Solver values; Portfolio.Since makes that time count:
+//
+//	func (s mySolver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+//		start := time.Now()
+//		greedy, err := opts.Real(greedyShareParam) // 0 switches greedy off
+//		if err != nil {
+//			return solver.Result{}, err
+//		}
+//		plan, err := buildPlan(ctx, l) // shared by the two plan strategies
+//		if err != nil {
+//			return solver.Result{}, err
+//		}
+//		p := solver.Portfolio{Since: start, Members: []solver.Member{
+//			{Name: "plan", Solver: planSearch{plan}, Share: 4},
+//			{Name: "opened", Solver: openedSearch{plan}, Share: 2},
+//			{Name: "greedy", Params: map[string]string{"rooms": "1"}, Share: greedy},
+//		}}
+//		return p.Solve(ctx, l, opts)
+//	}
+//
+// Options.Threads (soko --threads N) says how many members may run side by
+// side: k = min(N, members with a share). Members start in list order as
+// threads come free; each is run through Run, so its solution is replayed by
+// the verifier before it counts. The first verified solution cancels the
+// members still running and is the portfolio's result.
+//
+// Budgets, with k = 1 (the default): members run one after another. Member i
+// gets share_i / (share_i + the shares of the members after it) of the time,
+// nodes and iterations left when it starts, and the last member all that is
+// left; so a member that gives up early hands its unused budget on to those
+// after it, in proportion to their shares. With k > 1 a member that starts
+// while others still wait for a thread gets that part of k times what is
+// left (but no more than is left), and the last k members run until the
+// budget ends. A member's time is enforced by its own budget and by a
+// context deadline, so a member that only watches its context is stopped at
+// its share too. Node and iteration limits bound each member by what the
+// members that have finished left over; with k > 1 the members running side
+// by side may together expand more than the limit. The memory budget is
+// split evenly between the k members that may run at once.
+//
+// Member i runs with seed Options.Seed + i and one thread. With one thread
+// the order, the budgets in nodes and iterations, and the seeds depend only
+// on the options, so a run under a node or iteration limit is repeated
+// exactly by a run with the same seed; under a time limit each member is as
+// repeatable as it is alone.
+//
+// Stats.Strategy names the member that solved the level. Expanded,
+// Generated, Stored, Iterations, TreeSize and UniqueStates are summed over
+// the members that ran (the work done); Bound is the largest bound any
+// member proved; Bytes is the most one member held with one thread and the
+// sum over the members with more; Elapsed is the portfolio's wall-clock
+// time. Counts holds each member's expanded states as "NAME.expanded" and
+// its own counters as "NAME.KEY". Progress events carry the same sums, with
+// Strategy naming the member that sent the event.
+//
+// When no member solves the level, the status is NoSolution if an
+// Exhaustive member proved there is none; Cancelled or TimeLimit if the
+// caller's context ended; the limit that left nothing for the next member
+// when one could not start; otherwise the status of the last member, in
+// list order, that ran. A member's error ends the portfolio with that error,
+// naming the member, unless a solution was found first.
 type Portfolio struct {
 	Members []Member
+	// Since is when the budget's time started; zero means when Solve is
+	// called. A solver that builds tables its members share before it
+	// calls Solve sets it to its own start, so that the set-up counts
+	// against the time limit.
+	Since time.Time
 }
 
 // strategy is a member ready to run.
@@ -168,7 +170,11 @@ func (p Portfolio) Solve(parent context.Context, l *level.Level, opts Options) (
 		return Result{}, err
 	}
 	k := min(max(opts.Threads, 1), len(members))
-	t := &tally{members: members, parallel: k > 1, start: time.Now(), progress: opts.Progress,
+	start := p.Since
+	if start.IsZero() {
+		start = time.Now()
+	}
+	t := &tally{members: members, parallel: k > 1, start: start, progress: opts.Progress,
 		ran: make([]bool, len(members)), live: make([]Stats, len(members)), last: make([]Status, len(members))}
 	var deadline time.Time
 	if opts.Budget.Time > 0 {
@@ -178,7 +184,7 @@ func (p Portfolio) Solve(parent context.Context, l *level.Level, opts Options) (
 	// solution, a proof that there is none, or an error.
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	done := make(chan outcome)
+	done := make(chan outcome, len(members)) // room for every outcome: a member's send never waits
 	var (
 		next, running, winner = 0, 0, -1
 		proof                 bool
@@ -259,8 +265,11 @@ type tally struct {
 	used Budget   // nodes and iterations spent by the members that ended
 }
 
-// start1 starts member i under budget b (and the deadline until, when not
-// zero) on its own goroutine, which sends its outcome to done.
+// start1 runs member i under budget b (and the deadline until, when not
+// zero) and sends its outcome to done: on the caller's goroutine when
+// members run one at a time (so that a caller locked to its thread, as
+// soko bench is to measure CPU time, runs them there), else on a goroutine
+// of its own.
 func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l *level.Level, opts Options, done chan<- outcome) {
 	m := t.members[i]
 	mctx, mcancel := ctx, context.CancelFunc(func() {})
@@ -274,11 +283,16 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	t.mu.Lock()
 	t.ran[i] = true
 	t.mu.Unlock()
-	go func() {
+	run := func() {
 		defer mcancel()
 		res, err := Run(mctx, m.solver, l, mopts)
 		done <- outcome{i, res, err}
-	}()
+	}
+	if t.parallel {
+		go run()
+	} else {
+		run()
+	}
 }
 
 // budget returns member i's budget and deadline when k members may run at

@@ -377,3 +377,33 @@ func TestPortfolioCancelled(t *testing.T) {
 		t.Errorf("%v, %v; want status cancelled", res.Status, err)
 	}
 }
+
+// BenchmarkPortfolioOverhead: the registered portfolio against astar alone
+// on a level astar solves at once, where the portfolio's cost is its own.
+func BenchmarkPortfolioOverhead(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:1")[0]
+	for _, name := range []string{"astar", "portfolio"} {
+		e, _ := solver.Lookup(name)
+		b.Run(name, func(b *testing.B) {
+			opts := solver.Options{Budget: solver.Budget{Time: 10 * time.Second, Memory: 1 << 30}}
+			for b.Loop() {
+				if res, err := solver.Run(context.Background(), e.New(), l, opts); err != nil || res.Status != solver.Solved {
+					b.Fatal(res.Status, err)
+				}
+			}
+		})
+	}
+}
+
+// TestPortfolioSince: time spent before Solve, from Since on, counts
+// against the time limit: with all of it spent, no member runs.
+func TestPortfolioSince(t *testing.T) {
+	var got solver.Options
+	p := solver.Portfolio{Since: time.Now().Add(-time.Second), Members: []solver.Member{
+		{Name: "solve", Solver: recorder{fixed{solver.Solved, "rRR"}, &got}, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: time.Second / 2}})
+	if err != nil || res.Status != solver.TimeLimit || got.Budget.Time != 0 {
+		t.Errorf("%v, %v, the member ran with %v; want time limit before any member", res.Status, err, got.Budget.Time)
+	}
+}

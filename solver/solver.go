@@ -3,6 +3,12 @@
 // Result with its Status and statistics, progress events for front ends, a
 // registry of solvers by name, and Run, which replays every solution with the
 // independent verifier (package verify) before anyone sees it.
+//
+// Portfolio makes one Solver out of several strategies, each with a share
+// of the budget, run one after another or side by side (Options.Threads,
+// soko --threads); its documentation says how to build one, how the budget
+// is shared and what its Stats report (issue 12 item 6). The solver
+// registered as "portfolio" is the small example: astar, then greedy.
 package solver
 
 import (
