@@ -29,6 +29,7 @@ import (
 type Runner struct {
 	Workers    int                // runs at once; 0 means runtime.NumCPU()
 	Memory     int64              // memory budget of each run (solver.Budget.Memory); 0: none
+	Threads    int                // threads each run may use (solver.Options.Threads); 0 means 1
 	NoSolution bool               // leave the LURD out of the records
 	Progress   io.Writer          // where a progress line is drawn (a terminal), or nil
 	Write      func(Record) error // the sink; called from one goroutine at a time
@@ -141,9 +142,10 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		return rec, true
 	}
 	opts := solver.Options{
-		Budget: solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
-		Seed:   j.Seed,
-		Params: j.Solver.Params,
+		Budget:  solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
+		Seed:    j.Seed,
+		Params:  j.Solver.Params,
+		Threads: r.Threads,
 	}
 	if prog.Active() {
 		opts.Progress = func(p solver.Progress) { prog.Update(slot, p.Stats) }
