@@ -73,7 +73,7 @@ func TestMacroMovesMatchPushes(t *testing.T) {
 		}
 		dead := deadlock.DeadSquares(b)
 		g := newMacroGen(b, dead)
-		feat := newFeaturer(b, nil, nil)
+		feat := newFeaturer(b, nil, nil, nil)
 		for _, p := range nearStart(b, dead, 40) {
 			before, _ := feat.regions(p)
 			for _, box := range slices.Clone(p.BoxSquares()) {
@@ -203,5 +203,24 @@ func TestPlanCorridor(t *testing.T) {
 		if !slices.Equal(got, b.Goals()) {
 			t.Errorf("%s: plan %v is not an order of the goals %v", l.Name(), pl.order, b.Goals())
 		}
+	}
+}
+
+// TestStrategies: each strategy of the portfolio, alone, solves small
+// levels, and the portfolio stops at the first that finds a solution.
+func TestStrategies(t *testing.T) {
+	for _, name := range strategyNames {
+		for _, l := range testlevel.Resolve(t, "microban:1-10") {
+			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
+			res, err := solver.Run(context.Background(), FESS{}, l, opts)
+			if err != nil || res.Status != solver.Solved {
+				t.Errorf("%s, %s: %v, %v", name, l.Name(), res.Status, err)
+			}
+		}
+	}
+	opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": "plan,greedy"}}
+	res, err := solver.Run(context.Background(), FESS{}, testlevel.Resolve(t, "microban:2")[0], opts)
+	if err != nil || res.Status != solver.Solved || res.Stats.Expanded != 3 {
+		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
 	}
 }
