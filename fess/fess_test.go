@@ -224,3 +224,50 @@ func TestStrategies(t *testing.T) {
 		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
 	}
 }
+
+// TestPassingStops: with the tunnels on, the macro-moves left out are
+// exactly stops in the middle of a board-splitting tunnel, and the move
+// that goes on through the tunnel is kept.
+func TestPassingStops(t *testing.T) {
+	left := 0
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := deadlock.DeadSquares(b)
+		all, some := newMacroGen(b, dead), newMacroGen(b, dead)
+		if some.macros, err = deadlock.NewMacros(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range nearStart(b, dead, 20) {
+			all.place(p.BoxSquares())
+			some.place(p.BoxSquares())
+			for _, box := range p.BoxSquares() {
+				kept := map[[2]int32]bool{}
+				for _, m := range some.generate(p, box, nil) {
+					kept[[2]int32{m.To, int32(m.Side)}] = true
+				}
+				for _, m := range all.generate(p, box, nil) {
+					if kept[[2]int32{m.To, int32(m.Side)}] {
+						continue
+					}
+					left++
+					d := m.Side ^ 1 // the last push's direction
+					s := m.To
+					for some.passing(s, d) && !kept[[2]int32{s, int32(m.Side)}] {
+						s = b.Next(s, d)
+					}
+					if s == m.To || !kept[[2]int32{s, int32(m.Side)}] {
+						t.Errorf("%s: box %d to %d left out, but it is not a passing stop with a move on kept", l.Name(), box, m.To)
+					}
+				}
+			}
+			all.lift(p.BoxSquares())
+			some.lift(p.BoxSquares())
+		}
+	}
+	if left == 0 {
+		t.Error("no stop was left out: the test tests nothing")
+	}
+}

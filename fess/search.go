@@ -153,7 +153,10 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	e.corrals = deadlock.NewCorrals(b, e.dead)
 	e.gen = newMacroGen(b, e.dead)
-	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + 8*int64(b.N)); stop {
+	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + 8*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	planGen := newMacroGen(b, nil)
