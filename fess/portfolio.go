@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,23 +15,27 @@ import (
 // thread, each with its share of the time left, as Festival runs its
 // searches (../shared/research/strength.md §1, §7 step 5).
 //
+//   - greedy: the greedy best-first search over single pushes of package
+//     search, first and short, for small levels it solves at once and
+//     whose plan misleads FESS (Microban 144);
 //   - plan: FESS with the pack, connectivity and out-of-plan advisors;
 //   - opener: FESS with the opener advisor too, which proposes the move
 //     bringing a box nearest the plan's next goal (it finds the levels
 //     whose first goal needs a long way round, such as Microban 139, and
-//     loses time on others);
-//   - greedy: the greedy best-first search over single pushes of package
-//     search, for small levels whose plan misleads FESS (Microban 144).
+//     loses time on others).
 //
-// A strategy that searches its whole graph and finds no solution ends the
-// portfolio: every one searches the same positions (all but dead ones).
-var strategyNames = []string{"plan", "opener", "greedy"}
+// A FESS strategy that searches its whole graph and finds no solution ends
+// the portfolio: both search the same positions (all but dead ones).
+// Greedy's end is not conclusive (its goal-room macro can lose solutions).
+// Without a time limit only plan runs (or the first strategy listed, when
+// plan is not), to the end.
+var strategyNames = []string{"greedy", "plan", "opener"}
 
 // shares weigh the strategies' time: a strategy gets the time left times
 // its share over the shares of the strategies still to run.
-var shares = map[string]float64{"plan": 6, "opener": 2, "greedy": 2}
+var shares = map[string]float64{"greedy": 1, "plan": 8, "opener": 1}
 
-var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "plan,opener,greedy",
+var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,opener",
 	Values: strategyNames, Doc: "the portfolio's strategies, run in this order, each with its share of the time"}
 
 // portfolio runs the strategies of opts in turn.
@@ -46,9 +51,16 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	for _, n := range strings.Split(list, ",") {
 		names = append(names, strings.TrimSpace(n))
 	}
+	if opts.Budget.Time <= 0 {
+		if slices.Contains(names, "plan") {
+			names = []string{"plan"}
+		}
+		names = names[:1]
+	}
 	start := time.Now()
 	var total solver.Stats
-	var res solver.Result
+	var res, final solver.Result // final: the last result that says the most
+	inconclusive := false        // final is greedy's "no solution"
 	for i, name := range names {
 		o := opts
 		left := opts.Budget.Time - time.Since(start)
@@ -61,8 +73,6 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 				weight += shares[n]
 			}
 			o.Budget.Time = time.Duration(float64(left) * shares[name] / weight)
-		} else if i > 0 {
-			break // without a time limit the first strategy runs to the end
 		}
 		if opts.Budget.Nodes > 0 {
 			o.Budget.Nodes = opts.Budget.Nodes - total.Expanded
@@ -84,11 +94,21 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		total.Generated += res.Stats.Generated
 		total.Stored += res.Stats.Stored
 		total.Bytes = max(total.Bytes, res.Stats.Bytes)
+		if res.Status == solver.NoSolution && name == "greedy" {
+			if i == 0 {
+				final, inconclusive = res, true
+			}
+			continue
+		}
+		final, inconclusive = res, false
 		if res.Status != solver.TimeLimit && res.Status != solver.NodeLimit {
 			break // solved, searched to the end, cancelled or out of memory
 		}
 	}
 	total.Elapsed = time.Since(start)
-	res.Stats = total
-	return res, nil
+	if inconclusive && len(names) > 1 {
+		final.Status = solver.TimeLimit // the others ran out of time before they began
+	}
+	final.Stats = total
+	return final, nil
 }
