@@ -1,6 +1,10 @@
 package fess
 
-import "soko/sokoban"
+import (
+	"slices"
+
+	"soko/sokoban"
+)
 
 // features is a position's feature vector (issue 12 §3): boxes packed along
 // the plan, the number of player regions (connectivity), and as a last
@@ -9,6 +13,7 @@ type features struct {
 	packed int16
 	conn   int16
 	oop    int16
+	next   int16 // pushes the nearest free box needs to the plan's next goal
 	dist   int32
 }
 
@@ -32,7 +37,9 @@ func (k cellKey) better(o cellKey) bool {
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
-// packed, fewer regions, fewer out of plan, less distance.
+// packed, fewer regions, fewer out of plan, less distance. (Ranking by
+// next before distance solved one XSokoban level fewer at 4,000
+// expansions.)
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))
@@ -46,13 +53,22 @@ type featurer struct {
 	b     *sokoban.Board
 	plan  *plan
 	near  []int32
+	goal  [][]int32 // pull distances per plan step: goal[k] to order[k]
 	stamp []uint32
 	epoch uint32
 	stack []sokoban.Square
 }
 
-func newFeaturer(b *sokoban.Board, pl *plan, near []int32) *featurer {
-	return &featurer{b: b, plan: pl, near: near, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+// newFeaturer returns a featurer for plan pl, with the pull distances of
+// Board.PullDistances and their minimum over the goals, near.
+func newFeaturer(b *sokoban.Board, pl *plan, dist [][]int32, near []int32) *featurer {
+	f := &featurer{b: b, plan: pl, near: near, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+	if pl != nil {
+		for _, s := range pl.order {
+			f.goal = append(f.goal, dist[slices.Index(b.Goals(), s)])
+		}
+	}
+	return f
 }
 
 func (f *featurer) bytes() int64 { return 8 * int64(f.b.N) }
@@ -71,7 +87,18 @@ func (f *featurer) with(p *sokoban.Position, regions int) features {
 		dist += min(f.near[s], 1<<16)
 	}
 	packed := f.plan.packed(p)
-	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), dist: dist}
+	next := int32(0)
+	if packed < len(f.goal) {
+		row := f.goal[packed]
+		next = sokoban.Unreachable
+		for _, s := range p.BoxSquares() {
+			if r := f.plan.rank[s]; r < 0 || int(r) >= packed {
+				next = min(next, row[s])
+			}
+		}
+	}
+	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)),
+		next: int16(min(next, 1<<14)), dist: dist}
 }
 
 // regions counts the connected areas of free squares, and returns the

@@ -87,6 +87,7 @@ type engine struct {
 	best     int32   // the best cell so far
 	turn     uint64
 	piCorral bool
+	opener   bool // the opener advisor is on
 
 	guard   *solver.Guard
 	stats   solver.Stats
@@ -152,14 +153,17 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	e.corrals = deadlock.NewCorrals(b, e.dead)
 	e.gen = newMacroGen(b, e.dead)
-	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + 8*int64(b.N)); stop {
+	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + 8*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	planGen := newMacroGen(b, nil)
 	if e.plan, err = newPlan(setUp, b, planGen); err != nil {
 		return e.setUpFailed(err)
 	}
-	e.feat = newFeaturer(b, e.plan, e.near)
+	e.feat = newFeaturer(b, e.plan, dist, e.near)
 	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + 16*int64(b.N)); stop {
 		return nil, st, nil
 	}
@@ -447,7 +451,8 @@ func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 // each at most one and only when it improves on the parent: the pack
 // advisor the move that packs the most boxes along the plan, the
 // connectivity advisor the one that joins the most player regions, the
-// out-of-plan advisor the one that leaves the fewest boxes out of plan;
+// out-of-plan advisor the one that leaves the fewest boxes out of plan,
+// the opener the one that brings a box nearest the plan's next goal;
 // ties go to the better features. A lone move is free too.
 func (e *engine) advise(parent features) {
 	if len(e.kids) == 1 {
@@ -531,10 +536,13 @@ func (e *engine) drawBest() []string {
 	return nil
 }
 
-// solve is Solve's body.
-func solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+// solve runs one FESS search; opener switches the opener advisor on.
+func solve(ctx context.Context, l *level.Level, opts solver.Options, opener bool) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
+	if e != nil {
+		e.opener = opener
+	}
 	if err != nil {
 		return solver.Result{}, err
 	}
