@@ -29,6 +29,11 @@
 //     searched at most once; a state where it fails does not offer the
 //     action again.
 //
+// Rapid random restarts (001 §2.2.4, there for A*; off by default): with
+// restart=T, after T episodes without reaching the goal the learner forgets
+// its Q-table and starts ε's decay again, drawing on from its random stream;
+// Q*'s sub-goal cache, which holds searches and not learned values, is kept.
+//
 // A level is solved when an episode reaches the goal; the solution is that
 // episode's moves, replayed by the verifier like every solver's. Learning
 // stops at the time, episode (--iterations), action (--nodes) or memory
@@ -69,6 +74,7 @@ const initialSlots = 1 << 12
 type config struct {
 	alpha, gamma, eps, lambda, p float64
 	steps                        int
+	restart                      int // episodes before a rapid random restart; 0: never
 	loops                        bool
 	qstar                        bool
 	w                            float64
@@ -101,6 +107,7 @@ type learner struct {
 	visited    map[uint64]struct{} // the states of the current episode, for loops
 
 	episodes, actions, random, loops     int64
+	restarts                             int64
 	astarTaken, astarSearches, astarFail int64
 }
 
@@ -151,13 +158,20 @@ func newLearner(ctx context.Context, guard *solver.Guard, e *env.Env, opts solve
 // budget ends. An error is a bug or a level the sub-goal search cannot
 // read, not the budget's end.
 func (ln *learner) run() (solver.Status, bool, error) {
-	for epoch := 0; ; epoch++ {
-		ln.stats.Iterations = int64(epoch)
+	epoch := 0 // episodes since the start or the last restart: ε's exponent
+	for n := 0; ; n++ {
+		ln.stats.Iterations = int64(n)
 		if st, halt := ln.tick(); halt {
 			return st, false, nil
 		}
+		if ln.cfg.restart > 0 && epoch == ln.cfg.restart {
+			ln.q = newTable(initialSlots)
+			epoch = 0
+			ln.restarts++
+		}
 		ln.episodes++
 		solved, err := ln.episode(epoch)
+		epoch++
 		var s stop
 		switch {
 		case errors.As(err, &s):
@@ -367,6 +381,7 @@ func (ln *learner) finish() solver.Stats {
 		"actions":        ln.actions,
 		"random_actions": ln.random,
 		"loops":          ln.loops,
+		"restarts":       ln.restarts,
 		"qtable_entries": int64(ln.q.n),
 	}
 	if ln.cfg.qstar {
