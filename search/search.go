@@ -93,7 +93,7 @@ func init() {
 	deadlocks := deadlocksParam(defaultDetectors)
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
-			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFS{} }},
+			Params: []solver.Param{deadlocks, piCorralParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
 			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
@@ -103,9 +103,9 @@ func init() {
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			Params: []solver.Param{deadlocksParam(famaDetectors), piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",
-			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return IDAStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam}, New: func() solver.Solver { return IDAStar{} }},
 		{Name: "dfs", Summary: "depth-first search over pushes with a visited set (depth=0: no limit)",
-			Params: []solver.Param{dfsDepthParam, deadlocks}, New: func() solver.Solver { return DFS{} }},
+			Params: []solver.Param{dfsDepthParam, deadlocks, piCorralParam, tunnelsParam}, New: func() solver.Solver { return DFS{} }},
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
 			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFSMoves{} }},
 		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",
