@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"soko/deadlock"
+	"soko/heuristic"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -18,7 +19,6 @@ import (
 type pushGraph struct {
 	board *sokoban.Board
 	pos   *sokoban.Position
-	dist  [][]int32 // pull distances, goal × square, for the searches that need them (distances)
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
@@ -92,23 +92,33 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	return g, nil
 }
 
-// distances builds the pull distances the matching bound needs, under the
-// budget; when the budget runs out first, ready says so. They are the
-// biggest table, 4 bytes per goal and square, charged before it is built.
-func (g *pushGraph) distances() error {
-	if g.halt != solver.Solved || g.charge(g.board.PullBytes()) {
-		return nil
+// matching builds the lower bound of the informed push searches under the
+// budget: the matching on pull distances with the player's side
+// (heuristic.NewSidedPushMatching). The distances by side, the biggest
+// table (4 bytes per goal, square and side), are charged before they are
+// built and dropped once the bound has copied them. When the budget runs
+// out first it returns nil, and ready says so.
+func (g *pushGraph) matching() (*heuristic.PushMatching, error) {
+	rows := 4 * g.board.PullBytes()
+	if g.halt != solver.Solved || g.charge(rows) {
+		return nil, nil
 	}
 	setUp, cancel := g.guard.SetUp()
 	defer cancel()
-	dist, err := g.board.PullDistances(setUp)
+	dist, err := g.board.PullDistancesBySide(setUp)
 	if err != nil {
-		g.static -= g.board.PullBytes() // not built after all
+		g.static -= rows // not built after all
 		g.stats.Bytes = g.bytes()
-		return g.stopped(err)
+		return nil, g.stopped(err)
 	}
-	g.dist = dist
-	return nil
+	sides := g.board.NewSides()
+	lb := heuristic.NewSidedPushMatching(g.board, sides, dist)
+	stop := g.charge(lb.Bytes() + sides.Bytes())
+	g.static -= rows
+	if stop {
+		return nil, nil
+	}
+	return lb, nil
 }
 
 // charge counts n more bytes of static tables and checks the budget. It

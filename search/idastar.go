@@ -61,7 +61,8 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	if err := g.distances(); err != nil {
+	lb, err := g.matching()
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if st, ok := g.ready(); !ok {
@@ -73,10 +74,7 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	s := &ida{g: g, lb: heuristic.NewPushMatching(g.board, g.dist)}
-	if g.charge(s.lb.Bytes()) {
-		return g.stop(g.halt), nil
-	}
+	s := &ida{g: g, lb: lb}
 	h0, ok := s.lb.Bound(g.pos)
 	if !ok {
 		return g.stop(solver.NoSolution), nil

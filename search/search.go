@@ -24,11 +24,16 @@
 // All prune pushes onto dead squares (000 §4.2.1, Alg. 2) and run the
 // dynamic deadlock detectors of package deadlock after each push (by default
 // frozen boxes, 000 §4.2.1, and wall segments, 001 Alg. 2; fama only 2×2
-// blocks, as 004 §3). The best-first searches also apply PI-corral pruning
-// (000 §4.2.2 names the sealed-off corral): when one exists, only pushes of
-// the boxes bounding it are generated; and the tunnel macro of 001 §2.1.2
-// where the tunnel splits the board (pushGraph.pushMacro says why that keeps
-// optimal solutions); greedy and wastar-push also the goal-room macro, which
+// blocks, as 004 §3). The push searches share one successor generator
+// (pushGraph.candidates and pushMacro): PI-corral pruning (000 §4.2.2 names
+// the sealed-off corral): when one exists, only pushes of the boxes bounding
+// it are generated; and, in all but bfs, whose order by depth it would
+// break, the tunnel macro of 001 §2.1.2 where the tunnel splits the board
+// (pushGraph.pushMacro says why that keeps optimal solutions). The
+// best-first searches take the canonical player square of most children
+// from the parent's region (sokoban.Region) and score them by repairing
+// the parent's matching (heuristic.PushMatching.Child); greedy and
+// wastar-push also use the goal-room macro, which
 // pushes a box entering a one-door goal room on to the room's next goal in
 // a precomputed packing order (deadlock.Fill). States are stored packed in a
 // sokoban.Store, with per state only its parent, the push that reached it, g
