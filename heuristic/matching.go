@@ -21,14 +21,15 @@ import "soko/sokoban"
 // potentials and repairs only the rows of the boxes that moved, one
 // augmenting path each: O(n²) per child instead of O(n³).
 type PushMatching struct {
-	table   []int32 // square·n + goal: pushes from square to goal, or Inf
+	table   []int32 // slot·n + goal: pushes from the slot's square to goal, or Inf
 	n       int
+	sides   *sokoban.Sides // nil: a slot is a square; else square·4 + the player's side
 	matcher *Matcher
 	base    matchState // the matcher after SetBase
 	baseOK  bool       // SetBase found a matching
 	free    []int      // rows to repair
-	// rowOf[i] is the matcher's row of box i of the base position; rowAt[s]
-	// is the base's row of the box on square s, or stale when s has none
+	// rowOf[i] is the matcher's row of box i of the base position; rowAt[k]
+	// is the base's row of the box in slot k, or stale when none is there
 	// (check base.off).
 	rowOf, rowAt []int
 	kept         []bool
@@ -37,15 +38,38 @@ type PushMatching struct {
 // NewPushMatching prepares the bound for board b, with dist from
 // b.PullDistances() (goal × square).
 func NewPushMatching(b *sokoban.Board, dist [][]int32) *PushMatching {
+	return newPushMatching(b, dist, b.N, nil)
+}
+
+// NewSidedPushMatching prepares the bound for board b with the player's
+// side: dist from b.PullDistancesBySide (goal × square·4 + side), sides
+// from b.NewSides. A box's cost to a goal is then that of a lone box with
+// the player in the part of the board, around the box, where the player
+// is: still admissible, since any solution's pushes of that box solve that
+// lone-box problem, and larger where a box's square cuts the board and the
+// player is on the wrong side of it.
+func NewSidedPushMatching(b *sokoban.Board, sides *sokoban.Sides, dist [][]int32) *PushMatching {
+	return newPushMatching(b, dist, 4*b.N, sides)
+}
+
+func newPushMatching(b *sokoban.Board, dist [][]int32, slots int, sides *sokoban.Sides) *PushMatching {
 	n := b.Boxes()
-	m := &PushMatching{table: make([]int32, b.N*n), n: n, matcher: NewMatcher(n),
-		rowOf: make([]int, n), rowAt: make([]int, b.N), kept: make([]bool, n)}
+	m := &PushMatching{table: make([]int32, slots*n), n: n, sides: sides, matcher: NewMatcher(n),
+		rowOf: make([]int, n), rowAt: make([]int, slots), kept: make([]bool, n)}
 	for j, row := range dist {
-		for s, d := range row {
-			m.table[s*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
+		for k, d := range row {
+			m.table[k*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
 		}
 	}
 	return m
+}
+
+// slot returns the table slot of a box on s with the player on player.
+func (m *PushMatching) slot(s, player sokoban.Square) int {
+	if m.sides == nil {
+		return int(s)
+	}
+	return int(s)*4 + m.sides.Of(s, player)
 }
 
 // Bytes returns the memory the bound's distance table and work arrays take.
@@ -63,9 +87,9 @@ func (m *PushMatching) Bound(p *sokoban.Position) (int32, bool) {
 
 // point points the matcher's rows at the squares of p's boxes.
 func (m *PushMatching) point(p *sokoban.Position) {
-	off := m.matcher.off[:m.n]
+	off, pl := m.matcher.off[:m.n], p.Player()
 	for i, s := range p.BoxSquares() {
-		off[i] = int(s) * m.n
+		off[i] = m.slot(s, pl) * m.n
 	}
 	m.matcher.table = m.table
 }
@@ -90,15 +114,16 @@ func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
 // the boxes that are not where the base had them, or solving from scratch
 // when they are many or there is no base. It sets rowOf.
 func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
-	boxes, n := p.BoxSquares(), m.n
+	boxes, n, pl := p.BoxSquares(), m.n, p.Player()
 	if m.baseOK {
 		mt := m.matcher
 		mt.restore(&m.base, n)
 		clear(m.kept)
 		moved := 0
 		for i, s := range boxes {
-			r := m.rowAt[s]
-			if r < n && mt.off[r] == int(s)*n && !m.kept[r] {
+			k := m.slot(s, pl)
+			r := m.rowAt[k]
+			if r < n && mt.off[r] == k*n && !m.kept[r] {
 				m.kept[r], m.rowOf[i] = true, r
 			} else {
 				m.rowOf[i] = -1
@@ -113,12 +138,12 @@ func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
 					m.free = append(m.free, r)
 				}
 			}
-			k := 0
+			next := 0
 			for i, s := range boxes {
 				if m.rowOf[i] < 0 {
-					r := m.free[k]
-					k++
-					m.rowOf[i], mt.off[r] = r, int(s)*n
+					r := m.free[next]
+					next++
+					m.rowOf[i], mt.off[r] = r, m.slot(s, pl)*n
 				}
 			}
 			return mt.rematch(n, m.free)
@@ -133,16 +158,17 @@ func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
 // Child returns Bound(p) for a position p whose boxes are those of the last
 // SetBase's position, in the same order (as Position.Apply keeps them),
 // except for a few that moved: their rows are repaired from the base's
-// matching instead of solving from scratch.
+// matching instead of solving from scratch (with sides, also the rows of
+// boxes the player is now on the other side of).
 func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
 	if !m.baseOK {
 		return m.Bound(p)
 	}
-	mt, n := m.matcher, m.n
+	mt, n, pl := m.matcher, m.n, p.Player()
 	mt.restore(&m.base, n)
 	m.free = m.free[:0]
 	for i, s := range p.BoxSquares() {
-		if r, o := m.rowOf[i], int(s)*n; mt.off[r] != o {
+		if r, o := m.rowOf[i], m.slot(s, pl)*n; mt.off[r] != o {
 			mt.unmatch(r)
 			mt.off[r] = o
 			m.free = append(m.free, r)

@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"slices"
 
 	"soko/internal/bucketq"
 	"soko/level"
@@ -65,20 +64,8 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
-	piCorrals, err := opts.Bool(piCorralParam)
-	if err != nil {
+	if err := g.setUpMoves(opts, true, true, cfg.rooms); err != nil {
 		return solver.Result{}, err
-	}
-	if g.tunnels, err = opts.Bool(tunnelsParam); err != nil {
-		return solver.Result{}, err
-	}
-	if g.rooms, err = opts.Bool(roomsParam(cfg.rooms)); err != nil {
-		return solver.Result{}, err
-	}
-	if g.tunnels || g.rooms {
-		if err := g.addMacros(); err != nil {
-			return solver.Result{}, err
-		}
 	}
 	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
@@ -87,7 +74,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if g.charge(g.region.Bytes()) {
 		return g.stop(g.halt), nil
 	}
-	var barrier []sokoban.Square
 	root := g.addRoot()
 	score := sc.score
 	if sc.child != nil {
@@ -131,16 +117,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if sc.parent != nil {
 			sc.parent(g.pos)
 		}
-		g.region.Of(g.pos)
-		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		if piCorrals && g.region.Size()+g.board.Boxes() < g.board.N { // else no square is cut off
-			// Only pushes of the boxes around a PI-corral, when there is
-			// one; deadlock.Corrals.PICorral says why that keeps an
-			// optimal solution.
-			if barrier = g.checker.Corrals().PICorral(g.pos, barrier[:0]); len(barrier) > 0 {
-				pushes = slices.DeleteFunc(pushes, func(m sokoban.Push) bool { return !slices.Contains(barrier, m.Box) })
-			}
-		}
+		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
 			if st, stop := g.pulse(); stop {
 				return g.stop(st), nil
@@ -155,9 +132,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 			depth := cost[id] + uint16(mv.pushes())
 			child, fresh := g.addMove(id, mv)
-			if fresh {
-				g.via[child] = mv.via()
-			}
 			switch {
 			case fresh:
 				cost = append(cost, depth)
