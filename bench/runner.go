@@ -177,6 +177,7 @@ func fillStats(rec *Record, res solver.Result) {
 	rec.Status = res.Status.String()
 	rec.Expanded, rec.Generated, rec.Stored = st.Expanded, st.Generated, st.Stored
 	rec.Iterations, rec.TreeSize, rec.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
+	rec.Counts = st.Counts
 	rec.PeakBytes = st.Bytes
 	if res.Status == solver.Solved {
 		rec.Pushes, rec.Moves = res.Pushes, len(res.Moves)

@@ -1,7 +1,6 @@
-// Package optimize shortens a given Sokoban solution (../shared/DESIGN.md §2,
-// the optimize package; issue 14 item 1). It takes any solution that the
-// verifier accepts and returns one that is verified and never longer in the
-// chosen metric. The passes, cheapest first:
+// Package optimize shortens a given Sokoban solution (issue 14 item 1). It
+// takes any solution that the verifier accepts and returns one that is
+// verified and never longer in the chosen metric. The passes, cheapest first:
 //
 //   - Re-routing: the solution is read as its sequence of pushes and the
 //     player walks between them are replaced by shortest walks (breadth-first

@@ -52,13 +52,12 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // (gw = 0), where they go to smaller g.
 func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 	return func(g *pushGraph) (scorer, error) {
-		if err := g.distances(); err != nil {
-			return nil, err
+		if err := g.distances(); err != nil || g.dist == nil {
+			return scorer{}, err // without distances the budget ran out: ready stops the search
 		}
 		lb := heuristic.NewPushMatching(g.board, g.dist)
 		g.charge(lb.Bytes()) // bestFirst stops before the search when this is over the budget
-		return func(p *sokoban.Position, depth int) (int, int, bool) {
-			h, ok := lb.Bound(p)
+		rate := func(h int32, ok bool, depth int) (int, int, bool) {
 			if !ok {
 				return 0, 0, false
 			}
@@ -67,6 +66,17 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 				return f, depth, true
 			}
 			return f, int(h), true
+		}
+		return scorer{
+			score: func(p *sokoban.Position, depth int) (int, int, bool) {
+				h, ok := lb.Bound(p)
+				return rate(h, ok, depth)
+			},
+			parent: func(p *sokoban.Position) { lb.SetBase(p) },
+			child: func(p *sokoban.Position, depth int) (int, int, bool) {
+				h, ok := lb.Child(p)
+				return rate(h, ok, depth)
+			},
 		}, nil
 	}
 }

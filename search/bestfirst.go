@@ -11,10 +11,18 @@ import (
 	"soko/solver"
 )
 
-// scorer rates a position reached after g pushes: its priority in the open
-// list (smaller first), a tie-break (smaller first), and false if the
-// position is known to be unsolvable.
-type scorer func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+// scorer rates positions for a best-first search.
+type scorer struct {
+	// score rates a position reached after g pushes: its priority in the
+	// open list (smaller first), a tie-break (smaller first), and false if
+	// the position is known to be unsolvable.
+	score func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+	// parent, when set, scores a position about to be expanded, and child
+	// then rates each position one move from it (its boxes in the same
+	// order), reusing the parent's work (PushMatching.Child).
+	parent func(p *sokoban.Position)
+	child  func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+}
 
 // bestFirstConfig says how a best-first search over pushes behaves.
 type bestFirstConfig struct {
@@ -53,7 +61,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	score, err := cfg.score(g)
+	sc, err := cfg.score(g)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -75,9 +83,17 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
 	}
+	g.region = sokoban.NewRegion(g.board)
+	if g.charge(g.region.Bytes()) {
+		return g.stop(g.halt), nil
+	}
 	var barrier []sokoban.Square
 	root := g.addRoot()
-	p0, t0, ok := score(g.pos, 0)
+	score := sc.score
+	if sc.child != nil {
+		score = sc.child
+	}
+	p0, t0, ok := sc.score(g.pos, 0)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
 	}
@@ -112,8 +128,12 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
+		if sc.parent != nil {
+			sc.parent(g.pos)
+		}
+		g.region.Of(g.pos)
 		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		if piCorrals {
+		if piCorrals && g.region.Size()+g.board.Boxes() < g.board.N { // else no square is cut off
 			// Only pushes of the boxes around a PI-corral, when there is
 			// one; deadlock.Corrals.PICorral says why that keeps an
 			// optimal solution.
@@ -134,7 +154,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				continue
 			}
 			depth := cost[id] + uint16(mv.pushes())
-			child, fresh := g.add(id, m)
+			child, fresh := g.addMove(id, mv)
 			if fresh {
 				g.via[child] = mv.via()
 			}

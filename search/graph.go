@@ -24,7 +24,11 @@ type pushGraph struct {
 	checker *deadlock.Checker
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
-	macros  *deadlock.Macros
+	macros *deadlock.Macros
+	// region, when set, is the player's region of the state being
+	// expanded, which gives the canonical player square of most children
+	// without a flood fill (see add).
+	region  *sokoban.Region
 	tunnels bool
 	rooms   bool
 	store   *sokoban.Store
@@ -187,7 +191,26 @@ func (g *pushGraph) addRoot() uint32 {
 // add stores the working position, reached from parent by push m.
 func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 	g.key = g.pos.Pack(g.key[:0])
-	id, fresh := g.store.Intern(g.key, g.pos.Hash())
+	return g.intern(parent, m, g.pos.Hash())
+}
+
+// addMove stores the working position, reached from parent by move mv.
+// When the region of the parent was taken (g.region) and the move pushes
+// one box in a line (no goal-room macro), the region gives the canonical
+// player square.
+func (g *pushGraph) addMove(parent uint32, mv macroMove) (uint32, bool) {
+	if g.region != nil && mv.room == nil {
+		if canon, ok := g.region.After(g.pos, mv.push.Box, mv.to); ok {
+			g.key = g.pos.PackAt(g.key[:0], canon)
+			return g.intern(parent, mv.push, g.pos.HashAt(canon))
+		}
+	}
+	return g.add(parent, mv.push)
+}
+
+// intern stores the packed g.key with hash h, reached from parent by push m.
+func (g *pushGraph) intern(parent uint32, m sokoban.Push, h uint64) (uint32, bool) {
+	id, fresh := g.store.Intern(g.key, h)
 	if fresh {
 		g.parent = append(g.parent, parent)
 		g.via = append(g.via, viaOf(m, 1))

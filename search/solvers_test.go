@@ -105,7 +105,7 @@ func TestFAMAHeuristic(t *testing.T) {
 		t.Fatal(err)
 	}
 	score, _ := famaScore(&pushGraph{board: b})
-	got, _, _ := score(b.Start(), 5)
+	got, _, _ := score.score(b.Start(), 5)
 	want := -20*(1+3) + (4 + 1) + 5 + 100*2
 	if got != want {
 		t.Fatalf("FAMA score %d, want %d", got, want)

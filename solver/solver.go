@@ -75,6 +75,10 @@ type Stats struct {
 	Iterations   int64 `json:"iterations,omitempty"`    // iterations run
 	TreeSize     int64 `json:"tree_size,omitempty"`     // nodes in the tree at the end
 	UniqueStates int64 `json:"unique_states,omitempty"` // distinct states seen
+
+	// Counts holds a solver's own counters by name, such as the learning
+	// solvers' episodes and how often Q* took its A* action.
+	Counts map[string]int64 `json:"counts,omitempty"`
 }
 
 // Progress is an event sent while a search runs.
@@ -90,6 +94,7 @@ type Options struct {
 	Budget   Budget
 	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
 	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params and CheckParams
+	Model    string            // a trained model file for the learning solvers (soko solve --model); "" for none
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
 }
 

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,9 +28,11 @@ type solveConfig struct {
 	budget  solver.Budget
 	seed    uint64
 	params  paramsValue
+	model   string
 	workers int
 	json    bool
 	noLURD  bool
+	profile profileFiles
 	opt     solveOptimize
 }
 
@@ -55,10 +60,12 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	for _, name := range []string{"w", "p", "c"} {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
+	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	c.profile.register(fs)
 	optimizeSolveFlags(fs, &c.opt)
 	return fs, c
 }
@@ -79,12 +86,13 @@ type record struct {
 	Seed      uint64        `json:"seed"`
 	Params    paramsValue   `json:"params,omitempty"`
 
-	Iterations   int64           `json:"iterations,omitempty"`
-	TreeSize     int64           `json:"tree_size,omitempty"`
-	UniqueStates int64           `json:"unique_states,omitempty"`
-	Unoptimized  *optimize.Score `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
-	Solution     string          `json:"solution,omitempty"`
-	Error        string          `json:"error,omitempty"`
+	Iterations   int64            `json:"iterations,omitempty"`
+	TreeSize     int64            `json:"tree_size,omitempty"`
+	UniqueStates int64            `json:"unique_states,omitempty"`
+	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
+	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
+	Solution     string           `json:"solution,omitempty"`
+	Error        string           `json:"error,omitempty"`
 }
 
 func levelID(l *level.Level) string {
@@ -94,7 +102,7 @@ func levelID(l *level.Level) string {
 	return l.Source
 }
 
-func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs, c := solveFlags()
 	specs, err := parseArgs(fs, args)
 	if err != nil {
@@ -119,6 +127,15 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	stopProfile, err := c.profile.start()
+	if err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
+	defer func() {
+		if perr := stopProfile(); perr != nil {
+			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
+		}
+	}()
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
@@ -219,7 +236,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
@@ -230,6 +247,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
+	r.Counts = st.Counts
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
@@ -272,6 +290,13 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		}
 		fmt.Fprintf(w, "  iterations %d  tree size %d  unique states %d (%.2f per tree node)\n",
 			r.Iterations, r.TreeSize, r.UniqueStates, perNode)
+	}
+	if len(r.Counts) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(r.Counts)) {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), r.Counts[k]))
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  "))
 	}
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
