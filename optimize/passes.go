@@ -159,13 +159,15 @@ func (o *optimizer) boxRuns() {
 	}
 }
 
-// vicinity searches stretches of the solution until every stretch has been
-// searched once since the last gain. A stretch starts as the whole
-// solution (at most maxStretch pushes); one whose search outgrows the
-// memory is halved, and stretches then slide by half their length,
-// wrapping round at the end.
+// vicinity searches stretches of the solution. Stretches start short
+// (firstStretch pushes) and slide by half their length, wrapping round at
+// the end; when every stretch has been searched once since the last gain,
+// their length doubles, up to the whole solution (at most maxStretch
+// pushes), and the search ends when a turn of the longest brings no gain.
+// A stretch whose search outgrows the memory is halved, and stretches stay
+// at most that long from then on.
 func (o *optimizer) vicinity() {
-	size := min(len(o.best), maxStretch)
+	size, ceiling := min(len(o.best), firstStretch), maxStretch
 	quiet := 0 // stretches searched since the last gain
 	for i := 0; !o.done(); {
 		n := len(o.best)
@@ -181,12 +183,16 @@ func (o *optimizer) vicinity() {
 			continue // the same stretch again: it may shrink further
 		case o.outgrown && size > minStretch:
 			size /= 2
-			quiet = 0
+			ceiling, quiet = size, 0
 			continue
 		}
 		quiet++
 		if quiet >= (max(n-size, 0)+step-1)/step+1 { // every start 0, step, 2·step, … up to n − size
-			return
+			if size >= min(n, ceiling) {
+				return
+			}
+			size, quiet, i = min(2*size, ceiling), 0, 0
+			continue
 		}
 		if i += step; j == n {
 			i = 0
@@ -195,11 +201,13 @@ func (o *optimizer) vicinity() {
 }
 
 // minStretch is the shortest stretch the vicinity search splits down to;
-// maxStretch the longest it starts with, since testing a position against
-// the vicinity takes time in proportion to the stretch.
+// firstStretch the length it starts with; maxStretch the longest it grows
+// to, since testing a position against the vicinity takes time in
+// proportion to the stretch.
 const (
-	minStretch = 4
-	maxStretch = 1024
+	minStretch   = 4
+	firstStretch = 32
+	maxStretch   = 1024
 )
 
 // improve searches the vicinity of the stretch of pushes i..j of the best
