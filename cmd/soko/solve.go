@@ -122,6 +122,9 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
 	}
+	if err := checkModel(c.model); err != nil {
+		return fmt.Errorf("solve: %w", err)
+	}
 	if !isSet(fs, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
 	}
