@@ -128,6 +128,9 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
 		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
 	}
+	if r.Threads > 1 {
+		rec.Threads = r.Threads
+	}
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
 		ok := j.Solver.External.run(ctx, j, &rec)
@@ -179,7 +182,7 @@ func fillStats(rec *Record, res solver.Result) {
 	rec.Status = res.Status.String()
 	rec.Expanded, rec.Generated, rec.Stored = st.Expanded, st.Generated, st.Stored
 	rec.Iterations, rec.TreeSize, rec.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
-	rec.Counts = st.Counts
+	rec.Counts, rec.Strategy = st.Counts, st.Strategy
 	rec.PeakBytes = st.Bytes
 	if res.Status == solver.Solved {
 		rec.Pushes, rec.Moves = res.Pushes, len(res.Moves)
