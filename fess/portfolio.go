@@ -13,7 +13,7 @@ import (
 
 // The portfolio (issue 12 §6): strategies run one after another on one
 // thread, each with its share of the time left, as Festival runs its
-// searches (../shared/research/strength.md §1, §7 step 5).
+// searches (the FESS paper; README, References).
 //
 //   - greedy: the greedy best-first search over single pushes of package
 //     search, first and short, for small levels it solves at once and
