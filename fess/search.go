@@ -87,6 +87,7 @@ type engine struct {
 	best     int32   // the best cell so far
 	turn     uint64
 	piCorral bool
+	opener   bool // the opener advisor is on
 
 	guard   *solver.Guard
 	stats   solver.Stats
@@ -152,14 +153,17 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	e.corrals = deadlock.NewCorrals(b, e.dead)
 	e.gen = newMacroGen(b, e.dead)
-	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + 8*int64(b.N)); stop {
+	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + 8*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	planGen := newMacroGen(b, nil)
 	if e.plan, err = newPlan(setUp, b, planGen); err != nil {
 		return e.setUpFailed(err)
 	}
-	e.feat = newFeaturer(b, e.plan, e.near)
+	e.feat = newFeaturer(b, e.plan, dist, e.near)
 	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + 16*int64(b.N)); stop {
 		return nil, st, nil
 	}
@@ -357,8 +361,8 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			p.Relocate(m.To, m.From, player)
 			continue
 		}
-		f, canon := e.feat.of(p)
-		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, canon))
+		f := e.feat.with(p, int(parent.feat.conn+m.regions))
+		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, m.canon))
 		if isNew {
 			e.stats.Stored++
 			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
@@ -443,29 +447,33 @@ func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 	return key, hash ^ e.zPlayer[canon]
 }
 
-// advise gives weight 0 to the moves the advisors propose (issue 12 §3):
-// the pack advisor the move that packs the most boxes along the plan, the
-// connectivity advisor the one that joins the most player regions, each
-// only if it improves on the parent; a lone move is free too.
+// advise gives weight 0 to the moves the advisors propose (issue 12 §3),
+// each at most one and only when it improves on the parent: the pack
+// advisor the move that packs the most boxes along the plan, the
+// connectivity advisor the one that joins the most player regions, the
+// out-of-plan advisor the one that leaves the fewest boxes out of plan,
+// the opener the one that brings a box nearest the plan's next goal;
+// ties go to the better features. A lone move is free too.
 func (e *engine) advise(parent features) {
 	if len(e.kids) == 1 {
 		e.kids[0].weight = 0
 		return
 	}
-	pack, conn := -1, -1
-	for i, k := range e.kids {
-		if k.feat.packed > parent.packed && (pack < 0 || k.feat.packed > e.kids[pack].feat.packed ||
-			(k.feat.packed == e.kids[pack].feat.packed && k.feat.order() < e.kids[pack].feat.order())) {
-			pack = i
-		}
-		if k.feat.conn < parent.conn && (conn < 0 || k.feat.conn < e.kids[conn].feat.conn ||
-			(k.feat.conn == e.kids[conn].feat.conn && k.feat.order() < e.kids[conn].feat.order())) {
-			conn = i
-		}
+	advisors := [...]func(f features) int{
+		func(f features) int { return int(parent.packed - f.packed) },
+		func(f features) int { return int(f.conn - parent.conn) },
+		func(f features) int { return int(f.oop - parent.oop) },
 	}
-	for _, i := range [2]int{pack, conn} {
-		if i >= 0 {
-			e.kids[i].weight = 0
+	for _, gain := range advisors {
+		best, bestGain := -1, 0
+		for i, k := range e.kids {
+			g := gain(k.feat)
+			if g < bestGain || (g == bestGain && best >= 0 && k.feat.order() < e.kids[best].feat.order()) {
+				best, bestGain = i, g
+			}
+		}
+		if best >= 0 {
+			e.kids[best].weight = 0
 		}
 	}
 }
@@ -528,10 +536,13 @@ func (e *engine) drawBest() []string {
 	return nil
 }
 
-// solve is Solve's body.
-func solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+// solve runs one FESS search; opener switches the opener advisor on.
+func solve(ctx context.Context, l *level.Level, opts solver.Options, opener bool) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
+	if e != nil {
+		e.opener = opener
+	}
 	if err != nil {
 		return solver.Result{}, err
 	}

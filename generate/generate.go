@@ -1,9 +1,9 @@
 // Package generate makes Boxoban-style Sokoban levels with a solution known
 // from their construction: the training data of the learning solvers of
 // issue 13 (seed 001 §2.2.2, seed 003 §2.4), unlimited and reproducible. It
-// follows the recipe of the Boxoban levels (Racanière et al. 2017, "Imagination-
-// Augmented Agents", appendix; its public generator gym-sokoban), written
-// anew here:
+// follows the recipe of the Boxoban levels (Racanière et al. 2017,
+// "Imagination-Augmented Agents", appendix, and Schrader's gym-sokoban; see
+// the README's References), written anew here:
 //
 //  1. Room: all walls, then a random walk through the interior that changes
 //     direction with probability 0.35 per step and carves one of five small
@@ -178,25 +178,34 @@ func (g *Level) check(ctx context.Context, cfg Config) (bool, error) {
 	return true, nil // the budget ran out: not trivial
 }
 
-// Collection formats levels as a collection file: each level preceded by a
-// comment with its construction's solution and the optimal push count when
-// known, so that the file reads back with level.Parse.
+// Collection formats levels as a collection file: Header, then each level
+// as Format writes it, so that the file reads back with level.Parse.
 func Collection(cfg Config, levels []Level) string {
+	var b strings.Builder
+	b.WriteString(Header(cfg, len(levels)))
+	for _, g := range levels {
+		b.WriteString(Format(g))
+	}
+	return b.String()
+}
+
+// Header is the comment line that starts a collection of count levels.
+func Header(cfg Config, count int) string {
 	if full, err := cfg.withDefaults(); err == nil {
 		cfg = full
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "; soko generate: %d levels, %dx%d, %d boxes, seed %d (Boxoban-style, see package generate)\n",
-		len(levels), cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed)
-	for _, g := range levels {
-		b.WriteString("\n")
-		opt := "unknown"
-		if g.Optimal > 0 {
-			opt = fmt.Sprint(g.Optimal)
-		}
-		fmt.Fprintf(&b, "; solution (from the construction, %d moves, %d pushes; optimal pushes %s): %s\n",
-			len(g.Solution), g.Pushes, opt, level.FormatLURD(g.Solution))
-		b.WriteString(level.Format(g.Level))
+	return fmt.Sprintf("; soko generate: %d levels, %dx%d, %d boxes, seed %d (Boxoban-style, see package generate)\n",
+		count, cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed)
+}
+
+// Format writes one level for a collection: a blank line, a comment with
+// its construction's solution and the optimal push count when known, and
+// the level.
+func Format(g Level) string {
+	opt := "unknown"
+	if g.Optimal > 0 {
+		opt = fmt.Sprint(g.Optimal)
 	}
-	return b.String()
+	return fmt.Sprintf("\n; solution (from the construction, %d moves, %d pushes; optimal pushes %s): %s\n%s",
+		len(g.Solution), g.Pushes, opt, level.FormatLURD(g.Solution), level.Format(g.Level))
 }

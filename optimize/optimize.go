@@ -135,6 +135,15 @@ func (m Metric) Better(a, b Score) bool {
 // int64 cost: solutions are at most level.MaxSolutionSteps long, far below.
 const costScale = 1 << 32
 
+// score is the inverse of cost.
+func (m Metric) score(c int64) Score {
+	hi, lo := int(c/costScale), int(c%costScale)
+	if m == Moves {
+		return Score{Pushes: lo, Moves: hi}
+	}
+	return Score{Pushes: hi, Moves: lo}
+}
+
 func (m Metric) cost(s Score) int64 {
 	if m == Moves {
 		return int64(s.Moves)*costScale + int64(s.Pushes)
@@ -188,6 +197,10 @@ func Optimize(ctx context.Context, l *level.Level, moves []level.Move, opts Opti
 	if !check.Solved || opts.Metric.Better(res.Before, after) {
 		return Result{}, fmt.Errorf("%s: optimizer bug: the result (%d pushes, %d moves, solved %v) is not a solution at most as long as the given one (%d pushes, %d moves)",
 			l.Name(), after.Pushes, after.Moves, check.Solved, res.Before.Pushes, res.Before.Moves)
+	}
+	if after != o.score {
+		return Result{}, fmt.Errorf("%s: optimizer bug: the result has %d pushes and %d moves, counted as %d and %d",
+			l.Name(), after.Pushes, after.Moves, o.score.Pushes, o.score.Moves)
 	}
 	res.Moves, res.After = out, after
 	return res, nil

@@ -29,6 +29,11 @@
 //     searched at most once; a state where it fails does not offer the
 //     action again.
 //
+// Rapid random restarts (001 §2.2.4, there for A*; off by default): with
+// restart=T, after T episodes without reaching the goal the learner forgets
+// its Q-table and starts ε's decay again, drawing on from its random stream;
+// Q*'s sub-goal cache, which holds searches and not learned values, is kept.
+//
 // A level is solved when an episode reaches the goal; the solution is that
 // episode's moves, replayed by the verifier like every solver's. Learning
 // stops at the time, episode (--iterations), action (--nodes) or memory
@@ -69,6 +74,7 @@ const initialSlots = 1 << 12
 type config struct {
 	alpha, gamma, eps, lambda, p float64
 	steps                        int
+	restart                      int // episodes before a rapid random restart; 0: never
 	loops                        bool
 	qstar                        bool
 	w                            float64
@@ -101,6 +107,7 @@ type learner struct {
 	visited    map[uint64]struct{} // the states of the current episode, for loops
 
 	episodes, actions, random, loops     int64
+	restarts                             int64
 	astarTaken, astarSearches, astarFail int64
 }
 
@@ -125,9 +132,7 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget.Time)
 		defer cancel()
 	}
-	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: newTable(initialSlots), guard: guard,
-		rng: rand.New(rand.NewPCG(opts.Seed, 0x51ea2)), cache: map[uint64]subgoal{}, visited: map[uint64]struct{}{}, static: e.Bytes()}
-	guard.Best(func() []string { return ln.e.Position().Rows() })
+	ln := newLearner(ctx, guard, e, opts, cfg)
 	st, solved, err := ln.run()
 	if err != nil {
 		return solver.Result{}, err
@@ -140,17 +145,33 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 	return res, nil
 }
 
+// newLearner prepares a run in environment e; ctx carries the deadline of
+// the time budget.
+func newLearner(ctx context.Context, guard *solver.Guard, e *env.Env, opts solver.Options, cfg config) *learner {
+	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: newTable(initialSlots), guard: guard,
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x51ea2)), cache: map[uint64]subgoal{}, visited: map[uint64]struct{}{}, static: e.Bytes()}
+	guard.Best(func() []string { return ln.e.Position().Rows() })
+	return ln
+}
+
 // run trains episode after episode until one reaches the goal or the
 // budget ends. An error is a bug or a level the sub-goal search cannot
 // read, not the budget's end.
 func (ln *learner) run() (solver.Status, bool, error) {
-	for epoch := 0; ; epoch++ {
-		ln.stats.Iterations = int64(epoch)
+	epoch := 0 // episodes since the start or the last restart: ε's exponent
+	for n := 0; ; n++ {
+		ln.stats.Iterations = int64(n)
 		if st, halt := ln.tick(); halt {
 			return st, false, nil
 		}
+		if ln.cfg.restart > 0 && epoch == ln.cfg.restart {
+			ln.q = newTable(initialSlots)
+			epoch = 0
+			ln.restarts++
+		}
 		ln.episodes++
 		solved, err := ln.episode(epoch)
+		epoch++
 		var s stop
 		switch {
 		case errors.As(err, &s):
@@ -184,7 +205,7 @@ func (ln *learner) episode(epoch int) (bool, error) {
 			return false, nil // no move changes anything: the episode is stuck
 		}
 		var a env.Action
-		if ln.rng.Float64() <= explore {
+		if ln.rng.Float64() < explore { // 001 writes ≤; < keeps ε = 0 strictly greedy
 			a = acts[ln.rng.IntN(len(acts))]
 			ln.random++
 		} else {
@@ -360,6 +381,7 @@ func (ln *learner) finish() solver.Stats {
 		"actions":        ln.actions,
 		"random_actions": ln.random,
 		"loops":          ln.loops,
+		"restarts":       ln.restarts,
 		"qtable_entries": int64(ln.q.n),
 	}
 	if ln.cfg.qstar {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"soko/env"
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/solver"
@@ -94,5 +95,48 @@ func TestUnsolvable(t *testing.T) {
 	res := run(t, QLearn{}, l, solver.Options{Budget: solver.Budget{Time: time.Second}})
 	if res.Status != solver.NoSolution {
 		t.Fatalf("status %v, want no solution", res.Status)
+	}
+}
+
+// One greedy episode on a corridor, worked by hand with α = 1, γ = 0.5:
+// the first push brings the box closer (r = 10, next state unknown, so
+// Q = 10), the second solves (r = 100, terminal, Q = 100).
+func TestUpdateByHand(t *testing.T) {
+	l := testlevel.Parse(t, "######\n#@$ .#\n######\n")
+	cfg := config{alpha: 1, gamma: 0.5, eps: 0, lambda: 1, p: 2, steps: 10, loops: true}
+	opts := solver.Options{Budget: solver.Budget{Iterations: 1}}
+	e, err := env.New(env.Config{MaxSteps: cfg.steps, Deadlocks: true}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newLearner(context.Background(), solver.NewGuard(context.Background(), opts), e, opts, cfg)
+	if st, solved, err := ln.run(); !solved || err != nil {
+		t.Fatalf("not solved: %v %v", st, err)
+	}
+	e.Reset()
+	s0 := e.Key()
+	e.Step(env.Action(level.Right))
+	s1 := e.Key()
+	right := actionKeys[level.Right]
+	if q0, q1 := ln.q.get(s0^right), ln.q.get(s1^right); q0 != 10 || q1 != 100 || ln.q.n != 2 {
+		t.Fatalf("Q(s0, right) = %v, Q(s1, right) = %v, %d entries; want 10, 100, 2", q0, q1, ln.q.n)
+	}
+	// A second update of the first pair sees Q(s1) now: 10 + 0.5·100.
+	if err := ln.update(s0, env.Action(level.Right), 10, ln.maxQ(s1)); err != nil || ln.q.get(s0^right) != 60 {
+		t.Fatalf("second update: Q = %v (%v), want 60", ln.q.get(s0^right), err)
+	}
+}
+
+// With restart=T the learner starts over every T episodes: the counters
+// say how often, and a restart forgets the Q-table.
+func TestRestart(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:3")[0]
+	res := run(t, QLearn{}, l, solver.Options{Budget: solver.Budget{Iterations: 95}, Seed: 1, Params: map[string]string{"restart": "10"}})
+	if res.Status != solver.IterationLimit || res.Stats.Counts["restarts"] != 9 {
+		t.Fatalf("status %v, %d restarts in %d episodes; want 9 in 95", res.Status, res.Stats.Counts["restarts"], res.Stats.Iterations)
+	}
+	once := run(t, QLearn{}, l, solver.Options{Budget: solver.Budget{Iterations: 95}, Seed: 1})
+	if res.Stats.Stored >= once.Stats.Stored {
+		t.Fatalf("%d Q-table entries after restarts, %d without: a restart should forget", res.Stats.Stored, once.Stats.Stored)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -89,9 +90,51 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
 	}
+	out := stdout
+	var file *os.File
+	if c.out != "" {
+		f, err := os.Create(c.out)
+		if err != nil {
+			return fmt.Errorf("generate: %w", err)
+		}
+		defer f.Close() // on an early return; the normal path checks Close below
+		out, file = f, f
+	}
+	w := bufio.NewWriter(out)
 	start := time.Now()
-	levels := make([]generate.Level, c.count)
-	errs := make([]error, c.count)
+	rooms, err := generateInOrder(ctx, c, w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil && file != nil {
+		err = file.Close()
+	}
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(stderr, "generated %s in %s: %.0f levels/s with %s (%s tried)\n",
+		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
+		float64(c.count)/elapsed.Seconds(), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
+	return nil
+}
+
+// generateInOrder generates the levels on c.workers workers and writes
+// them to w in order as they come, holding at most a window of levels in
+// memory; it returns the rooms tried.
+func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (int, error) {
+	if _, err := io.WriteString(w, generate.Header(c.cfg, c.count)); err != nil {
+		return 0, err
+	}
+	type result struct {
+		g   generate.Level
+		err error
+	}
+	window := 4 * c.workers
+	slots := make([]chan result, c.count)
+	for i := range slots {
+		slots[i] = make(chan result, 1)
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range c.workers {
@@ -99,36 +142,31 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				levels[i], errs[i] = generate.One(ctx, c.cfg, i+1)
+				g, err := generate.One(ctx, c.cfg, i+1)
+				slots[i] <- result{g, err}
 			}
 		}()
 	}
+	defer wg.Wait()
+	defer close(next)
+	handed, rooms := 0, 0
 	for i := range c.count {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return errInterrupted
-	}
-	rooms := 0
-	for i, err := range errs {
-		if err != nil {
-			return err
+		for handed < c.count && handed < i+window {
+			next <- handed
+			handed++
 		}
-		rooms += levels[i].Rooms
-	}
-	elapsed := time.Since(start)
-	text := generate.Collection(c.cfg, levels)
-	if c.out != "" {
-		if err := os.WriteFile(c.out, []byte(text), 0o644); err != nil {
-			return fmt.Errorf("generate: %w", err)
+		r := <-slots[i]
+		slots[i] = nil
+		if ctx.Err() != nil {
+			return rooms, errInterrupted
 		}
-	} else if _, err := io.WriteString(stdout, text); err != nil {
-		return err
+		if r.err != nil {
+			return rooms, r.err
+		}
+		rooms += r.g.Rooms
+		if _, err := io.WriteString(w, generate.Format(r.g)); err != nil {
+			return rooms, err
+		}
 	}
-	fmt.Fprintf(stderr, "generated %s in %s: %.0f levels/s with %s (%s tried)\n",
-		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
-		float64(c.count)/elapsed.Seconds(), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
-	return nil
+	return rooms, nil
 }

@@ -18,6 +18,7 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
+	"soko/solver"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -310,4 +311,41 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
 	}
+}
+
+// solveOptimize holds the --optimize flags of soko solve.
+type solveOptimize struct {
+	on     bool
+	metric optimize.Metric
+	time   time.Duration
+}
+
+func optimizeSolveFlags(fs *flag.FlagSet, c *solveOptimize) {
+	fs.BoolVar(&c.on, "optimize", false, "shorten each solution with the optimizer (see 'soko help optimize')")
+	fs.Func("optimize-metric", "what --optimize shortens first: `pushes` or moves (default pushes)", func(s string) error {
+		m, err := optimize.ParseMetric(s)
+		if err != nil {
+			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
+		}
+		c.metric = m
+		return nil
+	})
+	c.time = 10 * time.Second
+	fs.Var(durationValue{&c.time}, "optimize-time", "time limit `D` of --optimize per solution (0: none)")
+}
+
+// optimizeSolved replaces a solver's verified solution with the optimizer's
+// and returns an error message, or "" on success.
+func optimizeSolved(ctx context.Context, l *level.Level, res *solver.Result, c solveOptimize) string {
+	if c.time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.time)
+		defer cancel()
+	}
+	out, err := optimize.Optimize(ctx, l, res.Moves, optimize.Options{Metric: c.metric})
+	if err != nil {
+		return "optimize: " + err.Error()
+	}
+	res.Moves, res.Pushes = out.Moves, out.After.Pushes
+	return ""
 }

@@ -19,6 +19,7 @@ import (
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -33,6 +34,7 @@ type solveConfig struct {
 	json    bool
 	noLURD  bool
 	profile profileFiles
+	opt     solveOptimize
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -67,6 +69,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	c.profile.register(fs)
+	optimizeSolveFlags(fs, &c.opt)
 	return fs, c
 }
 
@@ -89,8 +92,9 @@ type record struct {
 	Iterations   int64            `json:"iterations,omitempty"`
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
-	Counts       map[string]int64 `json:"counts,omitempty"`   // the solver's own counters (solver.Stats.Counts)
-	Strategy     string           `json:"strategy,omitempty"` // the portfolio member that solved the level
+	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
+	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
+	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -117,6 +121,9 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
+	}
+	if err := checkModel(c.model); err != nil {
+		return fmt.Errorf("solve: %w", err)
 	}
 	if !isSet(fs, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
@@ -251,6 +258,13 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		if c.opt.on {
+			if r.Error = optimizeSolved(ctx, l, &res, c.opt); r.Error != "" {
+				return r
+			}
+			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
+			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		}
 		if !c.noLURD {
 			r.Solution = level.FormatLURD(res.Moves)
 		}
@@ -273,6 +287,9 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
+	if u := r.Unoptimized; u != nil {
+		fmt.Fprintf(w, "  optimized from %d pushes, %d moves\n", u.Pushes, u.Moves)
+	}
 	if r.Iterations > 0 {
 		perNode := 0.0
 		if r.TreeSize > 0 {
