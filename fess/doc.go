@@ -1,8 +1,7 @@
 // Package fess is the feature-space search (FESS) of issue 12, after
 // Shoham and Schaeffer, "The FESS Algorithm: A Feature Based Approach to
-// Single-Agent Search" (IEEE CoG 2020), as ../shared/research/strength.md
-// §1 and §7 describe it. Not push-optimal: it trades optimality for
-// reach.
+// Single-Agent Search" (IEEE CoG 2020; README, References). Not
+// push-optimal: it trades optimality for reach.
 //
 //   - Box macro-moves (macro.go, issue 12 §1): one move pushes one box to
 //     any square it can reach with the other boxes in place, over a graph

@@ -5,10 +5,12 @@ import (
 	"testing"
 	"time"
 
-	_ "soko/fess" // registers the FESS solver, so that every solver is tried
+	_ "soko/alphazero" // registers alphazero, so that every solver is tried
+	_ "soko/fess"      // and the FESS solver
 	"soko/internal/testlevel"
 	"soko/level"
-	_ "soko/mcts" // registers the MCTS solvers, so that every solver is tried
+	_ "soko/mcts"   // registers the MCTS solvers, so that every solver is tried
+	_ "soko/qlearn" // and the learning solvers
 	"soko/solver"
 )
 
