@@ -523,8 +523,7 @@ func (e *engine) solution(id uint32) (solver.Result, error) {
 		}
 		pushes = append(pushes, steps...)
 	}
-	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
-	e.guard.Finish(&e.stats)
+	e.finishStats()
 	moves, err := e.b.Expand(pushes)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("%s: %w", e.b.Level.Name(), err)
@@ -534,9 +533,28 @@ func (e *engine) solution(id uint32) (solver.Result, error) {
 
 // stop ends the search with a status other than Solved.
 func (e *engine) stop(st solver.Status) solver.Result {
+	e.finishStats()
+	return solver.Result{Status: st, Stats: e.stats}
+}
+
+// finishStats stamps the memory, the time and the engine's own counters
+// (issue 12 §7): cells found, macro-moves generated, and positions found
+// dead by each detector.
+func (e *engine) finishStats() {
 	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
 	e.guard.Finish(&e.stats)
-	return solver.Result{Status: st, Stats: e.stats}
+	e.stats.Counts = map[string]int64{
+		"cells":            int64(len(e.cells)),
+		"macro_moves":      e.stats.Generated,
+		"dead.corral":      int64(e.fired[detCorral]),
+		"dead.frozengoals": int64(e.fired[detFrozen]),
+		"dead.matching":    int64(e.fired[detMatching]),
+	}
+	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
+		if e.checker.On.On(k) {
+			e.stats.Counts["dead."+k.String()] = int64(e.checker.Fired[k])
+		}
+	}
 }
 
 // drawBest draws a node of the best cell, for progress events.
