@@ -297,24 +297,3 @@ func TestHotspots(t *testing.T) {
 		t.Errorf("%d hotspots, want 1", got)
 	}
 }
-
-// TestRooms: two 3×3 rooms joined by a corridor are linked, and a box in
-// the corridor breaks the link; a box inside a room does not.
-func TestRooms(t *testing.T) {
-	l := testlevel.Parse(t, "###########\n#   ###   #\n#@  $ $ . #\n#   ###  .#\n###########\n")
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newRooms(b)
-	if r == nil || r.n != 2 {
-		t.Fatalf("rooms %+v, want 2", r)
-	}
-	if got := r.broken(b.Start()); got != 1 {
-		t.Errorf("box in the corridor: %d links broken, want 1", got)
-	}
-	p := b.PositionOf([]sokoban.Square{b.At(2, 1), b.At(8, 1)}, b.At(1, 2))
-	if got := r.broken(p); got != 0 {
-		t.Errorf("boxes in the rooms: %d links broken, want 0", got)
-	}
-}

@@ -170,8 +170,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	if e.feat.hot, err = newHotspots(setUp, b); err != nil {
 		return e.setUpFailed(err)
 	}
-	e.feat.rooms = newRooms(b)
-	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + e.feat.rooms.bytes() + 16*int64(b.N)); stop {
+	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + 16*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	e.pos = b.Start()
@@ -466,8 +465,7 @@ func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 // advisor the move that packs the most boxes along the plan, the
 // connectivity advisor the one that joins the most player regions, the
 // out-of-plan advisor the one that leaves the fewest boxes out of plan,
-// the hotspot advisor the one that leaves the fewest hotspots, the rooms
-// advisor the one that leaves the fewest room links broken,
+// the hotspot advisor the one that leaves the fewest hotspots,
 // the opener the one that brings a box nearest the plan's next goal;
 // ties go to the better features. A lone move is free too.
 func (e *engine) advise(parent features) {
@@ -480,7 +478,6 @@ func (e *engine) advise(parent features) {
 		func(f features) int { return int(f.conn - parent.conn) },
 		func(f features) int { return int(f.oop - parent.oop) },
 		func(f features) int { return int(f.hot - parent.hot) },
-		func(f features) int { return int(f.rooms - parent.rooms) },
 	}
 	for _, gain := range advisors {
 		best, bestGain := -1, 0
