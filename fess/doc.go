@@ -18,8 +18,9 @@
 //   - Features and cells (features.go, hotspots.go, issue 12 §3): boxes
 //     packed along the plan, the number of player regions, boxes out of
 //     plan; hotspots (boxes in another's way to an empty goal, Festival's
-//     blocking table) and the distance to the goals break ties. A node's
-//     cell is the best (packed, regions, out of plan) on its path.
+//     blocking table); the distance to the goals breaks ties. A node's
+//     cell is the best (packed, regions, out of plan, hotspots) on its
+//     path.
 //   - The cell loop (search.go): turns alternate between the best cell and
 //     a round robin over all cells; within a cell the node with the least
 //     accumulated move weight comes first, where moves proposed by the

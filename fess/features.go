@@ -20,13 +20,15 @@ type features struct {
 
 // cellKey is the part of the features that names a cell.
 type cellKey struct {
-	packed, conn, oop int16
+	packed, conn, oop, hot int16
 }
 
-func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop} }
+func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop, f.hot} }
 
 // better reports whether k is a better cell than o: more boxes packed, then
-// fewer player regions, then fewer boxes out of plan.
+// fewer player regions, then fewer boxes out of plan, then fewer hotspots.
+// (Hotspots in the cell, which Festival leaves out, solved two XSokoban
+// levels more at 4,000 expansions.)
 func (k cellKey) better(o cellKey) bool {
 	if k.packed != o.packed {
 		return k.packed > o.packed
@@ -34,7 +36,10 @@ func (k cellKey) better(o cellKey) bool {
 	if k.conn != o.conn {
 		return k.conn < o.conn
 	}
-	return k.oop < o.oop
+	if k.oop != o.oop {
+		return k.oop < o.oop
+	}
+	return k.hot < o.hot
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
