@@ -13,19 +13,22 @@ type features struct {
 	packed int16
 	conn   int16
 	oop    int16
+	hot    int16 // boxes in another's way to an empty goal (hotspots)
 	next   int16 // pushes the nearest free box needs to the plan's next goal
 	dist   int32
 }
 
 // cellKey is the part of the features that names a cell.
 type cellKey struct {
-	packed, conn, oop int16
+	packed, conn, oop, hot int16
 }
 
-func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop} }
+func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop, f.hot} }
 
 // better reports whether k is a better cell than o: more boxes packed, then
-// fewer player regions, then fewer boxes out of plan.
+// fewer player regions, then fewer boxes out of plan, then fewer hotspots.
+// (Hotspots in the cell, which Festival leaves out, solved two XSokoban
+// levels more at 4,000 expansions.)
 func (k cellKey) better(o cellKey) bool {
 	if k.packed != o.packed {
 		return k.packed > o.packed
@@ -33,19 +36,23 @@ func (k cellKey) better(o cellKey) bool {
 	if k.conn != o.conn {
 		return k.conn < o.conn
 	}
-	return k.oop < o.oop
+	if k.oop != o.oop {
+		return k.oop < o.oop
+	}
+	return k.hot < o.hot
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
-// packed, fewer regions, fewer out of plan, less distance. (Ranking by
-// next before distance solved one XSokoban level fewer at 4,000
-// expansions.)
+// packed, fewer regions, fewer out of plan, fewer hotspots, less distance.
+// (Ranking by next before distance solved one XSokoban level fewer at
+// 4,000 expansions.)
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))
 	oop := uint64(min(max(f.oop, 0), 255))
-	dist := uint64(min(max(f.dist, 0), 1<<24-1))
-	return packed<<40 | conn<<32 | oop<<24 | dist
+	hot := uint64(min(max(f.hot, 0), 255))
+	dist := uint64(min(max(f.dist, 0), 1<<16-1))
+	return packed<<40 | conn<<32 | oop<<24 | hot<<16 | dist
 }
 
 // featurer computes features. It keeps scratch space; use one per goroutine.
@@ -54,6 +61,7 @@ type featurer struct {
 	plan  *plan
 	near  []int32
 	goal  [][]int32 // pull distances per plan step: goal[k] to order[k]
+	hot   *hotspots // nil: no table
 	stamp []uint32
 	epoch uint32
 	stack []sokoban.Square
@@ -97,7 +105,7 @@ func (f *featurer) with(p *sokoban.Position, regions int) features {
 			}
 		}
 	}
-	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)),
+	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), hot: int16(f.hot.count(p)),
 		next: int16(min(next, 1<<14)), dist: dist}
 }
 

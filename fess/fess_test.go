@@ -14,11 +14,13 @@ import (
 )
 
 // TestSolvesMicroban: every one of the first 60 Microban levels is solved
-// within a node budget, and solver.Run has verified each solution.
+// by plan FESS alone within a node budget, and solver.Run has verified each
+// solution.
 func TestSolvesMicroban(t *testing.T) {
 	e, _ := solver.Lookup("fess")
 	for _, l := range testlevel.Resolve(t, "microban:1-60") {
-		res, err := solver.Run(context.Background(), e.New(), l, solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute}})
+		opts := solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute}, Params: map[string]string{"strategies": "plan"}}
+		res, err := solver.Run(context.Background(), e.New(), l, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name(), err)
 		}
@@ -269,5 +271,29 @@ func TestPassingStops(t *testing.T) {
 	}
 	if left == 0 {
 		t.Error("no stop was left out: the test tests nothing")
+	}
+}
+
+// TestHotspots: in a corridor the box nearer the goals blocks the one
+// behind it from both goals, and not the other way round.
+func TestHotspots(t *testing.T) {
+	l := testlevel.Parse(t, "#########\n#.. $ $@#\n#########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHotspots(context.Background(), b)
+	if err != nil || h == nil {
+		t.Fatal(h, err)
+	}
+	near, far := b.At(4, 1), b.At(6, 1)
+	if got := h.blocked[int(far)*b.N+int(near)]; got != 3 {
+		t.Errorf("box on (4,1) blocks goals %b of the box on (6,1), want 11", got)
+	}
+	if got := h.blocked[int(near)*b.N+int(far)]; got != 0 {
+		t.Errorf("box on (6,1) blocks goals %b of the box on (4,1), want none", got)
+	}
+	if got := h.count(b.Start()); got != 1 {
+		t.Errorf("%d hotspots, want 1", got)
 	}
 }

@@ -4,41 +4,47 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
 	"soko/level"
-	"soko/search"
+	_ "soko/search" // registers greedy, a member of the portfolio
 	"soko/solver"
 )
 
 // The portfolio (issue 12 §6): strategies run one after another on one
-// thread, each with its share of the time left, as Festival runs its
-// searches (the FESS paper; README, References).
+// thread (side by side with --threads), each with its share of the budget
+// (solver.Portfolio), as Festival runs its searches (the FESS paper;
+// README, References).
 //
 //   - greedy: the greedy best-first search over single pushes of package
 //     search, first and short, for small levels it solves at once and
 //     whose plan misleads FESS (Microban 144);
-//   - plan: FESS with the pack, connectivity and out-of-plan advisors;
+//   - plan: FESS with the pack, connectivity, out-of-plan and hotspot
+//     advisors;
 //   - opener: FESS with the opener advisor too, which proposes the move
-//     bringing a box nearest the plan's next goal (it finds the levels
-//     whose first goal needs a long way round, such as Microban 139, and
-//     loses time on others).
+//     bringing a box nearest the plan's next goal (it finds levels whose
+//     first goal needs a long way round, such as Microban 139, and loses
+//     time on others).
 //
-// A FESS strategy that searches its whole graph and finds no solution ends
-// the portfolio: both search the same positions (all but dead ones).
-// Greedy's end is not conclusive (its goal-room macro can lose solutions).
-// Without a time limit only plan runs (or the first strategy listed, when
-// plan is not), to the end.
+// The FESS strategies are exhaustive: searching the whole graph of
+// positions without deadlocks, they prove a level unsolvable. Greedy is not
+// (its goal-room macro can lose solutions). Without a time or node limit
+// only plan runs (or the first listed, when plan is not), to the end.
 var strategyNames = []string{"greedy", "plan", "opener"}
 
-// shares weigh the strategies' time: a strategy gets the time left times
-// its share over the shares of the strategies still to run.
+// shares weigh the strategies' budgets.
 var shares = map[string]float64{"greedy": 1, "plan": 8, "opener": 1}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,opener",
-	Values: strategyNames, Doc: "the portfolio's strategies, run in this order, each with its share of the time"}
+	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, plan, opener, each with its share of the budget)"}
 
-// portfolio runs the strategies of opts in turn.
+// search is one FESS strategy.
+type search struct{ opener bool }
+
+func (s search) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return solve(ctx, l, opts, s.opener)
+}
+
+// portfolio runs the strategies of opts.
 func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	list, err := opts.List(strategiesParam)
 	if err != nil {
@@ -47,68 +53,31 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if _, err := opts.Bool(piCorralParam); err != nil {
 		return solver.Result{}, err
 	}
-	var names []string
+	var on []string
 	for _, n := range strings.Split(list, ",") {
-		names = append(names, strings.TrimSpace(n))
+		on = append(on, strings.TrimSpace(n))
 	}
-	if opts.Budget.Time <= 0 {
-		if slices.Contains(names, "plan") {
-			names = []string{"plan"}
+	if opts.Budget.Time <= 0 && opts.Budget.Nodes <= 0 {
+		if slices.Contains(on, "plan") {
+			on = []string{"plan"}
 		}
-		names = names[:1]
+		on = on[:1]
 	}
-	start := time.Now()
-	var total solver.Stats
-	var res, final solver.Result // final: the last result that says the most
-	inconclusive := false        // final is greedy's "no solution"
-	for i, name := range names {
-		o := opts
-		left := opts.Budget.Time - time.Since(start)
-		if opts.Budget.Time > 0 {
-			if left <= 0 {
-				break
-			}
-			weight := 0.0
-			for _, n := range names[i:] {
-				weight += shares[n]
-			}
-			o.Budget.Time = time.Duration(float64(left) * shares[name] / weight)
+	share := func(name string) float64 {
+		if slices.Contains(on, name) {
+			return shares[name]
 		}
-		if opts.Budget.Nodes > 0 {
-			o.Budget.Nodes = opts.Budget.Nodes - total.Expanded
-			if o.Budget.Nodes <= 0 {
-				break
-			}
-		}
-		switch name {
-		case "greedy":
-			o.Params = nil
-			res, err = search.Greedy{}.Solve(ctx, l, o)
-		default:
-			res, err = solve(ctx, l, o, name == "opener")
-		}
-		if err != nil {
-			return res, err
-		}
-		total.Expanded += res.Stats.Expanded
-		total.Generated += res.Stats.Generated
-		total.Stored += res.Stats.Stored
-		total.Bytes = max(total.Bytes, res.Stats.Bytes)
-		if res.Status == solver.NoSolution && name == "greedy" {
-			if i == 0 {
-				final, inconclusive = res, true
-			}
-			continue
-		}
-		final, inconclusive = res, false
-		if res.Status != solver.TimeLimit && res.Status != solver.NodeLimit {
-			break // solved, searched to the end, cancelled or out of memory
+		return 0
+	}
+	own := map[string]string{}
+	for k, v := range opts.Params {
+		if k != strategiesParam.Name {
+			own[k] = v
 		}
 	}
-	total.Elapsed = time.Since(start)
-	if inconclusive && len(names) > 1 {
-		final.Status = solver.TimeLimit // the others ran out of time before they began
-	}
-	final.Stats = total
-	return final, nil
+	return solver.Portfolio{Members: []solver.Member{
+		{Name: "greedy", Share: share("greedy")},
+		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},
+		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
+	}}.Solve(ctx, l, opts)
 }
