@@ -97,8 +97,8 @@ func TestEstimate(t *testing.T) {
 }
 
 // TestSearchSpaceTable compares with the table of the thesis (copied from
-// ../shared/levels/schokoban-results/utils/*_search_space_comp.csv; columns:
-// tiles n, non-freezing tiles n − p, stones b, search space size).
+// utils/*_search_space_comp.csv of its repository, paulkroe/Schokoban;
+// columns: tiles n, non-freezing tiles n − p, stones b, search space size).
 //
 // The non-freezing tiles and the boxes agree on every level. The tiles, and
 // so the size, differ on some: the thesis counts the characters of the
@@ -107,8 +107,9 @@ func TestEstimate(t *testing.T) {
 // the player on a goal ('+') does not; we count the squares the player can
 // reach. With its own n the formula gives its size on every level. Two CBC
 // levels (6 and 44) have 2 and 1 more tiles in the table than their
-// characters; the conversion to ../shared/levels removed trailing blanks
-// from the source files, which the thesis' counter presumably saw.
+// characters; the conversion of the source files to the embedded
+// collections removed trailing blanks, which the thesis' counter presumably
+// saw.
 func TestSearchSpaceTable(t *testing.T) {
 	for _, c := range []struct {
 		collection, file string

@@ -395,7 +395,7 @@ func TestPresets(t *testing.T) {
 }
 
 func TestThesisData(t *testing.T) {
-	// The counts the shared levels README lists from the logs.
+	// The counts of the thesis's run logs (bench/data/PROVENANCE.md).
 	want := map[string][]int{
 		"cbc60/Schokoban":                  {9, 23, 41, 60, 60, 60, 60, 60, 60},
 		"cbc60/Vanillaban":                 {4, 12, 16, 38, 41, 44, 49, 49, 50},

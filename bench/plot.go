@@ -25,7 +25,11 @@ import (
 //	unique-per-node       unique states per tree node vs budget (002 Table I)
 //	time-SOLVER           solve-time histogram at the solver's largest budget (004 Fig. 6)
 //	pushdiff-COLLECTION   per-level push-count difference of two solvers (000 Figs. 6.1/6.2)
+//	sweep-SOLVER-PARAM    time against a parameter's value (001 Figs. 4–7; see sweep.go)
 func (d *dataset) plots(dir string, pds []pushDiff) error {
+	if err := d.sweepPlots(dir); err != nil {
+		return err
+	}
 	for _, c := range d.collections {
 		p, err := d.solvedPlot(c)
 		if err != nil {

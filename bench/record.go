@@ -120,14 +120,17 @@ type Record struct {
 	WallS    float64 `json:"wall_s"`
 	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone; see Runner
 
-	Expanded     int64 `json:"expanded,omitempty"`
-	Generated    int64 `json:"generated,omitempty"`
-	Stored       int64 `json:"stored,omitempty"`
-	Iterations   int64 `json:"iterations,omitempty"`
-	TreeSize     int64 `json:"tree_size,omitempty"`
-	UniqueStates int64 `json:"unique_states,omitempty"`
-	PeakBytes    int64 `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
-	MemoryLimit  int64 `json:"memory_limit,omitempty"` // the memory budget the run had
+	Expanded     int64            `json:"expanded,omitempty"`
+	Generated    int64            `json:"generated,omitempty"`
+	Stored       int64            `json:"stored,omitempty"`
+	Iterations   int64            `json:"iterations,omitempty"`
+	TreeSize     int64            `json:"tree_size,omitempty"`
+	UniqueStates int64            `json:"unique_states,omitempty"`
+	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
+	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level (solver.Stats.Strategy)
+	Threads      int              `json:"threads,omitempty"`      // soko bench --threads, when more than 1
+	PeakBytes    int64            `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
+	MemoryLimit  int64            `json:"memory_limit,omitempty"` // the memory budget the run had
 
 	Solution string `json:"solution,omitempty"`
 	Error    string `json:"error,omitempty"`

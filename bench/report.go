@@ -741,6 +741,9 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		t.markdown(&md)
 	}
 	d.timeTable().markdown(&md)
+	for _, t := range d.sweepTables() {
+		t.markdown(&md)
+	}
 	if _, err := w.Write(md.Bytes()); err != nil {
 		return err
 	}

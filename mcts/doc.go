@@ -1,6 +1,8 @@
 // Package mcts is the Monte Carlo Tree Search family: one MCTS core and the
-// solvers built as configurations of it. Seed documents: 000 (Schokoban
-// thesis), 002 (MCTS with Reversibility Compression), in ../shared/seeds.
+// solvers built as configurations of it. Seed documents: 000 (Kröger,
+// "Schokoban: Using Monte Carlo Tree Search for Solving Sokoban", 2024) and
+// 002 (Cook, "Monte Carlo Tree Search With Reversibility Compression"); the
+// README's References give them and the other works cited here in full.
 //
 // The core (Tree, Search, Game):
 //
@@ -11,15 +13,17 @@
 //     evaluation (a rollout or an immediate reward), backup. A node never
 //     visited is evaluated without expansion (§3.2.2); after expansion one new
 //     child, chosen at random, is evaluated.
-//   - Selection by UCT, v + c·√(2 ln n_parent / n_child), unvisited children
-//     first and chosen at random, ties at random (§3.2.5, Alg. 1).
+//   - Selection by UCT (Kocsis and Szepesvári 2006),
+//     v + c·√(2 ln n_parent / n_child), unvisited children first and chosen
+//     at random, ties at random (§3.2.5, Alg. 1).
 //   - Backup by averaging, v ← (n·v + u)/(n+1), with the value negated at
 //     every level for two-player games (§3.2.4, Appendix B.2) or passed up
 //     unchanged for single-player ones (§4.3.2). Nodes store the sum of the
 //     values instead of their average.
-//   - Recursive Node Elimination (§4.2.3): an expanded node left without
-//     children is deleted, and so is every ancestor that this leaves
-//     childless; a root left childless proves there is no solution.
+//   - Recursive Node Elimination (§4.2.3, after Crippa, Lanzi and Marocchi
+//     2021): an expanded node left without children is deleted, and so is
+//     every ancestor that this leaves childless; a root left childless
+//     proves there is no solution.
 //   - Subtree re-parenting with the visit-count and value corrections of
 //     §5.2 (Tree.Reparent).
 //   - Pluggable phases: the Game supplies expansion and evaluation, a Visitor
@@ -38,9 +42,10 @@
 //     distance (§4.1.2; Hungarian algorithm, package heuristic), in units of
 //     pushes, with no rollout (§4.3.1). Deadlocked states are terminal and
 //     eliminated (§4.2.1: locking tiles by pulling from every goal, Alg. 2;
-//     wall deadlocks, Alg. 3, generalised to every closed wall line; locked
-//     boxes by the alternating horizontal/vertical rule). Solved as soon as a
-//     solved state enters the tree; the solution is the path to it.
+//     wall deadlocks, Alg. 3, generalised to every closed wall segment;
+//     locked boxes by the alternating horizontal/vertical rule; the last two
+//     by package deadlock's Checker). Solved as soon as a solved state enters
+//     the tree; the solution is the path to it.
 //   - schokoban (000 §5): vanillaban with a table from state to node. A
 //     state met again no deeper than its node is discarded; met on a shorter
 //     path, its node's subtree is re-parented with the §5.2 corrections,

@@ -36,13 +36,12 @@ import (
 // dead: every successor of an eliminated state was a deadlock, is dead too,
 // or is in the tree, so meeting it again is discarded like a duplicate.
 type pushGame struct {
-	board  *sokoban.Board
-	pos    *sokoban.Position
-	root   []byte // packed root state
-	store  *sokoban.Store
-	dead   []bool
-	freeze *deadlock.Freeze
-	walls  *wallLines
+	board *sokoban.Board
+	pos   *sokoban.Position
+	root  []byte // packed root state
+	store *sokoban.Store
+	dead  []bool
+	check *deadlock.Checker
 
 	manhattan []int32 // goal*N + square
 	cost      []int32
@@ -70,6 +69,13 @@ const (
 	deadState int32 = -2
 )
 
+// detectors are the dynamic deadlock rules of 000 §4.2.1, run by a
+// deadlock.Checker after every push: wall deadlocks (Alg. 3's sweep,
+// generalised from the outer walls to every closed wall segment, which is
+// deadlock.KindWallSegment) and locked boxes (deadlock.KindFreeze). Locking
+// tiles (Alg. 2) are the dead squares, which push generation avoids.
+var detectors = deadlock.Detectors{WallSegment: true, Freeze: true}
+
 func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	g := &pushGame{
 		board:     b,
@@ -79,8 +85,7 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 		goal:      None,
 	}
 	g.dead = deadlock.DeadSquares(b)
-	g.freeze = deadlock.NewFreeze(b, g.dead)
-	g.walls = newWallLines(b)
+	g.check = deadlock.NewChecker(b, g.dead, detectors)
 	goals := b.Goals()
 	xs, ys := make([]int32, b.N), make([]int32, b.N)
 	for s := range b.N {
@@ -97,7 +102,7 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	}
 	n := b.Boxes()
 	g.cost = make([]int32, n*n)
-	g.static = b.Bytes() + 3*int64(b.N) + g.walls.bytes() + 4*int64(len(g.manhattan)+len(g.cost))
+	g.static = b.Bytes() + g.check.Bytes() + 4*int64(len(g.manhattan)+len(g.cost))
 	g.matcher = heuristic.NewMatcher(n)
 	g.root = g.pos.Pack(nil)
 	g.store.Intern(g.root, g.pos.Hash())
@@ -172,7 +177,7 @@ func (g *pushGame) Expand(t *Tree, x int32) bool {
 	depth := t.nodes[x].depth
 	for _, m := range g.pushes {
 		to := g.pos.Apply(m)
-		if g.freeze.Deadlocked(g.pos, to) || g.walls.Deadlocked(g.pos, to) {
+		if g.check.Deadlocked(g.pos, to) {
 			g.pos.Undo(m)
 			continue
 		}

@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -170,10 +171,10 @@ func TestDeterministic(t *testing.T) {
 			results = append(results, res)
 		}
 		a, b, c := results[0], results[1], results[2]
-		if a.Status != b.Status || a.Stats != b.Stats || !slices.Equal(a.Moves, b.Moves) {
+		if a.Status != b.Status || !reflect.DeepEqual(a.Stats, b.Stats) || !slices.Equal(a.Moves, b.Moves) {
 			t.Errorf("%T: two runs with seed 3 differ: %+v / %+v", s, a.Stats, b.Stats)
 		}
-		if a.Stats == c.Stats {
+		if reflect.DeepEqual(a.Stats, c.Stats) {
 			t.Errorf("%T: seeds 3 and 4 gave identical statistics %+v", s, a.Stats)
 		}
 	}

@@ -5,9 +5,12 @@ import (
 	"testing"
 	"time"
 
+	_ "soko/alphazero" // registers alphazero, so that every solver is tried
+	_ "soko/fess"      // and the FESS solver
 	"soko/internal/testlevel"
 	"soko/level"
-	_ "soko/mcts" // registers the MCTS solvers, so that every solver is tried
+	_ "soko/mcts"   // registers the MCTS solvers, so that every solver is tried
+	_ "soko/qlearn" // and the learning solvers
 	"soko/solver"
 )
 

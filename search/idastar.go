@@ -10,7 +10,7 @@ import (
 	"soko/solver"
 )
 
-// IDAStar is iterative-deepening A* over pushes (Korf; the family 000 §1
+// IDAStar is iterative-deepening A* over pushes (Korf 1985; the family 000 §1
 // and 003 §1.2 name as the state of the art, after Junghanns & Schaeffer's
 // Rolling Stone). Each iteration is a depth-first search cut off where
 // g + h exceeds the threshold; the next threshold is the least f that was

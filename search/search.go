@@ -3,16 +3,18 @@
 //
 //   - bfs: breadth-first search over pushes; push-optimal (000 §1, 001 §2
 //     name the uninformed baselines).
-//   - astar: A* over pushes with the minimum-cost perfect matching of boxes
-//     to goals on pull distances (Hungarian algorithm) as an admissible lower
-//     bound, reopening states reached again by a shorter path; push-optimal.
-//   - wastar-push and greedy: weighted A* (f = g + W·h) and greedy best-first
-//     (f = h) over pushes on the same bound, for comparison.
+//   - astar: A* (Hart, Nilsson and Raphael 1968) over pushes with the
+//     minimum-cost perfect matching of boxes to goals on pull distances
+//     (Hungarian algorithm, Kuhn 1955) as an admissible lower bound,
+//     reopening states reached again by a shorter path; push-optimal.
+//   - wastar-push and greedy: weighted A* (Pohl 1970; f = g + W·h) and
+//     greedy best-first (f = h) over pushes on the same bound, for
+//     comparison.
 //   - fama: the greedy best-first search of 004 §3 with its own heuristic
 //     (nearest box–goal Manhattan distance, a bonus for boxes on goals next
 //     to walls, plus depth), dead squares and 2×2 deadlocks.
-//   - idastar: IDA* over pushes on the matching bound with a transposition
-//     table and move ordering; push-optimal.
+//   - idastar: IDA* (Korf 1985) over pushes on the matching bound with a
+//     transposition table and move ordering; push-optimal.
 //   - dfs: depth-first search over pushes with a visited set and an optional
 //     depth limit.
 //   - bfs-moves: breadth-first search over single moves; move-optimal.

@@ -49,6 +49,7 @@ const wastarScale = 4
 
 type wastar struct {
 	b         *sokoban.Board
+	target    int // the search ends when this many boxes stand on goals
 	pos       *sokoban.Position
 	w, p      float64
 	dangerous []bool
@@ -59,6 +60,12 @@ type wastar struct {
 
 // Solve implements solver.Solver.
 func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return waStarTo(ctx, l, opts, 0)
+}
+
+// waStarTo runs the search until every box is on a goal, or, with more > 0,
+// until more boxes stand on goals than at the start (SubGoal).
+func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int) (solver.Result, error) {
 	w, err := opts.Real(moveWParam)
 	if err != nil {
 		return solver.Result{}, err
@@ -81,6 +88,9 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	}
 	s := newWAStar(g.board, w, p)
 	s.pos = g.pos
+	if more > 0 {
+		s.target = min(s.target, g.pos.OnGoal()+more)
+	}
 	if g.charge(s.bytes()) {
 		return g.stop(g.halt), nil
 	}
@@ -98,7 +108,7 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 }
 
 func newWAStar(b *sokoban.Board, w, p float64) *wastar {
-	s := &wastar{b: b, w: w, p: p, goals: b.Goals()}
+	s := &wastar{b: b, w: w, p: p, goals: b.Goals(), target: b.Boxes()}
 	s.xs, s.ys = make([]float64, b.N), make([]float64, b.N)
 	for t := sokoban.Square(0); int(t) < b.N; t++ {
 		x, y := b.XY(t)
@@ -238,7 +248,7 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 			return solver.Result{}, true
 		}
 		pos.Unpack(g.store.Key(id))
-		if pos.Solved() {
+		if pos.OnGoal() >= s.target {
 			return movesSolution(g, id), false
 		}
 		g.track()

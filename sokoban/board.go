@@ -1,9 +1,10 @@
 // Package sokoban is the fast core every solver shares: the indexed board,
-// positions with incremental Zobrist hashing, push generation from one
-// player-reachability flood fill, apply/undo of pushes, packed states and a
-// hash-indexed state store, pull distances for lower bounds and dead squares,
-// and the expansion of a push sequence into a full LURD solution
-// (../shared/DESIGN.md §3).
+// positions with incremental Zobrist hashing (Zobrist 1970), push
+// generation from one player-reachability flood fill, apply/undo of pushes,
+// packed states and a hash-indexed state store, pull distances for lower
+// bounds and dead squares, and the expansion of a push sequence into a full
+// LURD solution. Works cited by author and year are listed in the README's
+// References.
 //
 // Square numbering: only floor squares the player can ever reach are
 // indexed, 0..N-1 in row-major order of the level grid. Walls, and squares

@@ -34,7 +34,8 @@ func refusal(t *testing.T, resp *http.Response, body []byte, status int, want st
 // TestHostRefused is the DNS-rebinding attack: a page on attacker.example,
 // its name resolved to the server's loopback address, posts a job with a
 // Host and an Origin that agree with each other. It is refused, and no job
-// starts; the same request naming the server's address is accepted.
+// starts; the same request naming the server's address is accepted, and
+// its job runs to a solution.
 func TestHostRefused(t *testing.T) {
 	s, ts := testServer(t, Config{MaxJobs: 1})
 	port := ts.Listener.Addr().(*net.TCPAddr).Port
@@ -63,8 +64,22 @@ func TestHostRefused(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Origin", "http://"+host)
 		req.Host = host
-		if resp, body := do(t, req); resp.StatusCode != http.StatusAccepted {
+		resp, body := do(t, req)
+		if resp.StatusCode != http.StatusAccepted {
 			t.Fatalf("Host %s: %d %s", host, resp.StatusCode, body)
+		}
+		// The server takes one job at a time and queues none: the job must
+		// end before the next request, or that one is answered busy.
+		var j struct{ ID string }
+		if err := json.Unmarshal(body, &j); err != nil || j.ID == "" {
+			t.Fatalf("Host %s: solve answered %s", host, body)
+		}
+		req, _ = http.NewRequest("GET", ts.URL+"/api/jobs/"+j.ID+"/events", nil)
+		req.Host = host
+		resp, body = do(t, req)
+		evs := readEvents(strings.NewReader(string(body)), nil)
+		if resp.StatusCode != http.StatusOK || len(evs) == 0 || evs[len(evs)-1].name != "result" || !strings.Contains(evs[len(evs)-1].data, `"status":"solved"`) {
+			t.Fatalf("Host %s: events %d %s", host, resp.StatusCode, body)
 		}
 	}
 }

@@ -15,7 +15,9 @@ import (
 	"soko/levels"
 	"soko/solver"
 
+	_ "soko/fess"   // registers the FESS solver
 	_ "soko/mcts"   // registers the MCTS solvers
+	_ "soko/qlearn" // registers the learning solvers
 	_ "soko/search" // registers the search solvers
 )
 
@@ -52,6 +54,8 @@ var commands = []command{
 		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return runVerify(args, stdin, stdout, stderr)
 		}},
+	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
+		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[COLLECTION]", summary: "the embedded collections, or the levels of one",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one, lists that collection's levels: number, size, boxes and title.\n",
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -70,6 +74,8 @@ var commands = []command{
 	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
 		run: runAnalyze},
+	{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc,
+		flags: func() *flag.FlagSet { fs, _ := generateFlags(); return fs }, run: runGenerate},
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
 		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
@@ -88,6 +94,8 @@ var commands = []command{
 		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runServe(ctx, args, stdout, stderr)
 		}},
+	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
+		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
 	{name: "play", args: "[flags] LEVEL", summary: "play a level in the terminal, or watch a solution", doc: playDoc,
 		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",

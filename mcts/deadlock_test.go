@@ -7,11 +7,12 @@ import (
 	"soko/sokoban"
 )
 
-// TestWallLines checks wall deadlocks (000 §4.2.1, Alg. 3) on positions
-// that must and must not be reported: a closed run along a wall holding
-// more boxes than goals is a deadlock, one holding no more is not, and an
-// open run (one with an exit) never is.
-func TestWallLines(t *testing.T) {
+// TestPushGameDeadlocks checks the push game's dynamic deadlock rules
+// (000 §4.2.1) on positions that must and must not be reported: a closed
+// wall line holding more boxes than goals is a wall deadlock (Alg. 3,
+// generalised to inner walls), one holding no more is not, an open run (one
+// with an exit) never is, and a 2×2 block of boxes off goals is locked.
+func TestPushGameDeadlocks(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		x, y int
@@ -25,13 +26,17 @@ func TestWallLines(t *testing.T) {
 		{"########\n###### #\n#.$.$$ #\n#     .#\n#@     #\n########\n", 2, 2, false},
 		// Along a left wall, column 2, rows 2-5: two boxes, one goal.
 		{"#########\n###  ####\n##$ #####\n##. ..$ #\n##$     #\n##  @   #\n#########\n", 2, 2, true},
+		// A 2×2 block of boxes in the open, none on a goal: locked.
+		{"#########\n#       #\n#  $$   #\n#  $$   #\n#@ .... #\n#########\n", 3, 2, true},
+		// Three of them: every box can still move.
+		{"#########\n#       #\n#  $$   #\n#  $  $ #\n#@ .... #\n#########\n", 3, 2, false},
 	} {
 		b, err := sokoban.NewBoard(testlevel.Parse(t, tc.text))
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := newWallLines(b)
-		if got := w.Deadlocked(b.Start(), b.At(tc.x, tc.y)); got != tc.want {
+		g := newPushGame(b, false)
+		if got := g.check.Deadlocked(b.Start(), b.At(tc.x, tc.y)); got != tc.want {
 			t.Errorf("box at column %d, row %d of\n%s: deadlocked %v, want %v", tc.x, tc.y, tc.text, got, tc.want)
 		}
 	}

@@ -1,0 +1,49 @@
+package alphazero
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// PlotLoss writes the loss curve of a training run, the value and policy
+// losses per round against training steps, as a PNG image at path.
+func PlotLoss(curve []Point, title, path string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "training steps"
+	p.Y.Label.Text = "loss (mean per round)"
+	var value, policy plotter.XYs
+	for _, pt := range curve {
+		value = append(value, plotter.XY{X: float64(pt.Step), Y: pt.Value})
+		policy = append(policy, plotter.XY{X: float64(pt.Step), Y: pt.Policy})
+	}
+	p.Add(plotter.NewGrid())
+	for _, s := range []struct {
+		name string
+		pts  plotter.XYs
+		c    color.RGBA
+	}{
+		{"value (squared error of steps/10)", value, color.RGBA{R: 200, A: 255}},
+		{"policy (cross-entropy)", policy, color.RGBA{B: 200, A: 255}},
+	} {
+		if len(s.pts) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(s.pts)
+		if err != nil {
+			return fmt.Errorf("loss plot: %w", err)
+		}
+		l.Color = s.c
+		p.Add(l)
+		p.Legend.Add(s.name, l)
+	}
+	p.Legend.Top = true
+	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+		return fmt.Errorf("loss plot: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,265 @@
+package alphazero
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"soko/level"
+	"soko/mcts"
+	"soko/nn"
+	"soko/sokoban"
+)
+
+// DefaultConfig is the network soko train builds: 003 §3's embedding of 16
+// with a tower of 2 blocks of 16 channels instead of 10 blocks of 64. On
+// two shared CPU cores the reference network takes about 20 ms to evaluate
+// one 10×10 board and trains on about 9 samples a second, so five minutes
+// of training would see under 3,000 samples and a search of a few thousand
+// iterations would take minutes; this one evaluates a board in about
+// 0.3 ms and trains on about 350 samples a second (BenchmarkValues and
+// BenchmarkTrain in package nn, on a loaded machine).
+func DefaultConfig() nn.Config {
+	return nn.Config{Planes: planes, Embed: 16, Channels: 16, Blocks: 2, Hidden: 32}
+}
+
+// Options control a training run.
+type Options struct {
+	Net        nn.Config     // the network's shape (Planes is set by Train)
+	Seed       uint64        // for the weights, the searches and the batches
+	Time       time.Duration // stop after this long (0: no limit)
+	Rounds     int           // stop after this many rounds (0: no limit)
+	Iterations int           // MCTS iterations per search (one search per round)
+	Steps      int           // training steps per round
+	Batch      int           // samples per training step
+	Buffer     int           // the most recent samples kept for training
+	C          float64       // UCT constant of the searches
+	// Progress, when not nil, is called after every round.
+	Progress func(Progress)
+}
+
+// Defaults for Options fields left zero.
+const (
+	DefaultIterations = 2000
+	DefaultSteps      = 32
+	DefaultBatch      = 64
+	DefaultBuffer     = 50000
+)
+
+// Progress reports a finished round.
+type Progress struct {
+	Round, Rounds int           // rounds done, and the limit (0: none)
+	Elapsed, Time time.Duration // time spent, and the limit (0: none)
+	Samples       int64         // samples harvested so far
+	Solved        int           // searches that reached a solution
+	Value, Policy float64       // mean losses of the round's steps
+}
+
+// Point is one round of the loss curve.
+type Point struct {
+	Step          int     // training steps done at the end of the round
+	Samples       int64   // samples harvested so far
+	Value, Policy float64 // mean losses of the round's steps
+}
+
+// Report describes a finished training run.
+type Report struct {
+	Rounds   int
+	Steps    int
+	Samples  int64 // samples harvested
+	Trained  int64 // samples in the training steps' batches
+	Searches int   // searches run
+	Solved   int   // searches that reached a solution
+	Elapsed  time.Duration
+	Train    time.Duration // time spent in training steps
+	Curve    []Point
+}
+
+// roundSamples are the samples of one round's search.
+type roundSamples struct {
+	samples []sample
+	solved  bool
+	err     error
+}
+
+// Train trains a network on search trees of the given levels (003 §2.4,
+// §2.5): round r runs one MCTS search with the plain heuristic on level
+// r mod len(levels), harvests its tree's samples into a buffer of the most
+// recent ones, and takes opts.Steps AdamW steps on random batches of it.
+// Searches run on their own goroutine one round ahead of training. It stops
+// after opts.Rounds rounds or opts.Time, whichever comes first, or when ctx
+// is cancelled (then it returns the network so far and ctx's error).
+func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, Report, error) {
+	var rep Report
+	if len(levels) == 0 {
+		return nil, rep, errors.New("alphazero: no levels to train on")
+	}
+	if opts.Time <= 0 && opts.Rounds <= 0 {
+		return nil, rep, errors.New("alphazero: training needs a time limit or a number of rounds")
+	}
+	opts.Net.Planes = planes
+	setDefault(&opts.Iterations, DefaultIterations)
+	setDefault(&opts.Steps, DefaultSteps)
+	setDefault(&opts.Batch, DefaultBatch)
+	setDefault(&opts.Buffer, DefaultBuffer)
+	if opts.C == 0 {
+		opts.C = mcts.DefaultPushC
+	}
+	boards := make([]*sokoban.Board, 0, len(levels))
+	for _, l := range levels {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			return nil, rep, fmt.Errorf("alphazero: %w", err)
+		}
+		if b.Impossible == "" && !b.Start().Solved() {
+			boards = append(boards, b)
+		}
+	}
+	if len(boards) == 0 {
+		return nil, rep, errors.New("alphazero: no level to train on is both solvable and unsolved")
+	}
+	net, err := nn.New(opts.Net, opts.Seed)
+	if err != nil {
+		return nil, rep, fmt.Errorf("alphazero: %w", err)
+	}
+	net.Meta = meta
+
+	start := time.Now()
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if opts.Time > 0 {
+		ctx, cancel = context.WithTimeout(ctx, opts.Time)
+		defer cancel()
+	}
+	rounds := make(chan roundSamples, 1)
+	go func() {
+		defer close(rounds)
+		for r := 0; opts.Rounds == 0 || r < opts.Rounds; r++ {
+			res := search(ctx, boards, r, opts)
+			select {
+			case rounds <- res:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	rng := rand.New(rand.NewPCG(opts.Seed, 0x7472)) // batches
+	buf := make([]sample, 0, opts.Buffer)
+	next := 0 // the oldest sample once the buffer is full
+	pos := make([]*sokoban.Position, len(boards))
+	for i, b := range boards {
+		pos[i] = b.Start()
+	}
+	for res := range rounds {
+		if res.err != nil {
+			break // the context ended during the search
+		}
+		rep.Searches++
+		if res.solved {
+			rep.Solved++
+		}
+		for _, s := range res.samples {
+			if len(buf) < opts.Buffer {
+				buf = append(buf, s)
+			} else {
+				buf[next] = s
+				next = (next + 1) % opts.Buffer
+			}
+		}
+		rep.Samples += int64(len(res.samples))
+		t0 := time.Now()
+		var value, policy float64
+		steps := 0
+		for range opts.Steps {
+			if ctx.Err() != nil {
+				break // the time limit holds between steps too
+			}
+			batch, h, w := drawBatch(buf, boards, pos, opts.Batch, rng)
+			if len(batch) == 0 {
+				break
+			}
+			v, p, err := net.Train(batch, h, w)
+			if err != nil {
+				return nil, rep, fmt.Errorf("alphazero: %w", err)
+			}
+			value += v
+			policy += p
+			steps++
+			rep.Trained += int64(len(batch))
+		}
+		rep.Train += time.Since(t0)
+		rep.Rounds++
+		rep.Steps += steps
+		if steps > 0 {
+			value /= float64(steps)
+			policy /= float64(steps)
+			rep.Curve = append(rep.Curve, Point{Step: rep.Steps, Samples: rep.Samples, Value: value, Policy: policy})
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Round: rep.Rounds, Rounds: opts.Rounds, Elapsed: time.Since(start), Time: opts.Time,
+				Samples: rep.Samples, Solved: rep.Solved, Value: value, Policy: policy})
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return net, rep, parent.Err()
+}
+
+func setDefault(v *int, def int) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// search runs round r's MCTS with the plain heuristic on its level and
+// harvests the tree.
+func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options) roundSamples {
+	bi := r % len(boards)
+	b := boards[bi]
+	v := mcts.NewValueSearch(b, nil, opts.C, opts.Seed+uint64(r))
+	solved := false
+	for i := 0; i < opts.Iterations; i++ {
+		if i%64 == 0 && ctx.Err() != nil {
+			return roundSamples{err: ctx.Err()}
+		}
+		out := v.Iterate()
+		if out == mcts.Found {
+			solved = true
+			break
+		}
+		if out == mcts.Exhausted {
+			break
+		}
+	}
+	return roundSamples{samples: harvest(v, b, bi), solved: solved}
+}
+
+// drawBatch draws up to n samples at random from buf, all of the board
+// size of the first one drawn and at most maxSquares squares in all, and
+// builds their planes.
+func drawBatch(buf []sample, boards []*sokoban.Board, pos []*sokoban.Position, n int, rng *rand.Rand) ([]nn.Sample, int, int) {
+	if len(buf) == 0 {
+		return nil, 0, 0
+	}
+	first := boards[buf[rng.IntN(len(buf))].board]
+	w, h := first.Width, first.Level.Height
+	n = min(n, max(1, maxSquares/(w*h)))
+	batch := make([]nn.Sample, 0, n)
+	for tries := 0; len(batch) < n && tries < 4*n; tries++ {
+		s := buf[rng.IntN(len(buf))]
+		b := boards[s.board]
+		if b.Width != w || b.Level.Height != h {
+			continue
+		}
+		p := pos[s.board]
+		p.Unpack(s.key)
+		batch = append(batch, nn.Sample{Planes: encode(nil, p, s.target), Value: s.steps / scale, Legal: s.legal, Policy: s.policy})
+	}
+	return batch, h, w
+}

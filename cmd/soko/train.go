@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"soko/alphazero"
+	"soko/internal/english"
+	"soko/internal/progress"
+	"soko/levels"
+	"soko/nn"
+)
+
+const trainDoc = `Trains the alphazero solver's network (003 §2.4-§2.5) on search trees of
+LEVELS: each round runs one MCTS search with the plain heuristic on the next
+level, takes the training samples of its tree, and trains on random batches
+of the recent samples. One level is 003's per-board training; many levels
+(e.g. from soko generate) train across levels. Writes the model to --out and
+the loss curve to --plot (default: the model's name with .png). The run is
+the same for equal seeds and rounds; --time ends it after as many rounds as
+fit. Use the model with 'soko solve --algo alphazero --model FILE'.
+`
+
+type trainConfig struct {
+	out, plot string
+	opts      alphazero.Options
+	rounds    int64
+	iter      int64
+	steps     int64
+	quiet     bool
+}
+
+func trainFlags() (*flag.FlagSet, *trainConfig) {
+	c := &trainConfig{}
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.StringVar(&c.out, "out", "", "write the model to `FILE` (required)")
+	fs.StringVar(&c.plot, "plot", "", "write the loss curve to `FILE.png` (default: --out with .png)")
+	c.opts.Time = 5 * time.Minute
+	fs.Var(durationValue{&c.opts.Time}, "time", "stop training after `D`, e.g. 90s, 5m (0: no limit; then --rounds)")
+	fs.Var(countValue{&c.rounds}, "rounds", "stop after `N` rounds (0: no limit)")
+	c.iter = alphazero.DefaultIterations
+	fs.Var(countValue{&c.iter}, "iterations", "MCTS iterations `N` per round's search")
+	c.steps = alphazero.DefaultSteps
+	fs.Var(countValue{&c.steps}, "steps", "training steps `N` of 64 samples per round")
+	c.opts.Seed = 1
+	fs.Var(seedValue{&c.opts.Seed}, "seed", "random seed `N` of the weights, searches and batches")
+	c.opts.Net = alphazero.DefaultConfig()
+	fs.IntVar(&c.opts.Net.Embed, "embed", c.opts.Net.Embed, "embedding channels `N` (003: 16)")
+	fs.IntVar(&c.opts.Net.Channels, "channels", c.opts.Net.Channels, "channels `N` of the residual tower (003: 64)")
+	fs.IntVar(&c.opts.Net.Blocks, "blocks", c.opts.Net.Blocks, "residual blocks `N` (003: 10)")
+	fs.IntVar(&c.opts.Net.Hidden, "hidden", c.opts.Net.Hidden, "units `N` of the value head's hidden layer")
+	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
+	return fs, c
+}
+
+func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, c := trainFlags()
+	specs, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(specs) == 0 {
+		return usagef("train: no levels given")
+	}
+	if c.out == "" {
+		return usagef("train: --out FILE is required")
+	}
+	if c.opts.Time == 0 && c.rounds == 0 {
+		return usagef("train: --time 0 needs --rounds N")
+	}
+	if c.rounds > 1<<30 || c.iter > 1<<30 || c.iter < 1 || c.steps > 1<<30 || c.steps < 1 {
+		return usagef("train: --rounds, --iterations and --steps go from 1 to %d", 1<<30)
+	}
+	c.opts.Rounds, c.opts.Iterations, c.opts.Steps = int(c.rounds), int(c.iter), int(c.steps)
+	c.opts.Net.Planes = 1 // set by Train; checked here for the other fields
+	if err := c.opts.Net.Check(); err != nil {
+		return usagef("train: %v", err)
+	}
+	if c.plot == "" {
+		c.plot = strings.TrimSuffix(c.out, ".bin") + ".png"
+	}
+	lvls, err := levels.ResolveAll(specs, stdin)
+	if err != nil {
+		return err
+	}
+	bar := &trainBar{}
+	if !c.quiet && progress.IsTerminal(stderr) {
+		bar.w = stderr
+	}
+	c.opts.Progress = bar.update
+	net, rep, err := alphazero.Train(ctx, lvls, c.opts)
+	bar.done()
+	if net == nil {
+		return err
+	}
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		return err
+	}
+	if err := net.Save(c.out); err != nil {
+		return err
+	}
+	if len(rep.Curve) > 0 {
+		title := fmt.Sprintf("soko train: %s, %s", english.Count(len(lvls), "level", "levels"), netShape(net.Config))
+		if err := alphazero.PlotLoss(rep.Curve, title, c.plot); err != nil {
+			return err
+		}
+	}
+	persec := 0.0
+	if s := rep.Train.Seconds(); s > 0 {
+		persec = float64(rep.Trained) / s
+	}
+	fmt.Fprintf(stdout, "trained %s on %s: %d rounds, %d searches (%d solved), %d samples harvested, %d training steps of %d in %.1fs (%.0f samples/s in training steps)\n",
+		netShape(net.Config), english.Count(len(lvls), "level", "levels"), rep.Rounds, rep.Searches, rep.Solved, rep.Samples, rep.Steps, alphazero.DefaultBatch,
+		rep.Elapsed.Seconds(), persec)
+	if n := len(rep.Curve); n > 0 {
+		last := rep.Curve[n-1]
+		fmt.Fprintf(stdout, "final losses: value %.4f, policy %.4f (first round: %.4f, %.4f)\n", last.Value, last.Policy, rep.Curve[0].Value, rep.Curve[0].Policy)
+		fmt.Fprintf(stdout, "loss curve: %s\n", c.plot)
+	}
+	fmt.Fprintf(stdout, "model: %s\n", c.out)
+	if interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+// checkModel reads the model file of soko solve --model once before any
+// level is solved, so that a missing or broken file is one clear error.
+func checkModel(path string) error {
+	if path == "" {
+		return nil
+	}
+	_, err := nn.Load(path)
+	return err
+}
+
+func netShape(c nn.Config) string {
+	return fmt.Sprintf("embed %d, %d blocks of %d channels, hidden %d (%d weights)", c.Embed, c.Blocks, c.Channels, c.Hidden, c.Weights())
+}
+
+// trainBar is the one-line progress bar of soko train on a terminal.
+type trainBar struct {
+	w     io.Writer
+	drawn bool
+}
+
+func (b *trainBar) update(p alphazero.Progress) {
+	if b.w == nil {
+		return
+	}
+	frac := 0.0
+	if p.Time > 0 {
+		frac = p.Elapsed.Seconds() / p.Time.Seconds()
+	}
+	if p.Rounds > 0 {
+		frac = max(frac, float64(p.Round)/float64(p.Rounds))
+	}
+	frac = min(frac, 1)
+	const width = 24
+	full := int(frac * width)
+	fmt.Fprintf(b.w, "\r\x1b[K[%s%s] %3.0f%% round %d, %d samples, %d solved, loss %.4f + %.4f",
+		strings.Repeat("#", full), strings.Repeat(".", width-full), 100*frac, p.Round, p.Samples, p.Solved, p.Value, p.Policy)
+	b.drawn = true
+}
+
+func (b *trainBar) done() {
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[K")
+	}
+}

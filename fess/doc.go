@@ -1,0 +1,30 @@
+// Package fess is the feature-space search (FESS) of issue 12, after
+// Shoham and Schaeffer, "The FESS Algorithm: A Feature Based Approach to
+// Single-Agent Search" (IEEE CoG 2020; README, References). Not
+// push-optimal: it trades optimality for reach.
+//
+//   - Box macro-moves (macro.go, issue 12 §1): one move pushes one box to
+//     any square it can reach with the other boxes in place, over a graph
+//     of (square, player side) states whose side joins come from one
+//     articulation-point search per box, not a flood fill per push. Dead
+//     squares are never entered; PI-corral pruning (deadlock.Corrals)
+//     keeps only the moves of the corral's boxes.
+//   - The packing plan (plan.go, issue 12 §2): the order in which goals
+//     are filled, worked out backwards from the solved position by pulling
+//     boxes off the goals.
+//   - Features and cells (features.go, issue 12 §3): boxes packed along
+//     the plan and the number of player regions; a node's cell is the best
+//     feature vector on its path.
+//   - The cell loop (search.go): turns alternate between the best cell and
+//     a round robin over all cells; within a cell the node with the least
+//     accumulated move weight comes first, where moves proposed by the
+//     advisors (pack, connectivity) weigh 0 and all others 1. Nothing is
+//     pruned for weight: the search is complete over the macro-move graph
+//     without deadlocks.
+//   - Deadlocks in two tiers (issue 12 §4): frozen boxes and wall segments
+//     when a move is generated, the corral search and the matching of
+//     boxes to goals only when a node comes up for expansion.
+//
+// Every solution is expanded to pushes by replaying the macro-moves, then
+// to LURD, and verified by solver.Run like every other solver's.
+package fess

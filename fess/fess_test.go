@@ -1,0 +1,273 @@
+package fess
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"soko/deadlock"
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// TestSolvesMicroban: every one of the first 60 Microban levels is solved
+// within a node budget, and solver.Run has verified each solution.
+func TestSolvesMicroban(t *testing.T) {
+	e, _ := solver.Lookup("fess")
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		res, err := solver.Run(context.Background(), e.New(), l, solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute}})
+		if err != nil {
+			t.Fatalf("%s: %v", l.Name(), err)
+		}
+		if res.Status != solver.Solved {
+			t.Errorf("%s: %v after %d expansions", l.Name(), res.Status, res.Stats.Expanded)
+		}
+	}
+}
+
+// TestNoSolution: a level whose box the player can only push away from its
+// goal is searched to the end and reported unsolvable.
+func TestNoSolution(t *testing.T) {
+	l := testlevel.Parse(t, "#######\n#.@$  #\n#######\n")
+	res, err := solver.Run(context.Background(), FESS{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.NoSolution {
+		t.Fatalf("got %v, %v; want no solution", res.Status, err)
+	}
+}
+
+// TestBudget: the node and time limits end the search with their status.
+func TestBudget(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:29")[0]
+	for _, tc := range []struct {
+		budget solver.Budget
+		want   solver.Status
+	}{
+		{solver.Budget{Nodes: 10}, solver.NodeLimit},
+		{solver.Budget{Time: 50 * time.Millisecond}, solver.TimeLimit},
+		{solver.Budget{Memory: 1 << 10}, solver.MemoryLimit},
+	} {
+		res, err := solver.Run(context.Background(), FESS{}, l, solver.Options{Budget: tc.budget})
+		if err != nil || res.Status != tc.want {
+			t.Errorf("%+v: got %v, %v; want %v", tc.budget, res.Status, err, tc.want)
+		}
+	}
+}
+
+// TestMacroMovesMatchPushes checks the macro-move generator against the
+// obvious version: a breadth-first search over single pushes of one box,
+// the others staying put and no box entering a dead square. Both must reach
+// the same positions (boxes and player region) with the same fewest
+// pushes, on every position within a few pushes of the start of small
+// Microban levels, for every box. The canonical player square and the
+// change in the number of free areas that each move carries must be those
+// that flood fills find.
+func TestMacroMovesMatchPushes(t *testing.T) {
+	ls := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	for _, l := range ls {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := deadlock.DeadSquares(b)
+		g := newMacroGen(b, dead)
+		feat := newFeaturer(b, nil, nil, nil)
+		for _, p := range nearStart(b, dead, 40) {
+			before, _ := feat.regions(p)
+			for _, box := range slices.Clone(p.BoxSquares()) {
+				want := pushClosure(p, box, dead)
+				got := map[string]int32{}
+				g.place(p.BoxSquares())
+				moves := g.generate(p, box, nil)
+				g.lift(p.BoxSquares())
+				player := p.Player()
+				for _, m := range moves {
+					q := p.Clone()
+					q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
+					k := string(q.Pack(nil))
+					if canon := q.Reach(); m.canon != canon {
+						t.Errorf("%s: box %d to %d: canonical player %d, want %d", l.Name(), box, m.To, m.canon, canon)
+					}
+					if after, _ := feat.regions(q); int(m.regions) != after-before {
+						t.Errorf("%s: box %d to %d: %+d regions, want %+d", l.Name(), box, m.To, m.regions, after-before)
+					}
+					if old, dup := got[k]; dup {
+						t.Errorf("%s: box %d: position reached by two moves (%d and %d pushes)", l.Name(), box, old, m.Pushes)
+					}
+					got[k] = m.Pushes
+					g.place(p.BoxSquares())
+					path := g.path(p, m)
+					g.lift(p.BoxSquares())
+					r := p.Clone()
+					for _, push := range path {
+						if !r.CanPush(push) {
+							t.Fatalf("%s: box %d to %d: illegal push in path", l.Name(), box, m.To)
+						}
+						r.Apply(push)
+					}
+					if int32(len(path)) != m.Pushes || string(r.Pack(nil)) != k {
+						t.Errorf("%s: box %d to %d: path of %d pushes does not replay the move (%d pushes)", l.Name(), box, m.To, len(path), m.Pushes)
+					}
+				}
+				if p.Player() != player {
+					t.Fatal("generate moved the player")
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("%s: box %d: macro-moves reach %d positions, single pushes %d", l.Name(), box, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
+// nearStart returns up to limit positions reached from the start by
+// breadth-first search over single pushes.
+func nearStart(b *sokoban.Board, dead []bool, limit int) []*sokoban.Position {
+	out := []*sokoban.Position{b.Start()}
+	seen := map[string]bool{string(out[0].Pack(nil)): true}
+	for i := 0; i < len(out) && len(out) < limit; i++ {
+		for _, m := range out[i].Pushes(nil, dead) {
+			q := out[i].Clone()
+			q.Apply(m)
+			if k := string(q.Pack(nil)); !seen[k] {
+				seen[k] = true
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// pushClosure returns the positions (packed) that single pushes of the box
+// on box reach from p, with their fewest pushes, p itself left out.
+func pushClosure(p *sokoban.Position, box sokoban.Square, dead []bool) map[string]int32 {
+	type item struct {
+		p   *sokoban.Position
+		box sokoban.Square
+		n   int32
+	}
+	start := string(p.Pack(nil))
+	seen := map[string]int32{start: 0}
+	queue := []item{{p.Clone(), box, 0}}
+	for h := 0; h < len(queue); h++ {
+		it := queue[h]
+		for _, m := range it.p.Pushes(nil, dead) {
+			if m.Box != it.box {
+				continue
+			}
+			q := it.p.Clone()
+			to := q.Apply(m)
+			k := string(q.Pack(nil))
+			if _, ok := seen[k]; !ok {
+				seen[k] = it.n + 1
+				queue = append(queue, item{q, to, it.n + 1})
+			}
+		}
+	}
+	delete(seen, start)
+	return seen
+}
+
+// TestPlanCorridor: goals at the end of a corridor are filled deepest
+// first, and every plan orders all goals once.
+func TestPlanCorridor(t *testing.T) {
+	l := testlevel.Parse(t, "##########\n#...$$$ @#\n##########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []int
+	for _, s := range pl.order {
+		x, _ := b.XY(s)
+		xs = append(xs, x)
+	}
+	if !slices.Equal(xs, []int{1, 2, 3}) {
+		t.Errorf("fill order by column %v, want [1 2 3]", xs)
+	}
+	for _, l := range testlevel.Resolve(t, "xsokoban90:1-10") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.Sorted(slices.Values(pl.order))
+		if !slices.Equal(got, b.Goals()) {
+			t.Errorf("%s: plan %v is not an order of the goals %v", l.Name(), pl.order, b.Goals())
+		}
+	}
+}
+
+// TestStrategies: each strategy of the portfolio, alone, solves small
+// levels, and the portfolio stops at the first that finds a solution.
+func TestStrategies(t *testing.T) {
+	for _, name := range strategyNames {
+		for _, l := range testlevel.Resolve(t, "microban:1-10") {
+			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
+			res, err := solver.Run(context.Background(), FESS{}, l, opts)
+			if err != nil || res.Status != solver.Solved {
+				t.Errorf("%s, %s: %v, %v", name, l.Name(), res.Status, err)
+			}
+		}
+	}
+	opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": "plan,greedy"}}
+	res, err := solver.Run(context.Background(), FESS{}, testlevel.Resolve(t, "microban:2")[0], opts)
+	if err != nil || res.Status != solver.Solved || res.Stats.Expanded != 3 {
+		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
+	}
+}
+
+// TestPassingStops: with the tunnels on, the macro-moves left out are
+// exactly stops in the middle of a board-splitting tunnel, and the move
+// that goes on through the tunnel is kept.
+func TestPassingStops(t *testing.T) {
+	left := 0
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := deadlock.DeadSquares(b)
+		all, some := newMacroGen(b, dead), newMacroGen(b, dead)
+		if some.macros, err = deadlock.NewMacros(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range nearStart(b, dead, 20) {
+			all.place(p.BoxSquares())
+			some.place(p.BoxSquares())
+			for _, box := range p.BoxSquares() {
+				kept := map[[2]int32]bool{}
+				for _, m := range some.generate(p, box, nil) {
+					kept[[2]int32{m.To, int32(m.Side)}] = true
+				}
+				for _, m := range all.generate(p, box, nil) {
+					if kept[[2]int32{m.To, int32(m.Side)}] {
+						continue
+					}
+					left++
+					d := m.Side ^ 1 // the last push's direction
+					s := m.To
+					for some.passing(s, d) && !kept[[2]int32{s, int32(m.Side)}] {
+						s = b.Next(s, d)
+					}
+					if s == m.To || !kept[[2]int32{s, int32(m.Side)}] {
+						t.Errorf("%s: box %d to %d left out, but it is not a passing stop with a move on kept", l.Name(), box, m.To)
+					}
+				}
+			}
+			all.lift(p.BoxSquares())
+			some.lift(p.BoxSquares())
+		}
+	}
+	if left == 0 {
+		t.Error("no stop was left out: the test tests nothing")
+	}
+}

@@ -1,0 +1,362 @@
+package fess
+
+import (
+	"soko/deadlock"
+	"soko/sokoban"
+)
+
+// Macro is a box macro-move (issue 12 §1): the box on From is pushed, the
+// other boxes staying where they are, to To in Pushes pushes, and the
+// player ends on the Side neighbour of To (the square the last push was
+// made from). Moves to the same square that leave the player in different
+// regions are different moves: they lead to different positions.
+type Macro struct {
+	From, To sokoban.Square
+	Side     sokoban.Dir
+	Pushes   int32
+
+	// What the split of the board gives for free (see macroGen.split):
+	// the smallest square of the player's region after the move (the
+	// canonical player square), and how many more areas of free squares
+	// the board has after the move than before.
+	canon   sokoban.Square
+	regions int16
+}
+
+// macroGen generates box macro-moves. For one box it builds the graph of
+// (box square, player side) states: a push edge moves the box one square
+// away from the player, and the sides of a square are joined when the
+// player can walk between them with the box there. Those joins come from
+// one depth-first search per box (articulation points, Hopcroft–Tarjan,
+// as sokoban's side links do on the empty board) over the free squares
+// with the other boxes in place, not from a flood fill per push. It keeps
+// scratch space; use one per goroutine.
+//
+// In pull mode (the backward plan) the edges pull the box towards the
+// player instead, who steps back one square.
+type macroGen struct {
+	b    *sokoban.Board
+	dead []bool // squares a pushed box may not stop on or pass (nil: none)
+	// macros, when set, gives the tunnels: stops that only pass through
+	// a tunnel are left out (passing).
+	macros *deadlock.Macros
+	occ    []bool // squares holding a box that stays put
+
+	// depth-first search, per box
+	visit  []uint32 // == epoch: met by the search
+	epoch  uint32
+	num    []int32
+	low    []int32
+	last   []int32
+	parent []sokoban.Square
+	frames []dfsFrame
+	met    []sokoban.Square // the squares the search met
+	links  []int8           // square*4+side: the least side joined with it, -1 wall
+	// The smallest square of each part: subMin[s] of the search's subtree
+	// under s, prefMin[i] of the squares numbered 1..i, sufMin[i] of those
+	// numbered past i, partMin[s*4+d] of the part of the area without s
+	// holding the d neighbour of s (for d with links[s*4+d] == d).
+	subMin  []sokoban.Square
+	prefMin []sokoban.Square
+	sufMin  []sokoban.Square
+	partMin []sokoban.Square
+	parts   []int8 // square -> parts the area falls into without it
+
+	// breadth-first search over states square*4+side
+	seen  []uint32 // == round: reached
+	round uint32
+	dist  []int32
+	prev  []int32 // the state the push into this one was made from, -1 start
+	queue []int32
+}
+
+type dfsFrame struct {
+	s sokoban.Square
+	d sokoban.Dir
+}
+
+func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
+	n := b.N
+	return &macroGen{
+		b: b, dead: dead, occ: make([]bool, n),
+		visit: make([]uint32, n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
+		parent: make([]sokoban.Square, n), links: make([]int8, 4*n),
+		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
+		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
+		seen: make([]uint32, 4*n), dist: make([]int32, 4*n), prev: make([]int32, 4*n), queue: make([]int32, 0, 4*n),
+	}
+}
+
+// bytes returns the memory of the scratch space.
+func (g *macroGen) bytes() int64 {
+	return int64(g.b.N) * (1 + 4*4 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1)
+}
+
+// place marks the boxes of p (all but none) as standing still.
+func (g *macroGen) place(boxes []sokoban.Square) {
+	for _, s := range boxes {
+		g.occ[s] = true
+	}
+}
+
+// lift clears the marks of place.
+func (g *macroGen) lift(boxes []sokoban.Square) {
+	for _, s := range boxes {
+		g.occ[s] = false
+	}
+}
+
+func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.occ[s] }
+
+// split computes links for the squares of the free area around root, with
+// root itself free: for a square s of it and a side d whose neighbour is
+// free, links[s*4+d] is the least side e such that, with a box on s (and the
+// other boxes in place), the player can walk between the d and e
+// neighbours; -1 where the neighbour is not free.
+func (g *macroGen) split(root sokoban.Square) {
+	g.epoch++
+	if g.epoch == 0 {
+		clear(g.visit)
+		g.epoch = 1
+	}
+	e, b := g.epoch, g.b
+	wasOcc := g.occ[root]
+	g.occ[root] = false
+	count := int32(1)
+	g.met = append(g.met[:0], root)
+	g.visit[root], g.num[root], g.low[root], g.parent[root] = e, 1, 1, sokoban.None
+	g.subMin[root] = root
+	stack := append(g.frames[:0], dfsFrame{s: root})
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		s := f.s
+		if f.d < 4 {
+			c := b.Next(s, f.d)
+			f.d++
+			switch {
+			case !g.free(c):
+			case g.visit[c] != e:
+				count++
+				g.visit[c], g.num[c], g.low[c], g.parent[c] = e, count, count, s
+				g.subMin[c] = c
+				g.met = append(g.met, c)
+				stack = append(stack, dfsFrame{s: c})
+			case c != g.parent[s]:
+				g.low[s] = min(g.low[s], g.num[c])
+			}
+			continue
+		}
+		g.last[s] = count
+		stack = stack[:len(stack)-1]
+		if p := g.parent[s]; p != sokoban.None {
+			g.low[p] = min(g.low[p], g.low[s])
+			g.subMin[p] = min(g.subMin[p], g.subMin[s])
+		}
+	}
+	g.frames = stack
+	m := len(g.met)
+	g.prefMin[0], g.sufMin[m] = sokoban.Square(b.N), sokoban.Square(b.N)
+	for i, s := range g.met {
+		g.prefMin[i+1] = min(g.prefMin[i], s)
+	}
+	for i := m - 1; i >= 0; i-- {
+		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
+	}
+	// Second pass over the squares met: the part of the board (without s)
+	// each neighbour of s lies in. A neighbour numbered before s is an
+	// ancestor, in the part holding the root; any other lies in the
+	// subtree of one child of s, which hangs on to the root's part unless
+	// s cuts it off (low(child) >= num(s)).
+	const wall, above = -2, -1
+	for _, s := range g.met {
+		var part [4]int32
+		for d := sokoban.Dir(0); d < 4; d++ {
+			c := b.Next(s, d)
+			switch {
+			case !g.free(c):
+				part[d] = wall
+			case g.num[c] < g.num[s]:
+				part[d] = above
+			default:
+				part[d] = above
+				for dc := sokoban.Dir(0); dc < 4; dc++ {
+					ch := b.Next(s, dc)
+					if g.free(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
+						part[d] = g.num[ch]
+						if g.parent[s] != sokoban.None && g.low[ch] < g.num[s] {
+							part[d] = above
+						}
+						break
+					}
+				}
+			}
+		}
+		g.parts[s] = 0
+		for d := 0; d < 4; d++ {
+			g.links[int(s)*4+d] = -1
+			if part[d] == wall {
+				continue
+			}
+			for e := 0; e < 4; e++ {
+				if part[e] == part[d] {
+					g.links[int(s)*4+d] = int8(e)
+					break
+				}
+			}
+			if g.links[int(s)*4+d] == int8(d) {
+				g.parts[s]++
+				g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
+			}
+		}
+	}
+	g.occ[root] = wasOcc
+}
+
+// partMinOf returns the smallest square of the part (a child's number, or
+// above) of the area without s. A child's part is its subtree; the part
+// above is everything numbered before s or after its subtree, with the
+// subtrees of the children that hang on to it.
+func (g *macroGen) partMinOf(s sokoban.Square, part int32) sokoban.Square {
+	if part >= 0 {
+		return g.subMin[g.met[part-1]]
+	}
+	m := min(g.prefMin[g.num[s]-1], g.sufMin[g.last[s]])
+	for d := sokoban.Dir(0); d < 4; d++ {
+		ch := g.b.Next(s, d)
+		if g.free(ch) && g.parent[ch] == s && g.low[ch] < g.num[s] {
+			m = min(m, g.subMin[ch])
+		}
+	}
+	return m
+}
+
+// search runs the breadth-first search over (box square, player side)
+// states for the box on from, whose sides the player reaches where reach
+// says so. After split(from). With pull set, a step pulls the box one
+// square towards the player, who steps back one more square; otherwise it
+// pushes the box one square away from the player. States reached are left
+// in g.queue, with dist and prev.
+func (g *macroGen) search(from sokoban.Square, reach func(sokoban.Square) bool, pull bool) {
+	g.round++
+	if g.round == 0 {
+		clear(g.seen)
+		g.round = 1
+	}
+	r, b := g.round, g.b
+	wasOcc := g.occ[from]
+	g.occ[from] = false
+	q := g.queue[:0]
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if n := b.Next(from, d); g.free(n) && reach(n) {
+			st := int32(from)*4 + int32(d)
+			g.seen[st], g.dist[st], g.prev[st] = r, 0, -1
+			q = append(q, st)
+		}
+	}
+	for h := 0; h < len(q); h++ {
+		st := q[h]
+		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)
+		// t: the box's new square; the player ends on its d side either
+		// way (pushing, on s; pulling, one square further on).
+		var t sokoban.Square
+		if pull {
+			t = b.Next(s, d)
+			if !g.free(b.Next(t, d)) {
+				continue
+			}
+		} else if t = b.Next(s, d^1); !g.free(t) {
+			continue
+		}
+		if g.dead != nil && g.dead[t] {
+			continue
+		}
+		ns := int32(t)*4 + int32(d)
+		if g.seen[ns] == r {
+			continue
+		}
+		label := g.links[ns]
+		for e := int32(0); e < 4; e++ {
+			xs := int32(t)*4 + e
+			if g.links[xs] == label && g.seen[xs] != r {
+				g.seen[xs], g.dist[xs], g.prev[xs] = r, g.dist[st]+1, st
+				q = append(q, xs)
+			}
+		}
+	}
+	g.queue = q
+	g.occ[from] = wasOcc
+}
+
+// generate appends to dst the macro-moves of the box on from in position
+// p, whose boxes the caller has placed (place). A destination is one
+// (square, player region) the box reaches, its own start region excluded.
+func (g *macroGen) generate(p *sokoban.Position, from sokoban.Square, dst []Macro) []Macro {
+	if !g.movable(p, from) {
+		return dst
+	}
+	g.split(from)
+	g.search(from, p.Reachable, false)
+	for _, st := range g.queue {
+		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)
+		if g.links[st] != int8(d) || g.dist[st] == 0 {
+			continue // not the representative of its region, or the start
+		}
+		if g.macros != nil && g.passing(s, sokoban.Dir(g.prev[st]%4)^1) {
+			continue
+		}
+		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
+			canon: g.partMin[st], regions: int16(g.parts[s]) - int16(g.parts[from])})
+	}
+	return dst
+}
+
+// passing reports whether a box pushed in direction d onto s only passes
+// through: s and the square ahead are tunnel squares along d that split
+// the board, off goals, and the square ahead is free and not dead. Such a
+// stop is dominated by the move that goes on: with the box on s the player
+// can never reach the squares in front of it, so in any solution the
+// pushes that carry it on can be made at once without changing any other
+// push (the tunnel macro of 001 §2.1.2; search's pushMacro gives the
+// argument). The move going on is generated too.
+func (g *macroGen) passing(s sokoban.Square, d sokoban.Dir) bool {
+	if !g.tunnelStep(s, d) {
+		return false
+	}
+	ahead := g.b.Next(s, d)
+	return g.free(ahead) && (g.dead == nil || !g.dead[ahead]) && g.tunnelStep(ahead, d)
+}
+
+func (g *macroGen) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
+	return s != sokoban.None && !g.b.IsGoal(s) && g.macros.InTunnel(s, d) && g.b.Splits(s, d)
+}
+
+// movable reports whether the box on from can be pushed at all now.
+func (g *macroGen) movable(p *sokoban.Position, from sokoban.Square) bool {
+	b := g.b
+	for d := sokoban.Dir(0); d < 4; d++ {
+		behind, front := b.Next(from, d^1), b.Next(from, d)
+		if g.free(front) && g.free(behind) && p.Reachable(behind) && (g.dead == nil || !g.dead[front]) {
+			return true
+		}
+	}
+	return false
+}
+
+// path returns the pushes of macro-move m in position p (boxes placed).
+func (g *macroGen) path(p *sokoban.Position, m Macro) []sokoban.Push {
+	g.split(m.From)
+	g.search(m.From, p.Reachable, false)
+	st := int32(m.To)*4 + int32(m.Side)
+	if g.seen[st] != g.round {
+		return nil
+	}
+	var pushes []sokoban.Push
+	for ; g.prev[st] >= 0; st = g.prev[st] {
+		ps := g.prev[st]
+		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(ps / 4), Dir: sokoban.Dir(ps%4) ^ 1})
+	}
+	for i, j := 0, len(pushes)-1; i < j; i, j = i+1, j-1 {
+		pushes[i], pushes[j] = pushes[j], pushes[i]
+	}
+	return pushes
+}

@@ -1,0 +1,555 @@
+package fess
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"soko/deadlock"
+	"soko/heuristic"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// Node states.
+const (
+	generated uint8 = iota // stored, waiting in its cell
+	expanded               // its moves generated
+	dead                   // found deadlocked when it came up for expansion
+)
+
+// node is one position of the search tree, generated as a child of parent
+// by move; its id is its id in the store.
+type node struct {
+	parent uint32
+	move   Macro
+	weight int32 // accumulated move weight from the root (issue 12 §3)
+	cell   int32 // the cell of the best feature vector on its path
+	feat   features
+	state  uint8
+}
+
+const noParent = ^uint32(0)
+
+// zobristSeed seeds the hash keys of the store, so runs are reproducible.
+const zobristSeed = 0xfe55
+
+// cell is one point of the feature space: the nodes whose best feature
+// vector on their path is key, waiting to be expanded, lightest first.
+type cell struct {
+	key  cellKey
+	wait entries
+}
+
+// entry is a node waiting in a cell; key orders the cell's nodes: the
+// accumulated weight first, then the node's own features.
+type entry struct {
+	key uint64
+	id  uint32
+}
+
+type entries []entry
+
+func (h entries) Len() int { return len(h) }
+func (h entries) Less(i, j int) bool {
+	return h[i].key < h[j].key || (h[i].key == h[j].key && h[i].id > h[j].id)
+}
+func (h entries) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *entries) Push(x any)   { *h = append(*h, x.(entry)) }
+func (h *entries) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// engine is one FESS search of one level.
+type engine struct {
+	b        *sokoban.Board
+	pos      *sokoban.Position
+	dead     []bool
+	near     []int32 // pushes from each square to the nearest goal
+	gen      *macroGen
+	plan     *plan
+	feat     *featurer
+	checker  *deadlock.Checker // the cheap tier, when moves are generated
+	corrals  *deadlock.Corrals // the expensive tier, when a node comes up
+	matching *heuristic.PushMatching
+	store    *sokoban.Store
+	nodes    []node
+	cells    []cell
+	cellOf   map[cellKey]int32
+	fresh    []int32 // cells not yet visited by the round robin
+	rr       int     // the round robin's next cell
+	best     int32   // the best cell so far
+	turn     uint64
+	piCorral bool
+	opener   bool // the opener advisor is on
+
+	guard   *solver.Guard
+	stats   solver.Stats
+	static  int64
+	key     []byte
+	moves   []Macro
+	sorted  []sokoban.Square // the boxes of the node being expanded, sorted
+	wide    bool             // two bytes a square in keys
+	zBox    []uint64         // Zobrist keys of box squares and player squares
+	zPlayer []uint64
+	kids    []child
+	fired   [numDetectors]uint64
+}
+
+// Detectors counted by the engine, besides the checker's.
+const (
+	detMatching = iota
+	detCorral
+	numDetectors
+)
+
+// child is a move of the node being expanded, with what it leads to.
+type child struct {
+	move   Macro
+	id     uint32
+	feat   features
+	weight int32
+}
+
+// newEngine builds the static tables of a search of l under the guard. A
+// nil engine with a status means the budget ran out (or the level is
+// impossible) before the search could start.
+func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engine, solver.Status, error) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	e := &engine{b: b, guard: guard, store: sokoban.NewStore(b.KeySize()), cellOf: map[cellKey]int32{}}
+	if e.piCorral, err = opts.Bool(piCorralParam); err != nil {
+		return nil, 0, err
+	}
+	if b.Impossible != "" {
+		return nil, solver.NoSolution, nil
+	}
+	if st, stop := e.charge(b.Bytes() + b.PullBytes()); stop {
+		return nil, st, nil
+	}
+	setUp, cancel := guard.SetUp()
+	defer cancel()
+	dist, err := b.PullDistances(setUp)
+	if err != nil {
+		return e.setUpFailed(err)
+	}
+	e.dead = deadlock.DeadFromDistances(b, dist)
+	e.near = make([]int32, b.N)
+	for s := range e.near {
+		e.near[s] = sokoban.Unreachable
+		for _, row := range dist {
+			e.near[s] = min(e.near[s], row[s])
+		}
+	}
+	e.matching = heuristic.NewPushMatching(b, dist)
+	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
+	e.corrals = deadlock.NewCorrals(b, e.dead)
+	e.gen = newMacroGen(b, e.dead)
+	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.matching.Bytes() + e.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + 8*int64(b.N)); stop {
+		return nil, st, nil
+	}
+	planGen := newMacroGen(b, nil)
+	if e.plan, err = newPlan(setUp, b, planGen); err != nil {
+		return e.setUpFailed(err)
+	}
+	e.feat = newFeaturer(b, e.plan, dist, e.near)
+	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + 16*int64(b.N)); stop {
+		return nil, st, nil
+	}
+	e.pos = b.Start()
+	e.wide = b.KeySize() == 2*(b.Boxes()+1)
+	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
+	e.zBox, e.zPlayer = make([]uint64, b.N), make([]uint64, b.N)
+	for s := range e.zBox {
+		e.zBox[s], e.zPlayer[s] = rng.Uint64(), rng.Uint64()
+	}
+	return e, solver.Solved, nil
+}
+
+func (e *engine) setUpFailed(err error) (*engine, solver.Status, error) {
+	if st, ok := solver.Stopped(err); ok {
+		return nil, st, nil
+	}
+	return nil, 0, err
+}
+
+// charge counts n more bytes of static tables and checks the budget.
+func (e *engine) charge(n int64) (solver.Status, bool) {
+	e.static += n
+	return e.tick()
+}
+
+func (e *engine) tick() (solver.Status, bool) {
+	e.stats.Bytes = e.bytes()
+	return e.guard.Tick(&e.stats)
+}
+
+func (e *engine) bytes() int64 {
+	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*40 + int64(len(e.cells))*64
+	for i := range e.cells {
+		n += 16 * int64(cap(e.cells[i].wait))
+	}
+	return n
+}
+
+// run searches until a solution, the end of the graph or the budget.
+func (e *engine) run() (solver.Result, error) {
+	if _, isDead := e.checker.CheckPosition(e.pos); isDead || !e.feasible() {
+		return e.stop(solver.NoSolution), nil
+	}
+	f, canon := e.feat.of(e.pos)
+	e.sortBoxes()
+	root, _ := e.store.Intern(e.keyOf(sokoban.None, sokoban.None, canon))
+	e.nodes = append(e.nodes, node{parent: noParent, feat: f, cell: e.cellFor(f.cell())})
+	e.best = e.nodes[root].cell
+	e.stats.Stored = 1
+	e.guard.Best(e.drawBest)
+	if e.pos.Solved() {
+		return e.solution(root)
+	}
+	if res, done, err := e.expand(root); done {
+		return res, err
+	}
+	for {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), nil
+		}
+		id, ok := e.next()
+		if !ok {
+			return e.stop(solver.NoSolution), nil
+		}
+		e.pos.Unpack(e.store.Key(id))
+		if !e.alive(id) {
+			e.nodes[id].state = dead
+			continue
+		}
+		if res, done, err := e.expand(id); done {
+			return res, err
+		}
+	}
+}
+
+// next picks the node to expand: turns alternate between the best cell
+// and a round robin over all cells, where a cell not yet visited comes
+// first (issue 12 §3). Within a cell the lightest node comes first.
+func (e *engine) next() (uint32, bool) {
+	for tries := 0; ; tries++ {
+		e.turn++
+		var c int32 = -1
+		if e.turn%2 == 0 && len(e.cells[e.best].wait) > 0 {
+			c = e.best
+		} else {
+			c = e.roundRobin()
+		}
+		if c < 0 {
+			return 0, false
+		}
+		wait := &e.cells[c].wait
+		for wait.Len() > 0 {
+			en := heap.Pop(wait).(entry)
+			nd := &e.nodes[en.id]
+			if nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != c {
+				continue // stale: expanded, or queued again lighter or elsewhere
+			}
+			return en.id, true
+		}
+	}
+}
+
+// roundRobin returns the next cell with nodes waiting, or -1 when none has.
+func (e *engine) roundRobin() int32 {
+	for len(e.fresh) > 0 {
+		c := e.fresh[0]
+		e.fresh = e.fresh[1:]
+		if len(e.cells[c].wait) > 0 {
+			return c
+		}
+	}
+	for range len(e.cells) {
+		c := int32(e.rr % len(e.cells))
+		e.rr++
+		if len(e.cells[c].wait) > 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// cellFor returns the cell of key, creating it.
+func (e *engine) cellFor(k cellKey) int32 {
+	if c, ok := e.cellOf[k]; ok {
+		return c
+	}
+	c := int32(len(e.cells))
+	e.cells = append(e.cells, cell{key: k})
+	e.cellOf[k] = c
+	e.fresh = append(e.fresh, c)
+	return c
+}
+
+// alive runs the expensive deadlock tier on the node about to be expanded
+// (in e.pos): the corral search around the box the move left and the
+// matching of boxes to goals.
+func (e *engine) alive(id uint32) bool {
+	nd := &e.nodes[id]
+	if nd.parent == noParent {
+		return true
+	}
+	if e.corrals.DeadAfterPush(e.pos, nd.move.To) {
+		e.fired[detCorral]++
+		return false
+	}
+	if !e.feasible() {
+		e.fired[detMatching]++
+		return false
+	}
+	return true
+}
+
+// feasible reports whether every box can be matched to its own goal.
+func (e *engine) feasible() bool {
+	_, ok := e.matching.Bound(e.pos)
+	return ok
+}
+
+// expand generates the macro-moves of node id (in e.pos), scores the
+// children, weighs them with the advisors and queues the new ones. done is
+// set when a child solves the level.
+func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
+	e.nodes[id].state = expanded
+	e.stats.Expanded++
+	parent := e.nodes[id]
+	p := e.pos
+	p.Reach()
+	boxes := p.BoxSquares()
+	movers := boxes
+	if e.piCorral {
+		if barrier := e.corrals.PICorral(p, nil); len(barrier) > 0 {
+			movers = barrier
+		}
+	}
+	e.sortBoxes()
+	e.gen.place(boxes)
+	e.moves = e.moves[:0]
+	for i := range movers {
+		if i%16 == 15 {
+			if st, stop := e.guard.Check(&e.stats); stop {
+				e.gen.lift(boxes)
+				return e.stop(st), true, nil
+			}
+		}
+		e.moves = e.gen.generate(p, movers[i], e.moves)
+	}
+	e.gen.lift(boxes)
+	player := p.Player()
+	e.kids = e.kids[:0]
+	for _, m := range e.moves {
+		p.Relocate(m.From, m.To, e.b.Next(m.To, m.Side))
+		e.stats.Generated++
+		if e.checker.Deadlocked(p, m.To) {
+			p.Relocate(m.To, m.From, player)
+			continue
+		}
+		f := e.feat.with(p, int(parent.feat.conn+m.regions))
+		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, m.canon))
+		if isNew {
+			e.stats.Stored++
+			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
+			if p.Solved() {
+				return e.finish(cid), true, nil
+			}
+		}
+		if e.nodes[cid].state == generated {
+			e.kids = append(e.kids, child{move: m, id: cid, feat: e.nodes[cid].feat, weight: 1})
+		}
+		p.Relocate(m.To, m.From, player)
+		if len(e.kids)%64 == 63 {
+			if st, stop := e.guard.Check(&e.stats); stop {
+				return e.stop(st), true, nil
+			}
+		}
+	}
+	e.advise(parent.feat)
+	for _, k := range e.kids {
+		w := parent.weight + k.weight
+		nd := &e.nodes[k.id]
+		if nd.weight >= 0 && nd.weight <= w {
+			continue // already queued at least as light
+		}
+		if nd.weight >= 0 {
+			nd.parent, nd.move = id, k.move
+		}
+		nd.weight = w
+		key := parent.feat.cell()
+		if ck := k.feat.cell(); ck.better(key) {
+			key = ck
+		}
+		if pk := e.cells[parent.cell].key; pk.better(key) {
+			key = pk
+		}
+		nd.cell = e.cellFor(key)
+		if e.cells[nd.cell].key.better(e.cells[e.best].key) {
+			e.best = nd.cell
+		}
+		heap.Push(&e.cells[nd.cell].wait, entry{key: uint64(w)<<48 | k.feat.order(), id: k.id})
+	}
+	return solver.Result{}, false, nil
+}
+
+// sortBoxes sorts the box squares of e.pos into e.sorted, for keyOf.
+func (e *engine) sortBoxes() {
+	e.sorted = append(e.sorted[:0], e.pos.BoxSquares()...)
+	slices.Sort(e.sorted)
+}
+
+// keyOf packs a child of e.pos, where the box on from went to to and the
+// player's canonical square is canon, as Position.Pack would (sorted box
+// squares, then the player; Unpack reads it), and hashes it. With from
+// None it packs e.pos itself. e.sorted holds e.pos's boxes, sorted.
+func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
+	key := e.key[:0]
+	put := func(s sokoban.Square) {
+		key = append(key, byte(s))
+		if e.wide {
+			key = append(key, byte(s>>8))
+		}
+	}
+	hash := uint64(0)
+	for _, s := range e.sorted {
+		if s == from {
+			continue
+		}
+		if from != sokoban.None && to < s && to != sokoban.None {
+			put(to)
+			hash ^= e.zBox[to]
+			to = sokoban.None
+		}
+		put(s)
+		hash ^= e.zBox[s]
+	}
+	if from != sokoban.None && to != sokoban.None {
+		put(to)
+		hash ^= e.zBox[to]
+	}
+	put(canon)
+	e.key = key
+	return key, hash ^ e.zPlayer[canon]
+}
+
+// advise gives weight 0 to the moves the advisors propose (issue 12 §3),
+// each at most one and only when it improves on the parent: the pack
+// advisor the move that packs the most boxes along the plan, the
+// connectivity advisor the one that joins the most player regions, the
+// out-of-plan advisor the one that leaves the fewest boxes out of plan,
+// the opener the one that brings a box nearest the plan's next goal;
+// ties go to the better features. A lone move is free too.
+func (e *engine) advise(parent features) {
+	if len(e.kids) == 1 {
+		e.kids[0].weight = 0
+		return
+	}
+	advisors := [...]func(f features) int{
+		func(f features) int { return int(parent.packed - f.packed) },
+		func(f features) int { return int(f.conn - parent.conn) },
+		func(f features) int { return int(f.oop - parent.oop) },
+	}
+	for _, gain := range advisors {
+		best, bestGain := -1, 0
+		for i, k := range e.kids {
+			g := gain(k.feat)
+			if g < bestGain || (g == bestGain && best >= 0 && k.feat.order() < e.kids[best].feat.order()) {
+				best, bestGain = i, g
+			}
+		}
+		if best >= 0 {
+			e.kids[best].weight = 0
+		}
+	}
+}
+
+// finish ends the search with the solution reaching id.
+func (e *engine) finish(id uint32) solver.Result {
+	res, err := e.solution(id)
+	if err != nil {
+		panic(err) // a macro-move that cannot be replayed: a broken invariant
+	}
+	return res
+}
+
+// solution replays the macro-moves from the root to id and expands them
+// into moves.
+func (e *engine) solution(id uint32) (solver.Result, error) {
+	var path []Macro
+	for ; e.nodes[id].parent != noParent; id = e.nodes[id].parent {
+		path = append(path, e.nodes[id].move)
+	}
+	p := e.b.Start()
+	var pushes []sokoban.Push
+	for i := len(path) - 1; i >= 0; i-- {
+		e.gen.place(p.BoxSquares())
+		steps := e.gen.path(p, path[i])
+		e.gen.lift(p.BoxSquares())
+		if steps == nil {
+			return solver.Result{}, fmt.Errorf("%s: macro-move %d lost on replay", e.b.Level.Name(), len(path)-i)
+		}
+		for _, m := range steps {
+			p.Apply(m)
+		}
+		pushes = append(pushes, steps...)
+	}
+	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
+	e.guard.Finish(&e.stats)
+	moves, err := e.b.Expand(pushes)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("%s: %w", e.b.Level.Name(), err)
+	}
+	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: len(pushes), Stats: e.stats}, nil
+}
+
+// stop ends the search with a status other than Solved.
+func (e *engine) stop(st solver.Status) solver.Result {
+	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
+	e.guard.Finish(&e.stats)
+	return solver.Result{Status: st, Stats: e.stats}
+}
+
+// drawBest draws a node of the best cell, for progress events.
+func (e *engine) drawBest() []string {
+	for id := len(e.nodes) - 1; id >= 0; id-- {
+		if e.nodes[id].cell == e.best {
+			q := e.b.Start()
+			q.Unpack(e.store.Key(uint32(id)))
+			return q.Rows()
+		}
+	}
+	return nil
+}
+
+// solve runs one FESS search; opener switches the opener advisor on.
+func solve(ctx context.Context, l *level.Level, opts solver.Options, opener bool) (solver.Result, error) {
+	guard := solver.NewGuard(ctx, opts)
+	e, st, err := newEngine(l, guard, opts)
+	if e != nil {
+		e.opener = opener
+	}
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if e == nil {
+		res := solver.Result{Status: st}
+		guard.Finish(&res.Stats)
+		return res, nil
+	}
+	return e.run()
+}

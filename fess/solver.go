@@ -1,0 +1,29 @@
+package fess
+
+import (
+	"context"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// piCorralParam switches PI-corral pruning of the macro-moves.
+var piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "1",
+	Doc: "PI-corral pruning: only the boxes around a PI-corral move (000 §4.2.2)"}
+
+func init() {
+	solver.Register(solver.Entry{
+		Name:    "fess",
+		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal)",
+		Params:  []solver.Param{strategiesParam, piCorralParam},
+		New:     func() solver.Solver { return FESS{} },
+	})
+}
+
+// FESS is the feature-space search of issue 12.
+type FESS struct{}
+
+// Solve implements solver.Solver.
+func (FESS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return portfolio(ctx, l, opts)
+}

@@ -1,0 +1,144 @@
+package mcts
+
+import (
+	"context"
+
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// Evaluator supplies the values of new nodes in place of the matching
+// reward: a learned heuristic (003 §2.4, package alphazero). The values of
+// all children of a node are asked for at once, when it is expanded, so
+// that a network evaluates them as one batch.
+type Evaluator interface {
+	// Add queues the position p, whose matching reward (the negative
+	// Manhattan matching, in pushes) is reward, for evaluation.
+	Add(p *sokoban.Position, reward float64)
+	// Flush evaluates the queued positions, appends their values to dst in
+	// the order they were added, and empties the queue.
+	Flush(dst []float64) []float64
+}
+
+// valueGame is Schokoban's push-level game (000 §5, one node per state)
+// whose node values come from an Evaluator. The children of a node are
+// evaluated together when it is expanded; the value is kept per node until
+// the loop evaluates that node.
+type valueGame struct {
+	*pushGame
+	eval  Evaluator
+	value []float64 // node -> its value, for nodes added by Expand
+	known []bool
+	batch []int32
+	out   []float64
+}
+
+func newValueGame(b *sokoban.Board, eval Evaluator) *valueGame {
+	return &valueGame{pushGame: newPushGame(b, true), eval: eval}
+}
+
+// Expand implements Game: the push game's expansion, then one batch
+// evaluation of the new children.
+func (g *valueGame) Expand(t *Tree, x int32) bool {
+	if g.pushGame.Expand(t, x) {
+		return true
+	}
+	g.batch = g.batch[:0]
+	for y := t.First(x); y != None; y = t.Next(y) {
+		if t.Visits(y) > 0 {
+			continue // re-parented with its statistics
+		}
+		m := unpackPush(t.Move(y))
+		g.pos.Apply(m)
+		g.eval.Add(g.pos, g.reward())
+		g.pos.Undo(m)
+		g.batch = append(g.batch, y)
+	}
+	g.out = g.eval.Flush(g.out[:0])
+	for i, y := range g.batch {
+		for int(y) >= len(g.value) {
+			g.value, g.known = append(g.value, 0), append(g.known, false)
+		}
+		g.value[y], g.known[y] = g.out[i], true
+	}
+	return false
+}
+
+// Evaluate implements Game.
+func (g *valueGame) Evaluate(t *Tree, x int32) (float64, bool) {
+	r, _ := g.pushGame.Evaluate(t, x) // keeps the best state for progress events
+	if int(x) < len(g.known) && g.known[x] {
+		g.known[x] = false // the slot may be reused for another node
+		return g.value[x], false
+	}
+	g.eval.Add(g.pos, r)
+	g.out = g.eval.Flush(g.out[:0])
+	return g.out[0], false
+}
+
+// SolveValued runs Schokoban (000 §5) with UCT constant c whose node
+// values come from eval; with a nil eval it is Schokoban itself.
+func SolveValued(ctx context.Context, l *level.Level, opts solver.Options, c float64, eval Evaluator) (solver.Result, error) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if b.Impossible != "" {
+		return noSolution(ctx, opts), nil
+	}
+	if eval == nil {
+		return runGame(ctx, opts, newPushGame(b, true), c, true)
+	}
+	return runGame(ctx, opts, newValueGame(b, eval), c, true)
+}
+
+// ValueSearch is the search SolveValued runs, driven one iteration at a
+// time, for a learner that reads its tree (003 §2.5: training samples come
+// from the search tree).
+type ValueSearch struct {
+	Tree   *Tree
+	game   sokobanGame
+	push   *pushGame
+	search *Search
+}
+
+// NewValueSearch starts a search of board b with UCT constant c and random
+// seed seed; eval nil means the matching reward alone.
+func NewValueSearch(b *sokoban.Board, eval Evaluator, c float64, seed uint64) *ValueSearch {
+	v := &ValueSearch{Tree: NewTree(0)}
+	if eval == nil {
+		v.push = newPushGame(b, true)
+		v.game = v.push
+	} else {
+		g := newValueGame(b, eval)
+		v.push, v.game = g.pushGame, g
+	}
+	v.search = NewSearch(v.Tree, v.game, seed)
+	v.search.C, v.search.Eliminate = c, true
+	return v
+}
+
+// Iterate runs one iteration; Found means a solved state entered the tree
+// (Solution is its node).
+func (v *ValueSearch) Iterate() Outcome {
+	if v.push.rootSolved() {
+		v.push.goal = Root
+		return Found
+	}
+	return v.search.Iterate()
+}
+
+// Solution returns the solved node, or None.
+func (v *ValueSearch) Solution() int32 { return v.push.goal }
+
+// Position returns node x's position and its matching reward. The position
+// is the search's working one: valid until the next Iterate.
+func (v *ValueSearch) Position(x int32) (*sokoban.Position, float64) {
+	g := v.push
+	g.pos.Unpack(g.store.Key(v.Tree.State(x)))
+	return g.pos, g.reward()
+}
+
+// Push returns the push that leads to node x from its parent.
+func (v *ValueSearch) Push(x int32) sokoban.Push { return unpackPush(v.Tree.Move(x)) }

@@ -1,0 +1,202 @@
+package nn
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// The model file, all integers little-endian:
+//
+//	magic    8 bytes  "SOKONN\r\n" (a line-ending conversion breaks it)
+//	version  uint32   FileVersion
+//	config   5×uint32 Planes, Embed, Channels, Blocks, Hidden
+//	meta     uint32 length, then that many bytes (at most MaxMeta)
+//	count    uint64   number of weights, which must be Config.Weights()
+//	weights  count×float64, in the order of the network's tensors
+//	crc      uint32   CRC-32 (IEEE) of every byte before it
+const (
+	magic       = "SOKONN\r\n"
+	FileVersion = 1
+	MaxMeta     = 4096
+)
+
+// ErrFormat is wrapped by every error about a file's content.
+var ErrFormat = errors.New("not a valid model file")
+
+// Write writes the network's shape, meta text and weights to w.
+func (n *Net) Write(w io.Writer) error {
+	if len(n.Meta) > MaxMeta {
+		return fmt.Errorf("nn: meta text of %d bytes, at most %d", len(n.Meta), MaxMeta)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	put := func(v any) { binary.Write(&buf, binary.LittleEndian, v) } // a bytes.Buffer does not fail
+	put(uint32(FileVersion))
+	for _, v := range []int{n.Planes, n.Embed, n.Channels, n.Blocks, n.Hidden} {
+		put(uint32(v))
+	}
+	put(uint32(len(n.Meta)))
+	buf.WriteString(n.Meta)
+	put(uint64(n.Weights()))
+	for _, p := range n.params {
+		put(p.w)
+	}
+	put(crc32.ChecksumIEEE(buf.Bytes()))
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Read reads a network written by Write. A file of another kind or
+// version, a truncated or corrupt one is an error wrapping ErrFormat that
+// says what is wrong.
+func Read(r io.Reader) (*Net, error) { return read(r, -1) }
+
+// read is Read; size, when not negative, is the length of the input, checked
+// against the shape before the weights are allocated.
+func read(r io.Reader, size int64) (*Net, error) {
+	crc := crc32.NewIEEE()
+	in := io.TeeReader(bufio.NewReader(r), crc)
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+	}
+	read := func(what string, v any) error {
+		err := binary.Read(in, binary.LittleEndian, v)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return bad("truncated in the %s", what)
+		}
+		return err
+	}
+	head := make([]byte, len(magic))
+	if _, err := io.ReadFull(in, head); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, bad("too short for a soko model (%d bytes)", len(magic))
+		}
+		return nil, err
+	}
+	if string(head) != magic {
+		return nil, bad("not a soko model file (it does not start with %q)", magic)
+	}
+	var version uint32
+	if err := read("header", &version); err != nil {
+		return nil, err
+	}
+	if version != FileVersion {
+		return nil, bad("model file version %d; this soko reads version %d", version, FileVersion)
+	}
+	var shape [5]uint32
+	if err := read("header", &shape); err != nil {
+		return nil, err
+	}
+	for _, v := range shape {
+		if v > math.MaxInt32 {
+			return nil, bad("network shape %v out of range", shape)
+		}
+	}
+	c := Config{Planes: int(shape[0]), Embed: int(shape[1]), Channels: int(shape[2]), Blocks: int(shape[3]), Hidden: int(shape[4])}
+	if err := c.Check(); err != nil {
+		return nil, bad("%v", err)
+	}
+	var metaLen uint32
+	if err := read("header", &metaLen); err != nil {
+		return nil, err
+	}
+	if metaLen > MaxMeta {
+		return nil, bad("meta text of %d bytes, at most %d", metaLen, MaxMeta)
+	}
+	meta := make([]byte, metaLen)
+	if err := read("header", meta); err != nil {
+		return nil, err
+	}
+	var count uint64
+	if err := read("header", &count); err != nil {
+		return nil, err
+	}
+	if count != uint64(c.Weights()) {
+		return nil, bad("%d weights for a network that has %d", count, c.Weights())
+	}
+	if want := int64(len(magic)) + 4*(1+5+1) + int64(metaLen) + 8 + 8*int64(count) + 4; size >= 0 && size != want {
+		if size < want {
+			return nil, bad("truncated: %d bytes, a network of this shape takes %d", size, want)
+		}
+		return nil, bad("%d bytes, %d more than a network of this shape takes", size, size-want)
+	}
+	n := build(c)
+	n.Meta = string(meta)
+	for _, p := range n.params {
+		if err := read("weights", p.w); err != nil {
+			return nil, err
+		}
+	}
+	sum := crc.Sum32()
+	var stored uint32
+	if err := read("checksum", &stored); err != nil {
+		return nil, err
+	}
+	if stored != sum {
+		return nil, bad("checksum mismatch: the file is corrupt")
+	}
+	if k, _ := in.Read(make([]byte, 1)); k > 0 {
+		return nil, bad("data after the checksum")
+	}
+	for _, p := range n.params {
+		for _, v := range p.w {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, bad("a weight is not finite")
+			}
+		}
+	}
+	return n, nil
+}
+
+// Save writes the network to the file path, through a temporary file in
+// the same directory, so that a failed write leaves no half file behind.
+func (n *Net) Save(path string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".model-*")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	err = n.Write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("save model %s: %w", path, err)
+	}
+	return nil
+}
+
+// Load reads the network in the file path; errors name the file. The
+// file's size is checked against the shape its header declares before the
+// weights are allocated.
+func Load(path string) (*Net, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	n, err := read(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", path, err)
+	}
+	return n, nil
+}

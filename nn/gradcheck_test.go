@@ -1,0 +1,127 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomBatch returns count samples of h×w boards for a network of shape c,
+// with random planes, value targets and policy targets on random legal
+// logits (one sample without a policy target).
+func randomBatch(c Config, count, h, w int, r *rand.Rand) []Sample {
+	batch := make([]Sample, count)
+	for i := range batch {
+		s := &batch[i]
+		s.Planes = make([]float64, c.Planes*h*w)
+		for j := range s.Planes {
+			s.Planes[j] = r.Float64()*2 - 1
+		}
+		s.Value = r.NormFloat64()
+		if i == 0 {
+			continue
+		}
+		sum := 0.0
+		for l := range 4 * h * w {
+			if r.IntN(3) == 0 {
+				s.Legal = append(s.Legal, int32(l))
+				q := r.Float64()
+				s.Policy = append(s.Policy, q)
+				sum += q
+			}
+		}
+		for j := range s.Policy {
+			s.Policy[j] /= sum
+		}
+	}
+	return batch
+}
+
+// TestGradientCheck compares every weight's backpropagated gradient with
+// the central finite difference of the total loss (value plus policy).
+func TestGradientCheck(t *testing.T) {
+	c := Config{Planes: 3, Embed: 4, Channels: 5, Blocks: 2, Hidden: 6}
+	n, err := New(c, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Larger second convolutions than New's, so that the blocks' gradients
+	// are not too small to check.
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, b := range n.blocks {
+		for i := range b[1].weight.w {
+			b[1].weight.w[i] = r.NormFloat64() * 0.3
+		}
+	}
+	for _, p := range n.params {
+		for i := range p.w {
+			p.w[i] += r.NormFloat64() * 0.01 // biases off zero
+		}
+	}
+	const h, w = 4, 5
+	batch := randomBatch(c, 3, h, w, r)
+	total := func() float64 {
+		v, p, _, _, err := n.loss(batch, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v + p
+	}
+	_, _, dv, dl, err := n.loss(batch, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.zeroGrad()
+	n.backward(dv, dl)
+	if got, want := len(n.params), 4+4*c.Blocks+6; got != want {
+		t.Fatalf("%d weight tensors, want %d", got, want)
+	}
+	count := 0
+	for pi, p := range n.params {
+		count += len(p.w)
+		grad := append([]float64(nil), p.g...)
+		for i := range p.w {
+			const eps = 1e-5
+			old := p.w[i]
+			p.w[i] = old + eps
+			up := total()
+			p.w[i] = old - eps
+			down := total()
+			p.w[i] = old
+			numeric := (up - down) / (2 * eps)
+			if diff := math.Abs(numeric - grad[i]); diff > 1e-6+1e-4*math.Max(math.Abs(numeric), math.Abs(grad[i])) {
+				t.Errorf("tensor %d weight %d: backprop %.9g, finite difference %.9g", pi, i, grad[i], numeric)
+			}
+		}
+	}
+	if count != c.Weights() {
+		t.Errorf("%d weights, Config.Weights says %d", count, c.Weights())
+	}
+}
+
+// TestGradientNotZero guards the check above against a network whose
+// gradients vanish (it would pass trivially): every tensor gets some.
+func TestGradientNotZero(t *testing.T) {
+	c := Config{Planes: 2, Embed: 3, Channels: 4, Blocks: 1, Hidden: 3}
+	n, err := New(c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	batch := randomBatch(c, 4, 3, 3, r)
+	_, _, dv, dl, err := n.loss(batch, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.zeroGrad()
+	n.backward(dv, dl)
+	for pi, p := range n.params {
+		nonzero := false
+		for _, g := range p.g {
+			nonzero = nonzero || g != 0
+		}
+		if !nonzero {
+			t.Errorf("tensor %d has a zero gradient", pi)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package nn
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// A param is one tensor of weights with its gradient and Adam moments,
+// which are allocated on the first backward pass (a network loaded only
+// for inference never needs them).
+type param struct {
+	w, g, m, v []float64
+}
+
+func newParam(n int) *param { return &param{w: make([]float64, n)} }
+
+// zeroGrad clears the gradient, allocating it and the moments if needed.
+func (p *param) zeroGrad() {
+	if p.g == nil {
+		p.g, p.m, p.v = make([]float64, len(p.w)), make([]float64, len(p.w)), make([]float64, len(p.w))
+	}
+	clear(p.g)
+}
+
+// shape is a batch of activations laid out (C, N, H, W): channel-major, so
+// that a channel of the whole batch is one contiguous row of N·H·W values.
+type shape struct{ c, n, h, w int }
+
+func (s shape) cols() int { return s.n * s.h * s.w }
+func (s shape) size() int { return s.c * s.cols() }
+
+// gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices.
+func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, b []float64, beta float64, c []float64) {
+	tA, tB := blas.NoTrans, blas.NoTrans
+	ar, ac, br, bc := m, k, k, n
+	if ta {
+		tA, ar, ac = blas.Trans, k, m
+	}
+	if tb {
+		tB, br, bc = blas.Trans, n, k
+	}
+	blas64.Gemm(tA, tB, alpha,
+		blas64.General{Rows: ar, Cols: ac, Stride: ac, Data: a},
+		blas64.General{Rows: br, Cols: bc, Stride: bc, Data: b},
+		beta,
+		blas64.General{Rows: m, Cols: n, Stride: n, Data: c})
+}
+
+// conv is a k×k convolution with zero padding k/2 (the output has the
+// input's height and width) and a bias per output channel.
+type conv struct {
+	in, out, k int
+	weight     *param // out × (in·k·k)
+	bias       *param // out
+}
+
+func newConv(in, out, k int) *conv {
+	return &conv{in: in, out: out, k: k, weight: newParam(out * in * k * k), bias: newParam(out)}
+}
+
+// im2col writes the k×k neighbourhoods of x into cols, a matrix of
+// in·k·k rows and N·H·W columns, and returns it (for k = 1 it returns x
+// itself and leaves cols alone).
+func (l *conv) im2col(x []float64, s shape, cols []float64) []float64 {
+	if l.k == 1 {
+		return x
+	}
+	p, m := l.k/2, s.cols()
+	cols = grow(cols, l.in*l.k*l.k*m)
+	hw := s.h * s.w
+	for ci := range l.in {
+		for ky := range l.k {
+			for kx := range l.k {
+				row := cols[((ci*l.k+ky)*l.k+kx)*m:][:m]
+				dy, dx := ky-p, kx-p
+				for n := range s.n {
+					src := x[ci*m+n*hw:][:hw]
+					dst := row[n*hw:][:hw]
+					for y := range s.h {
+						yy := y + dy
+						for xx := range s.w {
+							sx := xx + dx
+							if yy < 0 || yy >= s.h || sx < 0 || sx >= s.w {
+								dst[y*s.w+xx] = 0
+							} else {
+								dst[y*s.w+xx] = src[yy*s.w+sx]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return cols
+}
+
+// col2im adds the gradient of the columns back onto the input's gradient dx.
+func (l *conv) col2im(dcols []float64, s shape, dx []float64) {
+	p, m := l.k/2, s.cols()
+	hw := s.h * s.w
+	for ci := range l.in {
+		for ky := range l.k {
+			for kx := range l.k {
+				row := dcols[((ci*l.k+ky)*l.k+kx)*m:][:m]
+				dy, ddx := ky-p, kx-p
+				for n := range s.n {
+					dst := dx[ci*m+n*hw:][:hw]
+					src := row[n*hw:][:hw]
+					for y := range s.h {
+						yy := y + dy
+						if yy < 0 || yy >= s.h {
+							continue
+						}
+						for xx := range s.w {
+							sx := xx + ddx
+							if sx >= 0 && sx < s.w {
+								dst[yy*s.w+sx] += src[y*s.w+xx]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// forward computes y = W·im2col(x) + b; cols is scratch space.
+func (l *conv) forward(x []float64, s shape, y, cols []float64) ([]float64, []float64) {
+	m := s.cols()
+	c := l.im2col(x, s, cols)
+	if l.k > 1 {
+		cols = c
+	}
+	y = grow(y, l.out*m)
+	for co := range l.out {
+		b := l.bias.w[co]
+		row := y[co*m:][:m]
+		for i := range row {
+			row[i] = b
+		}
+	}
+	gemm(false, false, l.out, m, l.in*l.k*l.k, 1, l.weight.w, c, 1, y)
+	return y, cols
+}
+
+// backward adds the weight and bias gradients of dy to the layer and returns
+// the gradient with respect to x (dx is overwritten; nil skips it).
+func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []float64) ([]float64, []float64, []float64) {
+	m := s.cols()
+	kk := l.in * l.k * l.k
+	c := l.im2col(x, s, cols)
+	if l.k > 1 {
+		cols = c
+	}
+	gemm(false, true, l.out, kk, m, 1, dy, c, 1, l.weight.g)
+	for co := range l.out {
+		sum := 0.0
+		for _, v := range dy[co*m:][:m] {
+			sum += v
+		}
+		l.bias.g[co] += sum
+	}
+	if dx == nil {
+		return nil, cols, dcols
+	}
+	if l.k == 1 {
+		gemm(true, false, kk, m, l.out, 1, l.weight.w, dy, 0, dx)
+		return dx, cols, dcols
+	}
+	dcols = grow(dcols, kk*m)
+	gemm(true, false, kk, m, l.out, 1, l.weight.w, dy, 0, dcols)
+	clear(dx)
+	l.col2im(dcols, s, dx)
+	return dx, cols, dcols
+}
+
+// dense is a fully connected layer, y = W·x + b, on a batch of column
+// vectors (in × N → out × N).
+type dense struct {
+	in, out int
+	weight  *param // out × in
+	bias    *param // out
+}
+
+func newDense(in, out int) *dense {
+	return &dense{in: in, out: out, weight: newParam(out * in), bias: newParam(out)}
+}
+
+func (l *dense) forward(x []float64, n int, y []float64) []float64 {
+	y = grow(y, l.out*n)
+	for o := range l.out {
+		row := y[o*n:][:n]
+		for i := range row {
+			row[i] = l.bias.w[o]
+		}
+	}
+	gemm(false, false, l.out, n, l.in, 1, l.weight.w, x, 1, y)
+	return y
+}
+
+func (l *dense) backward(x []float64, n int, dy, dx []float64) {
+	gemm(false, true, l.out, l.in, n, 1, dy, x, 1, l.weight.g)
+	for o := range l.out {
+		sum := 0.0
+		for _, v := range dy[o*n:][:n] {
+			sum += v
+		}
+		l.bias.g[o] += sum
+	}
+	gemm(true, false, l.in, n, l.out, 1, l.weight.w, dy, 0, dx)
+}
+
+// relu replaces the negative values of x by zero, in place.
+func relu(x []float64) {
+	for i, v := range x {
+		if v < 0 {
+			x[i] = 0
+		}
+	}
+}
+
+// reluBack zeroes the gradient where the layer's output y was zero.
+func reluBack(y, dy []float64) {
+	for i, v := range y {
+		if v <= 0 {
+			dy[i] = 0
+		}
+	}
+}
+
+// grow returns b with length n, reusing its storage when it is big enough.
+func grow(b []float64, n int) []float64 {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]float64, n)
+}

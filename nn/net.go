@@ -1,0 +1,382 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Config is the shape of a network.
+type Config struct {
+	Planes   int // input feature planes per square
+	Embed    int // channels of the 1×1 embedding
+	Channels int // channels of the residual tower
+	Blocks   int // residual blocks
+	Hidden   int // units of the value head's hidden layer
+}
+
+// Reference is 003 §3's network: embedding 16, 10 residual blocks of 64
+// channels (the hidden size of the value head is not given there).
+func Reference(planes int) Config {
+	return Config{Planes: planes, Embed: 16, Channels: 64, Blocks: 10, Hidden: 64}
+}
+
+// Limits of a Config, far above any useful network and small enough that a
+// model file cannot ask for an absurd allocation.
+const (
+	MaxPlanes   = 64
+	MaxChannels = 256
+	MaxBlocks   = 32
+	MaxHidden   = 1024
+)
+
+// Check reports whether c is a shape this package builds.
+func (c Config) Check() error {
+	for _, f := range []struct {
+		name   string
+		v, max int
+	}{
+		{"planes", c.Planes, MaxPlanes}, {"embed", c.Embed, MaxChannels}, {"channels", c.Channels, MaxChannels},
+		{"blocks", c.Blocks, MaxBlocks}, {"hidden", c.Hidden, MaxHidden},
+	} {
+		if f.v < 1 || f.v > f.max {
+			return fmt.Errorf("network %s %d: want 1 to %d", f.name, f.v, f.max)
+		}
+	}
+	return nil
+}
+
+// Weights is the number of weights of a network of shape c.
+func (c Config) Weights() int {
+	n := c.Embed*c.Planes + c.Embed
+	n += c.Channels*c.Embed*9 + c.Channels
+	n += c.Blocks * 2 * (c.Channels*c.Channels*9 + c.Channels)
+	n += c.Hidden*c.Channels + c.Hidden + c.Hidden + 1
+	n += 4*c.Channels + 4
+	return n
+}
+
+// Net is the residual value/policy network (see the package comment). A
+// Net is not safe for concurrent use: it keeps the activations of its last
+// batch for backpropagation.
+type Net struct {
+	Config
+	// Meta is a short text its user stores with the weights, such as the
+	// meaning of the input planes; Save and Load keep it.
+	Meta string
+
+	embed, stem *conv
+	blocks      [][2]*conv
+	hidden, out *dense
+	policy      *conv
+	params      []*param
+	step        int // Adam steps taken
+
+	// The last forward pass.
+	s      shape
+	x0, e  []float64
+	acts   [][]float64 // input of block i, and the tower's output last
+	inner  [][]float64 // relu(conv1) inside block i
+	pool   []float64   // Channels × N
+	hid    []float64   // Hidden × N
+	value  []float64   // N
+	logits []float64   // 4 × N·H·W
+	cols   []float64
+	tmp    []float64
+}
+
+// New returns a network of shape c with weights drawn from a generator
+// seeded by seed (He initialisation; the second convolution of each block
+// starts small so that the tower starts close to the identity).
+func New(c Config, seed uint64) (*Net, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	n := build(c)
+	r := rand.New(rand.NewPCG(seed, 0x6e6e))
+	he := func(p *param, fanIn int, scale float64) {
+		sd := scale * math.Sqrt(2/float64(fanIn))
+		for i := range p.w {
+			p.w[i] = r.NormFloat64() * sd
+		}
+	}
+	he(n.embed.weight, c.Planes, 1)
+	he(n.stem.weight, c.Embed*9, 1)
+	for _, b := range n.blocks {
+		he(b[0].weight, c.Channels*9, 1)
+		he(b[1].weight, c.Channels*9, 0.1)
+	}
+	he(n.hidden.weight, c.Channels, 1)
+	he(n.out.weight, c.Hidden, 0.5)
+	he(n.policy.weight, c.Channels, 0.5)
+	return n, nil
+}
+
+// build allocates the layers of shape c with zero weights.
+func build(c Config) *Net {
+	n := &Net{Config: c}
+	n.embed = newConv(c.Planes, c.Embed, 1)
+	n.stem = newConv(c.Embed, c.Channels, 3)
+	n.params = append(n.params, n.embed.weight, n.embed.bias, n.stem.weight, n.stem.bias)
+	n.blocks = make([][2]*conv, c.Blocks)
+	for i := range n.blocks {
+		n.blocks[i] = [2]*conv{newConv(c.Channels, c.Channels, 3), newConv(c.Channels, c.Channels, 3)}
+		n.params = append(n.params, n.blocks[i][0].weight, n.blocks[i][0].bias, n.blocks[i][1].weight, n.blocks[i][1].bias)
+	}
+	n.hidden = newDense(c.Channels, c.Hidden)
+	n.out = newDense(c.Hidden, 1)
+	n.policy = newConv(c.Channels, 4, 1)
+	n.params = append(n.params, n.hidden.weight, n.hidden.bias, n.out.weight, n.out.bias, n.policy.weight, n.policy.bias)
+	n.acts = make([][]float64, c.Blocks+1)
+	n.inner = make([][]float64, c.Blocks)
+	return n
+}
+
+// checkBatch validates the size of a batch of count boards of h×w squares
+// whose planes are in, one board after the other.
+func (n *Net) checkBatch(in []float64, count, h, w int) error {
+	if count < 1 || h < 1 || w < 1 {
+		return fmt.Errorf("nn: batch of %d boards of %d×%d squares", count, h, w)
+	}
+	if want := count * n.Planes * h * w; len(in) != want {
+		return fmt.Errorf("nn: %d input values for %d boards of %d planes of %d×%d: want %d", len(in), count, n.Planes, h, w, want)
+	}
+	return nil
+}
+
+// forward runs the network on count boards whose planes lie one board
+// after the other in in (board-major: board, plane, row, column), keeping
+// the activations.
+func (n *Net) forward(in []float64, count, h, w int) {
+	hw := h * w
+	n.s = shape{c: n.Planes, n: count, h: h, w: w}
+	m := n.s.cols()
+	n.x0 = grow(n.x0, n.Planes*m)
+	for b := range count {
+		for p := range n.Planes {
+			copy(n.x0[p*m+b*hw:][:hw], in[(b*n.Planes+p)*hw:][:hw])
+		}
+	}
+	n.e, n.cols = n.embed.forward(n.x0, n.s, n.e, n.cols)
+	es := shape{c: n.Embed, n: count, h: h, w: w}
+	n.acts[0], n.cols = n.stem.forward(n.e, es, n.acts[0], n.cols)
+	relu(n.acts[0])
+	cs := shape{c: n.Channels, n: count, h: h, w: w}
+	for i, b := range n.blocks {
+		n.inner[i], n.cols = b[0].forward(n.acts[i], cs, n.inner[i], n.cols)
+		relu(n.inner[i])
+		n.acts[i+1], n.cols = b[1].forward(n.inner[i], cs, n.acts[i+1], n.cols)
+		a, x := n.acts[i+1], n.acts[i]
+		for j := range a {
+			a[j] = max(a[j]+x[j], 0)
+		}
+	}
+	top := n.acts[n.Blocks]
+	n.pool = grow(n.pool, n.Channels*count)
+	for c := range n.Channels {
+		for b := range count {
+			sum := 0.0
+			for _, v := range top[c*m+b*hw:][:hw] {
+				sum += v
+			}
+			n.pool[c*count+b] = sum / float64(hw)
+		}
+	}
+	n.hid = n.hidden.forward(n.pool, count, n.hid)
+	relu(n.hid)
+	n.value = n.out.forward(n.hid, count, n.value)
+	n.logits, n.cols = n.policy.forward(top, cs, n.logits, n.cols)
+}
+
+// backward adds to the gradients those of a loss whose derivatives with
+// respect to the values are dv (N) and to the logits dl (4 × N·H·W). dv and
+// dl are overwritten.
+func (n *Net) backward(dv, dl []float64) {
+	count, h, w := n.s.n, n.s.h, n.s.w
+	hw, m := h*w, n.s.cols()
+	cs := shape{c: n.Channels, n: count, h: h, w: w}
+	dhid := make([]float64, n.Hidden*count)
+	n.out.backward(n.hid, count, dv, dhid)
+	reluBack(n.hid, dhid)
+	dpool := make([]float64, n.Channels*count)
+	n.hidden.backward(n.pool, count, dhid, dpool)
+
+	top := n.acts[n.Blocks]
+	da := make([]float64, n.Channels*m)
+	_, n.cols, n.tmp = n.policy.backward(top, cs, dl, da, n.cols, n.tmp)
+	for c := range n.Channels {
+		for b := range count {
+			g := dpool[c*count+b] / float64(hw)
+			row := da[c*m+b*hw:][:hw]
+			for i := range row {
+				row[i] += g
+			}
+		}
+	}
+	dinner := make([]float64, n.Channels*m)
+	dx := make([]float64, n.Channels*m)
+	for i := n.Blocks - 1; i >= 0; i-- {
+		b := n.blocks[i]
+		reluBack(n.acts[i+1], da) // through the block's final ReLU
+		_, n.cols, n.tmp = b[1].backward(n.inner[i], cs, da, dinner, n.cols, n.tmp)
+		reluBack(n.inner[i], dinner)
+		_, n.cols, n.tmp = b[0].backward(n.acts[i], cs, dinner, dx, n.cols, n.tmp)
+		for j := range da {
+			da[j] += dx[j] // the skip connection
+		}
+	}
+	reluBack(n.acts[0], da)
+	es := shape{c: n.Embed, n: count, h: h, w: w}
+	de := make([]float64, n.Embed*m)
+	_, n.cols, n.tmp = n.stem.backward(n.e, es, da, de, n.cols, n.tmp)
+	_, n.cols, n.tmp = n.embed.backward(n.x0, n.s, de, nil, n.cols, n.tmp)
+}
+
+// Values computes the value of each of count boards of h×w squares whose
+// planes lie one board after the other in in, into out (grown as needed).
+func (n *Net) Values(in []float64, count, h, w int, out []float64) ([]float64, error) {
+	if err := n.checkBatch(in, count, h, w); err != nil {
+		return out, err
+	}
+	n.forward(in, count, h, w)
+	out = append(out[:0], n.value...)
+	return out, nil
+}
+
+// Logits returns the policy logits of board b of the last Values call: the
+// logit of a push of the box on square (x, y) in direction d (0..3) is at
+// d·H·W + y·W + x.
+func (n *Net) Logits(b int) []float64 {
+	hw := n.s.h * n.s.w
+	out := make([]float64, 4*hw)
+	for d := range 4 {
+		copy(out[d*hw:][:hw], n.logits[d*n.s.cols()+b*hw:][:hw])
+	}
+	return out
+}
+
+// Sample is one training example: a board's planes and its targets.
+type Sample struct {
+	Planes []float64 // Planes·H·W values, plane-major
+	Value  float64   // the value target
+	// Legal lists the logits of the legal pushes (d·H·W + y·W + x) and
+	// Policy their target probabilities; a sample without Legal has no
+	// policy target.
+	Legal  []int32
+	Policy []float64
+}
+
+// Loss returns the mean squared error of the values and the mean
+// cross-entropy of the policies (over the samples that have a policy
+// target) on a batch of boards of h×w squares, without training.
+func (n *Net) Loss(batch []Sample, h, w int) (value, policy float64, err error) {
+	value, policy, _, _, err = n.loss(batch, h, w)
+	return value, policy, err
+}
+
+// loss runs the batch forward and returns the losses with their
+// derivatives with respect to the values and the logits.
+func (n *Net) loss(batch []Sample, h, w int) (value, policy float64, dv, dl []float64, err error) {
+	hw := h * w
+	in := make([]float64, 0, len(batch)*n.Planes*hw)
+	for i, s := range batch {
+		if len(s.Planes) != n.Planes*hw {
+			return 0, 0, nil, nil, fmt.Errorf("nn: sample %d has %d plane values, want %d", i, len(s.Planes), n.Planes*hw)
+		}
+		if len(s.Legal) != len(s.Policy) {
+			return 0, 0, nil, nil, fmt.Errorf("nn: sample %d has %d legal pushes and %d probabilities", i, len(s.Legal), len(s.Policy))
+		}
+		for _, l := range s.Legal {
+			if l < 0 || int(l) >= 4*hw {
+				return 0, 0, nil, nil, fmt.Errorf("nn: sample %d: logit %d outside 0..%d", i, l, 4*hw-1)
+			}
+		}
+		in = append(in, s.Planes...)
+	}
+	if err := n.checkBatch(in, len(batch), h, w); err != nil {
+		return 0, 0, nil, nil, err
+	}
+	n.forward(in, len(batch), h, w)
+	count, m := len(batch), n.s.cols()
+	dv = make([]float64, count)
+	for i, s := range batch {
+		d := n.value[i] - s.Value
+		value += d * d
+		dv[i] = 2 * d / float64(count)
+	}
+	value /= float64(count)
+	dl = make([]float64, 4*m)
+	withPolicy := 0
+	for _, s := range batch {
+		if len(s.Legal) > 0 {
+			withPolicy++
+		}
+	}
+	var p []float64
+	for i, s := range batch {
+		if len(s.Legal) == 0 {
+			continue
+		}
+		at := func(l int32) int { return int(l)/hw*m + i*hw + int(l)%hw }
+		top := math.Inf(-1)
+		for _, l := range s.Legal {
+			top = max(top, n.logits[at(l)])
+		}
+		p = p[:0]
+		sum := 0.0
+		for _, l := range s.Legal {
+			e := math.Exp(n.logits[at(l)] - top)
+			p = append(p, e)
+			sum += e
+		}
+		for j, l := range s.Legal {
+			q := p[j] / sum
+			if s.Policy[j] > 0 {
+				policy -= s.Policy[j] * math.Log(max(q, 1e-300))
+			}
+			dl[at(l)] = (q - s.Policy[j]) / float64(withPolicy)
+		}
+	}
+	if withPolicy > 0 {
+		policy /= float64(withPolicy)
+	}
+	return value, policy, dv, dl, nil
+}
+
+// zeroGrad clears every gradient (allocating them on first use).
+func (n *Net) zeroGrad() {
+	for _, p := range n.params {
+		p.zeroGrad()
+	}
+}
+
+// Adam's settings: 003 §3's learning rate, betas and weight decay.
+const (
+	LearningRate = 0.001
+	Beta1        = 0.9
+	Beta2        = 0.999
+	WeightDecay  = 0.01
+	adamEpsilon  = 1e-8
+)
+
+// Train takes one AdamW step on the batch's summed loss (value plus
+// policy) and returns the two losses before the step.
+func (n *Net) Train(batch []Sample, h, w int) (value, policy float64, err error) {
+	value, policy, dv, dl, err := n.loss(batch, h, w)
+	if err != nil {
+		return 0, 0, err
+	}
+	n.zeroGrad()
+	n.backward(dv, dl)
+	n.step++
+	c1 := 1 - math.Pow(Beta1, float64(n.step))
+	c2 := 1 - math.Pow(Beta2, float64(n.step))
+	for _, p := range n.params {
+		for i, g := range p.g {
+			p.m[i] = Beta1*p.m[i] + (1-Beta1)*g
+			p.v[i] = Beta2*p.v[i] + (1-Beta2)*g*g
+			p.w[i] -= LearningRate * (p.m[i]/c1/(math.Sqrt(p.v[i]/c2)+adamEpsilon) + WeightDecay*p.w[i])
+		}
+	}
+	return value, policy, nil
+}

@@ -1,0 +1,283 @@
+package optimize
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/level"
+	"soko/search"
+	"soko/sokoban"
+	"soko/solver"
+	"soko/verify"
+)
+
+func solve(t testing.TB, s solver.Solver, l *level.Level) solver.Result {
+	t.Helper()
+	res, err := solver.Run(context.Background(), s, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.Solved {
+		t.Fatalf("%s: %v %v", l.Name(), res.Status, err)
+	}
+	return res
+}
+
+func lurd(t *testing.T, s string) []level.Move {
+	t.Helper()
+	ms, err := level.ParseLURD(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms
+}
+
+// check optimizes moves and fails the test unless the result is verified
+// and no longer than moves in the metric.
+func check(t *testing.T, l *level.Level, moves []level.Move, opts Options) Result {
+	t.Helper()
+	res, err := Optimize(context.Background(), l, moves, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", l.Name(), err)
+	}
+	rep := verify.Replay(l, res.Moves)
+	if !rep.Solved {
+		t.Fatalf("%s: result does not solve the level: %s", l.Name(), rep.Reason)
+	}
+	got := Score{Pushes: rep.Pushes, Moves: rep.Moves}
+	if got != res.After {
+		t.Errorf("%s: After %+v, the verifier counts %+v", l.Name(), res.After, got)
+	}
+	in := verify.Replay(l, moves)
+	if before := (Score{Pushes: in.Pushes, Moves: in.Moves}); before != res.Before {
+		t.Errorf("%s: Before %+v, the verifier counts %+v", l.Name(), res.Before, before)
+	}
+	if opts.Metric.Better(res.Before, res.After) {
+		t.Errorf("%s: %v: %+v is longer than the given %+v", l.Name(), opts.Metric, res.After, res.Before)
+	}
+	return res
+}
+
+// room is an open room: the box starts between the player and its goal.
+const room = `########
+#      #
+#      #
+# @$  .#
+#      #
+#      #
+########
+`
+
+func TestCycleIsCut(t *testing.T) {
+	l := testlevel.Parse(t, room)
+	// Push the box down, walk round, push it back up, then push it home.
+	moves := lurd(t, "urDlddrUluRRR")
+	for _, m := range []Metric{Pushes, Moves} {
+		res := check(t, l, moves, Options{Metric: m, Radii: []int{}})
+		if want := (Score{Pushes: 3, Moves: 3}); res.After != want {
+			t.Errorf("%v: %+v, want %+v (RRR)", m, res.After, want)
+		}
+	}
+}
+
+func TestWalksAreRerouted(t *testing.T) {
+	l := testlevel.Parse(t, room)
+	// A detour before the first push, and moves after the level is solved.
+	res := check(t, l, lurd(t, "uuddRRRul"), Options{Radii: []int{}})
+	if want := (Score{Pushes: 3, Moves: 3}); res.After != want {
+		t.Errorf("%+v, want %+v", res.After, want)
+	}
+}
+
+func TestBoxRunTakesTheShortWay(t *testing.T) {
+	l := testlevel.Parse(t, room)
+	// One run of pushes of the box: down, right three times, up.
+	res := check(t, l, lurd(t, "urDldRRRdrU"), Options{Radii: []int{}})
+	if want := (Score{Pushes: 3, Moves: 3}); res.After != want {
+		t.Errorf("%+v, want %+v (RRR)", res.After, want)
+	}
+}
+
+// With as many unlimited radii as the level has boxes, the vicinity is
+// every configuration and the search is a plain shortest-path search: it
+// must find the optimum in the metric, which BFS over pushes and over
+// moves establish independently.
+func TestCompleteVicinityIsOptimal(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:1,3,8,9,11,12,14") {
+		greedy := solve(t, search.Greedy{}, l)
+		bfs := solve(t, search.BFS{}, l)
+		bfsMoves := solve(t, search.BFSMoves{}, l)
+		all := []int{maxRadius, maxRadius}
+		if res := check(t, l, greedy.Moves, Options{Metric: Pushes, Radii: all}); res.After.Pushes != bfs.Pushes {
+			t.Errorf("%s: pushes: %d, bfs %d", l.Name(), res.After.Pushes, bfs.Pushes)
+		}
+		if res := check(t, l, greedy.Moves, Options{Metric: Moves, Radii: all}); res.After.Moves != len(bfsMoves.Moves) {
+			t.Errorf("%s: moves: %d, bfs-moves %d", l.Name(), res.After.Moves, len(bfsMoves.Moves))
+		}
+	}
+}
+
+// From greedy's solutions with the default radii the optimizer never goes
+// below the push optimum (which would be a wrong answer) and reaches it on
+// these levels.
+func TestDefaultVicinityReachesOptimum(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:1-20") {
+		greedy := solve(t, search.Greedy{}, l)
+		astar := solve(t, search.AStar{}, l)
+		res := check(t, l, greedy.Moves, Options{})
+		if res.After.Pushes < astar.Pushes {
+			t.Errorf("%s: %d pushes, fewer than the optimum %d", l.Name(), res.After.Pushes, astar.Pushes)
+		}
+		if res.After.Pushes != astar.Pushes {
+			t.Errorf("%s: %d pushes from greedy's %d, the optimum is %d", l.Name(), res.After.Pushes, greedy.Pushes, astar.Pushes)
+		}
+		if !res.Complete {
+			t.Errorf("%s: not complete", l.Name())
+		}
+	}
+}
+
+func TestCancelledReturnsBestSoFar(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:10")[0]
+	greedy := solve(t, search.Greedy{}, l)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Optimize(ctx, l, greedy.Moves, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete {
+		t.Error("complete under a cancelled context")
+	}
+	if rep := verify.Replay(l, res.Moves); !rep.Solved || Pushes.Better(res.Before, res.After) {
+		t.Errorf("cancelled: %+v from %+v, solved %v", res.After, res.Before, rep.Solved)
+	}
+
+	// Cancel as the vicinity search begins: the result is the cheap
+	// passes' best, exactly.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var atVicinity Score
+	res, err = Optimize(ctx, l, greedy.Moves, Options{Progress: func(p Progress) {
+		if p.Pass == "vicinity" && atVicinity == (Score{}) {
+			atVicinity = p.Score
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || res.After != atVicinity {
+		t.Errorf("cancelled at the vicinity pass with %+v: got %+v, complete %v", atVicinity, res.After, res.Complete)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	l := testlevel.Parse(t, room)
+	if _, err := Optimize(context.Background(), l, lurd(t, "RR"), Options{}); err == nil || !strings.Contains(err.Error(), "does not solve") {
+		t.Errorf("unsolved: %v", err)
+	}
+	if _, err := Optimize(context.Background(), l, lurd(t, "LRRR"), Options{}); err == nil {
+		t.Error("illegal step: no error")
+	}
+	for _, radii := range [][]int{{0}, {-1}, {maxRadius + 1}, {1, 1, 1, 1, 1}} {
+		if _, err := Optimize(context.Background(), l, lurd(t, "RRR"), Options{Radii: radii}); err == nil {
+			t.Errorf("radii %v: no error", radii)
+		}
+	}
+}
+
+func TestParseMetric(t *testing.T) {
+	for s, want := range map[string]Metric{"pushes": Pushes, "pushes,moves": Pushes, "moves": Moves, "moves, pushes": Moves} {
+		if m, err := ParseMetric(s); err != nil || m != want {
+			t.Errorf("%q: %v %v", s, m, err)
+		}
+	}
+	if _, err := ParseMetric("steps"); err == nil {
+		t.Error("steps: no error")
+	}
+}
+
+// BenchmarkOptimize optimizes greedy's solution of a mid-sized Microban
+// level from scratch; positions expanded per second is the search's speed.
+func BenchmarkOptimize(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:139")[0]
+	res, err := solver.Run(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.Solved {
+		b.Fatal(res.Status, err)
+	}
+	var expanded int64
+	start := time.Now()
+	for b.Loop() {
+		out, err := Optimize(context.Background(), l, res.Moves, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		expanded += out.Expanded
+	}
+	b.ReportMetric(float64(expanded)/time.Since(start).Seconds(), "expanded/s")
+}
+
+// bigDetours is an open 120×120 room with boxes in rows, each beside its
+// goal to the right, and a solution that takes every box down, right and up
+// onto its goal: three pushes where one does.
+func bigDetours(t testing.TB, boxes int) (*level.Level, []level.Move) {
+	const w, h = 120, 120
+	rows := make([][]byte, h)
+	for y := range rows {
+		rows[y] = []byte(strings.Repeat(" ", w))
+		rows[y][0], rows[y][w-1] = '#', '#'
+	}
+	for x := range w {
+		rows[0][x], rows[h-1][x] = '#', '#'
+	}
+	rows[1][1] = '@'
+	var at [][2]int
+	for i := range boxes {
+		x, y := 4+4*(i%25), 4+4*(i/25)
+		rows[y][x], rows[y][x+1] = '$', '.'
+		at = append(at, [2]int{x, y})
+	}
+	var text strings.Builder
+	for _, r := range rows {
+		text.Write(r)
+		text.WriteByte('\n')
+	}
+	l := testlevel.Parse(t, text.String())
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pushes []sokoban.Push
+	for _, xy := range at {
+		s := b.At(xy[0], xy[1])
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Down})
+		s = b.Next(s, level.Down)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Right})
+		s = b.Next(s, level.Right)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Up})
+	}
+	moves, err := b.Expand(pushes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, moves
+}
+
+// On a big board with many boxes the optimizer stops at the context's
+// deadline with a verified solution no longer than the given one.
+func TestBigBoardUnderDeadline(t *testing.T) {
+	l, moves := bigDetours(t, 200)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := Optimize(ctx, l, moves, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v → %+v in %v, complete %v", res.Before, res.After, time.Since(start), res.Complete)
+	if rep := verify.Replay(l, res.Moves); !rep.Solved || Pushes.Better(res.Before, res.After) {
+		t.Errorf("%+v from %+v, solved %v", res.After, res.Before, rep.Solved)
+	}
+}

@@ -1,0 +1,238 @@
+package optimize
+
+import (
+	"context"
+
+	"soko/deadlock"
+	"soko/sokoban"
+)
+
+// optimizer holds one Optimize call's board, tables and best solution, kept
+// as its pushes: the walks between them are always shortest ones.
+type optimizer struct {
+	ctx      context.Context
+	b        *sokoban.Board
+	metric   Metric
+	radii    []int // sorted, largest first
+	memory   int64
+	progress func(Progress)
+	dead     []bool
+	checker  *deadlock.Checker
+	walk     walker
+	near     []sokoban.Square // nearTable: per square its nearN nearest
+	nearN    int
+	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
+	rankTab  []uint16 // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
+
+	best     []sokoban.Push
+	score    Score
+	stopped  bool // a search stopped on the context
+	outgrown bool // the last search stopped at the memory budget
+	searches int
+	expanded int64
+	pass     string
+}
+
+func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []int, memory int64, progress func(Progress)) *optimizer {
+	dead := deadlock.DeadSquares(b)
+	return &optimizer{
+		ctx: ctx, b: b, metric: metric, radii: radii, memory: memory, progress: progress,
+		dead:    dead,
+		checker: deadlock.NewChecker(b, dead, deadlock.Core()),
+		walk:    newWalker(b.N),
+	}
+}
+
+// run applies the passes in order until the context ends.
+func (o *optimizer) run() {
+	o.begin("cycles")
+	o.cutCycles()
+	o.begin("runs")
+	o.boxRuns()
+	if len(o.radii) > 0 {
+		o.begin("vicinity")
+		o.vicinity()
+	}
+}
+
+func (o *optimizer) done() bool { return o.stopped || o.ctx.Err() != nil }
+
+func (o *optimizer) begin(pass string) {
+	o.pass = pass
+	o.report()
+}
+
+func (o *optimizer) report() {
+	if o.progress != nil {
+		o.progress(Progress{Score: o.score, Pass: o.pass})
+	}
+}
+
+// accept makes pushes, of score s, the best solution if it is shorter.
+func (o *optimizer) accept(pushes []sokoban.Push, s Score) bool {
+	if !o.metric.Better(s, o.score) {
+		return false
+	}
+	o.best, o.score = pushes, s
+	o.report()
+	return true
+}
+
+// scoreOf counts the pushes and moves of a push sequence from the start
+// with shortest walks.
+func (o *optimizer) scoreOf(pushes []sokoban.Push) Score {
+	p := o.b.Start()
+	return Score{Pushes: len(pushes), Moves: o.walkCost(p, pushes)}
+}
+
+// walkCost plays pushes on p with shortest walks and returns the moves
+// taken, pushes included. p is changed.
+func (o *optimizer) walkCost(p *sokoban.Position, pushes []sokoban.Push) int {
+	moves := 0
+	for _, m := range pushes {
+		moves += o.walk.distance(p, o.b.Next(m.Box, m.Dir^1)) + 1
+		p.Apply(m)
+	}
+	return moves
+}
+
+// cutCycles removes the pushes between two visits of one position: the
+// same boxes with the player in the same region. The cut always saves
+// pushes; for the moves metric it is made only when the walk that replaces
+// the cycle is not longer than the cycle with its final walk.
+func (o *optimizer) cutCycles() {
+	pushes := o.best
+	p := o.b.Start()
+	var keys []string
+	var key []byte
+	for i := 0; ; i++ {
+		key = p.Pack(key[:0])
+		keys = append(keys, string(key))
+		if i == len(pushes) {
+			break
+		}
+		p.Apply(pushes[i])
+	}
+	last := make(map[string]int, len(keys))
+	for t, k := range keys {
+		last[k] = t
+	}
+	cur := o.b.Start() // the position the kept pushes lead to; same boxes and region as position i
+	var out []sokoban.Push
+	for i := 0; i < len(pushes); {
+		if j := last[keys[i]]; j > i && o.cutPays(cur, pushes, i, j) {
+			i = j
+			continue
+		}
+		cur.Apply(pushes[i])
+		out = append(out, pushes[i])
+		i++
+	}
+	o.accept(out, o.scoreOf(out))
+}
+
+// cutPays reports whether cutting pushes[i:j] is no longer in moves when
+// the player stands where cur has them: the cycle and the walk to the next
+// push against the walk to the next push alone.
+func (o *optimizer) cutPays(cur *sokoban.Position, pushes []sokoban.Push, i, j int) bool {
+	if o.metric == Pushes || j == len(pushes) {
+		return true
+	}
+	kept := o.walkCost(cur.Clone(), pushes[i:j+1])
+	cut := o.walkCost(cur.Clone(), pushes[j:j+1])
+	return cut <= kept
+}
+
+// boxRuns replaces each run of two or more consecutive pushes of one box by
+// a cheapest way between the positions before and after it that moves one
+// box at a time off the run's positions, anywhere on the board.
+func (o *optimizer) boxRuns() {
+	for i := 0; i < len(o.best) && !o.done(); {
+		j := i + 1
+		for j < len(o.best) && o.best[j].Box == o.b.Next(o.best[j-1].Box, o.best[j-1].Dir) {
+			j++
+		}
+		if j-i >= 2 {
+			o.improve(i, j, []int{unlimited})
+		}
+		i = j
+	}
+}
+
+// vicinity searches stretches of the solution. Stretches start short
+// (firstStretch pushes) and slide by half their length, wrapping round at
+// the end; when every stretch has been searched once since the last gain,
+// their length doubles, up to the whole solution (at most maxStretch
+// pushes), and the search ends when a turn of the longest brings no gain.
+// A stretch whose search outgrows the memory is halved, and stretches stay
+// at most that long from then on.
+func (o *optimizer) vicinity() {
+	size, ceiling := min(len(o.best), firstStretch), maxStretch
+	quiet := 0 // stretches searched since the last gain
+	for i := 0; !o.done(); {
+		n := len(o.best)
+		size = min(size, n)
+		step := max(size/2, 1)
+		j := min(i+size, n)
+		gained := o.improve(i, j, o.radii)
+		switch {
+		case o.done():
+			return
+		case gained:
+			quiet = 0
+			continue // the same stretch again: it may shrink further
+		case o.outgrown && size > minStretch:
+			size /= 2
+			ceiling, quiet = size, 0
+			continue
+		}
+		quiet++
+		if quiet >= (max(n-size, 0)+step-1)/step+1 { // every start 0, step, 2·step, … up to n − size
+			if size >= min(n, ceiling) {
+				return
+			}
+			size, quiet, i = min(2*size, ceiling), 0, 0
+			continue
+		}
+		if i += step; j == n {
+			i = 0
+		}
+	}
+}
+
+// minStretch is the shortest stretch the vicinity search splits down to;
+// firstStretch the length it starts with; maxStretch the longest it grows
+// to, since testing a position against the vicinity takes time in
+// proportion to the stretch.
+const (
+	minStretch   = 4
+	firstStretch = 32
+	maxStretch   = 1024
+)
+
+// improve searches the vicinity of the stretch of pushes i..j of the best
+// solution and replaces the stretch when the search found a path that costs
+// less. It reports whether it did.
+func (o *optimizer) improve(i, j int, radii []int) bool {
+	start := o.b.Start()
+	for _, m := range o.best[:i] {
+		start.Apply(m)
+	}
+	seg := o.best[i:j]
+	o.outgrown = false
+	var next *sokoban.Push
+	if j < len(o.best) {
+		next = &o.best[j]
+	}
+	path, gain, ok := o.search(start, seg, next, radii)
+	if !ok {
+		return false
+	}
+	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
+	out = append(out, o.best[:i]...)
+	out = append(out, path...)
+	out = append(out, o.best[j:]...)
+	// The path ends with the boxes where the stretch left them, and its
+	// gain counts the walk to the next push: the rest is unchanged.
+	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
+}
