@@ -19,6 +19,7 @@ type optimizer struct {
 	dead     []bool
 	checker  *deadlock.Checker
 	walk     walker
+	graph    graph            // the searches' tables, reused
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
 	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
