@@ -151,8 +151,8 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var before, after optimize.Score
 	done, failed := 0, 0
 	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
+		if done > 0 && ctx.Err() != nil {
+			break // interrupted: the solution running was printed, no more start
 		}
 		r := optimizeOne(ctx, j, c, status)
 		done++

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +70,26 @@ func TestOptimizeCommand(t *testing.T) {
 	usage(t, "", "optimize", "--from", filepath.Join(dir, "missing.jsonl"))
 	if _, _, err := soko(t, "", "optimize", "microban:3", "RRRR"); err == nil {
 		t.Error("a solution that does not solve the level: no error")
+	}
+}
+
+// Interrupted, optimize still prints the best solution so far (here the
+// cheap passes' or the given one), verified, and exits as interrupted.
+func TestOptimizeInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"optimize", "microban:3", greedy3}, strings.NewReader(""), &out, &errOut)
+	if !errors.Is(err, errInterrupted) {
+		t.Errorf("err %v, want interrupted", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "stopped") {
+		t.Fatalf("interrupted optimize:\n%s", out.String())
+	}
+	l := testlevel.Resolve(t, "microban:3")[0]
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[1])); !rep.Solved || rep.Pushes > 15 {
+		t.Errorf("best so far: %+v", rep)
 	}
 }
 
