@@ -289,7 +289,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		return h
 	}
 
-	g := &graph{store: sokoban.NewStore(b.KeySize())}
+	g := o.graph.reset(b)
 	pos := start.Clone()
 	key := pos.PackExact(nil)
 	g.store.Intern(key, pos.HashExact())
@@ -387,6 +387,17 @@ type graph struct {
 	cost   []int64
 	closed []bool
 	open   openList
+}
+
+// reset empties the graph for a new search on b, keeping its memory; the
+// zero graph allocates on first use.
+func (g *graph) reset(b *sokoban.Board) *graph {
+	if g.store == nil {
+		g.store = sokoban.NewStore(b.KeySize())
+	}
+	g.store.Reset()
+	g.parent, g.via, g.cost, g.closed, g.open = g.parent[:0], g.via[:0], g.cost[:0], g.closed[:0], g.open[:0]
+	return g
 }
 
 // add stores a position the first time it is reached.
