@@ -7,7 +7,7 @@ import (
 )
 
 // FrozenGoals finds boxes cut off by boxes frozen on goals (after
-// Festival's "fixed boxes into walls", ../shared/research/strength.md §1.1).
+// Festival's "fixed boxes into walls", the FESS paper).
 // A box frozen on its goal (Freeze.Frozen) never moves again, so it is a
 // wall for every other box. A box that is not frozen on a goal and cannot
 // be pushed alone onto any goal left free, with those walls, is a
