@@ -73,8 +73,9 @@ func TestPlan(t *testing.T) {
 }
 
 // TestPlanErrors: a level that cannot be found, parsed or solved, a request
-// that is not JSON, and a plan past the server's time limit each get a JSON
-// error with a status that says which.
+// that is not JSON, and a plan (or an analysis, which includes the plan)
+// past the server's time limit each get a JSON error with a status that
+// says which.
 func TestPlanErrors(t *testing.T) {
 	_, ts := testServer(t, Config{})
 	impossible := "#######\n#@$ .##\n#######\n#$#.  #\n#######\n"
@@ -105,6 +106,10 @@ func TestPlanErrors(t *testing.T) {
 	resp, body := post(t, slow.URL+"/api/plan", `{"collection":"xsokoban90","n":1}`)
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "xsokoban90:1 took longer than the server's limit of 1ns") {
 		t.Errorf("past the time limit: %d %s", resp.StatusCode, body)
+	}
+	resp, body = post(t, slow.URL+"/api/analyze", `{"collection":"xsokoban90","n":1}`)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "the analysis of xsokoban90:1 took longer than the server's limit of 1ns") {
+		t.Errorf("an analysis past the time limit: %d %s", resp.StatusCode, body)
 	}
 }
 

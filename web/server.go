@@ -24,7 +24,7 @@
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
-//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …}
+//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
 //	POST   /api/plan                     {level…} → {level, order}: the fess packing plan, goals as [x, y]
 //	                                     in fill order, worked out within Config.PlanTime (503 past it)
 //
@@ -84,7 +84,7 @@ type Config struct {
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
-	PlanTime   time.Duration // time limit of one packing plan (POST /api/plan)
+	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
 
 	// AllowHosts are the names, besides the listening address, that the
 	// Host header of a request may give ("soko.example" for any port,
