@@ -478,6 +478,12 @@ func (e *engine) advise(parent features) {
 		func(f features) int { return int(f.conn - parent.conn) },
 		func(f features) int { return int(f.oop - parent.oop) },
 		func(f features) int { return int(f.hot - parent.hot) },
+		func(f features) int {
+			if !e.opener || f.packed != parent.packed {
+				return 0
+			}
+			return int(f.next - parent.next)
+		},
 	}
 	for _, gain := range advisors {
 		best, bestGain := -1, 0
