@@ -544,17 +544,25 @@ func (e *engine) stop(st solver.Status) solver.Result {
 }
 
 // finishStats stamps the memory, the time and the engine's own counters
-// (issue 12 §7): cells found, macro-moves generated, and positions found
-// dead by each detector.
+// (issue 12 §7): cells found, the best cell's features, macro-moves
+// generated, and positions found dead by each detector.
 func (e *engine) finishStats() {
 	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
 	e.guard.Finish(&e.stats)
 	e.stats.Counts = map[string]int64{
 		"cells":            int64(len(e.cells)),
+		"boxes":            int64(e.b.Boxes()),
 		"macro_moves":      e.stats.Generated,
 		"dead.corral":      int64(e.fired[detCorral]),
 		"dead.frozengoals": int64(e.fired[detFrozen]),
 		"dead.matching":    int64(e.fired[detMatching]),
+	}
+	if len(e.cells) > 0 {
+		best := e.cells[e.best].key
+		e.stats.Counts["best.packed"] = int64(best.packed)
+		e.stats.Counts["best.regions"] = int64(best.conn)
+		e.stats.Counts["best.outofplan"] = int64(best.oop)
+		e.stats.Counts["best.hotspots"] = int64(best.hot)
 	}
 	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
 		if e.checker.On.On(k) {
