@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"soko/deadlock"
 	"soko/heuristic"
@@ -202,7 +203,7 @@ func (e *engine) tick() (solver.Status, bool) {
 }
 
 func (e *engine) bytes() int64 {
-	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*40 + int64(len(e.cells))*64
+	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*int64(unsafe.Sizeof(node{})) + int64(len(e.cells))*64
 	if e.frozen != nil {
 		n += e.frozen.Bytes()
 	}
