@@ -1,6 +1,7 @@
 package fess
 
 import (
+	"soko/deadlock"
 	"soko/sokoban"
 )
 
@@ -13,6 +14,13 @@ type Macro struct {
 	From, To sokoban.Square
 	Side     sokoban.Dir
 	Pushes   int32
+
+	// What the split of the board gives for free (see macroGen.split):
+	// the smallest square of the player's region after the move (the
+	// canonical player square), and how many more areas of free squares
+	// the board has after the move than before.
+	canon   sokoban.Square
+	regions int16
 }
 
 // macroGen generates box macro-moves. For one box it builds the graph of
@@ -29,7 +37,10 @@ type Macro struct {
 type macroGen struct {
 	b    *sokoban.Board
 	dead []bool // squares a pushed box may not stop on or pass (nil: none)
-	occ  []bool // squares holding a box that stays put
+	// macros, when set, gives the tunnels: stops that only pass through
+	// a tunnel are left out (passing).
+	macros *deadlock.Macros
+	occ    []bool // squares holding a box that stays put
 
 	// depth-first search, per box
 	visit  []uint32 // == epoch: met by the search
@@ -41,6 +52,15 @@ type macroGen struct {
 	frames []dfsFrame
 	met    []sokoban.Square // the squares the search met
 	links  []int8           // square*4+side: the least side joined with it, -1 wall
+	// The smallest square of each part: subMin[s] of the search's subtree
+	// under s, prefMin[i] of the squares numbered 1..i, sufMin[i] of those
+	// numbered past i, partMin[s*4+d] of the part of the area without s
+	// holding the d neighbour of s (for d with links[s*4+d] == d).
+	subMin  []sokoban.Square
+	prefMin []sokoban.Square
+	sufMin  []sokoban.Square
+	partMin []sokoban.Square
+	parts   []int8 // square -> parts the area falls into without it
 
 	// breadth-first search over states square*4+side
 	seen  []uint32 // == round: reached
@@ -61,12 +81,16 @@ func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 		b: b, dead: dead, occ: make([]bool, n),
 		visit: make([]uint32, n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
 		parent: make([]sokoban.Square, n), links: make([]int8, 4*n),
+		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
+		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
 		seen: make([]uint32, 4*n), dist: make([]int32, 4*n), prev: make([]int32, 4*n), queue: make([]int32, 0, 4*n),
 	}
 }
 
 // bytes returns the memory of the scratch space.
-func (g *macroGen) bytes() int64 { return int64(g.b.N) * (1 + 4*4 + 4 + 4 + 4*(4+4+4+4)) }
+func (g *macroGen) bytes() int64 {
+	return int64(g.b.N) * (1 + 4*4 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1)
+}
 
 // place marks the boxes of p (all but none) as standing still.
 func (g *macroGen) place(boxes []sokoban.Square) {
@@ -101,6 +125,7 @@ func (g *macroGen) split(root sokoban.Square) {
 	count := int32(1)
 	g.met = append(g.met[:0], root)
 	g.visit[root], g.num[root], g.low[root], g.parent[root] = e, 1, 1, sokoban.None
+	g.subMin[root] = root
 	stack := append(g.frames[:0], dfsFrame{s: root})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -113,6 +138,7 @@ func (g *macroGen) split(root sokoban.Square) {
 			case g.visit[c] != e:
 				count++
 				g.visit[c], g.num[c], g.low[c], g.parent[c] = e, count, count, s
+				g.subMin[c] = c
 				g.met = append(g.met, c)
 				stack = append(stack, dfsFrame{s: c})
 			case c != g.parent[s]:
@@ -124,9 +150,18 @@ func (g *macroGen) split(root sokoban.Square) {
 		stack = stack[:len(stack)-1]
 		if p := g.parent[s]; p != sokoban.None {
 			g.low[p] = min(g.low[p], g.low[s])
+			g.subMin[p] = min(g.subMin[p], g.subMin[s])
 		}
 	}
 	g.frames = stack
+	m := len(g.met)
+	g.prefMin[0], g.sufMin[m] = sokoban.Square(b.N), sokoban.Square(b.N)
+	for i, s := range g.met {
+		g.prefMin[i+1] = min(g.prefMin[i], s)
+	}
+	for i := m - 1; i >= 0; i-- {
+		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
+	}
 	// Second pass over the squares met: the part of the board (without s)
 	// each neighbour of s lies in. A neighbour numbered before s is an
 	// ancestor, in the part holding the root; any other lies in the
@@ -156,6 +191,7 @@ func (g *macroGen) split(root sokoban.Square) {
 				}
 			}
 		}
+		g.parts[s] = 0
 		for d := 0; d < 4; d++ {
 			g.links[int(s)*4+d] = -1
 			if part[d] == wall {
@@ -167,9 +203,31 @@ func (g *macroGen) split(root sokoban.Square) {
 					break
 				}
 			}
+			if g.links[int(s)*4+d] == int8(d) {
+				g.parts[s]++
+				g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
+			}
 		}
 	}
 	g.occ[root] = wasOcc
+}
+
+// partMinOf returns the smallest square of the part (a child's number, or
+// above) of the area without s. A child's part is its subtree; the part
+// above is everything numbered before s or after its subtree, with the
+// subtrees of the children that hang on to it.
+func (g *macroGen) partMinOf(s sokoban.Square, part int32) sokoban.Square {
+	if part >= 0 {
+		return g.subMin[g.met[part-1]]
+	}
+	m := min(g.prefMin[g.num[s]-1], g.sufMin[g.last[s]])
+	for d := sokoban.Dir(0); d < 4; d++ {
+		ch := g.b.Next(s, d)
+		if g.free(ch) && g.parent[ch] == s && g.low[ch] < g.num[s] {
+			m = min(m, g.subMin[ch])
+		}
+	}
+	return m
 }
 
 // search runs the breadth-first search over (box square, player side)
@@ -243,9 +301,33 @@ func (g *macroGen) generate(p *sokoban.Position, from sokoban.Square, dst []Macr
 		if g.links[st] != int8(d) || g.dist[st] == 0 {
 			continue // not the representative of its region, or the start
 		}
-		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st]})
+		if g.macros != nil && g.passing(s, sokoban.Dir(g.prev[st]%4)^1) {
+			continue
+		}
+		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
+			canon: g.partMin[st], regions: int16(g.parts[s]) - int16(g.parts[from])})
 	}
 	return dst
+}
+
+// passing reports whether a box pushed in direction d onto s only passes
+// through: s and the square ahead are tunnel squares along d that split
+// the board, off goals, and the square ahead is free and not dead. Such a
+// stop is dominated by the move that goes on: with the box on s the player
+// can never reach the squares in front of it, so in any solution the
+// pushes that carry it on can be made at once without changing any other
+// push (the tunnel macro of 001 §2.1.2; search's pushMacro gives the
+// argument). The move going on is generated too.
+func (g *macroGen) passing(s sokoban.Square, d sokoban.Dir) bool {
+	if !g.tunnelStep(s, d) {
+		return false
+	}
+	ahead := g.b.Next(s, d)
+	return g.free(ahead) && (g.dead == nil || !g.dead[ahead]) && g.tunnelStep(ahead, d)
+}
+
+func (g *macroGen) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
+	return s != sokoban.None && !g.b.IsGoal(s) && g.macros.InTunnel(s, d) && g.b.Splits(s, d)
 }
 
 // movable reports whether the box on from can be pushed at all now.

@@ -22,6 +22,12 @@ import (
 type plan struct {
 	order []sokoban.Square // goals, first filled first
 	rank  []int16          // square -> index in order, or -1
+	// zone[s] is how many of the plan's steps a box on s is in line with:
+	// a lone box on s can still be pushed onto one of the goals
+	// order[k:], the boxes on order[:k] standing as walls, exactly when
+	// k < zone[s] (the zones shrink as k grows). A box outside the zone
+	// of the step the position has reached is out of plan (outOfPlan).
+	zone []int16
 }
 
 // planWork bounds the states the plan's pull searches may visit in all:
@@ -75,7 +81,62 @@ func newPlan(ctx context.Context, b *sokoban.Board, g *macroGen) (*plan, error) 
 	for i, s := range pl.order {
 		pl.rank[s] = int16(i)
 	}
+	if err := pl.zones(pr); err != nil {
+		return nil, err
+	}
 	return pl, nil
+}
+
+// zones works out zone: for each step k, pulls from every goal of
+// order[k:] with the goals of order[:k] as walls. Past the planner's work
+// bound the zones left stay whole (every square in line).
+func (pl *plan) zones(pr *planner) error {
+	b, g := pr.b, pr.g
+	pl.zone = make([]int16, b.N)
+	n := int16(len(pl.order))
+	for s := range pl.zone {
+		pl.zone[s] = n
+	}
+	in := make([]bool, b.N)
+	anywhere := func(sokoban.Square) bool { return true }
+	for k := range pl.order {
+		clear(in)
+		for _, goal := range pl.order[k:] {
+			if pr.work > 3*planWork {
+				return nil
+			}
+			if err := pr.ctx.Err(); err != nil {
+				g.lift(pl.order[:k])
+				return err
+			}
+			g.split(goal)
+			g.search(goal, anywhere, true)
+			pr.work += len(g.queue) + len(g.met)
+			for _, st := range g.queue {
+				in[st/4] = true
+			}
+		}
+		for s, ok := range in {
+			if !ok && pl.zone[s] == n {
+				pl.zone[s] = int16(k)
+			}
+		}
+		g.occ[pl.order[k]] = true
+	}
+	g.lift(pl.order)
+	return nil
+}
+
+// outOfPlan counts the boxes of p, packed along the first packed goals of
+// the order, that stand outside the zone of that step and off those goals.
+func (pl *plan) outOfPlan(p *sokoban.Position, packed int) int {
+	n := 0
+	for _, s := range p.BoxSquares() {
+		if r := pl.rank[s]; (r < 0 || int(r) >= packed) && int(pl.zone[s]) <= packed {
+			n++
+		}
+	}
+	return n
 }
 
 // kinds of goals, by how far their box gets when pulled off (try)
@@ -202,4 +263,15 @@ func (pl *plan) packed(p *sokoban.Position) int {
 }
 
 // bytes returns the memory the plan takes.
-func (pl *plan) bytes() int64 { return 4*int64(len(pl.order)) + 2*int64(len(pl.rank)) }
+func (pl *plan) bytes() int64 { return 4*int64(len(pl.order)) + 4*int64(len(pl.rank)) }
+
+// PlanOrder returns the goals of board b in the order the packing plan
+// fills them, for people (soko analyze). It returns ctx.Err() when ctx is
+// done first.
+func PlanOrder(ctx context.Context, b *sokoban.Board) ([]sokoban.Square, error) {
+	pl, err := newPlan(ctx, b, newMacroGen(b, nil))
+	if err != nil {
+		return nil, err
+	}
+	return pl.order, nil
+}

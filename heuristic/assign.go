@@ -34,7 +34,13 @@ type Matcher struct {
 	v, d         []int64
 	p, pred      []int32
 	cols, assign []int
-	n            int // size of the last Solve
+	n            int // size of the last solve
+
+	// Row i of the matrix is table[off[i] : off[i]+n]. Solve sets off[i] to
+	// i·n; PushMatching points the rows at a square-major distance table,
+	// so a box's row is the slice of its square and no matrix is built.
+	table []int32
+	off   []int
 }
 
 // NewMatcher returns a Matcher with work arrays for n×n matrices.
@@ -51,6 +57,13 @@ func (m *Matcher) grow(n int) {
 	m.pred = make([]int32, n)
 	m.cols = make([]int, n)
 	m.assign = make([]int, n)
+	m.off = make([]int, n)
+}
+
+// row returns row i of the current matrix.
+func (m *Matcher) row(i, n int) []int32 {
+	o := m.off[i]
+	return m.table[o : o+n]
 }
 
 // Solve returns the minimum total cost of a perfect matching of the n×n
@@ -73,28 +86,39 @@ func (m *Matcher) Solve(cost []int32, n int) (total int32, ok bool) {
 	if n > len(m.v) {
 		m.grow(n)
 	}
+	m.table = cost[:n*n]
+	for i := range m.off[:n] {
+		m.off[i] = i * n
+	}
+	return m.solve(n)
+}
+
+// solve is Solve on the rows m.table and m.off[:n] already point at.
+func (m *Matcher) solve(n int) (total int32, ok bool) {
 	m.n = n
-	cost = cost[:n*n]
 	v, p, assign := m.v[:n], m.p[:n], m.assign[:n]
 	for j := range p {
 		p[j] = -1
+		v[j] = int64(Inf)
 	}
 
 	// Column reduction, row reduction and a greedy match of each row to a
 	// free column on a tight entry. On push-distance matrices this settles
 	// most rows in O(n²); only the rest need a shortest-path phase.
-	for j := range v {
-		lo := Inf
-		for k := j; k < len(cost); k += n {
-			lo = min(lo, cost[k])
+	for i := range assign {
+		row := m.row(i, n)
+		rv := v[:len(row)]
+		for j, c := range row {
+			rv[j] = min(rv[j], int64(c))
 		}
-		if lo == Inf {
-			return Inf, false // no box reaches goal j
+	}
+	for _, lo := range v {
+		if lo == int64(Inf) {
+			return Inf, false // no box reaches some goal
 		}
-		v[j] = int64(lo)
 	}
 	for i := range assign {
-		row := cost[i*n : i*n+n]
+		row := m.row(i, n)
 		rv := v[:len(row)]
 		lo := unreached
 		for j, c := range row {
@@ -116,29 +140,33 @@ func (m *Matcher) Solve(cost []int32, n int) (total int32, ok bool) {
 	}
 
 	for f := range assign {
-		if assign[f] < 0 && !m.augment(cost, n, f) {
+		if assign[f] < 0 && !m.augment(n, f) {
 			return Inf, false
 		}
 	}
+	return m.total(n), true
+}
 
+// total returns the cost of the current assignment, saturated below Inf.
+func (m *Matcher) total(n int) int32 {
 	var sum int64
-	for i, j := range assign {
-		sum += int64(cost[i*n+j])
+	for i, j := range m.assign[:n] {
+		sum += int64(m.table[m.off[i]+j])
 	}
 	if sum >= int64(Inf) {
-		return Inf - 1, true
+		return Inf - 1
 	}
-	return int32(sum), true
+	return int32(sum)
 }
 
 // augment matches the free row f by one shortest augmenting path and
 // restores the potential invariant. It reports false if no free column can
 // be reached.
-func (m *Matcher) augment(cost []int32, n, f int) bool {
+func (m *Matcher) augment(n, f int) bool {
 	v, d := m.v[:n], m.d[:n]
 	p, pred, cols, assign := m.p[:n], m.pred[:n], m.cols[:n], m.assign[:n]
 
-	row := cost[f*n : f*n+n]
+	row := m.row(f, n)
 	for j, c := range row {
 		d[j] = unreached
 		if c < Inf {
@@ -183,7 +211,7 @@ func (m *Matcher) augment(cost []int32, n, f int) bool {
 		j1 := cols[low]
 		low++
 		i := int(p[j1])
-		r := cost[i*n : i*n+n]
+		r := m.row(i, n)
 		rv, rd := v[:len(r)], d[:len(r)]
 		u1 := int64(r[j1]) - rv[j1] - mu
 		for k := up; k < n; k++ {
@@ -228,4 +256,55 @@ func (m *Matcher) augment(cost []int32, n, f int) bool {
 // next Solve; copy it to keep it.
 func (m *Matcher) Assignment() []int {
 	return m.assign[:m.n]
+}
+
+// matchState is a copy of a solved Matcher: its potentials, its matching
+// and its rows, to start repairs from.
+type matchState struct {
+	v      []int64
+	p      []int32
+	assign []int
+	off    []int
+}
+
+// save copies the state of the last successful solve of size n into s.
+func (m *Matcher) save(s *matchState, n int) {
+	s.v = append(s.v[:0], m.v[:n]...)
+	s.p = append(s.p[:0], m.p[:n]...)
+	s.assign = append(s.assign[:0], m.assign[:n]...)
+	s.off = append(s.off[:0], m.off[:n]...)
+}
+
+// restore makes s, saved from a solve of size n on the same table, the
+// current state again.
+func (m *Matcher) restore(s *matchState, n int) {
+	m.n = n
+	copy(m.v, s.v)
+	copy(m.p, s.p)
+	copy(m.assign, s.assign)
+	copy(m.off, s.off)
+}
+
+// unmatch frees row i and the column matched to it, before its row is
+// changed. The potentials stay: every other row keeps a matched pair with
+// reduced cost 0 and no negative reduced cost, which is all augment needs.
+func (m *Matcher) unmatch(i int) {
+	if j := m.assign[i]; j >= 0 {
+		m.p[j] = -1
+		m.assign[i] = -1
+	}
+}
+
+// rematch matches every free row again, one shortest augmenting path each,
+// and returns the total as solve does: O(n²) per row instead of O(n³).
+// Optimality holds for the same reason as in solve's phases, which start
+// from the same situation (Jonker and Volgenant 1987): dual feasibility of
+// the matched rows, tight matched pairs, and free rows of any cost.
+func (m *Matcher) rematch(n int, free []int) (int32, bool) {
+	for _, f := range free {
+		if m.assign[f] < 0 && !m.augment(n, f) {
+			return Inf, false
+		}
+	}
+	return m.total(n), true
 }

@@ -13,39 +13,166 @@ import "soko/sokoban"
 // a box's distance is the best over its four sides, and after a push the
 // player may not reach that best side, so the bound can drop by more than one
 // in one push. Searches that rely on it for optimality must reopen states.
+//
+// The distances are kept square-major (a box's row of the matrix is the
+// slice of its square), so no matrix is built. Bound solves from scratch;
+// a search that scores the children of one position calls SetBase on the
+// parent and Child on each child, which keeps the parent's matching and
+// potentials and repairs only the rows of the boxes that moved, one
+// augmenting path each: O(n²) per child instead of O(n³).
 type PushMatching struct {
-	dist    [][]int32 // goal × square
-	cost    []int32
+	table   []int32 // slot·n + goal: pushes from the slot's square to goal, or Inf
+	n       int
+	sides   *sokoban.Sides // nil: a slot is a square; else square·4 + the player's side
 	matcher *Matcher
+	base    matchState // the matcher after SetBase
+	baseOK  bool       // SetBase found a matching
+	free    []int      // rows to repair
+	// rowOf[i] is the matcher's row of box i of the base position; rowAt[k]
+	// is the base's row of the box in slot k, or stale when none is there
+	// (check base.off).
+	rowOf, rowAt []int
+	kept         []bool
 }
 
 // NewPushMatching prepares the bound for board b, with dist from
-// b.PullDistances().
+// b.PullDistances() (goal × square).
 func NewPushMatching(b *sokoban.Board, dist [][]int32) *PushMatching {
-	n := b.Boxes()
-	return &PushMatching{dist: dist, cost: make([]int32, n*n), matcher: NewMatcher(n)}
+	return newPushMatching(b, dist, b.N, nil)
 }
 
-// Bytes returns the memory the bound's cost matrix and work arrays take.
+// NewSidedPushMatching prepares the bound for board b with the player's
+// side: dist from b.PullDistancesBySide (goal × square·4 + side), sides
+// from b.NewSides. A box's cost to a goal is then that of a lone box with
+// the player in the part of the board, around the box, where the player
+// is: still admissible, since any solution's pushes of that box solve that
+// lone-box problem, and larger where a box's square cuts the board and the
+// player is on the wrong side of it.
+func NewSidedPushMatching(b *sokoban.Board, sides *sokoban.Sides, dist [][]int32) *PushMatching {
+	return newPushMatching(b, dist, 4*b.N, sides)
+}
+
+func newPushMatching(b *sokoban.Board, dist [][]int32, slots int, sides *sokoban.Sides) *PushMatching {
+	n := b.Boxes()
+	m := &PushMatching{table: make([]int32, slots*n), n: n, sides: sides, matcher: NewMatcher(n),
+		rowOf: make([]int, n), rowAt: make([]int, slots), kept: make([]bool, n)}
+	for j, row := range dist {
+		for k, d := range row {
+			m.table[k*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
+		}
+	}
+	return m
+}
+
+// slot returns the table slot of a box on s with the player on player.
+func (m *PushMatching) slot(s, player sokoban.Square) int {
+	if m.sides == nil {
+		return int(s)
+	}
+	return int(s)*4 + m.sides.Of(s, player)
+}
+
+// Bytes returns the memory the bound's distance table and work arrays take.
 func (m *PushMatching) Bytes() int64 {
-	n := int64(len(m.matcher.v))
-	return 4*int64(len(m.cost)) + (8+8+4+4+8+8)*n
+	n := int64(m.n)
+	return 4*int64(len(m.table)) + 8*int64(len(m.rowAt)) + 2*(8+8+4+4+8+8+8+8+1)*n
 }
 
 // Bound returns the lower bound for position p, or false if no assignment of
 // boxes to distinct goals is possible (a deadlock).
 func (m *PushMatching) Bound(p *sokoban.Position) (int32, bool) {
-	boxes := p.BoxSquares()
-	n := len(boxes)
-	for i, s := range boxes {
-		row := m.cost[i*n : i*n+n]
-		for j := range row {
-			d := m.dist[j][s]
-			if d >= sokoban.Unreachable {
-				d = Inf
-			}
-			row[j] = d
+	m.point(p)
+	return m.matcher.solve(m.n)
+}
+
+// point points the matcher's rows at the squares of p's boxes.
+func (m *PushMatching) point(p *sokoban.Position) {
+	off, pl := m.matcher.off[:m.n], p.Player()
+	for i, s := range p.BoxSquares() {
+		off[i] = m.slot(s, pl) * m.n
+	}
+	m.matcher.table = m.table
+}
+
+// SetBase returns Bound(p) and keeps its matching for Child. When p shares
+// most of its boxes with the previous base (as the states a best-first
+// search expands one after another often do), the base is repaired like a
+// child rather than solved from scratch.
+func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
+	h, ok := m.rebase(p)
+	m.baseOK = ok
+	if ok {
+		m.matcher.save(&m.base, m.n)
+		for _, r := range m.rowOf {
+			m.rowAt[m.base.off[r]/m.n] = r
 		}
 	}
-	return m.matcher.Solve(m.cost, n)
+	return h, ok
+}
+
+// rebase matches p's boxes, repairing the base's matching in the rows of
+// the boxes that are not where the base had them, or solving from scratch
+// when they are many or there is no base. It sets rowOf.
+func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
+	boxes, n, pl := p.BoxSquares(), m.n, p.Player()
+	if m.baseOK {
+		mt := m.matcher
+		mt.restore(&m.base, n)
+		clear(m.kept)
+		moved := 0
+		for i, s := range boxes {
+			k := m.slot(s, pl)
+			r := m.rowAt[k]
+			if r < n && mt.off[r] == k*n && !m.kept[r] {
+				m.kept[r], m.rowOf[i] = true, r
+			} else {
+				m.rowOf[i] = -1
+				moved++
+			}
+		}
+		if moved <= max(2, n/4) {
+			m.free = m.free[:0]
+			for r, k := range m.kept {
+				if !k {
+					mt.unmatch(r)
+					m.free = append(m.free, r)
+				}
+			}
+			next := 0
+			for i, s := range boxes {
+				if m.rowOf[i] < 0 {
+					r := m.free[next]
+					next++
+					m.rowOf[i], mt.off[r] = r, m.slot(s, pl)*n
+				}
+			}
+			return mt.rematch(n, m.free)
+		}
+	}
+	for i := range m.rowOf {
+		m.rowOf[i] = i
+	}
+	return m.Bound(p)
+}
+
+// Child returns Bound(p) for a position p whose boxes are those of the last
+// SetBase's position, in the same order (as Position.Apply keeps them),
+// except for a few that moved: their rows are repaired from the base's
+// matching instead of solving from scratch (with sides, also the rows of
+// boxes the player is now on the other side of).
+func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
+	if !m.baseOK {
+		return m.Bound(p)
+	}
+	mt, n, pl := m.matcher, m.n, p.Player()
+	mt.restore(&m.base, n)
+	m.free = m.free[:0]
+	for i, s := range p.BoxSquares() {
+		if r, o := m.rowOf[i], m.slot(s, pl)*n; mt.off[r] != o {
+			mt.unmatch(r)
+			mt.off[r] = o
+			m.free = append(m.free, r)
+		}
+	}
+	return mt.rematch(n, m.free)
 }

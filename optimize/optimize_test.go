@@ -9,11 +9,12 @@ import (
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/search"
+	"soko/sokoban"
 	"soko/solver"
 	"soko/verify"
 )
 
-func solve(t *testing.T, s solver.Solver, l *level.Level) solver.Result {
+func solve(t testing.TB, s solver.Solver, l *level.Level) solver.Result {
 	t.Helper()
 	res, err := solver.Run(context.Background(), s, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
 	if err != nil || res.Status != solver.Solved {
@@ -195,5 +196,88 @@ func TestParseMetric(t *testing.T) {
 	}
 	if _, err := ParseMetric("steps"); err == nil {
 		t.Error("steps: no error")
+	}
+}
+
+// BenchmarkOptimize optimizes greedy's solution of a mid-sized Microban
+// level from scratch; positions expanded per second is the search's speed.
+func BenchmarkOptimize(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:139")[0]
+	res, err := solver.Run(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.Solved {
+		b.Fatal(res.Status, err)
+	}
+	var expanded int64
+	start := time.Now()
+	for b.Loop() {
+		out, err := Optimize(context.Background(), l, res.Moves, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		expanded += out.Expanded
+	}
+	b.ReportMetric(float64(expanded)/time.Since(start).Seconds(), "expanded/s")
+}
+
+// bigDetours is an open 120×120 room with boxes in rows, each beside its
+// goal to the right, and a solution that takes every box down, right and up
+// onto its goal: three pushes where one does.
+func bigDetours(t testing.TB, boxes int) (*level.Level, []level.Move) {
+	const w, h = 120, 120
+	rows := make([][]byte, h)
+	for y := range rows {
+		rows[y] = []byte(strings.Repeat(" ", w))
+		rows[y][0], rows[y][w-1] = '#', '#'
+	}
+	for x := range w {
+		rows[0][x], rows[h-1][x] = '#', '#'
+	}
+	rows[1][1] = '@'
+	var at [][2]int
+	for i := range boxes {
+		x, y := 4+4*(i%25), 4+4*(i/25)
+		rows[y][x], rows[y][x+1] = '$', '.'
+		at = append(at, [2]int{x, y})
+	}
+	var text strings.Builder
+	for _, r := range rows {
+		text.Write(r)
+		text.WriteByte('\n')
+	}
+	l := testlevel.Parse(t, text.String())
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pushes []sokoban.Push
+	for _, xy := range at {
+		s := b.At(xy[0], xy[1])
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Down})
+		s = b.Next(s, level.Down)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Right})
+		s = b.Next(s, level.Right)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Up})
+	}
+	moves, err := b.Expand(pushes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, moves
+}
+
+// On a big board with many boxes the optimizer stops at the context's
+// deadline with a verified solution no longer than the given one.
+func TestBigBoardUnderDeadline(t *testing.T) {
+	l, moves := bigDetours(t, 200)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := Optimize(ctx, l, moves, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v → %+v in %v, complete %v", res.Before, res.After, time.Since(start), res.Complete)
+	if rep := verify.Replay(l, res.Moves); !rep.Solved || Pushes.Better(res.Before, res.After) {
+		t.Errorf("%+v from %+v, solved %v", res.After, res.Before, rep.Solved)
 	}
 }

@@ -2,7 +2,7 @@ package optimize
 
 import (
 	"bytes"
-	"container/heap"
+	"math"
 
 	"soko/sokoban"
 )
@@ -177,9 +177,17 @@ func (o *optimizer) nearTable(n int) {
 	for i := range o.near {
 		o.near[i] = sokoban.None
 	}
+	o.rankTab = nil
+	if o.b.N <= denseRanks {
+		o.rankTab = make([]uint16, o.b.N*o.b.N)
+	}
 	seen := make([]uint32, o.b.N)
 	var queue []sokoban.Square
 	for s := range sokoban.Square(o.b.N) {
+		if s%256 == 0 && o.ctx.Err() != nil {
+			o.stopped, o.nearN = true, 0 // built again next time
+			return
+		}
 		mark := uint32(s) + 1
 		queue = append(queue[:0], s)
 		seen[s] = mark
@@ -190,6 +198,9 @@ func (o *optimizer) nearTable(n int) {
 			if q != s && !o.dead[q] {
 				row[found] = q
 				found++
+				if o.rankTab != nil {
+					o.rankTab[int(s)*o.b.N+int(q)] = uint16(found)
+				}
 			}
 			for d := range sokoban.Dir(4) {
 				if x := o.b.Next(q, d); x != sokoban.None && seen[x] != mark {
@@ -201,9 +212,19 @@ func (o *optimizer) nearTable(n int) {
 	}
 }
 
+// denseRanks is the most squares a board may have for rank to use a table
+// of every pair (2 bytes each) instead of scanning a square's nearest.
+const denseRanks = 1024
+
 // rank returns where a stands among the squares nearest to s, from 1, or
 // unlimited when it is not among them.
 func (o *optimizer) rank(s, a sokoban.Square) int {
+	if o.rankTab != nil {
+		if r := o.rankTab[int(s)*o.b.N+int(a)]; r > 0 {
+			return int(r)
+		}
+		return unlimited
+	}
 	row := o.near[int(s)*o.nearN : int(s+1)*o.nearN]
 	for i, q := range row {
 		if q == a {
@@ -217,82 +238,148 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 }
 
 // search finds a cheapest path in the metric from start (the player on
-// their exact square) to the position seg leads to, or to any solved
-// position when toEnd, through positions whose boxes are in the stretch's
-// vicinity. It returns the path when it costs less than seg; ok is false
-// otherwise, and o.outgrown says whether the search was stopped by the
-// memory budget. Dijkstra's algorithm over positions with the player's exact
-// square: a push costs one push and the walk to it plus one move.
-func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bool, radii []int) ([]sokoban.Push, bool) {
+// their exact square) through positions whose boxes are in the stretch's
+// vicinity to the end of the stretch: when next is nil, any solved
+// position; otherwise the boxes where seg leaves them with the player
+// anywhere from which they can walk to push next, that walk counted. It
+// returns the path, and what it saves, when it costs less than seg with
+// that walk; ok is false otherwise, and o.outgrown says whether the search
+// was stopped by the memory budget.
+//
+// It is A* over positions with the player's exact square: a push costs one
+// push and the walk to it plus one move. The bound is the sum over the
+// boxes of the pushes that take a lone box from its square to the nearest
+// square of the target configuration (sokoban.Board.PullFrom), counted as
+// that many pushes and moves. It is consistent, since one push changes one
+// box's term by at most one and costs at least one push and one move, so a
+// position is closed once, and positions whose cost and bound reach the
+// stretch's own cost are never stored: they cannot lead to a shorter path.
+// Reaching the target boxes queues a goal item whose cost includes the
+// walk to next; the stretch is replaced when that item comes first.
+func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, radii []int) (path []sokoban.Push, gain Score, ok bool) {
 	o.searches++
 	v := newStretch(o, start, seg, radii)
-	end := start.Clone()
-	old := o.metric.cost(Score{Pushes: len(seg), Moves: o.walkCost(end, seg)})
+	if o.done() {
+		return nil, gain, false
+	}
 	b := o.b
-	pos := start.Clone()
-	targetKey := end.PackExact(nil)
-
-	g := &graph{store: sokoban.NewStore(b.KeySize())}
-	key := pos.PackExact(nil)
-	g.add(key, pos.HashExact(), noParent, sokoban.Push{}, 0)
-	heap.Push(&g.open, item{0, 0})
-	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
-	for g.open.Len() > 0 {
-		it := heap.Pop(&g.open).(item)
-		id := it.id
-		if g.closed[id] || it.cost != g.cost[id] {
-			continue
+	end := start.Clone()
+	segScore := Score{Pushes: len(seg), Moves: o.walkCost(end, seg)}
+	var toGo []int32
+	var nextBehind sokoban.Square
+	if next == nil {
+		if o.toGoal == nil {
+			o.toGoal = b.NearestGoal()
 		}
-		if it.cost >= old {
-			return nil, false
+		toGo = o.toGoal
+	} else {
+		nextBehind = b.Next(next.Box, next.Dir^1)
+		segScore.Moves += o.walk.distance(end, nextBehind)
+		toGo = b.PullFrom(end.BoxSquares())
+	}
+	old := o.metric.cost(segScore)
+	targetKey := end.PackExact(nil)
+	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
+	const hScale = costScale + 1                                          // a bound of h pushes is h pushes and h moves
+	bound := func(p *sokoban.Position) int64 {
+		h := int64(0)
+		for _, s := range p.BoxSquares() {
+			h += int64(toGo[s])
+		}
+		return h
+	}
+
+	g := o.graph.reset(b)
+	pos := start.Clone()
+	key := pos.PackExact(nil)
+	g.store.Intern(key, pos.HashExact())
+	g.add(noParent, sokoban.Push{}, 0)
+	g.open.push(item{f: bound(pos) * hScale, g: 0, id: 0})
+	const goal = noParent - 1 // the goal item's id
+	goalCost, goalParent := int64(math.MaxInt64), noParent
+	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
+	for len(g.open) > 0 {
+		it := g.open.pop()
+		id := it.id
+		if it.f >= old {
+			return nil, gain, false
+		}
+		if id == goal {
+			found := o.metric.score(goalCost)
+			return g.path(goalParent), Score{Pushes: segScore.Pushes - found.Pushes, Moves: segScore.Moves - found.Moves}, true
+		}
+		if g.closed[id] || it.g != g.cost[id] {
+			continue
 		}
 		g.closed[id] = true
 		pos.Unpack(g.store.Key(id))
-		if toEnd && pos.Solved() || !toEnd && bytes.Equal(g.store.Key(id), targetKey) {
-			return g.path(id), true
+		if next == nil && pos.Solved() {
+			goalCost, goalParent = it.g, id
+			g.open.push(item{f: it.g, g: it.g, id: goal})
+			continue
 		}
 		o.expanded++
-		if o.expanded%256 == 0 && o.ctx.Err() != nil {
+		// One expansion takes at least a walk over the board, far more
+		// than a look at the context.
+		if o.ctx.Err() != nil {
 			o.stopped = true
-			return nil, false
+			return nil, gain, false
 		}
 		if g.bytes()+v.bytes() > o.memory {
 			o.outgrown = true
-			return nil, false
+			return nil, gain, false
 		}
-		player := pos.Player()
 		o.walk.fill(pos)
+		if next != nil && bytes.Equal(g.store.Key(id)[:boxBytes], targetKey[:boxBytes]) {
+			if w := o.walk.at(nextBehind); w >= 0 {
+				if c := it.g + o.metric.cost(Score{Moves: int(w)}); c < goalCost {
+					goalCost, goalParent = c, id
+					g.open.push(item{f: c, g: c, id: goal})
+				}
+			}
+		}
+		h := bound(pos)
+		player := pos.Player()
 		boxes = append(boxes[:0], pos.BoxSquares()...)
 		for _, s := range boxes {
 			for d := range sokoban.Dir(4) {
 				behind, front := b.Next(s, d^1), b.Next(s, d)
-				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] {
+				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] || toGo[front] >= sokoban.Unreachable {
 					continue
 				}
 				walk := o.walk.at(behind)
 				if walk < 0 {
 					continue
 				}
+				c := it.g + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
+				f := c + (h-int64(toGo[s])+int64(toGo[front]))*hScale
+				if f >= old {
+					continue
+				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
-				if v.admit(pos) && !o.checker.Deadlocked(pos, to) {
-					key = pos.PackExact(key[:0])
-					c := it.cost + o.metric.cost(Score{Pushes: 1, Moves: int(walk) + 1})
-					g.relax(key, pos.HashExact(), id, m, c)
+				key = pos.PackExact(key[:0])
+				child, fresh := g.store.Intern(key, pos.HashExact())
+				if fresh {
+					// Tested once: a position outside the vicinity or
+					// deadlocked is stored closed and never queued.
+					g.add(id, m, c)
+					g.closed[child] = !v.admit(pos) || o.checker.Deadlocked(pos, to)
 				}
+				g.relax(child, fresh, id, m, item{f: f, g: c, id: child})
 				pos.Undo(m)
 				pos.SetPlayer(player)
 			}
 		}
 	}
-	return nil, false
+	return nil, gain, false
 }
 
 const noParent = ^uint32(0)
 
 // graph is the search's table of positions: packed with the player's exact
 // square, each with its parent, the push that reached it, its cost so far
-// and whether it is closed; and the open list, a binary heap on cost.
+// and whether it is closed; and the open list, a binary heap on f.
 type graph struct {
 	store  *sokoban.Store
 	parent []uint32
@@ -302,28 +389,39 @@ type graph struct {
 	open   openList
 }
 
-func (g *graph) add(key []byte, h uint64, parent uint32, m sokoban.Push, c int64) uint32 {
-	id, _ := g.store.Intern(key, h)
+// reset empties the graph for a new search on b, keeping its memory; the
+// zero graph allocates on first use.
+func (g *graph) reset(b *sokoban.Board) *graph {
+	if g.store == nil {
+		g.store = sokoban.NewStore(b.KeySize())
+	}
+	g.store.Reset()
+	g.parent, g.via, g.cost, g.closed, g.open = g.parent[:0], g.via[:0], g.cost[:0], g.closed[:0], g.open[:0]
+	return g
+}
+
+// add stores a position the first time it is reached.
+func (g *graph) add(parent uint32, m sokoban.Push, c int64) {
 	g.parent = append(g.parent, parent)
 	g.via = append(g.via, m)
 	g.cost = append(g.cost, c)
 	g.closed = append(g.closed, false)
-	return id
 }
 
-// relax records that the position key is reached from parent by push m at
-// cost c, and queues it when that is the cheapest way yet.
-func (g *graph) relax(key []byte, h uint64, parent uint32, m sokoban.Push, c int64) {
-	id, ok := g.store.Find(key, h)
+// relax records that position id, stored just now when fresh, is reached
+// from parent by push m at cost it.g, and queues it when that is the
+// cheapest way yet.
+func (g *graph) relax(id uint32, fresh bool, parent uint32, m sokoban.Push, it item) {
 	switch {
-	case !ok:
-		id = g.add(key, h, parent, m, c)
-	case g.closed[id] || c >= g.cost[id]:
+	case g.closed[id]:
+		return
+	case fresh:
+	case it.g >= g.cost[id]:
 		return
 	default:
-		g.parent[id], g.via[id], g.cost[id] = parent, m, c
+		g.parent[id], g.via[id], g.cost[id] = parent, m, it.g
 	}
-	heap.Push(&g.open, item{c, id})
+	g.open.push(it)
 }
 
 // path returns the pushes from the root to id.
@@ -344,23 +442,50 @@ func (g *graph) bytes() int64 {
 	return g.store.Bytes() + n*(4+8+8+1) + 16*int64(cap(g.open))
 }
 
+// item is an open position: its cost so far g and f = g + its bound.
 type item struct {
-	cost int64
+	f, g int64
 	id   uint32
 }
 
-// openList is a binary heap of items, cheapest first.
+// openList is a binary heap of items, smallest f first.
 type openList []item
 
-func (h openList) Len() int           { return len(h) }
-func (h openList) Less(i, j int) bool { return h[i].cost < h[j].cost }
-func (h openList) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *openList) Push(x any)        { *h = append(*h, x.(item)) }
-func (h *openList) Pop() any {
-	old := *h
-	it := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return it
+func (h *openList) push(it item) {
+	q := append(*h, it)
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].f <= q[i].f {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+	*h = q
+}
+
+func (h *openList) pop() item {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && q[c+1].f < q[c].f {
+			c++
+		}
+		if q[i].f <= q[c].f {
+			break
+		}
+		q[i], q[c] = q[c], q[i]
+		i = c
+	}
+	*h = q
+	return top
 }
 
 // walker measures player walks by breadth-first search over the floor.

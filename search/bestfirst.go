@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"slices"
 
 	"soko/internal/bucketq"
 	"soko/level"
@@ -11,10 +10,18 @@ import (
 	"soko/solver"
 )
 
-// scorer rates a position reached after g pushes: its priority in the open
-// list (smaller first), a tie-break (smaller first), and false if the
-// position is known to be unsolvable.
-type scorer func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+// scorer rates positions for a best-first search.
+type scorer struct {
+	// score rates a position reached after g pushes: its priority in the
+	// open list (smaller first), a tie-break (smaller first), and false if
+	// the position is known to be unsolvable.
+	score func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+	// parent, when set, scores a position about to be expanded, and child
+	// then rates each position one move from it (its boxes in the same
+	// order), reusing the parent's work (PushMatching.Child).
+	parent func(p *sokoban.Position)
+	child  func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+}
 
 // bestFirstConfig says how a best-first search over pushes behaves.
 type bestFirstConfig struct {
@@ -53,31 +60,26 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	score, err := cfg.score(g)
+	sc, err := cfg.score(g)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	piCorrals, err := opts.Bool(piCorralParam)
-	if err != nil {
+	if err := g.setUpMoves(opts, true, true, cfg.rooms); err != nil {
 		return solver.Result{}, err
-	}
-	if g.tunnels, err = opts.Bool(tunnelsParam); err != nil {
-		return solver.Result{}, err
-	}
-	if g.rooms, err = opts.Bool(roomsParam(cfg.rooms)); err != nil {
-		return solver.Result{}, err
-	}
-	if g.tunnels || g.rooms {
-		if err := g.addMacros(); err != nil {
-			return solver.Result{}, err
-		}
 	}
 	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
 	}
-	var barrier []sokoban.Square
+	g.region = sokoban.NewRegion(g.board)
+	if g.charge(g.region.Bytes()) {
+		return g.stop(g.halt), nil
+	}
 	root := g.addRoot()
-	p0, t0, ok := score(g.pos, 0)
+	score := sc.score
+	if sc.child != nil {
+		score = sc.child
+	}
+	p0, t0, ok := sc.score(g.pos, 0)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
 	}
@@ -112,15 +114,10 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
-		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		if piCorrals {
-			// Only pushes of the boxes around a PI-corral, when there is
-			// one; deadlock.Corrals.PICorral says why that keeps an
-			// optimal solution.
-			if barrier = g.checker.Corrals().PICorral(g.pos, barrier[:0]); len(barrier) > 0 {
-				pushes = slices.DeleteFunc(pushes, func(m sokoban.Push) bool { return !slices.Contains(barrier, m.Box) })
-			}
+		if sc.parent != nil {
+			sc.parent(g.pos)
 		}
+		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
 			if st, stop := g.pulse(); stop {
 				return g.stop(st), nil
@@ -134,10 +131,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				continue
 			}
 			depth := cost[id] + uint16(mv.pushes())
-			child, fresh := g.add(id, m)
-			if fresh {
-				g.via[child] = mv.via()
-			}
+			child, fresh := g.addMove(id, mv)
 			switch {
 			case fresh:
 				cost = append(cost, depth)

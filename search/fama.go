@@ -47,7 +47,7 @@ func famaScore(g *pushGraph) (scorer, error) {
 	// The bonus for boxes on goals is at most 20·5 per box; offset every
 	// priority by that so none is negative.
 	offset := 100 * b.Boxes()
-	return func(p *sokoban.Position, depth int) (int, int, bool) {
+	return scorer{score: func(p *sokoban.Position, depth int) (int, int, bool) {
 		h, nearest := 0, -1
 		for _, s := range p.BoxSquares() {
 			if b.IsGoal(s) {
@@ -74,7 +74,7 @@ func famaScore(g *pushGraph) (scorer, error) {
 			h += nearest
 		}
 		return h + depth + offset, 0, true
-	}, nil
+	}}, nil
 }
 
 func abs(x int) int {

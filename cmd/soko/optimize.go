@@ -18,6 +18,7 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
+	"soko/solver"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -38,6 +39,7 @@ type optimizeConfig struct {
 	radii   []int
 	memory  int64
 	from    string
+	compare compareFiles
 	json    bool
 	noLURD  bool
 	metricS string
@@ -58,6 +60,7 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.Var(radiiValue{&c.radii}, "radii", "vicinity radii `LIST`, one per box that may stand off the solution (empty: no vicinity search)")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory `SIZE` one vicinity search may hold before its stretch is split")
 	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl`")
+	fs.Var(&c.compare, "compare", "with --from, set the totals beside those of the solvers in `FILE` (JSONL results, or a table of NAME_status, NAME_pushes, NAME_moves columns); repeatable")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	return fs, c
@@ -142,16 +145,23 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		jobs = []optimizeJob{{level: lvls[0], lurd: text}}
 	}
+	others := lengthsBy{}
+	for _, path := range c.compare {
+		if err := readLengths(path, others); err != nil {
+			return err
+		}
+	}
 	var status io.Writer
 	if progress.IsTerminal(stderr) {
 		status = stderr
 	}
 	enc := json.NewEncoder(stdout)
 	var before, after optimize.Score
+	ours := map[string]optimize.Score{} // level → the shortest optimized solution
 	done, failed := 0, 0
 	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
+		if done > 0 && ctx.Err() != nil {
+			break // interrupted: the solution running was printed, no more start
 		}
 		r := optimizeOne(ctx, j, c, status)
 		done++
@@ -170,6 +180,9 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		before.Moves += r.Before.Moves
 		after.Pushes += r.After.Pushes
 		after.Moves += r.After.Moves
+		if s, ok := ours[r.Level]; !ok || c.metric.Better(r.After, s) {
+			ours[r.Level] = r.After
+		}
 	}
 	if c.from != "" {
 		summary := fmt.Sprintf("optimized %s for %s: pushes %d → %d, moves %d → %d",
@@ -180,11 +193,12 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if failed > 0 {
 			summary += "; " + english.Count(failed, "error", "errors")
 		}
+		w := stdout
 		if c.json {
-			fmt.Fprintln(stderr, summary)
-		} else {
-			fmt.Fprintln(stdout, summary)
+			w = stderr
 		}
+		fmt.Fprintln(w, summary)
+		printComparisons(w, ours, others)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -310,4 +324,41 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
 	}
+}
+
+// solveOptimize holds the --optimize flags of soko solve.
+type solveOptimize struct {
+	on     bool
+	metric optimize.Metric
+	time   time.Duration
+}
+
+func optimizeSolveFlags(fs *flag.FlagSet, c *solveOptimize) {
+	fs.BoolVar(&c.on, "optimize", false, "shorten each solution with the optimizer (see 'soko help optimize')")
+	fs.Func("optimize-metric", "what --optimize shortens first: `pushes` or moves (default pushes)", func(s string) error {
+		m, err := optimize.ParseMetric(s)
+		if err != nil {
+			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
+		}
+		c.metric = m
+		return nil
+	})
+	c.time = 10 * time.Second
+	fs.Var(durationValue{&c.time}, "optimize-time", "time limit `D` of --optimize per solution (0: none)")
+}
+
+// optimizeSolved replaces a solver's verified solution with the optimizer's
+// and returns an error message, or "" on success.
+func optimizeSolved(ctx context.Context, l *level.Level, res *solver.Result, c solveOptimize) string {
+	if c.time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.time)
+		defer cancel()
+	}
+	out, err := optimize.Optimize(ctx, l, res.Moves, optimize.Options{Metric: c.metric})
+	if err != nil {
+		return "optimize: " + err.Error()
+	}
+	res.Moves, res.Pushes = out.Moves, out.After.Pushes
+	return ""
 }

@@ -19,6 +19,7 @@ import (
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -29,9 +30,11 @@ type solveConfig struct {
 	params  paramsValue
 	model   string
 	workers int
+	threads int
 	json    bool
 	noLURD  bool
 	profile profileFiles
+	opt     solveOptimize
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -61,9 +64,12 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
+	c.threads = 1
+	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	c.profile.register(fs)
+	optimizeSolveFlags(fs, &c.opt)
 	return fs, c
 }
 
@@ -86,7 +92,9 @@ type record struct {
 	Iterations   int64            `json:"iterations,omitempty"`
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
-	Counts       map[string]int64 `json:"counts,omitempty"` // the solver's own counters (solver.Stats.Counts)
+	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
+	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
+	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -113,6 +121,9 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
+	}
+	if err := checkModel(c.model); err != nil {
+		return fmt.Errorf("solve: %w", err)
 	}
 	if !isSet(fs, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
@@ -232,7 +243,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
@@ -243,10 +254,17 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
-	r.Counts = st.Counts
+	r.Counts, r.Strategy = st.Counts, st.Strategy
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		if c.opt.on {
+			if r.Error = optimizeSolved(ctx, l, &res, c.opt); r.Error != "" {
+				return r
+			}
+			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
+			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		}
 		if !c.noLURD {
 			r.Solution = level.FormatLURD(res.Moves)
 		}
@@ -269,6 +287,9 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
+	if u := r.Unoptimized; u != nil {
+		fmt.Fprintf(w, "  optimized from %d pushes, %d moves\n", u.Pushes, u.Moves)
+	}
 	if r.Iterations > 0 {
 		perNode := 0.0
 		if r.TreeSize > 0 {
@@ -277,8 +298,11 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		fmt.Fprintf(w, "  iterations %d  tree size %d  unique states %d (%.2f per tree node)\n",
 			r.Iterations, r.TreeSize, r.UniqueStates, perNode)
 	}
-	if len(r.Counts) > 0 {
+	if len(r.Counts) > 0 || r.Strategy != "" {
 		var parts []string
+		if r.Strategy != "" {
+			parts = append(parts, "solved by "+r.Strategy)
+		}
 		for _, k := range slices.Sorted(maps.Keys(r.Counts)) {
 			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), r.Counts[k]))
 		}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"soko/internal/testlevel"
+	"soko/verify"
+)
+
+// greedy3 is greedy's solution of Microban 3: 15 pushes, 59 moves; the
+// optimum is 13 pushes.
+const greedy3 = "ruuLLLddllluurRurDrrrddlUruLLLulDllddrrrUdllluurrDrdLuuurDD"
+
+func TestOptimizeCommand(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:3")[0]
+	if rep, _ := verify.Check(l, greedy3); !rep.Solved {
+		t.Fatalf("test solution does not solve microban:3: %s", rep.Reason)
+	}
+	out, _, err := soko(t, "", "optimize", "microban:3", greedy3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "pushes   15 →   13") || !strings.Contains(lines[0], "complete") {
+		t.Fatalf("optimize:\n%s", out)
+	}
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[1])); !rep.Solved || rep.Pushes != 13 {
+		t.Errorf("optimized solution: %+v", rep)
+	}
+
+	// --from: solved records of bench and solve --json files; others skipped.
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results.jsonl")
+	records := `{"solver":"greedy","level":"microban:3","status":"solved","verified":true,"solution":"` + greedy3 + `"}
+{"solver":"bfs","level":"microban:4","status":"time limit","verified":false}
+{"algo":"greedy","level":"microban:3","status":"solved","solution":"` + greedy3 + `"}
+`
+	if err := os.WriteFile(results, []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = soko(t, "", "optimize", "--from", results, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		var r optimized
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Level != "microban:3" || r.Solver != "greedy" || r.Before.Pushes != 15 || r.After.Pushes != 13 || r.Solution == "" {
+			t.Errorf("--from record: %+v", r)
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("--from: %d records, want 2:\n%s", n, out)
+	}
+
+	// --compare: a peers table and another results file, totals on the
+	// levels both solve.
+	peers := filepath.Join(dir, "peers.tsv")
+	table := "level\tfast_status\tfast_pushes\tfast_moves\nmicroban:3\tsolved\t14\t50\nmicroban:4\tsolved\t7\t29\n"
+	if err := os.WriteFile(peers, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	optimal := filepath.Join(dir, "optimal.jsonl")
+	if err := os.WriteFile(optimal, []byte(`{"algo":"astar","level":"microban:3","status":"solved","pushes":13,"moves":41}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = soko(t, "", "optimize", "--from", results, "--compare", peers, "--compare", optimal, "--no-solution")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"beside astar on the 1 level both solve: pushes 13 (astar 13), moves 41 (astar 41); at most astar's pushes on 1 (100.0%)",
+		"beside fast on the 1 level both solve: pushes 13 (fast 14), moves 41 (fast 50); at most fast's pushes on 1 (100.0%)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--compare: no %q in\n%s", want, out)
+		}
+	}
+	usage(t, "", "optimize", "--from", results, "--compare", filepath.Join(dir, "missing.tsv"))
+
+	usage(t, "", "optimize", "microban:3")
+	usage(t, "", "optimize", "microban:3", greedy3, "--metric", "steps")
+	usage(t, "", "optimize", "microban:3", greedy3, "--radii", "20,0")
+	usage(t, "", "optimize", "--from", filepath.Join(dir, "missing.jsonl"))
+	if _, _, err := soko(t, "", "optimize", "microban:3", "RRRR"); err == nil {
+		t.Error("a solution that does not solve the level: no error")
+	}
+}
+
+// Interrupted, optimize still prints the best solution so far (here the
+// cheap passes' or the given one), verified, and exits as interrupted.
+func TestOptimizeInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"optimize", "microban:3", greedy3}, strings.NewReader(""), &out, &errOut)
+	if !errors.Is(err, errInterrupted) {
+		t.Errorf("err %v, want interrupted", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "stopped") {
+		t.Fatalf("interrupted optimize:\n%s", out.String())
+	}
+	l := testlevel.Resolve(t, "microban:3")[0]
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[1])); !rep.Solved || rep.Pushes > 15 {
+		t.Errorf("best so far: %+v", rep)
+	}
+}
+
+func TestSolveOptimize(t *testing.T) {
+	out, _, err := soko(t, "", "solve", "--algo", "greedy", "--optimize", "--optimize-metric", "moves", "microban:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "optimized from 15 pushes, 59 moves") {
+		t.Errorf("solve --optimize:\n%s", out)
+	}
+}

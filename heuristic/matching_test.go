@@ -1,0 +1,257 @@
+package heuristic
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"soko/internal/testlevel"
+	"soko/level"
+	"soko/sokoban"
+)
+
+// TestMatcherRematch checks the repair of a few rows (unmatch, new row,
+// rematch) against brute force on random matrices: a table of candidate
+// rows, of which a base takes n and each child swaps up to three for others.
+func TestMatcherRematch(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := range 3000 {
+		n := 1 + r.IntN(6)
+		rows := n + 1 + r.IntN(6)
+		square := randomMatrix(r, rows, trial%numStyles)
+		table := make([]int32, rows*n)
+		for i := range rows {
+			copy(table[i*n:i*n+n], square[i*rows:])
+		}
+		m := NewMatcher(n)
+		m.table = table
+		perm := r.Perm(rows)
+		for i := range n {
+			m.off[i] = perm[i] * n
+		}
+		if _, ok := m.solve(n); !ok {
+			continue
+		}
+		var base matchState
+		m.save(&base, n)
+		for range 5 {
+			m.restore(&base, n)
+			var free []int
+			for range 1 + r.IntN(min(n, 3)) {
+				i := r.IntN(n)
+				m.unmatch(i)
+				m.off[i] = r.IntN(rows) * n
+				free = append(free, i)
+			}
+			cost := make([]int32, n*n)
+			for i := range n {
+				copy(cost[i*n:], m.row(i, n))
+			}
+			want, wantOK := bruteForce(cost, n)
+			got, ok := m.rematch(n, free)
+			if ok != wantOK || ok && got != saturate(want) {
+				t.Fatalf("n=%d cost=%v: rematch %d %v, brute force %d %v", n, cost, got, ok, want, wantOK)
+			}
+		}
+	}
+}
+
+// newBounds returns the board of l and a constructor of its plain
+// (sided false) and sided PushMatching.
+func newBounds(t *testing.T, l *level.Level) (*sokoban.Board, func(sided bool) *PushMatching) {
+	t.Helper()
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist, err := b.PullDistances(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySide, err := b.PullDistancesBySide(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := b.NewSides()
+	return b, func(sided bool) *PushMatching {
+		if sided {
+			return NewSidedPushMatching(b, sides, bySide)
+		}
+		return NewPushMatching(b, dist)
+	}
+}
+
+// TestPushMatchingChildMatchesBound walks Microban and XSokoban levels
+// breadth-first and checks, on every state and every push from it, that
+// SetBase and Child agree with a bound solved from scratch by a second
+// PushMatching, plain and sided. Consecutive bases share more or fewer
+// boxes, so SetBase's repair and its fallback are both exercised.
+func TestPushMatchingChildMatchesBound(t *testing.T) {
+	ls := append(testlevel.Resolve(t, "microban:1-20,93,144,153"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	for _, l := range ls {
+		for _, sided := range []bool{false, true} {
+			b, bound := newBounds(t, l)
+			checkChildren(t, l, b, bound(sided), bound(sided))
+		}
+	}
+}
+
+func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushMatching) {
+	t.Helper()
+	p := b.Start()
+	store := sokoban.NewStore(b.KeySize())
+	store.Intern(p.Pack(nil), p.Hash())
+	var pushes []sokoban.Push
+	for id := uint32(0); int(id) < store.Len() && id < 2000; id++ {
+		p.Unpack(store.Key(id))
+		h, ok := m.SetBase(p)
+		if wh, wok := ref.Bound(p); h != wh || ok != wok {
+			t.Fatalf("%s state %d: SetBase %d %v, Bound %d %v", l.Name(), id, h, ok, wh, wok)
+		}
+		pushes = p.Pushes(pushes[:0], nil)
+		for _, mv := range pushes {
+			p.Apply(mv)
+			h, ok := m.Child(p)
+			if wh, wok := ref.Bound(p); h != wh || ok != wok {
+				t.Fatalf("%s state %d push %v: Child %d %v, Bound %d %v", l.Name(), id, mv, h, ok, wh, wok)
+			}
+			store.Intern(p.Pack(nil), p.Hash())
+			p.Undo(mv)
+		}
+	}
+}
+
+// TestPushMatchingIsAdmissible builds the complete push graphs of small
+// levels, finds every state's true distance in pushes to a solved state by
+// breadth-first search backwards from the solved states, and checks that
+// the bound never exceeds it, from scratch (Bound) or repaired (SetBase on
+// each state, Child on each successor), and that it never calls a state
+// with a solution a deadlock.
+func TestPushMatchingIsAdmissible(t *testing.T) {
+	const limit = 200000 // states per level
+	checked, stronger := 0, 0
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		b, bound := newBounds(t, l)
+		keys, edges := completeGraph(b, limit)
+		if keys == nil {
+			continue
+		}
+		checked++
+		dist := distancesToSolved(b, keys, edges)
+		plain := bound(false)
+		for _, m := range []*PushMatching{plain, bound(true)} {
+			stronger += checkAdmissible(t, l, b, m, plain, keys, edges, dist)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d levels have complete graphs under %d states", checked, limit)
+	}
+	if stronger == 0 {
+		t.Errorf("the sided bound is never stronger than the plain one")
+	}
+	t.Logf("checked the complete graphs of %d levels; the sided bound is stronger on %d states", checked, stronger)
+}
+
+// checkAdmissible checks m on every state and edge of a complete graph
+// and returns on how many states it is above the plain bound, which it
+// must never be below.
+func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *PushMatching, keys [][]byte, edges [][]int32, dist []int) int {
+	t.Helper()
+	stronger := 0
+	p, q := b.Start(), b.Start()
+	for id, key := range keys {
+		p.Unpack(key)
+		h, ok := m.SetBase(p)
+		if hp, okp := plain.Bound(p); ok && (!okp || h < hp) {
+			t.Fatalf("%s: bound %d below the plain bound %d (ok %v)", l.Name(), h, hp, okp)
+		} else if ok && h > hp {
+			stronger++
+		}
+		if d := dist[id]; d >= 0 && (!ok || int(h) > d) {
+			t.Fatalf("%s: bound %d (ok %v) on a state %d pushes from solved:\n%s", l.Name(), h, ok, d, rows(p))
+		}
+		pushes := p.Pushes(nil, nil)
+		for k, mv := range pushes {
+			p.Apply(mv)
+			h, ok := m.Child(p)
+			if d := dist[edges[id][k]]; d >= 0 && (!ok || int(h) > d) {
+				t.Fatalf("%s: repaired bound %d (ok %v) on a state %d pushes from solved", l.Name(), h, ok, d)
+			}
+			q.Unpack(keys[edges[id][k]])
+			if hq, okq := m.Bound(q); hq != h || okq != ok {
+				t.Fatalf("%s: repaired bound %d %v, from scratch %d %v", l.Name(), h, ok, hq, okq)
+			}
+			p.Undo(mv)
+		}
+	}
+	return stronger
+}
+
+func rows(p *sokoban.Position) string {
+	var s string
+	for _, r := range p.Rows() {
+		s += r + "\n"
+	}
+	return s
+}
+
+// completeGraph returns every state reachable from b's start over pushes,
+// packed, and each state's successors in the order of Position.Pushes, or
+// nil if there are more than limit states.
+func completeGraph(b *sokoban.Board, limit int) (keys [][]byte, edges [][]int32) {
+	store := sokoban.NewStore(b.KeySize())
+	p := b.Start()
+	store.Intern(p.Pack(nil), p.Hash())
+	var pushes []sokoban.Push
+	for id := uint32(0); int(id) < store.Len(); id++ {
+		if store.Len() > limit {
+			return nil, nil
+		}
+		p.Unpack(store.Key(id))
+		pushes = p.Pushes(pushes[:0], nil)
+		var out []int32
+		for _, mv := range pushes {
+			p.Apply(mv)
+			c, _ := store.Intern(p.Pack(nil), p.Hash())
+			out = append(out, int32(c))
+			p.Undo(mv)
+		}
+		edges = append(edges, out)
+	}
+	for id := range store.Len() {
+		keys = append(keys, store.Key(uint32(id)))
+	}
+	return keys, edges
+}
+
+// distancesToSolved returns, per state, the fewest pushes to a solved
+// state, or -1 if none is reachable.
+func distancesToSolved(b *sokoban.Board, keys [][]byte, edges [][]int32) []int {
+	back := make([][]int32, len(keys))
+	for s, out := range edges {
+		for _, c := range out {
+			back[c] = append(back[c], int32(s))
+		}
+	}
+	dist := make([]int, len(keys))
+	var queue []int32
+	p := b.Start()
+	for id, key := range keys {
+		dist[id] = -1
+		if p.Unpack(key); p.Solved() {
+			dist[id] = 0
+			queue = append(queue, int32(id))
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, q := range back[s] {
+			if dist[q] < 0 {
+				dist[q] = dist[s] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return dist
+}
