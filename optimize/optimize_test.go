@@ -281,3 +281,17 @@ func TestBigBoardUnderDeadline(t *testing.T) {
 		t.Errorf("%+v from %+v, solved %v", res.After, res.Before, rep.Solved)
 	}
 }
+
+// With little memory the vicinity search splits its stretches and still
+// finds what the full search finds on a level where the whole-solution
+// search does not fit.
+func TestSmallMemorySplitsStretches(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	greedy := solve(t, search.Greedy{}, l)
+	cheap := check(t, l, greedy.Moves, Options{Radii: []int{}})
+	res := check(t, l, greedy.Moves, Options{Memory: 1 << 20})
+	t.Logf("greedy %d pushes, cheap passes %+v, 1 MiB vicinity %+v", greedy.Pushes, cheap.After, res.After)
+	if res.After.Pushes >= cheap.After.Pushes {
+		t.Errorf("1 MiB: %+v, no better than the cheap passes' %+v", res.After, cheap.After)
+	}
+}
