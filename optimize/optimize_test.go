@@ -107,7 +107,7 @@ func TestCompleteVicinityIsOptimal(t *testing.T) {
 		greedy := solve(t, search.Greedy{}, l)
 		bfs := solve(t, search.BFS{}, l)
 		bfsMoves := solve(t, search.BFSMoves{}, l)
-		all := []int{maxRadius, maxRadius}
+		all := []int{MaxRadius, MaxRadius}
 		if res := check(t, l, greedy.Moves, Options{Metric: Pushes, Radii: all}); res.After.Pushes != bfs.Pushes {
 			t.Errorf("%s: pushes: %d, bfs %d", l.Name(), res.After.Pushes, bfs.Pushes)
 		}
@@ -181,7 +181,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Optimize(context.Background(), l, lurd(t, "LRRR"), Options{}); err == nil {
 		t.Error("illegal step: no error")
 	}
-	for _, radii := range [][]int{{0}, {-1}, {maxRadius + 1}, {1, 1, 1, 1, 1}} {
+	for _, radii := range [][]int{{0}, {-1}, {MaxRadius + 1}, {1, 1, 1, 1, 1}} {
 		if _, err := Optimize(context.Background(), l, lurd(t, "RRR"), Options{Radii: radii}); err == nil {
 			t.Errorf("radii %v: no error", radii)
 		}

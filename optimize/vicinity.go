@@ -8,7 +8,7 @@ import (
 )
 
 // unlimited is a radius that admits every square.
-const unlimited = maxRadius + 1
+const unlimited = MaxRadius + 1
 
 // stretch is one search's vicinity: the box configurations Q_0 … Q_m of a
 // stretch of m pushes, as bitsets and box lists, and each push's from and to
