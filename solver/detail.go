@@ -19,15 +19,15 @@ const MaxDetail = 160
 //
 // Write one short line of "name value" pairs, most telling first, separated
 // by commas: "boxes on goals 5 of 12", or "h 23, g 41". Only the first line
-// is kept, and at most MaxDetail bytes of it. A solver with a feature vector,
-// such as fess with its best cell, registers it next to Best before its loop:
+// is kept, and at most MaxDetail bytes of it. A solver with a feature vector
+// registers it next to Best, before its loop; fess, whose drawBest draws a
+// node of the best cell e.best, would write:
 //
-//	e.guard = solver.NewGuard(ctx, opts)
 //	e.guard.Best(e.drawBest)
 //	e.guard.Describe(func() string {
-//		f := e.bestFeatures // the features of the node drawBest draws
+//		k := e.cells[e.best].key
 //		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
-//			f.packed, goals, f.regions, f.outOfPlan, f.hotspots)
+//			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
 //	})
 //
 // A Portfolio forwards each member's description with its board, and
