@@ -101,6 +101,14 @@ const (
 	StatusFailed = "failed" // an external program ended without a solution
 )
 
+// What a Record's cpu_s counts (Record.CPUScope); see Runner.
+const (
+	CPUThread   = "thread"   // the thread the run was called on: all of a run on one goroutine; absent in older files means this
+	CPUProcess  = "process"  // soko's whole process while the run had it alone: every goroutine of the run, and the garbage collector
+	CPUPrograms = "programs" // every process of an external program's run
+	CPUNone     = "none"     // not measured (cpu_s is 0): several threads beside other runs, or no clock to read
+)
+
 // Record is one finished run: one line of a results file.
 type Record struct {
 	Key       string            `json:"key"`
@@ -118,7 +126,8 @@ type Record struct {
 	Pushes   int     `json:"pushes"`
 	Moves    int     `json:"moves"`
 	WallS    float64 `json:"wall_s"`
-	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone; see Runner
+	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
+	CPUScope string  `json:"cpu_scope,omitempty"`
 
 	Expanded     int64            `json:"expanded,omitempty"`
 	Generated    int64            `json:"generated,omitempty"`
@@ -135,6 +144,9 @@ type Record struct {
 	Solution string `json:"solution,omitempty"`
 	Error    string `json:"error,omitempty"`
 }
+
+// CPUMeasured reports whether CPUS holds the run's CPU time.
+func (r *Record) CPUMeasured() bool { return r.CPUScope != CPUNone }
 
 // Solved reports whether the run found a verified solution.
 func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
