@@ -75,6 +75,7 @@ type budgetJSON struct {
 	Nodes      int64   `json:"nodes,omitempty"`
 	Iterations int64   `json:"iterations,omitempty"`
 	Memory     int64   `json:"memory"`
+	Threads    int     `json:"threads"` // CPU slots the job takes
 }
 
 // job is one solver run. Its fields after mu are guarded by mu; the others
@@ -141,15 +142,16 @@ func (j *job) unsubscribe(ch chan struct{}) {
 	j.mu.Unlock()
 }
 
-// jobs runs solver jobs: at most cfg.MaxJobs at once, with at most
-// cfg.MaxQueue more waiting for a slot. A job nobody watches for
+// jobs runs solver jobs: cfg.MaxJobs CPU slots, a job with n threads taking
+// n of them (so at most cfg.MaxJobs one-thread jobs run at once), with at
+// most cfg.MaxQueue more jobs waiting for their slots. A job nobody watches for
 // cfg.IdleCancel is cancelled; finished jobs are kept for cfg.Retain so a
 // late subscriber still gets the result.
 type jobs struct {
 	cfg   Config
 	ctx   context.Context // cancelled by close: every job ends
 	stop  context.CancelFunc
-	slots chan struct{} // one token per running job
+	slots *cpuSlots
 	wg    sync.WaitGroup
 	quit  chan struct{} // stops the reaper
 
@@ -161,7 +163,7 @@ type jobs struct {
 
 func newJobs(cfg Config) *jobs {
 	ctx, stop := context.WithCancel(context.Background())
-	m := &jobs{cfg: cfg, ctx: ctx, stop: stop, slots: make(chan struct{}, cfg.MaxJobs),
+	m := &jobs{cfg: cfg, ctx: ctx, stop: stop, slots: newCPUSlots(cfg.MaxJobs),
 		quit: make(chan struct{}), byID: map[string]*job{}}
 	m.wg.Add(1)
 	go m.reap()
@@ -199,7 +201,7 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options) (*job,
 func (m *jobs) load() (running, waiting int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	running = len(m.slots)
+	running = m.slots.jobs()
 	return running, m.active - running
 }
 
@@ -214,12 +216,11 @@ func (m *jobs) run(j *job) {
 	defer m.wg.Done()
 	defer j.cancel()
 	res := func() *resultJSON {
-		select {
-		case m.slots <- struct{}{}:
-		case <-j.ctx.Done():
+		n := max(j.opts.Threads, 1)
+		if m.slots.acquire(j.ctx, n) != nil {
 			return &resultJSON{Status: solver.Cancelled.String()}
 		}
-		defer func() { <-m.slots }()
+		defer m.slots.release(n)
 		j.mu.Lock()
 		j.state, j.started = stateRunning, time.Now()
 		j.notifyLocked()

@@ -16,9 +16,9 @@
 //	GET    /api/levels/{collection}/{n}  a level: {id, title, author, width, height, rows, xsb}
 //	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
 //	GET    /api/solvers                  [{name, summary, params, param_specs}]
-//	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib}
-//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, params}
-//	                                     → 202 {id, events, state}; 429 {error, running, waiting} when busy
+//	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib, max_threads}
+//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, threads, params}
+//	                                     → 202 {id, events, state, budget}; 429 {error, running, waiting} when busy
 //	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
@@ -45,7 +45,8 @@
 //
 // # Limits
 //
-// Config holds them: request body size, jobs running at once and waiting,
+// Config holds them: request body size, CPU slots for jobs (a job takes one
+// per thread it asks for, at most MaxJobs) and jobs waiting for them,
 // plans and analyses worked out at once, the time and memory budget of
 // every job (a request asks for less, never more), and how long a job may
 // go without an event-stream subscriber before it is cancelled (a page
@@ -83,7 +84,7 @@ var static embed.FS
 // DefaultConfig.
 type Config struct {
 	MaxBody    int64         // bytes in a request body
-	MaxJobs    int           // solver jobs running at once
+	MaxJobs    int           // CPU slots of solver jobs: one-thread jobs running at once; a job with n threads takes n
 	MaxQueue   int           // jobs waiting for a slot; more are answered 429
 	MaxTime    time.Duration // time budget of a job, and the default
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
