@@ -264,6 +264,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	setMemoryLimit(c.workers, c.memory)
 
 	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
+	if c.threads > 1 && c.workers > 1 && len(todo) > 1 {
+		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, c.workers)
+	}
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}
