@@ -297,3 +297,23 @@ func TestHotspots(t *testing.T) {
 		t.Errorf("%d hotspots, want 1", got)
 	}
 }
+
+// TestOpener: the opener strategy searches differently from plan (its
+// advisor changes which moves weigh 0).
+func TestOpener(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	var expanded [2]int64
+	for i, opener := range []bool{false, true} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, opener)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expanded[i] = res.Stats.Expanded
+		if res.Status == solver.Solved {
+			expanded[i] = -expanded[i]
+		}
+	}
+	if expanded[0] == expanded[1] {
+		t.Errorf("plan and opener both end after %d expansions", expanded[0])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 
 	"soko/deadlock"
 	"soko/heuristic"
@@ -202,7 +203,7 @@ func (e *engine) tick() (solver.Status, bool) {
 }
 
 func (e *engine) bytes() int64 {
-	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*40 + int64(len(e.cells))*64
+	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*int64(unsafe.Sizeof(node{})) + int64(len(e.cells))*64
 	if e.frozen != nil {
 		n += e.frozen.Bytes()
 	}
@@ -478,6 +479,12 @@ func (e *engine) advise(parent features) {
 		func(f features) int { return int(f.conn - parent.conn) },
 		func(f features) int { return int(f.oop - parent.oop) },
 		func(f features) int { return int(f.hot - parent.hot) },
+		func(f features) int {
+			if !e.opener || f.packed != parent.packed {
+				return 0
+			}
+			return int(f.next - parent.next)
+		},
 	}
 	for _, gain := range advisors {
 		best, bestGain := -1, 0
@@ -538,17 +545,25 @@ func (e *engine) stop(st solver.Status) solver.Result {
 }
 
 // finishStats stamps the memory, the time and the engine's own counters
-// (issue 12 §7): cells found, macro-moves generated, and positions found
-// dead by each detector.
+// (issue 12 §7): cells found, the best cell's features, macro-moves
+// generated, and positions found dead by each detector.
 func (e *engine) finishStats() {
 	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
 	e.guard.Finish(&e.stats)
 	e.stats.Counts = map[string]int64{
 		"cells":            int64(len(e.cells)),
+		"boxes":            int64(e.b.Boxes()),
 		"macro_moves":      e.stats.Generated,
 		"dead.corral":      int64(e.fired[detCorral]),
 		"dead.frozengoals": int64(e.fired[detFrozen]),
 		"dead.matching":    int64(e.fired[detMatching]),
+	}
+	if len(e.cells) > 0 {
+		best := e.cells[e.best].key
+		e.stats.Counts["best.packed"] = int64(best.packed)
+		e.stats.Counts["best.regions"] = int64(best.conn)
+		e.stats.Counts["best.outofplan"] = int64(best.oop)
+		e.stats.Counts["best.hotspots"] = int64(best.hot)
 	}
 	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
 		if e.checker.On.On(k) {

@@ -222,8 +222,8 @@ func checkRadii(radii []int) ([]int, error) {
 		return nil, fmt.Errorf("%d vicinity radii: at most %d boxes may stand off the solution at once", len(radii), MaxRadii)
 	}
 	for _, r := range radii {
-		if r < 1 || r > maxRadius {
-			return nil, fmt.Errorf("vicinity radius %d: want 1 to %d squares", r, maxRadius)
+		if r < 1 || r > MaxRadius {
+			return nil, fmt.Errorf("vicinity radius %d: want 1 to %d squares", r, MaxRadius)
 		}
 	}
 	sorted := slices.Clone(radii)
@@ -232,8 +232,8 @@ func checkRadii(radii []int) ([]int, error) {
 	return sorted, nil
 }
 
-// maxRadius is the largest vicinity radius, in squares.
-const maxRadius = 1000
+// MaxRadius is the largest vicinity radius, in squares.
+const MaxRadius = 1000
 
 // pushesOf reads a solution as its pushes, up to the first position where
 // every box is on a goal.

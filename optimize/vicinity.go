@@ -8,7 +8,7 @@ import (
 )
 
 // unlimited is a radius that admits every square.
-const unlimited = maxRadius + 1
+const unlimited = MaxRadius + 1
 
 // stretch is one search's vicinity: the box configurations Q_0 … Q_m of a
 // stretch of m pushes, as bitsets and box lists, and each push's from and to
@@ -436,10 +436,15 @@ func (g *graph) path(id uint32) []sokoban.Push {
 	return out
 }
 
-// bytes returns the memory the graph holds.
+// bytes returns the memory the graph's positions take: per position its
+// packed key, hash and slot in the store (a quarter of the slots free) and
+// its parent, push, cost and closed flag; and the open list. It counts what
+// the search holds now, not the capacity kept from earlier searches (see
+// reset), which the memory budget bounded when they ran.
 func (g *graph) bytes() int64 {
-	n := int64(cap(g.parent))
-	return g.store.Bytes() + n*(4+8+8+1) + 16*int64(cap(g.open))
+	n := int64(len(g.parent))
+	perKey := int64(len(g.store.Key(0))) + 8 + 6
+	return n*(perKey+4+8+8+1) + 24*int64(len(g.open))
 }
 
 // item is an open position: its cost so far g and f = g + its bound.

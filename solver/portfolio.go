@@ -362,7 +362,7 @@ func (t *tally) note(i int, ev Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.live[i] = ev.Stats
-	out := Progress{Stats: t.sum(), Board: ev.Board}
+	out := Progress{Stats: t.sum(), Board: ev.Board, Detail: ev.Detail}
 	out.Elapsed = time.Since(t.start)
 	out.Strategy = t.members[i].Name
 	t.progress(out)

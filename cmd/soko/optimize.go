@@ -24,12 +24,13 @@ import (
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
 them, cuts cycles, re-routes each run of pushes of one box, then runs
 vicinity searches (up to as many boxes as --radii has radii may stand off
-the solution's squares, each among its radius's nearest squares) until a
-round brings no gain. The result is replayed by the verifier and is never
+the solution's squares, each among its radius's nearest squares) over
+stretches of the solution that grow to the whole of it, until a turn over
+the whole solution brings no gain. The result is replayed by the verifier and is never
 longer in --metric than the given solution. SOLUTION is read as by 'soko
 verify'. With --from FILE.jsonl every solved record of a 'soko bench' or
 'soko solve --json' results file is optimized instead, with --time per
-level. When stderr is a terminal a progress line shows the current length;
+level, and --compare sets the totals beside other solvers'. When stderr is a terminal a progress line shows the current length;
 Ctrl-C ends the search and prints the best solution found so far.
 `
 
@@ -42,7 +43,6 @@ type optimizeConfig struct {
 	compare compareFiles
 	json    bool
 	noLURD  bool
-	metricS string
 }
 
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
@@ -87,8 +87,8 @@ func (v radiiValue) Set(s string) error {
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || n > 1000 {
-			return fmt.Errorf("want squares from 1 to 1000, comma-separated, at most %d, such as 20,10", optimize.MaxRadii)
+		if err != nil || n < 1 || n > optimize.MaxRadius {
+			return fmt.Errorf("want squares from 1 to %d, comma-separated, at most %d, such as 20,10", optimize.MaxRadius, optimize.MaxRadii)
 		}
 		radii = append(radii, n)
 	}
@@ -125,6 +125,8 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	switch {
 	case c.from != "" && len(pos) > 0:
 		return usagef("optimize: --from takes no LEVEL SOLUTION")
+	case c.from == "" && len(c.compare) > 0:
+		return usagef("optimize: --compare needs --from")
 	case c.from != "":
 		if jobs, err = jobsFrom(c.from); err != nil {
 			return err
