@@ -6,12 +6,13 @@ import (
 	"soko/sokoban"
 )
 
-// hotspots holds Festival's blocking table (../shared/research/strength.md
-// §1.2, "hotspots"): blocked[p*N+q] is the set of goals (bit i for the i-th
-// of Board.Goals) that a lone box on p can reach, and can no longer reach
-// when a box stands on q. A box is a hotspot when it blocks another box's
-// way to a goal that is still empty. Only boards of at most 64 goals and
-// hotspotSquares squares get a table (it takes 8·N² bytes).
+// hotspots holds the blocking table of Shoham's solver Festival (its
+// "hotspots" feature; see the README's References): blocked[p*N+q] is the
+// set of goals (bit i for the i-th of Board.Goals) that a lone box on p can
+// reach, and can no longer reach when a box stands on q. A box is a
+// hotspot when it blocks another box's way to a goal that is still empty.
+// Only boards of at most 64 goals and hotspotSquares squares get a table
+// (it takes 8·N² bytes).
 type hotspots struct {
 	n       int
 	goalBit []uint64 // square -> its goal's bit, or 0
