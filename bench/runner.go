@@ -151,7 +151,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		Threads: r.Threads,
 	}
 	if prog.Active() {
-		opts.Progress = func(p solver.Progress) { prog.Update(slot, p.Stats) }
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
 	}
 	cpu0 := threadCPU()
 	t0 := time.Now()

@@ -33,6 +33,21 @@ type PushMatching struct {
 	// (check base.off).
 	rowOf, rowAt []int
 	kept         []bool
+	// stash holds the matchings of the last children Keep was told of,
+	// by state id; next is the slot the next one goes to.
+	stash [stashSize]keptMatching
+	next  int
+}
+
+// stashSize is how many children's matchings Keep holds: a best-first
+// search with deepest-first ties usually expands one of the last few
+// children next.
+const stashSize = 8
+
+type keptMatching struct {
+	id    uint32
+	valid bool
+	state matchState
 }
 
 // NewPushMatching prepares the bound for board b, with dist from
@@ -75,7 +90,7 @@ func (m *PushMatching) slot(s, player sokoban.Square) int {
 // Bytes returns the memory the bound's distance table and work arrays take.
 func (m *PushMatching) Bytes() int64 {
 	n := int64(m.n)
-	return 4*int64(len(m.table)) + 8*int64(len(m.rowAt)) + 2*(8+8+4+4+8+8+8+8+1)*n
+	return 4*int64(len(m.table)) + 8*int64(len(m.rowAt)) + (2+stashSize)*(8+8+4+4+8+8+8+8+1)*n
 }
 
 // Bound returns the lower bound for position p, or false if no assignment of
@@ -94,11 +109,23 @@ func (m *PushMatching) point(p *sokoban.Position) {
 	m.matcher.table = m.table
 }
 
-// SetBase returns Bound(p) and keeps its matching for Child. When p shares
-// most of its boxes with the previous base (as the states a best-first
-// search expands one after another often do), the base is repaired like a
-// child rather than solved from scratch.
-func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
+// SetBase returns Bound(p) and keeps its matching for Child. When Keep
+// stashed the matching of the state p is, id, it starts from that and
+// costs O(n); else when p shares most of its boxes with the previous base
+// (as the states a best-first search expands one after another often do),
+// the base is repaired like a child rather than solved from scratch.
+func (m *PushMatching) SetBase(p *sokoban.Position, id uint32) (int32, bool) {
+	for k := range m.stash {
+		if st := &m.stash[k]; st.valid && st.id == id {
+			m.base, st.state = st.state, m.base // swap, so no arrays are lost
+			st.valid = false
+			for r := range m.n {
+				m.rowAt[m.base.off[r]/m.n] = r
+			}
+			m.baseOK = true
+			break
+		}
+	}
 	h, ok := m.rebase(p)
 	m.baseOK = ok
 	if ok {
@@ -108,6 +135,15 @@ func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
 		}
 	}
 	return h, ok
+}
+
+// Keep stashes the matching the last Child found, for SetBase on the same
+// state, id, later. Only the last few are held.
+func (m *PushMatching) Keep(id uint32) {
+	st := &m.stash[m.next]
+	m.next = (m.next + 1) % stashSize
+	m.matcher.save(&st.state, m.n)
+	st.id, st.valid = id, true
 }
 
 // rebase matches p's boxes, repairing the base's matching in the rows of

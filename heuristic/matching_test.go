@@ -85,26 +85,42 @@ func newBounds(t *testing.T, l *level.Level) (*sokoban.Board, func(sided bool) *
 // breadth-first and checks, on every state and every push from it, that
 // SetBase and Child agree with a bound solved from scratch by a second
 // PushMatching, plain and sided. Consecutive bases share more or fewer
-// boxes, so SetBase's repair and its fallback are both exercised.
+// boxes, or had their matching kept (Keep), so all of SetBase's ways are
+// exercised.
 func TestPushMatchingChildMatchesBound(t *testing.T) {
 	ls := append(testlevel.Resolve(t, "microban:1-20,93,144,153"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	kept := 0
 	for _, l := range ls {
 		for _, sided := range []bool{false, true} {
 			b, bound := newBounds(t, l)
-			checkChildren(t, l, b, bound(sided), bound(sided))
+			kept += checkChildren(t, l, b, bound(sided), bound(sided))
 		}
 	}
+	if kept == 0 {
+		t.Errorf("SetBase never started from a matching Keep stashed")
+	}
+	t.Logf("SetBase started from a kept matching %d times", kept)
 }
 
-func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushMatching) {
+func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushMatching) (kept int) {
 	t.Helper()
 	p := b.Start()
 	store := sokoban.NewStore(b.KeySize())
 	store.Intern(p.Pack(nil), p.Hash())
 	var pushes []sokoban.Push
-	for id := uint32(0); int(id) < store.Len() && id < 2000; id++ {
+	// Depth-first, like a best-first search with deepest-first ties, so
+	// that SetBase often meets a state whose matching Keep stashed.
+	stack := []uint32{0}
+	for n := 0; len(stack) > 0 && n < 2000; n++ {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		p.Unpack(store.Key(id))
-		h, ok := m.SetBase(p)
+		for _, st := range m.stash {
+			if st.valid && st.id == id {
+				kept++
+			}
+		}
+		h, ok := m.SetBase(p, id)
 		if wh, wok := ref.Bound(p); h != wh || ok != wok {
 			t.Fatalf("%s state %d: SetBase %d %v, Bound %d %v", l.Name(), id, h, ok, wh, wok)
 		}
@@ -115,10 +131,17 @@ func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushM
 			if wh, wok := ref.Bound(p); h != wh || ok != wok {
 				t.Fatalf("%s state %d push %v: Child %d %v, Bound %d %v", l.Name(), id, mv, h, ok, wh, wok)
 			}
-			store.Intern(p.Pack(nil), p.Hash())
+			child, fresh := store.Intern(p.Pack(nil), p.Hash())
+			if fresh {
+				stack = append(stack, child)
+			}
+			if ok {
+				m.Keep(child)
+			}
 			p.Undo(mv)
 		}
 	}
+	return kept
 }
 
 // TestPushMatchingIsAdmissible builds the complete push graphs of small
@@ -161,7 +184,7 @@ func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *P
 	p, q := b.Start(), b.Start()
 	for id, key := range keys {
 		p.Unpack(key)
-		h, ok := m.SetBase(p)
+		h, ok := m.SetBase(p, uint32(id))
 		if hp, okp := plain.Bound(p); ok && (!okp || h < hp) {
 			t.Fatalf("%s: bound %d below the plain bound %d (ok %v)", l.Name(), h, hp, okp)
 		} else if ok && h > hp {

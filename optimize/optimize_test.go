@@ -107,7 +107,7 @@ func TestCompleteVicinityIsOptimal(t *testing.T) {
 		greedy := solve(t, search.Greedy{}, l)
 		bfs := solve(t, search.BFS{}, l)
 		bfsMoves := solve(t, search.BFSMoves{}, l)
-		all := []int{maxRadius, maxRadius}
+		all := []int{MaxRadius, MaxRadius}
 		if res := check(t, l, greedy.Moves, Options{Metric: Pushes, Radii: all}); res.After.Pushes != bfs.Pushes {
 			t.Errorf("%s: pushes: %d, bfs %d", l.Name(), res.After.Pushes, bfs.Pushes)
 		}
@@ -181,7 +181,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Optimize(context.Background(), l, lurd(t, "LRRR"), Options{}); err == nil {
 		t.Error("illegal step: no error")
 	}
-	for _, radii := range [][]int{{0}, {-1}, {maxRadius + 1}, {1, 1, 1, 1, 1}} {
+	for _, radii := range [][]int{{0}, {-1}, {MaxRadius + 1}, {1, 1, 1, 1, 1}} {
 		if _, err := Optimize(context.Background(), l, lurd(t, "RRR"), Options{Radii: radii}); err == nil {
 			t.Errorf("radii %v: no error", radii)
 		}
@@ -279,5 +279,19 @@ func TestBigBoardUnderDeadline(t *testing.T) {
 	t.Logf("%+v → %+v in %v, complete %v", res.Before, res.After, time.Since(start), res.Complete)
 	if rep := verify.Replay(l, res.Moves); !rep.Solved || Pushes.Better(res.Before, res.After) {
 		t.Errorf("%+v from %+v, solved %v", res.After, res.Before, rep.Solved)
+	}
+}
+
+// With little memory the vicinity search splits its stretches and still
+// finds what the full search finds on a level where the whole-solution
+// search does not fit.
+func TestSmallMemorySplitsStretches(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	greedy := solve(t, search.Greedy{}, l)
+	cheap := check(t, l, greedy.Moves, Options{Radii: []int{}})
+	res := check(t, l, greedy.Moves, Options{Memory: 1 << 20})
+	t.Logf("greedy %d pushes, cheap passes %+v, 1 MiB vicinity %+v", greedy.Pushes, cheap.After, res.After)
+	if res.After.Pushes >= cheap.After.Pushes {
+		t.Errorf("1 MiB: %+v, no better than the cheap passes' %+v", res.After, cheap.After)
 	}
 }

@@ -19,6 +19,7 @@ type optimizer struct {
 	dead     []bool
 	checker  *deadlock.Checker
 	walk     walker
+	graph    graph            // the searches' tables, reused
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
 	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
@@ -152,8 +153,8 @@ func (o *optimizer) boxRuns() {
 		for j < len(o.best) && o.best[j].Box == o.b.Next(o.best[j-1].Box, o.best[j-1].Dir) {
 			j++
 		}
-		if j-i >= 2 {
-			o.improve(i, j, []int{unlimited})
+		if j-i >= 2 && o.improve(i, j, []int{unlimited}) {
+			continue // the run at i is now another: look at it again
 		}
 		i = j
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // unlimited is a radius that admits every square.
-const unlimited = maxRadius + 1
+const unlimited = MaxRadius + 1
 
 // stretch is one search's vicinity: the box configurations Q_0 … Q_m of a
 // stretch of m pushes, as bitsets and box lists, and each push's from and to
@@ -289,7 +289,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		return h
 	}
 
-	g := &graph{store: sokoban.NewStore(b.KeySize())}
+	g := o.graph.reset(b)
 	pos := start.Clone()
 	key := pos.PackExact(nil)
 	g.store.Intern(key, pos.HashExact())
@@ -389,6 +389,17 @@ type graph struct {
 	open   openList
 }
 
+// reset empties the graph for a new search on b, keeping its memory; the
+// zero graph allocates on first use.
+func (g *graph) reset(b *sokoban.Board) *graph {
+	if g.store == nil {
+		g.store = sokoban.NewStore(b.KeySize())
+	}
+	g.store.Reset()
+	g.parent, g.via, g.cost, g.closed, g.open = g.parent[:0], g.via[:0], g.cost[:0], g.closed[:0], g.open[:0]
+	return g
+}
+
 // add stores a position the first time it is reached.
 func (g *graph) add(parent uint32, m sokoban.Push, c int64) {
 	g.parent = append(g.parent, parent)
@@ -425,10 +436,15 @@ func (g *graph) path(id uint32) []sokoban.Push {
 	return out
 }
 
-// bytes returns the memory the graph holds.
+// bytes returns the memory the graph's positions take: per position its
+// packed key, hash and slot in the store (a quarter of the slots free) and
+// its parent, push, cost and closed flag; and the open list. It counts what
+// the search holds now, not the capacity kept from earlier searches (see
+// reset), which the memory budget bounded when they ran.
 func (g *graph) bytes() int64 {
-	n := int64(cap(g.parent))
-	return g.store.Bytes() + n*(4+8+8+1) + 16*int64(cap(g.open))
+	n := int64(len(g.parent))
+	perKey := int64(len(g.store.Key(0))) + 8 + 6
+	return n*(perKey+4+8+8+1) + 24*int64(len(g.open))
 }
 
 // item is an open position: its cost so far g and f = g + its bound.

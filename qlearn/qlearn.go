@@ -38,7 +38,8 @@
 // episode's moves, replayed by the verifier like every solver's. Learning
 // stops at the time, episode (--iterations), action (--nodes) or memory
 // limit; the Q-table and the sub-goal cache count against --memory and the
-// search stops (status memory limit) rather than grow past it. Stats:
+// search stops (status memory limit) rather than grow past it; so do the
+// states of the current episode, kept for loop detection. Stats:
 // Iterations counts episodes, Expanded actions, Stored Q-table entries, and
 // Counts the episodes, actions, random actions and, for qstar, how often
 // the A* action was taken, searched and failed.
@@ -100,11 +101,12 @@ type learner struct {
 	guard *solver.Guard
 	stats solver.Stats
 
-	cache      map[uint64]subgoal
-	cacheBytes int64
-	static     int64 // the environment's tables
-	legal      []env.Action
-	visited    map[uint64]struct{} // the states of the current episode, for loops
+	cache       map[uint64]subgoal
+	cacheBytes  int64
+	static      int64 // the environment's tables
+	legal       []env.Action
+	visited     map[uint64]struct{} // the states of the current episode, for loops
+	visitedPeak int                 // the most states visited holds or has held
 
 	episodes, actions, random, loops     int64
 	restarts                             int64
@@ -360,9 +362,17 @@ func (ln *learner) subgoal(state uint64) ([]level.Move, error) {
 
 func formatReal(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// bytes is the memory the run holds: the environment's tables, the Q-table
-// and the sub-goal cache.
-func (ln *learner) bytes() int64 { return ln.static + ln.q.bytes() + ln.cacheBytes }
+// visitedEntryBytes is the memory of one state in the episode's visited
+// set, a Go map from uint64 to an empty struct: the key and its share of
+// the buckets' overhead.
+const visitedEntryBytes = 16
+
+// bytes is the memory the run holds: the environment's tables, the Q-table,
+// the sub-goal cache and the current episode's visited states.
+func (ln *learner) bytes() int64 {
+	ln.visitedPeak = max(ln.visitedPeak, len(ln.visited)) // a cleared Go map keeps its buckets
+	return ln.static + ln.q.bytes() + ln.cacheBytes + visitedEntryBytes*int64(ln.visitedPeak)
+}
 
 // tick updates the counters and checks the budget.
 func (ln *learner) tick() (solver.Status, bool) {

@@ -70,9 +70,12 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 				h, ok := lb.Bound(p)
 				return rate(h, ok, depth)
 			},
-			parent: func(p *sokoban.Position) { lb.SetBase(p) },
-			child: func(p *sokoban.Position, depth int) (int, int, bool) {
+			parent: func(p *sokoban.Position, id uint32) { lb.SetBase(p, id) },
+			child: func(p *sokoban.Position, depth int, id uint32) (int, int, bool) {
 				h, ok := lb.Child(p)
+				if ok {
+					lb.Keep(id)
+				}
 				return rate(h, ok, depth)
 			},
 		}, nil

@@ -16,11 +16,12 @@ type scorer struct {
 	// open list (smaller first), a tie-break (smaller first), and false if
 	// the position is known to be unsolvable.
 	score func(p *sokoban.Position, g int) (priority, tie int, ok bool)
-	// parent, when set, scores a position about to be expanded, and child
-	// then rates each position one move from it (its boxes in the same
-	// order), reusing the parent's work (PushMatching.Child).
-	parent func(p *sokoban.Position)
-	child  func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+	// parent, when set, scores the position of state id about to be
+	// expanded, and child then rates each position one move from it (its
+	// boxes in the same order), state id reached after g pushes, reusing
+	// the parent's work (PushMatching.Child, Keep).
+	parent func(p *sokoban.Position, id uint32)
+	child  func(p *sokoban.Position, g int, id uint32) (priority, tie int, ok bool)
 }
 
 // bestFirstConfig says how a best-first search over pushes behaves.
@@ -75,9 +76,11 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		return g.stop(g.halt), nil
 	}
 	root := g.addRoot()
-	score := sc.score
-	if sc.child != nil {
-		score = sc.child
+	score := func(p *sokoban.Position, g int, id uint32) (int, int, bool) {
+		if sc.child != nil {
+			return sc.child(p, g, id)
+		}
+		return sc.score(p, g)
 	}
 	p0, t0, ok := sc.score(g.pos, 0)
 	if !ok {
@@ -115,7 +118,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			g.stats.Bound = p - cfg.offset
 		}
 		if sc.parent != nil {
-			sc.parent(g.pos)
+			sc.parent(g.pos, id)
 		}
 		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
@@ -135,7 +138,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			switch {
 			case fresh:
 				cost = append(cost, depth)
-				cp, ct, ok := score(g.pos, int(depth))
+				cp, ct, ok := score(g.pos, int(depth), child)
 				if ok {
 					cp = queued(cp + cfg.offset)
 					prio = append(prio, int32(cp))
@@ -146,7 +149,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 					closed = append(closed, true)
 				}
 			case cfg.reopen && depth < cost[child] && prio[child] != dead:
-				cp, ct, _ := score(g.pos, int(depth))
+				cp, ct, _ := score(g.pos, int(depth), child)
 				cp = queued(cp + cfg.offset)
 				closed[child] = false
 				cost[child] = depth

@@ -83,6 +83,12 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
 	g.bestOnGoal = -1
 	g.guard.Best(g.drawBest)
+	g.guard.Describe(func() string { // the live view's caption of drawBest's board
+		if g.bestOnGoal < 0 {
+			return ""
+		}
+		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(b.Goals()))
+	})
 	if b.Impossible != "" || g.charge(b.Bytes()) {
 		return g, nil
 	}

@@ -128,7 +128,7 @@ func (s *ida) search(depth, h int) (bool, int) {
 	}
 	kids := s.children[depth][:0]
 	var pushes [64]sokoban.Push
-	s.lb.SetBase(g.pos)
+	s.lb.SetBase(g.pos, noParent) // nothing is kept: the children are searched depth-first
 	for _, m := range g.candidates(pushes[:0]) {
 		if st, stop := g.pulse(); stop {
 			s.stopped, s.stop = st, true

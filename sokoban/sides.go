@@ -12,30 +12,46 @@ type Sides struct {
 	b    *Board
 	tree *floorTree
 	keys []int32 // keys[s·4+d]: floorTree.part of s's neighbour in direction d
+	// only[s] is the label of s's one part when a box on s cuts nothing
+	// off, else -1: Of needs no tree for it.
+	only []int8
 }
 
 // NewSides prepares Sides for b.
 func (b *Board) NewSides() *Sides {
-	sd := &Sides{b: b, keys: make([]int32, 4*b.N)}
+	sd := &Sides{b: b, keys: make([]int32, 4*b.N), only: make([]int8, b.N)}
 	if b.N == 0 {
 		return sd
 	}
 	sd.tree = b.newFloorTree()
 	for s := Square(0); int(s) < b.N; s++ {
+		sd.only[s] = -1
 		for d := range 4 {
-			sd.keys[int(s)*4+d] = sd.tree.part(b, s, b.next[s][d])
+			k := sd.tree.part(b, s, b.next[s][d])
+			sd.keys[int(s)*4+d] = k
+			switch first := sd.only[s]; {
+			case k == partWall || first == -2:
+			case first == -1:
+				sd.only[s] = int8(d)
+			case sd.keys[int(s)*4+int(first)] != k:
+				sd.only[s] = -2 // two parts
+			}
 		}
+		sd.only[s] = max(sd.only[s], -1)
 	}
 	return sd
 }
 
 // Bytes returns the memory Sides takes.
-func (sd *Sides) Bytes() int64 { return int64(sd.b.N) * (4*4 + 4*4) }
+func (sd *Sides) Bytes() int64 { return int64(sd.b.N) * (4*4 + 4*4 + 1) }
 
 // Of returns the label of the part of the board without s that holds p,
 // for squares s != p: the first direction d such that the neighbour of s
 // in direction d is in that part. Every part touches s, so there is one.
 func (sd *Sides) Of(s, p Square) int {
+	if d := sd.only[s]; d >= 0 {
+		return int(d)
+	}
 	key := sd.tree.part(sd.b, s, p)
 	ks := sd.keys[int(s)*4 : int(s)*4+4]
 	for d, k := range ks {

@@ -77,7 +77,9 @@ type Member struct {
 // after it, in proportion to their shares. With k > 1 a member that starts
 // while others still wait for a thread gets that part of k times what is
 // left (but no more than is left), and the last k members run until the
-// budget ends. A member's time is enforced by its own budget and by a
+// budget ends. With no time, node or iteration limit a member runs until
+// it ends, so the next starts only then (give the others share 0 to run
+// one strategy alone). A member's time is enforced by its own budget and by a
 // context deadline, so a member that only watches its context is stopped at
 // its share too. Node and iteration limits bound each member by what the
 // members that have finished left over; with k > 1 the members running side
@@ -360,7 +362,7 @@ func (t *tally) note(i int, ev Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.live[i] = ev.Stats
-	out := Progress{Stats: t.sum(), Board: ev.Board}
+	out := Progress{Stats: t.sum(), Board: ev.Board, Detail: ev.Detail}
 	out.Elapsed = time.Since(t.start)
 	out.Strategy = t.members[i].Name
 	t.progress(out)

@@ -97,6 +97,9 @@ type Progress struct {
 	// Board is the most promising position found so far, as XSB rows of
 	// the level's grid, when the solver reports one (see Guard.Best).
 	Board []string `json:"board,omitempty"`
+	// Detail describes that position in a few words, such as "boxes on
+	// goals 5 of 12", when the solver gives one (see Guard.Describe).
+	Detail string `json:"detail,omitempty"`
 }
 
 // Options are passed to every Solve call.
