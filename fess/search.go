@@ -225,6 +225,11 @@ func (e *engine) run() (solver.Result, error) {
 	e.best = e.nodes[root].cell
 	e.stats.Stored = 1
 	e.guard.Best(e.drawBest)
+	e.guard.Describe(func() string {
+		k := e.cells[e.best].key
+		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
+			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
+	})
 	if e.pos.Solved() {
 		return e.solution(root)
 	}
