@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,48 @@ func TestModelErrors(t *testing.T) {
 	}
 	if _, err := Load(other); !errors.Is(err, errEncoding) {
 		t.Errorf("Load of another encoding: %v", err)
+	}
+}
+
+// TestEvaluatorChunks: a flush of more positions than one network batch
+// takes gives each the value it gets alone.
+func TestEvaluatorChunks(t *testing.T) {
+	net, err := nn.New(DefaultConfig(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Meta = meta
+	l := testlevel.Resolve(t, "microban:5")[0]
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Start()
+	pushes := p.Pushes(nil, nil)
+	e, alone := NewEvaluator(net, 0.5), NewEvaluator(net, 0.5)
+	var want []float64
+	count := 3*maxSquares/(b.Width*b.Level.Height) + 5
+	for i := range count {
+		m := pushes[i%len(pushes)]
+		p.Apply(m)
+		alone.Add(p, float64(-i))
+		want = alone.Flush(want)
+		e.Add(p, float64(-i))
+		p.Undo(m)
+	}
+	got := e.Flush(nil)
+	if len(got) != count {
+		t.Fatalf("%d values for %d positions", len(got), count)
+	}
+	for i := range got {
+		if d := got[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Fatalf("position %d: %v in a batch, %v alone", i, got[i], want[i])
+		}
+	}
+	if s := Steps(math.NaN()); s != 1e6 {
+		t.Errorf("Steps(NaN) = %v", s)
+	}
+	if s := Steps(-3); s != 0 {
+		t.Errorf("Steps(-3) = %v", s)
 	}
 }

@@ -3,6 +3,7 @@ package alphazero
 import (
 	"fmt"
 	"image/color"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,11 +16,15 @@ func PlotLoss(curve []Point, title, path string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "training steps"
-	p.Y.Label.Text = "loss (mean per round)"
+	p.Y.Label.Text = "loss (mean per round, log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = wholeTicks{}
 	var value, policy plotter.XYs
 	for _, pt := range curve {
-		value = append(value, plotter.XY{X: float64(pt.Step), Y: pt.Value})
-		policy = append(policy, plotter.XY{X: float64(pt.Step), Y: pt.Policy})
+		// A log scale cannot show 0 (a round without policy targets).
+		value = append(value, plotter.XY{X: float64(pt.Step), Y: max(pt.Value, 1e-6)})
+		policy = append(policy, plotter.XY{X: float64(pt.Step), Y: max(pt.Policy, 1e-6)})
 	}
 	p.Add(plotter.NewGrid())
 	for _, s := range []struct {
@@ -46,4 +51,17 @@ func PlotLoss(curve []Point, title, path string) error {
 		return fmt.Errorf("loss plot: %w", err)
 	}
 	return nil
+}
+
+// wholeTicks are the default ticks labelled as whole numbers (steps).
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
 }

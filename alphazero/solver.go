@@ -84,22 +84,31 @@ func (e *Evaluator) Add(p *sokoban.Position, reward float64) {
 	e.rewards = append(e.rewards, reward)
 }
 
-// Flush implements mcts.Evaluator.
+// Flush implements mcts.Evaluator. The network sees at most maxSquares
+// squares at a time, which bounds its scratch memory on large boards.
 func (e *Evaluator) Flush(dst []float64) []float64 {
-	if len(e.rewards) == 0 {
-		return dst
-	}
-	var err error
-	e.out, err = e.net.Values(e.in, len(e.rewards), e.h, e.w, e.out)
-	if err != nil {
-		panic(fmt.Sprintf("alphazero: a batch the evaluator built is malformed: %v", err))
-	}
-	for i, r := range e.rewards {
-		dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+	size := planes * e.w * e.h
+	per := max(1, maxSquares/(e.w*e.h))
+	for at := 0; at < len(e.rewards); at += per {
+		k := min(per, len(e.rewards)-at)
+		var err error
+		e.out, err = e.net.Values(e.in[at*size:(at+k)*size], k, e.h, e.w, e.out)
+		if err != nil {
+			panic(fmt.Sprintf("alphazero: a batch the evaluator built is malformed: %v", err))
+		}
+		for i, r := range e.rewards[at : at+k] {
+			dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+		}
 	}
 	e.in, e.rewards = e.in[:0], e.rewards[:0]
 	return dst
 }
+
+// maxSquares bounds the board squares of one network batch, in inference
+// and in training: 64 boards of 10×10 and more, one board of any size.
+// The largest scratch matrix, the 3×3 neighbourhoods of every square, then
+// takes 9·Channels·maxSquares values.
+const maxSquares = 8192
 
 // Steps turns a network output into steps: never negative, and a
 // non-finite output (a diverged network) counts as very far.

@@ -127,6 +127,8 @@ type Record struct {
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
 	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
+	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level (solver.Stats.Strategy)
+	Threads      int              `json:"threads,omitempty"`      // soko bench --threads, when more than 1
 	PeakBytes    int64            `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
 	MemoryLimit  int64            `json:"memory_limit,omitempty"` // the memory budget the run had
 

@@ -29,6 +29,7 @@ import (
 type Runner struct {
 	Workers    int                // runs at once; 0 means runtime.NumCPU()
 	Memory     int64              // memory budget of each run (solver.Budget.Memory); 0: none
+	Threads    int                // threads each run may use (solver.Options.Threads); 0 means 1
 	NoSolution bool               // leave the LURD out of the records
 	Progress   io.Writer          // where a progress line is drawn (a terminal), or nil
 	Write      func(Record) error // the sink; called from one goroutine at a time
@@ -127,6 +128,9 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
 		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
 	}
+	if r.Threads > 1 {
+		rec.Threads = r.Threads
+	}
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
 		ok := j.Solver.External.run(ctx, j, &rec)
@@ -141,12 +145,13 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		return rec, true
 	}
 	opts := solver.Options{
-		Budget: solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
-		Seed:   j.Seed,
-		Params: j.Solver.Params,
+		Budget:  solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
+		Seed:    j.Seed,
+		Params:  j.Solver.Params,
+		Threads: r.Threads,
 	}
 	if prog.Active() {
-		opts.Progress = func(p solver.Progress) { prog.Update(slot, p.Stats) }
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
 	}
 	cpu0 := threadCPU()
 	t0 := time.Now()
@@ -177,7 +182,7 @@ func fillStats(rec *Record, res solver.Result) {
 	rec.Status = res.Status.String()
 	rec.Expanded, rec.Generated, rec.Stored = st.Expanded, st.Generated, st.Stored
 	rec.Iterations, rec.TreeSize, rec.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
-	rec.Counts = st.Counts
+	rec.Counts, rec.Strategy = st.Counts, st.Strategy
 	rec.PeakBytes = st.Bytes
 	if res.Status == solver.Solved {
 		rec.Pushes, rec.Moves = res.Pushes, len(res.Moves)

@@ -177,6 +177,7 @@ func (d *dataset) sweepPlots(dir string) error {
 		p.X.Label.Text = k.param
 		p.Y.Label.Text = "time (s)"
 		p.Y.Min = 0
+		p.Y.Tick.Marker = linearTicks{}
 		var ticks []plot.Tick // a labelled tick at every value swept
 		for i, sw := range byPlot[k] {
 			for _, pt := range sw.points {

@@ -38,8 +38,18 @@ func randomBatch(c Config, count, h, w int, r *rand.Rand) []Sample {
 }
 
 // TestGradientCheck compares every weight's backpropagated gradient with
-// the central finite difference of the total loss (value plus policy).
+// the central finite difference of the total loss (value plus policy), with
+// the whole batch in one chunk and with one board per chunk.
 func TestGradientCheck(t *testing.T) {
+	t.Run("one chunk", gradientCheck)
+	t.Run("a board per chunk", func(t *testing.T) {
+		defer func(v int) { chunkValues = v }(chunkValues)
+		chunkValues = 1
+		gradientCheck(t)
+	})
+}
+
+func gradientCheck(t *testing.T) {
 	c := Config{Planes: 3, Embed: 4, Channels: 5, Blocks: 2, Hidden: 6}
 	n, err := New(c, 7)
 	if err != nil {
@@ -122,6 +132,48 @@ func TestGradientNotZero(t *testing.T) {
 		}
 		if !nonzero {
 			t.Errorf("tensor %d has a zero gradient", pi)
+		}
+	}
+}
+
+// TestChunksAgree: the values, logits and gradients of a batch are the same
+// up to rounding whatever the chunk size.
+func TestChunksAgree(t *testing.T) {
+	run := func(chunk int) (vals, logits, grads []float64) {
+		defer func(v int) { chunkValues = v }(chunkValues)
+		chunkValues = chunk
+		c := Config{Planes: 3, Embed: 4, Channels: 6, Blocks: 2, Hidden: 5}
+		n, err := New(c, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := randomBatch(c, 7, 5, 6, rand.New(rand.NewPCG(8, 8)))
+		_, _, dv, dl, err := n.loss(batch, 5, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals = append(vals, n.value...)
+		logits = append(logits, n.logits...)
+		n.zeroGrad()
+		n.backward(dv, dl)
+		for _, p := range n.params {
+			grads = append(grads, p.g...)
+		}
+		return vals, logits, grads
+	}
+	v1, l1, g1 := run(1)
+	v2, l2, g2 := run(1 << 30)
+	v3, l3, g3 := run(3 * 6 * 9 * 30) // 3 boards per chunk in the tower
+	for _, c := range []struct {
+		name       string
+		a, b, want []float64
+	}{{"values", v1, v3, v2}, {"logits", l1, l3, l2}, {"gradients", g1, g3, g2}} {
+		for i := range c.want {
+			for _, got := range []float64{c.a[i], c.b[i]} {
+				if math.Abs(got-c.want[i]) > 1e-12*(1+math.Abs(c.want[i])) {
+					t.Fatalf("%s[%d]: %v chunked, %v in one chunk", c.name, i, got, c.want[i])
+				}
+			}
 		}
 	}
 }

@@ -48,6 +48,12 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, b []float64, bet
 
 // conv is a k×k convolution with zero padding k/2 (the output has the
 // input's height and width) and a bias per output channel.
+//
+// The batch is processed a chunk of boards at a time, so that the k×k
+// neighbourhoods of a chunk (im2col) stay in cache; a chunk's columns are a
+// strided sub-matrix of the batch's (C, N·H·W) activations. Chunks are
+// taken in order, so gradients are summed in the same order whatever their
+// size.
 type conv struct {
 	in, out, k int
 	weight     *param // out × (in·k·k)
@@ -58,24 +64,40 @@ func newConv(in, out, k int) *conv {
 	return &conv{in: in, out: out, k: k, weight: newParam(out * in * k * k), bias: newParam(out)}
 }
 
-// im2col writes the k×k neighbourhoods of x into cols, a matrix of
-// in·k·k rows and N·H·W columns, and returns it (for k = 1 it returns x
-// itself and leaves cols alone).
-func (l *conv) im2col(x []float64, s shape, cols []float64) []float64 {
-	if l.k == 1 {
-		return x
-	}
+// chunkValues bounds the values of one chunk's im2col matrix (256 KiB);
+// a variable so that the tests can force one board per chunk.
+var chunkValues = 32 << 10
+
+// boardsPerChunk is the number of boards of shape s in one chunk.
+func (l *conv) boardsPerChunk(s shape) int {
+	return max(1, chunkValues/(l.in*l.k*l.k*s.h*s.w))
+}
+
+// sub is the sub-matrix of columns [a, b) of a rows × m matrix.
+func sub(data []float64, rows, m, a, b int) blas64.General {
+	return blas64.General{Rows: rows, Cols: b - a, Stride: m, Data: data[a:]}
+}
+
+// dense64 is a rows × cols matrix stored without gaps.
+func dense64(data []float64, rows, cols int) blas64.General {
+	return blas64.General{Rows: rows, Cols: cols, Stride: cols, Data: data}
+}
+
+// im2col writes the k×k neighbourhoods of boards [n0, n1) of x into cols,
+// a matrix of in·k·k rows and (n1−n0)·H·W columns, and returns it.
+func (l *conv) im2col(x []float64, s shape, n0, n1 int, cols []float64) []float64 {
 	p, m := l.k/2, s.cols()
-	cols = grow(cols, l.in*l.k*l.k*m)
 	hw := s.h * s.w
+	mc := (n1 - n0) * hw
+	cols = grow(cols, l.in*l.k*l.k*mc)
 	for ci := range l.in {
 		for ky := range l.k {
 			for kx := range l.k {
-				row := cols[((ci*l.k+ky)*l.k+kx)*m:][:m]
+				row := cols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
 				dy, dx := ky-p, kx-p
-				for n := range s.n {
+				for n := n0; n < n1; n++ {
 					src := x[ci*m+n*hw:][:hw]
-					dst := row[n*hw:][:hw]
+					dst := row[(n-n0)*hw:][:hw]
 					for y := range s.h {
 						yy := y + dy
 						for xx := range s.w {
@@ -94,18 +116,20 @@ func (l *conv) im2col(x []float64, s shape, cols []float64) []float64 {
 	return cols
 }
 
-// col2im adds the gradient of the columns back onto the input's gradient dx.
-func (l *conv) col2im(dcols []float64, s shape, dx []float64) {
+// col2im adds the gradient of the columns of boards [n0, n1) back onto the
+// input's gradient dx.
+func (l *conv) col2im(dcols []float64, s shape, n0, n1 int, dx []float64) {
 	p, m := l.k/2, s.cols()
 	hw := s.h * s.w
+	mc := (n1 - n0) * hw
 	for ci := range l.in {
 		for ky := range l.k {
 			for kx := range l.k {
-				row := dcols[((ci*l.k+ky)*l.k+kx)*m:][:m]
+				row := dcols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
 				dy, ddx := ky-p, kx-p
-				for n := range s.n {
+				for n := n0; n < n1; n++ {
 					dst := dx[ci*m+n*hw:][:hw]
-					src := row[n*hw:][:hw]
+					src := row[(n-n0)*hw:][:hw]
 					for y := range s.h {
 						yy := y + dy
 						if yy < 0 || yy >= s.h {
@@ -126,11 +150,7 @@ func (l *conv) col2im(dcols []float64, s shape, dx []float64) {
 
 // forward computes y = W·im2col(x) + b; cols is scratch space.
 func (l *conv) forward(x []float64, s shape, y, cols []float64) ([]float64, []float64) {
-	m := s.cols()
-	c := l.im2col(x, s, cols)
-	if l.k > 1 {
-		cols = c
-	}
+	m, hw, kk := s.cols(), s.h*s.w, l.in*l.k*l.k
 	y = grow(y, l.out*m)
 	for co := range l.out {
 		b := l.bias.w[co]
@@ -139,20 +159,27 @@ func (l *conv) forward(x []float64, s shape, y, cols []float64) ([]float64, []fl
 			row[i] = b
 		}
 	}
-	gemm(false, false, l.out, m, l.in*l.k*l.k, 1, l.weight.w, c, 1, y)
+	w := dense64(l.weight.w, l.out, kk)
+	per := l.boardsPerChunk(s)
+	for n0 := 0; n0 < s.n; n0 += per {
+		n1 := min(n0+per, s.n)
+		a, b := n0*hw, n1*hw
+		var src blas64.General
+		if l.k == 1 {
+			src = sub(x, l.in, m, a, b)
+		} else {
+			cols = l.im2col(x, s, n0, n1, cols)
+			src = dense64(cols, kk, b-a)
+		}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, w, src, 1, sub(y, l.out, m, a, b))
+	}
 	return y, cols
 }
 
-// backward adds the weight and bias gradients of dy to the layer and returns
-// the gradient with respect to x (dx is overwritten; nil skips it).
-func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []float64) ([]float64, []float64, []float64) {
-	m := s.cols()
-	kk := l.in * l.k * l.k
-	c := l.im2col(x, s, cols)
-	if l.k > 1 {
-		cols = c
-	}
-	gemm(false, true, l.out, kk, m, 1, dy, c, 1, l.weight.g)
+// backward adds the weight and bias gradients of dy to the layer and
+// writes the gradient with respect to x into dx (nil skips it).
+func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []float64) ([]float64, []float64) {
+	m, hw, kk := s.cols(), s.h*s.w, l.in*l.k*l.k
 	for co := range l.out {
 		sum := 0.0
 		for _, v := range dy[co*m:][:m] {
@@ -160,18 +187,31 @@ func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []fl
 		}
 		l.bias.g[co] += sum
 	}
-	if dx == nil {
-		return nil, cols, dcols
+	if dx != nil && l.k > 1 {
+		clear(dx) // col2im adds to it
 	}
-	if l.k == 1 {
-		gemm(true, false, kk, m, l.out, 1, l.weight.w, dy, 0, dx)
-		return dx, cols, dcols
+	w, dw := dense64(l.weight.w, l.out, kk), dense64(l.weight.g, l.out, kk)
+	per := l.boardsPerChunk(s)
+	for n0 := 0; n0 < s.n; n0 += per {
+		n1 := min(n0+per, s.n)
+		a, b := n0*hw, n1*hw
+		g := sub(dy, l.out, m, a, b)
+		if l.k == 1 {
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, sub(x, l.in, m, a, b), 1, dw)
+			if dx != nil {
+				blas64.Gemm(blas.Trans, blas.NoTrans, 1, w, g, 0, sub(dx, l.in, m, a, b))
+			}
+			continue
+		}
+		cols = l.im2col(x, s, n0, n1, cols)
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, dense64(cols, kk, b-a), 1, dw)
+		if dx != nil {
+			dcols = grow(dcols, kk*(b-a))
+			blas64.Gemm(blas.Trans, blas.NoTrans, 1, w, g, 0, dense64(dcols, kk, b-a))
+			l.col2im(dcols, s, n0, n1, dx)
+		}
 	}
-	dcols = grow(dcols, kk*m)
-	gemm(true, false, kk, m, l.out, 1, l.weight.w, dy, 0, dcols)
-	clear(dx)
-	l.col2im(dcols, s, dx)
-	return dx, cols, dcols
+	return cols, dcols
 }
 
 // dense is a fully connected layer, y = W·x + b, on a batch of column

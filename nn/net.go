@@ -203,7 +203,7 @@ func (n *Net) backward(dv, dl []float64) {
 
 	top := n.acts[n.Blocks]
 	da := make([]float64, n.Channels*m)
-	_, n.cols, n.tmp = n.policy.backward(top, cs, dl, da, n.cols, n.tmp)
+	n.cols, n.tmp = n.policy.backward(top, cs, dl, da, n.cols, n.tmp)
 	for c := range n.Channels {
 		for b := range count {
 			g := dpool[c*count+b] / float64(hw)
@@ -218,9 +218,9 @@ func (n *Net) backward(dv, dl []float64) {
 	for i := n.Blocks - 1; i >= 0; i-- {
 		b := n.blocks[i]
 		reluBack(n.acts[i+1], da) // through the block's final ReLU
-		_, n.cols, n.tmp = b[1].backward(n.inner[i], cs, da, dinner, n.cols, n.tmp)
+		n.cols, n.tmp = b[1].backward(n.inner[i], cs, da, dinner, n.cols, n.tmp)
 		reluBack(n.inner[i], dinner)
-		_, n.cols, n.tmp = b[0].backward(n.acts[i], cs, dinner, dx, n.cols, n.tmp)
+		n.cols, n.tmp = b[0].backward(n.acts[i], cs, dinner, dx, n.cols, n.tmp)
 		for j := range da {
 			da[j] += dx[j] // the skip connection
 		}
@@ -228,8 +228,8 @@ func (n *Net) backward(dv, dl []float64) {
 	reluBack(n.acts[0], da)
 	es := shape{c: n.Embed, n: count, h: h, w: w}
 	de := make([]float64, n.Embed*m)
-	_, n.cols, n.tmp = n.stem.backward(n.e, es, da, de, n.cols, n.tmp)
-	_, n.cols, n.tmp = n.embed.backward(n.x0, n.s, de, nil, n.cols, n.tmp)
+	n.cols, n.tmp = n.stem.backward(n.e, es, da, de, n.cols, n.tmp)
+	n.cols, n.tmp = n.embed.backward(n.x0, n.s, de, nil, n.cols, n.tmp)
 }
 
 // Values computes the value of each of count boards of h×w squares whose

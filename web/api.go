@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -531,17 +532,23 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
-	text, err := analyze.Render(r.Context(), l)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, "%v", err)
-		return
+	// The analysis includes the packing plan: it gets the plan's time limit.
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
+	defer cancel()
+	text, err := analyze.Render(ctx, l)
+	var m *deadlock.Macros
+	if err == nil {
+		m, err = deadlock.NewMacros(ctx, b)
 	}
-	dead := deadlock.DeadSquares(b)
-	m, err := deadlock.NewMacros(r.Context(), b)
-	if err != nil { // the client went away
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		writeError(w, http.StatusServiceUnavailable, "the analysis of %s took longer than the server's limit of %s", levelID(l), s.cfg.PlanTime)
+		return
+	case err != nil: // the client went away
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
+	dead := deadlock.DeadSquares(b)
 	type tunnel struct {
 		X          int  `json:"x"`
 		Y          int  `json:"y"`

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -36,6 +37,10 @@ type statsJSON struct {
 	Iterations   int64   `json:"iterations,omitempty"`
 	TreeSize     int64   `json:"tree_size,omitempty"`
 	UniqueStates int64   `json:"unique_states,omitempty"`
+	// Strategy is the portfolio member that sent the event, or that solved
+	// the level; Counts the solver's own counters (solver.Stats).
+	Strategy string           `json:"strategy,omitempty"`
+	Counts   map[string]int64 `json:"counts,omitempty"`
 }
 
 func statsOf(s solver.Stats) statsJSON {
@@ -43,13 +48,15 @@ func statsOf(s solver.Stats) statsJSON {
 		ElapsedMS: float64(s.Elapsed) / float64(time.Millisecond),
 		Expanded:  s.Expanded, Generated: s.Generated, Stored: s.Stored, Bytes: s.Bytes, Bound: s.Bound,
 		Iterations: s.Iterations, TreeSize: s.TreeSize, UniqueStates: s.UniqueStates,
+		Strategy: s.Strategy, Counts: maps.Clone(s.Counts), // the solver may go on counting in its map
 	}
 }
 
 // progressJSON is the data of a "progress" event.
 type progressJSON struct {
 	statsJSON
-	Board []string `json:"board,omitempty"` // the most promising position so far, XSB rows
+	Board  []string `json:"board,omitempty"`  // the most promising position so far, XSB rows
+	Detail string   `json:"detail,omitempty"` // the solver's words about it (solver.Guard.Describe)
 }
 
 // resultJSON is the data of a "result" event: how the search ended.
@@ -239,10 +246,13 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 	}()
 	opts := j.opts
 	opts.Progress = func(p solver.Progress) {
-		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board}
+		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board, Detail: p.Detail}
 		j.mu.Lock()
-		if ev.Board == nil && j.progress != nil {
-			ev.Board = j.progress.Board // keep the last board drawn
+		if ev.Board == nil && j.progress != nil { // keep the last board drawn, and its words
+			ev.Board = j.progress.Board
+			if ev.Detail == "" {
+				ev.Detail = j.progress.Detail
+			}
 		}
 		j.progress = ev
 		j.seq++

@@ -24,15 +24,20 @@
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
-//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …}
+//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
+//	POST   /api/plan                     {level…} → {level, order}: the fess packing plan, goals as [x, y]
+//	                                     in fill order, worked out within Config.PlanTime (503 past it)
 //
 // The event stream of a job sends "state" ({state, running, waiting}) when
 // it is queued and when it starts, "progress" (elapsed_ms, expanded,
-// generated, stored, bytes, bound, iterations, tree_size, unique_states and
-// board, the most promising position as XSB rows) about ten times a second
-// while it runs, and one "result" ({status, solution, moves, pushes, stats,
-// error}) at the end, after which the server closes the stream. A client
-// that connects after the end gets the result at once.
+// generated, stored, bytes, bound, iterations, tree_size, unique_states,
+// strategy and counts, board, the most promising position as XSB rows, and
+// detail, the solver's words about it, see solver.Guard.Describe) about ten
+// times a second while it runs, and one "result" ({status, solution, moves,
+// pushes, stats, error}; stats with the same counters, strategy naming the
+// portfolio member that solved the level) at the end, after which the
+// server closes the stream. A client that connects after the end gets the
+// result at once.
 //
 // # Limits
 //
@@ -79,6 +84,7 @@ type Config struct {
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
+	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
 
 	// AllowHosts are the names, besides the listening address, that the
 	// Host header of a request may give ("soko.example" for any port,
@@ -89,7 +95,8 @@ type Config struct {
 // DefaultConfig returns the limits soko serve uses unless told otherwise:
 // 1 MiB bodies, one job per core with as many again waiting, 60 s and
 // at most 1 GiB per job (less on small machines), cancelled 15 s after
-// the last subscriber left, results kept 5 minutes.
+// the last subscriber left, results kept 5 minutes, 10 s for a packing
+// plan.
 func DefaultConfig() Config {
 	n := runtime.NumCPU()
 	return Config{
@@ -100,6 +107,7 @@ func DefaultConfig() Config {
 		MaxMemory:  min(1<<30, solver.DefaultMemory(n)),
 		IdleCancel: 15 * time.Second,
 		Retain:     5 * time.Minute,
+		PlanTime:   10 * time.Second,
 	}
 }
 
@@ -125,6 +133,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Retain <= 0 {
 		c.Retain = d.Retain
+	}
+	if c.PlanTime <= 0 {
+		c.PlanTime = d.PlanTime
 	}
 	return c
 }
@@ -199,6 +210,7 @@ func (s *Server) routes() {
 		{"POST", "/api/jobs/{id}/cancel", s.cancel},
 		{"POST", "/api/verify", s.verify},
 		{"POST", "/api/analyze", s.analyze},
+		{"POST", "/api/plan", s.plan},
 	}
 	allow := map[string][]string{}
 	var paths []string

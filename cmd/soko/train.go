@@ -31,6 +31,7 @@ type trainConfig struct {
 	opts      alphazero.Options
 	rounds    int64
 	iter      int64
+	steps     int64
 	quiet     bool
 }
 
@@ -44,6 +45,8 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	fs.Var(countValue{&c.rounds}, "rounds", "stop after `N` rounds (0: no limit)")
 	c.iter = alphazero.DefaultIterations
 	fs.Var(countValue{&c.iter}, "iterations", "MCTS iterations `N` per round's search")
+	c.steps = alphazero.DefaultSteps
+	fs.Var(countValue{&c.steps}, "steps", "training steps `N` of 64 samples per round")
 	c.opts.Seed = 1
 	fs.Var(seedValue{&c.opts.Seed}, "seed", "random seed `N` of the weights, searches and batches")
 	c.opts.Net = alphazero.DefaultConfig()
@@ -70,10 +73,10 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.opts.Time == 0 && c.rounds == 0 {
 		return usagef("train: --time 0 needs --rounds N")
 	}
-	if c.rounds > 1<<30 || c.iter > 1<<30 || c.iter < 1 {
-		return usagef("train: --rounds and --iterations go from 1 to %d", 1<<30)
+	if c.rounds > 1<<30 || c.iter > 1<<30 || c.iter < 1 || c.steps > 1<<30 || c.steps < 1 {
+		return usagef("train: --rounds, --iterations and --steps go from 1 to %d", 1<<30)
 	}
-	c.opts.Rounds, c.opts.Iterations = int(c.rounds), int(c.iter)
+	c.opts.Rounds, c.opts.Iterations, c.opts.Steps = int(c.rounds), int(c.iter), int(c.steps)
 	c.opts.Net.Planes = 1 // set by Train; checked here for the other fields
 	if err := c.opts.Net.Check(); err != nil {
 		return usagef("train: %v", err)
@@ -125,6 +128,16 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return errInterrupted
 	}
 	return nil
+}
+
+// checkModel reads the model file of soko solve --model once before any
+// level is solved, so that a missing or broken file is one clear error.
+func checkModel(path string) error {
+	if path == "" {
+		return nil
+	}
+	_, err := nn.Load(path)
+	return err
 }
 
 func netShape(c nn.Config) string {
