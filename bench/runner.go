@@ -29,7 +29,6 @@ import (
 type Runner struct {
 	Workers    int                // runs at once; 0 means runtime.NumCPU()
 	Memory     int64              // memory budget of each run (solver.Budget.Memory); 0: none
-	Threads    int                // threads each run may use (solver.Options.Threads); 0 means 1
 	NoSolution bool               // leave the LURD out of the records
 	Progress   io.Writer          // where a progress line is drawn (a terminal), or nil
 	Write      func(Record) error // the sink; called from one goroutine at a time
@@ -128,8 +127,8 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
 		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
 	}
-	if r.Threads > 1 {
-		rec.Threads = r.Threads
+	if j.Solver.Threads > 1 {
+		rec.Threads = j.Solver.Threads
 	}
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
@@ -148,7 +147,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		Budget:  solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
 		Seed:    j.Seed,
 		Params:  j.Solver.Params,
-		Threads: r.Threads,
+		Threads: j.Solver.Threads,
 	}
 	if prog.Active() {
 		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }

@@ -532,6 +532,10 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
+	if !s.acquireSetup(w) {
+		return
+	}
+	defer s.releaseSetup()
 	// The analysis includes the packing plan: it gets the plan's time limit.
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
 	defer cancel()

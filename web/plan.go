@@ -39,6 +39,10 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%s has no packing plan: it cannot be solved (%s)", levelID(l), b.Impossible)
 		return
 	}
+	if !s.acquireSetup(w) {
+		return
+	}
+	defer s.releaseSetup()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
 	defer cancel()
 	order, err := fess.PlanOrder(ctx, b)

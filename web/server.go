@@ -28,6 +28,10 @@
 //	POST   /api/plan                     {level…} → {level, order}: the fess packing plan, goals as [x, y]
 //	                                     in fill order, worked out within Config.PlanTime (503 past it)
 //
+// At most Config.MaxSetup plans and analyses are worked out at once, apart
+// from the solver jobs; one more is answered 429 {error, busy, running}
+// with Retry-After.
+//
 // The event stream of a job sends "state" ({state, running, waiting}) when
 // it is queued and when it starts, "progress" (elapsed_ms, expanded,
 // generated, stored, bytes, bound, iterations, tree_size, unique_states,
@@ -42,9 +46,10 @@
 // # Limits
 //
 // Config holds them: request body size, jobs running at once and waiting,
-// the time and memory budget of every job (a request asks for less, never
-// more), and how long a job may go without an event-stream subscriber before
-// it is cancelled (a page that closes stops its solver).
+// plans and analyses worked out at once, the time and memory budget of
+// every job (a request asks for less, never more), and how long a job may
+// go without an event-stream subscriber before it is cancelled (a page
+// that closes stops its solver).
 //
 // # Guards
 //
@@ -85,6 +90,7 @@ type Config struct {
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
 	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
+	MaxSetup   int           // packing plans and analyses worked out at once; more are answered 429
 
 	// AllowHosts are the names, besides the listening address, that the
 	// Host header of a request may give ("soko.example" for any port,
@@ -96,7 +102,7 @@ type Config struct {
 // 1 MiB bodies, one job per core with as many again waiting, 60 s and
 // at most 1 GiB per job (less on small machines), cancelled 15 s after
 // the last subscriber left, results kept 5 minutes, 10 s for a packing
-// plan.
+// plan, and one plan or analysis per core at once.
 func DefaultConfig() Config {
 	n := runtime.NumCPU()
 	return Config{
@@ -108,6 +114,7 @@ func DefaultConfig() Config {
 		IdleCancel: 15 * time.Second,
 		Retain:     5 * time.Minute,
 		PlanTime:   10 * time.Second,
+		MaxSetup:   n,
 	}
 }
 
@@ -137,21 +144,25 @@ func (c Config) withDefaults() Config {
 	if c.PlanTime <= 0 {
 		c.PlanTime = d.PlanTime
 	}
+	if c.MaxSetup <= 0 {
+		c.MaxSetup = d.MaxSetup
+	}
 	return c
 }
 
 // Server is the web front end: handlers and the jobs they run.
 type Server struct {
-	cfg  Config
-	jobs *jobs
-	mux  *http.ServeMux
-	h    http.Handler
+	cfg   Config
+	jobs  *jobs
+	setup chan struct{} // one token per plan or analysis being worked out
+	mux   *http.ServeMux
+	h     http.Handler
 }
 
 // New returns a server with the given limits. Call Close to stop its jobs.
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, jobs: newJobs(cfg), mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, jobs: newJobs(cfg), setup: make(chan struct{}, cfg.MaxSetup), mux: http.NewServeMux()}
 	s.routes()
 	s.h = securityHeaders(s.guard(s.mux))
 	return s

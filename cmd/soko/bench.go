@@ -190,7 +190,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	seen := map[string]bool{}
-	for _, s := range solvers {
+	for i, s := range solvers {
+		if s.External == nil {
+			solvers[i].Threads = c.threads // part of each run's key and label
+			s = solvers[i]
+		}
 		if err := s.Check(); err != nil {
 			return usagef("bench: %v", err)
 		}
@@ -259,7 +263,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	setMemoryLimit(c.workers, c.memory)
 
-	r := &bench.Runner{Workers: c.workers, Memory: c.memory, Threads: c.threads, NoSolution: c.noLURD, Write: sink}
+	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}
