@@ -6,8 +6,9 @@ import (
 	"soko/sokoban"
 )
 
-// FrozenGoals finds boxes cut off by boxes frozen on goals (after
-// Festival's "fixed boxes into walls", the FESS paper).
+// FrozenGoals finds boxes cut off by boxes frozen on goals (after the
+// fixed boxes that Shoham's solver Festival turns into walls; see the
+// README's References).
 // A box frozen on its goal (Freeze.Frozen) never moves again, so it is a
 // wall for every other box. A box that is not frozen on a goal and cannot
 // be pushed alone onto any goal left free, with those walls, is a

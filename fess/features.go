@@ -90,6 +90,21 @@ func (f *featurer) of(p *sokoban.Position) (features, sokoban.Square) {
 
 // with returns the features of p, which has regions areas of free squares.
 func (f *featurer) with(p *sokoban.Position, regions int) features {
+	return f.after(p, regions, f.hot.hotspots(p))
+}
+
+// child returns the features of p, a child of the position last given to
+// prepare in which the box on from went to to, with regions areas of free
+// squares.
+func (f *featurer) child(p *sokoban.Position, regions int, from, to sokoban.Square) features {
+	return f.after(p, regions, f.hot.after(p, from, to))
+}
+
+// prepare notes what the children of p share (hotspots.prepare).
+func (f *featurer) prepare(p *sokoban.Position) { f.hot.prepare(p) }
+
+// after returns the features of p given its regions and hotspots.
+func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
@@ -105,7 +120,7 @@ func (f *featurer) with(p *sokoban.Position, regions int) features {
 			}
 		}
 	}
-	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), hot: int16(f.hot.count(p)),
+	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), hot: int16(hot),
 		next: int16(min(next, 1<<14)), dist: dist}
 }
 

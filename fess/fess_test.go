@@ -293,7 +293,7 @@ func TestHotspots(t *testing.T) {
 	if got := h.blocked[int(near)*b.N+int(far)]; got != 0 {
 		t.Errorf("box on (6,1) blocks goals %b of the box on (4,1), want none", got)
 	}
-	if got := h.count(b.Start()); got != 1 {
+	if got := h.hotspots(b.Start()); got != 1 {
 		t.Errorf("%d hotspots, want 1", got)
 	}
 }
@@ -315,5 +315,44 @@ func TestOpener(t *testing.T) {
 	}
 	if expanded[0] == expanded[1] {
 		t.Errorf("plan and opener both end after %d expansions", expanded[0])
+	}
+}
+
+// TestHotspotsAfter: the count for a child, updated from its parent's,
+// equals the count made from scratch, on every macro-move of positions
+// near the start of XSokoban levels.
+func TestHotspotsAfter(t *testing.T) {
+	checked := 0
+	for _, l := range testlevel.Resolve(t, "xsokoban90:1-6") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := newHotspots(context.Background(), b)
+		if err != nil || h == nil {
+			t.Fatal(h, err)
+		}
+		dead := deadlock.DeadSquares(b)
+		g := newMacroGen(b, dead)
+		for _, p := range nearStart(b, dead, 30) {
+			h.prepare(p)
+			g.place(p.BoxSquares())
+			var moves []Macro
+			for _, box := range p.BoxSquares() {
+				moves = g.generate(p, box, moves)
+			}
+			g.lift(p.BoxSquares())
+			for _, m := range moves {
+				q := p.Clone()
+				q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
+				if got, want := h.after(q, m.From, m.To), h.hotspots(q); got != want {
+					t.Fatalf("%s: box %d to %d: %d hotspots updated, %d counted", l.Name(), m.From, m.To, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no move checked")
 	}
 }

@@ -6,15 +6,23 @@ import (
 	"soko/sokoban"
 )
 
-// hotspots holds Festival's blocking table (the FESS paper, "hotspots"): blocked[p*N+q] is the set of goals (bit i for the i-th
-// of Board.Goals) that a lone box on p can reach, and can no longer reach
-// when a box stands on q. A box is a hotspot when it blocks another box's
-// way to a goal that is still empty. Only boards of at most 64 goals and
-// hotspotSquares squares get a table (it takes 8·N² bytes).
+// hotspots holds the blocking table of Shoham's solver Festival (its
+// "hotspots" feature; see the README's References): blocked[p*N+q] is the
+// set of goals (bit i for the i-th of Board.Goals) that a lone box on p can
+// reach, and can no longer reach when a box stands on q. A box is a
+// hotspot when it blocks another box's way to a goal that is still empty.
+// Only boards of at most 64 goals and hotspotSquares squares get a table
+// (it takes 8·N² bytes).
 type hotspots struct {
 	n       int
 	goalBit []uint64 // square -> its goal's bit, or 0
 	blocked []uint64
+
+	// For the children of one position (prepare): the goals it fills, and
+	// per box square q the boxes s != q with blocked[s*N+q] meeting an
+	// empty goal.
+	full  uint64
+	count []int16
 }
 
 const (
@@ -30,7 +38,7 @@ func newHotspots(ctx context.Context, b *sokoban.Board) (*hotspots, error) {
 	if len(goals) > 64 || b.N > hotspotSquares || len(goals) == 0 {
 		return nil, nil
 	}
-	h := &hotspots{n: b.N, goalBit: make([]uint64, b.N), blocked: make([]uint64, b.N*b.N)}
+	h := &hotspots{n: b.N, goalBit: make([]uint64, b.N), blocked: make([]uint64, b.N*b.N), count: make([]int16, b.N)}
 	for i, g := range goals {
 		h.goalBit[g] = 1 << i
 	}
@@ -76,12 +84,68 @@ func (h *hotspots) bytes() int64 {
 	if h == nil {
 		return 0
 	}
-	return 8 * int64(len(h.blocked)+len(h.goalBit))
+	return 8*int64(len(h.blocked)+len(h.goalBit)) + 2*int64(len(h.count))
 }
 
-// count returns the number of boxes of p that block another box's way to
-// an empty goal.
-func (h *hotspots) count(p *sokoban.Position) int {
+// prepare notes what the children of p share, for after.
+func (h *hotspots) prepare(p *sokoban.Position) {
+	if h == nil {
+		return
+	}
+	boxes := p.BoxSquares()
+	h.full = 0
+	for _, s := range boxes {
+		h.full |= h.goalBit[s]
+	}
+	for _, q := range boxes {
+		n := int16(0)
+		for _, s := range boxes {
+			if s != q && h.blocked[int(s)*h.n+int(q)]&^h.full != 0 {
+				n++
+			}
+		}
+		h.count[q] = n
+	}
+}
+
+// after returns hotspots(p) for a child p of the prepared position, in
+// which the box on from went to to. Where neither square is a goal the
+// empty goals are the same, and only the pairs with the moved box change:
+// O(boxes) instead of O(boxes²).
+func (h *hotspots) after(p *sokoban.Position, from, to sokoban.Square) int {
+	if h == nil {
+		return 0
+	}
+	if h.goalBit[from]|h.goalBit[to] != 0 {
+		return h.hotspots(p)
+	}
+	blocks := func(s, q sokoban.Square) int16 {
+		if h.blocked[int(s)*h.n+int(q)]&^h.full != 0 {
+			return 1
+		}
+		return 0
+	}
+	hot, moved := 0, false
+	for _, q := range p.BoxSquares() {
+		if q == to {
+			continue
+		}
+		if h.count[q]-blocks(from, q)+blocks(to, q) > 0 {
+			hot++
+		}
+		if !moved && blocks(q, to) != 0 {
+			moved = true
+		}
+	}
+	if moved {
+		hot++
+	}
+	return hot
+}
+
+// hotspots returns the number of boxes of p that block another box's way
+// to an empty goal.
+func (h *hotspots) hotspots(p *sokoban.Position) int {
 	if h == nil {
 		return 0
 	}

@@ -12,8 +12,8 @@ import (
 
 // The portfolio (issue 12 §6): strategies run one after another on one
 // thread (side by side with --threads), each with its share of the budget
-// (solver.Portfolio), as Festival runs its searches (the FESS paper;
-// README, References).
+// (solver.Portfolio), as Shoham's solver Festival runs its searches one
+// after another (see the README's References).
 //
 //   - greedy: the greedy best-first search over single pushes of package
 //     search, first and short, for small levels it solves at once and

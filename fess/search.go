@@ -225,6 +225,11 @@ func (e *engine) run() (solver.Result, error) {
 	e.best = e.nodes[root].cell
 	e.stats.Stored = 1
 	e.guard.Best(e.drawBest)
+	e.guard.Describe(func() string {
+		k := e.cells[e.best].key
+		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
+			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
+	})
 	if e.pos.Solved() {
 		return e.solution(root)
 	}
@@ -367,6 +372,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	}
 	e.gen.lift(boxes)
 	player := p.Player()
+	e.feat.prepare(p)
 	e.kids = e.kids[:0]
 	for _, m := range e.moves {
 		p.Relocate(m.From, m.To, e.b.Next(m.To, m.Side))
@@ -375,7 +381,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			p.Relocate(m.To, m.From, player)
 			continue
 		}
-		f := e.feat.with(p, int(parent.feat.conn+m.regions))
+		f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
 		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, m.canon))
 		if isNew {
 			e.stats.Stored++

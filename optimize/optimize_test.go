@@ -295,3 +295,15 @@ func TestSmallMemorySplitsStretches(t *testing.T) {
 		t.Errorf("1 MiB: %+v, no better than the cheap passes' %+v", res.After, cheap.After)
 	}
 }
+
+// A level solved from the start has the empty solution; steps after it
+// are cut.
+func TestSolvedAtStart(t *testing.T) {
+	l := testlevel.Parse(t, "#####\n#@ *#\n#####\n")
+	for _, moves := range [][]level.Move{nil, lurd(t, "rl")} {
+		res := check(t, l, moves, Options{})
+		if res.After != (Score{}) || len(res.Moves) != 0 {
+			t.Errorf("%v: %+v %v", moves, res.After, res.Moves)
+		}
+	}
+}

@@ -26,12 +26,13 @@ them, cuts cycles, re-routes each run of pushes of one box, then runs
 vicinity searches (up to as many boxes as --radii has radii may stand off
 the solution's squares, each among its radius's nearest squares) over
 stretches of the solution that grow to the whole of it, until a turn over
-the whole solution brings no gain. The result is replayed by the verifier and is never
-longer in --metric than the given solution. SOLUTION is read as by 'soko
-verify'. With --from FILE.jsonl every solved record of a 'soko bench' or
-'soko solve --json' results file is optimized instead, with --time per
-level, and --compare sets the totals beside other solvers'. When stderr is a terminal a progress line shows the current length;
-Ctrl-C ends the search and prints the best solution found so far.
+the whole solution brings no gain. The result is replayed by the verifier
+and is never longer in --metric than the given solution. SOLUTION is read
+as by 'soko verify'. With --from FILE.jsonl every solved record of a 'soko
+bench' or 'soko solve --json' results file is optimized instead, with
+--time per level, and --compare sets the totals beside other solvers'.
+When stderr is a terminal a progress line shows the current length; Ctrl-C
+ends the search and prints the best solution found so far.
 `
 
 type optimizeConfig struct {
@@ -48,7 +49,7 @@ type optimizeConfig struct {
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	c := &optimizeConfig{time: time.Minute, radii: optimize.DefaultRadii, memory: optimize.DefaultMemory}
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
-	fs.Func("metric", "what to shorten first: `pushes`, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)", func(s string) error {
+	fs.Func("metric", "what to shorten first, `M`: pushes, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
@@ -337,7 +338,7 @@ type solveOptimize struct {
 
 func optimizeSolveFlags(fs *flag.FlagSet, c *solveOptimize) {
 	fs.BoolVar(&c.on, "optimize", false, "shorten each solution with the optimizer (see 'soko help optimize')")
-	fs.Func("optimize-metric", "what --optimize shortens first: `pushes` or moves (default pushes)", func(s string) error {
+	fs.Func("optimize-metric", "what --optimize shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
