@@ -24,8 +24,8 @@
 //   - The cell loop (search.go): turns alternate between the best cell and
 //     a round robin over all cells; within a cell the node with the least
 //     accumulated move weight comes first, where moves proposed by the
-//     advisors (pack, connectivity, out of plan, hotspots; the opener in
-//     one strategy) weigh 0 and all others 1. Nothing is pruned for
+//     advisors (pack, out of plan, hotspots; the opener and connectivity
+//     in one strategy) weigh 0 and all others 1. Nothing is pruned for
 //     weight: the search is complete over the macro-move graph without
 //     deadlocks.
 //   - Deadlocks in two tiers (issue 12 §4): frozen boxes and wall segments

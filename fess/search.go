@@ -470,11 +470,14 @@ func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 // advise gives weight 0 to the moves the advisors propose (issue 12 §3),
 // each at most one and only when it improves on the parent: the pack
 // advisor the move that packs the most boxes along the plan, the
-// connectivity advisor the one that joins the most player regions, the
 // out-of-plan advisor the one that leaves the fewest boxes out of plan,
-// the hotspot advisor the one that leaves the fewest hotspots,
-// the opener the one that brings a box nearest the plan's next goal;
-// ties go to the better features. A lone move is free too.
+// the hotspot advisor the one that leaves the fewest hotspots; in the
+// opener strategy also the opener, the one that brings a box nearest the
+// plan's next goal, and the connectivity advisor, the one that joins the
+// most player regions. Ties go to the better features. A lone move is free
+// too. Measured at 4,000 expansions on XSokoban, the connectivity advisor
+// cost plan FESS two levels (it finds Microban 139 with the opener) and
+// one for the distance to the goals eleven.
 func (e *engine) advise(parent features) {
 	if len(e.kids) == 1 {
 		e.kids[0].weight = 0
@@ -482,9 +485,14 @@ func (e *engine) advise(parent features) {
 	}
 	advisors := [...]func(f features) int{
 		func(f features) int { return int(parent.packed - f.packed) },
-		func(f features) int { return int(f.conn - parent.conn) },
 		func(f features) int { return int(f.oop - parent.oop) },
 		func(f features) int { return int(f.hot - parent.hot) },
+		func(f features) int {
+			if !e.opener {
+				return 0
+			}
+			return int(f.conn - parent.conn)
+		},
 		func(f features) int {
 			if !e.opener || f.packed != parent.packed {
 				return 0
