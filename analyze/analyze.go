@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"soko/deadlock"
+	"soko/fess"
 	"soko/internal/english"
 	"soko/level"
 	"soko/sokoban"
@@ -30,7 +31,8 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
 // Render returns the board of l with dead squares, tunnel squares and goal
 // rooms marked (see Legend), followed by the legend and the counts: floor
 // squares, dead squares, boxes, tunnel squares, rooms with their packing
-// order where they have one (deadlock.Fill), and the search-space estimate.
+// order where they have one (deadlock.Fill), the fess solver's packing
+// plan (fess.PlanOrder), and the search-space estimate.
 // It takes a fraction of a second even on the largest boards, and returns
 // ctx.Err() when ctx is done first.
 func Render(ctx context.Context, l *level.Level) (string, error) {
@@ -86,6 +88,18 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 				x, y := b.XY(g)
 				fmt.Fprintf(&sb, " (%d,%d)", x, y)
 			}
+		}
+		sb.WriteByte('\n')
+	}
+	if b.Impossible == "" && len(b.Goals()) > 0 {
+		order, err := fess.PlanOrder(ctx, b)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString("fess packing plan, goals in fill order (column,row):")
+		for _, g := range order {
+			x, y := b.XY(g)
+			fmt.Fprintf(&sb, " (%d,%d)", x, y)
 		}
 		sb.WriteByte('\n')
 	}

@@ -106,7 +106,7 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		rec.Status, rec.Error = StatusError, err.Error()
 		return true
 	}
-	rec.WallS, rec.CPUS, rec.PeakBytes = u.WallS, u.CPUS, u.PeakBytes
+	rec.WallS, rec.CPUS, rec.PeakBytes, rec.CPUScope = u.WallS, u.CPUS, u.PeakBytes, externalCPU
 	if u.TimedOut {
 		rec.Status = "time limit"
 		return true

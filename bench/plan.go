@@ -12,15 +12,17 @@ import (
 )
 
 // SolverSpec is one solver of a benchmark: a registered solver with
-// parameters, or an external program.
+// parameters and threads, or an external program.
 type SolverSpec struct {
 	Name     string
 	Params   map[string]string
+	Threads  int       // goroutines each run may use (solver.Options.Threads, soko bench --threads); 0 means 1
 	External *External // nil for a registered solver
 }
 
-// Label is the solver's name in tables: "wastar(p=2,w=200)".
-func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params) }
+// Label is the solver's name in tables and keys: "wastar(p=2,w=200)", with
+// threads=N after the parameters when N > 1: "portfolio(threads=2)".
+func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params, s.Threads) }
 
 // ParseSolverSpec reads "NAME" or "NAME:k=v:k=v" (parameters for that
 // solver only), e.g. "wastar:w=1".
@@ -77,7 +79,7 @@ type Job struct {
 
 // Key identifies the job's run in a results file (Record.Key).
 func (j Job) Key() string {
-	return runKey(j.Solver.Name, j.Solver.Params, j.ID, j.Hash, j.Budget, j.Seed)
+	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.ID, j.Hash, j.Budget, j.Seed)
 }
 
 // LevelID is a level's id in results: "microban:12", or the file name.

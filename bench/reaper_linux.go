@@ -285,3 +285,7 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 	}
 	return u, false, nil
 }
+
+// externalCPU is what an external run's cpu_s counts on Linux: every
+// process of the run, through the reaper.
+const externalCPU = CPUPrograms

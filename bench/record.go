@@ -101,6 +101,14 @@ const (
 	StatusFailed = "failed" // an external program ended without a solution
 )
 
+// What a Record's cpu_s counts (Record.CPUScope); see Runner.
+const (
+	CPUThread   = "thread"   // the thread the run was called on: all of a run on one goroutine; absent in older files means this
+	CPUProcess  = "process"  // soko's whole process while the run had it alone: every goroutine of the run, and the garbage collector
+	CPUPrograms = "programs" // every process of an external program's run
+	CPUNone     = "none"     // not measured (cpu_s is 0): several threads beside other runs, or no clock to read
+)
+
 // Record is one finished run: one line of a results file.
 type Record struct {
 	Key       string            `json:"key"`
@@ -118,7 +126,8 @@ type Record struct {
 	Pushes   int     `json:"pushes"`
 	Moves    int     `json:"moves"`
 	WallS    float64 `json:"wall_s"`
-	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone; see Runner
+	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
+	CPUScope string  `json:"cpu_scope,omitempty"`
 
 	Expanded     int64            `json:"expanded,omitempty"`
 	Generated    int64            `json:"generated,omitempty"`
@@ -127,6 +136,8 @@ type Record struct {
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
 	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
+	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level (solver.Stats.Strategy)
+	Threads      int              `json:"threads,omitempty"`      // soko bench --threads, when more than 1 (part of the key); absent means 1
 	PeakBytes    int64            `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
 	MemoryLimit  int64            `json:"memory_limit,omitempty"` // the memory budget the run had
 
@@ -134,11 +145,16 @@ type Record struct {
 	Error    string `json:"error,omitempty"`
 }
 
+// CPUMeasured reports whether CPUS holds the run's CPU time.
+func (r *Record) CPUMeasured() bool { return r.CPUScope != CPUNone }
+
 // Solved reports whether the run found a verified solution.
 func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 
-// SolverLabel names the solver with its parameters: "wastar(p=2,w=200)".
-func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params) }
+// SolverLabel names the solver with its parameters and threads, as
+// SolverSpec.Label does: "wastar(p=2,w=200)", "portfolio(threads=2)". Runs
+// with different threads are different rows of a report.
+func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params, r.Threads) }
 
 // Collection is the part of the level id before the last ':', or the whole
 // id when it has none: an embedded collection's name, or the level file as
@@ -151,11 +167,18 @@ func (r *Record) Collection() string {
 	return r.Level
 }
 
-func solverLabel(name string, params map[string]string) string {
-	if len(params) == 0 {
+func solverLabel(name string, params map[string]string, threads int) string {
+	args := formatParams(params)
+	if threads > 1 {
+		if args != "" {
+			args += ","
+		}
+		args += "threads=" + strconv.Itoa(threads)
+	}
+	if args == "" {
 		return name
 	}
-	return name + "(" + formatParams(params) + ")"
+	return name + "(" + args + ")"
 }
 
 func formatParams(params map[string]string) string {
@@ -166,12 +189,22 @@ func formatParams(params map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
-// runKey identifies a run: solver, parameters, level id and hash, budget,
-// seed. The level id is part of it so that two levels with the same board in
-// one benchmark are two runs; the hash, so that an edited level file is run
-// again.
-func runKey(solverName string, params map[string]string, levelID, hash string, b Budget, seed uint64) string {
-	return strings.Join([]string{solverLabel(solverName, params), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
+// runKey identifies a run: solver, parameters, threads, level id and hash,
+// budget, seed. The level id is part of it so that two levels with the same
+// board in one benchmark are two runs; the hash, so that an edited level
+// file is run again. One thread leaves the key as it was before threads
+// existed, so older results files resume.
+func runKey(solverName string, params map[string]string, threads int, levelID, hash string, b Budget, seed uint64) string {
+	return strings.Join([]string{solverLabel(solverName, params, threads), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
+}
+
+// fixThreadsKey gives a record written with threads > 1 but a key without
+// them (soko bench before threads were in the key) the key it has now, so
+// that resuming or merging does not take it for a one-thread run.
+func fixThreadsKey(r *Record) {
+	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Level, r.LevelHash, r.Budget, r.Seed) {
+		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Level, r.LevelHash, r.Budget, r.Seed)
+	}
 }
 
 // LevelHash is a short hash of a level's board: the first 16 hex digits of
@@ -222,6 +255,7 @@ func readRecordsAt(r io.Reader, name string) ([]Record, []int, int64, error) {
 			if rec.Key == "" {
 				return nil, nil, 0, fmt.Errorf("%s:%d: result record without a key", name, n)
 			}
+			fixThreadsKey(&rec)
 			recs = append(recs, rec)
 			lines = append(lines, n)
 		}

@@ -380,7 +380,9 @@ func (d *dataset) timeTable() *table {
 					if r.Solved() {
 						solved++
 						wall = append(wall, r.WallS)
-						cpu = append(cpu, r.CPUS)
+						if r.CPUMeasured() {
+							cpu = append(cpu, r.CPUS)
+						}
 						pushes = append(pushes, float64(r.Pushes))
 					}
 				}
@@ -847,13 +849,21 @@ func (d *dataset) runsCSV(w io.Writer) error {
 		r := &d.recs[i]
 		cw.Write([]string{d.collOf[r.Collection()], r.Level, r.Title, r.SolverLabel(), r.Budget.String(), strconv.FormatUint(r.Seed, 10),
 			r.Status, strconv.FormatBool(r.Verified), strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves),
-			strconv.FormatFloat(r.WallS, 'f', 6, 64), strconv.FormatFloat(r.CPUS, 'f', 6, 64),
+			strconv.FormatFloat(r.WallS, 'f', 6, 64), cpuText(r),
 			strconv.FormatInt(r.Expanded, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatInt(r.Stored, 10),
 			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.TreeSize, 10), strconv.FormatInt(r.UniqueStates, 10),
 			strconv.FormatInt(r.PeakBytes, 10), r.Error})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// cpuText is a run's cpu_s in runs.csv: empty where it was not measured.
+func cpuText(r *Record) string {
+	if !r.CPUMeasured() {
+		return ""
+	}
+	return strconv.FormatFloat(r.CPUS, 'f', 6, 64)
 }
 
 func pushDiffCSV(w io.Writer, pds []pushDiff) error {
@@ -888,8 +898,12 @@ func WriteBenchstat(w io.Writer, recs []Record) error {
 		if r.Solved() {
 			solved = 1
 		}
-		fmt.Fprintf(bw, "BenchmarkSolve/solver=%s/budget=%s/level=%s\t1\t%d ns/op\t%.6f cpu-sec/op\t%d pushes\t%d moves\t%d solved\t%d nodes/op\t%d iterations/op\t%d peak-B\n",
-			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(d.levelName(r.Level)), int64(math.Round(r.WallS*1e9)), r.CPUS,
+		cpu := "" // a run whose CPU time was not measured has no cpu-sec/op
+		if r.CPUMeasured() {
+			cpu = fmt.Sprintf("\t%.6f cpu-sec/op", r.CPUS)
+		}
+		fmt.Fprintf(bw, "BenchmarkSolve/solver=%s/budget=%s/level=%s\t1\t%d ns/op%s\t%d pushes\t%d moves\t%d solved\t%d nodes/op\t%d iterations/op\t%d peak-B\n",
+			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(d.levelName(r.Level)), int64(math.Round(r.WallS*1e9)), cpu,
 			r.Pushes, r.Moves, solved, r.Expanded, r.Iterations, r.PeakBytes)
 	}
 	for _, c := range d.collections {

@@ -34,3 +34,6 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 	}
 	return u, false, nil
 }
+
+// externalCPU is what an external run's cpu_s counts here: nothing.
+const externalCPU = CPUNone

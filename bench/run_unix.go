@@ -52,3 +52,7 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 	}
 	return u, false, nil
 }
+
+// externalCPU is what an external run's cpu_s counts here: the shell's
+// rusage, which includes the processes it waited for.
+const externalCPU = CPUPrograms

@@ -14,15 +14,22 @@ import (
 
 // Runner runs jobs on a pool of workers.
 //
-// CPU time: each run of a registered solver happens on a goroutine locked to
-// its OS thread (runtime.LockOSThread), and its CPU time is that thread's
-// user+system time before and after (getrusage RUSAGE_THREAD on Linux). It
-// is the run's own CPU time even while other runs share the machine; it
-// includes the garbage collector's work the run was charged with (assists)
-// but not the background collector's threads, and it misses goroutines a
-// solver might start. Where the thread's time cannot be read, CPUS is 0.
-// External programs report the CPU time of all their processes and the
-// largest peak resident memory of any one of them (see External).
+// CPU time (Record.CPUS, with Record.CPUScope saying what it counts): each
+// run of a registered solver happens on a goroutine locked to its OS thread
+// (runtime.LockOSThread). A run with one thread searches on that goroutine,
+// and its CPU time is the thread's user+system time before and after
+// (CPUThread; clock_gettime CLOCK_THREAD_CPUTIME_ID on Linux): the run's own
+// even while other runs share the process, with the garbage collector's
+// work the run was charged with (assists) but not the background
+// collector's. A run with more threads (SolverSpec.Threads) searches on
+// goroutines of its own, which no thread's clock follows; when it is the
+// only run in the process (one worker) its CPU time is the process's before
+// and after (CPUProcess: every goroutine of the run, and the collector's),
+// and beside other runs (several workers) it is not measured (CPUNone,
+// CPUS 0): the process's time would mix the runs. Where no clock can be
+// read, CPUNone too. External programs report the CPU time of all their
+// processes (CPUPrograms) and the largest peak resident memory of any one
+// of them (see External).
 //
 // Peak memory is Stats.Bytes: the tables the search holds at the end, which
 // for the solvers of soko is their largest size.
@@ -75,7 +82,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 			defer runtime.UnlockOSThread()
 			for j := range in {
 				slot := prog.Begin(j.Solver.Label() + " " + j.ID + " " + j.Budget.String())
-				rec, ok := r.runOne(ctx, j, prog, slot)
+				rec, ok := r.runOne(ctx, j, workers == 1, prog, slot)
 				prog.End(slot, rec.Solved())
 				out <- done{rec, ok}
 			}
@@ -120,12 +127,16 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 	return sum, ctx.Err()
 }
 
-// runOne does one job; ok is false when cancellation cut it short.
-func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot int) (Record, bool) {
+// runOne does one job, alone in the process or not; ok is false when
+// cancellation cut it short.
+func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.Line, slot int) (Record, bool) {
 	rec := Record{
 		Key: j.Key(), Solver: j.Solver.Name, Params: j.Solver.Params,
 		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
 		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
+	}
+	if j.Solver.Threads > 1 {
+		rec.Threads = j.Solver.Threads
 	}
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
@@ -141,19 +152,30 @@ func (r *Runner) runOne(ctx context.Context, j Job, prog *progress.Line, slot in
 		return rec, true
 	}
 	opts := solver.Options{
-		Budget: solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
-		Seed:   j.Seed,
-		Params: j.Solver.Params,
+		Budget:  solver.Budget{Time: j.Budget.Time, Nodes: j.Budget.Nodes, Iterations: j.Budget.Iterations, Memory: r.Memory},
+		Seed:    j.Seed,
+		Params:  j.Solver.Params,
+		Threads: j.Solver.Threads,
 	}
 	if prog.Active() {
-		opts.Progress = func(p solver.Progress) { prog.Update(slot, p.Stats) }
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
 	}
-	cpu0 := threadCPU()
+	clock, scope := threadCPU, CPUThread
+	switch {
+	case j.Solver.Threads > 1 && alone:
+		clock, scope = processCPU, CPUProcess
+	case j.Solver.Threads > 1:
+		clock = func() time.Duration { return -1 }
+	}
+	cpu0 := clock()
 	t0 := time.Now()
 	res, err := solver.Run(ctx, e.New(), j.Level, opts)
 	rec.WallS = time.Since(t0).Seconds()
-	if cpu1 := threadCPU(); cpu0 >= 0 && cpu1 >= cpu0 {
-		rec.CPUS = (cpu1 - cpu0).Seconds()
+	rec.CPUScope = CPUNone
+	if cpu0 >= 0 {
+		if cpu1 := clock(); cpu1 >= cpu0 {
+			rec.CPUS, rec.CPUScope = (cpu1 - cpu0).Seconds(), scope
+		}
 	}
 	if ctx.Err() != nil && (err != nil || res.Status == solver.Cancelled) {
 		return rec, false
@@ -177,7 +199,7 @@ func fillStats(rec *Record, res solver.Result) {
 	rec.Status = res.Status.String()
 	rec.Expanded, rec.Generated, rec.Stored = st.Expanded, st.Generated, st.Stored
 	rec.Iterations, rec.TreeSize, rec.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
-	rec.Counts = st.Counts
+	rec.Counts, rec.Strategy = st.Counts, st.Strategy
 	rec.PeakBytes = st.Bytes
 	if res.Status == solver.Solved {
 		rec.Pushes, rec.Moves = res.Pushes, len(res.Moves)

@@ -69,7 +69,7 @@ func (d *dataset) sweeps() []sweep {
 			}
 			rest := maps.Clone(r.Params)
 			delete(rest, name)
-			k := sweepKey{solverLabel(r.Solver, rest), name, formatParams(rest), r.Budget.String()}
+			k := sweepKey{solverLabel(r.Solver, rest, r.Threads), name, formatParams(rest), r.Budget.String()}
 			if groups[k] == nil {
 				groups[k] = map[string][]*Record{}
 			}
@@ -177,6 +177,7 @@ func (d *dataset) sweepPlots(dir string) error {
 		p.X.Label.Text = k.param
 		p.Y.Label.Text = "time (s)"
 		p.Y.Min = 0
+		p.Y.Tick.Marker = linearTicks{}
 		var ticks []plot.Tick // a labelled tick at every value swept
 		for i, sw := range byPlot[k] {
 			for _, pt := range sw.points {

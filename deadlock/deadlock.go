@@ -40,6 +40,9 @@
 //   - Corral deadlocks (000 §4.2.2, Fig. 4.7; type Corrals): the area the
 //     player cannot reach around the pushed box, relaxed to its own boxes,
 //     searched with a node budget for a way to put them all on goals.
+//   - Boxes cut off by boxes frozen on goals (type FrozenGoals, after
+//     Shoham's solver Festival): boxes frozen on their
+//     goals are walls; a box that can then reach no free goal is dead.
 //   - PI-corrals (Corrals.PICorral, not a detector but a pruning rule for
 //     push generation): when one exists, only pushes of its barrier boxes
 //     need be generated; optimality is kept (see PICorral).

@@ -113,6 +113,7 @@ func TestSoundExhaustive(t *testing.T) {
 	var graphs, states, fired, checked, piStates, unsolvable int
 	var firedBy [NumKinds + 1]int
 	var pushFired [NumKinds]uint64
+	var frozenFired uint64
 	for _, l := range propertyLevels(t) {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
@@ -126,6 +127,7 @@ func TestSoundExhaustive(t *testing.T) {
 		graphs++
 		t0 := time.Now()
 		c := NewChecker(b, dead, All())
+		frozen := NewFrozenGoals(b, dead)
 		p := b.Start()
 		var pi []sokoban.Square
 		for id, key := range g.keys {
@@ -140,6 +142,9 @@ func TestSoundExhaustive(t *testing.T) {
 				if g.dist[id] >= 0 {
 					t.Fatalf("%s: %s calls a solvable position dead:\n%s", l.Name(), k, show(p))
 				}
+			}
+			if frozen.Dead(p) && g.dist[id] >= 0 {
+				t.Fatalf("%s: frozen goals call a solvable position dead:\n%s", l.Name(), show(p))
 			}
 			// PI-corral: the barrier pushes keep the optimal distance.
 			pi = c.Corrals().PICorral(p, pi[:0])
@@ -176,8 +181,9 @@ func TestSoundExhaustive(t *testing.T) {
 		for k := range pushFired {
 			pushFired[k] += c.Fired[k]
 		}
+		frozenFired += frozen.Fired
 	}
-	t.Logf("%d levels, %d states, %d unsolvable (%d called dead by CheckPosition: %v), %d pushes checked (fired %v), %d states with a PI-corral", graphs, states, unsolvable, fired, firedBy, checked, pushFired, piStates)
+	t.Logf("%d levels, %d states, %d unsolvable (%d called dead by CheckPosition: %v), %d pushes checked (fired %v), %d states with a PI-corral, %d called dead by frozen goals", graphs, states, unsolvable, fired, firedBy, checked, pushFired, piStates, frozenFired)
 	if graphs < 10 {
 		t.Fatalf("only %d levels small enough", graphs)
 	}

@@ -1,6 +1,10 @@
 package fess
 
-import "soko/sokoban"
+import (
+	"slices"
+
+	"soko/sokoban"
+)
 
 // features is a position's feature vector (issue 12 §3): boxes packed along
 // the plan, the number of player regions (connectivity), and as a last
@@ -9,18 +13,22 @@ type features struct {
 	packed int16
 	conn   int16
 	oop    int16
+	hot    int16 // boxes in another's way to an empty goal (hotspots)
+	next   int16 // pushes the nearest free box needs to the plan's next goal
 	dist   int32
 }
 
 // cellKey is the part of the features that names a cell.
 type cellKey struct {
-	packed, conn, oop int16
+	packed, conn, oop, hot int16
 }
 
-func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop} }
+func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop, f.hot} }
 
 // better reports whether k is a better cell than o: more boxes packed, then
-// fewer player regions, then fewer boxes out of plan.
+// fewer player regions, then fewer boxes out of plan, then fewer hotspots.
+// (Hotspots in the cell, which Festival leaves out, solved two XSokoban
+// levels more at 4,000 expansions.)
 func (k cellKey) better(o cellKey) bool {
 	if k.packed != o.packed {
 		return k.packed > o.packed
@@ -28,17 +36,23 @@ func (k cellKey) better(o cellKey) bool {
 	if k.conn != o.conn {
 		return k.conn < o.conn
 	}
-	return k.oop < o.oop
+	if k.oop != o.oop {
+		return k.oop < o.oop
+	}
+	return k.hot < o.hot
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
-// packed, fewer regions, fewer out of plan, less distance.
+// packed, fewer regions, fewer out of plan, fewer hotspots, less distance.
+// (Ranking by next before distance solved one XSokoban level fewer at
+// 4,000 expansions.)
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))
 	oop := uint64(min(max(f.oop, 0), 255))
-	dist := uint64(min(max(f.dist, 0), 1<<24-1))
-	return packed<<40 | conn<<32 | oop<<24 | dist
+	hot := uint64(min(max(f.hot, 0), 255))
+	dist := uint64(min(max(f.dist, 0), 1<<16-1))
+	return packed<<40 | conn<<32 | oop<<24 | hot<<16 | dist
 }
 
 // featurer computes features. It keeps scratch space; use one per goroutine.
@@ -46,13 +60,23 @@ type featurer struct {
 	b     *sokoban.Board
 	plan  *plan
 	near  []int32
+	goal  [][]int32 // pull distances per plan step: goal[k] to order[k]
+	hot   *hotspots // nil: no table
 	stamp []uint32
 	epoch uint32
 	stack []sokoban.Square
 }
 
-func newFeaturer(b *sokoban.Board, pl *plan, near []int32) *featurer {
-	return &featurer{b: b, plan: pl, near: near, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+// newFeaturer returns a featurer for plan pl, with the pull distances of
+// Board.PullDistances and their minimum over the goals, near.
+func newFeaturer(b *sokoban.Board, pl *plan, dist [][]int32, near []int32) *featurer {
+	f := &featurer{b: b, plan: pl, near: near, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+	if pl != nil {
+		for _, s := range pl.order {
+			f.goal = append(f.goal, dist[slices.Index(b.Goals(), s)])
+		}
+	}
+	return f
 }
 
 func (f *featurer) bytes() int64 { return 8 * int64(f.b.N) }
@@ -66,12 +90,38 @@ func (f *featurer) of(p *sokoban.Position) (features, sokoban.Square) {
 
 // with returns the features of p, which has regions areas of free squares.
 func (f *featurer) with(p *sokoban.Position, regions int) features {
+	return f.after(p, regions, f.hot.hotspots(p))
+}
+
+// child returns the features of p, a child of the position last given to
+// prepare in which the box on from went to to, with regions areas of free
+// squares.
+func (f *featurer) child(p *sokoban.Position, regions int, from, to sokoban.Square) features {
+	return f.after(p, regions, f.hot.after(p, from, to))
+}
+
+// prepare notes what the children of p share (hotspots.prepare).
+func (f *featurer) prepare(p *sokoban.Position) { f.hot.prepare(p) }
+
+// after returns the features of p given its regions and hotspots.
+func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
 	}
 	packed := f.plan.packed(p)
-	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), dist: dist}
+	next := int32(0)
+	if packed < len(f.goal) {
+		row := f.goal[packed]
+		next = sokoban.Unreachable
+		for _, s := range p.BoxSquares() {
+			if r := f.plan.rank[s]; r < 0 || int(r) >= packed {
+				next = min(next, row[s])
+			}
+		}
+	}
+	return features{packed: int16(packed), conn: int16(regions), oop: int16(f.plan.outOfPlan(p, packed)), hot: int16(hot),
+		next: int16(min(next, 1<<14)), dist: dist}
 }
 
 // regions counts the connected areas of free squares, and returns the

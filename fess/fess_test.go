@@ -14,11 +14,13 @@ import (
 )
 
 // TestSolvesMicroban: every one of the first 60 Microban levels is solved
-// within a node budget, and solver.Run has verified each solution.
+// by plan FESS alone within a node budget, and solver.Run has verified each
+// solution.
 func TestSolvesMicroban(t *testing.T) {
 	e, _ := solver.Lookup("fess")
 	for _, l := range testlevel.Resolve(t, "microban:1-60") {
-		res, err := solver.Run(context.Background(), e.New(), l, solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute}})
+		opts := solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute}, Params: map[string]string{"strategies": "plan"}}
+		res, err := solver.Run(context.Background(), e.New(), l, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", l.Name(), err)
 		}
@@ -73,7 +75,7 @@ func TestMacroMovesMatchPushes(t *testing.T) {
 		}
 		dead := deadlock.DeadSquares(b)
 		g := newMacroGen(b, dead)
-		feat := newFeaturer(b, nil, nil)
+		feat := newFeaturer(b, nil, nil, nil)
 		for _, p := range nearStart(b, dead, 40) {
 			before, _ := feat.regions(p)
 			for _, box := range slices.Clone(p.BoxSquares()) {
@@ -203,5 +205,154 @@ func TestPlanCorridor(t *testing.T) {
 		if !slices.Equal(got, b.Goals()) {
 			t.Errorf("%s: plan %v is not an order of the goals %v", l.Name(), pl.order, b.Goals())
 		}
+	}
+}
+
+// TestStrategies: each strategy of the portfolio, alone, solves small
+// levels, and the portfolio stops at the first that finds a solution.
+func TestStrategies(t *testing.T) {
+	for _, name := range strategyNames {
+		for _, l := range testlevel.Resolve(t, "microban:1-10") {
+			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
+			res, err := solver.Run(context.Background(), FESS{}, l, opts)
+			if err != nil || res.Status != solver.Solved {
+				t.Errorf("%s, %s: %v, %v", name, l.Name(), res.Status, err)
+			}
+		}
+	}
+	opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": "plan,greedy"}}
+	res, err := solver.Run(context.Background(), FESS{}, testlevel.Resolve(t, "microban:2")[0], opts)
+	if err != nil || res.Status != solver.Solved || res.Stats.Expanded != 3 {
+		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
+	}
+}
+
+// TestPassingStops: with the tunnels on, the macro-moves left out are
+// exactly stops in the middle of a board-splitting tunnel, and the move
+// that goes on through the tunnel is kept.
+func TestPassingStops(t *testing.T) {
+	left := 0
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := deadlock.DeadSquares(b)
+		all, some := newMacroGen(b, dead), newMacroGen(b, dead)
+		if some.macros, err = deadlock.NewMacros(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range nearStart(b, dead, 20) {
+			all.place(p.BoxSquares())
+			some.place(p.BoxSquares())
+			for _, box := range p.BoxSquares() {
+				kept := map[[2]int32]bool{}
+				for _, m := range some.generate(p, box, nil) {
+					kept[[2]int32{m.To, int32(m.Side)}] = true
+				}
+				for _, m := range all.generate(p, box, nil) {
+					if kept[[2]int32{m.To, int32(m.Side)}] {
+						continue
+					}
+					left++
+					d := m.Side ^ 1 // the last push's direction
+					s := m.To
+					for some.passing(s, d) && !kept[[2]int32{s, int32(m.Side)}] {
+						s = b.Next(s, d)
+					}
+					if s == m.To || !kept[[2]int32{s, int32(m.Side)}] {
+						t.Errorf("%s: box %d to %d left out, but it is not a passing stop with a move on kept", l.Name(), box, m.To)
+					}
+				}
+			}
+			all.lift(p.BoxSquares())
+			some.lift(p.BoxSquares())
+		}
+	}
+	if left == 0 {
+		t.Error("no stop was left out: the test tests nothing")
+	}
+}
+
+// TestHotspots: in a corridor the box nearer the goals blocks the one
+// behind it from both goals, and not the other way round.
+func TestHotspots(t *testing.T) {
+	l := testlevel.Parse(t, "#########\n#.. $ $@#\n#########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHotspots(context.Background(), b)
+	if err != nil || h == nil {
+		t.Fatal(h, err)
+	}
+	near, far := b.At(4, 1), b.At(6, 1)
+	if got := h.blocked[int(far)*b.N+int(near)]; got != 3 {
+		t.Errorf("box on (4,1) blocks goals %b of the box on (6,1), want 11", got)
+	}
+	if got := h.blocked[int(near)*b.N+int(far)]; got != 0 {
+		t.Errorf("box on (6,1) blocks goals %b of the box on (4,1), want none", got)
+	}
+	if got := h.hotspots(b.Start()); got != 1 {
+		t.Errorf("%d hotspots, want 1", got)
+	}
+}
+
+// TestOpener: the opener strategy searches differently from plan (its
+// advisor changes which moves weigh 0).
+func TestOpener(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	var expanded [2]int64
+	for i, opener := range []bool{false, true} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, opener)
+		if err != nil {
+			t.Fatal(err)
+		}
+		expanded[i] = res.Stats.Expanded
+		if res.Status == solver.Solved {
+			expanded[i] = -expanded[i]
+		}
+	}
+	if expanded[0] == expanded[1] {
+		t.Errorf("plan and opener both end after %d expansions", expanded[0])
+	}
+}
+
+// TestHotspotsAfter: the count for a child, updated from its parent's,
+// equals the count made from scratch, on every macro-move of positions
+// near the start of XSokoban levels.
+func TestHotspotsAfter(t *testing.T) {
+	checked := 0
+	for _, l := range testlevel.Resolve(t, "xsokoban90:1-6") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := newHotspots(context.Background(), b)
+		if err != nil || h == nil {
+			t.Fatal(h, err)
+		}
+		dead := deadlock.DeadSquares(b)
+		g := newMacroGen(b, dead)
+		for _, p := range nearStart(b, dead, 30) {
+			h.prepare(p)
+			g.place(p.BoxSquares())
+			var moves []Macro
+			for _, box := range p.BoxSquares() {
+				moves = g.generate(p, box, moves)
+			}
+			g.lift(p.BoxSquares())
+			for _, m := range moves {
+				q := p.Clone()
+				q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
+				if got, want := h.after(q, m.From, m.To), h.hotspots(q); got != want {
+					t.Fatalf("%s: box %d to %d: %d hotspots updated, %d counted", l.Name(), m.From, m.To, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no move checked")
 	}
 }

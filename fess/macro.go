@@ -1,6 +1,7 @@
 package fess
 
 import (
+	"soko/deadlock"
 	"soko/sokoban"
 )
 
@@ -36,7 +37,10 @@ type Macro struct {
 type macroGen struct {
 	b    *sokoban.Board
 	dead []bool // squares a pushed box may not stop on or pass (nil: none)
-	occ  []bool // squares holding a box that stays put
+	// macros, when set, gives the tunnels: stops that only pass through
+	// a tunnel are left out (passing).
+	macros *deadlock.Macros
+	occ    []bool // squares holding a box that stays put
 
 	// depth-first search, per box
 	visit  []uint32 // == epoch: met by the search
@@ -297,10 +301,33 @@ func (g *macroGen) generate(p *sokoban.Position, from sokoban.Square, dst []Macr
 		if g.links[st] != int8(d) || g.dist[st] == 0 {
 			continue // not the representative of its region, or the start
 		}
+		if g.macros != nil && g.passing(s, sokoban.Dir(g.prev[st]%4)^1) {
+			continue
+		}
 		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
 			canon: g.partMin[st], regions: int16(g.parts[s]) - int16(g.parts[from])})
 	}
 	return dst
+}
+
+// passing reports whether a box pushed in direction d onto s only passes
+// through: s and the square ahead are tunnel squares along d that split
+// the board, off goals, and the square ahead is free and not dead. Such a
+// stop is dominated by the move that goes on: with the box on s the player
+// can never reach the squares in front of it, so in any solution the
+// pushes that carry it on can be made at once without changing any other
+// push (the tunnel macro of 001 §2.1.2; search's pushMacro gives the
+// argument). The move going on is generated too.
+func (g *macroGen) passing(s sokoban.Square, d sokoban.Dir) bool {
+	if !g.tunnelStep(s, d) {
+		return false
+	}
+	ahead := g.b.Next(s, d)
+	return g.free(ahead) && (g.dead == nil || !g.dead[ahead]) && g.tunnelStep(ahead, d)
+}
+
+func (g *macroGen) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
+	return s != sokoban.None && !g.b.IsGoal(s) && g.macros.InTunnel(s, d) && g.b.Splits(s, d)
 }
 
 // movable reports whether the box on from can be pushed at all now.

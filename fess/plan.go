@@ -264,3 +264,14 @@ func (pl *plan) packed(p *sokoban.Position) int {
 
 // bytes returns the memory the plan takes.
 func (pl *plan) bytes() int64 { return 4*int64(len(pl.order)) + 4*int64(len(pl.rank)) }
+
+// PlanOrder returns the goals of board b in the order the packing plan
+// fills them, for people (soko analyze). It returns ctx.Err() when ctx is
+// done first.
+func PlanOrder(ctx context.Context, b *sokoban.Board) ([]sokoban.Square, error) {
+	pl, err := newPlan(ctx, b, newMacroGen(b, nil))
+	if err != nil {
+		return nil, err
+	}
+	return pl.order, nil
+}

@@ -15,7 +15,7 @@ func init() {
 	solver.Register(solver.Entry{
 		Name:    "fess",
 		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal)",
-		Params:  []solver.Param{piCorralParam},
+		Params:  []solver.Param{strategiesParam, piCorralParam},
 		New:     func() solver.Solver { return FESS{} },
 	})
 }
@@ -25,5 +25,5 @@ type FESS struct{}
 
 // Solve implements solver.Solver.
 func (FESS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return solve(ctx, l, opts)
+	return portfolio(ctx, l, opts)
 }

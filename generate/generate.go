@@ -51,7 +51,7 @@ type Config struct {
 	Seed          uint64 // the level stream
 	MinPushes     int    // reject levels the push-optimal check solves in fewer pushes; default 2·Boxes
 	Walks         int    // reverse-play walks tried per room; default 8
-	WalkSteps     int    // steps per walk; default 10·(Width + Height)
+	WalkSteps     int    // steps per walk; default 10·(Width + Height), times Boxes/4 beyond 4 boxes
 	CheckNodes    int64  // node budget of the push-optimal check; default 20000
 }
 
@@ -80,7 +80,8 @@ func (c Config) withDefaults() (Config, error) {
 		c.Walks = 8
 	}
 	if c.WalkSteps == 0 {
-		c.WalkSteps = 10 * (c.Width + c.Height)
+		// Every box must leave its goal: more boxes need longer walks.
+		c.WalkSteps = 10 * (c.Width + c.Height) * max(c.Boxes, 4) / 4
 	}
 	if c.CheckNodes == 0 {
 		c.CheckNodes = 20000

@@ -10,4 +10,12 @@
 // is the reward of Vanillaban and Schokoban (seed 000, §4.1.2, after Crippa,
 // Lanzi and Marocchi 2021, who found it the most promising of four reward
 // functions for Sokoban MCTS).
+//
+// PushMatching applies it to positions: the distances are kept
+// square-major so a box's row is a slice; a search scoring the children of
+// one position repairs the parent's matching and potentials in the moved
+// boxes' rows, one augmenting path each (O(n²) per child instead of O(n³));
+// and with sides (NewSidedPushMatching) a box's distance is that of a lone
+// box with the player in the part of the board around it where the player
+// is, which is larger where the box's square cuts the board.
 package heuristic

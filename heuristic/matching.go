@@ -21,37 +21,76 @@ import "soko/sokoban"
 // potentials and repairs only the rows of the boxes that moved, one
 // augmenting path each: O(n²) per child instead of O(n³).
 type PushMatching struct {
-	table   []int32 // square·n + goal: pushes from square to goal, or Inf
+	table   []int32 // slot·n + goal: pushes from the slot's square to goal, or Inf
 	n       int
+	sides   *sokoban.Sides // nil: a slot is a square; else square·4 + the player's side
 	matcher *Matcher
 	base    matchState // the matcher after SetBase
 	baseOK  bool       // SetBase found a matching
 	free    []int      // rows to repair
-	// rowOf[i] is the matcher's row of box i of the base position; rowAt[s]
-	// is the base's row of the box on square s, or stale when s has none
+	// rowOf[i] is the matcher's row of box i of the base position; rowAt[k]
+	// is the base's row of the box in slot k, or stale when none is there
 	// (check base.off).
 	rowOf, rowAt []int
 	kept         []bool
+	// stash holds the matchings of the last children Keep was told of,
+	// by state id; next is the slot the next one goes to.
+	stash [stashSize]keptMatching
+	next  int
+}
+
+// stashSize is how many children's matchings Keep holds: a best-first
+// search with deepest-first ties usually expands one of the last few
+// children next.
+const stashSize = 8
+
+type keptMatching struct {
+	id    uint32
+	valid bool
+	state matchState
 }
 
 // NewPushMatching prepares the bound for board b, with dist from
 // b.PullDistances() (goal × square).
 func NewPushMatching(b *sokoban.Board, dist [][]int32) *PushMatching {
+	return newPushMatching(b, dist, b.N, nil)
+}
+
+// NewSidedPushMatching prepares the bound for board b with the player's
+// side: dist from b.PullDistancesBySide (goal × square·4 + side), sides
+// from b.NewSides. A box's cost to a goal is then that of a lone box with
+// the player in the part of the board, around the box, where the player
+// is: still admissible, since any solution's pushes of that box solve that
+// lone-box problem, and larger where a box's square cuts the board and the
+// player is on the wrong side of it.
+func NewSidedPushMatching(b *sokoban.Board, sides *sokoban.Sides, dist [][]int32) *PushMatching {
+	return newPushMatching(b, dist, 4*b.N, sides)
+}
+
+func newPushMatching(b *sokoban.Board, dist [][]int32, slots int, sides *sokoban.Sides) *PushMatching {
 	n := b.Boxes()
-	m := &PushMatching{table: make([]int32, b.N*n), n: n, matcher: NewMatcher(n),
-		rowOf: make([]int, n), rowAt: make([]int, b.N), kept: make([]bool, n)}
+	m := &PushMatching{table: make([]int32, slots*n), n: n, sides: sides, matcher: NewMatcher(n),
+		rowOf: make([]int, n), rowAt: make([]int, slots), kept: make([]bool, n)}
 	for j, row := range dist {
-		for s, d := range row {
-			m.table[s*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
+		for k, d := range row {
+			m.table[k*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
 		}
 	}
 	return m
 }
 
+// slot returns the table slot of a box on s with the player on player.
+func (m *PushMatching) slot(s, player sokoban.Square) int {
+	if m.sides == nil {
+		return int(s)
+	}
+	return int(s)*4 + m.sides.Of(s, player)
+}
+
 // Bytes returns the memory the bound's distance table and work arrays take.
 func (m *PushMatching) Bytes() int64 {
 	n := int64(m.n)
-	return 4*int64(len(m.table)) + 8*int64(len(m.rowAt)) + 2*(8+8+4+4+8+8+8+8+1)*n
+	return 4*int64(len(m.table)) + 8*int64(len(m.rowAt)) + (2+stashSize)*(8+8+4+4+8+8+8+8+1)*n
 }
 
 // Bound returns the lower bound for position p, or false if no assignment of
@@ -63,18 +102,30 @@ func (m *PushMatching) Bound(p *sokoban.Position) (int32, bool) {
 
 // point points the matcher's rows at the squares of p's boxes.
 func (m *PushMatching) point(p *sokoban.Position) {
-	off := m.matcher.off[:m.n]
+	off, pl := m.matcher.off[:m.n], p.Player()
 	for i, s := range p.BoxSquares() {
-		off[i] = int(s) * m.n
+		off[i] = m.slot(s, pl) * m.n
 	}
 	m.matcher.table = m.table
 }
 
-// SetBase returns Bound(p) and keeps its matching for Child. When p shares
-// most of its boxes with the previous base (as the states a best-first
-// search expands one after another often do), the base is repaired like a
-// child rather than solved from scratch.
-func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
+// SetBase returns Bound(p) and keeps its matching for Child. When Keep
+// stashed the matching of the state p is, id, it starts from that and
+// costs O(n); else when p shares most of its boxes with the previous base
+// (as the states a best-first search expands one after another often do),
+// the base is repaired like a child rather than solved from scratch.
+func (m *PushMatching) SetBase(p *sokoban.Position, id uint32) (int32, bool) {
+	for k := range m.stash {
+		if st := &m.stash[k]; st.valid && st.id == id {
+			m.base, st.state = st.state, m.base // swap, so no arrays are lost
+			st.valid = false
+			for r := range m.n {
+				m.rowAt[m.base.off[r]/m.n] = r
+			}
+			m.baseOK = true
+			break
+		}
+	}
 	h, ok := m.rebase(p)
 	m.baseOK = ok
 	if ok {
@@ -86,19 +137,29 @@ func (m *PushMatching) SetBase(p *sokoban.Position) (int32, bool) {
 	return h, ok
 }
 
+// Keep stashes the matching the last Child found, for SetBase on the same
+// state, id, later. Only the last few are held.
+func (m *PushMatching) Keep(id uint32) {
+	st := &m.stash[m.next]
+	m.next = (m.next + 1) % stashSize
+	m.matcher.save(&st.state, m.n)
+	st.id, st.valid = id, true
+}
+
 // rebase matches p's boxes, repairing the base's matching in the rows of
 // the boxes that are not where the base had them, or solving from scratch
 // when they are many or there is no base. It sets rowOf.
 func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
-	boxes, n := p.BoxSquares(), m.n
+	boxes, n, pl := p.BoxSquares(), m.n, p.Player()
 	if m.baseOK {
 		mt := m.matcher
 		mt.restore(&m.base, n)
 		clear(m.kept)
 		moved := 0
 		for i, s := range boxes {
-			r := m.rowAt[s]
-			if r < n && mt.off[r] == int(s)*n && !m.kept[r] {
+			k := m.slot(s, pl)
+			r := m.rowAt[k]
+			if r < n && mt.off[r] == k*n && !m.kept[r] {
 				m.kept[r], m.rowOf[i] = true, r
 			} else {
 				m.rowOf[i] = -1
@@ -113,12 +174,12 @@ func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
 					m.free = append(m.free, r)
 				}
 			}
-			k := 0
+			next := 0
 			for i, s := range boxes {
 				if m.rowOf[i] < 0 {
-					r := m.free[k]
-					k++
-					m.rowOf[i], mt.off[r] = r, int(s)*n
+					r := m.free[next]
+					next++
+					m.rowOf[i], mt.off[r] = r, m.slot(s, pl)*n
 				}
 			}
 			return mt.rematch(n, m.free)
@@ -133,16 +194,17 @@ func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
 // Child returns Bound(p) for a position p whose boxes are those of the last
 // SetBase's position, in the same order (as Position.Apply keeps them),
 // except for a few that moved: their rows are repaired from the base's
-// matching instead of solving from scratch.
+// matching instead of solving from scratch (with sides, also the rows of
+// boxes the player is now on the other side of).
 func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
 	if !m.baseOK {
 		return m.Bound(p)
 	}
-	mt, n := m.matcher, m.n
+	mt, n, pl := m.matcher, m.n, p.Player()
 	mt.restore(&m.base, n)
 	m.free = m.free[:0]
 	for i, s := range p.BoxSquares() {
-		if r, o := m.rowOf[i], int(s)*n; mt.off[r] != o {
+		if r, o := m.rowOf[i], m.slot(s, pl)*n; mt.off[r] != o {
 			mt.unmatch(r)
 			mt.off[r] = o
 			m.free = append(m.free, r)

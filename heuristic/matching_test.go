@@ -56,8 +56,9 @@ func TestMatcherRematch(t *testing.T) {
 	}
 }
 
-// newBound returns the pull distances and a PushMatching for l.
-func newBound(t *testing.T, l *level.Level) (*sokoban.Board, [][]int32, *PushMatching) {
+// newBounds returns the board of l and a constructor of its plain
+// (sided false) and sided PushMatching.
+func newBounds(t *testing.T, l *level.Level) (*sokoban.Board, func(sided bool) *PushMatching) {
 	t.Helper()
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -67,41 +68,80 @@ func newBound(t *testing.T, l *level.Level) (*sokoban.Board, [][]int32, *PushMat
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, dist, NewPushMatching(b, dist)
+	bySide, err := b.PullDistancesBySide(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := b.NewSides()
+	return b, func(sided bool) *PushMatching {
+		if sided {
+			return NewSidedPushMatching(b, sides, bySide)
+		}
+		return NewPushMatching(b, dist)
+	}
 }
 
 // TestPushMatchingChildMatchesBound walks Microban and XSokoban levels
 // breadth-first and checks, on every state and every push from it, that
 // SetBase and Child agree with a bound solved from scratch by a second
-// PushMatching. Consecutive bases share more or fewer boxes, so SetBase's
-// repair and its fallback are both exercised.
+// PushMatching, plain and sided. Consecutive bases share more or fewer
+// boxes, or had their matching kept (Keep), so all of SetBase's ways are
+// exercised.
 func TestPushMatchingChildMatchesBound(t *testing.T) {
 	ls := append(testlevel.Resolve(t, "microban:1-20,93,144,153"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	kept := 0
 	for _, l := range ls {
-		b, dist, m := newBound(t, l)
-		ref := NewPushMatching(b, dist)
-		p := b.Start()
-		store := sokoban.NewStore(b.KeySize())
-		store.Intern(p.Pack(nil), p.Hash())
-		var pushes []sokoban.Push
-		for id := uint32(0); int(id) < store.Len() && id < 2000; id++ {
-			p.Unpack(store.Key(id))
-			h, ok := m.SetBase(p)
-			if wh, wok := ref.Bound(p); h != wh || ok != wok {
-				t.Fatalf("%s state %d: SetBase %d %v, Bound %d %v", l.Name(), id, h, ok, wh, wok)
-			}
-			pushes = p.Pushes(pushes[:0], nil)
-			for _, mv := range pushes {
-				p.Apply(mv)
-				h, ok := m.Child(p)
-				if wh, wok := ref.Bound(p); h != wh || ok != wok {
-					t.Fatalf("%s state %d push %v: Child %d %v, Bound %d %v", l.Name(), id, mv, h, ok, wh, wok)
-				}
-				store.Intern(p.Pack(nil), p.Hash())
-				p.Undo(mv)
-			}
+		for _, sided := range []bool{false, true} {
+			b, bound := newBounds(t, l)
+			kept += checkChildren(t, l, b, bound(sided), bound(sided))
 		}
 	}
+	if kept == 0 {
+		t.Errorf("SetBase never started from a matching Keep stashed")
+	}
+	t.Logf("SetBase started from a kept matching %d times", kept)
+}
+
+func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushMatching) (kept int) {
+	t.Helper()
+	p := b.Start()
+	store := sokoban.NewStore(b.KeySize())
+	store.Intern(p.Pack(nil), p.Hash())
+	var pushes []sokoban.Push
+	// Depth-first, like a best-first search with deepest-first ties, so
+	// that SetBase often meets a state whose matching Keep stashed.
+	stack := []uint32{0}
+	for n := 0; len(stack) > 0 && n < 2000; n++ {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		p.Unpack(store.Key(id))
+		for _, st := range m.stash {
+			if st.valid && st.id == id {
+				kept++
+			}
+		}
+		h, ok := m.SetBase(p, id)
+		if wh, wok := ref.Bound(p); h != wh || ok != wok {
+			t.Fatalf("%s state %d: SetBase %d %v, Bound %d %v", l.Name(), id, h, ok, wh, wok)
+		}
+		pushes = p.Pushes(pushes[:0], nil)
+		for _, mv := range pushes {
+			p.Apply(mv)
+			h, ok := m.Child(p)
+			if wh, wok := ref.Bound(p); h != wh || ok != wok {
+				t.Fatalf("%s state %d push %v: Child %d %v, Bound %d %v", l.Name(), id, mv, h, ok, wh, wok)
+			}
+			child, fresh := store.Intern(p.Pack(nil), p.Hash())
+			if fresh {
+				stack = append(stack, child)
+			}
+			if ok {
+				m.Keep(child)
+			}
+			p.Undo(mv)
+		}
+	}
+	return kept
 }
 
 // TestPushMatchingIsAdmissible builds the complete push graphs of small
@@ -112,41 +152,62 @@ func TestPushMatchingChildMatchesBound(t *testing.T) {
 // with a solution a deadlock.
 func TestPushMatchingIsAdmissible(t *testing.T) {
 	const limit = 200000 // states per level
-	checked := 0
+	checked, stronger := 0, 0
 	for _, l := range testlevel.Resolve(t, "microban:1-60") {
-		b, _, m := newBound(t, l)
+		b, bound := newBounds(t, l)
 		keys, edges := completeGraph(b, limit)
 		if keys == nil {
 			continue
 		}
 		checked++
 		dist := distancesToSolved(b, keys, edges)
-		p, q := b.Start(), b.Start()
-		for id, key := range keys {
-			p.Unpack(key)
-			h, ok := m.SetBase(p)
-			if d := dist[id]; d >= 0 && (!ok || int(h) > d) {
-				t.Fatalf("%s: bound %d (ok %v) on a state %d pushes from solved:\n%s", l.Name(), h, ok, d, rows(p))
-			}
-			pushes := p.Pushes(nil, nil)
-			for k, mv := range pushes {
-				p.Apply(mv)
-				h, ok := m.Child(p)
-				if d := dist[edges[id][k]]; d >= 0 && (!ok || int(h) > d) {
-					t.Fatalf("%s: repaired bound %d (ok %v) on a state %d pushes from solved", l.Name(), h, ok, d)
-				}
-				q.Unpack(keys[edges[id][k]])
-				if hq, okq := m.Bound(q); hq != h || okq != ok {
-					t.Fatalf("%s: repaired bound %d %v, from scratch %d %v", l.Name(), h, ok, hq, okq)
-				}
-				p.Undo(mv)
-			}
+		plain := bound(false)
+		for _, m := range []*PushMatching{plain, bound(true)} {
+			stronger += checkAdmissible(t, l, b, m, plain, keys, edges, dist)
 		}
 	}
 	if checked < 10 {
 		t.Fatalf("only %d levels have complete graphs under %d states", checked, limit)
 	}
-	t.Logf("checked the complete graphs of %d levels", checked)
+	if stronger == 0 {
+		t.Errorf("the sided bound is never stronger than the plain one")
+	}
+	t.Logf("checked the complete graphs of %d levels; the sided bound is stronger on %d states", checked, stronger)
+}
+
+// checkAdmissible checks m on every state and edge of a complete graph
+// and returns on how many states it is above the plain bound, which it
+// must never be below.
+func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *PushMatching, keys [][]byte, edges [][]int32, dist []int) int {
+	t.Helper()
+	stronger := 0
+	p, q := b.Start(), b.Start()
+	for id, key := range keys {
+		p.Unpack(key)
+		h, ok := m.SetBase(p, uint32(id))
+		if hp, okp := plain.Bound(p); ok && (!okp || h < hp) {
+			t.Fatalf("%s: bound %d below the plain bound %d (ok %v)", l.Name(), h, hp, okp)
+		} else if ok && h > hp {
+			stronger++
+		}
+		if d := dist[id]; d >= 0 && (!ok || int(h) > d) {
+			t.Fatalf("%s: bound %d (ok %v) on a state %d pushes from solved:\n%s", l.Name(), h, ok, d, rows(p))
+		}
+		pushes := p.Pushes(nil, nil)
+		for k, mv := range pushes {
+			p.Apply(mv)
+			h, ok := m.Child(p)
+			if d := dist[edges[id][k]]; d >= 0 && (!ok || int(h) > d) {
+				t.Fatalf("%s: repaired bound %d (ok %v) on a state %d pushes from solved", l.Name(), h, ok, d)
+			}
+			q.Unpack(keys[edges[id][k]])
+			if hq, okq := m.Bound(q); hq != h || okq != ok {
+				t.Fatalf("%s: repaired bound %d %v, from scratch %d %v", l.Name(), h, ok, hq, okq)
+			}
+			p.Undo(mv)
+		}
+	}
+	return stronger
 }
 
 func rows(p *sokoban.Position) string {

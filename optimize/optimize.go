@@ -10,7 +10,7 @@
 //     between are cut, when that does not cost moves the metric counts.
 //   - Box runs: each run of consecutive pushes of one box is replaced by a
 //     cheapest way, in the metric, from the position before the run to the
-//     exact position after it, moving one box at a time away from the run's
+//     boxes after it, moving one box at a time away from the run's
 //     positions: a vicinity search with one box and no radius (below). For
 //     the moves metric this is the move-optimal pass over the push sequence.
 //   - Vicinity search (Sébastien Gouëzel's idea, as in the YASS and JSoko
@@ -20,16 +20,24 @@
 //     boxes, each within its own radius of the square it stands on there
 //     (by default k = 2 with radii 20 and 10: the 20 and the 10 nearest
 //     squares), form a set; a shortest path in the metric from the stretch's
-//     first position to its last through positions whose boxes are in the
-//     set replaces the stretch when it is shorter. The original stretch lies
-//     in the set, so the result is never longer. Stretches start as the whole
-//     solution and are halved where the search outgrows its memory; rounds
-//     repeat until one brings no gain.
+//     first position to its last boxes through positions whose boxes are in
+//     the set replaces the stretch when it is shorter. The original stretch
+//     lies in the set, so the result is never longer. Stretches start at 32
+//     pushes, slide along the solution, and double in length each time a
+//     turn over the whole solution brings no gain, up to the whole solution;
+//     one whose search outgrows its memory is halved.
 //
-// The vicinity set is never enumerated: a configuration reached by the
-// search is tested against the stretch's configurations in one sweep, since
-// consecutive ones differ by one push, the number of boxes off each of them
-// is updated in constant time per configuration (vicinity.admit).
+// A stretch's search is A* over positions with the player's exact square,
+// on a consistent bound (each box's pushes, alone on the board, to the
+// nearest square of the stretch's last configuration); positions that
+// cannot lead to a path shorter than the stretch are never stored. Its end
+// is the stretch's last box configuration with the player anywhere from
+// which they can walk to the next push, that walk counted, so the rest of
+// the solution stays as it is. The vicinity set is never enumerated: a
+// configuration reached by the search is tested against the stretch's
+// configurations in one sweep, since consecutive ones differ by one push,
+// the number of boxes off each of them is updated in constant time per
+// configuration (stretch.admit).
 //
 // Costs are compared lexicographically: the metric first, the other count
 // second, so an optimisation for pushes also shortens moves where that is
@@ -135,6 +143,15 @@ func (m Metric) Better(a, b Score) bool {
 // int64 cost: solutions are at most level.MaxSolutionSteps long, far below.
 const costScale = 1 << 32
 
+// score is the inverse of cost.
+func (m Metric) score(c int64) Score {
+	hi, lo := int(c/costScale), int(c%costScale)
+	if m == Moves {
+		return Score{Pushes: lo, Moves: hi}
+	}
+	return Score{Pushes: hi, Moves: lo}
+}
+
 func (m Metric) cost(s Score) int64 {
 	if m == Moves {
 		return int64(s.Moves)*costScale + int64(s.Pushes)
@@ -189,6 +206,10 @@ func Optimize(ctx context.Context, l *level.Level, moves []level.Move, opts Opti
 		return Result{}, fmt.Errorf("%s: optimizer bug: the result (%d pushes, %d moves, solved %v) is not a solution at most as long as the given one (%d pushes, %d moves)",
 			l.Name(), after.Pushes, after.Moves, check.Solved, res.Before.Pushes, res.Before.Moves)
 	}
+	if after != o.score {
+		return Result{}, fmt.Errorf("%s: optimizer bug: the result has %d pushes and %d moves, counted as %d and %d",
+			l.Name(), after.Pushes, after.Moves, o.score.Pushes, o.score.Moves)
+	}
 	res.Moves, res.After = out, after
 	return res, nil
 }
@@ -201,8 +222,8 @@ func checkRadii(radii []int) ([]int, error) {
 		return nil, fmt.Errorf("%d vicinity radii: at most %d boxes may stand off the solution at once", len(radii), MaxRadii)
 	}
 	for _, r := range radii {
-		if r < 1 || r > maxRadius {
-			return nil, fmt.Errorf("vicinity radius %d: want 1 to %d squares", r, maxRadius)
+		if r < 1 || r > MaxRadius {
+			return nil, fmt.Errorf("vicinity radius %d: want 1 to %d squares", r, MaxRadius)
 		}
 	}
 	sorted := slices.Clone(radii)
@@ -211,8 +232,8 @@ func checkRadii(radii []int) ([]int, error) {
 	return sorted, nil
 }
 
-// maxRadius is the largest vicinity radius, in squares.
-const maxRadius = 1000
+// MaxRadius is the largest vicinity radius, in squares.
+const MaxRadius = 1000
 
 // pushesOf reads a solution as its pushes, up to the first position where
 // every box is on a goal.

@@ -9,6 +9,7 @@ import (
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/search"
+	"soko/sokoban"
 	"soko/solver"
 	"soko/verify"
 )
@@ -106,7 +107,7 @@ func TestCompleteVicinityIsOptimal(t *testing.T) {
 		greedy := solve(t, search.Greedy{}, l)
 		bfs := solve(t, search.BFS{}, l)
 		bfsMoves := solve(t, search.BFSMoves{}, l)
-		all := []int{maxRadius, maxRadius}
+		all := []int{MaxRadius, MaxRadius}
 		if res := check(t, l, greedy.Moves, Options{Metric: Pushes, Radii: all}); res.After.Pushes != bfs.Pushes {
 			t.Errorf("%s: pushes: %d, bfs %d", l.Name(), res.After.Pushes, bfs.Pushes)
 		}
@@ -180,7 +181,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := Optimize(context.Background(), l, lurd(t, "LRRR"), Options{}); err == nil {
 		t.Error("illegal step: no error")
 	}
-	for _, radii := range [][]int{{0}, {-1}, {maxRadius + 1}, {1, 1, 1, 1, 1}} {
+	for _, radii := range [][]int{{0}, {-1}, {MaxRadius + 1}, {1, 1, 1, 1, 1}} {
 		if _, err := Optimize(context.Background(), l, lurd(t, "RRR"), Options{Radii: radii}); err == nil {
 			t.Errorf("radii %v: no error", radii)
 		}
@@ -216,4 +217,93 @@ func BenchmarkOptimize(b *testing.B) {
 		expanded += out.Expanded
 	}
 	b.ReportMetric(float64(expanded)/time.Since(start).Seconds(), "expanded/s")
+}
+
+// bigDetours is an open 120×120 room with boxes in rows, each beside its
+// goal to the right, and a solution that takes every box down, right and up
+// onto its goal: three pushes where one does.
+func bigDetours(t testing.TB, boxes int) (*level.Level, []level.Move) {
+	const w, h = 120, 120
+	rows := make([][]byte, h)
+	for y := range rows {
+		rows[y] = []byte(strings.Repeat(" ", w))
+		rows[y][0], rows[y][w-1] = '#', '#'
+	}
+	for x := range w {
+		rows[0][x], rows[h-1][x] = '#', '#'
+	}
+	rows[1][1] = '@'
+	var at [][2]int
+	for i := range boxes {
+		x, y := 4+4*(i%25), 4+4*(i/25)
+		rows[y][x], rows[y][x+1] = '$', '.'
+		at = append(at, [2]int{x, y})
+	}
+	var text strings.Builder
+	for _, r := range rows {
+		text.Write(r)
+		text.WriteByte('\n')
+	}
+	l := testlevel.Parse(t, text.String())
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pushes []sokoban.Push
+	for _, xy := range at {
+		s := b.At(xy[0], xy[1])
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Down})
+		s = b.Next(s, level.Down)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Right})
+		s = b.Next(s, level.Right)
+		pushes = append(pushes, sokoban.Push{Box: s, Dir: level.Up})
+	}
+	moves, err := b.Expand(pushes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, moves
+}
+
+// On a big board with many boxes the optimizer stops at the context's
+// deadline with a verified solution no longer than the given one.
+func TestBigBoardUnderDeadline(t *testing.T) {
+	l, moves := bigDetours(t, 200)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := Optimize(ctx, l, moves, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v → %+v in %v, complete %v", res.Before, res.After, time.Since(start), res.Complete)
+	if rep := verify.Replay(l, res.Moves); !rep.Solved || Pushes.Better(res.Before, res.After) {
+		t.Errorf("%+v from %+v, solved %v", res.After, res.Before, rep.Solved)
+	}
+}
+
+// With little memory the vicinity search splits its stretches and still
+// finds what the full search finds on a level where the whole-solution
+// search does not fit.
+func TestSmallMemorySplitsStretches(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	greedy := solve(t, search.Greedy{}, l)
+	cheap := check(t, l, greedy.Moves, Options{Radii: []int{}})
+	res := check(t, l, greedy.Moves, Options{Memory: 1 << 20})
+	t.Logf("greedy %d pushes, cheap passes %+v, 1 MiB vicinity %+v", greedy.Pushes, cheap.After, res.After)
+	if res.After.Pushes >= cheap.After.Pushes {
+		t.Errorf("1 MiB: %+v, no better than the cheap passes' %+v", res.After, cheap.After)
+	}
+}
+
+// A level solved from the start has the empty solution; steps after it
+// are cut.
+func TestSolvedAtStart(t *testing.T) {
+	l := testlevel.Parse(t, "#####\n#@ *#\n#####\n")
+	for _, moves := range [][]level.Move{nil, lurd(t, "rl")} {
+		res := check(t, l, moves, Options{})
+		if res.After != (Score{}) || len(res.Moves) != 0 {
+			t.Errorf("%v: %+v %v", moves, res.After, res.Moves)
+		}
+	}
 }

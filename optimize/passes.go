@@ -19,6 +19,7 @@ type optimizer struct {
 	dead     []bool
 	checker  *deadlock.Checker
 	walk     walker
+	graph    graph            // the searches' tables, reused
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
 	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
@@ -68,9 +69,8 @@ func (o *optimizer) report() {
 	}
 }
 
-// accept makes pushes the best solution if it is shorter.
-func (o *optimizer) accept(pushes []sokoban.Push) bool {
-	s := o.scoreOf(pushes)
+// accept makes pushes, of score s, the best solution if it is shorter.
+func (o *optimizer) accept(pushes []sokoban.Push, s Score) bool {
 	if !o.metric.Better(s, o.score) {
 		return false
 	}
@@ -129,7 +129,7 @@ func (o *optimizer) cutCycles() {
 		out = append(out, pushes[i])
 		i++
 	}
-	o.accept(out)
+	o.accept(out, o.scoreOf(out))
 }
 
 // cutPays reports whether cutting pushes[i:j] is no longer in moves when
@@ -153,42 +153,47 @@ func (o *optimizer) boxRuns() {
 		for j < len(o.best) && o.best[j].Box == o.b.Next(o.best[j-1].Box, o.best[j-1].Dir) {
 			j++
 		}
-		if j-i >= 2 {
-			if shorter, ok := o.improve(i, j, []int{unlimited}); ok {
-				o.accept(shorter)
-			}
+		if j-i >= 2 && o.improve(i, j, []int{unlimited}) {
+			continue // the run at i is now another: look at it again
 		}
 		i = j
 	}
 }
 
-// vicinity searches stretches of the solution until every stretch has been
-// searched once since the last gain. A stretch starts as the whole
-// solution; one whose search outgrows the memory is halved, and stretches
-// then slide by half their length, wrapping round at the end.
+// vicinity searches stretches of the solution. Stretches start short
+// (firstStretch pushes) and slide by half their length, wrapping round at
+// the end; when every stretch has been searched once since the last gain,
+// their length doubles, up to the whole solution (at most maxStretch
+// pushes), and the search ends when a turn of the longest brings no gain.
+// A stretch whose search outgrows the memory is halved, and stretches stay
+// at most that long from then on.
 func (o *optimizer) vicinity() {
-	size := len(o.best)
+	size, ceiling := min(len(o.best), firstStretch), maxStretch
 	quiet := 0 // stretches searched since the last gain
 	for i := 0; !o.done(); {
 		n := len(o.best)
 		size = min(size, n)
 		step := max(size/2, 1)
 		j := min(i+size, n)
-		shorter, ok := o.improve(i, j, o.radii)
+		gained := o.improve(i, j, o.radii)
 		switch {
 		case o.done():
 			return
-		case ok && o.accept(shorter):
+		case gained:
 			quiet = 0
 			continue // the same stretch again: it may shrink further
 		case o.outgrown && size > minStretch:
 			size /= 2
-			quiet = 0
+			ceiling, quiet = size, 0
 			continue
 		}
 		quiet++
 		if quiet >= (max(n-size, 0)+step-1)/step+1 { // every start 0, step, 2·step, … up to n − size
-			return
+			if size >= min(n, ceiling) {
+				return
+			}
+			size, quiet, i = min(2*size, ceiling), 0, 0
+			continue
 		}
 		if i += step; j == n {
 			i = 0
@@ -196,25 +201,39 @@ func (o *optimizer) vicinity() {
 	}
 }
 
-// minStretch is the shortest stretch the vicinity search splits down to.
-const minStretch = 4
+// minStretch is the shortest stretch the vicinity search splits down to;
+// firstStretch the length it starts with; maxStretch the longest it grows
+// to, since testing a position against the vicinity takes time in
+// proportion to the stretch.
+const (
+	minStretch   = 4
+	firstStretch = 32
+	maxStretch   = 1024
+)
 
 // improve searches the vicinity of the stretch of pushes i..j of the best
-// solution and returns the solution with the stretch replaced, when the
-// search found a path that costs less than the stretch.
-func (o *optimizer) improve(i, j int, radii []int) ([]sokoban.Push, bool) {
+// solution and replaces the stretch when the search found a path that costs
+// less. It reports whether it did.
+func (o *optimizer) improve(i, j int, radii []int) bool {
 	start := o.b.Start()
 	for _, m := range o.best[:i] {
 		start.Apply(m)
 	}
 	seg := o.best[i:j]
 	o.outgrown = false
-	path, ok := o.search(start, seg, j == len(o.best), radii)
+	var next *sokoban.Push
+	if j < len(o.best) {
+		next = &o.best[j]
+	}
+	path, gain, ok := o.search(start, seg, next, radii)
 	if !ok {
-		return nil, false
+		return false
 	}
 	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
 	out = append(out, o.best[:i]...)
 	out = append(out, path...)
-	return append(out, o.best[j:]...), true
+	out = append(out, o.best[j:]...)
+	// The path ends with the boxes where the stretch left them, and its
+	// gain counts the walk to the next push: the rest is unchanged.
+	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
 }

@@ -2,12 +2,13 @@ package optimize
 
 import (
 	"bytes"
+	"math"
 
 	"soko/sokoban"
 )
 
 // unlimited is a radius that admits every square.
-const unlimited = maxRadius + 1
+const unlimited = MaxRadius + 1
 
 // stretch is one search's vicinity: the box configurations Q_0 … Q_m of a
 // stretch of m pushes, as bitsets and box lists, and each push's from and to
@@ -183,6 +184,10 @@ func (o *optimizer) nearTable(n int) {
 	seen := make([]uint32, o.b.N)
 	var queue []sokoban.Square
 	for s := range sokoban.Square(o.b.N) {
+		if s%256 == 0 && o.ctx.Err() != nil {
+			o.stopped, o.nearN = true, 0 // built again next time
+			return
+		}
 		mark := uint32(s) + 1
 		queue = append(queue[:0], s)
 		seen[s] = mark
@@ -233,11 +238,13 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 }
 
 // search finds a cheapest path in the metric from start (the player on
-// their exact square) to the position seg leads to, or to any solved
-// position when toEnd, through positions whose boxes are in the stretch's
-// vicinity. It returns the path when it costs less than seg; ok is false
-// otherwise, and o.outgrown says whether the search was stopped by the
-// memory budget.
+// their exact square) through positions whose boxes are in the stretch's
+// vicinity to the end of the stretch: when next is nil, any solved
+// position; otherwise the boxes where seg leaves them with the player
+// anywhere from which they can walk to push next, that walk counted. It
+// returns the path, and what it saves, when it costs less than seg with
+// that walk; ok is false otherwise, and o.outgrown says whether the search
+// was stopped by the memory budget.
 //
 // It is A* over positions with the player's exact square: a push costs one
 // push and the walk to it plus one move. The bound is the sum over the
@@ -247,24 +254,33 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 // box's term by at most one and costs at least one push and one move, so a
 // position is closed once, and positions whose cost and bound reach the
 // stretch's own cost are never stored: they cannot lead to a shorter path.
-func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bool, radii []int) ([]sokoban.Push, bool) {
+// Reaching the target boxes queues a goal item whose cost includes the
+// walk to next; the stretch is replaced when that item comes first.
+func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, radii []int) (path []sokoban.Push, gain Score, ok bool) {
 	o.searches++
 	v := newStretch(o, start, seg, radii)
-	end := start.Clone()
-	old := o.metric.cost(Score{Pushes: len(seg), Moves: o.walkCost(end, seg)})
+	if o.done() {
+		return nil, gain, false
+	}
 	b := o.b
-	pos := start.Clone()
-	targetKey := end.PackExact(nil)
+	end := start.Clone()
+	segScore := Score{Pushes: len(seg), Moves: o.walkCost(end, seg)}
 	var toGo []int32
-	if toEnd {
+	var nextBehind sokoban.Square
+	if next == nil {
 		if o.toGoal == nil {
 			o.toGoal = b.NearestGoal()
 		}
 		toGo = o.toGoal
 	} else {
+		nextBehind = b.Next(next.Box, next.Dir^1)
+		segScore.Moves += o.walk.distance(end, nextBehind)
 		toGo = b.PullFrom(end.BoxSquares())
 	}
-	const hScale = costScale + 1 // a bound of h pushes is h pushes and h moves
+	old := o.metric.cost(segScore)
+	targetKey := end.PackExact(nil)
+	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
+	const hScale = costScale + 1                                          // a bound of h pushes is h pushes and h moves
 	bound := func(p *sokoban.Position) int64 {
 		h := int64(0)
 		for _, s := range p.BoxSquares() {
@@ -273,38 +289,57 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 		return h
 	}
 
-	g := &graph{store: sokoban.NewStore(b.KeySize())}
+	g := o.graph.reset(b)
+	pos := start.Clone()
 	key := pos.PackExact(nil)
 	g.store.Intern(key, pos.HashExact())
 	g.add(noParent, sokoban.Push{}, 0)
 	g.open.push(item{f: bound(pos) * hScale, g: 0, id: 0})
+	const goal = noParent - 1 // the goal item's id
+	goalCost, goalParent := int64(math.MaxInt64), noParent
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
 	for len(g.open) > 0 {
 		it := g.open.pop()
 		id := it.id
+		if it.f >= old {
+			return nil, gain, false
+		}
+		if id == goal {
+			found := o.metric.score(goalCost)
+			return g.path(goalParent), Score{Pushes: segScore.Pushes - found.Pushes, Moves: segScore.Moves - found.Moves}, true
+		}
 		if g.closed[id] || it.g != g.cost[id] {
 			continue
 		}
-		if it.f >= old {
-			return nil, false
-		}
 		g.closed[id] = true
 		pos.Unpack(g.store.Key(id))
-		if toEnd && pos.Solved() || !toEnd && bytes.Equal(g.store.Key(id), targetKey) {
-			return g.path(id), true
+		if next == nil && pos.Solved() {
+			goalCost, goalParent = it.g, id
+			g.open.push(item{f: it.g, g: it.g, id: goal})
+			continue
 		}
 		o.expanded++
-		if o.expanded%256 == 0 && o.ctx.Err() != nil {
+		// One expansion takes at least a walk over the board, far more
+		// than a look at the context.
+		if o.ctx.Err() != nil {
 			o.stopped = true
-			return nil, false
+			return nil, gain, false
 		}
 		if g.bytes()+v.bytes() > o.memory {
 			o.outgrown = true
-			return nil, false
+			return nil, gain, false
+		}
+		o.walk.fill(pos)
+		if next != nil && bytes.Equal(g.store.Key(id)[:boxBytes], targetKey[:boxBytes]) {
+			if w := o.walk.at(nextBehind); w >= 0 {
+				if c := it.g + o.metric.cost(Score{Moves: int(w)}); c < goalCost {
+					goalCost, goalParent = c, id
+					g.open.push(item{f: c, g: c, id: goal})
+				}
+			}
 		}
 		h := bound(pos)
 		player := pos.Player()
-		o.walk.fill(pos)
 		boxes = append(boxes[:0], pos.BoxSquares()...)
 		for _, s := range boxes {
 			for d := range sokoban.Dir(4) {
@@ -337,7 +372,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, toEnd bo
 			}
 		}
 	}
-	return nil, false
+	return nil, gain, false
 }
 
 const noParent = ^uint32(0)
@@ -352,6 +387,17 @@ type graph struct {
 	cost   []int64
 	closed []bool
 	open   openList
+}
+
+// reset empties the graph for a new search on b, keeping its memory; the
+// zero graph allocates on first use.
+func (g *graph) reset(b *sokoban.Board) *graph {
+	if g.store == nil {
+		g.store = sokoban.NewStore(b.KeySize())
+	}
+	g.store.Reset()
+	g.parent, g.via, g.cost, g.closed, g.open = g.parent[:0], g.via[:0], g.cost[:0], g.closed[:0], g.open[:0]
+	return g
 }
 
 // add stores a position the first time it is reached.
@@ -390,10 +436,15 @@ func (g *graph) path(id uint32) []sokoban.Push {
 	return out
 }
 
-// bytes returns the memory the graph holds.
+// bytes returns the memory the graph's positions take: per position its
+// packed key, hash and slot in the store (a quarter of the slots free) and
+// its parent, push, cost and closed flag; and the open list. It counts what
+// the search holds now, not the capacity kept from earlier searches (see
+// reset), which the memory budget bounded when they ran.
 func (g *graph) bytes() int64 {
-	n := int64(cap(g.parent))
-	return g.store.Bytes() + n*(4+8+8+1) + 16*int64(cap(g.open))
+	n := int64(len(g.parent))
+	perKey := int64(len(g.store.Key(0))) + 8 + 6
+	return n*(perKey+4+8+8+1) + 24*int64(len(g.open))
 }
 
 // item is an open position: its cost so far g and f = g + its bound.

@@ -153,3 +153,37 @@ func TestAdmitMatchesDefinition(t *testing.T) {
 		}
 	}
 }
+
+// A reused graph counts the positions of the search running, not the
+// memory kept from an earlier, larger one: else every search after one
+// that outgrew the budget would stop at once.
+func TestGraphBytesAfterReset(t *testing.T) {
+	b, err := sokoban.NewBoard(testlevel.Resolve(t, "microban:10")[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g graph
+	g.reset(b)
+	p := b.Start()
+	key := p.PackExact(nil)
+	g.store.Intern(key, p.HashExact())
+	g.add(noParent, sokoban.Push{}, 0)
+	one := g.bytes()
+	for s := range sokoban.Square(b.N) {
+		if !p.HasBox(s) {
+			p.SetPlayer(s)
+			g.store.Intern(p.PackExact(key[:0]), p.HashExact())
+			g.add(0, sokoban.Push{}, 1)
+			g.open.push(item{id: uint32(s)})
+		}
+	}
+	if big := g.bytes(); big < 10*one {
+		t.Fatalf("%d positions: %d bytes, one: %d", len(g.parent), big, one)
+	}
+	g.reset(b)
+	g.store.Intern(b.Start().PackExact(nil), b.Start().HashExact())
+	g.add(noParent, sokoban.Push{}, 0)
+	if got := g.bytes(); got != one {
+		t.Errorf("after reset, one position: %d bytes, want %d", got, one)
+	}
+}

@@ -29,11 +29,17 @@
 //     searched at most once; a state where it fails does not offer the
 //     action again.
 //
+// Rapid random restarts (001 §2.2.4, there for A*; off by default): with
+// restart=T, after T episodes without reaching the goal the learner forgets
+// its Q-table and starts ε's decay again, drawing on from its random stream;
+// Q*'s sub-goal cache, which holds searches and not learned values, is kept.
+//
 // A level is solved when an episode reaches the goal; the solution is that
 // episode's moves, replayed by the verifier like every solver's. Learning
 // stops at the time, episode (--iterations), action (--nodes) or memory
 // limit; the Q-table and the sub-goal cache count against --memory and the
-// search stops (status memory limit) rather than grow past it. Stats:
+// search stops (status memory limit) rather than grow past it; so do the
+// states of the current episode, kept for loop detection. Stats:
 // Iterations counts episodes, Expanded actions, Stored Q-table entries, and
 // Counts the episodes, actions, random actions and, for qstar, how often
 // the A* action was taken, searched and failed.
@@ -69,6 +75,7 @@ const initialSlots = 1 << 12
 type config struct {
 	alpha, gamma, eps, lambda, p float64
 	steps                        int
+	restart                      int // episodes before a rapid random restart; 0: never
 	loops                        bool
 	qstar                        bool
 	w                            float64
@@ -94,13 +101,15 @@ type learner struct {
 	guard *solver.Guard
 	stats solver.Stats
 
-	cache      map[uint64]subgoal
-	cacheBytes int64
-	static     int64 // the environment's tables
-	legal      []env.Action
-	visited    map[uint64]struct{} // the states of the current episode, for loops
+	cache       map[uint64]subgoal
+	cacheBytes  int64
+	static      int64 // the environment's tables
+	legal       []env.Action
+	visited     map[uint64]struct{} // the states of the current episode, for loops
+	visitedPeak int                 // the most states visited holds or has held
 
 	episodes, actions, random, loops     int64
+	restarts                             int64
 	astarTaken, astarSearches, astarFail int64
 }
 
@@ -151,13 +160,20 @@ func newLearner(ctx context.Context, guard *solver.Guard, e *env.Env, opts solve
 // budget ends. An error is a bug or a level the sub-goal search cannot
 // read, not the budget's end.
 func (ln *learner) run() (solver.Status, bool, error) {
-	for epoch := 0; ; epoch++ {
-		ln.stats.Iterations = int64(epoch)
+	epoch := 0 // episodes since the start or the last restart: ε's exponent
+	for n := 0; ; n++ {
+		ln.stats.Iterations = int64(n)
 		if st, halt := ln.tick(); halt {
 			return st, false, nil
 		}
+		if ln.cfg.restart > 0 && epoch == ln.cfg.restart {
+			ln.q = newTable(initialSlots)
+			epoch = 0
+			ln.restarts++
+		}
 		ln.episodes++
 		solved, err := ln.episode(epoch)
+		epoch++
 		var s stop
 		switch {
 		case errors.As(err, &s):
@@ -346,9 +362,17 @@ func (ln *learner) subgoal(state uint64) ([]level.Move, error) {
 
 func formatReal(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// bytes is the memory the run holds: the environment's tables, the Q-table
-// and the sub-goal cache.
-func (ln *learner) bytes() int64 { return ln.static + ln.q.bytes() + ln.cacheBytes }
+// visitedEntryBytes is the memory of one state in the episode's visited
+// set, a Go map from uint64 to an empty struct: the key and its share of
+// the buckets' overhead.
+const visitedEntryBytes = 16
+
+// bytes is the memory the run holds: the environment's tables, the Q-table,
+// the sub-goal cache and the current episode's visited states.
+func (ln *learner) bytes() int64 {
+	ln.visitedPeak = max(ln.visitedPeak, len(ln.visited)) // a cleared Go map keeps its buckets
+	return ln.static + ln.q.bytes() + ln.cacheBytes + visitedEntryBytes*int64(ln.visitedPeak)
+}
 
 // tick updates the counters and checks the budget.
 func (ln *learner) tick() (solver.Status, bool) {
@@ -367,6 +391,7 @@ func (ln *learner) finish() solver.Stats {
 		"actions":        ln.actions,
 		"random_actions": ln.random,
 		"loops":          ln.loops,
+		"restarts":       ln.restarts,
 		"qtable_entries": int64(ln.q.n),
 	}
 	if ln.cfg.qstar {

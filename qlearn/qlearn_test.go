@@ -126,3 +126,17 @@ func TestUpdateByHand(t *testing.T) {
 		t.Fatalf("second update: Q = %v (%v), want 60", ln.q.get(s0^right), err)
 	}
 }
+
+// With restart=T the learner starts over every T episodes: the counters
+// say how often, and a restart forgets the Q-table.
+func TestRestart(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:3")[0]
+	res := run(t, QLearn{}, l, solver.Options{Budget: solver.Budget{Iterations: 95}, Seed: 1, Params: map[string]string{"restart": "10"}})
+	if res.Status != solver.IterationLimit || res.Stats.Counts["restarts"] != 9 {
+		t.Fatalf("status %v, %d restarts in %d episodes; want 9 in 95", res.Status, res.Stats.Counts["restarts"], res.Stats.Iterations)
+	}
+	once := run(t, QLearn{}, l, solver.Options{Budget: solver.Budget{Iterations: 95}, Seed: 1})
+	if res.Stats.Stored >= once.Stats.Stored {
+		t.Fatalf("%d Q-table entries after restarts, %d without: a restart should forget", res.Stats.Stored, once.Stats.Stored)
+	}
+}

@@ -23,6 +23,8 @@ var (
 		Doc: "actions per episode at most"}
 	loopsParam = solver.Param{Name: "loops", Kind: solver.Bool, Default: "1",
 		Doc: "end an episode that returns to a state it was in, as a deadlock (001 §3's loop detection)"}
+	restartParam = solver.Param{Name: "restart", Kind: solver.Int, Default: "0", Min: 0, Max: 1e9,
+		Doc: "forget the Q-table and restart ε's decay every T episodes without success (0: never; 001 §2.2.4)"}
 	wParam = solver.Param{Name: "w", Kind: solver.Real, Default: "200", Min: 0, Max: 10000,
 		Doc: "weight W of the sub-goal A*'s f = g + W·h"}
 	subgoalNodesParam = solver.Param{Name: "subgoal-nodes", Kind: solver.Int, Default: "5000", Min: 1, Max: 1e8,
@@ -71,6 +73,9 @@ func readConfig(opts solver.Options, qstar bool) (config, error) {
 		return cfg, err
 	}
 	cfg.steps = steps
+	if cfg.restart, err = opts.Int(restartParam); err != nil {
+		return cfg, err
+	}
 	if cfg.loops, err = opts.Bool(loopsParam); err != nil {
 		return cfg, err
 	}
@@ -86,7 +91,7 @@ func readConfig(opts solver.Options, qstar bool) (config, error) {
 }
 
 func init() {
-	common := []solver.Param{alphaParam, gammaParam, epsParam, lambdaParam, pParam, stepsParam, loopsParam}
+	common := []solver.Param{alphaParam, gammaParam, epsParam, lambdaParam, pParam, stepsParam, loopsParam, restartParam}
 	solver.Register(solver.Entry{Name: "qlearn", Summary: "tabular Q-learning over moves, ε-greedy, 001's rewards (001 §2.2.2, Alg. 7)",
 		Params: common, New: func() solver.Solver { return QLearn{} }})
 	solver.Register(solver.Entry{Name: "qstar", Summary: "Q*: Q-learning whose actions include weighted A* to the next sub-goal (001 §3)",

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 
-	"soko/heuristic"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -48,15 +47,14 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 }
 
 // matchingScore scores states by gw·g + hw·h, where h is the push-distance
-// matching bound; ties go to smaller h, except for pure greedy search
+// matching bound with the player's side (pushGraph.matching); ties go to smaller h, except for pure greedy search
 // (gw = 0), where they go to smaller g.
 func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 	return func(g *pushGraph) (scorer, error) {
-		if err := g.distances(); err != nil || g.dist == nil {
-			return scorer{}, err // without distances the budget ran out: ready stops the search
+		lb, err := g.matching()
+		if err != nil || lb == nil {
+			return scorer{}, err // without the bound the budget ran out: ready stops the search
 		}
-		lb := heuristic.NewPushMatching(g.board, g.dist)
-		g.charge(lb.Bytes()) // bestFirst stops before the search when this is over the budget
 		rate := func(h int32, ok bool, depth int) (int, int, bool) {
 			if !ok {
 				return 0, 0, false
@@ -72,9 +70,12 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 				h, ok := lb.Bound(p)
 				return rate(h, ok, depth)
 			},
-			parent: func(p *sokoban.Position) { lb.SetBase(p) },
-			child: func(p *sokoban.Position, depth int) (int, int, bool) {
+			parent: func(p *sokoban.Position, id uint32) { lb.SetBase(p, id) },
+			child: func(p *sokoban.Position, depth int, id uint32) (int, int, bool) {
 				h, ok := lb.Child(p)
+				if ok {
+					lb.Keep(id)
+				}
 				return rate(h, ok, depth)
 			},
 		}, nil

@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"slices"
 
 	"soko/internal/bucketq"
 	"soko/level"
@@ -17,11 +16,12 @@ type scorer struct {
 	// open list (smaller first), a tie-break (smaller first), and false if
 	// the position is known to be unsolvable.
 	score func(p *sokoban.Position, g int) (priority, tie int, ok bool)
-	// parent, when set, scores a position about to be expanded, and child
-	// then rates each position one move from it (its boxes in the same
-	// order), reusing the parent's work (PushMatching.Child).
-	parent func(p *sokoban.Position)
-	child  func(p *sokoban.Position, g int) (priority, tie int, ok bool)
+	// parent, when set, scores the position of state id about to be
+	// expanded, and child then rates each position one move from it (its
+	// boxes in the same order), state id reached after g pushes, reusing
+	// the parent's work (PushMatching.Child, Keep).
+	parent func(p *sokoban.Position, id uint32)
+	child  func(p *sokoban.Position, g int, id uint32) (priority, tie int, ok bool)
 }
 
 // bestFirstConfig says how a best-first search over pushes behaves.
@@ -65,20 +65,8 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if err != nil {
 		return solver.Result{}, err
 	}
-	piCorrals, err := opts.Bool(piCorralParam)
-	if err != nil {
+	if err := g.setUpMoves(opts, true, true, cfg.rooms); err != nil {
 		return solver.Result{}, err
-	}
-	if g.tunnels, err = opts.Bool(tunnelsParam); err != nil {
-		return solver.Result{}, err
-	}
-	if g.rooms, err = opts.Bool(roomsParam(cfg.rooms)); err != nil {
-		return solver.Result{}, err
-	}
-	if g.tunnels || g.rooms {
-		if err := g.addMacros(); err != nil {
-			return solver.Result{}, err
-		}
 	}
 	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
@@ -87,11 +75,12 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if g.charge(g.region.Bytes()) {
 		return g.stop(g.halt), nil
 	}
-	var barrier []sokoban.Square
 	root := g.addRoot()
-	score := sc.score
-	if sc.child != nil {
-		score = sc.child
+	score := func(p *sokoban.Position, g int, id uint32) (int, int, bool) {
+		if sc.child != nil {
+			return sc.child(p, g, id)
+		}
+		return sc.score(p, g)
 	}
 	p0, t0, ok := sc.score(g.pos, 0)
 	if !ok {
@@ -129,18 +118,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			g.stats.Bound = p - cfg.offset
 		}
 		if sc.parent != nil {
-			sc.parent(g.pos)
+			sc.parent(g.pos, id)
 		}
-		g.region.Of(g.pos)
-		pushes = g.pos.Pushes(pushes[:0], g.dead)
-		if piCorrals && g.region.Size()+g.board.Boxes() < g.board.N { // else no square is cut off
-			// Only pushes of the boxes around a PI-corral, when there is
-			// one; deadlock.Corrals.PICorral says why that keeps an
-			// optimal solution.
-			if barrier = g.checker.Corrals().PICorral(g.pos, barrier[:0]); len(barrier) > 0 {
-				pushes = slices.DeleteFunc(pushes, func(m sokoban.Push) bool { return !slices.Contains(barrier, m.Box) })
-			}
-		}
+		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
 			if st, stop := g.pulse(); stop {
 				return g.stop(st), nil
@@ -155,13 +135,10 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			}
 			depth := cost[id] + uint16(mv.pushes())
 			child, fresh := g.addMove(id, mv)
-			if fresh {
-				g.via[child] = mv.via()
-			}
 			switch {
 			case fresh:
 				cost = append(cost, depth)
-				cp, ct, ok := score(g.pos, int(depth))
+				cp, ct, ok := score(g.pos, int(depth), child)
 				if ok {
 					cp = queued(cp + cfg.offset)
 					prio = append(prio, int32(cp))
@@ -172,7 +149,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 					closed = append(closed, true)
 				}
 			case cfg.reopen && depth < cost[child] && prio[child] != dead:
-				cp, ct, _ := score(g.pos, int(depth))
+				cp, ct, _ := score(g.pos, int(depth), child)
 				cp = queued(cp + cfg.offset)
 				closed[child] = false
 				cost[child] = depth

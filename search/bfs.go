@@ -12,7 +12,9 @@ import (
 // fewest pushes: states are expanded in order of push depth, and the first
 // solved state generated is at the least depth of any. The store of visited
 // states doubles as the FIFO queue, since ids are handed out in the order
-// states are found.
+// states are found. Its successors are the best-first searches' (candidates)
+// with PI-corral pruning, which keeps a shortest solution, but without the
+// tunnel macro: a move of several pushes would break the order by depth.
 type BFS struct{}
 
 // Solve implements solver.Solver.
@@ -23,6 +25,13 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	}
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
+	}
+	if err := g.setUpMoves(opts, false, false, false); err != nil {
+		return solver.Result{}, err
+	}
+	g.region = sokoban.NewRegion(g.board)
+	if g.charge(g.region.Bytes()) {
+		return g.stop(g.halt), nil
 	}
 	root := g.addRoot()
 	if g.pos.Solved() {
@@ -36,19 +45,20 @@ func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 		g.pos.Unpack(g.store.Key(id))
 		g.track()
 		g.stats.Expanded++
-		pushes = g.pos.Pushes(pushes[:0], g.dead)
+		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
 			if st, stop := g.pulse(); stop {
 				return g.stop(st), nil
 			}
-			if g.push(m) {
-				continue
+			mv := g.pushMacro(m)
+			if mv.steps == 0 {
+				continue // deadlocked
 			}
-			child, fresh := g.add(id, m)
+			child, fresh := g.addMove(id, mv)
 			if fresh && g.pos.Solved() {
 				return g.solution(child)
 			}
-			g.pos.Undo(m)
+			g.undoMacro(mv)
 		}
 	}
 	return g.stop(solver.NoSolution), nil

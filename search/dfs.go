@@ -14,7 +14,10 @@ import (
 // pushes; with a limit, a state met again by a shorter path is searched again
 // so that nothing within the limit is missed, and when the limit cut the
 // search the status is "depth limit" rather than "no solution". Solutions
-// are far from optimal.
+// are far from optimal. Its successors are the best-first searches'
+// (candidates, pushMacro): PI-corral pruning and the tunnel macro, which
+// both keep a solution of any given length, so nothing within the limit is
+// lost; a macro's pushes count towards the limit.
 type DFS struct{}
 
 type dfs struct {
@@ -36,6 +39,12 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	}
 	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
 	if err != nil {
+		return solver.Result{}, err
+	}
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
+	}
+	if err := g.setUpMoves(opts, true, false, false); err != nil {
 		return solver.Result{}, err
 	}
 	if st, ok := g.ready(); !ok {
@@ -80,17 +89,19 @@ func (s *dfs) search(depth int) bool {
 	}
 	g.track()
 	g.stats.Expanded++
-	pushes := g.pos.Pushes(nil, g.dead)
+	pushes := g.candidates(nil)
 	for _, m := range pushes {
-		if g.push(m) {
-			continue
+		mv := g.pushMacro(m)
+		if mv.steps == 0 {
+			continue // deadlocked
 		}
-		s.path = append(s.path, m)
-		if s.search(depth + 1) {
+		n := len(s.path)
+		s.path = g.appendPushes(s.path, mv)
+		if s.search(depth + mv.pushes()) {
 			return true
 		}
-		s.path = s.path[:len(s.path)-1]
-		g.pos.Undo(m)
+		s.path = s.path[:n]
+		g.undoMacro(mv)
 		if s.stop {
 			return false
 		}

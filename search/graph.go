@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"soko/deadlock"
+	"soko/heuristic"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -18,7 +19,6 @@ import (
 type pushGraph struct {
 	board *sokoban.Board
 	pos   *sokoban.Position
-	dist  [][]int32 // pull distances, goal × square, for the searches that need them (distances)
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
@@ -28,15 +28,20 @@ type pushGraph struct {
 	// region, when set, is the player's region of the state being
 	// expanded, which gives the canonical player square of most children
 	// without a flood fill (see add).
-	region  *sokoban.Region
-	tunnels bool
-	rooms   bool
-	store   *sokoban.Store
-	parent  []uint32
-	via     []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
-	key     []byte   // scratch for packing
-	stats   solver.Stats
-	guard   *solver.Guard
+	region *sokoban.Region
+	// piCorrals, tunnels and rooms say which of PI-corral pruning, the
+	// tunnel macro and the goal-room macro the successors use
+	// (setUpMoves); barrier is scratch for the PI-corral.
+	piCorrals bool
+	tunnels   bool
+	rooms     bool
+	barrier   []sokoban.Square
+	store     *sokoban.Store
+	parent    []uint32
+	via       []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
+	key       []byte   // scratch for packing
+	stats     solver.Stats
+	guard     *solver.Guard
 
 	// static is the memory of the tables built before the search (the
 	// board's, the pull distances, the detectors', the macros'), counted
@@ -78,6 +83,12 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
 	g.bestOnGoal = -1
 	g.guard.Best(g.drawBest)
+	g.guard.Describe(func() string { // the live view's caption of drawBest's board
+		if g.bestOnGoal < 0 {
+			return ""
+		}
+		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(b.Goals()))
+	})
 	if b.Impossible != "" || g.charge(b.Bytes()) {
 		return g, nil
 	}
@@ -87,23 +98,33 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	return g, nil
 }
 
-// distances builds the pull distances the matching bound needs, under the
-// budget; when the budget runs out first, ready says so. They are the
-// biggest table, 4 bytes per goal and square, charged before it is built.
-func (g *pushGraph) distances() error {
-	if g.halt != solver.Solved || g.charge(g.board.PullBytes()) {
-		return nil
+// matching builds the lower bound of the informed push searches under the
+// budget: the matching on pull distances with the player's side
+// (heuristic.NewSidedPushMatching). The distances by side, the biggest
+// table (4 bytes per goal, square and side), are charged before they are
+// built and dropped once the bound has copied them. When the budget runs
+// out first it returns nil, and ready says so.
+func (g *pushGraph) matching() (*heuristic.PushMatching, error) {
+	rows := 4 * g.board.PullBytes()
+	if g.halt != solver.Solved || g.charge(rows) {
+		return nil, nil
 	}
 	setUp, cancel := g.guard.SetUp()
 	defer cancel()
-	dist, err := g.board.PullDistances(setUp)
+	dist, err := g.board.PullDistancesBySide(setUp)
 	if err != nil {
-		g.static -= g.board.PullBytes() // not built after all
+		g.static -= rows // not built after all
 		g.stats.Bytes = g.bytes()
-		return g.stopped(err)
+		return nil, g.stopped(err)
 	}
-	g.dist = dist
-	return nil
+	sides := g.board.NewSides()
+	lb := heuristic.NewSidedPushMatching(g.board, sides, dist)
+	stop := g.charge(lb.Bytes() + sides.Bytes())
+	g.static -= rows
+	if stop {
+		return nil, nil
+	}
+	return lb, nil
 }
 
 // charge counts n more bytes of static tables and checks the budget. It
@@ -142,10 +163,28 @@ func (g *pushGraph) ready() (solver.Status, bool) {
 	return solver.Solved, true
 }
 
-// addMacros builds the tunnel and goal-room tables of pushMacro under the
-// budget; when the budget runs out first, ready says so.
-func (g *pushGraph) addMacros() error {
-	if g.halt != solver.Solved {
+// setUpMoves reads which successor-generation features the search uses:
+// PI-corral pruning always, the tunnel macro when tunnels is set (searches
+// whose guarantees it keeps) and the goal-room macro when rooms is set
+// (searches that give up optimality), with default roomsOn; and builds the
+// macros' tables under the budget. When the budget runs out first, ready
+// says so.
+func (g *pushGraph) setUpMoves(opts solver.Options, tunnels, rooms, roomsOn bool) error {
+	var err error
+	if g.piCorrals, err = opts.Bool(piCorralParam); err != nil {
+		return err
+	}
+	if tunnels {
+		if g.tunnels, err = opts.Bool(tunnelsParam); err != nil {
+			return err
+		}
+	}
+	if rooms {
+		if g.rooms, err = opts.Bool(roomsParam(roomsOn)); err != nil {
+			return err
+		}
+	}
+	if !g.tunnels && !g.rooms || g.halt != solver.Solved {
 		return nil
 	}
 	setUp, cancel := g.guard.SetUp()
@@ -157,6 +196,49 @@ func (g *pushGraph) addMacros() error {
 	g.macros = m
 	g.charge(m.Bytes())
 	return nil
+}
+
+// candidates appends to dst the pushes every search over pushes tries from
+// the working position: the legal pushes not onto dead squares, and with
+// PI-corral pruning on, when there is a PI-corral, only the pushes of the
+// boxes around it (deadlock.Corrals.PICorral says why that keeps an optimal
+// solution, and a solution of any given length). When g.region is set it
+// takes the position's region first, for addMove.
+func (g *pushGraph) candidates(dst []sokoban.Push) []sokoban.Push {
+	if g.region != nil {
+		g.region.Of(g.pos)
+	}
+	start := len(dst)
+	dst = g.pos.Pushes(dst, g.dead)
+	if !g.piCorrals || g.region != nil && g.region.Size()+g.board.Boxes() == g.board.N {
+		return dst // off, or the player reaches every free square: no corral
+	}
+	if g.barrier = g.checker.Corrals().PICorral(g.pos, g.barrier[:0]); len(g.barrier) > 0 {
+		kept := slices.DeleteFunc(dst[start:], func(m sokoban.Push) bool { return !slices.Contains(g.barrier, m.Box) })
+		dst = dst[:start+len(kept)]
+	}
+	return dst
+}
+
+// redoMacro makes again a move pushMacro made and undoMacro undid.
+func (g *pushGraph) redoMacro(mv macroMove) {
+	box := g.pos.Apply(mv.push)
+	for range mv.steps - 1 {
+		box = g.pos.Apply(sokoban.Push{Box: box, Dir: mv.push.Dir})
+	}
+	for _, q := range mv.room {
+		g.pos.Apply(q)
+	}
+}
+
+// appendPushes appends the pushes of move mv to dst.
+func (g *pushGraph) appendPushes(dst []sokoban.Push, mv macroMove) []sokoban.Push {
+	box := mv.push.Box
+	for range mv.steps {
+		dst = append(dst, sokoban.Push{Box: box, Dir: mv.push.Dir})
+		box = g.board.Next(box, mv.push.Dir)
+	}
+	return append(dst, mv.room...)
 }
 
 // track notes the working position as the most promising so far when it
@@ -199,13 +281,26 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 // one box in a line (no goal-room macro), the region gives the canonical
 // player square.
 func (g *pushGraph) addMove(parent uint32, mv macroMove) (uint32, bool) {
-	if g.region != nil && mv.room == nil {
-		if canon, ok := g.region.After(g.pos, mv.push.Box, mv.to); ok {
-			g.key = g.pos.PackAt(g.key[:0], canon)
-			return g.intern(parent, mv.push, g.pos.HashAt(canon))
-		}
+	id, fresh := uint32(0), false
+	if canon, ok := g.canonAfter(mv); ok {
+		g.key = g.pos.PackAt(g.key[:0], canon)
+		id, fresh = g.intern(parent, mv.push, g.pos.HashAt(canon))
+	} else {
+		id, fresh = g.add(parent, mv.push)
 	}
-	return g.add(parent, mv.push)
+	if fresh {
+		g.via[id] = mv.via()
+	}
+	return id, fresh
+}
+
+// canonAfter returns the canonical player square after move mv from the
+// state whose region was taken, when the region can tell.
+func (g *pushGraph) canonAfter(mv macroMove) (sokoban.Square, bool) {
+	if g.region == nil || mv.room != nil {
+		return sokoban.None, false
+	}
+	return g.region.After(g.pos, mv.push.Box, mv.to)
 }
 
 // intern stores the packed g.key with hash h, reached from parent by push m.
@@ -220,7 +315,7 @@ func (g *pushGraph) intern(parent uint32, m sokoban.Push, h uint64) (uint32, boo
 }
 
 // push applies m to the working position and reports whether the result
-// is a frozen-box deadlock (the push is then already undone).
+// is a deadlock (the push is then already undone), for bfs-moves.
 func (g *pushGraph) push(m sokoban.Push) (deadlocked bool) {
 	to := g.pos.Apply(m)
 	g.stats.Generated++

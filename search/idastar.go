@@ -23,11 +23,16 @@ import (
 //     cuts cycles;
 //   - move ordering: the children of a state are searched in increasing
 //     order of their bound, so the first solution is met early in the last
-//     iteration.
+//     iteration;
+//   - the best-first searches' successors (candidates, pushMacro):
+//     PI-corral pruning and the tunnel macro, both of which keep an
+//     optimal solution; a macro costs its pushes;
+//   - the children's bounds repaired from the parent's matching
+//     (heuristic.PushMatching.Child).
 type IDAStar struct{}
 
 type idaChild struct {
-	push sokoban.Push
+	move macroMove
 	h    int32
 }
 
@@ -56,16 +61,20 @@ func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	if err := g.distances(); err != nil {
+	lb, err := g.matching()
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
 	}
-	s := &ida{g: g, lb: heuristic.NewPushMatching(g.board, g.dist)}
-	if g.charge(s.lb.Bytes()) {
-		return g.stop(g.halt), nil
+	if err := g.setUpMoves(opts, true, false, false); err != nil {
+		return solver.Result{}, err
 	}
+	if st, ok := g.ready(); !ok {
+		return g.stop(st), nil
+	}
+	s := &ida{g: g, lb: lb}
 	h0, ok := s.lb.Bound(g.pos)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
@@ -119,32 +128,35 @@ func (s *ida) search(depth, h int) (bool, int) {
 	}
 	kids := s.children[depth][:0]
 	var pushes [64]sokoban.Push
-	for _, m := range g.pos.Pushes(pushes[:0], g.dead) {
+	s.lb.SetBase(g.pos, noParent) // nothing is kept: the children are searched depth-first
+	for _, m := range g.candidates(pushes[:0]) {
 		if st, stop := g.pulse(); stop {
 			s.stopped, s.stop = st, true
 			return false, unbounded
 		}
-		if g.push(m) {
-			continue
+		mv := g.pushMacro(m)
+		if mv.steps == 0 {
+			continue // deadlocked
 		}
-		if ch, ok := s.lb.Bound(g.pos); ok {
-			kids = append(kids, idaChild{m, ch})
+		if ch, ok := s.lb.Child(g.pos); ok {
+			kids = append(kids, idaChild{mv, ch})
 		}
-		g.pos.Undo(m)
+		g.undoMacro(mv)
 	}
 	slices.SortStableFunc(kids, func(a, b idaChild) int { return int(a.h - b.h) })
 	s.children[depth] = kids
 
 	next := unbounded
 	for _, k := range kids {
-		g.pos.Apply(k.push)
-		s.path = append(s.path, k.push)
-		found, n := s.search(depth+1, int(k.h))
+		g.redoMacro(k.move)
+		np := len(s.path)
+		s.path = g.appendPushes(s.path, k.move)
+		found, n := s.search(depth+k.move.pushes(), int(k.h))
 		if found {
 			return true, n
 		}
-		s.path = s.path[:len(s.path)-1]
-		g.pos.Undo(k.push)
+		s.path = s.path[:np]
+		g.undoMacro(k.move)
 		if s.stop {
 			return false, unbounded
 		}

@@ -26,11 +26,16 @@
 // All prune pushes onto dead squares (000 §4.2.1, Alg. 2) and run the
 // dynamic deadlock detectors of package deadlock after each push (by default
 // frozen boxes, 000 §4.2.1, and wall segments, 001 Alg. 2; fama only 2×2
-// blocks, as 004 §3). The best-first searches also apply PI-corral pruning
-// (000 §4.2.2 names the sealed-off corral): when one exists, only pushes of
-// the boxes bounding it are generated; and the tunnel macro of 001 §2.1.2
-// where the tunnel splits the board (pushGraph.pushMacro says why that keeps
-// optimal solutions); greedy and wastar-push also the goal-room macro, which
+// blocks, as 004 §3). The push searches share one successor generator
+// (pushGraph.candidates and pushMacro): PI-corral pruning (000 §4.2.2 names
+// the sealed-off corral): when one exists, only pushes of the boxes bounding
+// it are generated; and, in all but bfs, whose order by depth it would
+// break, the tunnel macro of 001 §2.1.2 where the tunnel splits the board
+// (pushGraph.pushMacro says why that keeps optimal solutions). The
+// best-first searches take the canonical player square of most children
+// from the parent's region (sokoban.Region) and score them by repairing
+// the parent's matching (heuristic.PushMatching.Child); greedy and
+// wastar-push also use the goal-room macro, which
 // pushes a box entering a one-door goal room on to the room's next goal in
 // a precomputed packing order (deadlock.Fill). States are stored packed in a
 // sokoban.Store, with per state only its parent, the push that reached it, g
@@ -95,7 +100,7 @@ func init() {
 	deadlocks := deadlocksParam(defaultDetectors)
 	for _, e := range []solver.Entry{
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
-			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFS{} }},
+			Params: []solver.Param{deadlocks, piCorralParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
 			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
@@ -105,9 +110,9 @@ func init() {
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			Params: []solver.Param{deadlocksParam(famaDetectors), piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",
-			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return IDAStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam}, New: func() solver.Solver { return IDAStar{} }},
 		{Name: "dfs", Summary: "depth-first search over pushes with a visited set (depth=0: no limit)",
-			Params: []solver.Param{dfsDepthParam, deadlocks}, New: func() solver.Solver { return DFS{} }},
+			Params: []solver.Param{dfsDepthParam, deadlocks, piCorralParam, tunnelsParam}, New: func() solver.Solver { return DFS{} }},
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
 			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFSMoves{} }},
 		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",

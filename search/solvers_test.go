@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -203,4 +204,52 @@ func TestGoalRoomMacro(t *testing.T) {
 			t.Errorf("%s: %d expansions with the goal-room macro, %d without", l.Name(), expanded[1], expanded[0])
 		}
 	}
+}
+
+// TestSharedSuccessorsKeepGuarantees runs bfs, idastar and dfs with the
+// best-first searches' successor pruning (PI-corrals, and for idastar and
+// dfs the tunnel macro) on and off: the push-optimal ones must find the same
+// push counts either way, dfs limited to the optimal count must still find
+// a solution, and the pruning must save expansions somewhere (or it is not
+// on at all).
+func TestSharedSuccessorsKeepGuarantees(t *testing.T) {
+	off := map[string]string{"picorral": "0", "tunnels": "0"}
+	on := map[string]string{"picorral": "1", "tunnels": "1"}
+	solve := func(s solver.Solver, l *level.Level, params map[string]string) solver.Result {
+		t.Helper()
+		res, err := solver.Run(context.Background(), s, l, solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != solver.Solved {
+			t.Fatalf("%s with %v: %v", l.Name(), params, res.Status)
+		}
+		return res
+	}
+	saved := map[string]int64{}
+	for _, l := range testlevel.Resolve(t, "microban:1-16,96,117") {
+		bfsOff := solve(BFS{}, l, map[string]string{"picorral": "0"})
+		bfsOn := solve(BFS{}, l, map[string]string{"picorral": "1"})
+		idaOff, idaOn := solve(IDAStar{}, l, off), solve(IDAStar{}, l, on)
+		opt := bfsOff.Pushes
+		if bfsOn.Pushes != opt || idaOff.Pushes != opt || idaOn.Pushes != opt {
+			t.Errorf("%s: bfs %d pushes, bfs with PI-corrals %d, idastar %d, idastar with pruning %d",
+				l.Name(), opt, bfsOn.Pushes, idaOff.Pushes, idaOn.Pushes)
+		}
+		depth := map[string]string{"depth": strconv.Itoa(opt)}
+		for k, v := range on {
+			depth[k] = v
+		}
+		if res := solve(DFS{}, l, depth); res.Pushes > opt {
+			t.Errorf("%s: dfs limited to %d pushes found %d", l.Name(), opt, res.Pushes)
+		}
+		saved["bfs"] += bfsOff.Stats.Expanded - bfsOn.Stats.Expanded
+		saved["idastar"] += idaOff.Stats.Expanded - idaOn.Stats.Expanded
+	}
+	for name, n := range saved {
+		if n <= 0 {
+			t.Errorf("%s: pruning saved %d expansions in all", name, n)
+		}
+	}
+	t.Logf("expansions saved: %v", saved)
 }

@@ -28,10 +28,41 @@ func (b *Board) sideLinks() []int8 {
 	if n == 0 {
 		return links
 	}
-	num := make([]int32, n)  // order of discovery, from 1; 0: not yet met
-	low := make([]int32, n)  // low(s), see above
-	last := make([]int32, n) // the largest number in s's subtree
-	parent := make([]Square, n)
+	t := b.newFloorTree()
+	for s := Square(0); int(s) < n; s++ {
+		var part [4]int32
+		for d := range 4 {
+			part[d] = t.part(b, s, b.next[s][d])
+		}
+		for d := range 4 {
+			links[int(s)*4+d] = -1
+			if part[d] == partWall {
+				continue
+			}
+			for e := range 4 {
+				if part[e] == part[d] {
+					links[int(s)*4+d] = int8(e)
+					break
+				}
+			}
+		}
+	}
+	return links
+}
+
+// floorTree is a depth-first tree of the floor, without boxes: for each
+// square its number in the order the search first meets it, low (the least
+// number reachable from its subtree by one edge that is not a tree edge),
+// the largest number in its subtree, and its parent.
+type floorTree struct {
+	num, low, last []int32
+	parent         []Square
+}
+
+func (b *Board) newFloorTree() *floorTree {
+	n := b.N
+	t := &floorTree{num: make([]int32, n), low: make([]int32, n), last: make([]int32, n), parent: make([]Square, n)}
+	num, low, last, parent := t.num, t.low, t.last, t.parent
 	type frame struct {
 		s Square
 		d Dir // the next direction to look at
@@ -62,42 +93,33 @@ func (b *Board) sideLinks() []int8 {
 			low[p] = min(low[p], low[s])
 		}
 	}
-	const wall, above = -2, -1 // part keys besides a child's number
-	for s := Square(0); int(s) < n; s++ {
-		var part [4]int32
-		for d := range 4 {
-			c := b.next[s][d]
-			switch {
-			case c == None:
-				part[d] = wall
-			case num[c] < num[s]: // the parent, or an ancestor
-				part[d] = above
-			default: // in the subtree of one child of s
-				for _, ch := range b.next[s] {
-					if ch != None && parent[ch] == s && num[ch] <= num[c] && num[c] <= last[ch] {
-						part[d] = num[ch]
-						if parent[s] != None && low[ch] < num[s] {
-							part[d] = above
-						}
-						break
-					}
-				}
+	return t
+}
+
+// Part keys of floorTree.part besides a child's number.
+const partWall, partAbove = -2, -1
+
+// part returns a key of the part of the board without s that holds square
+// c (c != s): partWall for None, partAbove for the part holding s's
+// ancestors, or the number of the child of s whose subtree is cut off and
+// holds c.
+func (t *floorTree) part(b *Board, s, c Square) int32 {
+	num := t.num
+	switch {
+	case c == None:
+		return partWall
+	case num[c] < num[s] || num[c] > t.last[s]: // an ancestor, or outside s's subtree
+		return partAbove
+	}
+	for _, ch := range b.next[s] {
+		if ch != None && t.parent[ch] == s && num[ch] <= num[c] && num[c] <= t.last[ch] {
+			if t.parent[s] != None && t.low[ch] < num[s] {
+				return partAbove
 			}
-		}
-		for d := range 4 {
-			links[int(s)*4+d] = -1
-			if part[d] == wall {
-				continue
-			}
-			for e := range 4 {
-				if part[e] == part[d] {
-					links[int(s)*4+d] = int8(e)
-					break
-				}
-			}
+			return num[ch]
 		}
 	}
-	return links
+	return partAbove // unreachable: c is in s's subtree, so in one child's
 }
 
 // sides returns sideLinks, computed once.
@@ -163,6 +185,21 @@ func (b *Board) newPuller() *puller {
 
 // pull returns the least pulls from the goals in from to every square.
 func (pl *puller) pull(from []Square) []int32 {
+	state := pl.search(from)
+	row := make([]int32, pl.b.N)
+	for s := range row {
+		m := Unreachable
+		for d := 0; d < 4; d++ {
+			m = min(m, state[s*4+d])
+		}
+		row[s] = m
+	}
+	return row
+}
+
+// search returns the least pulls from the goals in from to every state
+// (box square·4 + the player's side), in scratch space of pl.
+func (pl *puller) search(from []Square) []int32 {
 	b, links, state := pl.b, pl.links, pl.state
 	for i := range state {
 		state[i] = Unreachable
@@ -200,15 +237,7 @@ func (pl *puller) pull(from []Square) []int32 {
 		}
 	}
 	pl.queue = queue
-	row := make([]int32, b.N)
-	for s := range row {
-		m := Unreachable
-		for d := 0; d < 4; d++ {
-			m = min(m, state[s*4+d])
-		}
-		row[s] = m
-	}
-	return row
+	return state
 }
 
 // PullBytes returns the memory the table of PullDistances takes.

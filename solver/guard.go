@@ -22,6 +22,7 @@ type Guard struct {
 	checked  time.Time // the last look
 	seen     int64     // Stats.Generated at the last look
 	best     func() []string
+	describe func() string // see Describe
 }
 
 // Best registers how to draw the most promising position found so far; the
@@ -105,6 +106,7 @@ func (g *Guard) Check(stats *Stats) (Status, bool) {
 		if g.best != nil {
 			ev.Board = g.best()
 		}
+		ev.Detail = g.detail()
 		g.progress(ev)
 	}
 	return Solved, false

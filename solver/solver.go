@@ -3,6 +3,12 @@
 // Result with its Status and statistics, progress events for front ends, a
 // registry of solvers by name, and Run, which replays every solution with the
 // independent verifier (package verify) before anyone sees it.
+//
+// Portfolio makes one Solver out of several strategies, each with a share
+// of the budget, run one after another or side by side (Options.Threads,
+// soko --threads); its documentation says how to build one, how the budget
+// is shared and what its Stats report (issue 12 item 6). The solver
+// registered as "portfolio" is the small example: astar, then greedy.
 package solver
 
 import (
@@ -79,6 +85,10 @@ type Stats struct {
 	// Counts holds a solver's own counters by name, such as the learning
 	// solvers' episodes and how often Q* took its A* action.
 	Counts map[string]int64 `json:"counts,omitempty"`
+
+	// Strategy names the member of a Portfolio that solved the level (in
+	// progress events: the member that sent the event).
+	Strategy string `json:"strategy,omitempty"`
 }
 
 // Progress is an event sent while a search runs.
@@ -87,6 +97,9 @@ type Progress struct {
 	// Board is the most promising position found so far, as XSB rows of
 	// the level's grid, when the solver reports one (see Guard.Best).
 	Board []string `json:"board,omitempty"`
+	// Detail describes that position in a few words, such as "boxes on
+	// goals 5 of 12", when the solver gives one (see Guard.Describe).
+	Detail string `json:"detail,omitempty"`
 }
 
 // Options are passed to every Solve call.
@@ -95,6 +108,7 @@ type Options struct {
 	Seed     uint64            // for randomised solvers; runs with equal seeds are identical
 	Params   map[string]string // solver-specific parameters, such as "w" or "c"; see Entry.Params and CheckParams
 	Model    string            // a trained model file for the learning solvers (soko solve --model); "" for none
+	Threads  int               // goroutines the solver may search with (soko --threads); 0 means 1; see Portfolio
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -279,11 +280,14 @@ func (s *Server) limits(w http.ResponseWriter, r *http.Request) {
 		"max_body":           s.cfg.MaxBody,
 		"max_time_s":         s.cfg.MaxTime.Seconds(),
 		"max_memory_mib":     s.cfg.MaxMemory >> 20,
+		"max_threads":        s.cfg.MaxJobs,
 	})
 }
 
 // solveRequest is the body of POST /api/solve. Zero budgets mean the
-// server's caps; larger ones are cut to them.
+// server's caps; larger ones are cut to them. Threads is soko solve's
+// --threads: 0 means 1, more than Config.MaxJobs is cut to it, and a job
+// takes one of the server's MaxJobs CPU slots per thread.
 type solveRequest struct {
 	levelRef
 	Solver     string            `json:"solver"`
@@ -292,6 +296,7 @@ type solveRequest struct {
 	Iterations int64             `json:"iterations"`
 	Seed       uint64            `json:"seed"`
 	MemoryMiB  int64             `json:"memory_mib"`
+	Threads    int               `json:"threads"`
 	Params     map[string]string `json:"params"`
 }
 
@@ -337,6 +342,11 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "budgets must not be negative")
 		return
 	}
+	if req.Threads < 0 {
+		writeError(w, http.StatusBadRequest, "bad threads %d: want a whole number, at least 1 (at most %d here)", req.Threads, s.cfg.MaxJobs)
+		return
+	}
+	threads := min(max(req.Threads, 1), s.cfg.MaxJobs)
 	b := solver.Budget{Time: s.cfg.MaxTime, Nodes: req.Nodes, Iterations: req.Iterations, Memory: s.cfg.MaxMemory}
 	if req.TimeS > 0 && req.TimeS < s.cfg.MaxTime.Seconds() {
 		b.Time = max(time.Duration(req.TimeS*float64(time.Second)), time.Millisecond)
@@ -348,7 +358,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if seed == 0 {
 		seed = 1
 	}
-	j, err := s.jobs.start(l, entry, solver.Options{Budget: b, Seed: seed, Params: req.Params})
+	j, err := s.jobs.start(l, entry, solver.Options{Budget: b, Seed: seed, Params: req.Params, Threads: threads})
 	if errors.Is(err, errBusy) {
 		running, waiting := s.jobs.load()
 		w.Header().Set("Retry-After", "5")
@@ -368,12 +378,13 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		"id":     j.id,
 		"events": "/api/jobs/" + j.id + "/events",
 		"state":  j.snapshot().state,
-		"budget": budgetOf(b),
+		"budget": budgetOf(j.opts),
 	})
 }
 
-func budgetOf(b solver.Budget) budgetJSON {
-	return budgetJSON{TimeS: b.Time.Seconds(), Nodes: b.Nodes, Iterations: b.Iterations, Memory: b.Memory}
+func budgetOf(o solver.Options) budgetJSON {
+	b := o.Budget
+	return budgetJSON{TimeS: b.Time.Seconds(), Nodes: b.Nodes, Iterations: b.Iterations, Memory: b.Memory, Threads: max(o.Threads, 1)}
 }
 
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *job {
@@ -396,7 +407,7 @@ func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
 		"state":    snap.state,
 		"solver":   j.entry.Name,
 		"level":    levelID(j.level),
-		"budget":   budgetOf(j.opts.Budget),
+		"budget":   budgetOf(j.opts),
 		"progress": snap.progress,
 		"result":   snap.result,
 	})
@@ -531,17 +542,27 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
 		return
 	}
-	text, err := analyze.Render(r.Context(), l)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+	if !s.acquireSetup(w) {
 		return
 	}
-	dead := deadlock.DeadSquares(b)
-	m, err := deadlock.NewMacros(r.Context(), b)
-	if err != nil { // the client went away
+	defer s.releaseSetup()
+	// The analysis includes the packing plan: it gets the plan's time limit.
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
+	defer cancel()
+	text, err := analyze.Render(ctx, l)
+	var m *deadlock.Macros
+	if err == nil {
+		m, err = deadlock.NewMacros(ctx, b)
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		writeError(w, http.StatusServiceUnavailable, "the analysis of %s took longer than the server's limit of %s", levelID(l), s.cfg.PlanTime)
+		return
+	case err != nil: // the client went away
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
+	dead := deadlock.DeadSquares(b)
 	type tunnel struct {
 		X          int  `json:"x"`
 		Y          int  `json:"y"`

@@ -111,12 +111,20 @@ func TestBrowser(t *testing.T) {
 	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
 	b.press("ArrowDown")
 	b.eval(`document.getElementById("memory").value = "64"`, nil)
+	var maxThreads int
+	b.eval(`+document.getElementById("threads").max`, &maxThreads)
+	b.eval(`document.getElementById("threads").value = "5"`, nil)
 	b.click("solveBtn")
 	b.waitFor("A* to solve Microban 1", `soko.state().job && soko.state().job.status === "solved"`, 20*time.Second)
 	var capBytes int64
 	b.eval("soko.state().job.budget.memory", &capBytes)
 	if capBytes != 64<<20 {
 		t.Errorf("memory limit sent from the page: %d bytes, want 64 MiB", capBytes)
+	}
+	var threads int
+	b.eval("soko.state().job.budget.threads", &threads)
+	if threads != 2 || maxThreads != 2 {
+		t.Errorf("threads: the page's field allows %d, the job got %d for 5 asked; want 2 and 2 (the server's job slots)", maxThreads, threads)
 	}
 	b.eval("soko.state()", &st)
 	if st.Job.Solution == "" || st.Future != len(st.Job.Solution) || st.Moves != 0 {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -36,6 +37,10 @@ type statsJSON struct {
 	Iterations   int64   `json:"iterations,omitempty"`
 	TreeSize     int64   `json:"tree_size,omitempty"`
 	UniqueStates int64   `json:"unique_states,omitempty"`
+	// Strategy is the portfolio member that sent the event, or that solved
+	// the level; Counts the solver's own counters (solver.Stats).
+	Strategy string           `json:"strategy,omitempty"`
+	Counts   map[string]int64 `json:"counts,omitempty"`
 }
 
 func statsOf(s solver.Stats) statsJSON {
@@ -43,13 +48,15 @@ func statsOf(s solver.Stats) statsJSON {
 		ElapsedMS: float64(s.Elapsed) / float64(time.Millisecond),
 		Expanded:  s.Expanded, Generated: s.Generated, Stored: s.Stored, Bytes: s.Bytes, Bound: s.Bound,
 		Iterations: s.Iterations, TreeSize: s.TreeSize, UniqueStates: s.UniqueStates,
+		Strategy: s.Strategy, Counts: maps.Clone(s.Counts), // the solver may go on counting in its map
 	}
 }
 
 // progressJSON is the data of a "progress" event.
 type progressJSON struct {
 	statsJSON
-	Board []string `json:"board,omitempty"` // the most promising position so far, XSB rows
+	Board  []string `json:"board,omitempty"`  // the most promising position so far, XSB rows
+	Detail string   `json:"detail,omitempty"` // the solver's words about it (solver.Guard.Describe)
 }
 
 // resultJSON is the data of a "result" event: how the search ended.
@@ -68,6 +75,7 @@ type budgetJSON struct {
 	Nodes      int64   `json:"nodes,omitempty"`
 	Iterations int64   `json:"iterations,omitempty"`
 	Memory     int64   `json:"memory"`
+	Threads    int     `json:"threads"` // CPU slots the job takes
 }
 
 // job is one solver run. Its fields after mu are guarded by mu; the others
@@ -134,15 +142,16 @@ func (j *job) unsubscribe(ch chan struct{}) {
 	j.mu.Unlock()
 }
 
-// jobs runs solver jobs: at most cfg.MaxJobs at once, with at most
-// cfg.MaxQueue more waiting for a slot. A job nobody watches for
+// jobs runs solver jobs: cfg.MaxJobs CPU slots, a job with n threads taking
+// n of them (so at most cfg.MaxJobs one-thread jobs run at once), with at
+// most cfg.MaxQueue more jobs waiting for their slots. A job nobody watches for
 // cfg.IdleCancel is cancelled; finished jobs are kept for cfg.Retain so a
 // late subscriber still gets the result.
 type jobs struct {
 	cfg   Config
 	ctx   context.Context // cancelled by close: every job ends
 	stop  context.CancelFunc
-	slots chan struct{} // one token per running job
+	slots *cpuSlots
 	wg    sync.WaitGroup
 	quit  chan struct{} // stops the reaper
 
@@ -154,7 +163,7 @@ type jobs struct {
 
 func newJobs(cfg Config) *jobs {
 	ctx, stop := context.WithCancel(context.Background())
-	m := &jobs{cfg: cfg, ctx: ctx, stop: stop, slots: make(chan struct{}, cfg.MaxJobs),
+	m := &jobs{cfg: cfg, ctx: ctx, stop: stop, slots: newCPUSlots(cfg.MaxJobs),
 		quit: make(chan struct{}), byID: map[string]*job{}}
 	m.wg.Add(1)
 	go m.reap()
@@ -192,7 +201,7 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options) (*job,
 func (m *jobs) load() (running, waiting int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	running = len(m.slots)
+	running = m.slots.jobs()
 	return running, m.active - running
 }
 
@@ -207,12 +216,11 @@ func (m *jobs) run(j *job) {
 	defer m.wg.Done()
 	defer j.cancel()
 	res := func() *resultJSON {
-		select {
-		case m.slots <- struct{}{}:
-		case <-j.ctx.Done():
+		n := max(j.opts.Threads, 1)
+		if m.slots.acquire(j.ctx, n) != nil {
 			return &resultJSON{Status: solver.Cancelled.String()}
 		}
-		defer func() { <-m.slots }()
+		defer m.slots.release(n)
 		j.mu.Lock()
 		j.state, j.started = stateRunning, time.Now()
 		j.notifyLocked()
@@ -239,10 +247,13 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 	}()
 	opts := j.opts
 	opts.Progress = func(p solver.Progress) {
-		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board}
+		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board, Detail: p.Detail}
 		j.mu.Lock()
-		if ev.Board == nil && j.progress != nil {
-			ev.Board = j.progress.Board // keep the last board drawn
+		if ev.Board == nil && j.progress != nil { // keep the last board drawn, and its words
+			ev.Board = j.progress.Board
+			if ev.Detail == "" {
+				ev.Detail = j.progress.Detail
+			}
 		}
 		j.progress = ev
 		j.seq++

@@ -16,30 +16,41 @@
 //	GET    /api/levels/{collection}/{n}  a level: {id, title, author, width, height, rows, xsb}
 //	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
 //	GET    /api/solvers                  [{name, summary, params, param_specs}]
-//	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib}
-//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, params}
-//	                                     → 202 {id, events, state}; 429 {error, running, waiting} when busy
+//	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib, max_threads}
+//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, threads, params}
+//	                                     → 202 {id, events, state, budget}; 429 {error, running, waiting} when busy
 //	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
-//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …}
+//	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
+//	POST   /api/plan                     {level…} → {level, order}: the fess packing plan, goals as [x, y]
+//	                                     in fill order, worked out within Config.PlanTime (503 past it)
+//
+// At most Config.MaxSetup plans and analyses are worked out at once, apart
+// from the solver jobs; one more is answered 429 {error, busy, running}
+// with Retry-After.
 //
 // The event stream of a job sends "state" ({state, running, waiting}) when
 // it is queued and when it starts, "progress" (elapsed_ms, expanded,
-// generated, stored, bytes, bound, iterations, tree_size, unique_states and
-// board, the most promising position as XSB rows) about ten times a second
-// while it runs, and one "result" ({status, solution, moves, pushes, stats,
-// error}) at the end, after which the server closes the stream. A client
-// that connects after the end gets the result at once.
+// generated, stored, bytes, bound, iterations, tree_size, unique_states,
+// strategy and counts, board, the most promising position as XSB rows, and
+// detail, the solver's words about it, see solver.Guard.Describe) about ten
+// times a second while it runs, and one "result" ({status, solution, moves,
+// pushes, stats, error}; stats with the same counters, strategy naming the
+// portfolio member that solved the level) at the end, after which the
+// server closes the stream. A client that connects after the end gets the
+// result at once.
 //
 // # Limits
 //
-// Config holds them: request body size, jobs running at once and waiting,
-// the time and memory budget of every job (a request asks for less, never
-// more), and how long a job may go without an event-stream subscriber before
-// it is cancelled (a page that closes stops its solver).
+// Config holds them: request body size, CPU slots for jobs (a job takes one
+// per thread it asks for, at most MaxJobs) and jobs waiting for them,
+// plans and analyses worked out at once, the time and memory budget of
+// every job (a request asks for less, never more), and how long a job may
+// go without an event-stream subscriber before it is cancelled (a page
+// that closes stops its solver).
 //
 // # Guards
 //
@@ -73,12 +84,14 @@ var static embed.FS
 // DefaultConfig.
 type Config struct {
 	MaxBody    int64         // bytes in a request body
-	MaxJobs    int           // solver jobs running at once
+	MaxJobs    int           // CPU slots of solver jobs: one-thread jobs running at once; a job with n threads takes n
 	MaxQueue   int           // jobs waiting for a slot; more are answered 429
 	MaxTime    time.Duration // time budget of a job, and the default
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
+	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
+	MaxSetup   int           // packing plans and analyses worked out at once; more are answered 429
 
 	// AllowHosts are the names, besides the listening address, that the
 	// Host header of a request may give ("soko.example" for any port,
@@ -89,7 +102,8 @@ type Config struct {
 // DefaultConfig returns the limits soko serve uses unless told otherwise:
 // 1 MiB bodies, one job per core with as many again waiting, 60 s and
 // at most 1 GiB per job (less on small machines), cancelled 15 s after
-// the last subscriber left, results kept 5 minutes.
+// the last subscriber left, results kept 5 minutes, 10 s for a packing
+// plan, and one plan or analysis per core at once.
 func DefaultConfig() Config {
 	n := runtime.NumCPU()
 	return Config{
@@ -100,6 +114,8 @@ func DefaultConfig() Config {
 		MaxMemory:  min(1<<30, solver.DefaultMemory(n)),
 		IdleCancel: 15 * time.Second,
 		Retain:     5 * time.Minute,
+		PlanTime:   10 * time.Second,
+		MaxSetup:   n,
 	}
 }
 
@@ -126,21 +142,28 @@ func (c Config) withDefaults() Config {
 	if c.Retain <= 0 {
 		c.Retain = d.Retain
 	}
+	if c.PlanTime <= 0 {
+		c.PlanTime = d.PlanTime
+	}
+	if c.MaxSetup <= 0 {
+		c.MaxSetup = d.MaxSetup
+	}
 	return c
 }
 
 // Server is the web front end: handlers and the jobs they run.
 type Server struct {
-	cfg  Config
-	jobs *jobs
-	mux  *http.ServeMux
-	h    http.Handler
+	cfg   Config
+	jobs  *jobs
+	setup chan struct{} // one token per plan or analysis being worked out
+	mux   *http.ServeMux
+	h     http.Handler
 }
 
 // New returns a server with the given limits. Call Close to stop its jobs.
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	s := &Server{cfg: cfg, jobs: newJobs(cfg), mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, jobs: newJobs(cfg), setup: make(chan struct{}, cfg.MaxSetup), mux: http.NewServeMux()}
 	s.routes()
 	s.h = securityHeaders(s.guard(s.mux))
 	return s
@@ -199,6 +222,7 @@ func (s *Server) routes() {
 		{"POST", "/api/jobs/{id}/cancel", s.cancel},
 		{"POST", "/api/verify", s.verify},
 		{"POST", "/api/analyze", s.analyze},
+		{"POST", "/api/plan", s.plan},
 	}
 	allow := map[string][]string{}
 	var paths []string

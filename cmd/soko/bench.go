@@ -64,7 +64,7 @@ type benchConfig struct {
 	levels, externals                 repeatValue
 	params                            paramsValue
 	preset, out, shard                string
-	workers                           int
+	workers, threads                  int
 	memory                            int64
 	noLURD, dryRun                    bool
 }
@@ -89,6 +89,8 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	fs.StringVar(&c.shard, "shard", "", "run shard `I/N` only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
 	fs.Var(workersValue{&c.workers}, "j", "`N` runs at once, one per worker (default: one per core)")
 	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
+	c.threads = 1
+	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each run side by side")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
@@ -188,7 +190,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	seen := map[string]bool{}
-	for _, s := range solvers {
+	for i, s := range solvers {
+		if s.External == nil {
+			solvers[i].Threads = c.threads // part of each run's key and label
+			s = solvers[i]
+		}
 		if err := s.Check(); err != nil {
 			return usagef("bench: %v", err)
 		}
@@ -258,6 +264,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	setMemoryLimit(c.workers, c.memory)
 
 	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
+	if c.threads > 1 && c.workers > 1 && len(todo) > 1 {
+		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, c.workers)
+	}
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}

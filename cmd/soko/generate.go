@@ -113,7 +113,7 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		return err
 	}
 	elapsed := time.Since(start)
-	fmt.Fprintf(stderr, "generated %s in %s: %.0f levels/s with %s (%s tried)\n",
+	fmt.Fprintf(stderr, "generated %s in %s: %.3g levels/s with %s (%s tried)\n",
 		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
 		float64(c.count)/elapsed.Seconds(), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
 	return nil

@@ -24,13 +24,15 @@ import (
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
 them, cuts cycles, re-routes each run of pushes of one box, then runs
 vicinity searches (up to as many boxes as --radii has radii may stand off
-the solution's squares, each among its radius's nearest squares) until a
-round brings no gain. The result is replayed by the verifier and is never
-longer in --metric than the given solution. SOLUTION is read as by 'soko
-verify'. With --from FILE.jsonl every solved record of a 'soko bench' or
-'soko solve --json' results file is optimized instead, with --time per
-level. When stderr is a terminal a progress line shows the current length;
-Ctrl-C ends the search and prints the best solution found so far.
+the solution's squares, each among its radius's nearest squares) over
+stretches of the solution that grow to the whole of it, until a turn over
+the whole solution brings no gain. The result is replayed by the verifier
+and is never longer in --metric than the given solution. SOLUTION is read
+as by 'soko verify'. With --from FILE.jsonl every solved record of a 'soko
+bench' or 'soko solve --json' results file is optimized instead, with
+--time per level, and --compare sets the totals beside other solvers'.
+When stderr is a terminal a progress line shows the current length; Ctrl-C
+ends the search and prints the best solution found so far.
 `
 
 type optimizeConfig struct {
@@ -39,15 +41,15 @@ type optimizeConfig struct {
 	radii   []int
 	memory  int64
 	from    string
+	compare compareFiles
 	json    bool
 	noLURD  bool
-	metricS string
 }
 
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	c := &optimizeConfig{time: time.Minute, radii: optimize.DefaultRadii, memory: optimize.DefaultMemory}
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
-	fs.Func("metric", "what to shorten first: `pushes`, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)", func(s string) error {
+	fs.Func("metric", "what to shorten first, `M`: pushes, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
@@ -59,6 +61,7 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.Var(radiiValue{&c.radii}, "radii", "vicinity radii `LIST`, one per box that may stand off the solution (empty: no vicinity search)")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory `SIZE` one vicinity search may hold before its stretch is split")
 	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl`")
+	fs.Var(&c.compare, "compare", "with --from, set the totals beside those of the solvers in `FILE` (JSONL results, or a table of NAME_status, NAME_pushes, NAME_moves columns); repeatable")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	return fs, c
@@ -85,8 +88,8 @@ func (v radiiValue) Set(s string) error {
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 || n > 1000 {
-			return fmt.Errorf("want squares from 1 to 1000, comma-separated, at most %d, such as 20,10", optimize.MaxRadii)
+		if err != nil || n < 1 || n > optimize.MaxRadius {
+			return fmt.Errorf("want squares from 1 to %d, comma-separated, at most %d, such as 20,10", optimize.MaxRadius, optimize.MaxRadii)
 		}
 		radii = append(radii, n)
 	}
@@ -123,6 +126,8 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	switch {
 	case c.from != "" && len(pos) > 0:
 		return usagef("optimize: --from takes no LEVEL SOLUTION")
+	case c.from == "" && len(c.compare) > 0:
+		return usagef("optimize: --compare needs --from")
 	case c.from != "":
 		if jobs, err = jobsFrom(c.from); err != nil {
 			return err
@@ -143,16 +148,23 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		jobs = []optimizeJob{{level: lvls[0], lurd: text}}
 	}
+	others := lengthsBy{}
+	for _, path := range c.compare {
+		if err := readLengths(path, others); err != nil {
+			return err
+		}
+	}
 	var status io.Writer
 	if progress.IsTerminal(stderr) {
 		status = stderr
 	}
 	enc := json.NewEncoder(stdout)
 	var before, after optimize.Score
+	ours := map[string]optimize.Score{} // level → the shortest optimized solution
 	done, failed := 0, 0
 	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
+		if done > 0 && ctx.Err() != nil {
+			break // interrupted: the solution running was printed, no more start
 		}
 		r := optimizeOne(ctx, j, c, status)
 		done++
@@ -171,6 +183,9 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		before.Moves += r.Before.Moves
 		after.Pushes += r.After.Pushes
 		after.Moves += r.After.Moves
+		if s, ok := ours[r.Level]; !ok || c.metric.Better(r.After, s) {
+			ours[r.Level] = r.After
+		}
 	}
 	if c.from != "" {
 		summary := fmt.Sprintf("optimized %s for %s: pushes %d → %d, moves %d → %d",
@@ -181,11 +196,12 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if failed > 0 {
 			summary += "; " + english.Count(failed, "error", "errors")
 		}
+		w := stdout
 		if c.json {
-			fmt.Fprintln(stderr, summary)
-		} else {
-			fmt.Fprintln(stdout, summary)
+			w = stderr
 		}
+		fmt.Fprintln(w, summary)
+		printComparisons(w, ours, others)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -322,7 +338,7 @@ type solveOptimize struct {
 
 func optimizeSolveFlags(fs *flag.FlagSet, c *solveOptimize) {
 	fs.BoolVar(&c.on, "optimize", false, "shorten each solution with the optimizer (see 'soko help optimize')")
-	fs.Func("optimize-metric", "what --optimize shortens first: `pushes` or moves (default pushes)", func(s string) error {
+	fs.Func("optimize-metric", "what --optimize shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")

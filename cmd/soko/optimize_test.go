@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,12 +64,57 @@ func TestOptimizeCommand(t *testing.T) {
 		t.Errorf("--from: %d records, want 2:\n%s", n, out)
 	}
 
+	// --compare: a peers table and another results file, totals on the
+	// levels both solve.
+	peers := filepath.Join(dir, "peers.tsv")
+	table := "level\tfast_status\tfast_pushes\tfast_moves\nmicroban:3\tsolved\t14\t50\nmicroban:4\tsolved\t7\t29\n"
+	if err := os.WriteFile(peers, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	optimal := filepath.Join(dir, "optimal.jsonl")
+	if err := os.WriteFile(optimal, []byte(`{"algo":"astar","level":"microban:3","status":"solved","pushes":13,"moves":41}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = soko(t, "", "optimize", "--from", results, "--compare", peers, "--compare", optimal, "--no-solution")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"beside astar on the 1 level both solve: pushes 13 (astar 13), moves 41 (astar 41); at most astar's pushes on 1 (100.0%)",
+		"beside fast on the 1 level both solve: pushes 13 (fast 14), moves 41 (fast 50); at most fast's pushes on 1 (100.0%)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--compare: no %q in\n%s", want, out)
+		}
+	}
+	usage(t, "", "optimize", "--from", results, "--compare", filepath.Join(dir, "missing.tsv"))
+
 	usage(t, "", "optimize", "microban:3")
 	usage(t, "", "optimize", "microban:3", greedy3, "--metric", "steps")
 	usage(t, "", "optimize", "microban:3", greedy3, "--radii", "20,0")
 	usage(t, "", "optimize", "--from", filepath.Join(dir, "missing.jsonl"))
 	if _, _, err := soko(t, "", "optimize", "microban:3", "RRRR"); err == nil {
 		t.Error("a solution that does not solve the level: no error")
+	}
+}
+
+// Interrupted, optimize still prints the best solution so far (here the
+// cheap passes' or the given one), verified, and exits as interrupted.
+func TestOptimizeInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"optimize", "microban:3", greedy3}, strings.NewReader(""), &out, &errOut)
+	if !errors.Is(err, errInterrupted) {
+		t.Errorf("err %v, want interrupted", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "stopped") {
+		t.Fatalf("interrupted optimize:\n%s", out.String())
+	}
+	l := testlevel.Resolve(t, "microban:3")[0]
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[1])); !rep.Solved || rep.Pushes > 15 {
+		t.Errorf("best so far: %+v", rep)
 	}
 }
 

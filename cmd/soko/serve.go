@@ -32,7 +32,7 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	c.addr = "127.0.0.1:8080"
 	fs.StringVar(&c.addr, "addr", c.addr, "listen on `HOST:PORT` (port 0 picks a free one)")
-	fs.Var(workersValue{&c.web.MaxJobs}, "jobs", "`N` solver jobs running at once (default: one per core)")
+	fs.Var(workersValue{&c.web.MaxJobs}, "jobs", "`N` CPU slots for solver jobs, one per thread of a job (default: one per core)")
 	alias(fs, "j", "jobs")
 	fs.IntVar(&c.web.MaxQueue, "queue", 0, "`N` solver jobs waiting for a slot; more are answered 429 busy (default: one per core)")
 	fs.Var(durationValue{&c.web.MaxTime}, "time", "time limit `D` per job, e.g. 10s, 2m; requests may ask for less (default 1m0s)")

@@ -30,6 +30,7 @@ type solveConfig struct {
 	params  paramsValue
 	model   string
 	workers int
+	threads int
 	json    bool
 	noLURD  bool
 	profile profileFiles
@@ -63,6 +64,8 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
+	c.threads = 1
+	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	c.profile.register(fs)
@@ -91,6 +94,7 @@ type record struct {
 	UniqueStates int64            `json:"unique_states,omitempty"`
 	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
 	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
+	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -239,7 +243,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Progress: func(p solver.Progress) { prog.Update(slot, p.Stats) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Progress: func(p solver.Progress) { prog.Update(slot, p) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
@@ -250,7 +254,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
-	r.Counts = st.Counts
+	r.Counts, r.Strategy = st.Counts, st.Strategy
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
@@ -294,8 +298,11 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		fmt.Fprintf(w, "  iterations %d  tree size %d  unique states %d (%.2f per tree node)\n",
 			r.Iterations, r.TreeSize, r.UniqueStates, perNode)
 	}
-	if len(r.Counts) > 0 {
+	if len(r.Counts) > 0 || r.Strategy != "" {
 		var parts []string
+		if r.Strategy != "" {
+			parts = append(parts, "solved by "+r.Strategy)
+		}
 		for _, k := range slices.Sorted(maps.Keys(r.Counts)) {
 			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), r.Counts[k]))
 		}

@@ -1,7 +1,9 @@
 // Package progress draws the one-line progress display that soko solve and
 // soko bench show on stderr when it is a terminal: runs done of total,
 // solved, the estimated time left, and the runs in flight with their time
-// and states or iterations.
+// and states or iterations; while only one runs, also the portfolio member
+// searching and its description of its best position (solver.Progress's
+// Strategy and Detail, issue 12 item 7).
 package progress
 
 import (
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"soko/solver"
 )
@@ -47,7 +50,7 @@ type Line struct {
 type running struct {
 	name  string
 	start time.Time
-	stats solver.Stats
+	last  solver.Progress
 }
 
 // New starts a display of total runs on w, or an inactive one if w is nil.
@@ -81,12 +84,12 @@ func (p *Line) Begin(name string) int {
 	return p.next
 }
 
-// Update records a running search's latest statistics.
-func (p *Line) Update(slot int, s solver.Stats) {
+// Update records a running search's latest progress event.
+func (p *Line) Update(slot int, ev solver.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if r := p.running[slot]; r != nil {
-		r.stats = s
+		r.last = ev
 	}
 }
 
@@ -100,6 +103,9 @@ func (p *Line) End(slot int, solved bool) {
 		p.solved++
 	}
 }
+
+// maxWidth is the longest line drawn, in bytes; a longer one is cut.
+const maxWidth = 150
 
 func (p *Line) draw() {
 	p.mu.Lock()
@@ -127,13 +133,25 @@ func (p *Line) draw() {
 	for _, s := range slots {
 		r := p.running[s]
 		fmt.Fprintf(&b, " | %s %.1fs", r.name, time.Since(r.start).Seconds())
-		if n := max(r.stats.Expanded, r.stats.Iterations); n > 0 {
+		if n := max(r.last.Expanded, r.last.Iterations); n > 0 {
 			fmt.Fprintf(&b, " %d", n)
+		}
+		if len(slots) == 1 { // room for the search's own words
+			if r.last.Strategy != "" {
+				fmt.Fprintf(&b, " [%s]", r.last.Strategy)
+			}
+			if r.last.Detail != "" {
+				fmt.Fprintf(&b, " %s", r.last.Detail)
+			}
 		}
 	}
 	line := b.String()
-	if len(line) > 150 {
-		line = line[:147] + "..."
+	if len(line) > maxWidth {
+		cut := maxWidth - 3
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "..."
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
 	p.shown = true

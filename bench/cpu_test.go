@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"soko/levels"
+)
+
+// burn does a fixed amount of work: about 50 ms of one core.
+func burn() byte {
+	buf := make([]byte, 1<<20)
+	var sum [32]byte
+	for range 64 {
+		sum = sha256.Sum256(buf)
+		buf[0] = sum[0]
+	}
+	return sum[0]
+}
+
+// TestProcessCPU: the process's clock counts work done on another goroutine,
+// which the waiting thread's clock does not; that is why a run with more
+// than one thread is measured by the process's clock.
+func TestProcessCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("CPU time is read on Linux only")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	p0, t0 := processCPU(), threadCPU()
+	done := make(chan byte)
+	go func() { done <- burn() }()
+	<-done
+	p1, t1 := processCPU(), threadCPU()
+	if p0 < 0 || t0 < 0 || p1 <= p0 || t1 < t0 {
+		t.Fatalf("clocks: process %v → %v, thread %v → %v", p0, p1, t0, t1)
+	}
+	if work, waited := p1-p0, t1-t0; work < 10*waited {
+		t.Errorf("the process's clock counted %v for work on another goroutine, the waiting thread's %v; want far more", work, waited)
+	}
+}
+
+// TestCPUScope: a one-thread run is timed by its thread's clock; a run with
+// two threads by the process's clock when it runs alone, and not at all
+// beside other runs, which reports, runs.csv and benchstat then leave out.
+func TestCPUScope(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("CPU time is read on Linux only")
+	}
+	lvls, err := levels.Resolve("microban:1-2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(threads, workers int) []Record {
+		jobs := Jobs([]SolverSpec{{Name: "portfolio", Threads: threads}}, lvls, Budgets(nil, []int64{20000}, nil), []uint64{1})
+		var recs []Record
+		r := &Runner{Workers: workers, Write: func(rec Record) error { recs = append(recs, rec); return nil }}
+		if _, err := r.Run(context.Background(), jobs); err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	for _, tc := range []struct {
+		threads, workers int
+		scope            string
+	}{{1, 2, CPUThread}, {2, 1, CPUProcess}, {2, 2, CPUNone}} {
+		for _, rec := range run(tc.threads, tc.workers) {
+			if !rec.Solved() || rec.CPUScope != tc.scope || rec.CPUMeasured() != (tc.scope != CPUNone) ||
+				(tc.scope == CPUNone) != (rec.CPUS == 0) {
+				t.Errorf("%d threads, %d workers, %s: %s, cpu_s %g (%q); want solved, cpu_scope %q", tc.threads, tc.workers, rec.Level, rec.Status, rec.CPUS, rec.CPUScope, tc.scope)
+			}
+		}
+	}
+
+	recs := run(2, 2)
+	var bs bytes.Buffer
+	if err := WriteBenchstat(&bs, recs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(bs.String(), "cpu-sec/op") || !strings.Contains(bs.String(), "ns/op\t") {
+		t.Errorf("benchstat lines of runs without CPU time:\n%s", bs.String())
+	}
+	var out bytes.Buffer
+	if err := newDataset(recs).runsCSV(&out); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("runs.csv: %d rows, %v", len(rows), err)
+	}
+	col := slices.Index(rows[0], "cpu_s")
+	for _, row := range rows[1:] {
+		if col < 0 || row[col] != "" || row[col-1] == "" {
+			t.Errorf("runs.csv %v; want cpu_s empty after wall_s", row)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"soko/internal/english"
+	"soko/optimize"
+)
+
+// compareFiles is the repeatable --compare flag of soko optimize.
+type compareFiles []string
+
+func (c *compareFiles) String() string { return strings.Join(*c, ",") }
+func (c *compareFiles) Set(s string) error {
+	*c = append(*c, s)
+	return nil
+}
+
+// lengthsBy holds other solvers' solution lengths: solver name → level →
+// pushes and moves of a solved level.
+type lengthsBy map[string]map[string]optimize.Score
+
+// readLengths reads the solved levels of a results file: JSONL from soko
+// bench or soko solve --json (one solver per "solver" or "algo" field), or
+// a table of tab-separated columns with a "level" column and, per solver
+// NAME, NAME_status, NAME_pushes and NAME_moves.
+func readLengths(path string, into lengthsBy) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return usagef("optimize: --compare file %s does not exist", path)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	var header []string
+	add := func(name, lvl string, s optimize.Score) {
+		if into[name] == nil {
+			into[name] = map[string]optimize.Score{}
+		}
+		into[name][lvl] = s
+	}
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		switch {
+		case text == "":
+		case strings.HasPrefix(text, "{"):
+			var r struct {
+				Level, Status, Solver, Algo string
+				Verified                    *bool
+				Pushes, Moves               int
+			}
+			if err := json.Unmarshal([]byte(text), &r); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			if r.Status == "solved" && (r.Verified == nil || *r.Verified) {
+				add(r.Solver+r.Algo, r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})
+			}
+		case header == nil:
+			header = strings.Split(text, "\t")
+		default:
+			if err := tableRow(header, strings.Split(text, "\t"), add); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+		}
+	}
+	return sc.Err()
+}
+
+func tableRow(header, cells []string, add func(name, lvl string, s optimize.Score)) error {
+	col := map[string]string{}
+	for i, h := range header {
+		if i < len(cells) {
+			col[h] = cells[i]
+		}
+	}
+	for _, h := range header {
+		name, ok := strings.CutSuffix(h, "_status")
+		if !ok || col[h] != "solved" {
+			continue
+		}
+		p, err1 := strconv.Atoi(col[name+"_pushes"])
+		m, err2 := strconv.Atoi(col[name+"_moves"])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("%s: pushes %q, moves %q: want whole numbers", name, col[name+"_pushes"], col[name+"_moves"])
+		}
+		add(name, col["level"], optimize.Score{Pushes: p, Moves: m})
+	}
+	return nil
+}
+
+// printComparisons writes, for each solver in others, the totals over the
+// levels both it and the optimizer have: theirs beside ours, and on how
+// many of them ours has at most their pushes.
+func printComparisons(w io.Writer, ours map[string]optimize.Score, others lengthsBy) {
+	names := make([]string, 0, len(others))
+	for n := range others {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var mine, theirs optimize.Score
+		levels, atMost := 0, 0
+		for lvl, s := range ours {
+			t, ok := others[name][lvl]
+			if !ok {
+				continue
+			}
+			levels++
+			mine.Pushes += s.Pushes
+			mine.Moves += s.Moves
+			theirs.Pushes += t.Pushes
+			theirs.Moves += t.Moves
+			if s.Pushes <= t.Pushes {
+				atMost++
+			}
+		}
+		fmt.Fprintf(w, "  beside %s on the %s both solve: pushes %d (%s %d), moves %d (%s %d); at most %s pushes on %d (%.1f%%)\n",
+			name, english.Count(levels, "level", "levels"), mine.Pushes, name, theirs.Pushes, mine.Moves, name, theirs.Moves, name+"'s", atMost, percent(atMost, levels))
+	}
+}
+
+func percent(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

@@ -1,0 +1,83 @@
+package fess
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"soko/level"
+	_ "soko/search" // registers greedy, a member of the portfolio
+	"soko/solver"
+)
+
+// The portfolio (issue 12 §6): strategies run one after another on one
+// thread (side by side with --threads), each with its share of the budget
+// (solver.Portfolio), as Shoham's solver Festival runs its searches one
+// after another (see the README's References).
+//
+//   - greedy: the greedy best-first search over single pushes of package
+//     search, first and short, for small levels it solves at once and
+//     whose plan misleads FESS (Microban 144);
+//   - plan: FESS with the pack, connectivity, out-of-plan and hotspot
+//     advisors;
+//   - opener: FESS with the opener advisor too, which proposes the move
+//     bringing a box nearest the plan's next goal (it finds levels whose
+//     first goal needs a long way round, such as Microban 139, and loses
+//     time on others).
+//
+// The FESS strategies are exhaustive: searching the whole graph of
+// positions without deadlocks, they prove a level unsolvable. Greedy is not
+// (its goal-room macro can lose solutions). Without a time or node limit
+// only plan runs (or the first listed, when plan is not), to the end.
+var strategyNames = []string{"greedy", "plan", "opener"}
+
+// shares weigh the strategies' budgets.
+var shares = map[string]float64{"greedy": 1, "plan": 8, "opener": 1}
+
+var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,opener",
+	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, plan, opener, each with its share of the budget)"}
+
+// search is one FESS strategy.
+type search struct{ opener bool }
+
+func (s search) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	return solve(ctx, l, opts, s.opener)
+}
+
+// portfolio runs the strategies of opts.
+func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	list, err := opts.List(strategiesParam)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if _, err := opts.Bool(piCorralParam); err != nil {
+		return solver.Result{}, err
+	}
+	var on []string
+	for _, n := range strings.Split(list, ",") {
+		on = append(on, strings.TrimSpace(n))
+	}
+	if opts.Budget.Time <= 0 && opts.Budget.Nodes <= 0 {
+		if slices.Contains(on, "plan") {
+			on = []string{"plan"}
+		}
+		on = on[:1]
+	}
+	share := func(name string) float64 {
+		if slices.Contains(on, name) {
+			return shares[name]
+		}
+		return 0
+	}
+	own := map[string]string{}
+	for k, v := range opts.Params {
+		if k != strategiesParam.Name {
+			own[k] = v
+		}
+	}
+	return solver.Portfolio{Members: []solver.Member{
+		{Name: "greedy", Share: share("greedy")},
+		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},
+		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
+	}}.Solve(ctx, l, opts)
+}

@@ -1,0 +1,9 @@
+package sokoban
+
+// Reset empties the store and keeps its memory for the states to come, so
+// that a caller running many short searches does not allocate a new table
+// for each.
+func (s *Store) Reset() {
+	s.keys, s.hashes = s.keys[:0], s.hashes[:0]
+	clear(s.slots)
+}

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"soko/fess"
+	"soko/sokoban"
+)
+
+// planJSON is the answer of POST /api/plan: the fess solver's packing plan
+// (issue 12 item 2), the goals in the order it fills them.
+type planJSON struct {
+	Level string `json:"level"`
+	Order []xy   `json:"order"` // goals, first filled first
+}
+
+// plan answers POST /api/plan {level…} with the packing plan that soko
+// analyze prints (fess.PlanOrder), worked out within Config.PlanTime and the
+// request's life.
+func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
+	var req levelRef
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+		return
+	}
+	if b.Impossible != "" {
+		writeError(w, http.StatusUnprocessableEntity, "%s has no packing plan: it cannot be solved (%s)", levelID(l), b.Impossible)
+		return
+	}
+	if !s.acquireSetup(w) {
+		return
+	}
+	defer s.releaseSetup()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
+	defer cancel()
+	order, err := fess.PlanOrder(ctx, b)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		writeError(w, http.StatusServiceUnavailable, "the packing plan of %s took longer than the server's limit of %s", levelID(l), s.cfg.PlanTime)
+		return
+	case err != nil: // the client went away
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	out := planJSON{Level: levelID(l), Order: make([]xy, 0, len(order))}
+	for _, g := range order {
+		x, y := b.XY(g)
+		out.Order = append(out.Order, xy{x, y})
+	}
+	writeJSON(w, http.StatusOK, out)
+}

@@ -1,0 +1,137 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSolveThreads: "threads" is checked like soko solve's --threads (a
+// whole number; 0 means 1), cut to the server's CPU slots, and answered in
+// the job's budget; GET /api/limits tells the most.
+func TestSolveThreads(t *testing.T) {
+	_, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 4})
+	for _, tc := range []struct {
+		threads string
+		status  int
+		want    int    // threads in the budget
+		msg     string // in the error
+	}{
+		{"", http.StatusAccepted, 1, ""},
+		{`,"threads":0`, http.StatusAccepted, 1, ""},
+		{`,"threads":2`, http.StatusAccepted, 2, ""},
+		{`,"threads":100`, http.StatusAccepted, 2, ""},
+		{`,"threads":-1`, http.StatusBadRequest, 0, "bad threads -1: want a whole number, at least 1 (at most 2 here)"},
+		{`,"threads":1.5`, http.StatusBadRequest, 0, "bad JSON"},
+		{`,"threads":"2"`, http.StatusBadRequest, 0, "bad JSON"},
+	} {
+		resp, body := post(t, ts.URL+"/api/solve", `{"collection":"microban","n":1,"solver":"portfolio","time_s":5`+tc.threads+`}`)
+		var a struct {
+			Error  string
+			ID     string
+			Budget budgetJSON
+		}
+		if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != tc.status || a.Budget.Threads != tc.want || !strings.Contains(a.Error, tc.msg) {
+			t.Errorf("threads %q: %d %s; want %d, %d threads, %q", tc.threads, resp.StatusCode, body, tc.status, tc.want, tc.msg)
+		}
+	}
+	resp, err := http.Get(ts.URL + "/api/limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var lim struct {
+		MaxThreads int `json:"max_threads"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&lim); err != nil || lim.MaxThreads != 2 {
+		t.Errorf("limits: max_threads %d, %v; want 2", lim.MaxThreads, err)
+	}
+}
+
+// TestThreadsTakeSlots: a job with two threads takes both CPU slots of a
+// two-slot server, so a one-thread job waits for it, and runs once it ends.
+func TestThreadsTakeSlots(t *testing.T) {
+	s, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 2})
+	big := startJob(t, ts.URL, strings.Replace(hard, `"time_s"`, `"threads":2,"time_s"`, 1))
+	waitState(t, s, big, stateRunning)
+	small := startJob(t, ts.URL, hard)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		waiting := s.jobs.slots.lineLength()
+		if st := s.jobs.get(small).snapshot().state; st != stateQueued {
+			t.Fatalf("a one-thread job is %s beside a two-thread job on two slots", st)
+		}
+		if waiting == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the one-thread job never asked for its slot")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if r, w := s.jobs.load(); r != 1 || w != 1 {
+		t.Errorf("load: %d running, %d waiting; want 1 and 1", r, w)
+	}
+	s.jobs.get(big).cancel()
+	waitState(t, s, small, stateRunning)
+	s.jobs.get(small).cancel()
+}
+
+func waitState(t *testing.T, s *Server, id, state string) {
+	t.Helper()
+	j := s.jobs.get(id)
+	deadline := time.Now().Add(10 * time.Second)
+	for j.snapshot().state != state {
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s is %s, never %s", id, j.snapshot().state, state)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestCPUSlots: slots go in the order asked, so a waiting job with more
+// threads is not overtaken; a wait given up holds nothing.
+func TestCPUSlots(t *testing.T) {
+	s := newCPUSlots(3)
+	ctx := context.Background()
+	if err := s.acquire(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan int, 2)
+	go func() { s.acquire(ctx, 3); got <- 3 }()
+	for s.lineLength() != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	go func() { s.acquire(ctx, 1); got <- 1 }()
+	for s.lineLength() != 2 {
+		time.Sleep(time.Millisecond)
+	}
+	// One slot is free, but the job of one waits behind the job of three.
+	gave, stop := context.WithCancel(ctx)
+	stop()
+	if err := s.acquire(gave, 1); err == nil {
+		t.Fatal("a cancelled wait got a slot")
+	}
+	s.release(2)
+	if n := <-got; n != 3 {
+		t.Fatalf("the job of %d went first; want the job of 3, which asked first", n)
+	}
+	s.release(3)
+	if n := <-got; n != 1 {
+		t.Fatalf("then the job of %d", n)
+	}
+	s.release(1)
+	if s.free != 3 || s.jobs() != 0 || s.lineLength() != 0 {
+		t.Errorf("at the end: %d free, %d jobs, %d waiting; want 3, 0, 0", s.free, s.jobs(), s.lineLength())
+	}
+}
+
+// lineLength returns the number of jobs waiting for slots.
+func (s *cpuSlots) lineLength() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiting)
+}
