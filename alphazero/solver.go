@@ -33,6 +33,10 @@ func init() {
 	})
 }
 
+// WithoutModel is the count (Stats.Counts) that a run without a model,
+// and so a run of Schokoban, reports as 1.
+const WithoutModel = "without_model"
+
 // Solver is the alphazero solver: Schokoban's MCTS whose node values are
 // weight·model + (1 − weight)·heuristic, the model being the network of
 // the file Options.Model (none: the heuristic alone, which is Schokoban).
@@ -49,7 +53,12 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		return solver.Result{}, err
 	}
 	if opts.Model == "" {
-		return mcts.SolveValued(ctx, l, opts, c, nil)
+		res, err := mcts.SolveValued(ctx, l, opts, c, nil)
+		if res.Stats.Counts == nil {
+			res.Stats.Counts = map[string]int64{}
+		}
+		res.Stats.Counts[WithoutModel] = 1 // say so in solve's stats and bench's records
+		return res, err
 	}
 	net, err := Load(opts.Model)
 	if err != nil {

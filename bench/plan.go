@@ -17,12 +17,14 @@ type SolverSpec struct {
 	Name     string
 	Params   map[string]string
 	Threads  int       // goroutines each run may use (solver.Options.Threads, soko bench --threads); 0 means 1
+	Model    Model     // the model file each run is given (solver.Options.Model, soko bench --model); zero for none
 	External *External // nil for a registered solver
 }
 
 // Label is the solver's name in tables and keys: "wastar(p=2,w=200)", with
-// threads=N after the parameters when N > 1: "portfolio(threads=2)".
-func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params, s.Threads) }
+// threads=N after the parameters when N > 1 and then model=ID when it has
+// a model: "portfolio(threads=2)", "alphazero(model=m.bin@1a2b3c4d)".
+func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params, s.Threads, s.Model.ID) }
 
 // ParseSolverSpec reads "NAME" or "NAME:k=v:k=v" (parameters for that
 // solver only), e.g. "wastar:w=1".
@@ -79,7 +81,7 @@ type Job struct {
 
 // Key identifies the job's run in a results file (Record.Key).
 func (j Job) Key() string {
-	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.ID, j.Hash, j.Budget, j.Seed)
+	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.Solver.Model.ID, j.ID, j.Hash, j.Budget, j.Seed)
 }
 
 // LevelID is a level's id in results: "microban:12", or the file name.

@@ -138,6 +138,7 @@ type Record struct {
 	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
 	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level (solver.Stats.Strategy)
 	Threads      int              `json:"threads,omitempty"`      // soko bench --threads, when more than 1 (part of the key); absent means 1
+	Model        string           `json:"model,omitempty"`        // soko bench --model as ModelID names it (part of the key); absent means none
 	PeakBytes    int64            `json:"peak_bytes"`             // the search's tables (Stats.Bytes); for external programs the largest max RSS of their processes
 	MemoryLimit  int64            `json:"memory_limit,omitempty"` // the memory budget the run had
 
@@ -151,10 +152,11 @@ func (r *Record) CPUMeasured() bool { return r.CPUScope != CPUNone }
 // Solved reports whether the run found a verified solution.
 func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 
-// SolverLabel names the solver with its parameters and threads, as
-// SolverSpec.Label does: "wastar(p=2,w=200)", "portfolio(threads=2)". Runs
-// with different threads are different rows of a report.
-func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params, r.Threads) }
+// SolverLabel names the solver with its parameters, threads and model, as
+// SolverSpec.Label does: "wastar(p=2,w=200)", "portfolio(threads=2)",
+// "alphazero(model=m.bin@1a2b3c4d)". Runs with different threads or models
+// are different rows of a report.
+func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params, r.Threads, r.Model) }
 
 // Collection is the part of the level id before the last ':', or the whole
 // id when it has none: an embedded collection's name, or the level file as
@@ -167,13 +169,19 @@ func (r *Record) Collection() string {
 	return r.Level
 }
 
-func solverLabel(name string, params map[string]string, threads int) string {
+func solverLabel(name string, params map[string]string, threads int, model string) string {
 	args := formatParams(params)
 	if threads > 1 {
 		if args != "" {
 			args += ","
 		}
 		args += "threads=" + strconv.Itoa(threads)
+	}
+	if model != "" {
+		if args != "" {
+			args += ","
+		}
+		args += "model=" + model
 	}
 	if args == "" {
 		return name
@@ -189,21 +197,21 @@ func formatParams(params map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
-// runKey identifies a run: solver, parameters, threads, level id and hash,
+// runKey identifies a run: solver, parameters, threads, model, level id and hash,
 // budget, seed. The level id is part of it so that two levels with the same
 // board in one benchmark are two runs; the hash, so that an edited level
 // file is run again. One thread leaves the key as it was before threads
 // existed, so older results files resume.
-func runKey(solverName string, params map[string]string, threads int, levelID, hash string, b Budget, seed uint64) string {
-	return strings.Join([]string{solverLabel(solverName, params, threads), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
+func runKey(solverName string, params map[string]string, threads int, model, levelID, hash string, b Budget, seed uint64) string {
+	return strings.Join([]string{solverLabel(solverName, params, threads, model), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
 }
 
 // fixThreadsKey gives a record written with threads > 1 but a key without
 // them (soko bench before threads were in the key) the key it has now, so
 // that resuming or merging does not take it for a one-thread run.
 func fixThreadsKey(r *Record) {
-	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Level, r.LevelHash, r.Budget, r.Seed) {
-		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Level, r.LevelHash, r.Budget, r.Seed)
+	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Model, r.Level, r.LevelHash, r.Budget, r.Seed) {
+		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Model, r.Level, r.LevelHash, r.Budget, r.Seed)
 	}
 }
 

@@ -138,6 +138,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 	if j.Solver.Threads > 1 {
 		rec.Threads = j.Solver.Threads
 	}
+	rec.Model = j.Solver.Model.ID
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
 		ok := j.Solver.External.run(ctx, j, &rec)
@@ -156,6 +157,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 		Seed:    j.Seed,
 		Params:  j.Solver.Params,
 		Threads: j.Solver.Threads,
+		Model:   j.Solver.Model.Path,
 	}
 	if prog.Active() {
 		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"soko/alphazero"
 	"soko/bench"
 	"soko/internal/english"
 	"soko/internal/progress"
@@ -63,7 +64,7 @@ type benchConfig struct {
 	algos, times, nodes, iters, seeds listValue
 	levels, externals                 repeatValue
 	params                            paramsValue
-	preset, out, shard                string
+	preset, out, shard, model         string
 	workers, threads                  int
 	memory                            int64
 	noLURD, dryRun                    bool
@@ -91,6 +92,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
 	c.threads = 1
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each run side by side")
+	fs.StringVar(&c.model, "model", "", "model `FILE` given to every run of the registered solvers (soko train; alphazero); its name and hash label the runs")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
@@ -189,10 +191,20 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usagef("bench: no solver given takes parameter %q", name)
 		}
 	}
+	var model bench.Model
+	if c.model != "" {
+		if err := checkModel(c.model); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		if model, err = bench.NewModel(c.model); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
 	seen := map[string]bool{}
 	for i, s := range solvers {
 		if s.External == nil {
 			solvers[i].Threads = c.threads // part of each run's key and label
+			solvers[i].Model = model       // likewise
 			s = solvers[i]
 		}
 		if err := s.Check(); err != nil {
@@ -263,7 +275,14 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	setMemoryLimit(c.workers, c.memory)
 
-	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: sink}
+	withoutModel := 0 // runs whose solver says it had no model (alphazero: Schokoban)
+	write := func(rec bench.Record) error {
+		if rec.Counts[alphazero.WithoutModel] > 0 {
+			withoutModel++
+		}
+		return sink(rec)
+	}
+	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: write}
 	if c.threads > 1 && c.workers > 1 && len(todo) > 1 {
 		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, c.workers)
 	}
@@ -278,6 +297,10 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
 		shardNote, english.Count(len(jobs), "run", "runs"), len(jobs)-len(todo), sum.Run, sum.Solved,
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
+	if withoutModel > 0 {
+		fmt.Fprintf(stderr, "bench: %s had no model, so alphazero ran as Schokoban (count %s); give one with --model FILE\n",
+			english.Count(withoutModel, "run", "runs"), alphazero.WithoutModel)
+	}
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "bench: %s not done; run the same command again to resume\n", english.Count(sum.NotRun, "run", "runs"))
