@@ -55,8 +55,8 @@ var Presets = []Preset{
 	},
 	{
 		Name:    "strength",
-		Doc:     "the default solver (astar) on Microban and XSokoban at 1, 10 and 60 s per level",
-		Solvers: []string{"astar"},
+		Doc:     "the strong solver (fess) beside the default (astar) on Microban and XSokoban at 1, 10 and 60 s per level",
+		Solvers: []string{"fess", "astar"},
 		Levels:  []string{"microban", "xsokoban90"},
 		Times:   []time.Duration{time.Second, 10 * time.Second, 60 * time.Second},
 	},

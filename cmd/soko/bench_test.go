@@ -255,12 +255,12 @@ func TestBenchPresets(t *testing.T) {
 		}
 	}
 	stdout, _, err := soko(t, "", "bench", "--preset", "strength", "--dry-run", "--time", "1s")
-	if err != nil || !strings.HasPrefix(stdout, "245 runs: 1 solver x 245 levels x 1 budget x 1 seed") {
+	if err != nil || !strings.HasPrefix(stdout, "490 runs: 2 solvers x 245 levels x 1 budget x 1 seed") {
 		t.Fatalf("strength preset: %v %q", err, stdout)
 	}
 	// A budget flag replaces its own axis only: the preset's times stay.
 	stdout, _, err = soko(t, "", "bench", "--preset", "strength", "--dry-run", "--iterations", "5,6", "microban:1-2")
-	if err != nil || !strings.HasPrefix(stdout, "12 runs: 1 solver x 2 levels x 6 budgets") {
+	if err != nil || !strings.HasPrefix(stdout, "24 runs: 2 solvers x 2 levels x 6 budgets") {
 		t.Fatalf("strength preset with iterations: %v %q", err, stdout)
 	}
 }
