@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	_ "soko/fess" // registers fess (the strength preset)
 	"soko/level"
 	"soko/levels"
 	_ "soko/search" // registers bfs and astar
