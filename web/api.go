@@ -526,20 +526,30 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 // xy is a square's column and row.
 type xy [2]int
 
-func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
+// requestBoard reads the level a set-up request ({level…}) names and builds
+// its board; on a bad request it answers it and returns ok false.
+func (s *Server) requestBoard(w http.ResponseWriter, r *http.Request) (l *level.Level, b *sokoban.Board, ok bool) {
 	var req levelRef
 	if e := s.decode(w, r, &req); e != nil {
 		writeAPIError(w, e)
-		return
+		return nil, nil, false
 	}
 	l, e := req.level()
 	if e != nil {
 		writeAPIError(w, e)
-		return
+		return nil, nil, false
 	}
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+		return nil, nil, false
+	}
+	return l, b, true
+}
+
+func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
+	l, b, ok := s.requestBoard(w, r)
+	if !ok {
 		return
 	}
 	if !s.acquireSetup(w) {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"soko/fess"
-	"soko/sokoban"
 )
 
 // planJSON is the answer of POST /api/plan: the fess solver's packing plan
@@ -20,19 +19,8 @@ type planJSON struct {
 // analyze prints (fess.PlanOrder), worked out within Config.PlanTime and the
 // request's life.
 func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
-	var req levelRef
-	if e := s.decode(w, r, &req); e != nil {
-		writeAPIError(w, e)
-		return
-	}
-	l, e := req.level()
-	if e != nil {
-		writeAPIError(w, e)
-		return
-	}
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+	l, b, ok := s.requestBoard(w, r)
+	if !ok {
 		return
 	}
 	if b.Impossible != "" {

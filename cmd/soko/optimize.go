@@ -310,10 +310,7 @@ func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status i
 }
 
 func printOptimized(w io.Writer, r optimized, noLURD bool) {
-	name := r.Level
-	if r.Title != "" {
-		name += " " + r.Title
-	}
+	name := lineName(r.Level, r.Title)
 	if r.Error != "" {
 		fmt.Fprintf(w, "%-24s error: %s\n", name, r.Error)
 		return

@@ -272,11 +272,17 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	return r
 }
 
-func printRecord(w io.Writer, r record, noLURD bool) {
-	name := r.Level
-	if r.Title != "" {
-		name += " " + r.Title
+// lineName is how a result line names its level: the address, then the
+// title when it has one.
+func lineName(id, title string) string {
+	if title == "" {
+		return id
 	}
+	return id + " " + title
+}
+
+func printRecord(w io.Writer, r record, noLURD bool) {
+	name := lineName(r.Level, r.Title)
 	if r.Error != "" {
 		fmt.Fprintf(w, "%-24s error: %s\n", name, r.Error)
 		return
