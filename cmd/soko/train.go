@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,6 +86,11 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.plot == "" {
 		c.plot = strings.TrimSuffix(c.out, ".bin") + ".png"
 	}
+	for _, out := range []struct{ flag, path string }{{"--out", c.out}, {"--plot", c.plot}} {
+		if err := checkWritable(out.flag, out.path); err != nil {
+			return err
+		}
+	}
 	lvls, err := levels.ResolveAll(specs, stdin)
 	if err != nil {
 		return err
@@ -103,7 +110,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if err := net.Save(c.out); err != nil {
-		return err
+		return fmt.Errorf("train: writing the model to %s: %w", c.out, err)
 	}
 	if len(rep.Curve) > 0 {
 		title := fmt.Sprintf("soko train: %s, %s", english.Count(len(lvls), "level", "levels"), netShape(net.Config))
@@ -173,4 +180,19 @@ func (b *trainBar) done() {
 	if b.drawn {
 		fmt.Fprint(b.w, "\r\x1b[K")
 	}
+}
+
+// checkWritable tells, before hours of training, whether a file can be
+// written at path: its folder must exist and take a new file.
+func checkWritable(flag, path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef("train: %s %s: the folder %s does not exist", flag, path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".soko-check-*")
+	if err != nil {
+		return fmt.Errorf("train: %s %s: cannot write in %s: %w", flag, path, dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -53,6 +53,8 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"train", "microban:1", "--out", "x.bin", "--time", "0"}, "--rounds"},
 		{[]string{"train", "microban:1", "--out", "x.bin", "--blocks", "0"}, "blocks 0"},
 		{[]string{"train", "microban:1", "--out", "x.bin", "--iterations", "0"}, "--iterations"},
+		{[]string{"train", "microban:1", "--out", "/no/such/folder/x.bin"}, "the folder /no/such/folder does not exist"},
+		{[]string{"train", "microban:1", "--out", "x.bin", "--plot", "/no/such/folder/x.png"}, "--plot"},
 	} {
 		_, _, err := soko(t, "", c.args...)
 		var u usageError
