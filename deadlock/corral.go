@@ -49,6 +49,12 @@ type Corrals struct {
 	barrier  []sokoban.Square
 	stack    []sokoban.Square
 
+	// PICorral's scratch: the squares of corrals already looked at (those
+	// stamped piEpoch) and the smallest barrier found so far.
+	piDone  []uint32
+	piEpoch uint32
+	piBest  []sokoban.Square
+
 	// relaxed search scratch
 	occ   []bool
 	reach []uint32
@@ -328,21 +334,30 @@ func (c *Corrals) keyOf(sq []sokoban.Square) string {
 func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.Square {
 	p.Reach()
 	b := c.b
-	done := make([]bool, b.N)
-	var best []sokoban.Square
+	if c.piDone == nil {
+		c.piDone = make([]uint32, b.N)
+	}
+	c.piEpoch++
+	if c.piEpoch == 0 { // wrapped: old stamps could match again
+		clear(c.piDone)
+		c.piEpoch = 1
+	}
+	found := false
+	c.piBest = c.piBest[:0]
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if done[s] || p.HasBox(s) || p.Reachable(s) {
+		if c.piDone[s] == c.piEpoch || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		c.fill(p, s, 0, false)
 		for _, t := range c.interior {
-			done[t] = true
+			c.piDone[t] = c.piEpoch
 		}
-		if (best == nil || len(c.barrier) < len(best)) && c.isPI(p) {
-			best = append(best[:0], c.barrier...)
+		if (!found || len(c.barrier) < len(c.piBest)) && c.isPI(p) {
+			found = true
+			c.piBest = append(c.piBest[:0], c.barrier...)
 		}
 	}
-	return append(dst, best...)
+	return append(dst, c.piBest...)
 }
 
 // isPI tests the corral last collected by fill.
