@@ -547,6 +547,21 @@ func (s *Server) requestBoard(w http.ResponseWriter, r *http.Request) (l *level.
 	return l, b, true
 }
 
+// setupFailed answers a set-up request (plan, analysis) whose work ended
+// with err, and says whether it did: 503 when what took longer than
+// Config.PlanTime, or when the client went away.
+func (s *Server) setupFailed(w http.ResponseWriter, r *http.Request, err error, what string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		writeError(w, http.StatusServiceUnavailable, "%s took longer than the server's limit of %s", what, s.cfg.PlanTime)
+	default: // the client went away
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	}
+	return true
+}
+
 func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	l, b, ok := s.requestBoard(w, r)
 	if !ok {
@@ -564,12 +579,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		m, err = deadlock.NewMacros(ctx, b)
 	}
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
-		writeError(w, http.StatusServiceUnavailable, "the analysis of %s took longer than the server's limit of %s", levelID(l), s.cfg.PlanTime)
-		return
-	case err != nil: // the client went away
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	if s.setupFailed(w, r, err, "the analysis of "+levelID(l)) {
 		return
 	}
 	dead := deadlock.DeadSquares(b)

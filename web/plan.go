@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"soko/fess"
@@ -34,12 +33,7 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
 	defer cancel()
 	order, err := fess.PlanOrder(ctx, b)
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
-		writeError(w, http.StatusServiceUnavailable, "the packing plan of %s took longer than the server's limit of %s", levelID(l), s.cfg.PlanTime)
-		return
-	case err != nil: // the client went away
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	if s.setupFailed(w, r, err, "the packing plan of "+levelID(l)) {
 		return
 	}
 	out := planJSON{Level: levelID(l), Order: make([]xy, 0, len(order))}
