@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -93,7 +94,7 @@ func (d *dataset) sweeps() []sweep {
 		if len(sw.points) < 2 {
 			continue
 		}
-		slices.SortFunc(sw.points, func(a, b sweepPoint) int { return cmpFloat(a.value, b.value) })
+		slices.SortFunc(sw.points, func(a, b sweepPoint) int { return cmp.Compare(a.value, b.value) })
 		out = append(out, sw)
 	}
 	slices.SortFunc(out, func(a, b sweep) int {
@@ -106,16 +107,6 @@ func (d *dataset) sweeps() []sweep {
 		return a.budget.Compare(b.budget)
 	})
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // sweepPointOf summarises the runs at one value.

@@ -196,16 +196,7 @@ func (p *Position) PackAt(dst []byte, player Square) []byte {
 			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
 		}
 	}
-	wide := p.b.squareBytes() == 2
-	for _, s := range append(sorted, player) {
-		if wide {
-			dst = append(dst, byte(s), byte(s>>8))
-		} else {
-			dst = append(dst, byte(s))
-		}
-	}
-	p.stack = sorted[:0]
-	return dst
+	return p.packSorted(dst, sorted, player)
 }
 
 // HashAt is Hash with player given as the canonical player square.

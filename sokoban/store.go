@@ -35,6 +35,12 @@ func (p *Position) PackExact(dst []byte) []byte {
 func (p *Position) pack(dst []byte, player Square) []byte {
 	sorted := append(p.stack[:0], p.boxes...) // the reach stack is free scratch now
 	slices.Sort(sorted)
+	return p.packSorted(dst, sorted, player)
+}
+
+// packSorted appends the key of the boxes sorted (in p.stack's memory) and
+// the player square.
+func (p *Position) packSorted(dst []byte, sorted []Square, player Square) []byte {
 	wide := p.b.squareBytes() == 2
 	for _, s := range append(sorted, player) {
 		if wide {
