@@ -207,9 +207,9 @@ func (ln *learner) episode(epoch int) (bool, error) {
 			return false, nil // no move changes anything: the episode is stuck
 		}
 		var a env.Action
-		if ln.rng.Float64() < explore { // 001 writes ≤; < keeps ε = 0 strictly greedy
+		random := ln.rng.Float64() < explore // 001 writes ≤; < keeps ε = 0 strictly greedy
+		if random {
 			a = acts[ln.rng.IntN(len(acts))]
-			ln.random++
 		} else {
 			a = ln.greedy(state, acts)
 		}
@@ -235,6 +235,9 @@ func (ln *learner) episode(epoch int) (bool, error) {
 			_, r, done, info = e.Step(a)
 		}
 		ln.actions++
+		if random {
+			ln.random++
+		}
 		_, loop := ln.visited[e.Key()]
 		loop = loop && ln.cfg.loops && !done
 		if loop {

@@ -58,6 +58,19 @@ func TestQStarTakesAStar(t *testing.T) {
 	}
 }
 
+// The action counters count actions taken: a random pick of the A* action
+// whose search fails is picked again, and is not an action.
+func TestQStarCountsActionsTaken(t *testing.T) {
+	for _, spec := range []string{"microban:1", "cbc60:2"} {
+		l := testlevel.Resolve(t, spec)[0]
+		res := run(t, QStar{}, l, solver.Options{Budget: solver.Budget{Iterations: 1000}, Seed: 1})
+		c := res.Stats.Counts
+		if c["random_actions"] > c["actions"] || c["astar_actions"] > c["actions"] {
+			t.Errorf("%s: counts %v: more random or A* actions than actions", spec, c)
+		}
+	}
+}
+
 // Equal seeds under an iteration budget give equal runs; the budget is
 // honoured exactly.
 func TestDeterministic(t *testing.T) {
