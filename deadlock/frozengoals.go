@@ -1,34 +1,44 @@
 package deadlock
 
 import (
-	"slices"
-
 	"soko/sokoban"
 )
 
-// FrozenGoals finds boxes cut off by boxes frozen on goals (after the
-// fixed boxes that Shoham's solver Festival turns into walls; see the
-// README's References).
-// A box frozen on its goal (Freeze.Frozen) never moves again, so it is a
-// wall for every other box. A box that is not frozen on a goal and cannot
-// be pushed alone onto any goal left free, with those walls, is a
-// deadlock. The squares that can still reach a free goal are found by a
-// breadth-first search backwards from the free goals over (box square,
-// player square) states, pulling the box and walking the player, and are
-// cached per set of frozen boxes. It keeps scratch space; use one per
-// goroutine.
+// FrozenGoals finds positions that boxes frozen on goals have made
+// unsolvable (after the fixed boxes that Shoham's solver Festival turns into
+// walls, and its matching of boxes to targets with them; see the README's
+// References). A box frozen on its goal (Freeze.Frozen) never moves again,
+// so it is a wall for every other box. With those walls, each goal left
+// free has the squares from which a lone box can still be pushed onto it;
+// the position is dead when the boxes off the frozen ones cannot be matched
+// one to one with the free goals that way (a free goal no box can reach,
+// say, behind a row of frozen boxes). Each goal's squares are found by a
+// breadth-first search backwards from it over (box square, player square)
+// states, pulling the box and walking the player, and are cached per set
+// of frozen boxes. It keeps scratch space; use one per goroutine.
 type FrozenGoals struct {
 	b      *sokoban.Board
 	freeze *Freeze
-	cache  map[uint64][]bool // frozen set's hash -> squares that reach a free goal
+	cache  map[uint64]*frozenSet
 	zKey   []uint64
 	wall   []bool
 	seen   []bool
 	queue  []int32
 	frozen []sokoban.Square
+	movers []sokoban.Square
+	match  []int32 // free goal index -> mover index, or -1
+	tried  []uint32
+	epoch  uint32
 
 	// Fired counts positions called dead; Misses counts searches made.
 	Fired, Misses uint64
+}
+
+// frozenSet is what one set of frozen boxes leaves: the free goals, and
+// for each the squares a lone box can be pushed onto it from.
+type frozenSet struct {
+	goals []sokoban.Square
+	reach [][]bool
 }
 
 // frozenCache bounds the frozen sets remembered.
@@ -36,7 +46,7 @@ const frozenCache = 4096
 
 // NewFrozenGoals returns the detector for b with dead squares dead.
 func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
-	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64][]bool{},
+	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64]*frozenSet{},
 		zKey: make([]uint64, b.N), wall: make([]bool, b.N)}
 	x := uint64(0x9e3779b97f4a7c15)
 	for s := range f.zKey {
@@ -51,45 +61,93 @@ func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 // Bytes returns the memory the detector holds now, its cache included.
 func (f *FrozenGoals) Bytes() int64 {
 	n := int64(f.b.N)
-	return n*(8+1) + int64(len(f.seen)) + 4*int64(cap(f.queue)) + int64(len(f.cache))*(n+48)
+	bytes := n*(8+1) + int64(len(f.seen)) + 4*int64(cap(f.queue))
+	for _, set := range f.cache {
+		bytes += 48 + int64(len(set.goals))*(n+26)
+	}
+	return bytes
 }
 
-// Dead reports whether a box of p off the frozen boxes can no longer reach
-// a free goal.
+// Dead reports whether the boxes of p off the frozen boxes can no longer
+// be matched with the free goals.
 func (f *FrozenGoals) Dead(p *sokoban.Position) bool {
 	f.frozen = f.frozen[:0]
+	f.movers = f.movers[:0]
 	var key uint64
 	for _, s := range p.BoxSquares() {
 		if f.b.IsGoal(s) && f.freeze.Frozen(p, s) {
 			f.frozen = append(f.frozen, s)
 			key ^= f.zKey[s]
+		} else {
+			f.movers = append(f.movers, s)
 		}
 	}
 	if len(f.frozen) == 0 {
 		return false
 	}
-	reach, ok := f.cache[key]
+	set, ok := f.cache[key]
 	if !ok {
-		reach = f.search()
+		set = f.search()
 		if len(f.cache) >= frozenCache {
 			clear(f.cache)
 		}
-		f.cache[key] = reach
+		f.cache[key] = set
 	}
-	for _, s := range p.BoxSquares() {
-		if !reach[s] && !slices.Contains(f.frozen, s) {
-			f.Fired++
+	if !f.matched(set) {
+		f.Fired++
+		return true
+	}
+	return false
+}
+
+// matched reports whether every box of f.movers can be given its own goal
+// of set, by augmenting paths (Kuhn's algorithm; a few dozen boxes).
+func (f *FrozenGoals) matched(set *frozenSet) bool {
+	if len(f.movers) > len(set.goals) {
+		return false
+	}
+	f.match = f.match[:0]
+	for range set.goals {
+		f.match = append(f.match, -1)
+	}
+	if len(f.tried) < len(set.goals) {
+		f.tried = make([]uint32, len(set.goals))
+		f.epoch = 0
+	}
+	for i := range f.movers {
+		f.epoch++
+		if f.epoch == 0 {
+			clear(f.tried)
+			f.epoch = 1
+		}
+		if !f.augment(set, int32(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// augment finds a goal for mover i, moving earlier movers to other goals.
+func (f *FrozenGoals) augment(set *frozenSet, i int32) bool {
+	box := f.movers[i]
+	for g := range set.goals {
+		if !set.reach[g][box] || f.tried[g] == f.epoch {
+			continue
+		}
+		f.tried[g] = f.epoch
+		if f.match[g] < 0 || f.augment(set, f.match[g]) {
+			f.match[g] = i
 			return true
 		}
 	}
 	return false
 }
 
-// search finds the squares from which a lone box can be pushed onto a
-// goal not in f.frozen, those standing as walls.
-func (f *FrozenGoals) search() []bool {
+// search finds, for each goal not in f.frozen, the squares from which a
+// lone box can be pushed onto it, the frozen boxes standing as walls.
+func (f *FrozenGoals) search() *frozenSet {
 	f.Misses++
-	b, n := f.b, f.b.N
+	b := f.b
 	for _, s := range f.frozen {
 		f.wall[s] = true
 	}
@@ -98,6 +156,21 @@ func (f *FrozenGoals) search() []bool {
 			f.wall[s] = false
 		}
 	}()
+	set := &frozenSet{}
+	for _, g := range b.Goals() {
+		if !f.wall[g] {
+			set.goals = append(set.goals, g)
+			set.reach = append(set.reach, f.pullFrom(g))
+		}
+	}
+	return set
+}
+
+// pullFrom returns the squares a lone box reaches when pulled from goal,
+// with the player starting on any side of it: those from which it can be
+// pushed onto goal.
+func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
+	b, n := f.b, f.b.N
 	if f.seen == nil {
 		f.seen = make([]bool, n*n)
 	}
@@ -109,14 +182,9 @@ func (f *FrozenGoals) search() []bool {
 			q = append(q, st)
 		}
 	}
-	for _, g := range b.Goals() {
-		if f.wall[g] {
-			continue
-		}
-		for d := sokoban.Dir(0); d < 4; d++ {
-			if pl := b.Next(g, d); pl != sokoban.None && !f.wall[pl] {
-				visit(g, pl)
-			}
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if pl := b.Next(goal, d); pl != sokoban.None && !f.wall[pl] {
+			visit(goal, pl)
 		}
 	}
 	reach := make([]bool, n)
