@@ -65,6 +65,9 @@ type featurer struct {
 	stamp []uint32
 	epoch uint32
 	stack []sokoban.Square
+	// onGoals counts boxes on goals in any order as packed, with no
+	// box out of plan: the goals strategy, for levels the plan misleads.
+	onGoals bool
 }
 
 // newFeaturer returns a featurer for plan pl, with the pull distances of
@@ -108,6 +111,15 @@ func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
+	}
+	if f.onGoals {
+		packed := 0
+		for _, s := range p.BoxSquares() {
+			if f.b.IsGoal(s) {
+				packed++
+			}
+		}
+		return features{packed: int16(packed), conn: int16(regions), hot: int16(hot), dist: dist}
 	}
 	packed := f.plan.packed(p)
 	next := int32(0)

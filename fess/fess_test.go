@@ -304,7 +304,7 @@ func TestOpener(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:139")[0]
 	var expanded [2]int64
 	for i, opener := range []bool{false, true} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, opener)
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, search{opener: opener})
 		if err != nil {
 			t.Fatal(err)
 		}

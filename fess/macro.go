@@ -360,3 +360,55 @@ func (g *macroGen) path(p *sokoban.Position, m Macro) []sokoban.Push {
 	}
 	return pushes
 }
+
+// generatePull appends to dst the pull macro-moves of the box on from in
+// position p, whose boxes the caller has placed (the backward search,
+// issue 12 §5): the box pulled, the other boxes staying where they are, to
+// any (square, player region) it reaches, its own start region excluded.
+// Side is the side of To the player ends on, as for pushes.
+func (g *macroGen) generatePull(p *sokoban.Position, from sokoban.Square, dst []Macro) []Macro {
+	if !g.pullable(p, from) {
+		return dst
+	}
+	g.split(from)
+	g.search(from, p.Reachable, true)
+	for _, st := range g.queue {
+		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)
+		if g.links[st] != int8(d) || g.dist[st] == 0 {
+			continue
+		}
+		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
+			canon: g.partMin[st], regions: int16(g.parts[s]) - int16(g.parts[from])})
+	}
+	return dst
+}
+
+// pullable reports whether the box on from can be pulled at all now.
+func (g *macroGen) pullable(p *sokoban.Position, from sokoban.Square) bool {
+	for d := sokoban.Dir(0); d < 4; d++ {
+		to := g.b.Next(from, d)
+		if g.free(to) && p.Reachable(to) && g.free(g.b.Next(to, d)) && (g.dead == nil || !g.dead[to]) {
+			return true
+		}
+	}
+	return false
+}
+
+// unpull returns the pushes that undo pull macro-move m made in position p
+// (boxes placed): in order, the pushes that take the box from m.To back to
+// m.From, the player starting on m.Side of m.To.
+func (g *macroGen) unpull(p *sokoban.Position, m Macro) []sokoban.Push {
+	g.split(m.From)
+	g.search(m.From, p.Reachable, true)
+	st := int32(m.To)*4 + int32(m.Side)
+	if g.seen[st] != g.round {
+		return nil
+	}
+	var pushes []sokoban.Push
+	for ; g.prev[st] >= 0; st = g.prev[st] {
+		ps := g.prev[st]
+		d := sokoban.Dir(ps % 4)
+		pushes = append(pushes, sokoban.Push{Box: g.b.Next(sokoban.Square(ps/4), d), Dir: d ^ 1})
+	}
+	return pushes
+}

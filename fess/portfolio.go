@@ -29,19 +29,19 @@ import (
 // positions without deadlocks, they prove a level unsolvable. Greedy is not
 // (its goal-room macro can lose solutions). Without a time or node limit
 // only plan runs (or the first listed, when plan is not), to the end.
-var strategyNames = []string{"greedy", "plan", "opener"}
+var strategyNames = []string{"greedy", "plan", "opener", "goals"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 1, "plan": 8, "opener": 1}
+var shares = map[string]float64{"greedy": 1, "plan": 8, "opener": 1, "goals": 1}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,opener",
 	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, plan, opener, each with its share of the budget)"}
 
 // search is one FESS strategy.
-type search struct{ opener bool }
+type search struct{ opener, onGoals bool }
 
 func (s search) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return solve(ctx, l, opts, s.opener)
+	return solve(ctx, l, opts, s)
 }
 
 // portfolio runs the strategies of opts.
@@ -51,6 +51,9 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		return solver.Result{}, err
 	}
 	if _, err := opts.Bool(piCorralParam); err != nil {
+		return solver.Result{}, err
+	}
+	if _, err := opts.Real(backwardParam); err != nil {
 		return solver.Result{}, err
 	}
 	var on []string
@@ -79,5 +82,6 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		{Name: "greedy", Share: share("greedy")},
 		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},
 		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
+		{Name: "goals", Solver: search{onGoals: true}, Params: own, Share: share("goals"), Exhaustive: true},
 	}}.Solve(ctx, l, opts)
 }

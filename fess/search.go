@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"unsafe"
 
@@ -34,9 +33,6 @@ type node struct {
 }
 
 const noParent = ^uint32(0)
-
-// zobristSeed seeds the hash keys of the store, so runs are reproducible.
-const zobristSeed = 0xfe55
 
 // cell is one point of the feature space: the nodes whose best feature
 // vector on their path is key, waiting to be expanded, lightest first.
@@ -91,17 +87,22 @@ type engine struct {
 	piCorral bool
 	opener   bool // the opener advisor is on
 
-	guard   *solver.Guard
-	stats   solver.Stats
-	static  int64
-	key     []byte
-	moves   []Macro
-	sorted  []sokoban.Square // the boxes of the node being expanded, sorted
-	wide    bool             // two bytes a square in keys
-	zBox    []uint64         // Zobrist keys of box squares and player squares
-	zPlayer []uint64
-	kids    []child
-	fired   [numDetectors]uint64
+	// The backward search (issue 12 §5), nil when off; it gets backShare
+	// of the expansions while it holds less than backMemory bytes.
+	back       *backward
+	backShare  float64
+	backMemory int64
+	meeting    meeting
+
+	guard  *solver.Guard
+	stats  solver.Stats
+	static int64
+	key    []byte
+	moves  []Macro
+	sorted []sokoban.Square // the boxes of the node being expanded, sorted
+	keys   keyer
+	kids   []child
+	fired  [numDetectors]uint64
 }
 
 // Detectors counted by the engine, besides the checker's.
@@ -132,6 +133,10 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	if e.piCorral, err = opts.Bool(piCorralParam); err != nil {
 		return nil, 0, err
 	}
+	if e.backShare, err = opts.Real(backwardParam); err != nil {
+		return nil, 0, err
+	}
+	e.backMemory = opts.Budget.Memory / 3
 	if b.Impossible != "" {
 		return nil, solver.NoSolution, nil
 	}
@@ -175,12 +180,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 		return nil, st, nil
 	}
 	e.pos = b.Start()
-	e.wide = b.KeySize() == 2*(b.Boxes()+1)
-	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
-	e.zBox, e.zPlayer = make([]uint64, b.N), make([]uint64, b.N)
-	for s := range e.zBox {
-		e.zBox[s], e.zPlayer[s] = rng.Uint64(), rng.Uint64()
-	}
+	e.keys = newKeyer(b)
 	return e, solver.Solved, nil
 }
 
@@ -207,6 +207,9 @@ func (e *engine) bytes() int64 {
 	if e.frozen != nil {
 		n += e.frozen.Bytes()
 	}
+	if e.back != nil {
+		n += e.back.bytes()
+	}
 	for i := range e.cells {
 		n += 16 * int64(cap(e.cells[i].wait))
 	}
@@ -231,7 +234,13 @@ func (e *engine) run() (solver.Result, error) {
 			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
 	})
 	if e.pos.Solved() {
-		return e.solution(root)
+		return e.solution(root, nil)
+	}
+	if e.backShare > 0 {
+		var met bool
+		if e.back, met = newBackward(e); met {
+			return e.met()
+		}
 	}
 	if res, done, err := e.expand(root); done {
 		return res, err
@@ -239,6 +248,9 @@ func (e *engine) run() (solver.Result, error) {
 	for {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), nil
+		}
+		if e.backward() {
+			return e.met()
 		}
 		id, ok := e.next()
 		if !ok {
@@ -382,12 +394,21 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			continue
 		}
 		f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
-		cid, isNew := e.store.Intern(e.keyOf(m.From, m.To, m.canon))
+		key, hash := e.keyOf(m.From, m.To, m.canon)
+		cid, isNew := e.store.Intern(key, hash)
 		if isNew {
 			e.stats.Stored++
 			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
 			if p.Solved() {
-				return e.finish(cid), true, nil
+				return e.finish(cid, nil), true, nil
+			}
+			if e.back != nil {
+				if bid, ok := e.back.store.Find(key, hash); ok {
+					p.Relocate(m.To, m.From, player)
+					e.meeting = meeting{forward: cid, backward: bid, ok: true}
+					res, err := e.met()
+					return res, true, err
+				}
 			}
 		}
 		if e.nodes[cid].state == generated {
@@ -434,37 +455,12 @@ func (e *engine) sortBoxes() {
 }
 
 // keyOf packs a child of e.pos, where the box on from went to to and the
-// player's canonical square is canon, as Position.Pack would (sorted box
-// squares, then the player; Unpack reads it), and hashes it. With from
-// None it packs e.pos itself. e.sorted holds e.pos's boxes, sorted.
+// player's canonical square is canon (keyer.pack), with from None e.pos
+// itself. e.sorted holds e.pos's boxes, sorted.
 func (e *engine) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
-	key := e.key[:0]
-	put := func(s sokoban.Square) {
-		key = append(key, byte(s))
-		if e.wide {
-			key = append(key, byte(s>>8))
-		}
-	}
-	hash := uint64(0)
-	for _, s := range e.sorted {
-		if s == from {
-			continue
-		}
-		if from != sokoban.None && to < s && to != sokoban.None {
-			put(to)
-			hash ^= e.zBox[to]
-			to = sokoban.None
-		}
-		put(s)
-		hash ^= e.zBox[s]
-	}
-	if from != sokoban.None && to != sokoban.None {
-		put(to)
-		hash ^= e.zBox[to]
-	}
-	put(canon)
+	key, hash := e.keys.pack(e.key, e.sorted, from, to, canon)
 	e.key = key
-	return key, hash ^ e.zPlayer[canon]
+	return key, hash
 }
 
 // advise gives weight 0 to the moves the advisors propose (issue 12 §3),
@@ -514,18 +510,52 @@ func (e *engine) advise(parent features) {
 	}
 }
 
-// finish ends the search with the solution reaching id.
-func (e *engine) finish(id uint32) solver.Result {
-	res, err := e.solution(id)
+// backward runs the backward search's share of expansions before the next
+// forward one, and reports whether the searches met.
+func (e *engine) backward() bool {
+	bk := e.back
+	if bk == nil {
+		return false
+	}
+	for float64(bk.expanded) < e.backShare*float64(e.stats.Expanded) {
+		if e.backMemory > 0 && bk.bytes() > e.backMemory {
+			return false
+		}
+		met, more := bk.step()
+		if met {
+			return true
+		}
+		if !more {
+			return false
+		}
+		e.stats.Expanded++
+	}
+	return false
+}
+
+// met ends the search with the solution through the meeting: the forward
+// path to the position both searches stored, then the backward path from
+// it undone.
+func (e *engine) met() (solver.Result, error) {
+	tail := e.back.pushes(e.meeting.backward)
+	if tail == nil {
+		return solver.Result{}, fmt.Errorf("%s: pull macro-move lost on replay", e.b.Level.Name())
+	}
+	return e.solution(e.meeting.forward, tail)
+}
+
+// finish ends the search with the solution reaching id, then tail.
+func (e *engine) finish(id uint32, tail []sokoban.Push) solver.Result {
+	res, err := e.solution(id, tail)
 	if err != nil {
 		panic(err) // a macro-move that cannot be replayed: a broken invariant
 	}
 	return res
 }
 
-// solution replays the macro-moves from the root to id and expands them
-// into moves.
-func (e *engine) solution(id uint32) (solver.Result, error) {
+// solution replays the macro-moves from the root to id, appends tail and
+// expands the pushes into moves.
+func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error) {
 	var path []Macro
 	for ; e.nodes[id].parent != noParent; id = e.nodes[id].parent {
 		path = append(path, e.nodes[id].move)
@@ -544,6 +574,7 @@ func (e *engine) solution(id uint32) (solver.Result, error) {
 		}
 		pushes = append(pushes, steps...)
 	}
+	pushes = append(pushes, tail...)
 	e.finishStats()
 	moves, err := e.b.Expand(pushes)
 	if err != nil {
@@ -572,6 +603,13 @@ func (e *engine) finishStats() {
 		"dead.frozengoals": int64(e.fired[detFrozen]),
 		"dead.matching":    int64(e.fired[detMatching]),
 	}
+	if bk := e.back; bk != nil {
+		e.stats.Counts["backward.expanded"] = bk.expanded
+		e.stats.Counts["backward.stored"] = int64(bk.store.Len())
+		if e.meeting.ok {
+			e.stats.Counts["met"] = 1
+		}
+	}
 	if len(e.cells) > 0 {
 		best := e.cells[e.best].key
 		e.stats.Counts["best.packed"] = int64(best.packed)
@@ -598,12 +636,14 @@ func (e *engine) drawBest() []string {
 	return nil
 }
 
-// solve runs one FESS search; opener switches the opener advisor on.
-func solve(ctx context.Context, l *level.Level, opts solver.Options, opener bool) (solver.Result, error) {
+// solve runs one FESS search; opener switches the opener advisor on,
+// onGoals counts boxes on goals in any order as packed.
+func solve(ctx context.Context, l *level.Level, opts solver.Options, s search) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
 	if e != nil {
-		e.opener = opener
+		e.opener = s.opener
+		e.feat.onGoals = s.onGoals
 	}
 	if err != nil {
 		return solver.Result{}, err

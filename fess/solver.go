@@ -11,11 +11,15 @@ import (
 var piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "1",
 	Doc: "PI-corral pruning: only the boxes around a PI-corral move (000 §4.2.2)"}
 
+// backwardParam is the share of expansions the backward search gets.
+var backwardParam = solver.Param{Name: "backward", Kind: solver.Real, Default: "0", Min: 0, Max: 0.9,
+	Doc: "share of the expansions given to the backward (pull) search that forward FESS meets in the middle (issue 12 §5); 0: off"}
+
 func init() {
 	solver.Register(solver.Entry{
 		Name:    "fess",
 		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal)",
-		Params:  []solver.Param{strategiesParam, piCorralParam},
+		Params:  []solver.Param{strategiesParam, piCorralParam, backwardParam},
 		New:     func() solver.Solver { return FESS{} },
 	})
 }

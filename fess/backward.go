@@ -1,0 +1,213 @@
+package fess
+
+import (
+	"container/heap"
+	"slices"
+
+	"soko/heuristic"
+	"soko/sokoban"
+)
+
+// backward is the backward search of issue 12 §5, run beside the forward
+// FESS search of one level: a best-first search over pull macro-moves from
+// the solved position (one root per area of free squares the player may
+// stand in there), ordered as Festival orders its pull search (the FESS
+// paper; README, References): fewer areas of free squares, then fewer
+// boxes on goals, then boxes further from the goals, newest first. (Ordered
+// by the least-cost matching of the boxes to their start squares instead,
+// it pulled the boxes nearest the start onto their squares first and then
+// could not get the last ones out of the goal room.) Each
+// search keeps its positions in its own store under the same keys; every
+// position one search generates is looked up in the other's store, and a
+// position found in both splices the forward path to it with the backward
+// path reversed into pushes: the meeting in the middle of YASS's perimeter
+// search and Festival's perimeter table (the README's References).
+//
+// A pulled box never stops on a square no box can be pushed to from a start
+// square, and a position whose boxes cannot all be matched to distinct
+// start squares (by the pushes a lone box needs from one) is stored but not
+// searched on: the start reaches neither, so no meeting is lost.
+//
+// Measured at 10 s per level with 30 % of the expansions, the two halves
+// met on none of the 23 XSokoban levels the portfolio does not solve, in
+// the matching order, nor on levels 21, 28, 44, 50, 69, 70, 76 and 87 in
+// this one; so the backward search is off by default (--param
+// backward=SHARE).
+type backward struct {
+	e        *engine
+	gen      *macroGen // pull mode, dead: the squares no start box reaches
+	matching *heuristic.PushMatching
+	store    *sokoban.Store
+	nodes    []bnode
+	open     entries // the best by the pull ordering first, newest on ties
+	pos      *sokoban.Position
+	sorted   []sokoban.Square
+	key      []byte
+	moves    []Macro
+	expanded int64
+	static   int64
+}
+
+// bnode is a position of the backward search, reached from parent by a
+// pull macro-move.
+type bnode struct {
+	parent uint32
+	move   Macro
+	conn   int16 // areas of free squares
+}
+
+// newBackward prepares the backward search of e's level and queues its
+// roots. A root found in the forward store meets at once (met).
+func newBackward(e *engine) (bk *backward, met bool) {
+	b := e.b
+	starts := b.Start().BoxSquares()
+	g := newMacroGen(b, nil)
+	anywhere := func(sokoban.Square) bool { return true }
+	rows := make([][]int32, len(starts))
+	dead := make([]bool, b.N)
+	for s := range dead {
+		dead[s] = true
+	}
+	for i, s := range starts {
+		row := make([]int32, b.N)
+		for k := range row {
+			row[k] = sokoban.Unreachable
+		}
+		g.split(s)
+		g.search(s, anywhere, false)
+		for _, st := range g.queue {
+			k := st / 4
+			row[k] = min(row[k], g.dist[st])
+			dead[k] = false
+		}
+		rows[i] = row
+	}
+	g.dead = dead
+	bk = &backward{e: e, gen: g, matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+		pos: b.PositionOf(b.Goals(), b.Start().Player())}
+	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
+	// One root per area of free squares around the filled goals.
+	bk.sorted = slices.Sorted(slices.Values(b.Goals()))
+	p := bk.pos
+	covered := make([]bool, b.N)
+	for _, g := range b.Goals() {
+		covered[g] = true
+	}
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if covered[s] {
+			continue
+		}
+		p.SetPlayer(s)
+		canon := p.Reach()
+		for t := sokoban.Square(0); int(t) < b.N; t++ {
+			if !covered[t] && p.Reachable(t) {
+				covered[t] = true
+			}
+		}
+		conn, _ := e.feat.regions(p)
+		if bk.add(noParent, Macro{}, sokoban.None, sokoban.None, canon, int16(conn)) {
+			return bk, true
+		}
+	}
+	return bk, false
+}
+
+// bytes returns the memory the backward search takes.
+func (bk *backward) bytes() int64 {
+	return bk.static + bk.store.Bytes() + int64(cap(bk.nodes))*int64(16+4) + 16*int64(cap(bk.open))
+}
+
+// add stores the position bk.pos (boxes sorted in bk.sorted) with the box
+// on from moved to to and the player in the area of canon, reached from
+// parent by move, and queues it when its boxes match start squares. It
+// reports whether the position is in the forward store (the searches met;
+// bk.meet holds where).
+func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Square, conn int16) bool {
+	key, hash := bk.e.keys.pack(bk.key, bk.sorted, from, to, canon)
+	bk.key = key
+	id, fresh := bk.store.Intern(key, hash)
+	if !fresh {
+		return false
+	}
+	bk.nodes = append(bk.nodes, bnode{parent: parent, move: move, conn: conn})
+	if fid, ok := bk.e.store.Find(key, hash); ok {
+		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
+		return true
+	}
+	p := bk.pos
+	player := p.Player()
+	if from != sokoban.None {
+		p.Relocate(from, to, bk.e.b.Next(to, move.Side))
+	}
+	_, ok := bk.matching.Bound(p)
+	var onGoals, spread int
+	for _, s := range p.BoxSquares() {
+		if bk.e.b.IsGoal(s) {
+			onGoals++
+		}
+		spread += int(min(bk.e.near[s], 1<<10))
+	}
+	cost := int32(conn)<<24 | int32(onGoals)<<16 | int32(1<<16-1-min(spread, 1<<16-1))
+	if from != sokoban.None {
+		p.Relocate(to, from, player)
+	}
+	if ok {
+		heap.Push(&bk.open, entry{key: uint64(cost), id: id})
+	}
+	return false
+}
+
+// step expands the next position of the backward search. It reports
+// whether the searches met, and false with nothing left to expand.
+func (bk *backward) step() (met, more bool) {
+	if len(bk.open) == 0 {
+		return false, false
+	}
+	id := heap.Pop(&bk.open).(entry).id
+	bk.expanded++
+	p := bk.pos
+	p.Unpack(bk.store.Key(id))
+	p.Reach()
+	boxes := p.BoxSquares()
+	bk.sorted = append(bk.sorted[:0], boxes...)
+	slices.Sort(bk.sorted)
+	bk.gen.place(boxes)
+	bk.moves = bk.moves[:0]
+	for _, s := range boxes {
+		bk.moves = bk.gen.generatePull(p, s, bk.moves)
+	}
+	bk.gen.lift(boxes)
+	for _, m := range bk.moves {
+		if bk.add(id, m, m.From, m.To, m.canon, bk.nodes[id].conn+int16(m.regions)) {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// pushes returns the pushes that take the position of backward node id to
+// the solved position: each pull macro-move on the way back to the root,
+// undone.
+func (bk *backward) pushes(id uint32) []sokoban.Push {
+	var out []sokoban.Push
+	q := bk.e.b.Start()
+	for ; bk.nodes[id].parent != noParent; id = bk.nodes[id].parent {
+		nd := bk.nodes[id]
+		q.Unpack(bk.store.Key(nd.parent))
+		bk.gen.place(q.BoxSquares())
+		steps := bk.gen.unpull(q, nd.move)
+		bk.gen.lift(q.BoxSquares())
+		if steps == nil {
+			return nil
+		}
+		out = append(out, steps...)
+	}
+	return out
+}
+
+// meeting is where the forward and the backward search met: a position
+// both stored.
+type meeting struct {
+	forward, backward uint32
+	ok                bool
+}

@@ -1,0 +1,178 @@
+package fess
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// TestPullMacroMovesMatchPulls checks the pull macro-moves against the
+// obvious version: a breadth-first search over single pulls of one box,
+// the others staying put. Both must reach the same positions (boxes and
+// player region) with the same fewest pulls, from the solved position of
+// small levels with the player in each of its areas and from positions a
+// few pulls away. The canonical player square and the change in the
+// number of free areas must be those flood fills find; the pushes that undo each move must be legal and lead
+// back to the position the move started from.
+func TestPullMacroMovesMatchPulls(t *testing.T) {
+	ls := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1-3")...)
+	for _, l := range ls {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := newMacroGen(b, nil)
+		feat := newFeaturer(b, nil, nil, nil)
+		for _, p := range nearSolved(b, 30) {
+			start := string(p.Pack(nil))
+			before, _ := feat.regions(p)
+			for _, box := range slices.Clone(p.BoxSquares()) {
+				want := pullClosure(p, box)
+				got := map[string]int32{}
+				g.place(p.BoxSquares())
+				moves := g.generatePull(p, box, nil)
+				g.lift(p.BoxSquares())
+				for _, m := range moves {
+					q := p.Clone()
+					q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
+					k := string(q.Pack(nil))
+					if canon := q.Reach(); m.canon != canon {
+						t.Errorf("%s: box %d to %d: canonical player %d, want %d", l.Name(), box, m.To, m.canon, canon)
+					}
+					if after, _ := feat.regions(q); int(m.regions) != after-before {
+						t.Errorf("%s: box %d to %d: %+d regions, want %+d", l.Name(), box, m.To, m.regions, after-before)
+					}
+					if _, dup := got[k]; dup {
+						t.Errorf("%s: box %d: position reached by two pull moves", l.Name(), box)
+					}
+					got[k] = m.Pushes
+					g.place(p.BoxSquares())
+					undo := g.unpull(p, m)
+					g.lift(p.BoxSquares())
+					for _, push := range undo {
+						if !q.CanPush(push) {
+							t.Fatalf("%s: box %d to %d: illegal push undoing the pulls", l.Name(), box, m.To)
+						}
+						q.Apply(push)
+					}
+					if int32(len(undo)) != m.Pushes || string(q.Pack(nil)) != start {
+						t.Errorf("%s: box %d to %d: %d pushes do not undo the move (%d pulls)", l.Name(), box, m.To, len(undo), m.Pushes)
+					}
+				}
+				if !maps.Equal(got, want) {
+					t.Errorf("%s: box %d: pull macro-moves reach %d positions, single pulls %d", l.Name(), box, len(got), len(want))
+				}
+			}
+		}
+	}
+}
+
+// pulls returns the positions one pull of the box on box reaches from p,
+// with the box's new square: the player, on a neighbour of the box he can
+// walk to, steps back onto a free square and draws the box after him.
+func pulls(p *sokoban.Position, box sokoban.Square) (out []*sokoban.Position, to []sokoban.Square) {
+	b := p.Board()
+	for d := sokoban.Dir(0); d < 4; d++ {
+		n := b.Next(box, d)
+		if n == sokoban.None || p.HasBox(n) || !p.Reachable(n) {
+			continue
+		}
+		back := b.Next(n, d)
+		if back == sokoban.None || p.HasBox(back) {
+			continue
+		}
+		q := p.Clone()
+		q.Relocate(box, n, back)
+		out, to = append(out, q), append(to, n)
+	}
+	return out, to
+}
+
+// pullClosure returns the positions (packed) that single pulls of the box
+// on box reach from p, with their fewest pulls, p itself left out.
+func pullClosure(p *sokoban.Position, box sokoban.Square) map[string]int32 {
+	type item struct {
+		p   *sokoban.Position
+		box sokoban.Square
+		n   int32
+	}
+	start := string(p.Pack(nil))
+	seen := map[string]int32{start: 0}
+	queue := []item{{p.Clone(), box, 0}}
+	for h := 0; h < len(queue); h++ {
+		it := queue[h]
+		next, to := pulls(it.p, it.box)
+		for i, q := range next {
+			if k := string(q.Pack(nil)); !has(seen, k) {
+				seen[k] = it.n + 1
+				queue = append(queue, item{q, to[i], it.n + 1})
+			}
+		}
+	}
+	delete(seen, start)
+	return seen
+}
+
+func has(m map[string]int32, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// nearSolved returns up to limit positions: the solved position with the
+// player in each area of free squares, then positions single pulls reach
+// from them, breadth first.
+func nearSolved(b *sokoban.Board, limit int) []*sokoban.Position {
+	var out []*sokoban.Position
+	seen := map[string]bool{}
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		p := b.PositionOf(b.Goals(), s)
+		if p.HasBox(s) {
+			continue
+		}
+		if k := string(p.Pack(nil)); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	for i := 0; i < len(out) && len(out) < limit; i++ {
+		for _, box := range out[i].BoxSquares() {
+			next, _ := pulls(out[i], box)
+			for _, q := range next {
+				if k := string(q.Pack(nil)); !seen[k] {
+					seen[k] = true
+					out = append(out, q)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestBackwardMeets: with the backward search on, plan FESS solves the
+// first 40 Microban levels, solver.Run verifies every solution, and on
+// some of them the solution is spliced from the two halves.
+func TestBackwardMeets(t *testing.T) {
+	e, _ := solver.Lookup("fess")
+	met := 0
+	for _, l := range testlevel.Resolve(t, "microban:1-40") {
+		opts := solver.Options{Budget: solver.Budget{Nodes: 200_000, Time: time.Minute},
+			Params: map[string]string{"strategies": "plan", "backward": "0.5"}}
+		res, err := solver.Run(context.Background(), e.New(), l, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", l.Name(), err)
+		}
+		if res.Status != solver.Solved {
+			t.Errorf("%s: %v after %d expansions", l.Name(), res.Status, res.Stats.Expanded)
+		}
+		met += int(res.Stats.Counts["plan.met"])
+	}
+	if met == 0 {
+		t.Error("the searches never met")
+	}
+}

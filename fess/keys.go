@@ -1,0 +1,62 @@
+package fess
+
+import (
+	"math/rand/v2"
+
+	"soko/sokoban"
+)
+
+// zobristSeed seeds the hash keys of the stores, so runs are reproducible.
+const zobristSeed = 0xfe55
+
+// keyer packs positions into store keys and hashes them. The forward and
+// the backward search share one, so a position found by either is found in
+// the other's store (meeting in the middle).
+type keyer struct {
+	wide    bool     // two bytes a square in keys
+	zBox    []uint64 // Zobrist keys of box squares and player squares
+	zPlayer []uint64
+}
+
+func newKeyer(b *sokoban.Board) keyer {
+	k := keyer{wide: b.KeySize() == 2*(b.Boxes()+1), zBox: make([]uint64, b.N), zPlayer: make([]uint64, b.N)}
+	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
+	for s := range k.zBox {
+		k.zBox[s], k.zPlayer[s] = rng.Uint64(), rng.Uint64()
+	}
+	return k
+}
+
+// pack appends to dst[:0] the key of the position whose boxes are sorted,
+// but with the box on from moved to to, and whose player's canonical square
+// is canon, as Position.Pack would (sorted box squares, then the player;
+// Unpack reads it), and returns it with its hash. With from None the boxes
+// are sorted as they are.
+func (k *keyer) pack(dst []byte, sorted []sokoban.Square, from, to, canon sokoban.Square) ([]byte, uint64) {
+	key := dst[:0]
+	put := func(s sokoban.Square) {
+		key = append(key, byte(s))
+		if k.wide {
+			key = append(key, byte(s>>8))
+		}
+	}
+	hash := uint64(0)
+	for _, s := range sorted {
+		if s == from {
+			continue
+		}
+		if from != sokoban.None && to < s && to != sokoban.None {
+			put(to)
+			hash ^= k.zBox[to]
+			to = sokoban.None
+		}
+		put(s)
+		hash ^= k.zBox[s]
+	}
+	if from != sokoban.None && to != sokoban.None {
+		put(to)
+		hash ^= k.zBox[to]
+	}
+	put(canon)
+	return key, hash ^ k.zPlayer[canon]
+}
