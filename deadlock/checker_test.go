@@ -280,3 +280,42 @@ func TestPICorral(t *testing.T) {
 		})
 	}
 }
+
+// TestCorralRetries: a corral whose relaxed search runs out of its first
+// budget is not called dead then, and is proved dead once it has been asked
+// for often enough that a search again gets the budget it needs; from then
+// on the answer stays dead.
+func TestCorralRetries(t *testing.T) {
+	// Only one box can ever leave the room: pushed down through the
+	// doorway it stops on the goal below, where the player, now shut in,
+	// cannot reach its sides. The relaxed search has to go through the
+	// room's positions to prove it.
+	p, s := marked(t,
+		"#########",
+		"#       #",
+		"#  $ $  #",
+		"#       #",
+		"####A####",
+		"#@ ...  #",
+		"#########")
+	c := NewCorrals(p.Board(), DeadSquares(p.Board()))
+	if c.DeadAfterPush(p, s) {
+		t.Fatalf("dead on the first search of %d states", c.FirstNodes)
+	}
+	provedAt := 0
+	for ask := 2; ask <= 1024; ask++ {
+		dead := c.DeadAfterPush(p, s)
+		if provedAt > 0 && !dead {
+			t.Fatalf("ask %d: not dead after it was proved dead at ask %d", ask, provedAt)
+		}
+		if dead && provedAt == 0 {
+			provedAt = ask
+		}
+	}
+	if provedAt == 0 {
+		t.Fatal("never proved dead")
+	}
+	if provedAt&(provedAt-1) != 0 || provedAt < 8 {
+		t.Errorf("proved dead at ask %d, want a power of two from 8 on", provedAt)
+	}
+}

@@ -24,7 +24,12 @@ import (
 // to put all of them on goals, the real position is dead. The search is
 // bounded (boxes, area size, nodes); a search that runs out of budget says
 // "not dead", so the check never prunes a solvable position. Results are
-// cached by relaxed problem (boxes and the player's region among them).
+// cached by relaxed problem (boxes and the player's region among them). An
+// inconclusive answer is searched again, with a larger budget, each time
+// the number of times it was asked for reaches a power of two from 8 on,
+// so the corrals that keep coming back get proved (as Festival's corral
+// cache does; the FESS paper, README References) while a corral met once
+// costs a small search.
 //
 // PI-corrals (after the Sokoban Wiki and YASS, see PICorral): when a corral
 // must be opened and every push of its barrier boxes goes into it and can be
@@ -37,10 +42,12 @@ type Corrals struct {
 
 	// Limits of the corral-deadlock search. A corral whose interior has
 	// more than MaxSquares squares or whose barrier has more than MaxBoxes
-	// boxes is not examined; a search that generates more than MaxNodes
-	// states gives up (and reports no deadlock). Set them before the first
-	// check: answers are cached.
-	MaxSquares, MaxBoxes, MaxNodes int
+	// boxes is not examined; the first search of a relaxed problem gives
+	// up (and reports no deadlock) past FirstNodes states, and the searches
+	// again of a recurring one past FirstNodes times the number of times it
+	// was asked for, at most MaxNodes. Set them before the first check:
+	// answers are cached.
+	MaxSquares, MaxBoxes, FirstNodes, MaxNodes int
 
 	stamp    []uint32 // interior squares of the corral under examination
 	boxStamp []uint32 // its barrier boxes
@@ -60,7 +67,7 @@ type Corrals struct {
 	reach []uint32
 	rep   uint32
 	seen  map[string]struct{}
-	cache map[string]bool // relaxed problem -> dead
+	cache map[string]corralAnswer // relaxed problem -> answer
 	start []sokoban.Square
 
 	// CacheHits counts corral checks answered from the cache.
@@ -74,10 +81,10 @@ type Corrals struct {
 func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 	return &Corrals{
 		b: b, dead: dead,
-		MaxSquares: 64, MaxBoxes: 6, MaxNodes: 500,
+		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
 		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
 		occ: make([]bool, b.N), reach: make([]uint32, b.N),
-		seen: make(map[string]struct{}), cache: make(map[string]bool),
+		seen: make(map[string]struct{}), cache: make(map[string]corralAnswer),
 	}
 }
 
@@ -176,16 +183,38 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 	canon := c.reachFrom(p.Player())
 	c.lift(start)
 	key := c.keyOf(append(start, canon))
-	if dead, ok := c.cache[key]; ok {
+	budget := c.FirstNodes
+	a, ok := c.cache[key]
+	if ok {
 		c.CacheHits++
-		return dead
+		if !a.open {
+			return a.dead
+		}
+		a.asked++
+		if a.asked < 8 || a.asked&(a.asked-1) != 0 || int(a.budget) >= c.MaxNodes {
+			c.cache[key] = a
+			return false
+		}
+		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
 	}
-	dead := !c.relaxedSolvable(start, canon)
-	if len(c.cache) >= maxCache {
-		clear(c.cache)
+	solvable, open := c.relaxedSolvable(start, canon, budget)
+	if !ok {
+		a.asked = 1
+		if len(c.cache) >= maxCache {
+			clear(c.cache)
+		}
 	}
-	c.cache[key] = dead
-	return dead
+	c.cache[key] = corralAnswer{dead: !solvable, open: open, asked: a.asked, budget: int32(budget)}
+	return !solvable
+}
+
+// corralAnswer is a cached answer of the relaxed search: dead, or not, or
+// open (the search ran out of its budget of nodes), with the number of
+// times an open one was asked for, the first search included.
+type corralAnswer struct {
+	dead, open bool
+	asked      int32
+	budget     int32
 }
 
 // maxCache bounds the number of relaxed problems remembered.
@@ -206,9 +235,9 @@ func (c *Corrals) lift(boxes []sokoban.Square) {
 
 // relaxedSolvable searches the position with only the given boxes (sorted)
 // and the player on player, breadth first over pushes, for a state with
-// every box on a goal. It returns true when it finds one or when it runs out
-// of MaxNodes.
-func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square) bool {
+// every box on a goal. It returns true when it finds one, and true with
+// open set when it runs out of budget states first.
+func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int) (solvable, open bool) {
 	b := c.b
 	k := len(boxes)
 	clear(c.seen)
@@ -231,7 +260,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square)
 			}
 		}
 		if solved {
-			return true
+			return true, false
 		}
 		c.place(cur)
 		c.reachFrom(c.queue[head+k])
@@ -257,14 +286,14 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square)
 			if _, ok := c.seen[key]; ok {
 				continue
 			}
-			if len(c.seen) >= c.MaxNodes {
-				return true // out of budget: assume solvable
+			if len(c.seen) >= budget {
+				return true, true // out of budget: assume solvable
 			}
 			c.seen[key] = struct{}{}
 			c.queue = append(c.queue, next...)
 		}
 	}
-	return false
+	return false, false
 }
 
 // reachFrom marks (c.reach == c.rep) the squares the player reaches from s

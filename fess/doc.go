@@ -32,8 +32,13 @@
 //     when a move is generated; the corral search, boxes cut off by boxes
 //     frozen on goals (deadlock.FrozenGoals) and the matching of boxes to
 //     goals only when a node comes up for expansion.
-//   - The portfolio (portfolio.go, issue 12 §6): greedy, plan FESS and
-//     FESS with the opener advisor, each with its share of the budget.
+//   - The backward search (backward.go, issue 12 §5): pull macro-moves
+//     from the solved position, beside the forward search; a position
+//     both stored splices the two halves. Off by default (it has not paid
+//     its way yet; --param backward=SHARE).
+//   - The portfolio (portfolio.go, issue 12 §6): greedy, a quick plan
+//     FESS, FESS on boxes on goals in any order, FESS with the opener
+//     advisor and plan FESS, each with its share of the budget.
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at

@@ -18,7 +18,7 @@ var backwardParam = solver.Param{Name: "backward", Kind: solver.Real, Default: "
 func init() {
 	solver.Register(solver.Entry{
 		Name:    "fess",
-		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal)",
+		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal; the default solver)",
 		Params:  []solver.Param{strategiesParam, piCorralParam, backwardParam},
 		New:     func() solver.Solver { return FESS{} },
 	})

@@ -313,7 +313,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	}
 	name := req.Solver
 	if name == "" {
-		name = "astar"
+		name = "fess"
 	}
 	entry, ok := solver.Lookup(name)
 	if !ok {

@@ -73,7 +73,7 @@ type benchConfig struct {
 func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c := &benchConfig{params: paramsValue{}}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.Var(&c.algos, "algo", "solvers `A,B`; NAME:k=v:k=v gives one its own parameters (default astar)")
+	fs.Var(&c.algos, "algo", "solvers `A,B`; NAME:k=v:k=v gives one its own parameters (default fess)")
 	fs.Var(&c.levels, "levels", "level `SPEC` (repeatable; positional arguments are level specs too)")
 	fs.Var(&c.times, "time", "time limits `D,...` per run, e.g. 0.1s,1s,10s (0: none; default 10s unless --nodes or --iterations is given)")
 	fs.Var(&c.nodes, "nodes", "limits `N,...` of states expanded per run, e.g. 1000,10000 (0: none)")
@@ -153,7 +153,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usagef("bench: no levels given (see 'soko help bench')")
 	}
 	if len(c.algos) == 0 && len(c.externals) == 0 {
-		c.algos = listValue{"astar"}
+		c.algos = listValue{"fess"}
 	}
 
 	var solvers []bench.SolverSpec

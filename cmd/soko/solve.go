@@ -47,7 +47,7 @@ without --memory a third of physical memory is shared by the workers.
 func solveFlags() (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{}
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.StringVar(&c.algo, "algo", "astar", "run solver `NAME` (see 'soko solvers')")
+	fs.StringVar(&c.algo, "algo", "fess", "run solver `NAME` (see 'soko solvers'): fess, the default, solves the most; astar finds push-optimal solutions")
 	c.budget.Time = 10 * time.Second
 	fs.Var(durationValue{&c.budget.Time}, "time", "time limit `D` per level, e.g. 500ms, 10s, 2m (0: none)")
 	fs.Var(countValue{&c.budget.Nodes}, "nodes", "limit of `N` states expanded per level (0: none)")
