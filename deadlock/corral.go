@@ -197,7 +197,7 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 		}
 		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
 	}
-	solvable, open := c.relaxedSolvable(start, canon, budget)
+	solvable, open := c.relaxedSolvable(start, canon, budget, false)
 	if !ok {
 		a.asked = 1
 		if len(c.cache) >= maxCache {
@@ -220,16 +220,21 @@ type corralAnswer struct {
 // maxCache bounds the number of relaxed problems remembered.
 const maxCache = 1 << 16
 
-// place and lift put boxes on and off the relaxed board c.occ.
+// place and lift put boxes on and off the relaxed board c.occ; a box on
+// None (taken off by the kill rule) is skipped.
 func (c *Corrals) place(boxes []sokoban.Square) {
 	for _, t := range boxes {
-		c.occ[t] = true
+		if t != sokoban.None {
+			c.occ[t] = true
+		}
 	}
 }
 
 func (c *Corrals) lift(boxes []sokoban.Square) {
 	for _, t := range boxes {
-		c.occ[t] = false
+		if t != sokoban.None {
+			c.occ[t] = false
+		}
 	}
 }
 
@@ -237,7 +242,13 @@ func (c *Corrals) lift(boxes []sokoban.Square) {
 // and the player on player, breadth first over pushes, for a state with
 // every box on a goal. It returns true when it finds one, and true with
 // open set when it runs out of budget states first.
-func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int) (solvable, open bool) {
+//
+// With kill set, a pushed box that ends with free squares on all four
+// sides is taken off the board (its square becomes None) and counts as
+// done: the search then asks whether the boxes can all be freed or put on
+// goals, which any solution of the position also does (the kill rule of
+// Festival's xy-deadlock search), and ends much sooner.
+func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int, kill bool) (solvable, open bool) {
 	b := c.b
 	k := len(boxes)
 	clear(c.seen)
@@ -254,7 +265,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		copy(cur, c.queue[head:head+k])
 		solved := true
 		for _, t := range cur {
-			if !b.IsGoal(t) {
+			if t != sokoban.None && !b.IsGoal(t) {
 				solved = false
 				break
 			}
@@ -266,6 +277,9 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		c.reachFrom(c.queue[head+k])
 		pushes = pushes[:0]
 		for i, t := range cur {
+			if t == sokoban.None {
+				continue
+			}
 			for d := sokoban.Dir(0); d < 4; d++ {
 				behind, front := b.Next(t, d^1), b.Next(t, d)
 				if behind != sokoban.None && front != sokoban.None && c.reach[behind] == c.rep && !c.occ[front] && !c.dead[front] {
@@ -277,11 +291,16 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		for _, m := range pushes {
 			copy(next, cur)
 			from := cur[m.i]
-			next[m.i] = b.Next(from, m.d)
-			slices.Sort(next[:k])
+			to := b.Next(from, m.d)
+			next[m.i] = to
 			c.place(next[:k])
+			if kill && c.loose(to) {
+				c.occ[to] = false
+				next[m.i] = sokoban.None
+			}
 			next[k] = c.reachFrom(from)
 			c.lift(next[:k])
+			slices.Sort(next[:k])
 			key := c.keyOf(next)
 			if _, ok := c.seen[key]; ok {
 				continue
@@ -294,6 +313,17 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		}
 	}
 	return false, false
+}
+
+// loose reports whether the four neighbours of s on the relaxed board are
+// floor without a box.
+func (c *Corrals) loose(s sokoban.Square) bool {
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if n := c.b.Next(s, d); n == sokoban.None || c.occ[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // reachFrom marks (c.reach == c.rep) the squares the player reaches from s

@@ -225,3 +225,51 @@ func show(p *sokoban.Position) string {
 	}
 	return string(out)
 }
+
+// TestPatternsSound learns patterns from the unsolvable states of the
+// complete state graphs of small Microban levels and checks that Learn
+// never finds a pattern in a solvable state and that no solvable state
+// matches a learned pattern; it also checks that patterns are learned, and
+// that a state a pattern was learned from matches it.
+func TestPatternsSound(t *testing.T) {
+	var graphs, learned, matched int
+	for _, l := range propertyLevels(t) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := DeadSquares(b)
+		g := exploreAll(b, dead, 20000)
+		if g == nil {
+			continue
+		}
+		graphs++
+		pt := NewPatterns(b, NewCorrals(b, dead))
+		p := b.Start()
+		for id, key := range g.keys {
+			p.Unpack(key)
+			if pt.Learn(p) {
+				if g.dist[id] >= 0 {
+					t.Fatalf("%s: a pattern learned in a solvable position:\n%s", l.Name(), show(p))
+				}
+				if !pt.Match(p) {
+					t.Fatalf("%s: the position a pattern was learned from does not match it:\n%s", l.Name(), show(p))
+				}
+			}
+		}
+		learned += pt.Len()
+		for id, key := range g.keys {
+			p.Unpack(key)
+			if pt.Match(p) {
+				matched++
+				if g.dist[id] >= 0 {
+					t.Fatalf("%s: a solvable position matches a learned pattern:\n%s", l.Name(), show(p))
+				}
+			}
+		}
+	}
+	t.Logf("%d levels, %d patterns learned, %d states match one", graphs, learned, matched)
+	if learned == 0 || matched == 0 {
+		t.Fatal("no pattern learned or matched")
+	}
+}

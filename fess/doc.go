@@ -29,9 +29,15 @@
 //     weight: the search is complete over the macro-move graph without
 //     deadlocks.
 //   - Deadlocks in two tiers (issue 12 §4): frozen boxes and wall segments
-//     when a move is generated; the corral search, boxes cut off by boxes
-//     frozen on goals (deadlock.FrozenGoals) and the matching of boxes to
-//     goals only when a node comes up for expansion.
+//     when a move is generated; learned patterns, the corral search (whose
+//     cache searches a recurring open corral again with a larger budget),
+//     boxes cut off by boxes frozen on goals (deadlock.FrozenGoals) and the
+//     matching of boxes to goals only when a node comes up for expansion.
+//     A subtree that grows to 64 expansions has its root examined for a
+//     deadlock pattern (deadlock.Patterns): the boxes that are not loose,
+//     proved unable to be all freed or put on goals by a small relaxed
+//     search, minimised, and matched against every later node. (Closed
+//     diagonals are corrals the corral search already proves.)
 //   - The backward search (backward.go, issue 12 §5): pull macro-moves
 //     from the solved position, beside the forward search; a position
 //     both stored splices the two halves. Off by default (it has not paid

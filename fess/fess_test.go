@@ -356,3 +356,17 @@ func TestHotspotsAfter(t *testing.T) {
 		t.Fatal("no move checked")
 	}
 }
+
+// TestLearnsPatterns: on Microban 144, whose plan misleads plan FESS into
+// dead subtrees, the search learns deadlock patterns from them and prunes
+// positions with them; the counters say so.
+func TestLearnsPatterns(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:144")[0]
+	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, search{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Counts["patterns"] == 0 || res.Stats.Counts["dead.pattern"] == 0 {
+		t.Fatalf("patterns learned %d, positions they proved dead %d", res.Stats.Counts["patterns"], res.Stats.Counts["dead.pattern"])
+	}
+}

@@ -27,6 +27,7 @@ type node struct {
 	parent uint32
 	move   Macro
 	weight int32 // accumulated move weight from the root (issue 12 §3)
+	sub    int32 // expansions in its subtree, itself included
 	cell   int32 // the cell of the best feature vector on its path
 	feat   features
 	state  uint8
@@ -75,6 +76,8 @@ type engine struct {
 	checker  *deadlock.Checker // the cheap tier, when moves are generated
 	corrals  *deadlock.Corrals // the expensive tier, when a node comes up
 	frozen   *deadlock.FrozenGoals
+	patterns *deadlock.Patterns // learned from subtrees (issue 12 §4)
+	spare    *sokoban.Position  // scratch, for learning
 	matching *heuristic.PushMatching
 	store    *sokoban.Store
 	nodes    []node
@@ -86,6 +89,7 @@ type engine struct {
 	turn     uint64
 	piCorral bool
 	opener   bool // the opener advisor is on
+	pair     bool // of a node's two moves the better weighs 0
 
 	// The backward search (issue 12 §5), nil when off; it gets backShare
 	// of the expansions while it holds less than backMemory bytes.
@@ -110,6 +114,7 @@ const (
 	detMatching = iota
 	detCorral
 	detFrozen
+	detPattern
 	numDetectors
 )
 
@@ -161,6 +166,8 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	e.corrals = deadlock.NewCorrals(b, e.dead)
 	e.frozen = deadlock.NewFrozenGoals(b, e.dead)
+	e.patterns = deadlock.NewPatterns(b, e.corrals)
+	e.spare = b.Start()
 	e.gen = newMacroGen(b, e.dead)
 	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
 		return e.setUpFailed(err)
@@ -206,6 +213,9 @@ func (e *engine) bytes() int64 {
 	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*int64(unsafe.Sizeof(node{})) + int64(len(e.cells))*64
 	if e.frozen != nil {
 		n += e.frozen.Bytes()
+	}
+	if e.patterns != nil {
+		n += e.patterns.Bytes()
 	}
 	if e.back != nil {
 		n += e.back.bytes()
@@ -333,6 +343,10 @@ func (e *engine) alive(id uint32) bool {
 	if nd.parent == noParent {
 		return true
 	}
+	if e.patterns.Match(e.pos) {
+		e.fired[detPattern]++
+		return false
+	}
 	if e.corrals.DeadAfterPush(e.pos, nd.move.To) {
 		e.fired[detCorral]++
 		return false
@@ -360,6 +374,7 @@ func (e *engine) feasible() bool {
 func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	e.nodes[id].state = expanded
 	e.stats.Expanded++
+	e.learn(id)
 	parent := e.nodes[id]
 	p := e.pos
 	p.Reach()
@@ -448,6 +463,28 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	return solver.Result{}, false, nil
 }
 
+// learnAt is the size of a subtree, in expansions, at which the engine
+// looks for a deadlock pattern in the subtree's root, as Festival does at
+// 64 (the FESS paper; README, References).
+const learnAt = 64
+
+// learn counts the expansion of id in the subtrees of its ancestors, and
+// looks for a deadlock pattern (deadlock.Patterns) in each ancestor whose
+// subtree has just grown to learnAt expansions without solving the level.
+// A pattern found there proves that ancestor dead and with it every node
+// below it that still holds the pattern, which alive then finds.
+func (e *engine) learn(id uint32) {
+	for a := id; a != noParent; a = e.nodes[a].parent {
+		nd := &e.nodes[a]
+		nd.sub++
+		if nd.sub != learnAt || nd.parent == noParent {
+			continue
+		}
+		e.spare.Unpack(e.store.Key(a))
+		e.patterns.Learn(e.spare)
+	}
+}
+
 // sortBoxes sorts the box squares of e.pos into e.sorted, for keyOf.
 func (e *engine) sortBoxes() {
 	e.sorted = append(e.sorted[:0], e.pos.BoxSquares()...)
@@ -478,6 +515,13 @@ func (e *engine) advise(parent features) {
 	if len(e.kids) == 1 {
 		e.kids[0].weight = 0
 		return
+	}
+	if e.pair && len(e.kids) == 2 {
+		better := 0
+		if e.kids[1].feat.order() < e.kids[0].feat.order() {
+			better = 1
+		}
+		e.kids[better].weight = 0
 	}
 	advisors := [...]func(f features) int{
 		func(f features) int { return int(parent.packed - f.packed) },
@@ -602,6 +646,9 @@ func (e *engine) finishStats() {
 		"dead.corral":      int64(e.fired[detCorral]),
 		"dead.frozengoals": int64(e.fired[detFrozen]),
 		"dead.matching":    int64(e.fired[detMatching]),
+		"dead.pattern":     int64(e.fired[detPattern]),
+		"patterns":         int64(e.patterns.Len()),
+		"patterns.tried":   int64(e.patterns.Tried),
 	}
 	if bk := e.back; bk != nil {
 		e.stats.Counts["backward.expanded"] = bk.expanded
@@ -642,7 +689,7 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, s search) (
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
 	if e != nil {
-		e.opener = s.opener
+		e.opener, e.pair = s.opener, s.pair
 		e.feat.onGoals = s.onGoals
 	}
 	if err != nil {

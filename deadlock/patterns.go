@@ -1,0 +1,165 @@
+package deadlock
+
+import (
+	"slices"
+
+	"soko/sokoban"
+)
+
+// Patterns holds deadlock patterns learned during a search (issue 12 §4,
+// after the patterns Festival learns from subtrees that grow without
+// progress; the FESS paper, README References).
+//
+// Learn looks in a position for a few boxes that, alone on the board with
+// the player where he stands, can never all be put on goals. It starts from
+// the boxes that are not loose (a loose box has free squares on both sides
+// across and both sides along, so a deadlock seldom holds it), asks the
+// relaxed search of Corrals whether they can be solved, and when they
+// cannot, drops boxes one at a time while the rest still cannot. The
+// pattern is the boxes left and the area of squares the player can walk to
+// among them. Any later position that holds every box of a pattern, with
+// the player in its area, is dead for the reason corrals are (see
+// Corrals): its solutions, restricted to the pattern's boxes, would be
+// legal push sequences of the relaxed position, whose player only walks
+// more freely, ending with those boxes on goals. A relaxed search that runs
+// out of budget proves nothing, so nothing solvable is ever called dead.
+//
+// Patterns is not safe for concurrent use; it shares the scratch space of
+// the Corrals it is given.
+type Patterns struct {
+	b *sokoban.Board
+	c *Corrals
+
+	// MaxBoxes bounds the boxes of a relaxed search (more are not tried),
+	// Budget its states, MaxPatterns the patterns kept.
+	MaxBoxes, Budget, MaxPatterns int
+
+	list   []pattern
+	anchor [][]int32 // square -> the patterns whose first box is on it
+	words  int
+
+	// Tried counts calls of Learn that ran a relaxed search; Learned the
+	// patterns found.
+	Tried, Learned uint64
+
+	set, trial []sokoban.Square
+}
+
+// pattern is a learned deadlock: every box on boxes (sorted) and the player
+// on one of the squares of region.
+type pattern struct {
+	boxes  []sokoban.Square
+	region []uint64
+}
+
+// NewPatterns returns an empty pattern store for b whose relaxed searches
+// run on c.
+func NewPatterns(b *sokoban.Board, c *Corrals) *Patterns {
+	return &Patterns{b: b, c: c, MaxBoxes: 20, Budget: 500, MaxPatterns: 500,
+		anchor: make([][]int32, b.N), words: (b.N + 63) / 64}
+}
+
+// Len returns the number of patterns learned.
+func (pt *Patterns) Len() int { return len(pt.list) }
+
+// Bytes returns the memory the patterns take.
+func (pt *Patterns) Bytes() int64 {
+	n := 24 * int64(pt.b.N)
+	for _, q := range pt.list {
+		n += 48 + 2*int64(len(q.boxes)) + 8*int64(len(q.region)) + 4
+	}
+	return n
+}
+
+// Match reports whether p holds a learned pattern: all of its boxes, and
+// the player in its area.
+func (pt *Patterns) Match(p *sokoban.Position) bool {
+	if len(pt.list) == 0 {
+		return false
+	}
+	pl := p.Player()
+	for _, s := range p.BoxSquares() {
+		for _, i := range pt.anchor[s] {
+			q := &pt.list[i]
+			if q.region[pl/64]&(1<<(pl%64)) == 0 {
+				continue
+			}
+			all := true
+			for _, t := range q.boxes[1:] {
+				if !p.HasBox(t) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Learn looks for a deadlock pattern in p and keeps it. It reports whether
+// it found one, which proves p dead.
+func (pt *Patterns) Learn(p *sokoban.Position) bool {
+	if len(pt.list) >= pt.MaxPatterns {
+		return false
+	}
+	set := pt.set[:0]
+	for _, s := range p.BoxSquares() {
+		if !pt.loose(p, s) {
+			set = append(set, s)
+		}
+	}
+	pt.set = set
+	if len(set) == 0 || len(set) > pt.MaxBoxes {
+		return false
+	}
+	slices.Sort(set)
+	pt.Tried++
+	player := p.Player()
+	if !pt.dead(set, player) {
+		return false
+	}
+	for i := 0; i < len(set) && len(set) > 1; {
+		trial := append(append(pt.trial[:0], set[:i]...), set[i+1:]...)
+		pt.trial = trial
+		if pt.dead(trial, player) {
+			set = append(set[:0], trial...)
+			continue
+		}
+		i++
+	}
+	c := pt.c
+	c.place(set)
+	c.reachFrom(player)
+	region := make([]uint64, pt.words)
+	for s := range pt.b.N {
+		if c.reach[s] == c.rep {
+			region[s/64] |= 1 << (s % 64)
+		}
+	}
+	c.lift(set)
+	pt.anchor[set[0]] = append(pt.anchor[set[0]], int32(len(pt.list)))
+	pt.list = append(pt.list, pattern{boxes: slices.Clone(set), region: region})
+	pt.Learned++
+	return true
+}
+
+// loose reports whether the box on s has free squares (no wall, no box) on
+// all four sides.
+func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
+	for d := sokoban.Dir(0); d < 4; d++ {
+		if n := pt.b.Next(s, d); n == sokoban.None || p.HasBox(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// dead reports whether the relaxed position with only boxes (sorted) and
+// the player on player is proved unsolvable within the budget.
+func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
+	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true)
+	return !solvable && !open
+}
