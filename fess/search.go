@@ -115,6 +115,7 @@ const (
 	detCorral
 	detFrozen
 	detPattern
+	detSubtree
 	numDetectors
 )
 
@@ -343,9 +344,15 @@ func (e *engine) alive(id uint32) bool {
 	if nd.parent == noParent {
 		return true
 	}
-	if e.patterns.Match(e.pos) {
-		e.fired[detPattern]++
-		return false
+	if e.patterns.Len() > 0 {
+		if e.patterns.Match(e.pos) {
+			e.fired[detPattern]++
+			return false
+		}
+		if e.deadAbove(id) {
+			e.fired[detSubtree]++
+			return false
+		}
 	}
 	if e.corrals.DeadAfterPush(e.pos, nd.move.To) {
 		e.fired[detCorral]++
@@ -471,8 +478,9 @@ const learnAt = 64
 // learn counts the expansion of id in the subtrees of its ancestors, and
 // looks for a deadlock pattern (deadlock.Patterns) in each ancestor whose
 // subtree has just grown to learnAt expansions without solving the level.
-// A pattern found there proves that ancestor dead and with it every node
-// below it that still holds the pattern, which alive then finds.
+// A pattern found there proves that ancestor dead, and with it every node
+// below it (deadAbove) and every later node that holds the pattern, which
+// alive then finds.
 func (e *engine) learn(id uint32) {
 	for a := id; a != noParent; a = e.nodes[a].parent {
 		nd := &e.nodes[a]
@@ -481,8 +489,21 @@ func (e *engine) learn(id uint32) {
 			continue
 		}
 		e.spare.Unpack(e.store.Key(a))
-		e.patterns.Learn(e.spare)
+		if e.patterns.Learn(e.spare) {
+			nd.state = dead
+		}
 	}
+}
+
+// deadAbove reports whether an ancestor of node id was proved dead (by a
+// pattern learned in it): every position below a dead one is dead too.
+func (e *engine) deadAbove(id uint32) bool {
+	for a := e.nodes[id].parent; a != noParent; a = e.nodes[a].parent {
+		if e.nodes[a].state == dead {
+			return true
+		}
+	}
+	return false
 }
 
 // sortBoxes sorts the box squares of e.pos into e.sorted, for keyOf.
@@ -647,6 +668,7 @@ func (e *engine) finishStats() {
 		"dead.frozengoals": int64(e.fired[detFrozen]),
 		"dead.matching":    int64(e.fired[detMatching]),
 		"dead.pattern":     int64(e.fired[detPattern]),
+		"dead.subtree":     int64(e.fired[detSubtree]),
 		"patterns":         int64(e.patterns.Len()),
 		"patterns.tried":   int64(e.patterns.Tried),
 	}
