@@ -1,6 +1,8 @@
 package deadlock
 
 import (
+	"slices"
+
 	"soko/sokoban"
 )
 
@@ -26,6 +28,8 @@ type FrozenGoals struct {
 	queue  []int32
 	frozen []sokoban.Square
 	movers []sokoban.Square
+	key    uint64  // of frozen
+	split1 uint64  // the box hash of the position split last, 0: none
 	match  []int32 // free goal index -> mover index, or -1
 	tried  []uint32
 	epoch  uint32
@@ -71,20 +75,37 @@ func (f *FrozenGoals) Bytes() int64 {
 // Dead reports whether the boxes of p off the frozen boxes can no longer
 // be matched with the free goals.
 func (f *FrozenGoals) Dead(p *sokoban.Position) bool {
+	f.split(p)
+	if len(f.frozen) == 0 {
+		return false
+	}
+	if !f.matched(f.set(f.key)) {
+		f.Fired++
+		return true
+	}
+	return false
+}
+
+// split sorts the boxes of p into frozen ones on goals and movers, and
+// keys the frozen set.
+func (f *FrozenGoals) split(p *sokoban.Position) {
 	f.frozen = f.frozen[:0]
 	f.movers = f.movers[:0]
-	var key uint64
+	f.key = 0
 	for _, s := range p.BoxSquares() {
 		if f.b.IsGoal(s) && f.freeze.Frozen(p, s) {
 			f.frozen = append(f.frozen, s)
-			key ^= f.zKey[s]
+			f.key ^= f.zKey[s]
 		} else {
 			f.movers = append(f.movers, s)
 		}
 	}
-	if len(f.frozen) == 0 {
-		return false
-	}
+	f.split1 = p.BoxHash()
+}
+
+// set returns what the boxes of f.frozen leave, keyed key, from the cache
+// or searched.
+func (f *FrozenGoals) set(key uint64) *frozenSet {
 	set, ok := f.cache[key]
 	if !ok {
 		set = f.search()
@@ -93,11 +114,31 @@ func (f *FrozenGoals) Dead(p *sokoban.Position) bool {
 		}
 		f.cache[key] = set
 	}
-	if !f.matched(set) {
-		f.Fired++
-		return true
+	return set
+}
+
+// MustLeave reports whether the box of p on goal s, not frozen, has to
+// move again in every solution from p: if it stood still, it would be a
+// wall like the frozen boxes, and with those walls the other boxes off the
+// frozen ones cannot be matched with the goals left (as in Dead). A box
+// that leaves its goal and ends on it again takes at least two pushes, so
+// a lower bound may count them (PushMatching.Leave). Deadlocks are not
+// reported here: call it on positions Dead does not call dead.
+func (f *FrozenGoals) MustLeave(p *sokoban.Position, s sokoban.Square) bool {
+	if f.split1 != p.BoxHash() || f.split1 == 0 {
+		f.split(p)
 	}
-	return false
+	if !f.b.IsGoal(s) || !p.HasBox(s) || slices.Contains(f.frozen, s) {
+		return false
+	}
+	i := slices.Index(f.movers, s)
+	f.movers[i] = f.movers[len(f.movers)-1]
+	f.movers = f.movers[:len(f.movers)-1]
+	f.frozen = append(f.frozen, s)
+	ok := f.matched(f.set(f.key ^ f.zKey[s]))
+	f.frozen = f.frozen[:len(f.frozen)-1]
+	f.movers = append(f.movers, s)
+	return !ok
 }
 
 // matched reports whether every box of f.movers can be given its own goal

@@ -273,3 +273,72 @@ func TestPatternsSound(t *testing.T) {
 		t.Fatal("no pattern learned or matched")
 	}
 }
+
+// TestMustLeaveExhaustive checks FrozenGoals.MustLeave on every state of
+// the complete state graphs of small Microban levels: when it says the box
+// on goal s must move again, no solution from that state leaves the box on
+// s unpushed. Per goal s, the states solvable without pushing s's box are
+// found backwards from the solved states over the pushes of other boxes.
+func TestMustLeaveExhaustive(t *testing.T) {
+	var graphs, said, stay int
+	for _, l := range propertyLevels(t) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := DeadSquares(b)
+		g := exploreAll(b, dead, 20000)
+		if g == nil {
+			continue
+		}
+		graphs++
+		frozen := NewFrozenGoals(b, dead)
+		p := b.Start()
+		for _, s := range b.Goals() {
+			// still[id]: a solution from id never pushes the box on s.
+			still := make([]bool, len(g.keys))
+			rev := make([][]int32, len(g.keys))
+			for id, es := range g.edges {
+				for i, c := range es {
+					if g.pushes[id][i].Box != s {
+						rev[c] = append(rev[c], int32(id))
+					}
+				}
+			}
+			var queue []int32
+			for id := range g.keys {
+				if g.dist[id] == 0 {
+					still[id] = true
+					queue = append(queue, int32(id))
+				}
+			}
+			for h := 0; h < len(queue); h++ {
+				for _, q := range rev[queue[h]] {
+					if !still[q] {
+						still[q] = true
+						queue = append(queue, q)
+					}
+				}
+			}
+			for id, key := range g.keys {
+				p.Unpack(key)
+				if g.dist[id] < 0 || !p.HasBox(s) || frozen.Dead(p) {
+					continue
+				}
+				if still[id] {
+					stay++
+				}
+				if frozen.MustLeave(p, s) {
+					said++
+					if still[id] {
+						t.Fatalf("%s: MustLeave says the box on %d must move, but a solution leaves it:\n%s", l.Name(), s, show(p))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d levels: %d (state, box on goal) pairs said to move, %d solvable with the box still", graphs, said, stay)
+	if said == 0 {
+		t.Fatal("MustLeave never fired")
+	}
+}

@@ -43,6 +43,10 @@ type bestFirstConfig struct {
 	// macros on. They can lengthen solutions, so optimal searches leave
 	// them off.
 	rooms bool
+	// symmetry: the "symmetry" parameter is read, and when it is on and the
+	// goal-room macro off (its packing order is not symmetric), positions
+	// are stored up to the board's symmetries.
+	symmetry bool
 }
 
 // maxDepth keeps g within its 16-bit field.
@@ -70,6 +74,17 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	}
 	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
+	}
+	if cfg.symmetry && !g.rooms {
+		on, err := opts.Bool(symmetryParam)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if g.sym = newSymmetry(g.board); !on || g.sym == nil {
+			g.sym = nil
+		} else if g.charge(g.sym.Bytes()) {
+			return g.stop(g.halt), nil
+		}
 	}
 	g.region = sokoban.NewRegion(g.board)
 	if g.charge(g.region.Bytes()) {

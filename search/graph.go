@@ -36,12 +36,16 @@ type pushGraph struct {
 	tunnels   bool
 	rooms     bool
 	barrier   []sokoban.Square
-	store     *sokoban.Store
-	parent    []uint32
-	via       []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
-	key       []byte   // scratch for packing
-	stats     solver.Stats
-	guard     *solver.Guard
+	// sym, when set, stores each position as one image under the board's
+	// symmetries (see symmetry); a move is then in the frame of the image
+	// stored for the state it was made from.
+	sym    *symmetry
+	store  *sokoban.Store
+	parent []uint32
+	via    []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
+	key    []byte   // scratch for packing
+	stats  solver.Stats
+	guard  *solver.Guard
 
 	// static is the memory of the tables built before the search (the
 	// board's, the pull distances, the detectors', the macros'), counted
@@ -262,8 +266,13 @@ func (g *pushGraph) drawBest() []string {
 
 // addRoot stores the start position.
 func (g *pushGraph) addRoot() uint32 {
-	g.key = g.pos.Pack(g.key[:0])
-	id, _ := g.store.Intern(g.key, g.pos.Hash())
+	h := uint64(0)
+	if g.sym != nil {
+		g.key, h, _ = g.sym.canon(g.key[:0], g.pos)
+	} else {
+		g.key, h = g.pos.Pack(g.key[:0]), g.pos.Hash()
+	}
+	id, _ := g.store.Intern(g.key, h)
 	g.parent = append(g.parent, noParent)
 	g.via = append(g.via, 0)
 	g.stats.Stored = 1
@@ -282,7 +291,11 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 // player square.
 func (g *pushGraph) addMove(parent uint32, mv macroMove) (uint32, bool) {
 	id, fresh := uint32(0), false
-	if canon, ok := g.canonAfter(mv); ok {
+	if g.sym != nil {
+		var h uint64
+		g.key, h, _ = g.sym.canon(g.key[:0], g.pos)
+		id, fresh = g.intern(parent, mv.push, h)
+	} else if canon, ok := g.canonAfter(mv); ok {
 		g.key = g.pos.PackAt(g.key[:0], canon)
 		id, fresh = g.intern(parent, mv.push, g.pos.HashAt(canon))
 	} else {
@@ -461,7 +474,8 @@ func (g *pushGraph) bytes() int64 {
 
 // solution rebuilds the pushes leading to id and expands them into moves.
 // The path is replayed from the start, since a goal-room macro's pushes
-// depend on the position it was made in.
+// depend on the position it was made in, and a move stored under symmetry
+// is in the frame of the image stored for its position.
 func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 	var vias []uint32
 	for ; g.parent[id] != noParent; id = g.parent[id] {
@@ -472,6 +486,11 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 	p := g.board.Start()
 	for _, v := range vias {
 		box, d, steps := sokoban.Square(v>>2&0xffff), sokoban.Dir(v&3), int(v>>18&0x1fff)+1
+		if g.sym != nil { // v is a move of the stored image of p
+			_, _, t := g.sym.canon(g.key[:0], p)
+			m := g.sym.push(sokoban.Push{Box: box, Dir: d}, t)
+			box, d = m.Box, m.Dir
+		}
 		for range steps {
 			m := sokoban.Push{Box: box, Dir: d}
 			pushes = append(pushes, m)

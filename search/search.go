@@ -6,7 +6,9 @@
 //   - astar: A* (Hart, Nilsson and Raphael 1968) over pushes with the
 //     minimum-cost perfect matching of boxes to goals on pull distances
 //     (Hungarian algorithm, Kuhn 1955) as an admissible lower bound,
-//     reopening states reached again by a shorter path; push-optimal.
+//     reopening states reached again by a shorter path, storing positions
+//     up to the board's reflections and rotations (type symmetry);
+//     push-optimal.
 //   - wastar-push and greedy: weighted A* (Pohl 1970; f = g + W·h) and
 //     greedy best-first (f = h) over pushes on the same bound, for
 //     comparison.
@@ -66,6 +68,8 @@ var (
 		Doc: "PI-corral pruning (000 §4.2.2)"}
 	tunnelsParam = solver.Param{Name: "tunnels", Kind: solver.Bool, Default: "1",
 		Doc: "tunnel macro: a box pushed into a tunnel that splits the board goes on through it"}
+	symmetryParam = solver.Param{Name: "symmetry", Kind: solver.Bool, Default: "1",
+		Doc: "store positions up to the board's reflections and rotations"}
 )
 
 // roomsParam switches the goal-room macro (deadlock.Fill) in the best-first
@@ -102,7 +106,7 @@ func init() {
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
 			Params: []solver.Param{deadlocks, piCorralParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return AStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false), symmetryParam}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
 			Params: []solver.Param{pushWParam, deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",

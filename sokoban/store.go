@@ -81,21 +81,29 @@ func (p *Position) Unpack(key []byte) {
 
 // Store is a set of packed states with dense ids 0, 1, 2, … in insertion
 // order. It is an open-addressing hash table of uint32 ids over flat arrays
-// of keys and hashes: no per-state allocation, no map keyed by text. Equal
-// hashes are confirmed by comparing the packed keys, so a hash collision can
-// never merge two different states.
+// of keys and hashes: no per-state allocation, no map keyed by text. Each
+// slot holds the top half of its state's hash beside the id, so a probe
+// passes over other states without reading their hash or key (a cache miss
+// each in a large table); equal tags are confirmed by comparing the packed
+// keys, so a hash collision can never merge two different states.
 type Store struct {
 	stride int
 	keys   []byte   // id*stride: packed state
 	hashes []uint64 // id: hash
-	slots  []uint32 // id+1, or 0 for empty
+	slots  []uint64 // tag(hash)<<32 | id+1, or 0 for empty
 	mask   uint64
 }
+
+// slotOf returns the slot value of state id with hash h.
+func slotOf(id uint32, h uint64) uint64 { return h&^(1<<32-1) | uint64(id+1) }
+
+// tagMatch reports whether slot v may hold the state with hash h.
+func tagMatch(v, h uint64) bool { return (v^h)>>32 == 0 }
 
 // NewStore returns an empty store for packed keys of the given size.
 func NewStore(keySize int) *Store {
 	s := &Store{stride: keySize}
-	s.slots = make([]uint32, 1024)
+	s.slots = make([]uint64, 1024)
 	s.mask = uint64(len(s.slots) - 1)
 	return s
 }
@@ -114,7 +122,7 @@ func (s *Store) Hash(id uint32) uint64 { return s.hashes[id] }
 
 // Bytes returns the memory held by the store.
 func (s *Store) Bytes() int64 {
-	return int64(cap(s.keys)) + 8*int64(cap(s.hashes)) + 4*int64(cap(s.slots))
+	return int64(cap(s.keys)) + 8*int64(cap(s.hashes)) + 8*int64(cap(s.slots))
 }
 
 // Find returns the id of key, if stored.
@@ -124,7 +132,7 @@ func (s *Store) Find(key []byte, h uint64) (uint32, bool) {
 		if v == 0 {
 			return 0, false
 		}
-		if id := v - 1; s.hashes[id] == h && bytes.Equal(s.Key(id), key) {
+		if id := uint32(v) - 1; tagMatch(v, h) && bytes.Equal(s.Key(id), key) {
 			return id, true
 		}
 	}
@@ -133,15 +141,16 @@ func (s *Store) Find(key []byte, h uint64) (uint32, bool) {
 // Intern returns the id of key, adding it if it is new (fresh is then true).
 func (s *Store) Intern(key []byte, h uint64) (id uint32, fresh bool) {
 	i := h & s.mask
-	for ; s.slots[i] != 0; i = (i + 1) & s.mask {
-		if id := s.slots[i] - 1; s.hashes[id] == h && bytes.Equal(s.Key(id), key) {
+	for v := s.slots[i]; v != 0; v = s.slots[i] {
+		if id := uint32(v) - 1; tagMatch(v, h) && bytes.Equal(s.Key(id), key) {
 			return id, false
 		}
+		i = (i + 1) & s.mask
 	}
 	id = uint32(len(s.hashes))
 	s.keys = append(s.keys, key...)
 	s.hashes = append(s.hashes, h)
-	s.slots[i] = id + 1
+	s.slots[i] = slotOf(id, h)
 	if uint64(len(s.hashes))*4 > uint64(len(s.slots))*3 {
 		s.grow()
 	}
@@ -149,13 +158,13 @@ func (s *Store) Intern(key []byte, h uint64) (id uint32, fresh bool) {
 }
 
 func (s *Store) grow() {
-	s.slots = make([]uint32, 2*len(s.slots))
+	s.slots = make([]uint64, 2*len(s.slots))
 	s.mask = uint64(len(s.slots) - 1)
 	for id, h := range s.hashes {
 		i := h & s.mask
 		for s.slots[i] != 0 {
 			i = (i + 1) & s.mask
 		}
-		s.slots[i] = uint32(id) + 1
+		s.slots[i] = slotOf(uint32(id), h)
 	}
 }
