@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -368,5 +369,24 @@ func TestLearnsPatterns(t *testing.T) {
 	}
 	if res.Stats.Counts["patterns"] == 0 || res.Stats.Counts["dead.pattern"] == 0 {
 		t.Fatalf("patterns learned %d, positions they proved dead %d", res.Stats.Counts["patterns"], res.Stats.Counts["dead.pattern"])
+	}
+}
+
+// TestSolvesXSokoban guards the strength of plan FESS in CI: within 5,000
+// expansions (a budget that does not depend on the machine) it solves
+// XSokoban 1–5, 7 and 8, as measured when the test was written; solver.Run
+// verifies every solution.
+func TestSolvesXSokoban(t *testing.T) {
+	e, _ := solver.Lookup("fess")
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 8} {
+		l := testlevel.Resolve(t, fmt.Sprintf("xsokoban90:%d", n))[0]
+		opts := solver.Options{Budget: solver.Budget{Nodes: 5000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": "plan"}}
+		res, err := solver.Run(context.Background(), e.New(), l, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", l.Name(), err)
+		}
+		if res.Status != solver.Solved {
+			t.Errorf("%s: %v after %d expansions", l.Name(), res.Status, res.Stats.Expanded)
+		}
 	}
 }
