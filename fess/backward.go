@@ -147,12 +147,12 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		}
 		spread += int(min(bk.e.near[s], 1<<10))
 	}
-	cost := int32(conn)<<24 | int32(onGoals)<<16 | int32(1<<16-1-min(spread, 1<<16-1))
+	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
 	if from != sokoban.None {
 		p.Relocate(to, from, player)
 	}
 	if ok {
-		heap.Push(&bk.open, entry{key: uint64(cost), id: id})
+		heap.Push(&bk.open, entry{key: rank, id: id})
 	}
 	return false
 }
