@@ -46,6 +46,10 @@ type backward struct {
 	moves    []Macro
 	expanded int64
 	static   int64
+	// best is the position that ranks best so far (among those whose
+	// boxes match start squares), bestRank its rank: the imagined board.
+	best     uint32
+	bestRank uint64
 }
 
 // bnode is a position of the backward search, reached from parent by a
@@ -83,7 +87,7 @@ func newBackward(e *engine) (bk *backward, met bool) {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk = &backward{e: e, gen: g, matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+	bk = &backward{e: e, gen: g, bestRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -153,6 +157,9 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	}
 	if ok {
 		heap.Push(&bk.open, entry{key: rank, id: id})
+		if rank < bk.bestRank {
+			bk.best, bk.bestRank = id, rank
+		}
 	}
 	return false
 }

@@ -68,6 +68,11 @@ type featurer struct {
 	// onGoals counts boxes on goals in any order as packed, with no
 	// box out of plan: the goals strategy, for levels the plan misleads.
 	onGoals bool
+	// target, when set, replaces the goals for onGoals: the squares of
+	// the imagined board (the imagine strategy), with targetDist the
+	// pushes from each square to the nearest of them.
+	target     []bool
+	targetDist []int32
 }
 
 // newFeaturer returns a featurer for plan pl, with the pull distances of
@@ -111,6 +116,16 @@ func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 	var dist int32
 	for _, s := range p.BoxSquares() {
 		dist += min(f.near[s], 1<<16)
+	}
+	if f.target != nil {
+		packed, dist := 0, int32(0)
+		for _, s := range p.BoxSquares() {
+			if f.target[s] {
+				packed++
+			}
+			dist += min(f.targetDist[s], 1<<16)
+		}
+		return features{packed: int16(packed), conn: int16(regions), hot: int16(hot), dist: dist}
 	}
 	if f.onGoals {
 		packed := 0

@@ -38,16 +38,16 @@ import (
 // positions without deadlocks, they prove a level unsolvable. Greedy is not
 // (its goal-room macro can lose solutions). Without a time or node limit
 // only plan runs (or the first listed, when plan is not), to the end.
-var strategyNames = []string{"greedy", "quick", "goals", "opener", "pair", "plan"}
+var strategyNames = []string{"greedy", "quick", "goals", "imagine", "opener", "pair", "plan"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "quick": 0.3, "goals": 1, "opener": 1, "pair": 3.75, "plan": 7.5}
+var shares = map[string]float64{"greedy": 0.2, "quick": 0.3, "goals": 1, "imagine": 1, "opener": 1, "pair": 3.75, "plan": 7.5}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,quick,goals,opener,plan",
 	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, quick, goals, opener, plan, each with its share of the budget)"}
 
 // search is one FESS strategy.
-type search struct{ opener, onGoals, pair bool }
+type search struct{ opener, onGoals, pair, imagine bool }
 
 func (s search) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	return solve(ctx, l, opts, s)
@@ -91,6 +91,7 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		{Name: "greedy", Share: share("greedy")},
 		{Name: "quick", Solver: search{}, Params: own, Share: share("quick"), Exhaustive: true},
 		{Name: "goals", Solver: search{onGoals: true}, Params: own, Share: share("goals"), Exhaustive: true},
+		{Name: "imagine", Solver: search{imagine: true}, Params: own, Share: share("imagine"), Exhaustive: true},
 		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
 		{Name: "pair", Solver: search{pair: true}, Params: own, Share: share("pair"), Exhaustive: true},
 		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},

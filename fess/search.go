@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 	"unsafe"
 
 	"soko/deadlock"
@@ -89,6 +90,7 @@ type engine struct {
 	turn     uint64
 	piCorral bool
 	opener   bool // the opener advisor is on
+	imagine  bool // the imagine strategy: pack towards the imagined board
 	pair     bool // of a node's two moves the better weighs 0
 
 	// The backward search (issue 12 §5), nil when off; it gets backShare
@@ -96,6 +98,7 @@ type engine struct {
 	back       *backward
 	backShare  float64
 	backMemory int64
+	budget     solver.Budget
 	meeting    meeting
 
 	guard  *solver.Guard
@@ -143,6 +146,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 		return nil, 0, err
 	}
 	e.backMemory = opts.Budget.Memory / 3
+	e.budget = opts.Budget
 	if b.Impossible != "" {
 		return nil, solver.NoSolution, nil
 	}
@@ -232,6 +236,11 @@ func (e *engine) run() (solver.Result, error) {
 	if _, isDead := e.checker.CheckPosition(e.pos); isDead || !e.feasible() {
 		return e.stop(solver.NoSolution), nil
 	}
+	if e.imagine {
+		if res, done, err := e.imagineBoard(); done {
+			return res, err
+		}
+	}
 	f, canon := e.feat.of(e.pos)
 	e.sortBoxes()
 	root, _ := e.store.Intern(e.keyOf(sokoban.None, sokoban.None, canon))
@@ -247,7 +256,13 @@ func (e *engine) run() (solver.Result, error) {
 	if e.pos.Solved() {
 		return e.solution(root, nil)
 	}
-	if e.backShare > 0 {
+	if e.back != nil {
+		if bid, ok := e.back.store.Find(e.keyOf(sokoban.None, sokoban.None, canon)); ok {
+			e.meeting = meeting{forward: root, backward: bid, ok: true}
+			return e.met()
+		}
+	}
+	if e.backShare > 0 && e.back == nil {
 		var met bool
 		if e.back, met = newBackward(e); met {
 			return e.met()
@@ -575,6 +590,64 @@ func (e *engine) advise(parent features) {
 	}
 }
 
+// imagineShare is the share of its budget the imagine strategy gives its
+// backward search, as Festival gives a third to the backward phase of its
+// strategies (the FESS paper; README, References); imagineNodes bounds
+// that search when there is neither a time nor a node limit.
+const (
+	imagineShare = 1.0 / 3
+	imagineNodes = 20_000
+)
+
+// imagineBoard runs the backward search alone on its share of the budget
+// and takes the best position it ranks (the most opened board) as the
+// imagined board the forward search then packs towards, with the backward
+// store kept for meeting it (Festival's HF strategy). done is set when the
+// backward search reaches the start, or the budget runs out.
+func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
+	bk, met := newBackward(e)
+	e.back = bk
+	if met {
+		res, err = e.met()
+		return res, true, err
+	}
+	for more := true; more && e.imagining(); {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		met, left := bk.step()
+		more = left
+		e.stats.Expanded++
+		if met {
+			res, err = e.met()
+			return res, true, err
+		}
+	}
+	q := e.b.Start()
+	q.Unpack(bk.store.Key(bk.best))
+	target := make([]bool, e.b.N)
+	for _, s := range q.BoxSquares() {
+		target[s] = true
+	}
+	e.feat.target, e.feat.targetDist = target, e.b.PullFrom(q.BoxSquares())
+	return solver.Result{}, false, nil
+}
+
+// imagining reports whether the imagine strategy's backward search has
+// budget left.
+func (e *engine) imagining() bool {
+	b := e.budget
+	switch {
+	case b.Time <= 0 && b.Nodes <= 0:
+		return e.back.expanded < imagineNodes
+	case b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*imagineShare):
+		return false
+	case b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*imagineShare:
+		return false
+	}
+	return true
+}
+
 // backward runs the backward search's share of expansions before the next
 // forward one, and reports whether the searches met.
 func (e *engine) backward() bool {
@@ -711,7 +784,7 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, s search) (
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
 	if e != nil {
-		e.opener, e.pair = s.opener, s.pair
+		e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
 		e.feat.onGoals = s.onGoals
 	}
 	if err != nil {
