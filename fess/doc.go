@@ -39,12 +39,14 @@
 //     search, minimised, and matched against every later node. (Closed
 //     diagonals are corrals the corral search already proves.)
 //   - The backward search (backward.go, issue 12 §5): pull macro-moves
-//     from the solved position, beside the forward search; a position
-//     both stored splices the two halves. Off by default (it has not paid
-//     its way yet; --param backward=SHARE).
+//     from the solved position; a position both searches stored splices
+//     the two halves. The imagine strategy runs it first, on a third of
+//     its budget, and packs towards its most opened position (Festival's
+//     HF strategy); beside plan FESS it is off by default (--param
+//     backward=SHARE interleaves it).
 //   - The portfolio (portfolio.go, issue 12 §6): greedy, a quick plan
-//     FESS, FESS on boxes on goals in any order, FESS with the opener
-//     advisor and plan FESS, each with its share of the budget.
+//     FESS, FESS on boxes on goals in any order, imagine, FESS with the
+//     opener advisor and plan FESS, each with its share of the budget.
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at
