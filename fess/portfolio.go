@@ -27,9 +27,9 @@ import (
 //   - imagine: Festival's HF strategy (40 %): the backward search alone
 //     on a third of this share, then FESS packing towards its most opened
 //     position while meeting its store. Alone at 10 s it solves XSokoban
-//     41, 69, 72, 74, 76 and 85, the first four of which no other strategy
-//     solved even at 60 s; the meeting comes within a few hundred forward
-//     expansions, so the size of the backward store decides;
+//     41, 69, 72, 74, 76 and 85 (41, 69, 76 and 85 no other strategy had
+//     solved, even at 60 s); the meeting comes within a few hundred
+//     forward expansions, so the size of the backward store decides;
 //   - opener: plan FESS with the opener advisor too, which proposes the
 //     move bringing a box nearest the plan's next goal, and the
 //     connectivity advisor (10 %): it finds levels whose first goal needs
