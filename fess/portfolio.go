@@ -22,9 +22,9 @@ import (
 //   - quick: plan FESS (below) on 3 % of the budget, for the levels it
 //     solves at once, before the other strategies spend theirs;
 //   - goals: FESS that counts the boxes on goals in any order as packed,
-//     with no plan (10 %): it solves levels whose plan asks for a goal
+//     with no plan (5 %): it solves levels whose plan asks for a goal
 //     that is hard to fill first (XSokoban 70 and 72, alone at 10 s);
-//   - imagine: Festival's HF strategy (40 %): the backward search alone
+//   - imagine: Festival's HF strategy (20 %): the backward search alone
 //     on a third of this share, then FESS packing towards its most opened
 //     position while meeting its store. Alone at 10 s it solves XSokoban
 //     41, 69, 72, 74, 76 and 85 (41, 69, 76 and 85 no other strategy had
@@ -32,10 +32,10 @@ import (
 //     forward expansions, so the size of the backward store decides;
 //   - opener: plan FESS with the opener advisor too, which proposes the
 //     move bringing a box nearest the plan's next goal, and the
-//     connectivity advisor (10 %): it finds levels whose first goal needs
+//     connectivity advisor (5 %): it finds levels whose first goal needs
 //     a long way round, such as Microban 139;
 //   - plan: FESS with the pack, out-of-plan and hotspot advisors, on the
-//     rest (35 %);
+//     rest (65 %: Microban 153 needs some 6 s of it);
 //   - pair (not in the default list): plan FESS in which, as in Festival,
 //     the better of a node's two moves weighs 0 too. Beside the others at
 //     10 s it traded levels with plan (XSokoban 15 and 31 for 10 and 32).
@@ -47,7 +47,7 @@ import (
 var strategyNames = []string{"greedy", "quick", "goals", "imagine", "opener", "pair", "plan"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "quick": 0.3, "goals": 1, "imagine": 4, "opener": 1, "pair": 3.75, "plan": 3.5}
+var shares = map[string]float64{"greedy": 0.2, "quick": 0.3, "goals": 0.5, "imagine": 2, "opener": 0.5, "pair": 3, "plan": 6.5}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,quick,goals,imagine,opener,plan",
 	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, quick, goals, imagine, opener, pair, plan, each with its share of the budget)"}
