@@ -603,25 +603,20 @@ const (
 // and takes the best position it ranks (the most opened board) as the
 // imagined board the forward search then packs towards, with the backward
 // store kept for meeting it (Festival's HF strategy). done is set when the
-// backward search reaches the start, or the budget runs out.
+// budget runs out.
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
-	bk, met := newBackward(e)
+	// The forward store is still empty, so the halves cannot meet yet:
+	// run checks the start against the backward store afterwards.
+	bk, _ := newBackward(e)
 	e.back = bk
-	if met {
-		res, err = e.met()
-		return res, true, err
-	}
-	for more := true; more && e.imagining(); {
+	for e.imagining() {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		met, left := bk.step()
-		more = left
-		e.stats.Expanded++
-		if met {
-			res, err = e.met()
-			return res, true, err
+		if _, more := bk.step(); !more {
+			break
 		}
+		e.stats.Expanded++
 	}
 	q := e.b.Start()
 	q.Unpack(bk.store.Key(bk.best))
