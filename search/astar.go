@@ -50,8 +50,9 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // matchingScore scores states by gw·g + hw·h, where h is the push-distance
 // matching bound with the player's side (pushGraph.matching), raised for
 // boxes that must leave their goals when g.frozen is set (leaveBound).
-// Ties go to fewer boxes that must leave their goals, then to smaller h,
-// except for pure greedy search (gw = 0), where they go to smaller g.
+// Ties go to smaller h, except for pure greedy search (gw = 0), where they
+// go to smaller g; with g.parkedTie, states with parked boxes that must
+// leave their goals come after the others (see parkedLastParam).
 func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 	return func(g *pushGraph) (scorer, error) {
 		lb, err := g.matching()
@@ -63,12 +64,12 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 			if !ok {
 				return 0, 0, false
 			}
-			h, stuck := leave(p, h)
+			h, parked := leave(p, h)
 			f := gw*depth + int(hw*float64(h)+0.5)
 			if gw == 0 {
 				return f, depth, true
 			}
-			return f, int(h) + stuckTie*stuck, true
+			return f, int(h) + g.parkedTie*parked, true
 		}
 		return scorer{
 			score: func(p *sokoban.Position, depth int) (int, int, bool) {
@@ -87,21 +88,11 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 	}
 }
 
-// stuckTie is what each box that must leave its goal adds to a state's tie
-// value: at equal f, A* expands the states without such boxes first. A
-// box stuck that way costs pushes the bound may not count yet (on
-// Microban 153, a box on a goal at the mouth of the goal corridor while
-// the corridor is still empty), so such states are less often on an
-// optimal path; expanding the others first shortens the last f level,
-// where the search stops at the first solved state. Ties above
-// bucketq.MaxTie share its sub-bucket.
-const stuckTie = 1024
-
 // leaveBound returns what raises the bound h of position p, which lb
 // matched last, when g.frozen is set: boxes on goals that must move again
 // (deadlock.FrozenGoals.MustLeave) cost what PushMatching.Leave says. It
-// also returns how many boxes must move again. Without g.frozen it returns
-// h as it is, and 0.
+// also returns how many of those boxes are parked: not the box of the move
+// being scored (g.moved). Without g.frozen it returns h as it is, and 0.
 func (g *pushGraph) leaveBound(lb *heuristic.PushMatching) func(p *sokoban.Position, h int32) (int32, int) {
 	if g.frozen == nil {
 		return func(_ *sokoban.Position, h int32) (int32, int) { return h, 0 }
@@ -116,14 +107,18 @@ func (g *pushGraph) leaveBound(lb *heuristic.PushMatching) func(p *sokoban.Posit
 	var leaving, goals []int
 	return func(p *sokoban.Position, h int32) (int32, int) {
 		leaving, goals = leaving[:0], goals[:0]
+		parked := 0
 		for i, s := range p.BoxSquares() {
 			if goal[s] >= 0 && g.frozen.MustLeave(p, sokoban.Square(s)) {
 				leaving, goals = append(leaving, i), append(goals, goal[s])
+				if s != g.moved {
+					parked++
+				}
 			}
 		}
 		if len(leaving) == 0 {
 			return h, 0
 		}
-		return max(h, lb.Leave(leaving, goals)), len(leaving)
+		return max(h, lb.Leave(leaving, goals)), parked
 	}
 }

@@ -86,6 +86,13 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if n := int64(g.board.N); on && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
 			g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
 		}
+		last, err := opts.Bool(parkedLastParam)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if last {
+			g.parkedTie = bucketq.MaxTie / 4
+		}
 	}
 	sc, err := cfg.score(g)
 	if err != nil {
@@ -171,6 +178,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				continue
 			}
 			depth := cost[id] + uint16(mv.pushes())
+			g.moved = mv.to
 			child, fresh := g.addMove(id, mv)
 			switch {
 			case fresh:

@@ -26,6 +26,11 @@ type pushGraph struct {
 	// unsolvable, after the checker, and tells A*'s scorer which boxes
 	// must leave their goals.
 	frozen *deadlock.FrozenGoals
+	// moved is the square the box of the move being scored ended on, and
+	// parkedTie what each parked box that must leave its goal adds to a
+	// state's tie value (parkedLastParam).
+	moved     sokoban.Square
+	parkedTie int
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
 	macros *deadlock.Macros
