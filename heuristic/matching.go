@@ -225,54 +225,78 @@ func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
 
 // Leave returns a lower bound on the pushes of every solution from the
 // position last matched (by Bound, SetBase or Child, which found a
-// matching) in which each box leaving[k] (an index in p.BoxSquares), now on
-// goal goals[k] (an index in Board.Goals), moves again, as
-// deadlock.FrozenGoals.MustLeave says it must. Such a box either ends on
-// another goal or leaves its goal and comes back, two pushes at least. In
-// terms of the matcher's potentials (u, v, with reduced costs
+// matching) in which each box leaving[k] (an index in p.BoxSquares, in
+// increasing order), now on goal goals[k] (an index in Board.Goals), moves
+// again, as deadlock.FrozenGoals.MustLeave says it must. Such a box either
+// ends on another goal or leaves its goal and comes back, two pushes at
+// least. In terms of the matcher's potentials (u, v, with reduced costs
 // r = c − u − v ≥ 0 and Σu + Σv the matching's cost), every solution costs
-// at least Σu + Σv plus, per leaving box i on goal g, the least of 2 + r(i, g)
-// and r(i, k) over the other goals k: each box's pushes are at least u
-// plus v of its final goal plus its reduced cost there. The row potentials
-// are taken as min over k of c(i, k) − v(k), so the duals are feasible
-// whatever the matcher's state, and the result is never above the
+// at least Σu + Σv plus, per leaving box, LeaveCost: each box's pushes are
+// at least u plus v of its final goal plus its reduced cost there. The row
+// potentials are taken as min over k of c(i, k) − v(k), so the duals are
+// feasible whatever the matcher's state, and the result is never above the
 // solutions' cost; it can be below the matching, so take the larger.
 func (m *PushMatching) Leave(leaving, goals []int) int32 {
-	mt, n := m.matcher, m.n
-	v := mt.v[:n]
+	n := m.n
 	var total int64
-	for _, x := range v {
+	for _, x := range m.matcher.v[:n] {
 		total += x
 	}
 	k := 0
 	for i := range n {
-		row := mt.row(m.rows[i], n)
-		u := unreached
-		for j, c := range row {
-			if c < Inf {
-				u = min(u, int64(c)-v[j])
-			}
-		}
-		if u == unreached {
+		u, ok := m.rowPotential(i)
+		if !ok {
 			return Inf // no goal for box i: no solution (Bound said so first)
 		}
 		total += u
 		if k < len(leaving) && leaving[k] == i {
-			g := goals[k]
+			total += m.leaveCost(i, goals[k], u)
 			k++
-			pen := unreached
-			for j, c := range row {
-				if c >= Inf {
-					continue
-				}
-				r := int64(c) - u - v[j]
-				if j == g {
-					r += 2
-				}
-				pen = min(pen, r)
-			}
-			total += pen
 		}
 	}
 	return int32(min(max(total, 0), int64(Inf-1)))
+}
+
+// LeaveCost returns what Leave adds for box i (an index in p.BoxSquares of
+// the position last matched) on goal j if it must move again: the least of
+// 2 + r(i, j) and r(i, k) over the other goals k. When it is 0, that box
+// leaving raises no bound.
+func (m *PushMatching) LeaveCost(i, j int) int32 {
+	u, ok := m.rowPotential(i)
+	if !ok {
+		return 0
+	}
+	return int32(min(m.leaveCost(i, j, u), int64(Inf-1)))
+}
+
+// rowPotential returns u of box i: min over the goals k it reaches of
+// c(i, k) − v(k), and false if it reaches none.
+func (m *PushMatching) rowPotential(i int) (int64, bool) {
+	mt, n := m.matcher, m.n
+	v := mt.v[:n]
+	u := unreached
+	for j, c := range mt.row(m.rows[i], n) {
+		if c < Inf {
+			u = min(u, int64(c)-v[j])
+		}
+	}
+	return u, u != unreached
+}
+
+// leaveCost is LeaveCost with box i's row potential u.
+func (m *PushMatching) leaveCost(i, g int, u int64) int64 {
+	mt, n := m.matcher, m.n
+	v := mt.v[:n]
+	pen := unreached
+	for j, c := range mt.row(m.rows[i], n) {
+		if c >= Inf {
+			continue
+		}
+		r := int64(c) - u - v[j]
+		if j == g {
+			r += 2
+		}
+		pen = min(pen, r)
+	}
+	return pen
 }

@@ -109,7 +109,12 @@ func (g *pushGraph) leaveBound(lb *heuristic.PushMatching) func(p *sokoban.Posit
 		leaving, goals = leaving[:0], goals[:0]
 		parked := 0
 		for i, s := range p.BoxSquares() {
-			if goal[s] >= 0 && g.frozen.MustLeave(p, sokoban.Square(s)) {
+			// A box whose leaving would raise no bound is not asked about,
+			// unless parked boxes are counted for the tie-break.
+			if goal[s] < 0 || g.parkedTie == 0 && lb.LeaveCost(i, goal[s]) == 0 {
+				continue
+			}
+			if g.frozen.MustLeave(p, sokoban.Square(s)) {
 				leaving, goals = append(leaving, i), append(goals, goal[s])
 				if s != g.moved {
 					parked++
