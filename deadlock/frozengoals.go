@@ -169,8 +169,16 @@ func (f *FrozenGoals) matched(set *frozenSet) bool {
 }
 
 // augment finds a goal for mover i, moving earlier movers to other goals.
+// A free goal the mover reaches is taken first, without a search: most
+// movers have one.
 func (f *FrozenGoals) augment(set *frozenSet, i int32) bool {
 	box := f.movers[i]
+	for g := range set.goals {
+		if f.match[g] < 0 && set.reach[g][box] {
+			f.match[g] = i
+			return true
+		}
+	}
 	for g := range set.goals {
 		if !set.reach[g][box] || f.tried[g] == f.epoch {
 			continue

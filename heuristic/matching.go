@@ -33,6 +33,9 @@ type PushMatching struct {
 	// (check base.off).
 	rowOf, rowAt []int
 	kept         []bool
+	// rows[i] is the matcher's row of box i of the position last matched
+	// (rowOf after SetBase and Child, ident after Bound).
+	rows, ident []int
 	// stash holds the matchings of the last children Keep was told of,
 	// by state id; next is the slot the next one goes to.
 	stash [stashSize]keptMatching
@@ -70,7 +73,11 @@ func NewSidedPushMatching(b *sokoban.Board, sides *sokoban.Sides, dist [][]int32
 func newPushMatching(b *sokoban.Board, dist [][]int32, slots int, sides *sokoban.Sides) *PushMatching {
 	n := b.Boxes()
 	m := &PushMatching{table: make([]int32, slots*n), n: n, sides: sides, matcher: NewMatcher(n),
-		rowOf: make([]int, n), rowAt: make([]int, slots), kept: make([]bool, n)}
+		rowOf: make([]int, n), rowAt: make([]int, slots), kept: make([]bool, n), ident: make([]int, n)}
+	for i := range m.ident {
+		m.ident[i] = i
+	}
+	m.rows = m.ident
 	for j, row := range dist {
 		for k, d := range row {
 			m.table[k*n+j] = min(d, Inf) // sokoban.Unreachable is Inf
@@ -97,6 +104,7 @@ func (m *PushMatching) Bytes() int64 {
 // boxes to distinct goals is possible (a deadlock).
 func (m *PushMatching) Bound(p *sokoban.Position) (int32, bool) {
 	m.point(p)
+	m.rows = m.ident
 	return m.matcher.solve(m.n)
 }
 
@@ -182,6 +190,7 @@ func (m *PushMatching) rebase(p *sokoban.Position) (int32, bool) {
 					m.rowOf[i], mt.off[r] = r, m.slot(s, pl)*n
 				}
 			}
+			m.rows = m.rowOf
 			return mt.rematch(n, m.free)
 		}
 	}
@@ -202,6 +211,7 @@ func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
 	}
 	mt, n, pl := m.matcher, m.n, p.Player()
 	mt.restore(&m.base, n)
+	m.rows = m.rowOf
 	m.free = m.free[:0]
 	for i, s := range p.BoxSquares() {
 		if r, o := m.rowOf[i], m.slot(s, pl)*n; mt.off[r] != o {
@@ -211,4 +221,82 @@ func (m *PushMatching) Child(p *sokoban.Position) (int32, bool) {
 		}
 	}
 	return mt.rematch(n, m.free)
+}
+
+// Leave returns a lower bound on the pushes of every solution from the
+// position last matched (by Bound, SetBase or Child, which found a
+// matching) in which each box leaving[k] (an index in p.BoxSquares, in
+// increasing order), now on goal goals[k] (an index in Board.Goals), moves
+// again, as deadlock.FrozenGoals.MustLeave says it must. Such a box either
+// ends on another goal or leaves its goal and comes back, two pushes at
+// least. In terms of the matcher's potentials (u, v, with reduced costs
+// r = c − u − v ≥ 0 and Σu + Σv the matching's cost), every solution costs
+// at least Σu + Σv plus, per leaving box, LeaveCost: each box's pushes are
+// at least u plus v of its final goal plus its reduced cost there. The row
+// potentials are taken as min over k of c(i, k) − v(k), so the duals are
+// feasible whatever the matcher's state, and the result is never above the
+// solutions' cost; it can be below the matching, so take the larger.
+func (m *PushMatching) Leave(leaving, goals []int) int32 {
+	n := m.n
+	var total int64
+	for _, x := range m.matcher.v[:n] {
+		total += x
+	}
+	k := 0
+	for i := range n {
+		u, ok := m.rowPotential(i)
+		if !ok {
+			return Inf // no goal for box i: no solution (Bound said so first)
+		}
+		total += u
+		if k < len(leaving) && leaving[k] == i {
+			total += m.leaveCost(i, goals[k], u)
+			k++
+		}
+	}
+	return int32(min(max(total, 0), int64(Inf-1)))
+}
+
+// LeaveCost returns what Leave adds for box i (an index in p.BoxSquares of
+// the position last matched) on goal j if it must move again: the least of
+// 2 + r(i, j) and r(i, k) over the other goals k. When it is 0, that box
+// leaving raises no bound.
+func (m *PushMatching) LeaveCost(i, j int) int32 {
+	u, ok := m.rowPotential(i)
+	if !ok {
+		return 0
+	}
+	return int32(min(m.leaveCost(i, j, u), int64(Inf-1)))
+}
+
+// rowPotential returns u of box i: min over the goals k it reaches of
+// c(i, k) − v(k), and false if it reaches none.
+func (m *PushMatching) rowPotential(i int) (int64, bool) {
+	mt, n := m.matcher, m.n
+	v := mt.v[:n]
+	u := unreached
+	for j, c := range mt.row(m.rows[i], n) {
+		if c < Inf {
+			u = min(u, int64(c)-v[j])
+		}
+	}
+	return u, u != unreached
+}
+
+// leaveCost is LeaveCost with box i's row potential u.
+func (m *PushMatching) leaveCost(i, g int, u int64) int64 {
+	mt, n := m.matcher, m.n
+	v := mt.v[:n]
+	pen := unreached
+	for j, c := range mt.row(m.rows[i], n) {
+		if c >= Inf {
+			continue
+		}
+		r := int64(c) - u - v[j]
+		if j == g {
+			r += 2
+		}
+		pen = min(pen, r)
+	}
+	return pen
 }

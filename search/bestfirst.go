@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 
+	"soko/deadlock"
 	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
@@ -47,7 +48,19 @@ type bestFirstConfig struct {
 	// goal-room macro off (its packing order is not symmetric), positions
 	// are stored up to the board's symmetries.
 	symmetry bool
+	// frozen: the "frozengoals" parameter is read, and when it is on,
+	// positions that boxes frozen on goals make unsolvable are pruned
+	// (deadlock.FrozenGoals) and the scorer learns which boxes must leave
+	// their goals (leaveBound).
+	frozen bool
 }
+
+// maxFrozenGoalsWork bounds goals × squares² on the boards where the
+// frozen-goal detector is used: each set of walls it meets costs a search
+// over (box, player) squares from every free goal, which does not look at
+// the clock (some 10 ms at this size; Microban and XSokoban boards are far
+// smaller, the largest boards far larger).
+const maxFrozenGoalsWork = 8 << 20
 
 // maxDepth keeps g within its 16-bit field.
 const maxDepth = 1<<16 - 2
@@ -64,6 +77,22 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	}
 	if st, ok := g.ready(); !ok {
 		return g.stop(st), nil
+	}
+	if cfg.frozen {
+		on, err := opts.Bool(frozenGoalsParam)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if n := int64(g.board.N); on && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
+			g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
+		}
+		last, err := opts.Bool(parkedLastParam)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if last {
+			g.parkedTie = bucketq.MaxTie / 4
+		}
 	}
 	sc, err := cfg.score(g)
 	if err != nil {
@@ -149,6 +178,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				continue
 			}
 			depth := cost[id] + uint16(mv.pushes())
+			g.moved = mv.to
 			child, fresh := g.addMove(id, mv)
 			switch {
 			case fresh:

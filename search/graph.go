@@ -22,6 +22,15 @@ type pushGraph struct {
 	dead  []bool
 	// checker runs the dynamic deadlock detectors after each push.
 	checker *deadlock.Checker
+	// frozen, when set, prunes positions that boxes frozen on goals make
+	// unsolvable, after the checker, and tells A*'s scorer which boxes
+	// must leave their goals.
+	frozen *deadlock.FrozenGoals
+	// moved is the square the box of the move being scored ended on, and
+	// parkedTie what each parked box that must leave its goal adds to a
+	// state's tie value (parkedLastParam).
+	moved     sokoban.Square
+	parkedTie int
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
 	macros *deadlock.Macros
@@ -434,7 +443,7 @@ func (g *pushGraph) checkMacro(mv macroMove) macroMove {
 	if n := len(mv.room); n > 0 {
 		box = g.board.Next(mv.room[n-1].Box, mv.room[n-1].Dir)
 	}
-	if g.checker.Deadlocked(g.pos, box) {
+	if g.checker.Deadlocked(g.pos, box) || g.frozen != nil && g.frozen.Dead(g.pos) {
 		g.undoMacro(mv)
 		mv.steps = 0
 	}

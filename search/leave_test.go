@@ -1,0 +1,162 @@
+package search
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"soko/deadlock"
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// TestLeaveBoundIsAdmissible builds the complete push graphs of small
+// Microban levels and checks A*'s bound with the boxes that must leave
+// their goals (pushGraph.leaveBound) on every state, from scratch and
+// repaired from the parent's matching: never above the state's distance
+// in pushes to a solved state, never below the matching, and above it on
+// some states. Frozen goals never call a solvable state dead.
+func TestLeaveBoundIsAdmissible(t *testing.T) {
+	const limit = 100000
+	levels, raised := 0, 0
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := g.ready(); !ok {
+			continue
+		}
+		keys, edges, dist := pushDistances(g.board, limit)
+		if keys == nil {
+			continue
+		}
+		levels++
+		lb, err := g.matching()
+		if err != nil || lb == nil {
+			t.Fatal(err)
+		}
+		g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
+		leave := g.leaveBound(lb)
+		check := func(p *sokoban.Position, h int32, ok bool, d int32, how string) {
+			t.Helper()
+			if g.frozen.Dead(p) {
+				if d >= 0 {
+					t.Fatalf("%s: frozen goals call a state %d pushes from solved dead:\n%s", l.Name(), d, show(p))
+				}
+				return
+			}
+			if !ok {
+				return
+			}
+			hl, _ := leave(p, h)
+			if hl < h {
+				t.Fatalf("%s: %s bound %d with leaving boxes, %d without", l.Name(), how, hl, h)
+			}
+			if d >= 0 && hl > d {
+				t.Fatalf("%s: %s bound %d (matching %d) on a state %d pushes from solved:\n%s", l.Name(), how, hl, h, d, show(p))
+			}
+			if hl > h {
+				raised++
+			}
+		}
+		p := g.board.Start()
+		var pushes []sokoban.Push
+		for id, key := range keys {
+			p.Unpack(key)
+			h, ok := lb.SetBase(p, uint32(id))
+			check(p, h, ok, dist[id], "base")
+			pushes = p.Pushes(pushes[:0], nil)
+			for k, m := range pushes {
+				p.Apply(m)
+				h, ok := lb.Child(p)
+				check(p, h, ok, dist[edges[id][k]], "repaired")
+				p.Undo(m)
+			}
+		}
+	}
+	t.Logf("%d levels: the bound raised on %d states", levels, raised)
+	if levels < 10 || raised == 0 {
+		t.Fatalf("%d levels checked, bound raised on %d states", levels, raised)
+	}
+}
+
+// pushDistances returns the states reachable from b's start over pushes,
+// packed, each one's successors in the order of Position.Pushes, and its
+// distance in pushes to a solved state (-1: none); nil when there are more
+// than limit states.
+func pushDistances(b *sokoban.Board, limit int) (keys [][]byte, edges [][]int32, dist []int32) {
+	store := sokoban.NewStore(b.KeySize())
+	p := b.Start()
+	store.Intern(p.Pack(nil), p.Hash())
+	var pushes []sokoban.Push
+	for id := uint32(0); int(id) < store.Len(); id++ {
+		if store.Len() > limit {
+			return nil, nil, nil
+		}
+		p.Unpack(store.Key(id))
+		pushes = p.Pushes(pushes[:0], nil)
+		var out []int32
+		for _, m := range pushes {
+			p.Apply(m)
+			c, _ := store.Intern(p.Pack(nil), p.Hash())
+			out = append(out, int32(c))
+			p.Undo(m)
+		}
+		edges = append(edges, out)
+	}
+	back := make([][]int32, store.Len())
+	for s, out := range edges {
+		for _, c := range out {
+			back[c] = append(back[c], int32(s))
+		}
+	}
+	dist = make([]int32, store.Len())
+	var queue []int32
+	for id := range store.Len() {
+		keys = append(keys, store.Key(uint32(id)))
+		dist[id] = -1
+		if p.Unpack(keys[id]); p.Solved() {
+			dist[id] = 0
+			queue = append(queue, int32(id))
+		}
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, q := range back[queue[h]] {
+			if dist[q] < 0 {
+				dist[q] = dist[queue[h]] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return keys, edges, dist
+}
+
+// show draws a position for a test failure.
+func show(p *sokoban.Position) string {
+	var s string
+	for _, r := range p.Rows() {
+		s += r + "\n"
+	}
+	return s
+}
+
+// TestAStarVariantsAgreeWithBFS solves levels where A* once went wrong
+// with A*'s variants: without frozen goals, with parked boxes last, and
+// that without symmetry. All find BFS's push count.
+func TestAStarVariantsAgreeWithBFS(t *testing.T) {
+	variants := []map[string]string{{"frozengoals": "0"}, {"parkedlast": "1"}, {"symmetry": "0", "parkedlast": "1"}}
+	for _, l := range testlevel.Resolve(t, "microban:1-12,96,117,122,138,143") {
+		want := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
+		for _, params := range variants {
+			res, err := solver.Run(context.Background(), AStar{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: params})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != solver.Solved || res.Pushes != want.Pushes {
+				t.Errorf("%s %v: %v in %d pushes, want %d", l.Name(), params, res.Status, res.Pushes, want.Pushes)
+			}
+		}
+	}
+}
