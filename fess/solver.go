@@ -13,7 +13,7 @@ var piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "
 
 // backwardParam is the share of expansions the backward search gets.
 var backwardParam = solver.Param{Name: "backward", Kind: solver.Real, Default: "0", Min: 0, Max: 0.9,
-	Doc: "share of the expansions given to the backward (pull) search that forward FESS meets in the middle (issue 12 §5); 0: off"}
+	Doc: "share of the expansions the FESS strategies give to a backward (pull) search interleaved with theirs, met in the middle (issue 12 §5); 0: off (imagine runs its own backward search first either way)"}
 
 func init() {
 	solver.Register(solver.Entry{
