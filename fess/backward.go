@@ -3,6 +3,7 @@ package fess
 import (
 	"container/heap"
 	"slices"
+	"unsafe"
 
 	"soko/heuristic"
 	"soko/sokoban"
@@ -64,8 +65,9 @@ type bnode struct {
 }
 
 // newBackward prepares the backward search of e's level and queues its
-// roots. A root found in the forward store meets at once (met).
-func newBackward(e *engine) (bk *backward, met bool) {
+// roots: the solved position, which the forward store holds only when the
+// start is solved, a case run has ended before.
+func newBackward(e *engine) *backward {
 	b := e.b
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
@@ -90,7 +92,7 @@ func newBackward(e *engine) (bk *backward, met bool) {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk = &backward{e: e, gen: g, bestRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -112,16 +114,14 @@ func newBackward(e *engine) (bk *backward, met bool) {
 			}
 		}
 		conn, _ := e.feat.regions(p)
-		if bk.add(noParent, Macro{}, sokoban.None, sokoban.None, canon, int16(conn)) {
-			return bk, true
-		}
+		bk.add(noParent, Macro{}, sokoban.None, sokoban.None, canon, int16(conn))
 	}
-	return bk, false
+	return bk
 }
 
 // bytes returns the memory the backward search takes.
 func (bk *backward) bytes() int64 {
-	return bk.static + bk.store.Bytes() + int64(cap(bk.nodes))*int64(16+4) + 16*int64(cap(bk.open))
+	return bk.static + bk.store.Bytes() + int64(cap(bk.nodes))*int64(unsafe.Sizeof(bnode{})) + 16*int64(cap(bk.open))
 }
 
 // add stores the position bk.pos (boxes sorted in bk.sorted) with the box

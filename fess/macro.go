@@ -1,6 +1,8 @@
 package fess
 
 import (
+	"slices"
+
 	"soko/deadlock"
 	"soko/sokoban"
 )
@@ -294,14 +296,21 @@ func (g *macroGen) generate(p *sokoban.Position, from sokoban.Square, dst []Macr
 	if !g.movable(p, from) {
 		return dst
 	}
+	return g.destinations(p, from, dst, false)
+}
+
+// destinations appends to dst the moves of the box on from, pushed or
+// pulled, to each (square, player region) the search reaches but its start.
+// Pushed, it leaves out the stops that only pass through a tunnel.
+func (g *macroGen) destinations(p *sokoban.Position, from sokoban.Square, dst []Macro, pull bool) []Macro {
 	g.split(from)
-	g.search(from, p.Reachable, false)
+	g.search(from, p.Reachable, pull)
 	for _, st := range g.queue {
 		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)
 		if g.links[st] != int8(d) || g.dist[st] == 0 {
 			continue // not the representative of its region, or the start
 		}
-		if g.macros != nil && g.passing(s, sokoban.Dir(g.prev[st]%4)^1) {
+		if !pull && g.macros != nil && g.passing(s, sokoban.Dir(g.prev[st]%4)^1) {
 			continue
 		}
 		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
@@ -344,21 +353,30 @@ func (g *macroGen) movable(p *sokoban.Position, from sokoban.Square) bool {
 
 // path returns the pushes of macro-move m in position p (boxes placed).
 func (g *macroGen) path(p *sokoban.Position, m Macro) []sokoban.Push {
-	g.split(m.From)
-	g.search(m.From, p.Reachable, false)
-	st := int32(m.To)*4 + int32(m.Side)
-	if g.seen[st] != g.round {
+	var pushes []sokoban.Push
+	if !g.walkBack(p, m, false, func(ps int32) {
+		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(ps / 4), Dir: sokoban.Dir(ps%4) ^ 1})
+	}) {
 		return nil
 	}
-	var pushes []sokoban.Push
-	for ; g.prev[st] >= 0; st = g.prev[st] {
-		ps := g.prev[st]
-		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(ps / 4), Dir: sokoban.Dir(ps%4) ^ 1})
-	}
-	for i, j := 0, len(pushes)-1; i < j; i, j = i+1, j-1 {
-		pushes[i], pushes[j] = pushes[j], pushes[i]
-	}
+	slices.Reverse(pushes)
 	return pushes
+}
+
+// walkBack searches the moves of m.From in p (boxes placed), pushing or
+// pulling, and calls step with each state a step of m was made from, last
+// first. It reports false when m's destination is not reached.
+func (g *macroGen) walkBack(p *sokoban.Position, m Macro, pull bool, step func(from int32)) bool {
+	g.split(m.From)
+	g.search(m.From, p.Reachable, pull)
+	st := int32(m.To)*4 + int32(m.Side)
+	if g.seen[st] != g.round {
+		return false
+	}
+	for ; g.prev[st] >= 0; st = g.prev[st] {
+		step(g.prev[st])
+	}
+	return true
 }
 
 // generatePull appends to dst the pull macro-moves of the box on from in
@@ -370,17 +388,7 @@ func (g *macroGen) generatePull(p *sokoban.Position, from sokoban.Square, dst []
 	if !g.pullable(p, from) {
 		return dst
 	}
-	g.split(from)
-	g.search(from, p.Reachable, true)
-	for _, st := range g.queue {
-		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)
-		if g.links[st] != int8(d) || g.dist[st] == 0 {
-			continue
-		}
-		dst = append(dst, Macro{From: from, To: s, Side: d, Pushes: g.dist[st],
-			canon: g.partMin[st], regions: int16(g.parts[s]) - int16(g.parts[from])})
-	}
-	return dst
+	return g.destinations(p, from, dst, true)
 }
 
 // pullable reports whether the box on from can be pulled at all now.
@@ -398,17 +406,12 @@ func (g *macroGen) pullable(p *sokoban.Position, from sokoban.Square) bool {
 // (boxes placed): in order, the pushes that take the box from m.To back to
 // m.From, the player starting on m.Side of m.To.
 func (g *macroGen) unpull(p *sokoban.Position, m Macro) []sokoban.Push {
-	g.split(m.From)
-	g.search(m.From, p.Reachable, true)
-	st := int32(m.To)*4 + int32(m.Side)
-	if g.seen[st] != g.round {
-		return nil
-	}
 	var pushes []sokoban.Push
-	for ; g.prev[st] >= 0; st = g.prev[st] {
-		ps := g.prev[st]
+	if !g.walkBack(p, m, true, func(ps int32) {
 		d := sokoban.Dir(ps % 4)
 		pushes = append(pushes, sokoban.Push{Box: g.b.Next(sokoban.Square(ps/4), d), Dir: d ^ 1})
+	}) {
+		return nil
 	}
 	return pushes
 }

@@ -263,10 +263,7 @@ func (e *engine) run() (solver.Result, error) {
 		}
 	}
 	if e.backShare > 0 && e.back == nil {
-		var met bool
-		if e.back, met = newBackward(e); met {
-			return e.met()
-		}
+		e.back = newBackward(e)
 	}
 	if res, done, err := e.expand(root); done {
 		return res, err
@@ -500,7 +497,10 @@ func (e *engine) learn(id uint32) {
 	for a := id; a != noParent; a = e.nodes[a].parent {
 		nd := &e.nodes[a]
 		nd.sub++
-		if nd.sub != learnAt || nd.parent == noParent {
+		if nd.sub > learnAt {
+			return // it had its turn, and every subtree above it too
+		}
+		if nd.sub < learnAt || nd.parent == noParent {
 			continue
 		}
 		e.spare.Unpack(e.store.Key(a))
@@ -607,7 +607,7 @@ const (
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
 	// run checks the start against the backward store afterwards.
-	bk, _ := newBackward(e)
+	bk := newBackward(e)
 	e.back = bk
 	for e.imagining() {
 		if st, stop := e.tick(); stop {
