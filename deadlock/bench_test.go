@@ -3,6 +3,7 @@ package deadlock
 import (
 	"testing"
 
+	"soko/internal/stategraph"
 	"soko/levels"
 	"soko/sokoban"
 )
@@ -19,7 +20,7 @@ func BenchmarkChecker(b *testing.B) {
 		b.Fatal(err)
 	}
 	dead := DeadSquares(bd)
-	g := exploreAll(bd, dead, 1<<20)
+	g := stategraph.Build(bd, dead, 1<<20)
 	for _, bc := range []struct {
 		name string
 		on   Detectors
@@ -29,9 +30,9 @@ func BenchmarkChecker(b *testing.B) {
 			p := bd.Start()
 			n := 0
 			for b.Loop() {
-				for id, key := range g.keys {
+				for id, key := range g.Keys {
 					p.Unpack(key)
-					for _, m := range g.pushes[id] {
+					for _, m := range g.Pushes[id] {
 						to := p.Apply(m)
 						c.Deadlocked(p, to)
 						p.Undo(m)

@@ -5,87 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"soko/internal/stategraph"
 	"soko/level"
 	"soko/levels"
 	"soko/sokoban"
 )
-
-// stateGraph is the complete graph of states reachable from a level's
-// start over pushes that do not put a box on a dead square (such pushes
-// never lead to a solution, so solvability inside the graph is exact),
-// with, per state, whether some solution starts from it and its distance
-// in pushes to the nearest solved state.
-type stateGraph struct {
-	b      *sokoban.Board
-	keys   [][]byte
-	index  map[string]int32
-	edges  [][]int32 // successors
-	pushes [][]sokoban.Push
-	dist   []int32 // pushes to a solved state, -1: unsolvable
-}
-
-// exploreAll builds the graph, or returns nil if it has more than limit
-// states.
-func exploreAll(b *sokoban.Board, dead []bool, limit int) *stateGraph {
-	g := &stateGraph{b: b, index: map[string]int32{}}
-	p := b.Start()
-	add := func(p *sokoban.Position) int32 {
-		k := p.Pack(nil)
-		if id, ok := g.index[string(k)]; ok {
-			return id
-		}
-		id := int32(len(g.keys))
-		g.index[string(k)] = id
-		g.keys = append(g.keys, k)
-		g.edges = append(g.edges, nil)
-		g.pushes = append(g.pushes, nil)
-		return id
-	}
-	add(p)
-	var ms []sokoban.Push
-	for id := 0; id < len(g.keys); id++ {
-		if len(g.keys) > limit {
-			return nil
-		}
-		p.Unpack(g.keys[id])
-		ms = p.Pushes(ms[:0], dead)
-		for _, m := range ms {
-			p.Apply(m)
-			c := add(p)
-			p.Undo(m)
-			g.edges[id] = append(g.edges[id], c)
-			g.pushes[id] = append(g.pushes[id], m)
-		}
-	}
-	// Backward BFS from the solved states.
-	n := len(g.keys)
-	rev := make([][]int32, n)
-	for s, es := range g.edges {
-		for _, c := range es {
-			rev[c] = append(rev[c], int32(s))
-		}
-	}
-	g.dist = make([]int32, n)
-	var queue []int32
-	for id := range g.keys {
-		g.dist[id] = -1
-		p.Unpack(g.keys[id])
-		if p.Solved() {
-			g.dist[id] = 0
-			queue = append(queue, int32(id))
-		}
-	}
-	for h := 0; h < len(queue); h++ {
-		s := queue[h]
-		for _, q := range rev[s] {
-			if g.dist[q] < 0 {
-				g.dist[q] = g.dist[s] + 1
-				queue = append(queue, q)
-			}
-		}
-	}
-	return g
-}
 
 // propertyLevels returns small Microban levels whose complete state graphs
 // are small enough to build in a test.
@@ -120,7 +44,7 @@ func TestSoundExhaustive(t *testing.T) {
 			t.Fatal(err)
 		}
 		dead := DeadSquares(b)
-		g := exploreAll(b, dead, limit)
+		g := stategraph.Build(b, dead, limit)
 		if g == nil {
 			continue
 		}
@@ -130,53 +54,53 @@ func TestSoundExhaustive(t *testing.T) {
 		frozen := NewFrozenGoals(b, dead)
 		p := b.Start()
 		var pi []sokoban.Square
-		for id, key := range g.keys {
+		for id, key := range g.Keys {
 			states++
-			if g.dist[id] < 0 {
+			if g.Dist[id] < 0 {
 				unsolvable++
 			}
 			p.Unpack(key)
 			if k, bad := c.CheckPosition(p); bad {
 				firedBy[k]++
 				fired++
-				if g.dist[id] >= 0 {
+				if g.Dist[id] >= 0 {
 					t.Fatalf("%s: %s calls a solvable position dead:\n%s", l.Name(), k, show(p))
 				}
 			}
-			if frozen.Dead(p) && g.dist[id] >= 0 {
+			if frozen.Dead(p) && g.Dist[id] >= 0 {
 				t.Fatalf("%s: frozen goals call a solvable position dead:\n%s", l.Name(), show(p))
 			}
 			// PI-corral: the barrier pushes keep the optimal distance.
 			pi = c.Corrals().PICorral(p, pi[:0])
-			if len(pi) > 0 && g.dist[id] > 0 {
+			if len(pi) > 0 && g.Dist[id] > 0 {
 				piStates++
 				best := int32(-1)
-				for i, m := range g.pushes[id] {
+				for i, m := range g.Pushes[id] {
 					isBarrier := false
 					for _, s := range pi {
 						if m.Box == s {
 							isBarrier = true
 						}
 					}
-					if d := g.dist[g.edges[id][i]]; isBarrier && d >= 0 && (best < 0 || d+1 < best) {
+					if d := g.Dist[g.Edges[id][i]]; isBarrier && d >= 0 && (best < 0 || d+1 < best) {
 						best = d + 1
 					}
 				}
-				if best != g.dist[id] {
-					t.Fatalf("%s: PI-corral %v loses the optimum (%d, best barrier push %d):\n%s", l.Name(), pi, g.dist[id], best, show(p))
+				if best != g.Dist[id] {
+					t.Fatalf("%s: PI-corral %v loses the optimum (%d, best barrier push %d):\n%s", l.Name(), pi, g.Dist[id], best, show(p))
 				}
 			}
-			for i, m := range g.pushes[id] {
+			for i, m := range g.Pushes[id] {
 				to := p.Apply(m)
 				checked++
-				if k, bad := c.Check(p, to); bad && g.dist[g.edges[id][i]] >= 0 {
+				if k, bad := c.Check(p, to); bad && g.Dist[g.Edges[id][i]] >= 0 {
 					t.Fatalf("%s: %s calls a solvable push dead:\n%s", l.Name(), k, show(p))
 				}
 				p.Undo(m)
 			}
 		}
 		if el := time.Since(t0); el > 200*time.Millisecond {
-			t.Logf("%s: %d states, %v", l.Name(), len(g.keys), el)
+			t.Logf("%s: %d states, %v", l.Name(), len(g.Keys), el)
 		}
 		for k := range pushFired {
 			pushFired[k] += c.Fired[k]
@@ -239,17 +163,17 @@ func TestPatternsSound(t *testing.T) {
 			t.Fatal(err)
 		}
 		dead := DeadSquares(b)
-		g := exploreAll(b, dead, 20000)
+		g := stategraph.Build(b, dead, 20000)
 		if g == nil {
 			continue
 		}
 		graphs++
 		pt := NewPatterns(b, NewCorrals(b, dead))
 		p := b.Start()
-		for id, key := range g.keys {
+		for id, key := range g.Keys {
 			p.Unpack(key)
 			if pt.Learn(p) {
-				if g.dist[id] >= 0 {
+				if g.Dist[id] >= 0 {
 					t.Fatalf("%s: a pattern learned in a solvable position:\n%s", l.Name(), show(p))
 				}
 				if !pt.Match(p) {
@@ -258,11 +182,11 @@ func TestPatternsSound(t *testing.T) {
 			}
 		}
 		learned += pt.Len()
-		for id, key := range g.keys {
+		for id, key := range g.Keys {
 			p.Unpack(key)
 			if pt.Match(p) {
 				matched++
-				if g.dist[id] >= 0 {
+				if g.Dist[id] >= 0 {
 					t.Fatalf("%s: a solvable position matches a learned pattern:\n%s", l.Name(), show(p))
 				}
 			}
@@ -287,7 +211,7 @@ func TestMustLeaveExhaustive(t *testing.T) {
 			t.Fatal(err)
 		}
 		dead := DeadSquares(b)
-		g := exploreAll(b, dead, 20000)
+		g := stategraph.Build(b, dead, 20000)
 		if g == nil {
 			continue
 		}
@@ -296,18 +220,18 @@ func TestMustLeaveExhaustive(t *testing.T) {
 		p := b.Start()
 		for _, s := range b.Goals() {
 			// still[id]: a solution from id never pushes the box on s.
-			still := make([]bool, len(g.keys))
-			rev := make([][]int32, len(g.keys))
-			for id, es := range g.edges {
+			still := make([]bool, len(g.Keys))
+			rev := make([][]int32, len(g.Keys))
+			for id, es := range g.Edges {
 				for i, c := range es {
-					if g.pushes[id][i].Box != s {
+					if g.Pushes[id][i].Box != s {
 						rev[c] = append(rev[c], int32(id))
 					}
 				}
 			}
 			var queue []int32
-			for id := range g.keys {
-				if g.dist[id] == 0 {
+			for id := range g.Keys {
+				if g.Dist[id] == 0 {
 					still[id] = true
 					queue = append(queue, int32(id))
 				}
@@ -320,9 +244,9 @@ func TestMustLeaveExhaustive(t *testing.T) {
 					}
 				}
 			}
-			for id, key := range g.keys {
+			for id, key := range g.Keys {
 				p.Unpack(key)
-				if g.dist[id] < 0 || !p.HasBox(s) || frozen.Dead(p) {
+				if g.Dist[id] < 0 || !p.HasBox(s) || frozen.Dead(p) {
 					continue
 				}
 				if still[id] {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"soko/internal/stategraph"
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/sokoban"
@@ -155,15 +156,14 @@ func TestPushMatchingIsAdmissible(t *testing.T) {
 	checked, stronger := 0, 0
 	for _, l := range testlevel.Resolve(t, "microban:1-60") {
 		b, bound := newBounds(t, l)
-		keys, edges := completeGraph(b, limit)
-		if keys == nil {
+		g := stategraph.Build(b, nil, limit)
+		if g == nil {
 			continue
 		}
 		checked++
-		dist := distancesToSolved(b, keys, edges)
 		plain := bound(false)
 		for _, m := range []*PushMatching{plain, bound(true)} {
-			stronger += checkAdmissible(t, l, b, m, plain, keys, edges, dist)
+			stronger += checkAdmissible(t, l, b, m, plain, g)
 		}
 	}
 	if checked < 10 {
@@ -178,11 +178,11 @@ func TestPushMatchingIsAdmissible(t *testing.T) {
 // checkAdmissible checks m on every state and edge of a complete graph
 // and returns on how many states it is above the plain bound, which it
 // must never be below.
-func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *PushMatching, keys [][]byte, edges [][]int32, dist []int) int {
+func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *PushMatching, g *stategraph.Graph) int {
 	t.Helper()
 	stronger := 0
 	p, q := b.Start(), b.Start()
-	for id, key := range keys {
+	for id, key := range g.Keys {
 		p.Unpack(key)
 		h, ok := m.SetBase(p, uint32(id))
 		if hp, okp := plain.Bound(p); ok && (!okp || h < hp) {
@@ -190,17 +190,17 @@ func checkAdmissible(t *testing.T, l *level.Level, b *sokoban.Board, m, plain *P
 		} else if ok && h > hp {
 			stronger++
 		}
-		if d := dist[id]; d >= 0 && (!ok || int(h) > d) {
+		if d := g.Dist[id]; d >= 0 && (!ok || h > d) {
 			t.Fatalf("%s: bound %d (ok %v) on a state %d pushes from solved:\n%s", l.Name(), h, ok, d, rows(p))
 		}
 		pushes := p.Pushes(nil, nil)
 		for k, mv := range pushes {
 			p.Apply(mv)
 			h, ok := m.Child(p)
-			if d := dist[edges[id][k]]; d >= 0 && (!ok || int(h) > d) {
+			if d := g.Dist[g.Edges[id][k]]; d >= 0 && (!ok || h > d) {
 				t.Fatalf("%s: repaired bound %d (ok %v) on a state %d pushes from solved", l.Name(), h, ok, d)
 			}
-			q.Unpack(keys[edges[id][k]])
+			q.Unpack(g.Keys[g.Edges[id][k]])
 			if hq, okq := m.Bound(q); hq != h || okq != ok {
 				t.Fatalf("%s: repaired bound %d %v, from scratch %d %v", l.Name(), h, ok, hq, okq)
 			}
@@ -216,65 +216,4 @@ func rows(p *sokoban.Position) string {
 		s += r + "\n"
 	}
 	return s
-}
-
-// completeGraph returns every state reachable from b's start over pushes,
-// packed, and each state's successors in the order of Position.Pushes, or
-// nil if there are more than limit states.
-func completeGraph(b *sokoban.Board, limit int) (keys [][]byte, edges [][]int32) {
-	store := sokoban.NewStore(b.KeySize())
-	p := b.Start()
-	store.Intern(p.Pack(nil), p.Hash())
-	var pushes []sokoban.Push
-	for id := uint32(0); int(id) < store.Len(); id++ {
-		if store.Len() > limit {
-			return nil, nil
-		}
-		p.Unpack(store.Key(id))
-		pushes = p.Pushes(pushes[:0], nil)
-		var out []int32
-		for _, mv := range pushes {
-			p.Apply(mv)
-			c, _ := store.Intern(p.Pack(nil), p.Hash())
-			out = append(out, int32(c))
-			p.Undo(mv)
-		}
-		edges = append(edges, out)
-	}
-	for id := range store.Len() {
-		keys = append(keys, store.Key(uint32(id)))
-	}
-	return keys, edges
-}
-
-// distancesToSolved returns, per state, the fewest pushes to a solved
-// state, or -1 if none is reachable.
-func distancesToSolved(b *sokoban.Board, keys [][]byte, edges [][]int32) []int {
-	back := make([][]int32, len(keys))
-	for s, out := range edges {
-		for _, c := range out {
-			back[c] = append(back[c], int32(s))
-		}
-	}
-	dist := make([]int, len(keys))
-	var queue []int32
-	p := b.Start()
-	for id, key := range keys {
-		dist[id] = -1
-		if p.Unpack(key); p.Solved() {
-			dist[id] = 0
-			queue = append(queue, int32(id))
-		}
-	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, q := range back[s] {
-			if dist[q] < 0 {
-				dist[q] = dist[s] + 1
-				queue = append(queue, q)
-			}
-		}
-	}
-	return dist
 }

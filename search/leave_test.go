@@ -2,10 +2,12 @@ package search
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"soko/deadlock"
+	"soko/internal/stategraph"
 	"soko/internal/testlevel"
 	"soko/sokoban"
 	"soko/solver"
@@ -28,8 +30,8 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 		if _, ok := g.ready(); !ok {
 			continue
 		}
-		keys, edges, dist := pushDistances(g.board, limit)
-		if keys == nil {
+		sg := stategraph.Build(g.board, nil, limit)
+		if sg == nil {
 			continue
 		}
 		levels++
@@ -43,7 +45,7 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 			t.Helper()
 			if g.frozen.Dead(p) {
 				if d >= 0 {
-					t.Fatalf("%s: frozen goals call a state %d pushes from solved dead:\n%s", l.Name(), d, show(p))
+					t.Fatalf("%s: frozen goals call a state %d pushes from solved dead:\n%s", l.Name(), d, strings.Join(p.Rows(), "\n"))
 				}
 				return
 			}
@@ -55,7 +57,7 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 				t.Fatalf("%s: %s bound %d with leaving boxes, %d without", l.Name(), how, hl, h)
 			}
 			if d >= 0 && hl > d {
-				t.Fatalf("%s: %s bound %d (matching %d) on a state %d pushes from solved:\n%s", l.Name(), how, hl, h, d, show(p))
+				t.Fatalf("%s: %s bound %d (matching %d) on a state %d pushes from solved:\n%s", l.Name(), how, hl, h, d, strings.Join(p.Rows(), "\n"))
 			}
 			if hl > h {
 				raised++
@@ -63,15 +65,15 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 		}
 		p := g.board.Start()
 		var pushes []sokoban.Push
-		for id, key := range keys {
+		for id, key := range sg.Keys {
 			p.Unpack(key)
 			h, ok := lb.SetBase(p, uint32(id))
-			check(p, h, ok, dist[id], "base")
+			check(p, h, ok, sg.Dist[id], "base")
 			pushes = p.Pushes(pushes[:0], nil)
 			for k, m := range pushes {
 				p.Apply(m)
 				h, ok := lb.Child(p)
-				check(p, h, ok, dist[edges[id][k]], "repaired")
+				check(p, h, ok, sg.Dist[sg.Edges[id][k]], "repaired")
 				p.Undo(m)
 			}
 		}
@@ -80,66 +82,6 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 	if levels < 10 || raised == 0 {
 		t.Fatalf("%d levels checked, bound raised on %d states", levels, raised)
 	}
-}
-
-// pushDistances returns the states reachable from b's start over pushes,
-// packed, each one's successors in the order of Position.Pushes, and its
-// distance in pushes to a solved state (-1: none); nil when there are more
-// than limit states.
-func pushDistances(b *sokoban.Board, limit int) (keys [][]byte, edges [][]int32, dist []int32) {
-	store := sokoban.NewStore(b.KeySize())
-	p := b.Start()
-	store.Intern(p.Pack(nil), p.Hash())
-	var pushes []sokoban.Push
-	for id := uint32(0); int(id) < store.Len(); id++ {
-		if store.Len() > limit {
-			return nil, nil, nil
-		}
-		p.Unpack(store.Key(id))
-		pushes = p.Pushes(pushes[:0], nil)
-		var out []int32
-		for _, m := range pushes {
-			p.Apply(m)
-			c, _ := store.Intern(p.Pack(nil), p.Hash())
-			out = append(out, int32(c))
-			p.Undo(m)
-		}
-		edges = append(edges, out)
-	}
-	back := make([][]int32, store.Len())
-	for s, out := range edges {
-		for _, c := range out {
-			back[c] = append(back[c], int32(s))
-		}
-	}
-	dist = make([]int32, store.Len())
-	var queue []int32
-	for id := range store.Len() {
-		keys = append(keys, store.Key(uint32(id)))
-		dist[id] = -1
-		if p.Unpack(keys[id]); p.Solved() {
-			dist[id] = 0
-			queue = append(queue, int32(id))
-		}
-	}
-	for h := 0; h < len(queue); h++ {
-		for _, q := range back[queue[h]] {
-			if dist[q] < 0 {
-				dist[q] = dist[queue[h]] + 1
-				queue = append(queue, q)
-			}
-		}
-	}
-	return keys, edges, dist
-}
-
-// show draws a position for a test failure.
-func show(p *sokoban.Position) string {
-	var s string
-	for _, r := range p.Rows() {
-		s += r + "\n"
-	}
-	return s
 }
 
 // TestAStarVariantsAgreeWithBFS solves levels where A* once went wrong
