@@ -39,19 +39,9 @@ func TestPullMacroMovesMatchPulls(t *testing.T) {
 				moves := g.generatePull(p, box, nil)
 				g.lift(p.BoxSquares())
 				for _, m := range moves {
+					checkMove(t, l.Name(), feat, p, m, before, got)
 					q := p.Clone()
 					q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
-					k := string(q.Pack(nil))
-					if canon := q.Reach(); m.canon != canon {
-						t.Errorf("%s: box %d to %d: canonical player %d, want %d", l.Name(), box, m.To, m.canon, canon)
-					}
-					if after, _ := feat.regions(q); int(m.regions) != after-before {
-						t.Errorf("%s: box %d to %d: %+d regions, want %+d", l.Name(), box, m.To, m.regions, after-before)
-					}
-					if _, dup := got[k]; dup {
-						t.Errorf("%s: box %d: position reached by two pull moves", l.Name(), box)
-					}
-					got[k] = m.Pushes
 					g.place(p.BoxSquares())
 					undo := g.unpull(p, m)
 					g.lift(p.BoxSquares())

@@ -87,19 +87,7 @@ func TestMacroMovesMatchPushes(t *testing.T) {
 				g.lift(p.BoxSquares())
 				player := p.Player()
 				for _, m := range moves {
-					q := p.Clone()
-					q.Relocate(m.From, m.To, b.Next(m.To, m.Side))
-					k := string(q.Pack(nil))
-					if canon := q.Reach(); m.canon != canon {
-						t.Errorf("%s: box %d to %d: canonical player %d, want %d", l.Name(), box, m.To, m.canon, canon)
-					}
-					if after, _ := feat.regions(q); int(m.regions) != after-before {
-						t.Errorf("%s: box %d to %d: %+d regions, want %+d", l.Name(), box, m.To, m.regions, after-before)
-					}
-					if old, dup := got[k]; dup {
-						t.Errorf("%s: box %d: position reached by two moves (%d and %d pushes)", l.Name(), box, old, m.Pushes)
-					}
-					got[k] = m.Pushes
+					k := checkMove(t, l.Name(), feat, p, m, before, got)
 					g.place(p.BoxSquares())
 					path := g.path(p, m)
 					g.lift(p.BoxSquares())
@@ -123,6 +111,28 @@ func TestMacroMovesMatchPushes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkMove checks the canonical player square and the change in the
+// number of free areas that macro-move m of position p (which has before
+// areas) carries against flood fills, records the position it leads to in
+// got, which must not hold it yet, and returns that position's key.
+func checkMove(t *testing.T, name string, feat *featurer, p *sokoban.Position, m Macro, before int, got map[string]int32) string {
+	t.Helper()
+	q := p.Clone()
+	q.Relocate(m.From, m.To, p.Board().Next(m.To, m.Side))
+	k := string(q.Pack(nil))
+	if canon := q.Reach(); m.canon != canon {
+		t.Errorf("%s: box %d to %d: canonical player %d, want %d", name, m.From, m.To, m.canon, canon)
+	}
+	if after, _ := feat.regions(q); int(m.regions) != after-before {
+		t.Errorf("%s: box %d to %d: %+d regions, want %+d", name, m.From, m.To, m.regions, after-before)
+	}
+	if old, dup := got[k]; dup {
+		t.Errorf("%s: box %d: position reached by two moves (%d and %d steps)", name, m.From, old, m.Pushes)
+	}
+	got[k] = m.Pushes
+	return k
 }
 
 // nearStart returns up to limit positions reached from the start by
