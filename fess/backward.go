@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"soko/heuristic"
+	"soko/internal/chunked"
 	"soko/sokoban"
 )
 
@@ -42,7 +43,7 @@ type backward struct {
 	gen      *macroGen // pull mode, dead: the squares no start box reaches
 	matching *heuristic.PushMatching
 	store    *sokoban.Store
-	nodes    []bnode
+	nodes    chunked.Slice[bnode]
 	open     entries // the best by the pull ordering first, newest on ties
 	pos      *sokoban.Position
 	sorted   []sokoban.Square
@@ -121,7 +122,7 @@ func newBackward(e *engine) *backward {
 
 // bytes returns the memory the backward search takes.
 func (bk *backward) bytes() int64 {
-	return bk.static + bk.store.Bytes() + int64(cap(bk.nodes))*int64(unsafe.Sizeof(bnode{})) + 16*int64(cap(bk.open))
+	return bk.static + bk.store.Bytes() + int64(bk.nodes.Cap())*int64(unsafe.Sizeof(bnode{})) + 16*int64(cap(bk.open))
 }
 
 // add stores the position bk.pos (boxes sorted in bk.sorted) with the box
@@ -136,7 +137,7 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	if !fresh {
 		return false
 	}
-	bk.nodes = append(bk.nodes, bnode{parent: parent, move: move, conn: conn})
+	bk.nodes.Append(bnode{parent: parent, move: move, conn: conn})
 	if fid, ok := bk.e.store.Find(key, hash); ok {
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true
@@ -188,7 +189,7 @@ func (bk *backward) step() (met, more bool) {
 	}
 	bk.gen.lift(boxes)
 	for _, m := range bk.moves {
-		if bk.add(id, m, m.From, m.To, m.canon, bk.nodes[id].conn+int16(m.regions)) {
+		if bk.add(id, m, m.From, m.To, m.canon, bk.nodes.At(int(id)).conn+int16(m.regions)) {
 			return true, true
 		}
 	}
@@ -201,8 +202,8 @@ func (bk *backward) step() (met, more bool) {
 func (bk *backward) pushes(id uint32) []sokoban.Push {
 	var out []sokoban.Push
 	q := bk.e.b.Start()
-	for ; bk.nodes[id].parent != noParent; id = bk.nodes[id].parent {
-		nd := bk.nodes[id]
+	for ; bk.nodes.At(int(id)).parent != noParent; id = bk.nodes.At(int(id)).parent {
+		nd := *bk.nodes.At(int(id))
 		q.Unpack(bk.store.Key(nd.parent))
 		bk.gen.place(q.BoxSquares())
 		steps := bk.gen.unpull(q, nd.move)

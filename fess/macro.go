@@ -46,6 +46,7 @@ type macroGen struct {
 
 	// depth-first search, per box
 	visit  []uint32 // == epoch: met by the search
+	linked []uint32 // == epoch: links of the square computed (link)
 	epoch  uint32
 	num    []int32
 	low    []int32
@@ -81,7 +82,7 @@ func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 	n := b.N
 	return &macroGen{
 		b: b, dead: dead, occ: make([]bool, n),
-		visit: make([]uint32, n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
+		visit: make([]uint32, n), linked: make([]uint32, n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
 		parent: make([]sokoban.Square, n), links: make([]int8, 4*n),
 		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
 		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
@@ -91,7 +92,7 @@ func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 
 // bytes returns the memory of the scratch space.
 func (g *macroGen) bytes() int64 {
-	return int64(g.b.N) * (1 + 4*4 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1)
+	return int64(g.b.N) * (1 + 4*5 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1)
 }
 
 // place marks the boxes of p (all but none) as standing still.
@@ -110,15 +111,16 @@ func (g *macroGen) lift(boxes []sokoban.Square) {
 
 func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.occ[s] }
 
-// split computes links for the squares of the free area around root, with
-// root itself free: for a square s of it and a side d whose neighbour is
-// free, links[s*4+d] is the least side e such that, with a box on s (and the
-// other boxes in place), the player can walk between the d and e
-// neighbours; -1 where the neighbour is not free.
+// split runs the depth-first search of the free area around root, with
+// root itself free, from which link computes, for a square s of the area
+// and a side d whose neighbour is free, links[s*4+d]: the least side e such
+// that, with a box on s (and the other boxes in place), the player can walk
+// between the d and e neighbours; -1 where the neighbour is not free.
 func (g *macroGen) split(root sokoban.Square) {
 	g.epoch++
 	if g.epoch == 0 {
 		clear(g.visit)
+		clear(g.linked)
 		g.epoch = 1
 	}
 	e, b := g.epoch, g.b
@@ -164,54 +166,62 @@ func (g *macroGen) split(root sokoban.Square) {
 	for i := m - 1; i >= 0; i-- {
 		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
 	}
-	// Second pass over the squares met: the part of the board (without s)
-	// each neighbour of s lies in. A neighbour numbered before s is an
-	// ancestor, in the part holding the root; any other lies in the
-	// subtree of one child of s, which hangs on to the root's part unless
-	// s cuts it off (low(child) >= num(s)).
+	g.occ[root] = wasOcc
+}
+
+// link computes links, parts and partMin for square s of the area split
+// last searched, once per split: the search needs them only for the
+// squares the box reaches, most often a small part of the area. The part
+// of the board (without s) each neighbour of s lies in: a neighbour
+// numbered before s is an ancestor, in the part holding the root; any other
+// lies in the subtree of one child of s, which hangs on to the root's part
+// unless s cuts it off (low(child) >= num(s)).
+func (g *macroGen) link(s sokoban.Square) {
+	if g.linked[s] == g.epoch {
+		return
+	}
+	g.linked[s] = g.epoch
+	b := g.b
 	const wall, above = -2, -1
-	for _, s := range g.met {
-		var part [4]int32
-		for d := sokoban.Dir(0); d < 4; d++ {
-			c := b.Next(s, d)
-			switch {
-			case !g.free(c):
-				part[d] = wall
-			case g.num[c] < g.num[s]:
-				part[d] = above
-			default:
-				part[d] = above
-				for dc := sokoban.Dir(0); dc < 4; dc++ {
-					ch := b.Next(s, dc)
-					if g.free(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
-						part[d] = g.num[ch]
-						if g.parent[s] != sokoban.None && g.low[ch] < g.num[s] {
-							part[d] = above
-						}
-						break
+	var part [4]int32
+	for d := sokoban.Dir(0); d < 4; d++ {
+		c := b.Next(s, d)
+		switch {
+		case !g.free(c):
+			part[d] = wall
+		case g.num[c] < g.num[s]:
+			part[d] = above
+		default:
+			part[d] = above
+			for dc := sokoban.Dir(0); dc < 4; dc++ {
+				ch := b.Next(s, dc)
+				if g.free(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
+					part[d] = g.num[ch]
+					if g.parent[s] != sokoban.None && g.low[ch] < g.num[s] {
+						part[d] = above
 					}
-				}
-			}
-		}
-		g.parts[s] = 0
-		for d := 0; d < 4; d++ {
-			g.links[int(s)*4+d] = -1
-			if part[d] == wall {
-				continue
-			}
-			for e := 0; e < 4; e++ {
-				if part[e] == part[d] {
-					g.links[int(s)*4+d] = int8(e)
 					break
 				}
 			}
-			if g.links[int(s)*4+d] == int8(d) {
-				g.parts[s]++
-				g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
-			}
 		}
 	}
-	g.occ[root] = wasOcc
+	g.parts[s] = 0
+	for d := 0; d < 4; d++ {
+		g.links[int(s)*4+d] = -1
+		if part[d] == wall {
+			continue
+		}
+		for e := 0; e < 4; e++ {
+			if part[e] == part[d] {
+				g.links[int(s)*4+d] = int8(e)
+				break
+			}
+		}
+		if g.links[int(s)*4+d] == int8(d) {
+			g.parts[s]++
+			g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
+		}
+	}
 }
 
 // partMinOf returns the smallest square of the part (a child's number, or
@@ -247,6 +257,7 @@ func (g *macroGen) search(from sokoban.Square, reach func(sokoban.Square) bool, 
 	r, b := g.round, g.b
 	wasOcc := g.occ[from]
 	g.occ[from] = false
+	g.link(from)
 	q := g.queue[:0]
 	for d := sokoban.Dir(0); d < 4; d++ {
 		if n := b.Next(from, d); g.free(n) && reach(n) {
@@ -276,6 +287,7 @@ func (g *macroGen) search(from sokoban.Square, reach func(sokoban.Square) bool, 
 		if g.seen[ns] == r {
 			continue
 		}
+		g.link(t)
 		label := g.links[ns]
 		for e := int32(0); e < 4; e++ {
 			xs := int32(t)*4 + e

@@ -10,6 +10,7 @@ import (
 
 	"soko/deadlock"
 	"soko/heuristic"
+	"soko/internal/chunked"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -81,7 +82,7 @@ type engine struct {
 	spare    *sokoban.Position  // scratch, for learning
 	matching *heuristic.PushMatching
 	store    *sokoban.Store
-	nodes    []node
+	nodes    chunked.Slice[node]
 	cells    []cell
 	cellOf   map[cellKey]int32
 	fresh    []int32 // cells not yet visited by the round robin
@@ -215,7 +216,7 @@ func (e *engine) tick() (solver.Status, bool) {
 }
 
 func (e *engine) bytes() int64 {
-	n := e.static + e.store.Bytes() + int64(cap(e.nodes))*int64(unsafe.Sizeof(node{})) + int64(len(e.cells))*64
+	n := e.static + e.store.Bytes() + int64(e.nodes.Cap())*int64(unsafe.Sizeof(node{})) + int64(len(e.cells))*64
 	if e.frozen != nil {
 		n += e.frozen.Bytes()
 	}
@@ -244,8 +245,8 @@ func (e *engine) run() (solver.Result, error) {
 	f, canon := e.feat.of(e.pos)
 	e.sortBoxes()
 	root, _ := e.store.Intern(e.keyOf(sokoban.None, sokoban.None, canon))
-	e.nodes = append(e.nodes, node{parent: noParent, feat: f, cell: e.cellFor(f.cell())})
-	e.best = e.nodes[root].cell
+	e.nodes.Append(node{parent: noParent, feat: f, cell: e.cellFor(f.cell())})
+	e.best = e.at(root).cell
 	e.stats.Stored = 1
 	e.guard.Best(e.drawBest)
 	e.guard.Describe(func() string {
@@ -281,7 +282,7 @@ func (e *engine) run() (solver.Result, error) {
 		}
 		e.pos.Unpack(e.store.Key(id))
 		if !e.alive(id) {
-			e.nodes[id].state = dead
+			e.at(id).state = dead
 			continue
 		}
 		if res, done, err := e.expand(id); done {
@@ -308,7 +309,7 @@ func (e *engine) next() (uint32, bool) {
 		wait := &e.cells[c].wait
 		for wait.Len() > 0 {
 			en := heap.Pop(wait).(entry)
-			nd := &e.nodes[en.id]
+			nd := e.at(en.id)
 			if nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != c {
 				continue // stale: expanded, or queued again lighter or elsewhere
 			}
@@ -348,11 +349,14 @@ func (e *engine) cellFor(k cellKey) int32 {
 	return c
 }
 
+// at returns node id.
+func (e *engine) at(id uint32) *node { return e.nodes.At(int(id)) }
+
 // alive runs the expensive deadlock tier on the node about to be expanded
 // (in e.pos): the corral search around the box the move left, boxes cut
 // off by boxes frozen on goals, and the matching of boxes to goals.
 func (e *engine) alive(id uint32) bool {
-	nd := &e.nodes[id]
+	nd := e.at(id)
 	if nd.parent == noParent {
 		return true
 	}
@@ -391,10 +395,10 @@ func (e *engine) feasible() bool {
 // children, weighs them with the advisors and queues the new ones. done is
 // set when a child solves the level.
 func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
-	e.nodes[id].state = expanded
+	e.at(id).state = expanded
 	e.stats.Expanded++
 	e.learn(id)
-	parent := e.nodes[id]
+	parent := *e.at(id)
 	p := e.pos
 	p.Reach()
 	boxes := p.BoxSquares()
@@ -432,7 +436,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		cid, isNew := e.store.Intern(key, hash)
 		if isNew {
 			e.stats.Stored++
-			e.nodes = append(e.nodes, node{parent: id, move: m, feat: f, weight: -1})
+			e.nodes.Append(node{parent: id, move: m, feat: f, weight: -1})
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
 			}
@@ -445,8 +449,8 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 				}
 			}
 		}
-		if e.nodes[cid].state == generated {
-			e.kids = append(e.kids, child{move: m, id: cid, feat: e.nodes[cid].feat, weight: 1})
+		if e.at(cid).state == generated {
+			e.kids = append(e.kids, child{move: m, id: cid, feat: e.at(cid).feat, weight: 1})
 		}
 		p.Relocate(m.To, m.From, player)
 		if len(e.kids)%64 == 63 {
@@ -458,7 +462,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	e.advise(parent.feat)
 	for _, k := range e.kids {
 		w := parent.weight + k.weight
-		nd := &e.nodes[k.id]
+		nd := e.at(k.id)
 		if nd.weight >= 0 && nd.weight <= w {
 			continue // already queued at least as light
 		}
@@ -494,8 +498,8 @@ const learnAt = 64
 // below it (deadAbove) and every later node that holds the pattern, which
 // alive then finds.
 func (e *engine) learn(id uint32) {
-	for a := id; a != noParent; a = e.nodes[a].parent {
-		nd := &e.nodes[a]
+	for a := id; a != noParent; a = e.at(a).parent {
+		nd := e.at(a)
 		nd.sub++
 		if nd.sub > learnAt {
 			return // it had its turn, and every subtree above it too
@@ -513,8 +517,8 @@ func (e *engine) learn(id uint32) {
 // deadAbove reports whether an ancestor of node id was proved dead (by a
 // pattern learned in it): every position below a dead one is dead too.
 func (e *engine) deadAbove(id uint32) bool {
-	for a := e.nodes[id].parent; a != noParent; a = e.nodes[a].parent {
-		if e.nodes[a].state == dead {
+	for a := e.at(id).parent; a != noParent; a = e.at(a).parent {
+		if e.at(a).state == dead {
 			return true
 		}
 	}
@@ -690,8 +694,8 @@ func (e *engine) finish(id uint32, tail []sokoban.Push) solver.Result {
 // expands the pushes into moves.
 func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error) {
 	var path []Macro
-	for ; e.nodes[id].parent != noParent; id = e.nodes[id].parent {
-		path = append(path, e.nodes[id].move)
+	for ; e.at(id).parent != noParent; id = e.at(id).parent {
+		path = append(path, e.at(id).move)
 	}
 	p := e.b.Start()
 	var pushes []sokoban.Push
@@ -763,8 +767,8 @@ func (e *engine) finishStats() {
 
 // drawBest draws a node of the best cell, for progress events.
 func (e *engine) drawBest() []string {
-	for id := len(e.nodes) - 1; id >= 0; id-- {
-		if e.nodes[id].cell == e.best {
+	for id := e.nodes.Len() - 1; id >= 0; id-- {
+		if e.at(uint32(id)).cell == e.best {
 			q := e.b.Start()
 			q.Unpack(e.store.Key(uint32(id)))
 			return q.Rows()

@@ -1,0 +1,43 @@
+// Package chunked holds Slice, an append-only sequence kept in chunks of a
+// fixed size. Growing it never moves what it holds: a search that appends
+// millions of nodes to a plain slice spends a tenth of its time copying the
+// slice and faulting in the pages of each larger copy (the profile of fess
+// on XSokoban 41, where growslice took 1.2 s of 10), and the pointers At
+// returns stay valid across appends.
+package chunked
+
+// chunkBits sets the chunk size: 8192 elements.
+const chunkBits = 13
+
+const chunkLen = 1 << chunkBits
+
+// Slice is an append-only sequence of T. The zero value is empty and ready
+// to use.
+type Slice[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+// Len returns the number of elements.
+func (s *Slice[T]) Len() int { return s.n }
+
+// Append adds v at the end.
+func (s *Slice[T]) Append(v T) {
+	if s.n&(chunkLen-1) == 0 && s.n>>chunkBits == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]T, chunkLen))
+	}
+	s.chunks[s.n>>chunkBits][s.n&(chunkLen-1)] = v
+	s.n++
+}
+
+// At returns a pointer to element i, which stays valid as the slice grows.
+// It panics when i is out of range, as indexing a slice does.
+func (s *Slice[T]) At(i int) *T {
+	if uint(i) >= uint(s.n) {
+		panic("chunked: index out of range")
+	}
+	return &s.chunks[i>>chunkBits][i&(chunkLen-1)]
+}
+
+// Cap returns the number of elements the chunks allocated so far can hold.
+func (s *Slice[T]) Cap() int { return len(s.chunks) * chunkLen }
