@@ -55,6 +55,11 @@ type backward struct {
 	// boxes match start squares), bestRank its rank: the imagined board.
 	best     uint32
 	bestRank uint64
+	// off is the position with the fewest boxes left on goals (then the
+	// fewest areas, then the most spread), offRank its rank: the one
+	// engine.replan takes its plan from.
+	off     uint32
+	offRank uint64
 }
 
 // bnode is a position of the backward search, reached from parent by a
@@ -93,7 +98,7 @@ func newBackward(e *engine) *backward {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -155,7 +160,9 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		}
 		spread += int(min(bk.e.near[s], 1<<10))
 	}
-	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
+	spreadRank := uint64(1<<16 - 1 - min(spread, 1<<16-1))
+	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | spreadRank
+	offRank := uint64(onGoals)<<32 | uint64(max(conn, 0))<<16 | spreadRank
 	if from != sokoban.None {
 		p.Relocate(to, from, player)
 	}
@@ -163,6 +170,9 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		heap.Push(&bk.open, entry{key: rank, id: id})
 		if rank < bk.bestRank {
 			bk.best, bk.bestRank = id, rank
+		}
+		if offRank < bk.offRank {
+			bk.off, bk.offRank = id, offRank
 		}
 	}
 	return false
@@ -214,6 +224,34 @@ func (bk *backward) pushes(id uint32) []sokoban.Push {
 		out = append(out, steps...)
 	}
 	return out
+}
+
+// fillOrder returns the goals in the order a forward solution through the
+// backward path to node id fills them for the last time: the goals whose
+// box is never pulled off on the way first (in the order of first), then
+// the others, the one the path empties first last.
+func (bk *backward) fillOrder(id uint32, first []sokoban.Square) []sokoban.Square {
+	var path []Macro
+	for ; bk.nodes.At(int(id)).parent != noParent; id = bk.nodes.At(int(id)).parent {
+		path = append(path, bk.nodes.At(int(id)).move)
+	}
+	b := bk.e.b
+	emptied := make([]bool, b.N)
+	var last []sokoban.Square
+	for i := len(path) - 1; i >= 0; i-- {
+		if s := path[i].From; b.IsGoal(s) && !emptied[s] {
+			emptied[s] = true
+			last = append(last, s)
+		}
+	}
+	var order []sokoban.Square
+	for _, s := range first {
+		if !emptied[s] {
+			order = append(order, s)
+		}
+	}
+	slices.Reverse(last)
+	return append(order, last...)
 }
 
 // meeting is where the forward and the backward search met: a position

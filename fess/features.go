@@ -60,6 +60,7 @@ type featurer struct {
 	b     *sokoban.Board
 	plan  *plan
 	near  []int32
+	pulls [][]int32 // pull distances to each goal (Board.PullDistances)
 	goal  [][]int32 // pull distances per plan step: goal[k] to order[k]
 	hot   *hotspots // nil: no table
 	stamp []uint32
@@ -78,13 +79,19 @@ type featurer struct {
 // newFeaturer returns a featurer for plan pl, with the pull distances of
 // Board.PullDistances and their minimum over the goals, near.
 func newFeaturer(b *sokoban.Board, pl *plan, dist [][]int32, near []int32) *featurer {
-	f := &featurer{b: b, plan: pl, near: near, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+	f := &featurer{b: b, near: near, pulls: dist, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
 	if pl != nil {
-		for _, s := range pl.order {
-			f.goal = append(f.goal, dist[slices.Index(b.Goals(), s)])
-		}
+		f.setPlan(pl)
 	}
 	return f
+}
+
+// setPlan makes pl the plan the features follow.
+func (f *featurer) setPlan(pl *plan) {
+	f.plan, f.goal = pl, f.goal[:0]
+	for _, s := range pl.order {
+		f.goal = append(f.goal, f.pulls[slices.Index(f.b.Goals(), s)])
+	}
 }
 
 func (f *featurer) bytes() int64 { return 8 * int64(f.b.N) }

@@ -3,8 +3,10 @@ package fess
 import (
 	"context"
 	"slices"
+	"time"
 
 	"soko/sokoban"
+	"soko/solver"
 )
 
 // plan is the packing plan (issue 12 §2): the order in which the goals are
@@ -28,6 +30,10 @@ type plan struct {
 	// k < zone[s] (the zones shrink as k grows). A box outside the zone
 	// of the step the position has reached is out of plan (outOfPlan).
 	zone []int16
+	// peeled is set when every goal of the order was peelable in its
+	// turn; otherwise the order was taken greedily, and the engine may
+	// replace it by one from the backward search (engine.replan).
+	peeled bool
 }
 
 // planWork bounds the states the plan's pull searches may visit in all:
@@ -74,14 +80,25 @@ func newPlan(ctx context.Context, b *sokoban.Board, g *macroGen) (*plan, error) 
 		return nil, err
 	}
 	slices.Reverse(pr.reversed)
-	pl := &plan{order: pr.reversed, rank: make([]int16, b.N)}
+	pl, err := orderedPlan(ctx, b, g, pr.reversed, pr.work)
+	if err != nil {
+		return nil, err
+	}
+	pl.peeled = ok
+	return pl, nil
+}
+
+// orderedPlan returns the plan that fills the goals in order (every goal
+// once), with its zones, work states of the plan's searches done before.
+func orderedPlan(ctx context.Context, b *sokoban.Board, g *macroGen, order []sokoban.Square, work int) (*plan, error) {
+	pl := &plan{order: order, rank: make([]int16, b.N)}
 	for i := range pl.rank {
 		pl.rank[i] = -1
 	}
 	for i, s := range pl.order {
 		pl.rank[s] = int16(i)
 	}
-	if err := pl.zones(pr); err != nil {
+	if err := pl.zones(&planner{ctx: ctx, b: b, g: g, work: work}); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -266,12 +283,39 @@ func (pl *plan) packed(p *sokoban.Position) int {
 func (pl *plan) bytes() int64 { return 4*int64(len(pl.order)) + 4*int64(len(pl.rank)) }
 
 // PlanOrder returns the goals of board b in the order the packing plan
-// fills them, for people (soko analyze). It returns ctx.Err() when ctx is
-// done first.
+// fills them, for people (soko analyze, the web page): the order peeling
+// finds, or where it finds none, the one the plan strategy takes from the
+// backward search (engine.replan), given replanShare of planOrderTime. It
+// returns ctx.Err() when ctx is done first.
 func PlanOrder(ctx context.Context, b *sokoban.Board) ([]sokoban.Square, error) {
 	pl, err := newPlan(ctx, b, newMacroGen(b, nil))
-	if err != nil {
-		return nil, err
+	if err != nil || pl.peeled {
+		return pl.orderOrNil(), err
 	}
-	return pl.order, nil
+	opts := solver.Options{Budget: solver.Budget{Time: planOrderTime}}
+	e, _, err := newEngine(b.Level, solver.NewGuard(ctx, opts), opts)
+	if err != nil || e == nil {
+		return pl.order, err
+	}
+	if _, done, err := e.replan(); done {
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return e.plan.order, nil
+}
+
+// planOrderTime is the budget PlanOrder searches under: the largest boards
+// (255 boxes) take seconds a backward expansion.
+const planOrderTime = 10 * time.Second
+
+// orderOrNil returns pl's order, nil for a nil plan.
+func (pl *plan) orderOrNil() []sokoban.Square {
+	if pl == nil {
+		return nil
+	}
+	return pl.order
 }

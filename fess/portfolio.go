@@ -71,6 +71,9 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if _, err := opts.Real(backwardParam); err != nil {
 		return solver.Result{}, err
 	}
+	if _, err := opts.Bool(backPlanParam); err != nil {
+		return solver.Result{}, err
+	}
 	var on []string
 	for _, n := range strings.Split(list, ",") {
 		on = append(on, strings.TrimSpace(n))

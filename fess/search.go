@@ -93,6 +93,10 @@ type engine struct {
 	opener   bool // the opener advisor is on
 	imagine  bool // the imagine strategy: pack towards the imagined board
 	pair     bool // of a node's two moves the better weighs 0
+	// replanned is set when the plan came from the backward search
+	// (replan).
+	replanned bool
+	backPlan  bool // replan every level, not only where peeling failed
 
 	// The backward search (issue 12 §5), nil when off; it gets backShare
 	// of the expansions while it holds less than backMemory bytes.
@@ -144,6 +148,9 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 		return nil, 0, err
 	}
 	if e.backShare, err = opts.Real(backwardParam); err != nil {
+		return nil, 0, err
+	}
+	if e.backPlan, err = opts.Bool(backPlanParam); err != nil {
 		return nil, 0, err
 	}
 	e.backMemory = opts.Budget.Memory / 3
@@ -239,6 +246,11 @@ func (e *engine) run() (solver.Result, error) {
 	}
 	if e.imagine {
 		if res, done, err := e.imagineBoard(); done {
+			return res, err
+		}
+	}
+	if (!e.plan.peeled || e.backPlan) && !e.feat.onGoals && !e.imagine {
+		if res, done, err := e.replan(); done {
 			return res, err
 		}
 	}
@@ -632,6 +644,69 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	return solver.Result{}, false, nil
 }
 
+// replanShare is the share of its budget a plan strategy gives the backward
+// search that replaces a plan taken greedily (replan); replanNodes bounds
+// that search when there is neither a time nor a node limit.
+const (
+	replanShare = 0.1
+	replanNodes = 5_000
+)
+
+// replan replaces a plan whose goals could not all be peeled in turn (plan
+// peeled false; 12 of XSokoban's 90 levels) by the order in which the
+// backward search fills the goals on its way to the position with the
+// fewest boxes left on goals, as Festival takes its parking plan from its
+// backward search (the FESS paper; README, References). Peeling pulls each
+// box from its goal straight to a start square with the other goals'
+// boxes as walls; the backward search moves boxes more than once, so it
+// finds orders such as XSokoban 44's, whose goal room fills only if boxes
+// pass over goals filled later. It stops at the first position with no
+// box on a goal or at its share of the budget, and its store stays for
+// the forward search to meet. done is set when the budget runs out.
+func (e *engine) replan() (res solver.Result, done bool, err error) {
+	bk := newBackward(e)
+	e.back = bk
+	for e.replanning() && bk.offRank>>32 > 0 {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		if _, more := bk.step(); !more {
+			break
+		}
+		e.stats.Expanded++
+	}
+	if bk.offRank == ^uint64(0) {
+		return solver.Result{}, false, nil // no position matches the start
+	}
+	setUp, cancel := e.guard.SetUp()
+	defer cancel()
+	pl, err := orderedPlan(setUp, e.b, newMacroGen(e.b, nil), bk.fillOrder(bk.off, e.plan.order), 0)
+	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			return e.stop(st), true, nil
+		}
+		return solver.Result{}, true, err
+	}
+	e.plan = pl
+	e.feat.setPlan(pl)
+	e.replanned = true
+	return solver.Result{}, false, nil
+}
+
+// replanning reports whether replan's backward search has budget left.
+func (e *engine) replanning() bool {
+	b := e.budget
+	switch {
+	case b.Time <= 0 && b.Nodes <= 0:
+		return e.back.expanded < replanNodes
+	case b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*replanShare):
+		return false
+	case b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*replanShare:
+		return false
+	}
+	return true
+}
+
 // imagining reports whether the imagine strategy's backward search has
 // budget left.
 func (e *engine) imagining() bool {
@@ -747,6 +822,9 @@ func (e *engine) finishStats() {
 	if bk := e.back; bk != nil {
 		e.stats.Counts["backward.expanded"] = bk.expanded
 		e.stats.Counts["backward.stored"] = int64(bk.store.Len())
+		if e.replanned {
+			e.stats.Counts["replanned"] = 1
+		}
 		if e.meeting.ok {
 			e.stats.Counts["met"] = 1
 		}

@@ -15,11 +15,16 @@ var piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "
 var backwardParam = solver.Param{Name: "backward", Kind: solver.Real, Default: "0", Min: 0, Max: 0.9,
 	Doc: "share of the expansions the FESS strategies give to a backward (pull) search interleaved with theirs, met in the middle (issue 12 §5); 0: off (imagine runs its own backward search first either way)"}
 
+// backPlanParam takes every plan from the backward search (engine.replan),
+// not only those peeling cannot order.
+var backPlanParam = solver.Param{Name: "backplan", Kind: solver.Bool, Default: "0",
+	Doc: "take the packing plan from a backward (pull) search on a tenth of the budget for every level, not only where peeling the goals one by one finds no order"}
+
 func init() {
 	solver.Register(solver.Entry{
 		Name:    "fess",
 		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal; the default solver)",
-		Params:  []solver.Param{strategiesParam, piCorralParam, backwardParam},
+		Params:  []solver.Param{strategiesParam, piCorralParam, backwardParam, backPlanParam},
 		New:     func() solver.Solver { return FESS{} },
 	})
 }
