@@ -55,11 +55,12 @@ type backward struct {
 	// boxes match start squares), bestRank its rank: the imagined board.
 	best     uint32
 	bestRank uint64
-	// off is the position with the fewest boxes left on goals (then the
-	// fewest areas, then the most spread), offRank its rank: the one
-	// engine.replan takes its plan from.
+	// off is the position with the fewest boxes left on goals other than
+	// start squares (then the fewest areas, then the most spread), offRank
+	// its rank: the one engine.replan takes its plan from.
 	off     uint32
 	offRank uint64
+	start   []bool // the start's box squares
 }
 
 // bnode is a position of the backward search, reached from parent by a
@@ -83,7 +84,9 @@ func newBackward(e *engine) *backward {
 	for s := range dead {
 		dead[s] = true
 	}
+	start := make([]bool, b.N)
 	for i, s := range starts {
+		start[s] = true
 		row := make([]int32, b.N)
 		for k := range row {
 			row[k] = sokoban.Unreachable
@@ -98,7 +101,7 @@ func newBackward(e *engine) *backward {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), start: start, matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -153,16 +156,19 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		p.Relocate(from, to, bk.e.b.Next(to, move.Side))
 	}
 	_, ok := bk.matching.Bound(p)
-	var onGoals, spread int
+	var onGoals, offStart, spread int
 	for _, s := range p.BoxSquares() {
 		if bk.e.b.IsGoal(s) {
 			onGoals++
+			if !bk.start[s] {
+				offStart++
+			}
 		}
 		spread += int(min(bk.e.near[s], 1<<10))
 	}
 	spreadRank := uint64(1<<16 - 1 - min(spread, 1<<16-1))
 	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | spreadRank
-	offRank := uint64(onGoals)<<32 | uint64(max(conn, 0))<<16 | spreadRank
+	offRank := uint64(offStart)<<32 | uint64(max(conn, 0))<<16 | spreadRank
 	if from != sokoban.None {
 		p.Relocate(to, from, player)
 	}
