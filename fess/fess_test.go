@@ -416,3 +416,37 @@ func TestImagine(t *testing.T) {
 		t.Fatalf("%v after %d expansions, counts %v", res.Status, res.Stats.Expanded, res.Stats.Counts)
 	}
 }
+
+// TestReplan: on Microban levels whose goals cannot all be peeled in turn,
+// plan FESS takes its plan from the backward search (every goal once) and
+// solves the level within a small node budget.
+func TestReplan(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:3,11,12,18,22,24,29,33") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pl.peeled {
+			t.Fatalf("%s: peeling found an order; pick a level where it does not", l.Name())
+		}
+		order, err := PlanOrder(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := slices.Sorted(slices.Values(order)), slices.Sorted(slices.Values(b.Goals())); !slices.Equal(got, want) {
+			t.Fatalf("%s: replanned order %v is not the goals %v", l.Name(), order, want)
+		}
+		opts := solver.Options{Budget: solver.Budget{Nodes: 3000, Time: time.Minute}, Params: map[string]string{"strategies": "plan"}}
+		res, err := solver.Run(context.Background(), FESS{}, l, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != solver.Solved || res.Stats.Counts["plan.replanned"] != 1 {
+			t.Fatalf("%s: %v after %d expansions, counts %v", l.Name(), res.Status, res.Stats.Expanded, res.Stats.Counts)
+		}
+	}
+}
