@@ -14,7 +14,10 @@
 //     are filled, worked out backwards from the solved position by pulling
 //     boxes off the goals (a depth-first search for an order in which each
 //     goal's box can be pulled out to a start square), with, per step, the
-//     zone of squares still in line with it.
+//     zone of squares still in line with it. Where no such order exists
+//     (12 of XSokoban's 90 levels), the plan strategies take the order in
+//     which the backward search's path fills the goals (search.go,
+//     replan), on a tenth of their budget.
 //   - Features and cells (features.go, hotspots.go, issue 12 §3): boxes
 //     packed along the plan, the number of player regions, boxes out of
 //     plan; hotspots (boxes in another's way to an empty goal, Festival's
