@@ -13,29 +13,36 @@ import (
 // The portfolio (issue 12 §6): strategies run one after another on one
 // thread (side by side with --threads), each with its share of the budget
 // (solver.Portfolio), as Shoham's solver Festival runs its searches one
-// after another, most of them short (see the README's References).
+// after another, most of them short (see the README's References). Shares
+// scale with the budget, so the order changes how soon a level is solved,
+// not whether it is within a given budget.
 //
 //   - greedy: the greedy best-first search over single pushes of package
 //     search, first and short (2 %): it solves nearly every small level at
 //     once (151 of Microban's 155, at a median of 0.35 ms a level) and a
 //     few whose plan misleads FESS (Microban 144);
-//   - quick: plan FESS (below) on 3 % of the budget, for the levels it
-//     solves at once, before the other strategies spend theirs;
+//   - plan: FESS with the pack, out-of-plan and hotspot advisors (73 %:
+//     Microban 153 needs some 6 s of it). Alone at 10 s it solves 66 of
+//     XSokoban's 90, the portfolio of commit 5fc6b4e 67; it solved
+//     several levels in 7-9 s that the portfolio, giving it 65 %, did not
+//     (and a quick plan FESS on 3 % before the others only ran its first
+//     0.3 s twice);
 //   - goals: FESS that counts the boxes on goals in any order as packed,
 //     with no plan (5 %): it solves levels whose plan asks for a goal
 //     that is hard to fill first (XSokoban 70 and 72, alone at 10 s);
 //   - imagine: Festival's HF strategy (20 %): the backward search alone
 //     on a third of this share, then FESS packing towards its most opened
-//     position while meeting its store. Alone at 10 s it solves XSokoban
-//     41, 69, 72, 74, 76 and 85 (41, 69, 76 and 85 no other strategy had
-//     solved, even at 60 s); the meeting comes within a few hundred
-//     forward expansions, so the size of the backward store decides;
-//   - opener: plan FESS with the opener advisor too, which proposes the
-//     move bringing a box nearest the plan's next goal, and the
-//     connectivity advisor (5 %): it finds levels whose first goal needs
-//     a long way round, such as Microban 139;
-//   - plan: FESS with the pack, out-of-plan and hotspot advisors, on the
-//     rest (65 %: Microban 153 needs some 6 s of it);
+//     position while meeting its store. In the portfolio at 10 s it
+//     solves XSokoban 69 and 85, which plan does not; alone (a larger
+//     backward search) it has solved 41, 72, 74 and 76 too; the meeting
+//     comes within a few hundred forward expansions, so the size and the
+//     best position of the backward store decide;
+//   - opener (not in the default list): plan FESS with the opener advisor
+//     too, which proposes the move bringing a box nearest the plan's next
+//     goal, and the connectivity advisor. It finds levels whose first goal
+//     needs a long way round, such as Microban 139, and packs 20 of
+//     XSokoban 39's 25 boxes where plan packs none, but at 10 s it solved
+//     no level the others did not;
 //   - pair (not in the default list): plan FESS in which, as in Festival,
 //     the better of a node's two moves weighs 0 too. Beside the others at
 //     10 s it traded levels with plan (XSokoban 15 and 31 for 10 and 32).
@@ -44,13 +51,13 @@ import (
 // positions without deadlocks, they prove a level unsolvable. Greedy is not
 // (its goal-room macro can lose solutions). Without a time or node limit
 // only plan runs (or the first listed, when plan is not), to the end.
-var strategyNames = []string{"greedy", "quick", "goals", "imagine", "opener", "pair", "plan"}
+var strategyNames = []string{"greedy", "plan", "goals", "imagine", "opener", "pair"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "quick": 0.3, "goals": 0.5, "imagine": 2, "opener": 0.5, "pair": 3, "plan": 6.5}
+var shares = map[string]float64{"greedy": 0.2, "plan": 7.3, "goals": 0.5, "imagine": 2, "opener": 0.5, "pair": 3}
 
-var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,quick,goals,imagine,opener,plan",
-	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, quick, goals, imagine, opener, pair, plan, each with its share of the budget)"}
+var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,goals,imagine",
+	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, plan, goals, imagine, opener, pair, each with its share of the budget)"}
 
 // search is one FESS strategy.
 type search struct{ opener, onGoals, pair, imagine bool }
@@ -98,11 +105,10 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	}
 	return solver.Portfolio{Members: []solver.Member{
 		{Name: "greedy", Share: share("greedy")},
-		{Name: "quick", Solver: search{}, Params: own, Share: share("quick"), Exhaustive: true},
+		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},
 		{Name: "goals", Solver: search{onGoals: true}, Params: own, Share: share("goals"), Exhaustive: true},
 		{Name: "imagine", Solver: search{imagine: true}, Params: own, Share: share("imagine"), Exhaustive: true},
 		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
 		{Name: "pair", Solver: search{pair: true}, Params: own, Share: share("pair"), Exhaustive: true},
-		{Name: "plan", Solver: search{}, Params: own, Share: share("plan"), Exhaustive: true},
 	}}.Solve(ctx, l, opts)
 }

@@ -106,7 +106,7 @@ func TestBrowserSolverDetail(t *testing.T) {
 	b.waitFor("the best board's detail", `soko.state().detail !== ""`, 15*time.Second)
 	var st planState
 	b.eval("soko.state()", &st)
-	if !regexp.MustCompile(`^(greedy: boxes on goals \d+ of 25|(quick|goals|opener|plan): packed \d+ of 25, regions \d+, .*)$`).MatchString(st.Detail) {
+	if !regexp.MustCompile(`^(greedy: boxes on goals \d+ of 25|(goals|opener|plan): packed \d+ of 25, regions \d+, .*)$`).MatchString(st.Detail) {
 		t.Errorf("detail %q", st.Detail)
 	}
 	b.eval(`document.getElementById("bestDetail").scrollIntoView({block: "center"})`, nil)
