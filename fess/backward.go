@@ -5,7 +5,6 @@ import (
 	"slices"
 	"unsafe"
 
-	"soko/heuristic"
 	"soko/internal/chunked"
 	"soko/sokoban"
 )
@@ -41,7 +40,7 @@ import (
 type backward struct {
 	e        *engine
 	gen      *macroGen // pull mode, dead: the squares no start box reaches
-	matching *heuristic.PushMatching
+	starts   *startMatcher
 	store    *sokoban.Store
 	nodes    chunked.Slice[bnode]
 	open     entries // the best by the pull ordering first, newest on ties
@@ -101,9 +100,9 @@ func newBackward(e *engine) *backward {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), start: start, matching: heuristic.NewPushMatching(b, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
-	bk.static = bk.matching.Bytes() + g.bytes() + int64(b.N)
+	bk.static = bk.starts.bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
 	bk.sorted = slices.Sorted(slices.Values(b.Goals()))
 	p := bk.pos
@@ -155,7 +154,12 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	if from != sokoban.None {
 		p.Relocate(from, to, bk.e.b.Next(to, move.Side))
 	}
-	_, ok := bk.matching.Bound(p)
+	var ok bool
+	if from == sokoban.None {
+		ok = bk.starts.prepare(p.BoxSquares())
+	} else {
+		ok = bk.starts.child(from, to)
+	}
 	var onGoals, offStart, spread int
 	for _, s := range p.BoxSquares() {
 		if bk.e.b.IsGoal(s) {
@@ -198,6 +202,7 @@ func (bk *backward) step() (met, more bool) {
 	boxes := p.BoxSquares()
 	bk.sorted = append(bk.sorted[:0], boxes...)
 	slices.Sort(bk.sorted)
+	bk.starts.prepare(boxes)
 	bk.gen.place(boxes)
 	bk.moves = bk.moves[:0]
 	for _, s := range boxes {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"soko/heuristic"
 	"soko/internal/testlevel"
 	"soko/sokoban"
 	"soko/solver"
@@ -164,5 +165,80 @@ func TestBackwardMeets(t *testing.T) {
 	}
 	if met == 0 {
 		t.Error("the searches never met")
+	}
+}
+
+// TestStartMatcher checks the backward search's matching of boxes to start
+// squares against the least-cost matching's verdict (heuristic
+// PushMatching: a finite cost exists), on the positions a backward search
+// stores and on each of them with one box moved to every other free
+// square: prepare on the position, child on the move.
+func TestStartMatcher(t *testing.T) {
+	checked, infeasible := 0, 0
+	levels := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1,44")...)
+	for _, l := range levels {
+		guard := solver.NewGuard(context.Background(), solver.Options{})
+		e, _, err := newEngine(l, guard, solver.Options{})
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", l.Name(), err)
+		}
+		b := e.b
+		bk := newBackward(e)
+		for range 40 {
+			if _, more := bk.step(); !more {
+				break
+			}
+		}
+		rows := make([][]int32, 0)
+		for _, s := range b.Start().BoxSquares() {
+			g := newMacroGen(b, nil)
+			row := make([]int32, b.N)
+			for k := range row {
+				row[k] = sokoban.Unreachable
+			}
+			g.split(s)
+			g.search(s, func(sokoban.Square) bool { return true }, false)
+			for _, st := range g.queue {
+				row[st/4] = min(row[st/4], g.dist[st])
+			}
+			rows = append(rows, row)
+		}
+		want := heuristic.NewPushMatching(b, rows)
+		m := newStartMatcher(b.N, rows)
+		p := b.Start()
+		for id := 0; id < bk.store.Len() && id < 300; id++ {
+			p.Unpack(bk.store.Key(uint32(id)))
+			boxes := slices.Clone(p.BoxSquares())
+			_, ok := want.Bound(p)
+			if got := m.prepare(boxes); got != ok {
+				t.Fatalf("%s: prepare %v, matching %v on boxes %v", l.Name(), got, ok, boxes)
+			}
+			checked++
+			if !ok {
+				infeasible++
+				continue
+			}
+			for _, from := range boxes {
+				for to := sokoban.Square(0); int(to) < b.N; to++ {
+					if p.HasBox(to) {
+						continue
+					}
+					player := p.Player()
+					p.Relocate(from, to, player)
+					_, ok := want.Bound(p)
+					p.Relocate(to, from, player)
+					if got := m.child(from, to); got != ok {
+						t.Fatalf("%s: child %d->%d %v, matching %v", l.Name(), from, to, got, ok)
+					}
+					checked++
+					if !ok {
+						infeasible++
+					}
+				}
+			}
+		}
+	}
+	if infeasible == 0 || infeasible == checked {
+		t.Fatalf("%d of %d checks infeasible: the test does not tell the answers apart", infeasible, checked)
 	}
 }

@@ -1,0 +1,107 @@
+package fess
+
+import "soko/sokoban"
+
+// startMatcher decides whether the boxes of a backward position can each be
+// given a start square of its own from which a lone box can be pushed to
+// the box's square: a perfect matching in the bipartite graph of boxes and
+// start squares (Kuhn's augmenting paths). The backward search asks it of
+// every position it generates; a child differs from its parent by one box,
+// so with the parent's matching kept (prepare), a child needs one
+// augmenting path from the moved box, O(boxes²), where the least-cost
+// matching it replaced (heuristic.PushMatching) solved the whole
+// assignment, O(boxes³), and took 60 % of the backward search's time in
+// generating positions.
+type startMatcher struct {
+	reach [][]int16 // square -> the start squares (indices) a box there can come from
+	// The parent's matching: boxOf[t] the box (index in squares) on start
+	// t, -1 for none; squares the parent's box squares.
+	boxOf   []int16
+	squares []sokoban.Square
+	// scratch for a child
+	try     []int16
+	seen    []uint32
+	epoch   uint32
+}
+
+// newStartMatcher prepares the matcher from rows: rows[t][s] is the pushes a
+// lone box needs from start t to square s (sokoban.Unreachable: none).
+func newStartMatcher(n int, rows [][]int32) *startMatcher {
+	m := &startMatcher{reach: make([][]int16, n), boxOf: make([]int16, len(rows)), try: make([]int16, len(rows)), seen: make([]uint32, len(rows))}
+	for t, row := range rows {
+		for s, d := range row {
+			if d < sokoban.Unreachable {
+				m.reach[s] = append(m.reach[s], int16(t))
+			}
+		}
+	}
+	return m
+}
+
+// bytes returns the memory the matcher holds.
+func (m *startMatcher) bytes() int64 {
+	n := int64(len(m.reach))*24 + int64(len(m.boxOf))*(2+2+4)
+	for _, r := range m.reach {
+		n += 2 * int64(cap(r))
+	}
+	return n
+}
+
+// prepare matches the boxes on squares from scratch and keeps the matching
+// for child; it reports whether every box is matched.
+func (m *startMatcher) prepare(squares []sokoban.Square) bool {
+	m.squares = append(m.squares[:0], squares...)
+	for t := range m.boxOf {
+		m.boxOf[t] = -1
+	}
+	for i := range m.squares {
+		m.epoch++
+		if !m.augment(m.boxOf, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// child reports whether the boxes can still be matched after the box on
+// from (one of prepare's squares, all of which prepare matched) moves to to.
+func (m *startMatcher) child(from, to sokoban.Square) bool {
+	i := -1
+	for k, s := range m.squares {
+		if s == from {
+			i = k
+			break
+		}
+	}
+	copy(m.try, m.boxOf)
+	for t, b := range m.try {
+		if int(b) == i {
+			m.try[t] = -1
+		}
+	}
+	m.squares[i] = to
+	m.epoch++
+	ok := m.augment(m.try, i)
+	m.squares[i] = from
+	return ok
+}
+
+// augment looks for an augmenting path from box i in matching boxOf,
+// applying it when found.
+func (m *startMatcher) augment(boxOf []int16, i int) bool {
+	if m.epoch == 0 {
+		clear(m.seen)
+		m.epoch = 1
+	}
+	for _, t := range m.reach[m.squares[i]] {
+		if m.seen[t] == m.epoch {
+			continue
+		}
+		m.seen[t] = m.epoch
+		if boxOf[t] < 0 || m.augment(boxOf, int(boxOf[t])) {
+			boxOf[t] = int16(i)
+			return true
+		}
+	}
+	return false
+}
