@@ -19,9 +19,9 @@ type startMatcher struct {
 	boxOf   []int16
 	squares []sokoban.Square
 	// scratch for a child
-	try     []int16
-	seen    []uint32
-	epoch   uint32
+	try   []int16
+	seen  []uint32
+	epoch uint32
 }
 
 // newStartMatcher prepares the matcher from rows: rows[t][s] is the pushes a
