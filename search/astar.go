@@ -14,22 +14,13 @@ import (
 // (each box needs at least its own pushes to its goal), so the first solved
 // state expanded has the fewest pushes. It is not always consistent, so a
 // state reached again by a shorter path is reopened, even after expansion.
-// Ties on f go to the smaller bound, that is, the deeper state. Besides
-// the default detectors it runs the corral detector (astarDetectors).
+// Ties on f go to the smaller bound, that is, the deeper state.
 type AStar struct{}
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true, detectors: astarDetectors})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true})
 }
-
-// astarDetectors are A*'s dynamic deadlock detectors: the defaults and
-// sealed corrals. A* must expand every state whose f is below the optimum,
-// so each dead state it keeps costs a subtree; the corral check makes an
-// expansion up to twice as slow (Microban 93) but on Microban 153, where
-// a box parked on the mouth of the goal column shuts it off, A* expands a
-// third of the states it did.
-const astarDetectors = defaultDetectors + ",corral"
 
 // WeightedAStar is weighted A* over pushes: f = g + W·h with the matching
 // bound h. With W > 1 it gives up optimality (solutions are at most W times

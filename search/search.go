@@ -120,7 +120,7 @@ func init() {
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
 			Params: []solver.Param{deadlocks, piCorralParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []solver.Param{deadlocksParam(astarDetectors), piCorralParam, tunnelsParam, roomsParam(false), symmetryParam, frozenGoalsParam, parkedLastParam}, New: func() solver.Solver { return AStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false), symmetryParam, frozenGoalsParam, parkedLastParam}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
 			Params: []solver.Param{pushWParam, deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
