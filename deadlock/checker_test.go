@@ -319,3 +319,23 @@ func TestCorralRetries(t *testing.T) {
 		t.Errorf("proved dead at ask %d, want a power of two from 8 on", provedAt)
 	}
 }
+
+// TestCorralHiddenGoals: a box on the goal at the mouth of an empty goal
+// column, with the square below it shut in by a second box on a goal. The
+// only push the two allow, the second box left, leaves both on goals, so
+// a relaxed search that asked only for its boxes on goals would call the
+// corral solvable; the goals of the column, which the player never gets
+// to, can get no box, and the position is dead.
+func TestCorralHiddenGoals(t *testing.T) {
+	p, _ := marked(t,
+		"#######",
+		"#.#   #",
+		"#.# $ #",
+		"#*  $ #",
+		"#.B@$ #",
+		"#######")
+	c := NewCorrals(p.Board(), DeadSquares(p.Board()))
+	if !c.Dead(p) {
+		t.Fatal("not dead")
+	}
+}

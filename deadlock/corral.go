@@ -74,6 +74,9 @@ type Corrals struct {
 	CacheHits uint64
 	queue     []sokoban.Square
 	key       []byte
+	// hidden and hiddenGoals are the squares of the relaxed start the
+	// player cannot reach, and its goals among them (hiddenAreas).
+	hidden, hiddenGoals []sokoban.Square
 }
 
 // NewCorrals returns a corral examiner for b with the given dead squares and
@@ -252,29 +255,30 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 	b := c.b
 	k := len(boxes)
 	clear(c.seen)
-	c.queue = append(append(c.queue[:0], boxes...), player)
+	// A state is k box squares, the player's canonical square, and 1 once
+	// the player has reached a hidden square on the way (see hiddenAreas).
+	c.queue = append(append(c.queue[:0], boxes...), player, 0)
 	c.seen[c.keyOf(c.queue)] = struct{}{}
 	cur := make([]sokoban.Square, k)
-	next := make([]sokoban.Square, k+1)
+	next := make([]sokoban.Square, k+2)
 	type push struct {
 		i int
 		d sokoban.Dir
 	}
 	var pushes []push
-	for head := 0; head < len(c.queue); head += k + 1 {
+	c.hiddenAreas(boxes, player, kill)
+	for head := 0; head < len(c.queue); head += k + 2 {
 		copy(cur, c.queue[head:head+k])
-		solved := true
-		for _, t := range cur {
-			if t != sokoban.None && !b.IsGoal(t) {
-				solved = false
-				break
-			}
-		}
-		if solved {
-			return true, false
-		}
 		c.place(cur)
 		c.reachFrom(c.queue[head+k])
+		opened := c.queue[head+k+1]
+		if opened == 0 && c.entered() {
+			opened = 1
+		}
+		if c.solved(cur, opened == 1) {
+			c.lift(cur)
+			return true, false
+		}
 		pushes = pushes[:0]
 		for i, t := range cur {
 			if t == sokoban.None {
@@ -298,7 +302,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 				c.occ[to] = false
 				next[m.i] = sokoban.None
 			}
-			next[k] = c.reachFrom(from)
+			next[k], next[k+1] = c.reachFrom(from), opened
 			c.lift(next[:k])
 			slices.Sort(next[:k])
 			key := c.keyOf(next)
@@ -313,6 +317,69 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		}
 	}
 	return false, false
+}
+
+// hiddenAreas notes in c.hidden the free squares, not dead, of the relaxed
+// board with boxes on boxes that the player on player cannot reach, and in
+// c.hiddenGoals the goals among them; with kill set it notes none.
+//
+// They strengthen the relaxed search. A box that is not on the relaxed
+// board and ends on a hidden goal comes onto the hidden squares pushed by
+// the player from next to it, onto one that is not dead (it reaches a
+// goal from there), and then, on the relaxed board of that moment, the
+// player reaches that square. So in any solution of the real position,
+// restricted to the relaxed boxes, either the player reaches a hidden
+// square at some point, or every hidden goal ends under one of the
+// relaxed boxes: the search's goal test asks for one or the other (solved).
+// A box taken off by the kill rule might cover a hidden goal, so with kill
+// nothing is hidden.
+func (c *Corrals) hiddenAreas(boxes []sokoban.Square, player sokoban.Square, kill bool) {
+	c.hidden, c.hiddenGoals = c.hidden[:0], c.hiddenGoals[:0]
+	if kill {
+		return
+	}
+	c.place(boxes)
+	c.reachFrom(player)
+	for s := range sokoban.Square(c.b.N) {
+		if !c.occ[s] && c.reach[s] != c.rep && !c.dead[s] {
+			c.hidden = append(c.hidden, s)
+			if c.b.IsGoal(s) {
+				c.hiddenGoals = append(c.hiddenGoals, s)
+			}
+		}
+	}
+	c.lift(boxes)
+}
+
+// solved reports whether every box of boxes (None: taken off) is on a
+// goal and, unless the player has reached a hidden square on the way
+// (opened), every hidden goal holds one of them.
+func (c *Corrals) solved(boxes []sokoban.Square, opened bool) bool {
+	for _, t := range boxes {
+		if t != sokoban.None && !c.b.IsGoal(t) {
+			return false
+		}
+	}
+	if opened {
+		return true
+	}
+	for _, g := range c.hiddenGoals {
+		if !slices.Contains(boxes, g) {
+			return false
+		}
+	}
+	return true
+}
+
+// entered reports whether the player, after reachFrom, reaches a hidden
+// square.
+func (c *Corrals) entered() bool {
+	for _, s := range c.hidden {
+		if c.reach[s] == c.rep {
+			return true
+		}
+	}
+	return false
 }
 
 // loose reports whether the four neighbours of s on the relaxed board are
