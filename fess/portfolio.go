@@ -21,22 +21,23 @@ import (
 //     search, first and short (2 %): it solves nearly every small level at
 //     once (151 of Microban's 155, at a median of 0.35 ms a level) and a
 //     few whose plan misleads FESS (Microban 144);
-//   - plan: FESS with the pack, out-of-plan and hotspot advisors (73 %:
-//     Microban 153 needs some 6 s of it). Alone at 10 s it solves 66 of
-//     XSokoban's 90, the portfolio of commit 5fc6b4e 67; it solved
-//     several levels in 7-9 s that the portfolio, giving it 65 %, did not
-//     (and a quick plan FESS on 3 % before the others only ran its first
-//     0.3 s twice);
+//   - plan: FESS with the pack, out-of-plan and hotspot advisors (83 %:
+//     Microban 153 needs some 6 s of it). Alone at 10 s it solves 64-66
+//     of XSokoban's 90, and several only after 7-9 s: with 65 % (and a
+//     quick plan FESS on 3 % first, which only ran plan's first 0.3 s
+//     twice) the portfolio solved 67 at 10 s, with 73 % 67-68, with 83 %
+//     70 (XSokoban 44 and 76 more);
 //   - goals: FESS that counts the boxes on goals in any order as packed,
 //     with no plan (5 %): it solves levels whose plan asks for a goal
 //     that is hard to fill first (XSokoban 70 and 72, alone at 10 s);
-//   - imagine: Festival's HF strategy (20 %): the backward search alone
+//   - imagine: Festival's HF strategy (10 %): the backward search alone
 //     on a third of this share, then FESS packing towards its most opened
 //     position while meeting its store. In the portfolio at 10 s it
-//     solves XSokoban 69 and 85, which plan does not; alone (a larger
-//     backward search) it has solved 41, 72, 74 and 76 too; the meeting
-//     comes within a few hundred forward expansions, so the size and the
-//     best position of the backward store decide;
+//     solves XSokoban 69 and 85, which plan does not, in half a second
+//     (as it does on 20 %); alone (a larger backward search) it has
+//     solved 41, 72, 74 and 76 too; the meeting comes within a few
+//     hundred forward expansions, so the size and the best position of
+//     the backward store decide;
 //   - opener (not in the default list): plan FESS with the opener advisor
 //     too, which proposes the move bringing a box nearest the plan's next
 //     goal, and the connectivity advisor. It finds levels whose first goal
@@ -54,7 +55,7 @@ import (
 var strategyNames = []string{"greedy", "plan", "goals", "imagine", "opener", "pair"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "plan": 7.3, "goals": 0.5, "imagine": 2, "opener": 0.5, "pair": 3}
+var shares = map[string]float64{"greedy": 0.2, "plan": 8.3, "goals": 0.5, "imagine": 1, "opener": 0.5, "pair": 3}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,plan,goals,imagine",
 	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, plan, goals, imagine, opener, pair, each with its share of the budget)"}
