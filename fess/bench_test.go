@@ -25,3 +25,31 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(expanded)/s, "expanded/s")
 	b.ReportMetric(float64(generated)/s, "generated/s")
 }
+
+// BenchmarkBackward runs 2,000 expansions of the backward search (pull
+// macro-moves from the solved position, as the imagine strategy and replan
+// run it) on XSokoban 76 and reports the expansions and positions stored
+// per second.
+func BenchmarkBackward(b *testing.B) {
+	l := testlevel.Resolve(b, "xsokoban90:76")[0]
+	var expanded, stored int64
+	for b.Loop() {
+		b.StopTimer()
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{})
+		if err != nil || e == nil {
+			b.Fatalf("no engine: %v", err)
+		}
+		b.StartTimer()
+		bk := newBackward(e)
+		for range 2000 {
+			if _, more := bk.step(); !more {
+				break
+			}
+		}
+		expanded += bk.expanded
+		stored += int64(bk.store.Len())
+	}
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(expanded)/s, "expanded/s")
+	b.ReportMetric(float64(stored)/s, "stored/s")
+}
