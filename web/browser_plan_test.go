@@ -100,8 +100,8 @@ func TestBrowserPlanOverlay(t *testing.T) {
 func TestBrowserSolverDetail(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
-	b.must("Page.navigate", map[string]any{"url": url + "/#xsokoban90:90"})
-	b.waitFor("the page to load XSokoban 90", `window.soko && soko.ready && soko.state().level === "xsokoban90:90"`, 20*time.Second)
+	b.must("Page.navigate", map[string]any{"url": url + "/#xsokoban90:39"})
+	b.waitFor("the page to load XSokoban 39", `window.soko && soko.ready && soko.state().level === "xsokoban90:39"`, 20*time.Second)
 	b.click("solveBtn") // fess, the page's default: a portfolio, so the member speaks
 	b.waitFor("the best board's detail", `soko.state().detail !== ""`, 15*time.Second)
 	var st planState
