@@ -10,6 +10,7 @@ import (
 
 	"soko/deadlock"
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -186,15 +187,7 @@ func pushClosure(p *sokoban.Position, box sokoban.Square, dead []bool) map[strin
 // TestPlanCorridor: goals at the end of a corridor are filled deepest
 // first, and every plan orders all goals once.
 func TestPlanCorridor(t *testing.T) {
-	l := testlevel.Parse(t, "##########\n#...$$$ @#\n##########\n")
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, pl := levelPlan(t, testlevel.Parse(t, "##########\n#...$$$ @#\n##########\n"))
 	var xs []int
 	for _, s := range pl.order {
 		x, _ := b.XY(s)
@@ -204,14 +197,7 @@ func TestPlanCorridor(t *testing.T) {
 		t.Errorf("fill order by column %v, want [1 2 3]", xs)
 	}
 	for _, l := range testlevel.Resolve(t, "xsokoban90:1-10") {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, pl := levelPlan(t, l)
 		got := slices.Sorted(slices.Values(pl.order))
 		if !slices.Equal(got, b.Goals()) {
 			t.Errorf("%s: plan %v is not an order of the goals %v", l.Name(), pl.order, b.Goals())
@@ -422,14 +408,7 @@ func TestImagine(t *testing.T) {
 // solves the level within a small node budget.
 func TestReplan(t *testing.T) {
 	for _, l := range testlevel.Resolve(t, "microban:3,11,12,18,22,24,29,33") {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, pl := levelPlan(t, l)
 		if pl.peeled {
 			t.Fatalf("%s: peeling found an order; pick a level where it does not", l.Name())
 		}
@@ -449,4 +428,19 @@ func TestReplan(t *testing.T) {
 			t.Fatalf("%s: %v after %d expansions, counts %v", l.Name(), res.Status, res.Stats.Expanded, res.Stats.Counts)
 		}
 	}
+}
+
+// levelPlan returns l's board and the plan peeling (or the greedy order)
+// gives it.
+func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
+	t.Helper()
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := newPlan(context.Background(), b, newMacroGen(b, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, pl
 }

@@ -625,7 +625,7 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// run checks the start against the backward store afterwards.
 	bk := newBackward(e)
 	e.back = bk
-	for e.imagining() {
+	for e.backwardLeft(imagineShare, imagineNodes) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -667,7 +667,7 @@ const (
 func (e *engine) replan() (res solver.Result, done bool, err error) {
 	bk := newBackward(e)
 	e.back = bk
-	for e.replanning() && bk.offRank>>32 > 0 {
+	for e.backwardLeft(replanShare, replanNodes) && bk.offRank>>32 > 0 {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -697,30 +697,17 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 	return solver.Result{}, false, nil
 }
 
-// replanning reports whether replan's backward search has budget left.
-func (e *engine) replanning() bool {
+// backwardLeft reports whether a backward search run alone first (replan,
+// imagine) still has budget: share of the strategy's time or node budget,
+// or nodes expansions without either.
+func (e *engine) backwardLeft(share float64, nodes int64) bool {
 	b := e.budget
 	switch {
 	case b.Time <= 0 && b.Nodes <= 0:
-		return e.back.expanded < replanNodes
-	case b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*replanShare):
+		return e.back.expanded < nodes
+	case b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*share):
 		return false
-	case b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*replanShare:
-		return false
-	}
-	return true
-}
-
-// imagining reports whether the imagine strategy's backward search has
-// budget left.
-func (e *engine) imagining() bool {
-	b := e.budget
-	switch {
-	case b.Time <= 0 && b.Nodes <= 0:
-		return e.back.expanded < imagineNodes
-	case b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*imagineShare):
-		return false
-	case b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*imagineShare:
+	case b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*share:
 		return false
 	}
 	return true
