@@ -500,7 +500,8 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 
 // learnAt is the size of a subtree, in expansions, at which the engine
 // looks for a deadlock pattern in the subtree's root, as Festival does at
-// 64 (the FESS paper; README, References).
+// 64 (the FESS paper; README, References). At 32 and 128 the portfolio
+// solved 69 and 67 of XSokoban's 90 at 10 s, at 64 70 (commit d135b89).
 const learnAt = 64
 
 // learn counts the expansion of id in the subtrees of its ancestors, and
