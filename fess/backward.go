@@ -50,13 +50,12 @@ type backward struct {
 	moves    []Macro
 	expanded int64
 	static   int64
-	// best is the position that ranks best so far (among those whose
-	// boxes match start squares), bestRank its rank: the imagined board.
-	best     uint32
-	bestRank uint64
-	// off is the position with the fewest boxes left on goals other than
-	// start squares (then the fewest areas, then the most spread), offRank
-	// its rank: the one engine.replan takes its plan from.
+	// off is the position (among those whose boxes match start squares)
+	// with the fewest boxes left on goals other than start squares, then
+	// the fewest areas, then the most spread; offRank is its rank. replan
+	// takes its plan from it, and imagine its imagined board: alone at 3
+	// and 6 s, imagine solved XSokoban 74 and 41 towards it that it did
+	// not towards the position first in the pull ordering.
 	off     uint32
 	offRank uint64
 	start   []bool // the start's box squares
@@ -100,7 +99,7 @@ func newBackward(e *engine) *backward {
 		rows[i] = row
 	}
 	g.dead = dead
-	bk := &backward{e: e, gen: g, bestRank: ^uint64(0), offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.starts.bytes() + g.bytes() + int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -178,9 +177,6 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	}
 	if ok {
 		heap.Push(&bk.open, entry{key: rank, id: id})
-		if rank < bk.bestRank {
-			bk.best, bk.bestRank = id, rank
-		}
 		if offRank < bk.offRank {
 			bk.off, bk.offRank = id, offRank
 		}

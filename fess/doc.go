@@ -44,8 +44,8 @@
 //   - The backward search (backward.go, issue 12 §5): pull macro-moves
 //     from the solved position; a position both searches stored splices
 //     the two halves. The imagine strategy runs it first, on a third of
-//     its budget, and packs towards its most opened position (Festival's
-//     HF strategy); beside plan FESS it is off by default (--param
+//     its budget, and packs towards its position with the fewest boxes
+//     left on goals (Festival's HF strategy); beside plan FESS it is off by default (--param
 //     backward=SHARE interleaves it).
 //   - The portfolio (portfolio.go, issue 12 §6): greedy, a quick plan
 //     FESS, FESS on boxes on goals in any order, imagine, FESS with the

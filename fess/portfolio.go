@@ -31,8 +31,8 @@ import (
 //     with no plan (5 %): it solves levels whose plan asks for a goal
 //     that is hard to fill first (XSokoban 70 and 72, alone at 10 s);
 //   - imagine: Festival's HF strategy (10 %): the backward search alone
-//     on a third of this share, then FESS packing towards its most opened
-//     position while meeting its store. In the portfolio at 10 s it
+//     on a third of this share, then FESS packing towards its position
+//     with the fewest boxes left on goals while meeting its store. In the portfolio at 10 s it
 //     solves XSokoban 69 and 85, which plan does not, in half a second
 //     (as it does on 20 %); alone (a larger backward search) it has
 //     solved 41, 72, 74 and 76 too; the meeting comes within a few

@@ -617,8 +617,8 @@ const (
 )
 
 // imagineBoard runs the backward search alone on its share of the budget
-// and takes the best position it ranks (the most opened board) as the
-// imagined board the forward search then packs towards, with the backward
+// and takes the position with the fewest boxes left on goals other than
+// start squares (backward.off) as the imagined board the forward search then packs towards, with the backward
 // store kept for meeting it (Festival's HF strategy). done is set when the
 // budget runs out.
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
@@ -636,7 +636,7 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 		e.stats.Expanded++
 	}
 	q := e.b.Start()
-	q.Unpack(bk.store.Key(bk.best))
+	q.Unpack(bk.store.Key(bk.off))
 	target := make([]bool, e.b.N)
 	for _, s := range q.BoxSquares() {
 		target[s] = true
