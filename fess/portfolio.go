@@ -32,12 +32,13 @@ import (
 //     that is hard to fill first (XSokoban 70 and 72, alone at 10 s);
 //   - imagine: Festival's HF strategy (10 %): the backward search alone
 //     on a third of this share, then FESS packing towards its position
-//     with the fewest boxes left on goals while meeting its store. In the portfolio at 10 s it
-//     solves XSokoban 69 and 85, which plan does not, in half a second
-//     (as it does on 20 %); alone (a larger backward search) it has
-//     solved 41, 72, 74 and 76 too; the meeting comes within a few
-//     hundred forward expansions, so the size and the best position of
-//     the backward store decide;
+//     with the fewest boxes left on goals while meeting its store. In the
+//     portfolio at 10 s it solves XSokoban 69 and 85, which plan does
+//     not, in half a second, and 74 in its last second (commit 92a94de;
+//     on 7 % it lost 74, on 15 % plan lost 70 and 76). Alone (a larger
+//     backward search) it has solved 41, 72 and 76 too; the meeting comes
+//     within a few hundred forward expansions, so the size of the
+//     backward store and the position packed towards decide;
 //   - opener (not in the default list): plan FESS with the opener advisor
 //     too, which proposes the move bringing a box nearest the plan's next
 //     goal, and the connectivity advisor. It finds levels whose first goal
