@@ -126,6 +126,9 @@ func newBackward(e *engine) *backward {
 	return bk
 }
 
+// at returns node id.
+func (bk *backward) at(id uint32) *bnode { return bk.nodes.At(int(id)) }
+
 // bytes returns the memory the backward search takes.
 func (bk *backward) bytes() int64 {
 	return bk.static + bk.store.Bytes() + int64(bk.nodes.Cap())*int64(unsafe.Sizeof(bnode{})) + 16*int64(cap(bk.open))
@@ -206,7 +209,7 @@ func (bk *backward) step() (met, more bool) {
 	}
 	bk.gen.lift(boxes)
 	for _, m := range bk.moves {
-		if bk.add(id, m, m.From, m.To, m.canon, bk.nodes.At(int(id)).conn+int16(m.regions)) {
+		if bk.add(id, m, m.From, m.To, m.canon, bk.at(id).conn+int16(m.regions)) {
 			return true, true
 		}
 	}
@@ -219,8 +222,8 @@ func (bk *backward) step() (met, more bool) {
 func (bk *backward) pushes(id uint32) []sokoban.Push {
 	var out []sokoban.Push
 	q := bk.e.b.Start()
-	for ; bk.nodes.At(int(id)).parent != noParent; id = bk.nodes.At(int(id)).parent {
-		nd := *bk.nodes.At(int(id))
+	for ; bk.at(id).parent != noParent; id = bk.at(id).parent {
+		nd := *bk.at(id)
 		q.Unpack(bk.store.Key(nd.parent))
 		bk.gen.place(q.BoxSquares())
 		steps := bk.gen.unpull(q, nd.move)
@@ -239,8 +242,8 @@ func (bk *backward) pushes(id uint32) []sokoban.Push {
 // the others, the one the path empties first last.
 func (bk *backward) fillOrder(id uint32, first []sokoban.Square) []sokoban.Square {
 	var path []Macro
-	for ; bk.nodes.At(int(id)).parent != noParent; id = bk.nodes.At(int(id)).parent {
-		path = append(path, bk.nodes.At(int(id)).move)
+	for ; bk.at(id).parent != noParent; id = bk.at(id).parent {
+		path = append(path, bk.at(id).move)
 	}
 	b := bk.e.b
 	emptied := make([]bool, b.N)

@@ -618,9 +618,9 @@ const (
 
 // imagineBoard runs the backward search alone on its share of the budget
 // and takes the position with the fewest boxes left on goals other than
-// start squares (backward.off) as the imagined board the forward search then packs towards, with the backward
-// store kept for meeting it (Festival's HF strategy). done is set when the
-// budget runs out.
+// start squares (backward.off) as the imagined board the forward search
+// then packs towards, with the backward store kept for meeting it
+// (Festival's HF strategy). done is set when the budget runs out.
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
 	// run checks the start against the backward store afterwards.
@@ -662,9 +662,9 @@ const (
 // boxes as walls; the backward search moves boxes more than once, so it
 // finds orders such as XSokoban 44's, whose goal room fills only if boxes
 // pass over goals filled later. It stops at the first position with no
-// box on a goal but start squares, or at its share of the budget, when
-// the plan stays as it was; either way its store stays for the forward
-// search to meet. done is set when the budget runs out.
+// box on a goal but start squares; when its share of the budget runs out
+// before, the plan stays as it was. Either way its store stays for the
+// forward search to meet. done is set when the whole budget runs out.
 func (e *engine) replan() (res solver.Result, done bool, err error) {
 	bk := newBackward(e)
 	e.back = bk

@@ -55,7 +55,7 @@ func (m *startMatcher) prepare(squares []sokoban.Square) bool {
 		m.boxOf[t] = -1
 	}
 	for i := range m.squares {
-		m.epoch++
+		m.round()
 		if !m.augment(m.boxOf, i) {
 			return false
 		}
@@ -80,19 +80,24 @@ func (m *startMatcher) child(from, to sokoban.Square) bool {
 		}
 	}
 	m.squares[i] = to
-	m.epoch++
+	m.round()
 	ok := m.augment(m.try, i)
 	m.squares[i] = from
 	return ok
 }
 
-// augment looks for an augmenting path from box i in matching boxOf,
-// applying it when found.
-func (m *startMatcher) augment(boxOf []int16, i int) bool {
+// round starts a search for an augmenting path: no start square seen.
+func (m *startMatcher) round() {
+	m.epoch++
 	if m.epoch == 0 {
 		clear(m.seen)
 		m.epoch = 1
 	}
+}
+
+// augment looks for an augmenting path from box i in matching boxOf, over
+// the start squares not seen this round, applying it when found.
+func (m *startMatcher) augment(boxOf []int16, i int) bool {
 	for _, t := range m.reach[m.squares[i]] {
 		if m.seen[t] == m.epoch {
 			continue
