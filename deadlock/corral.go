@@ -66,8 +66,7 @@ type Corrals struct {
 	occ   []bool
 	reach []uint32
 	rep   uint32
-	seen  map[string]struct{}     // states queued: boxes, player square, opened
-	done  map[string]struct{}     // states expanded: boxes, player region, opened
+	seen  map[string]struct{}
 	cache map[string]corralAnswer // relaxed problem -> answer
 	start []sokoban.Square
 
@@ -88,7 +87,7 @@ func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
 		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
 		occ: make([]bool, b.N), reach: make([]uint32, b.N),
-		seen: make(map[string]struct{}), done: make(map[string]struct{}), cache: make(map[string]corralAnswer),
+		seen: make(map[string]struct{}), cache: make(map[string]corralAnswer),
 	}
 }
 
@@ -245,18 +244,7 @@ func (c *Corrals) lift(boxes []sokoban.Square) {
 // relaxedSolvable searches the position with only the given boxes (sorted)
 // and the player on player, breadth first over pushes, for a state with
 // every box on a goal. It returns true when it finds one, and true with
-// open set when it runs out of budget first.
-//
-// A state is taken apart from others by its boxes and the player's region
-// (its smallest square), but the region is found only when the state comes
-// off the queue: a push puts the player on the square the box left, and
-// the queue holds that square, so a push costs no flood fill. States met
-// twice with the player on different squares of one region are expanded
-// once (done). The budget bounds the states queued at three per state of
-// the old count (boxes and region, the region found at each push): on
-// XSokoban 21, 44, 72 and 87 (30,000 plan FESS expansions each) the
-// searches then proved as many corrals and learned as many patterns as
-// before, in 4-12 % less time of the whole search.
+// open set when it runs out of budget states first.
 //
 // With kill set, a pushed box that ends with free squares on all four
 // sides is taken off the board (its square becomes None) and counts as
@@ -267,12 +255,11 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 	b := c.b
 	k := len(boxes)
 	clear(c.seen)
-	clear(c.done)
-	// A queued state is k box squares, the player's square, and 1 once
+	// A state is k box squares, the player's canonical square, and 1 once
 	// the player has reached a hidden square on the way (see hiddenAreas).
 	c.queue = append(append(c.queue[:0], boxes...), player, 0)
 	c.seen[c.keyOf(c.queue)] = struct{}{}
-	cur := make([]sokoban.Square, k+2)
+	cur := make([]sokoban.Square, k)
 	next := make([]sokoban.Square, k+2)
 	type push struct {
 		i int
@@ -281,24 +268,19 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 	var pushes []push
 	c.hiddenAreas(boxes, player, kill)
 	for head := 0; head < len(c.queue); head += k + 2 {
-		copy(cur, c.queue[head:head+k+2])
-		c.place(cur[:k])
-		cur[k] = c.reachFrom(cur[k])
-		opened := cur[k+1]
+		copy(cur, c.queue[head:head+k])
+		c.place(cur)
+		c.reachFrom(c.queue[head+k])
+		opened := c.queue[head+k+1]
 		if opened == 0 && c.entered() {
 			opened = 1
 		}
-		cur[k+1] = opened
-		if key := c.keyOf(cur); c.isDone(key) {
-			c.lift(cur[:k])
-			continue
-		}
-		if c.solved(cur[:k], opened == 1) {
-			c.lift(cur[:k])
+		if c.solved(cur, opened == 1) {
+			c.lift(cur)
 			return true, false
 		}
 		pushes = pushes[:0]
-		for i, t := range cur[:k] {
+		for i, t := range cur {
 			if t == sokoban.None {
 				continue
 			}
@@ -309,27 +291,25 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 				}
 			}
 		}
-		c.lift(cur[:k])
+		c.lift(cur)
 		for _, m := range pushes {
 			copy(next, cur)
 			from := cur[m.i]
 			to := b.Next(from, m.d)
 			next[m.i] = to
-			if kill {
-				c.place(next[:k])
-				loose := c.loose(to)
-				c.lift(next[:k])
-				if loose {
-					next[m.i] = sokoban.None
-				}
+			c.place(next[:k])
+			if kill && c.loose(to) {
+				c.occ[to] = false
+				next[m.i] = sokoban.None
 			}
-			next[k] = from
+			next[k], next[k+1] = c.reachFrom(from), opened
+			c.lift(next[:k])
 			slices.Sort(next[:k])
 			key := c.keyOf(next)
 			if _, ok := c.seen[key]; ok {
 				continue
 			}
-			if len(c.seen) >= queuedPerState*budget {
+			if len(c.seen) >= budget {
 				return true, true // out of budget: assume solvable
 			}
 			c.seen[key] = struct{}{}
@@ -337,20 +317,6 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 		}
 	}
 	return false, false
-}
-
-// queuedPerState is how many queued states the budget of relaxedSolvable
-// allows per state of its budget.
-const queuedPerState = 3
-
-// isDone reports whether the state of key (boxes, the player's smallest
-// square, opened) was expanded, and marks it expanded.
-func (c *Corrals) isDone(key string) bool {
-	if _, ok := c.done[key]; ok {
-		return true
-	}
-	c.done[key] = struct{}{}
-	return false
 }
 
 // hiddenAreas notes in c.hidden the free squares, not dead, of the relaxed
