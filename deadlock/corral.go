@@ -70,6 +70,9 @@ type Corrals struct {
 	cache map[string]corralAnswer // relaxed problem -> answer
 	start []sokoban.Square
 
+	// done is Dead's scratch: the squares of corrals already examined.
+	done []bool
+
 	// CacheHits counts corral checks answered from the cache.
 	CacheHits uint64
 	queue     []sokoban.Square
@@ -157,7 +160,11 @@ func (c *Corrals) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 // Dead reports whether any corral of p can never be solved.
 func (c *Corrals) Dead(p *sokoban.Position) bool {
 	p.Reach()
-	done := make([]bool, c.b.N)
+	if c.done == nil {
+		c.done = make([]bool, c.b.N)
+	}
+	done := c.done
+	clear(done)
 	for s := sokoban.Square(0); int(s) < c.b.N; s++ {
 		if done[s] || p.HasBox(s) || p.Reachable(s) {
 			continue
