@@ -80,6 +80,10 @@ const maxFrozenGoalsWork = 8 << 20
 // times the time it takes without the corral checks, instead of 3.3 times.
 const expandCorralNodes = 8
 
+// corralDeadCount names the count of states that expandCorrals dropped
+// (solver.Stats.Counts).
+const corralDeadCount = "corral.dead"
+
 // maxDepth keeps g within its 16-bit field.
 const maxDepth = 1<<16 - 2
 
@@ -192,6 +196,10 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		}
 		pushes = g.candidates(pushes[:0])
 		if corrals != nil && corrals.Dead(g.pos) {
+			if g.stats.Counts == nil {
+				g.stats.Counts = map[string]int64{}
+			}
+			g.stats.Counts[corralDeadCount]++
 			prio[id] = dead
 			continue
 		}
