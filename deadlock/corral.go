@@ -3,6 +3,7 @@ package deadlock
 import (
 	"slices"
 
+	"soko/level"
 	"soko/sokoban"
 )
 
@@ -66,9 +67,17 @@ type Corrals struct {
 	occ   []bool
 	reach []uint32
 	rep   uint32
-	seen  map[string]struct{}
-	cache map[string]corralAnswer // relaxed problem -> answer
-	start []sokoban.Square
+	// least and second are the smallest two squares reachFrom marked last;
+	// reach2 and rep2 are canonAfter's marks when it floods.
+	least, second sokoban.Square
+	reach2        []uint32
+	rep2          uint32
+	seen          map[string]struct{}
+	cache         map[string]corralAnswer // relaxed problem -> answer
+	start         []sokoban.Square
+
+	// done is Dead's scratch: the squares of corrals already examined.
+	done []bool
 
 	// CacheHits counts corral checks answered from the cache.
 	CacheHits uint64
@@ -86,7 +95,7 @@ func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 		b: b, dead: dead,
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
 		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
-		occ: make([]bool, b.N), reach: make([]uint32, b.N),
+		occ: make([]bool, b.N), reach: make([]uint32, b.N), reach2: make([]uint32, b.N),
 		seen: make(map[string]struct{}), cache: make(map[string]corralAnswer),
 	}
 }
@@ -157,7 +166,11 @@ func (c *Corrals) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 // Dead reports whether any corral of p can never be solved.
 func (c *Corrals) Dead(p *sokoban.Position) bool {
 	p.Reach()
-	done := make([]bool, c.b.N)
+	if c.done == nil {
+		c.done = make([]bool, c.b.N)
+	}
+	done := c.done
+	clear(done)
 	for s := sokoban.Square(0); int(s) < c.b.N; s++ {
 		if done[s] || p.HasBox(s) || p.Reachable(s) {
 			continue
@@ -302,7 +315,13 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 				c.occ[to] = false
 				next[m.i] = sokoban.None
 			}
-			next[k], next[k+1] = c.reachFrom(from), opened
+			if next[m.i] == sokoban.None {
+				c.rep2 = nextMark(c.reach2, c.rep2)
+				next[k], _ = c.flood(from, c.reach2, c.rep2)
+			} else {
+				next[k] = c.canonAfter(from, to, m.d)
+			}
+			next[k+1] = opened
 			c.lift(next[:k])
 			slices.Sort(next[:k])
 			key := c.keyOf(next)
@@ -394,29 +413,107 @@ func (c *Corrals) loose(s sokoban.Square) bool {
 }
 
 // reachFrom marks (c.reach == c.rep) the squares the player reaches from s
-// on the relaxed board c.occ and returns the smallest of them.
+// on the relaxed board c.occ and returns the smallest of them; c.least and
+// c.second are then the smallest two (None when there is one).
 func (c *Corrals) reachFrom(s sokoban.Square) sokoban.Square {
-	c.rep++
-	if c.rep == 0 {
-		clear(c.reach)
-		c.rep = 1
+	c.rep = nextMark(c.reach, c.rep)
+	c.least, c.second = c.flood(s, c.reach, c.rep)
+	return c.least
+}
+
+// nextMark returns the mark after rep for the stamps in marks, clearing
+// them when the count wraps.
+func nextMark(marks []uint32, rep uint32) uint32 {
+	if rep++; rep == 0 {
+		clear(marks)
+		rep = 1
 	}
-	canon := s
-	c.reach[s] = c.rep
+	return rep
+}
+
+// flood sets marks[t] = rep on the squares the player reaches from s on
+// the relaxed board c.occ and returns the smallest two of them (None for
+// the second when there is one).
+func (c *Corrals) flood(s sokoban.Square, marks []uint32, rep uint32) (least, second sokoban.Square) {
+	least, second = s, sokoban.None
+	marks[s] = rep
 	c.stack = append(c.stack[:0], s)
 	for len(c.stack) > 0 {
 		t := c.stack[len(c.stack)-1]
 		c.stack = c.stack[:len(c.stack)-1]
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := c.b.Next(t, d)
-			if n != sokoban.None && !c.occ[n] && c.reach[n] != c.rep {
-				c.reach[n] = c.rep
-				canon = min(canon, n)
+			if n != sokoban.None && !c.occ[n] && marks[n] != rep {
+				marks[n] = rep
+				switch {
+				case n < least:
+					least, second = n, least
+				case second == sokoban.None || n < second:
+					second = n
+				}
 				c.stack = append(c.stack, n)
 			}
 		}
 	}
-	return canon
+	return least, second
+}
+
+// canonAfter returns the canonical player square (the smallest it
+// reaches) after the push of the box on from in direction d onto to, from
+// the state whose region the last reachFrom marked; c.occ shows the boxes
+// after the push. It keeps that region's marks. Most pushes need no flood
+// fill: the new region is the old one with from added and to taken out
+// when the squares beside from are walls, boxes or in the old region, and
+// to, if it was in the region, cuts no path there: its free neighbours are
+// joined around it (ringJoined), so a path through to can go round it.
+// Otherwise it floods the new region with marks of its own.
+func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Square {
+	in := func(x sokoban.Square) bool { return c.reach[x] == c.rep }
+	side := d&^1 ^ 2 // the first direction across d; the second is side+1
+	fast := true
+	for e := side; e <= side+1; e++ {
+		if x := c.b.Next(from, e); x != sokoban.None && !c.occ[x] && !in(x) {
+			fast = false
+		}
+	}
+	least := c.least
+	if fast && in(to) {
+		fast = c.ringJoined(to)
+		if least == to {
+			least = c.second
+		}
+	}
+	if fast {
+		return min(least, from)
+	}
+	c.rep2 = nextMark(c.reach2, c.rep2)
+	least, _ = c.flood(from, c.reach2, c.rep2)
+	return least
+}
+
+// ringJoined reports whether the free neighbours of s on c.occ are joined
+// to each other by free squares of the eight around s: each pair of
+// neighbours next to each other round s with the diagonal square between
+// them free is joined, and all are when the free ones make one group.
+func (c *Corrals) ringJoined(s sokoban.Square) bool {
+	b := c.b
+	round := [4]sokoban.Dir{level.Up, level.Right, level.Down, level.Left}
+	free := func(x sokoban.Square) bool { return x != sokoban.None && !c.occ[x] }
+	var n [4]sokoban.Square
+	count := 0
+	for i, d := range round {
+		if n[i] = b.Next(s, d); free(n[i]) {
+			count++
+		}
+	}
+	links := 0
+	for i := range round {
+		j := (i + 1) % 4
+		if free(n[i]) && free(n[j]) && free(b.Next(n[i], round[j])) {
+			links++
+		}
+	}
+	return count-links <= 1
 }
 
 func (c *Corrals) keyOf(sq []sokoban.Square) string {

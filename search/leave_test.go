@@ -85,10 +85,11 @@ func TestLeaveBoundIsAdmissible(t *testing.T) {
 }
 
 // TestAStarVariantsAgreeWithBFS solves levels where A* once went wrong
-// with A*'s variants: without frozen goals, with parked boxes last, and
-// that without symmetry. All find BFS's push count.
+// with A*'s variants: without frozen goals, with parked boxes last, that
+// without symmetry, and without the corral checks at expansion. All find
+// BFS's push count.
 func TestAStarVariantsAgreeWithBFS(t *testing.T) {
-	variants := []map[string]string{{"frozengoals": "0"}, {"parkedlast": "1"}, {"symmetry": "0", "parkedlast": "1"}}
+	variants := []map[string]string{{"frozengoals": "0"}, {"parkedlast": "1"}, {"symmetry": "0", "parkedlast": "1"}, {"expandcorrals": "0"}}
 	for _, l := range testlevel.Resolve(t, "microban:1-12,96,117,122,138,143") {
 		want := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
 		for _, params := range variants {
@@ -100,5 +101,33 @@ func TestAStarVariantsAgreeWithBFS(t *testing.T) {
 				t.Errorf("%s %v: %v in %d pushes, want %d", l.Name(), params, res.Status, res.Pushes, want.Pushes)
 			}
 		}
+	}
+}
+
+// TestExpandCorrals checks that the corral checks made when A* expands a
+// state drop states on Microban 1–60 and never change the push count: the
+// states they drop are dead, so A* with them finds what it finds without.
+func TestExpandCorrals(t *testing.T) {
+	dropped := int64(0)
+	for _, l := range testlevel.Resolve(t, "microban:1-60") {
+		var res [2]solver.Result
+		for i, on := range []string{"0", "1"} {
+			r, err := solver.Run(context.Background(), AStar{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"expandcorrals": on}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res[i] = r
+		}
+		if res[0].Status != solver.Solved || res[1].Status != solver.Solved || res[0].Pushes != res[1].Pushes {
+			t.Errorf("%s: %v in %d pushes without the checks, %v in %d with them", l.Name(), res[0].Status, res[0].Pushes, res[1].Status, res[1].Pushes)
+		}
+		if res[0].Stats.Counts[corralDeadCount] != 0 {
+			t.Errorf("%s: %d states dropped with the checks off", l.Name(), res[0].Stats.Counts[corralDeadCount])
+		}
+		dropped += res[1].Stats.Counts[corralDeadCount]
+	}
+	t.Logf("%d states dropped", dropped)
+	if dropped == 0 {
+		t.Fatal("the corral checks dropped no state on Microban 1-60")
 	}
 }
