@@ -1,6 +1,7 @@
 package fess
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"maps"
@@ -443,4 +444,67 @@ func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
 		t.Fatal(err)
 	}
 	return b, pl
+}
+
+// TestFocusing: goals focuses always, plan on the opening quarter of its
+// budget (counted in expansions under a node limit), imagine never; and
+// with focusing, a turn of the best cell that has no node waiting goes to
+// the best cell that has.
+func TestFocusing(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:15")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
+	engineFor := func(s search) *engine {
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts)
+		if err != nil || e == nil {
+			t.Fatalf("no engine: %v", err)
+		}
+		e.focusAlways, e.focusFirst = s.onGoals, !s.onGoals && !s.imagine
+		return e
+	}
+	for _, tc := range []struct {
+		name          string
+		s             search
+		expanded      int64
+		wantFocussing bool
+	}{
+		{"plan opening", search{}, 99, true},
+		{"plan after", search{}, 100, false},
+		{"goals", search{onGoals: true}, 399, true},
+		{"imagine", search{imagine: true}, 0, false},
+	} {
+		e := engineFor(tc.s)
+		e.stats.Expanded = tc.expanded
+		if got := e.focusing(); got != tc.wantFocussing {
+			t.Errorf("%s at %d expansions: focusing %v, want %v", tc.name, tc.expanded, got, tc.wantFocussing)
+		}
+	}
+
+	// Search a while, then empty the best cell: a focusing engine's next
+	// best turn picks from the best cell still holding live nodes.
+	e := engineFor(search{onGoals: true})
+	e.feat.onGoals = true
+	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("run: %v, %v", res.Status, err)
+	}
+	e.cells[e.best].wait = nil
+	want := int32(-1)
+	for i := range e.cells {
+		c := &e.cells[i]
+		c.wait = slices.DeleteFunc(c.wait, func(en entry) bool { // stale entries out
+			nd := e.at(en.id)
+			return nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != int32(i)
+		})
+		heap.Init(&c.wait)
+		if len(c.wait) > 0 && (want < 0 || c.key.better(e.cells[want].key)) {
+			want = int32(i)
+		}
+	}
+	if want < 0 {
+		t.Fatal("no cell holds a live node")
+	}
+	e.turn |= 1 // the next turn is the best cell's
+	id, ok := e.next()
+	if !ok || e.at(id).cell != want {
+		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.cells[e.at(id).cell].key, e.cells[want].key)
+	}
 }
