@@ -23,7 +23,7 @@ import (
 //     few whose plan misleads FESS (Microban 144);
 //   - plan: FESS with the pack, out-of-plan and hotspot advisors,
 //     focusing on the first quarter of its budget (83 %:
-//     Microban 153 needs some 6 s of it). Alone at 10 s it solves 64-66
+//     Microban 153 needs some 4-6 s of it). Alone at 10 s it solves 64-66
 //     of XSokoban's 90, and several only after 7-9 s: with 65 % (and a
 //     quick plan FESS on 3 % first, which only ran plan's first 0.3 s
 //     twice) the portfolio solved 67 at 10 s, with 73 % 67-68, with 83 %
