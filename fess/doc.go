@@ -27,7 +27,7 @@
 //   - The cell loop (search.go): turns alternate between the best cell and
 //     a round robin over all cells (when the best cell has no node left,
 //     its turns go to the round robin too, or, focusing, to the best cell
-//     that has: goals always, plan on the first quarter of its budget);
+//     that has: goals always, plan on the last quarter of its budget);
 //     within a cell the node with the least
 //     accumulated move weight comes first, where moves proposed by the
 //     advisors (pack, out of plan, hotspots; the opener and connectivity

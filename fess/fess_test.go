@@ -446,7 +446,7 @@ func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
 	return b, pl
 }
 
-// TestFocusing: goals focuses always, plan on the opening quarter of its
+// TestFocusing: goals focuses always, plan on the last quarter of its
 // budget (counted in expansions under a node limit), imagine never; and
 // with focusing, a turn of the best cell that has no node waiting goes to
 // the best cell that has.
@@ -458,7 +458,7 @@ func TestFocusing(t *testing.T) {
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
-		e.focusAlways, e.focusFirst = s.onGoals, !s.onGoals && !s.imagine
+		e.focusAlways, e.focusLast = s.onGoals, !s.onGoals && !s.imagine
 		return e
 	}
 	for _, tc := range []struct {
@@ -467,8 +467,8 @@ func TestFocusing(t *testing.T) {
 		expanded      int64
 		wantFocussing bool
 	}{
-		{"plan opening", search{}, 99, true},
-		{"plan after", search{}, 100, false},
+		{"plan before its ending", search{}, 299, false},
+		{"plan ending", search{}, 300, true},
 		{"goals", search{onGoals: true}, 399, true},
 		{"imagine", search{imagine: true}, 0, false},
 	} {

@@ -22,14 +22,14 @@ import (
 //     once (151 of Microban's 155, at a median of 0.35 ms a level) and a
 //     few whose plan misleads FESS (Microban 144);
 //   - plan: FESS with the pack, out-of-plan and hotspot advisors,
-//     focusing on the first quarter of its budget (83 %:
+//     focusing on the last quarter of its budget (83 %:
 //     Microban 153 needs some 4-6 s of it). Alone at 10 s it solves 64-66
 //     of XSokoban's 90, and several only after 7-9 s: with 65 % (and a
 //     quick plan FESS on 3 % first, which only ran plan's first 0.3 s
 //     twice) the portfolio solved 67 at 10 s, with 73 % 67-68, with 83 %
 //     70 (XSokoban 44 and 76 more);
 //   - goals: FESS that counts the boxes on goals in any order as packed,
-//     with no plan, focusing all the time (5 %; see focusOpening): it
+//     with no plan, focusing all the time (5 %; see focusEnding): it
 //     solves levels whose plan asks for a goal that is hard to fill first
 //     (XSokoban 72 in a tenth of a second, 70 alone at 10 s);
 //   - imagine: Festival's HF strategy (10 %): the backward search alone

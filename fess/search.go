@@ -91,11 +91,11 @@ type engine struct {
 	turn     uint64
 	piCorral bool
 	opener   bool // the opener advisor is on
-	// focusAlways and focusFirst make the engine focus (focusing): always,
-	// or on the opening share of its budget.
-	focusAlways, focusFirst bool
-	imagine                 bool // the imagine strategy: pack towards the imagined board
-	pair                    bool // of a node's two moves the better weighs 0
+	// focusAlways and focusLast make the engine focus (focusing): always,
+	// or on the ending share of its budget.
+	focusAlways, focusLast bool
+	imagine                bool // the imagine strategy: pack towards the imagined board
+	pair                   bool // of a node's two moves the better weighs 0
 	// replanned is set when the plan came from the backward search
 	// (replan).
 	replanned bool
@@ -342,19 +342,22 @@ func (e *engine) next() (uint32, bool) {
 	}
 }
 
-// focusAlways and focusOpening say when an engine focuses (next): the
-// goals strategy always, the plan strategy (and its opener and pair
-// variants) on the first focusOpening of its budget (time, or expansions
-// under a node limit). Measured side by side on XSokoban's 90 at 10 s (a
-// quiet machine, two runs at a time): with no focusing the portfolio
-// solved 71; with goals focusing 72 (XSokoban 72, in a tenth of a second
-// of goals); with plan focusing on its first quarter too 73 (15, 35, 44
-// and 74 within 4 s, 15 and 35 never solved before, but not 10 and 76,
-// which plan solves at 3.5 and 7.7 s otherwise). Plan focusing all the
-// time: 71 (15, 35, 72 and 74 for 10, 31, 70 and 76); on its first fifth
-// or first 30 %: 72; on its last quarter: 73 (15 and 35 for 44); on its
-// first quarter and last fifth: 71. Imagine focusing changed nothing.
-const focusOpening = 0.25
+// focusAlways and focusEnding say when an engine focuses (next): the goals
+// strategy always, the plan strategy (and its opener and pair variants) on
+// the last focusEnding of its budget (time, or expansions under a node
+// limit), once the broad search has had its time. Measured side by side
+// on XSokoban's 90 at 10 s (a quiet machine, two runs at a time): with no
+// focusing the portfolio solved 71; with goals focusing 72 (XSokoban 72, in
+// a tenth of a second of goals); with plan focusing on its last quarter
+// too 73 (15 and 35, never solved before, for 44, which plan solves at
+// 7.7 s otherwise); on its first quarter instead also 73 (15, 35, 44 and 74
+// within 4 s, but not 10 and 76, lost at 60 s too, with 87: the focused
+// opening spoils them at any budget, where at 60 s the last quarter
+// solved 10, 87 and 15 and lost 35). Plan focusing all the time: 71 (15,
+// 35, 72 and 74 for 10, 31, 70 and 76); on its first fifth or first 30 %:
+// 72; on its first quarter and last fifth: 71. Imagine focusing changed
+// nothing.
+const focusEnding = 0.25
 
 // focusing reports whether the best cell's turns go to the best cell with
 // nodes waiting when the best cell has none (next).
@@ -362,12 +365,12 @@ func (e *engine) focusing() bool {
 	switch {
 	case e.focusAlways:
 		return true
-	case !e.focusFirst:
+	case !e.focusLast:
 		return false
 	case e.budget.Time > 0:
-		return e.guard.Elapsed() < time.Duration(focusOpening*float64(e.budget.Time))
+		return e.guard.Elapsed() >= time.Duration((1-focusEnding)*float64(e.budget.Time))
 	case e.budget.Nodes > 0:
-		return float64(e.stats.Expanded) < focusOpening*float64(e.budget.Nodes)
+		return float64(e.stats.Expanded) >= (1-focusEnding)*float64(e.budget.Nodes)
 	}
 	return false
 }
@@ -909,7 +912,7 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, s search) (
 	if e != nil {
 		e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
 		e.focusAlways = s.onGoals
-		e.focusFirst = !s.onGoals && !s.imagine
+		e.focusLast = !s.onGoals && !s.imagine
 		e.feat.onGoals = s.onGoals
 	}
 	if err != nil {
