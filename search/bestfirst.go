@@ -194,7 +194,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
-		pushes = g.candidates(pushes[:0])
 		if corrals != nil && corrals.Dead(g.pos) {
 			if g.stats.Counts == nil {
 				g.stats.Counts = map[string]int64{}
@@ -206,6 +205,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if sc.parent != nil {
 			sc.parent(g.pos, id)
 		}
+		pushes = g.candidates(pushes[:0])
 		for _, m := range pushes {
 			if st, stop := g.pulse(); stop {
 				return g.stop(st), nil
