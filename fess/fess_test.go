@@ -458,7 +458,7 @@ func TestFocusing(t *testing.T) {
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
-		e.focusAlways, e.focusLast = s.onGoals, !s.onGoals && !s.imagine
+		e.use(s)
 		return e
 	}
 	for _, tc := range []struct {
@@ -482,7 +482,6 @@ func TestFocusing(t *testing.T) {
 	// Search a while, then empty the best cell: a focusing engine's next
 	// best turn picks from the best cell still holding live nodes.
 	e := engineFor(search{onGoals: true})
-	e.feat.onGoals = true
 	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}

@@ -904,16 +904,22 @@ func (e *engine) drawBest() []string {
 	return nil
 }
 
+// use sets the engine up for strategy s: its advisors, what it counts as
+// packed and when it focuses.
+func (e *engine) use(s search) {
+	e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
+	e.feat.onGoals = s.onGoals
+	e.focusAlways = s.onGoals
+	e.focusLast = !s.onGoals && !s.imagine
+}
+
 // solve runs one FESS search; opener switches the opener advisor on,
 // onGoals counts boxes on goals in any order as packed.
 func solve(ctx context.Context, l *level.Level, opts solver.Options, s search) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts)
 	if e != nil {
-		e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
-		e.focusAlways = s.onGoals
-		e.focusLast = !s.onGoals && !s.imagine
-		e.feat.onGoals = s.onGoals
+		e.use(s)
 	}
 	if err != nil {
 		return solver.Result{}, err
