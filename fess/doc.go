@@ -27,9 +27,9 @@
 //   - The cell loop (search.go): turns alternate between the best cell and
 //     a round robin over all cells (when the best cell has no node left,
 //     its turns go to the round robin too, or, focusing, to the best cell
-//     that has: goals always, plan on the last quarter of its budget);
-//     within a cell the node with the least
-//     accumulated move weight comes first, where moves proposed by the
+//     that has: goals and dive always, plan on the last quarter of its
+//     budget); within a cell the node with the least accumulated move
+//     weight comes first, where moves proposed by the
 //     advisors (pack, out of plan, hotspots; the opener and connectivity
 //     in one strategy) weigh 0 and all others 1. Nothing is pruned for
 //     weight: the search is complete over the macro-move graph without
@@ -50,10 +50,10 @@
 //     its budget, and packs towards its position with the fewest boxes
 //     left on goals (Festival's HF strategy); beside plan FESS it is off
 //     by default (--param backward=SHARE interleaves it).
-//   - The portfolio (portfolio.go, issue 12 §6): greedy, plan FESS, FESS
-//     on boxes on goals in any order, and imagine, each with its share of
-//     the budget (FESS with the opener advisor and pair are further
-//     strategies).
+//   - The portfolio (portfolio.go, issue 12 §6): greedy, dive (plan FESS
+//     focusing from the start, briefly), plan FESS, FESS on boxes on
+//     goals in any order, and imagine, each with its share of the budget
+//     (FESS with the opener advisor and pair are further strategies).
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at

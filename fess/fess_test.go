@@ -470,6 +470,7 @@ func TestFocusing(t *testing.T) {
 		{"plan before its ending", search{}, 299, false},
 		{"plan ending", search{}, 300, true},
 		{"goals", search{onGoals: true}, 399, true},
+		{"dive", search{dive: true}, 0, true},
 		{"imagine", search{imagine: true}, 0, false},
 	} {
 		e := engineFor(tc.s)
@@ -505,5 +506,25 @@ func TestFocusing(t *testing.T) {
 	id, ok := e.next()
 	if !ok || e.at(id).cell != want {
 		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.cells[e.at(id).cell].key, e.cells[want].key)
+	}
+}
+
+// TestDive: the dive strategy, plan FESS focusing from the start, solves
+// XSokoban 35 within 3,000 expansions, where plan, which focuses only on
+// the last quarter of its budget, does not.
+func TestDive(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:35")[0]
+	for _, tc := range []struct {
+		name string
+		s    search
+		want solver.Status
+	}{
+		{"dive", search{dive: true}, solver.Solved},
+		{"plan", search{}, solver.NodeLimit},
+	} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
+		if err != nil || res.Status != tc.want {
+			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
+		}
 	}
 }
