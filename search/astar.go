@@ -19,7 +19,7 @@ type AStar struct{}
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true, expandCorrals: true, groups: true})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true, expandCorrals: true})
 }
 
 // WeightedAStar is weighted A* over pushes: f = g + W·h with the matching
@@ -65,13 +65,6 @@ func matchingScore(gw int, hw float64) func(g *pushGraph) (scorer, error) {
 				return 0, 0, false
 			}
 			h, parked := leave(p, h)
-			if g.groups != nil {
-				x, ok := g.groups.bound(p)
-				if !ok {
-					return 0, 0, false
-				}
-				h = max(h, x)
-			}
 			f := gw*depth + int(hw*float64(h)+0.5)
 			if gw == 0 {
 				return f, depth, true

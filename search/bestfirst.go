@@ -63,15 +63,7 @@ type bestFirstConfig struct {
 	// region candidates has just taken; on XSokoban 83 that detector made
 	// each expansion several times dearer.
 	expandCorrals bool
-	// groups: the "groups" parameter is read, and when it is on, a search
-	// still running after groupsAfter expansions tries the group bound
-	// (groupBound), which raises the bound of the states scored after.
-	groups bool
 }
-
-// groupsAfter is how many states A* expands before it sets the group bound
-// up: levels it solves sooner never pay for the set-up's sub-searches.
-const groupsAfter = 20000
 
 // maxFrozenGoalsWork bounds goals × squares² on the boards where the
 // frozen-goal detector is used: each set of walls it meets costs a search
@@ -160,12 +152,6 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if g.charge(g.region.Bytes()) {
 		return g.stop(g.halt), nil
 	}
-	groups := false
-	if cfg.groups {
-		if groups, err = opts.Bool(groupsParam); err != nil {
-			return solver.Result{}, err
-		}
-	}
 	root := g.addRoot()
 	score := func(p *sokoban.Position, g int, id uint32) (int, int, bool) {
 		if sc.child != nil {
@@ -196,14 +182,8 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			continue // expanded already, or a stale entry
 		}
 		closed[id] = true
-		if st, stop := g.tick(7*int64(cap(cost)) + open.Bytes() + g.groups.Bytes()); stop {
+		if st, stop := g.tick(7*int64(cap(cost)) + open.Bytes()); stop {
 			return g.stop(st), nil
-		}
-		if groups && g.stats.Expanded == groupsAfter {
-			groups = false
-			if g.setUpGroups(int32(p0)) {
-				return g.stop(g.halt), nil
-			}
 		}
 		g.pos.Unpack(g.store.Key(id))
 		if g.pos.Solved() {
