@@ -77,8 +77,9 @@ type groupBound struct {
 	// points, largest numbers in subtrees, tree parents, smallest squares
 	// of subtrees and next directions.
 	mark           []bool
-	astamp         []uint32
+	astamp, ostamp []uint32
 	aepoch         uint32
+	olabel         []sokoban.Square
 	disc, low, end []int32
 	up, least      []sokoban.Square
 	next           []uint8
@@ -125,7 +126,7 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 	gb := &groupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
 		area: make([]int16, b.N), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
 		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
-		mark: make([]bool, b.N), astamp: make([]uint32, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
+		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
 	freeze := deadlock.NewFreeze(b, dead)
 	for _, s := range start.BoxSquares() {
@@ -419,7 +420,21 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
 func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
-	canon := gb.canon(boxes, player)
+	rl := gb.regions(boxes)
+	canon := rl.label[player]
+	for _, m := range rl.memo {
+		if m.canon == canon {
+			return m.entry
+		}
+	}
+	e := gb.look(boxes, canon)
+	rl.memo = append(rl.memo, regionEntry{canon, e})
+	return e
+}
+
+// look returns the result of the problem of boxes (sorted) with the
+// player on canon from the table.
+func (gb *groupBound) look(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
 	pd := gb.table(len(boxes))
 	if pd == nil {
 		h, ok := gb.match(boxes)
@@ -453,13 +468,22 @@ const labelSlots = 1 << 12
 type regionLabels struct {
 	boxes []sokoban.Square
 	label []sokoban.Square
+	memo  []regionEntry // the results looked up for the boxes, by region
 }
 
-// canon returns reach(boxes, player) from the regions of the last boxes
-// with the same hash slot, labelling every region of boxes first when they
-// are not those: the groups that a push leaves alone keep their boxes, so
-// one labelling serves a state's children.
-func (gb *groupBound) canon(boxes []sokoban.Square, player sokoban.Square) sokoban.Square {
+// regionEntry is the result of the problem of a box set with the player
+// in the region of canon.
+type regionEntry struct {
+	canon sokoban.Square
+	entry groupEntry
+}
+
+// regions returns the regions of the player with boxes on the board: those
+// of the last boxes with the same hash slot, after labelling every region
+// of boxes when they are not those. The groups that a push leaves alone
+// keep their boxes, so one labelling (and its results) serves many
+// states.
+func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
 	h := uint64(0)
 	for _, s := range boxes {
 		h = (h ^ uint64(s)) * 0x100000001b3
@@ -467,6 +491,7 @@ func (gb *groupBound) canon(boxes []sokoban.Square, player sokoban.Square) sokob
 	rl := &gb.labels[h>>32%labelSlots]
 	if !slices.Equal(rl.boxes, boxes) {
 		rl.boxes = append(rl.boxes[:0], boxes...)
+		rl.memo = rl.memo[:0]
 		if rl.label == nil {
 			rl.label = make([]sokoban.Square, gb.b.N)
 		}
@@ -486,7 +511,7 @@ func (gb *groupBound) canon(boxes []sokoban.Square, player sokoban.Square) sokob
 			}
 		}
 	}
-	return rl.label[player]
+	return rl
 }
 
 // reach marks the squares the player reaches from player with only boxes
@@ -845,21 +870,26 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 // afterPull returns the canonical player square after the box on b is
 // pulled onto q, a square of the region articulate marked (epoch e, two
 // smallest squares m1 and m2), with the player on r, when it can tell
-// without a flood fill, as sokoban.Region.After does for pushes: without
-// q the region falls into parts (the subtrees of q's children whose low
-// points do not reach above q, and the rest); the player's new region is
-// r's part, joined by b and every part b touches when b touches r's part.
-// It cannot tell when b touches a square outside the region, or when the
-// rest's smallest square is neither m1 nor m2.
+// without a flood fill of the new region, as sokoban.Region.After does for
+// pushes: without q the region falls into parts (the subtrees of q's
+// children whose low points do not reach above q, and the rest); the
+// player's new region is r's part, joined by b, every part b touches and
+// the other regions b touches (outside, smaller fills) when b touches r's
+// part. It cannot tell when the rest's smallest square is neither m1 nor
+// m2.
 func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokoban.Square, bool) {
 	var touched [5]bool
+	others := sokoban.None // the smallest square of the other regions b touches
 	for d := sokoban.Dir(0); d < 4; d++ {
 		x := gb.b.Next(b, d)
 		if x < 0 || x == q || gb.wall[x] || gb.mark[x] {
 			continue
 		}
 		if gb.astamp[x] != e {
-			return sokoban.None, false
+			if o := gb.outside(x); others < 0 || o < others {
+				others = o
+			}
+			continue
 		}
 		touched[gb.part(x, q)] = true
 	}
@@ -870,6 +900,9 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 	if touched[own] {
 		parts = touched
 		canon = b
+		if others >= 0 {
+			canon = min(canon, others)
+		}
 	}
 	for d, in := range parts[:4] {
 		if in {
@@ -895,6 +928,39 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 		}
 	}
 	return canon, true
+}
+
+// outside returns the smallest square of the region of x, a free square
+// outside the one articulate marked last, filling it (and keeping its
+// label for the other pulls of the same state) the first time.
+func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
+	e := gb.aepoch
+	if gb.ostamp[x] == e {
+		return gb.olabel[x]
+	}
+	least := x
+	gb.ostamp[x] = e
+	stack := append(gb.stack[:0], x)
+	gb.marked = append(gb.marked[:0], x)
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for d := sokoban.Dir(0); d < 4; d++ {
+			n := gb.b.Next(s, d)
+			if n < 0 || gb.ostamp[n] == e || gb.wall[n] || gb.mark[n] {
+				continue
+			}
+			gb.ostamp[n] = e
+			least = min(least, n)
+			stack = append(stack, n)
+			gb.marked = append(gb.marked, n)
+		}
+	}
+	gb.stack = stack
+	for _, s := range gb.marked {
+		gb.olabel[s] = least
+	}
+	return least
 }
 
 // part returns which part of the region articulate marked, without q,
