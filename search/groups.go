@@ -84,6 +84,7 @@ type groupBound struct {
 	up, least      []sokoban.Square
 	next           []uint8
 	labels         [labelSlots]regionLabels
+	labelBytes     int64 // what the labels allocated hold
 	sub            subSearch
 	moves          []subMove
 
@@ -358,7 +359,7 @@ func (gb *groupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
-	bytes := gb.sub.bytes() + int64(gb.b.N)*16
+	bytes := gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes
 	for _, pd := range gb.pdbs {
 		if pd != nil {
 			bytes += pd.bytes()
@@ -461,7 +462,7 @@ func packGroup(dst []byte, boxes []sokoban.Square, canon sokoban.Square) []byte 
 }
 
 // labelSlots is the number of box sets whose regions groupBound keeps.
-const labelSlots = 1 << 12
+const labelSlots = 1 << 14
 
 // regionLabels are the regions of the player with boxes on the board:
 // label[s] is the smallest square of the region of s.
@@ -494,6 +495,7 @@ func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
 		rl.memo = rl.memo[:0]
 		if rl.label == nil {
 			rl.label = make([]sokoban.Square, gb.b.N)
+			gb.labelBytes += int64(gb.b.N)*4 + 64
 		}
 		for s := range rl.label {
 			rl.label[s] = sokoban.None
