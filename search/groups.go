@@ -254,6 +254,9 @@ func (gb *groupBound) choose(start *sokoban.Position, areas int, joins [][2]int1
 	}
 	value := func(as ...int16) (int32, bool) {
 		bx := boxesOf(as...)
+		if !gb.fits(len(bx)) {
+			return gb.match(bx) // what bound will count for them
+		}
 		e := gb.solve(bx, gb.reach(bx, player))
 		return e.pushes, e.ok
 	}
@@ -792,12 +795,11 @@ func (gb *groupBound) table(k int) *groupPDB {
 	if pd, ok := gb.pdbs[k]; ok {
 		return pd
 	}
-	bitsPer := uint(bits.Len(uint(gb.b.N)))
-	if k == 0 || k > len(gb.goals) || uint(k+1)*bitsPer > distShift || gb.placements(k) > groupTableStates {
+	if !gb.fits(k) {
 		gb.pdbs[k] = nil
 		return nil
 	}
-	pd := &groupPDB{k: k, bits: bitsPer}
+	pd := &groupPDB{k: k, bits: uint(bits.Len(uint(gb.b.N)))}
 	gb.pdbs[k] = pd
 	boxes := make([]sokoban.Square, k)
 	var put func(i, from int)
@@ -986,6 +988,14 @@ func (gb *groupBound) part(x, q sokoban.Square) int {
 		}
 	}
 	return 4
+}
+
+// fits reports whether groups of k boxes get a table: their keys fit in
+// distShift bits and the placements of k boxes do not exceed
+// groupTableStates.
+func (gb *groupBound) fits(k int) bool {
+	bitsPer := uint(bits.Len(uint(gb.b.N)))
+	return k > 0 && k <= len(gb.goals) && uint(k+1)*bitsPer <= distShift && gb.placements(k) <= groupTableStates
 }
 
 // placements returns the number of ways of putting k boxes on the squares
