@@ -10,7 +10,10 @@
 //     up to the board's reflections and rotations (type symmetry),
 //     pruning frozen-goal deadlocks and raising the bound for boxes that
 //     must leave their goals (deadlock.FrozenGoals.MustLeave,
-//     heuristic.PushMatching.Leave); push-optimal.
+//     heuristic.PushMatching.Leave), and, on levels still unsolved after
+//     20,000 expansions, raising the bound with the exact pushes of
+//     groups of boxes between tunnels, others taken off, from tables
+//     built backwards from the goals (groupBound); push-optimal.
 //   - wastar-push and greedy: weighted A* (Pohl 1970; f = g + W·h) and
 //     greedy best-first (f = h) over pushes on the same bound, for
 //     comparison.
