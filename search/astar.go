@@ -19,7 +19,7 @@ type AStar struct{}
 
 // Solve implements solver.Solver.
 func (AStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true, expandCorrals: true})
+	return bestFirst(ctx, l, opts, bestFirstConfig{score: matchingScore(1, 1), reopen: true, bound: true, symmetry: true, frozen: true, expandCorrals: true, groups: true})
 }
 
 // WeightedAStar is weighted A* over pushes: f = g + W·h with the matching

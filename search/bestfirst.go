@@ -63,7 +63,15 @@ type bestFirstConfig struct {
 	// region candidates has just taken; on XSokoban 83 that detector made
 	// each expansion several times dearer.
 	expandCorrals bool
+	// groups: the "groups" parameter is read, and when it is on, a search
+	// still running after groupsAfter expansions tries the group bound
+	// (groupBound), which raises the bound of the states scored after.
+	groups bool
 }
+
+// groupsAfter is how many states A* expands before it sets the group bound
+// up: levels it solves sooner never pay for the set-up's sub-searches.
+var groupsAfter int64 = 20000
 
 // maxFrozenGoalsWork bounds goals × squares² on the boards where the
 // frozen-goal detector is used: each set of walls it meets costs a search
@@ -152,6 +160,12 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 	if g.charge(g.region.Bytes()) {
 		return g.stop(g.halt), nil
 	}
+	groups := false
+	if cfg.groups {
+		if groups, err = opts.Bool(groupsParam); err != nil {
+			return solver.Result{}, err
+		}
+	}
 	root := g.addRoot()
 	score := func(p *sokoban.Position, g int, id uint32) (int, int, bool) {
 		if sc.child != nil {
@@ -168,8 +182,11 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		cost   = []uint16{0}
 		prio   = []int32{int32(p0 + cfg.offset)}
 		closed = []bool{false}
-		open   bucketq.Queue
-		pushes = make([]sokoban.Push, 0, 64)
+		// grouped[id]: the group bound raised state id's priority already
+		// (or found it could not), once g.groups is set.
+		grouped []bool
+		open    bucketq.Queue
+		pushes  = make([]sokoban.Push, 0, 64)
 	)
 	prio[0] = int32(queued(int(prio[0])))
 	open.Push(int(prio[0]), t0, root)
@@ -182,10 +199,35 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			continue // expanded already, or a stale entry
 		}
 		closed[id] = true
-		if st, stop := g.tick(7*int64(cap(cost)) + open.Bytes()); stop {
+		if st, stop := g.tick(7*int64(cap(cost)) + int64(cap(grouped)) + open.Bytes() + g.groups.Bytes()); stop {
 			return g.stop(st), nil
 		}
+		if groups && g.stats.Expanded == groupsAfter {
+			groups = false
+			if g.setUpGroups(int32(p0)) {
+				return g.stop(g.halt), nil
+			}
+			if g.groups != nil {
+				grouped = make([]bool, len(cost), cap(cost))
+			}
+		}
 		g.pos.Unpack(g.store.Key(id))
+		if g.groups != nil && !grouped[id] {
+			// The group bound is taken when a state first comes off the
+			// open list, not when it is generated: most states generated
+			// never do. A state it raises goes back on the list.
+			grouped[id] = true
+			x, ok := g.groups.bound(g.pos)
+			if !ok {
+				prio[id] = dead
+				continue
+			}
+			if f := queued(int(cost[id]) + int(x) + cfg.offset); f > p {
+				closed[id], prio[id] = false, int32(f)
+				open.Push(f, int(x), id)
+				continue
+			}
+		}
 		if g.pos.Solved() {
 			return g.solution(id)
 		}
@@ -224,6 +266,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			switch {
 			case fresh:
 				cost = append(cost, depth)
+				if grouped != nil {
+					grouped = append(grouped, false)
+				}
 				cp, ct, ok := score(g.pos, int(depth), child)
 				if ok {
 					cp = queued(cp + cfg.offset)
@@ -239,6 +284,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				cp = queued(cp + cfg.offset)
 				closed[child] = false
 				cost[child] = depth
+				if grouped != nil {
+					grouped[child] = false
+				}
 				prio[child] = int32(cp)
 				g.parent[child] = id
 				g.via[child] = mv.via()

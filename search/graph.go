@@ -31,6 +31,8 @@ type pushGraph struct {
 	// state's tie value (parkedLastParam).
 	moved     sokoban.Square
 	parkedTie int
+	// groups, when set, raises A*'s bound (groupBound).
+	groups *groupBound
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
 	macros *deadlock.Macros
@@ -521,6 +523,7 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 
 // finish expands a solution's pushes into moves and stamps the statistics.
 func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
+	g.countGroups()
 	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
 	moves, err := g.board.Expand(pushes)
@@ -532,7 +535,48 @@ func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
 
 // stop ends a search with a status other than Solved.
 func (g *pushGraph) stop(st solver.Status) solver.Result {
+	g.countGroups()
 	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
 	return solver.Result{Status: st, Stats: g.stats}
+}
+
+// setUpGroups sets the group bound up (newGroupBound) for the start
+// position, whose bound is h, under the budget; g.groups stays nil where it
+// would not raise the bound. It reports whether the budget ran out first
+// (g.halt says how).
+func (g *pushGraph) setUpGroups(h int32) bool {
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	dist, err := g.board.PullDistances(setUp)
+	if err != nil {
+		g.halt, _ = solver.Stopped(err)
+		return true
+	}
+	g.groups = newGroupBound(g.board.Start(), g.dead, dist, h)
+	if g.groups != nil {
+		g.groups.stop = func() bool {
+			st, stop := g.guard.Check(&g.stats)
+			if stop {
+				g.halt = st
+			}
+			return stop
+		}
+	}
+	return false
+}
+
+// countGroups copies the group bound's counts into the statistics.
+func (g *pushGraph) countGroups() {
+	if g.groups == nil {
+		return
+	}
+	if g.stats.Counts == nil {
+		g.stats.Counts = map[string]int64{}
+	}
+	g.stats.Counts["groups.searches"] = g.groups.Searches
+	g.stats.Counts["groups.nodes"] = g.groups.Nodes
+	g.stats.Counts["groups.hits"] = g.groups.Hits
+	g.stats.Counts["groups.misses"] = g.groups.Misses
+	g.stats.Counts["groups.states"] = int64(g.groups.states)
 }

@@ -10,7 +10,10 @@
 //     up to the board's reflections and rotations (type symmetry),
 //     pruning frozen-goal deadlocks and raising the bound for boxes that
 //     must leave their goals (deadlock.FrozenGoals.MustLeave,
-//     heuristic.PushMatching.Leave); push-optimal.
+//     heuristic.PushMatching.Leave), and, on levels still unsolved after
+//     20,000 expansions, raising the bound with the exact pushes of
+//     groups of boxes between tunnels, others taken off, from tables
+//     built backwards from the goals (groupBound); push-optimal.
 //   - wastar-push and greedy: weighted A* (Pohl 1970; f = g + W·h) and
 //     greedy best-first (f = h) over pushes on the same bound, for
 //     comparison.
@@ -91,6 +94,9 @@ var (
 	// player region is known already (see bestFirstConfig.expandCorrals).
 	expandCorralsParam = solver.Param{Name: "expandcorrals", Kind: solver.Bool, Default: "1",
 		Doc: "look for corral deadlocks in each state expanded"}
+	// groupsParam turns astar's group bound on (groupBound).
+	groupsParam = solver.Param{Name: "groups", Kind: solver.Bool, Default: "1",
+		Doc: "after 20000 expansions, raise the bound with exact pushes of groups of boxes between tunnels"}
 )
 
 // roomsParam switches the goal-room macro (deadlock.Fill) in the best-first
@@ -127,7 +133,7 @@ func init() {
 		{Name: "bfs", Summary: "breadth-first search over pushes (push-optimal)",
 			Params: []solver.Param{deadlocks, piCorralParam}, New: func() solver.Solver { return BFS{} }},
 		{Name: "astar", Summary: "A* over pushes, min-cost matching lower bound (push-optimal)",
-			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false), symmetryParam, frozenGoalsParam, parkedLastParam, expandCorralsParam}, New: func() solver.Solver { return AStar{} }},
+			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(false), symmetryParam, frozenGoalsParam, parkedLastParam, expandCorralsParam, groupsParam}, New: func() solver.Solver { return AStar{} }},
 		{Name: "wastar-push", Summary: "weighted A* over pushes, f = g + W·matching",
 			Params: []solver.Param{pushWParam, deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",

@@ -1,0 +1,195 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/internal/stategraph"
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// newTestGroups prepares a group bound for l whatever it gains at the
+// start (nil when the board gives it no two areas with boxes).
+func newTestGroups(t *testing.T, g *pushGraph) *groupBound {
+	t.Helper()
+	dist, err := g.board.PullDistances(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newGroupBound(g.board.Start(), g.dead, dist, -1)
+}
+
+// TestGroupBoundIsAdmissible builds the complete push graphs of small
+// levels and checks the group bound on every state against its distance in
+// pushes to a solved state: never above it, and no state with a solution
+// called dead. It must beat the matching somewhere.
+func TestGroupBoundIsAdmissible(t *testing.T) {
+	const limit = 200000
+	levels := testlevel.Resolve(t, "microban:1-155")
+	checked, states, raised := 0, 0, 0
+	for _, l := range levels {
+		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := g.ready(); !ok {
+			continue
+		}
+		gb := newTestGroups(t, g)
+		if gb == nil {
+			continue
+		}
+		sg := stategraph.Build(g.board, nil, limit)
+		if sg == nil {
+			continue
+		}
+		lb, err := g.matching()
+		if err != nil || lb == nil {
+			t.Fatal(err)
+		}
+		checked++
+		p := g.board.Start()
+		for id, key := range sg.Keys {
+			p.Unpack(key)
+			d := sg.Dist[id]
+			h, ok := gb.bound(p)
+			switch {
+			case !ok && d >= 0:
+				t.Fatalf("%s: group bound calls a state %d pushes from solved dead:\n%s", l.Name(), d, strings.Join(p.Rows(), "\n"))
+			case ok && d >= 0 && h > d:
+				t.Fatalf("%s: group bound %d on a state %d pushes from solved:\n%s", l.Name(), h, d, strings.Join(p.Rows(), "\n"))
+			}
+			if m, mok := lb.Bound(p); ok && mok && d >= 0 && h > m {
+				raised++
+			}
+			states++
+		}
+	}
+	t.Logf("%d levels, %d states: the group bound beat the matching on %d", checked, states, raised)
+	if checked < 2 || raised == 0 {
+		t.Fatalf("%d levels checked, the group bound beat the matching on %d states", checked, raised)
+	}
+}
+
+// TestAfterPullMatchesFill checks the canonical player squares that the
+// tables take from the articulation points after each pull against a flood
+// fill, on every state of the table of three boxes of Microban 144.
+func TestAfterPullMatchesFill(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:144")[0]
+	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb := newTestGroups(t, g)
+	pd := gb.table(3)
+	if pd == nil || !pd.full {
+		t.Fatal("no complete table of three boxes")
+	}
+	boxes, work := make([]sokoban.Square, 3), make([]sokoban.Square, 3)
+	fast, pulls := 0, 0
+	for _, v := range pd.slots {
+		if v == 0 {
+			continue
+		}
+		canon := pd.unpack(v&keyMask, boxes)
+		for _, b := range boxes {
+			gb.mark[b] = true
+		}
+		m1, m2 := gb.articulate(canon)
+		e := gb.aepoch
+		for i, b := range boxes {
+			for dir := sokoban.Dir(0); dir < 4; dir++ {
+				q := gb.b.Next(b, dir)
+				if q < 0 || gb.astamp[q] != e {
+					continue
+				}
+				r := gb.b.Next(q, dir)
+				if r < 0 || gb.wall[r] || gb.mark[r] {
+					continue
+				}
+				pulls++
+				got, ok := gb.afterPull(b, q, r, m1, m2, e)
+				if !ok {
+					continue
+				}
+				fast++
+				copy(work, boxes)
+				work[i] = q
+				for _, x := range boxes {
+					gb.mark[x] = false
+				}
+				want := gb.reach(work, r)
+				for _, x := range boxes {
+					gb.mark[x] = true
+				}
+				if got != want {
+					t.Fatalf("boxes %v player %d, pull %d to %d: canonical square %d, fill says %d", boxes, canon, b, q, got, want)
+				}
+			}
+		}
+		for _, b := range boxes {
+			gb.mark[b] = false
+		}
+	}
+	t.Logf("%d of %d pulls without a fill", fast, pulls)
+	if fast == 0 {
+		t.Fatal("no pull answered without a fill")
+	}
+}
+
+// TestGroupBoundMicroban144 records what the group bound gives at the start
+// of Microban 144 (matching 24, optimum 36): rooms of three boxes take 6
+// pushes alone and two rooms joined by a tunnel 15 with the other boxes
+// taken off, so the best families of pairs give 30.
+func TestGroupBoundMicroban144(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the tables of five and six boxes")
+	}
+	l := testlevel.Resolve(t, "microban:144")[0]
+	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist, err := g.board.PullDistances(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb := newGroupBound(g.pos, g.dead, dist, 24)
+	if gb == nil || len(gb.families) != 2 {
+		t.Fatalf("group bound %v; want two families of pairs above the matching", gb)
+	}
+	if h, ok := gb.bound(g.pos); !ok || h != 30 {
+		t.Fatalf("group bound %d, %v at the start; want 30", h, ok)
+	}
+}
+
+// TestAStarGroupsAgreeWithBFS solves levels with the group bound set up
+// from the first expansion, and finds BFS's push counts: on Microban 23
+// and 90 the bound is used (at their starts it gives 10 and 16 pushes, the
+// optimum, where the matching gives 6 and 10).
+func TestAStarGroupsAgreeWithBFS(t *testing.T) {
+	defer func(n int64) { groupsAfter = n }(groupsAfter)
+	groupsAfter = 1
+	levels := testlevel.Resolve(t, "microban:1-12,23,90,96,117,122,138,143")
+	used := 0
+	for _, l := range levels {
+		want := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
+		res, err := solver.Run(context.Background(), AStar{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != solver.Solved || res.Pushes != want.Pushes {
+			t.Errorf("%s: %v in %d pushes, want %d", l.Name(), res.Status, res.Pushes, want.Pushes)
+		}
+		if res.Stats.Counts["groups.hits"]+res.Stats.Counts["groups.misses"] > 0 {
+			used++
+		}
+	}
+	if used < 2 {
+		t.Fatalf("the group bound was used on %d levels", used)
+	}
+}
