@@ -182,9 +182,9 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		cost   = []uint16{0}
 		prio   = []int32{int32(p0 + cfg.offset)}
 		closed = []bool{false}
-		// grouped[id]: the group bound raised state id's priority already
-		// (or found it could not), once g.groups is set.
-		grouped []bool
+		// grouped[id]: state id's group bound, once g.groups is set, or
+		// -1 before it first comes off the open list.
+		grouped []int32
 		open    bucketq.Queue
 		pushes  = make([]sokoban.Push, 0, 64)
 	)
@@ -199,7 +199,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			continue // expanded already, or a stale entry
 		}
 		closed[id] = true
-		if st, stop := g.tick(7*int64(cap(cost)) + int64(cap(grouped)) + open.Bytes() + g.groups.Bytes()); stop {
+		if st, stop := g.tick(7*int64(cap(cost)) + 4*int64(cap(grouped)) + open.Bytes() + g.groups.Bytes()); stop {
 			return g.stop(st), nil
 		}
 		if groups && g.stats.Expanded == groupsAfter {
@@ -208,20 +208,23 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				return g.stop(g.halt), nil
 			}
 			if g.groups != nil {
-				grouped = make([]bool, len(cost), cap(cost))
+				grouped = make([]int32, len(cost), cap(cost))
+				for i := range grouped {
+					grouped[i] = -1
+				}
 			}
 		}
 		g.pos.Unpack(g.store.Key(id))
-		if g.groups != nil && !grouped[id] {
+		if g.groups != nil && grouped[id] < 0 {
 			// The group bound is taken when a state first comes off the
 			// open list, not when it is generated: most states generated
 			// never do. A state it raises goes back on the list.
-			grouped[id] = true
 			x, ok := g.groups.bound(g.pos)
 			if !ok {
 				prio[id] = dead
 				continue
 			}
+			grouped[id] = x
 			if f := queued(int(cost[id]) + int(x) + cfg.offset); f > p {
 				closed[id], prio[id] = false, int32(f)
 				open.Push(f, int(x), id)
@@ -267,10 +270,13 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			case fresh:
 				cost = append(cost, depth)
 				if grouped != nil {
-					grouped = append(grouped, false)
+					grouped = append(grouped, -1)
 				}
 				cp, ct, ok := score(g.pos, int(depth), child)
 				if ok {
+					if grouped != nil {
+						cp, ct = inherit(cp, ct, int(depth), int(grouped[id]), mv.pushes())
+					}
 					cp = queued(cp + cfg.offset)
 					prio = append(prio, int32(cp))
 					closed = append(closed, false)
@@ -281,12 +287,13 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 				}
 			case cfg.reopen && depth < cost[child] && prio[child] != dead:
 				cp, ct, _ := score(g.pos, int(depth), child)
+				if grouped != nil {
+					cp, ct = inherit(cp, ct, int(depth), int(grouped[id]), mv.pushes())
+					cp, ct = inherit(cp, ct, int(depth), int(grouped[child]), 0) // its own, if taken
+				}
 				cp = queued(cp + cfg.offset)
 				closed[child] = false
 				cost[child] = depth
-				if grouped != nil {
-					grouped[child] = false
-				}
 				prio[child] = int32(cp)
 				g.parent[child] = id
 				g.via[child] = mv.via()
@@ -295,6 +302,20 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			g.undoMacro(mv)
 		}
 	}
+}
+
+// inherit raises a child's priority p and tie-break t (its bound) to what
+// its parent's group bound parentH, pushes pushes away, leaves of it: the
+// parent is at most pushes further from the goal than the child, so the
+// child is at least parentH − pushes from it (pathmax). Children whose
+// priority that raises past the solution's never come off the open list,
+// and so never cost a group bound of their own. parentH is −1 when the
+// parent has none.
+func inherit(p, t, depth, parentH, pushes int) (int, int) {
+	if h := parentH - pushes; h > p-depth {
+		return depth + h, h
+	}
+	return p, t
 }
 
 // queued clamps a priority into the bucket queue's range. Only weighted

@@ -465,7 +465,7 @@ func packGroup(dst []byte, boxes []sokoban.Square, canon sokoban.Square) []byte 
 }
 
 // labelSlots is the number of box sets whose regions groupBound keeps.
-const labelSlots = 1 << 14
+const labelSlots = 1 << 16
 
 // regionLabels are the regions of the player with boxes on the board:
 // label[s] is the smallest square of the region of s.
