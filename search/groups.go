@@ -527,30 +527,37 @@ func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 		gb.boxAt[s] = true
 	}
 	gb.epoch++
-	e := gb.epoch
-	gb.stamp[player] = e
-	canon := player
-	stack := append(gb.stack[:0], player)
-	gb.marked = append(gb.marked[:0], player)
+	canon := gb.fill(player, gb.stamp, gb.epoch, gb.boxAt)
+	for _, s := range boxes {
+		gb.boxAt[s] = false
+	}
+	return canon
+}
+
+// fill marks with e in stamp the squares reached from start without
+// crossing a wall or a square set in blocked, lists them in marked, and
+// returns the smallest of them.
+func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
+	stamp[start] = e
+	least := start
+	stack := append(gb.stack[:0], start)
+	gb.marked = append(gb.marked[:0], start)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := gb.b.Next(s, d)
-			if n < 0 || gb.stamp[n] == e || gb.wall[n] || gb.boxAt[n] {
+			if n < 0 || stamp[n] == e || gb.wall[n] || blocked[n] {
 				continue
 			}
-			gb.stamp[n] = e
-			canon = min(canon, n)
+			stamp[n] = e
+			least = min(least, n)
 			stack = append(stack, n)
 			gb.marked = append(gb.marked, n)
 		}
 	}
 	gb.stack = stack
-	for _, s := range boxes {
-		gb.boxAt[s] = false
-	}
-	return canon
+	return least
 }
 
 // match returns the least total of distances from boxes to distinct free
@@ -942,25 +949,7 @@ func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
 	if gb.ostamp[x] == e {
 		return gb.olabel[x]
 	}
-	least := x
-	gb.ostamp[x] = e
-	stack := append(gb.stack[:0], x)
-	gb.marked = append(gb.marked[:0], x)
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
-			n := gb.b.Next(s, d)
-			if n < 0 || gb.ostamp[n] == e || gb.wall[n] || gb.mark[n] {
-				continue
-			}
-			gb.ostamp[n] = e
-			least = min(least, n)
-			stack = append(stack, n)
-			gb.marked = append(gb.marked, n)
-		}
-	}
-	gb.stack = stack
+	least := gb.fill(x, gb.ostamp, e, gb.mark)
 	for _, s := range gb.marked {
 		gb.olabel[s] = least
 	}
