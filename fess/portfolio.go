@@ -28,9 +28,10 @@ import (
 //     where plan's own focused opening spoiled levels its broad search
 //     solves. It costs plan a little time, and the levels plan solves in
 //     its last second change: side by side at 10 s on XSokoban's 90 the
-//     portfolio solved 72 with it and 72 without (35, in 0.8 s, for 15,
-//     which dive solves in 0.5-0.7 s, just past its share that run); on a loaded
-//     machine 69 against 68 (15);
+//     portfolio solved 72 with it and 72 without, twice (35, in 0.8 s,
+//     for 15, which dive solves in 0.5-0.7 s, just past its share that
+//     run, and for 76, plan's in its last second); on a loaded machine 69
+//     against 68 (15);
 //   - plan: FESS with the pack, out-of-plan and hotspot advisors,
 //     focusing on the last quarter of its budget (80 %:
 //     Microban 153 needs some 4-6 s of it). Alone at 10 s it solves 64-66

@@ -345,8 +345,9 @@ func (e *engine) next() (uint32, bool) {
 // focusAlways and focusEnding say when an engine focuses (next): the goals
 // and dive strategies always, the plan strategy (and its opener and pair
 // variants) on the last focusEnding of its budget (time, or expansions
-// under a node limit), once the broad search has had its time. Measured side by side
-// on XSokoban's 90 at 10 s (a quiet machine, two runs at a time): with no
+// under a node limit), once the broad search has had its time. Measured
+// side by side on XSokoban's 90 at 10 s (a quiet machine, two runs at a
+// time): with no
 // focusing the portfolio solved 71; with goals focusing 72 (XSokoban 72, in
 // a tenth of a second of goals); with plan focusing on its last quarter
 // too 73 (15 and 35, never solved before, for 44, which plan solves at

@@ -310,7 +310,8 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 // child is at least parentH − pushes from it (pathmax). Children whose
 // priority that raises past the solution's never come off the open list,
 // and so never cost a group bound of their own. parentH is −1 when the
-// parent has none.
+// parent has none. Priorities are depth + bound, as in astar, the one
+// search with groups.
 func inherit(p, t, depth, parentH, pushes int) (int, int) {
 	if h := parentH - pushes; h > p-depth {
 		return depth + h, h
