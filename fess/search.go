@@ -347,11 +347,10 @@ func (e *engine) next() (uint32, bool) {
 // variants) on the last focusEnding of its budget (time, or expansions
 // under a node limit), once the broad search has had its time. Measured
 // side by side on XSokoban's 90 at 10 s (a quiet machine, two runs at a
-// time): with no
-// focusing the portfolio solved 71; with goals focusing 72 (XSokoban 72, in
-// a tenth of a second of goals); with plan focusing on its last quarter
-// too 73 (15 and 35, never solved before, for 44, which plan solves at
-// 7.7 s otherwise); on its first quarter instead also 73 (15, 35, 44 and 74
+// time): with no focusing the portfolio solved 71; with goals focusing
+// 72 (XSokoban 72, in a tenth of a second of goals); with plan focusing
+// on its last quarter too 73 (15 and 35, never solved before, for 44,
+// which plan solves at 7.7 s otherwise); on its first quarter instead also 73 (15, 35, 44 and 74
 // within 4 s, but not 10 and 76, lost at 60 s too, with 87: the focused
 // opening spoils them at any budget, where at 60 s the last quarter
 // solved 10, 87 and 15 and lost 35). Plan focusing all the time: 71 (15,
