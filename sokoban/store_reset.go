@@ -4,6 +4,6 @@ package sokoban
 // that a caller running many short searches does not allocate a new table
 // for each.
 func (s *Store) Reset() {
-	s.keys, s.hashes = s.keys[:0], s.hashes[:0]
+	s.n = 0
 	clear(s.slots)
 }

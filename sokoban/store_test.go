@@ -21,7 +21,7 @@ func TestStoreCollisions(t *testing.T) {
 	}
 	key := func(i int) []byte { return []byte{byte(i), byte(i >> 8)} }
 	s := NewStore(2)
-	const n = 3000 // the table grows twice
+	const n = 9000 // the table grows four times; the keys fill three pages
 	for i := range n {
 		if id, fresh := s.Intern(key(i), hash(i)); !fresh || int(id) != i {
 			t.Fatalf("key %d: id %d fresh %v, want a fresh id %d", i, id, fresh, i)
@@ -34,6 +34,22 @@ func TestStoreCollisions(t *testing.T) {
 		if id, fresh := s.Intern(key(i), hash(i)); fresh || int(id) != i {
 			t.Errorf("key %d interned again: id %d fresh %v", i, id, fresh)
 		}
+		if got := s.Key(uint32(i)); string(got) != string(key(i)) || s.Hash(uint32(i)) != hash(i) {
+			t.Errorf("id %d holds key %v hash %x, want %v %x", i, got, s.Hash(uint32(i)), key(i), hash(i))
+		}
+	}
+	if s.Len() != n {
+		t.Errorf("Len %d, want %d", s.Len(), n)
+	}
+	s.Reset()
+	if s.Len() != 0 {
+		t.Errorf("Len %d after Reset", s.Len())
+	}
+	if _, ok := s.Find(key(5), hash(5)); ok {
+		t.Error("a key is found after Reset")
+	}
+	if id, fresh := s.Intern(key(7), hash(7)); !fresh || id != 0 || string(s.Key(0)) != string(key(7)) {
+		t.Errorf("after Reset: id %d fresh %v key %v", id, fresh, s.Key(0))
 	}
 	if _, ok := s.Find([]byte{0xff, 0xff}, colliding[0]); ok {
 		t.Error("a key never stored is found under a colliding hash")
