@@ -105,6 +105,65 @@ func TestSymmetryCanon(t *testing.T) {
 	}
 }
 
+// TestSymmetryCanonChild checks canonChild against canon on random walks
+// on symmetric levels: for every push from each position, and for pushes
+// of two and three squares in a line where they are legal, the key, hash
+// and transform agree, and the parent's tree tells the region for most
+// children of one push (a checker that always filled would pass the first test alone).
+func TestSymmetryCanonChild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	told, children := 0, 0
+	for _, l := range testlevel.Resolve(t, "microban:93,105,7,144") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sy := newSymmetry(b)
+		p := b.Start()
+		var pushes []sokoban.Push
+		for range 400 {
+			sy.expand(p)
+			pushes = p.Pushes(pushes[:0], nil)
+			for _, m := range pushes {
+				to := p.Apply(m)
+				var moved []sokoban.Push
+				for steps := 1; steps <= 3; steps++ {
+					want, wh, wt := sy.canon(nil, p)
+					if steps == 1 {
+						if sy.tree.after(sy, p, m.Box, to) {
+							told++
+						}
+						children++
+					}
+					got, gh, gt := sy.canonChild(nil, p, m.Box, to)
+					if !bytes.Equal(got, want) || gh != wh || gt != wt {
+						t.Fatalf("%s: push %v by %d of %v: canonChild %v %x %d, canon %v %x %d", l.Name(), m, steps, p.Rows(), got, gh, gt, want, wh, wt)
+					}
+					next := sokoban.Push{Box: to, Dir: m.Dir}
+					if !p.CanPush(next) {
+						break
+					}
+					moved = append(moved, next)
+					to = p.Apply(next)
+				}
+				for i := len(moved) - 1; i >= 0; i-- {
+					p.Undo(moved[i])
+				}
+				p.Undo(m)
+			}
+			if len(pushes) == 0 {
+				p = b.Start()
+				continue
+			}
+			p.Apply(pushes[rng.IntN(len(pushes))])
+		}
+	}
+	t.Logf("the tree told the region of %d of %d children", told, children)
+	if told < children*9/10 {
+		t.Errorf("the tree told the region of %d of %d children", told, children)
+	}
+}
+
 // TestAStarSymmetry solves symmetric levels with and without storing
 // positions up to symmetry: the push counts agree (the solutions are
 // verified by solver.Run), and with it A* expands fewer states in all.
