@@ -181,12 +181,9 @@ func (sy *symmetry) expand(p *sokoban.Position) {
 // canonChild is canon for p, the position expand was given with its box on
 // from pushed on to to, one square or more in a line: it updates the
 // parent's box hashes for the one box moved, and takes the least images of
-// the player's region from the parent's tree where it can tell them
-// (symTree.after), with a flood fill where it cannot.
+// the player's region from the parent's tree (symTree.after).
 func (sy *symmetry) canonChild(dst []byte, p *sokoban.Position, from, to sokoban.Square) ([]byte, uint64, int) {
-	if !sy.tree.after(sy, p, from, to) {
-		sy.region(p)
-	}
+	sy.tree.after(sy, p, from, to)
 	n := len(sy.perm)
 	zf, zt := sy.zImg[int(from)*n:int(from)*n+n], sy.zImg[int(to)*n:int(to)*n+n]
 	for t, h := range sy.boxHash {
@@ -296,10 +293,13 @@ type symTree struct {
 	// of the subtree of s.
 	sub   []sokoban.Square
 	stack []sokoban.Square
-	// min1[t] and min2[t] are the squares of the region with the smallest
-	// and second smallest images under t (min2[t] None for a region of
-	// one square).
-	min1, min2 []sokoban.Square
+	// order lists the region's squares by discovery number (order[i] has
+	// number i+1); pre[i*T+t] is the smallest image under t of the first
+	// i of them and suf[i*T+t] that of the others, so the squares outside
+	// a subtree, whose numbers are the ones before and after its own, have
+	// their smallest image at hand.
+	order    []sokoban.Square
+	pre, suf []sokoban.Square
 }
 
 // symNode is what symTree keeps per square of the region.
@@ -311,8 +311,8 @@ type symNode struct {
 
 func newSymTree(squares, transforms int) symTree {
 	return symTree{stamp: make([]uint32, squares), node: make([]symNode, squares),
-		sub: make([]sokoban.Square, squares*transforms), min1: make([]sokoban.Square, transforms),
-		min2: make([]sokoban.Square, transforms)}
+		sub: make([]sokoban.Square, squares*transforms), order: make([]sokoban.Square, 0, squares),
+		pre: make([]sokoban.Square, (squares+1)*transforms), suf: make([]sokoban.Square, (squares+1)*transforms)}
 }
 
 // has reports whether s is in the region.
@@ -330,9 +330,7 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 	tr.stamp[root] = e
 	tr.node[root] = symNode{disc: 1, low: 1, up: sokoban.None}
 	copy(tr.sub[int(root)*n:int(root)*n+n], sy.img[int(root)*n:int(root)*n+n])
-	for t := range n {
-		tr.min1[t], tr.min2[t] = root, sokoban.None
-	}
+	tr.order = append(tr.order[:0], root)
 	count := int32(1)
 	stack := append(tr.stack[:0], root)
 	for len(stack) > 0 {
@@ -349,15 +347,8 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 				count++
 				tr.stamp[w] = e
 				tr.node[w] = symNode{disc: count, low: count, up: v}
-				img := sy.img[int(w)*n : int(w)*n+n]
-				copy(tr.sub[int(w)*n:int(w)*n+n], img)
-				for t, ts := range img {
-					if m1 := tr.min1[t]; ts < sy.img[int(m1)*n+t] {
-						tr.min1[t], tr.min2[t] = w, m1
-					} else if m2 := tr.min2[t]; m2 == sokoban.None || ts < sy.img[int(m2)*n+t] {
-						tr.min2[t] = w
-					}
-				}
+				copy(tr.sub[int(w)*n:int(w)*n+n], sy.img[int(w)*n:int(w)*n+n])
+				tr.order = append(tr.order, w)
 				stack = append(stack, w)
 			}
 			continue
@@ -374,20 +365,37 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 		}
 	}
 	tr.stack = stack
+	none := sokoban.Square(b.N) // above every square
+	size := len(tr.order)
+	for t := range n {
+		tr.pre[t], tr.suf[size*n+t] = none, none
+	}
+	for i, v := range tr.order {
+		img, prev, cur := sy.img[int(v)*n:int(v)*n+n], tr.pre[i*n:i*n+n], tr.pre[(i+1)*n:(i+1)*n+n]
+		for t := range cur {
+			cur[t] = min(prev[t], img[t])
+		}
+	}
+	for i := size - 1; i >= 0; i-- {
+		v := tr.order[i]
+		img, next, cur := sy.img[int(v)*n:int(v)*n+n], tr.suf[(i+1)*n:(i+1)*n+n], tr.suf[i*n:i*n+n]
+		for t := range cur {
+			cur[t] = min(next[t], img[t])
+		}
+	}
 }
 
 // after sets sy.least to the least images of the player's region of p, the
 // position build was given with its box on s pushed on to t, one square or
-// more in a line, and reports whether it could tell them, much as
-// sokoban.Region.After does for the smallest square: the new region is s
-// with the parts of the old one without t that touch s, and the areas
-// outside the old region that touch s. Those areas are filled: they meet
-// the old region only through s (the only square a box left; any other
-// square next to the old region and free is in it), so the fill stops at
-// the old region and s, and they are mostly small corrals. It cannot tell
-// when the rest of the old region (without t and the subtrees split off)
-// has neither of the squares with the two smallest images.
-func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square) bool {
+// more in a line, much as sokoban.Region.After finds the smallest square:
+// the new region is s with the parts of the old one without t that touch
+// s, and the areas outside the old region that touch s. Each part's least
+// images are in the tree (a split-off subtree's in sub, the rest's in pre,
+// suf and sub). The areas outside are filled: they meet the old region
+// only through s (the only square a box left; any other free square next
+// to the old region is in it), so the fill stops at the old region and s,
+// and they are mostly small corrals.
+func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square) {
 	n, b := len(sy.perm), sy.b
 	copy(sy.least, sy.img[int(s)*n:int(s)*n+n])
 	tIn := tr.has(t)
@@ -417,10 +425,11 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		}
 	}
 	if !tIn {
-		for k, m := range tr.min1 {
-			sy.least[k] = min(sy.least[k], sy.img[int(m)*n+k])
+		all := tr.pre[len(tr.order)*n : len(tr.order)*n+n]
+		for k, m := range all {
+			sy.least[k] = min(sy.least[k], m)
 		}
-		return true
+		return
 	}
 	for d, ok := range parts[:4] {
 		if ok {
@@ -431,21 +440,25 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		}
 	}
 	if parts[4] {
+		// The rest: the squares numbered before t and after its subtree,
+		// and the subtrees of t's children that do not split off.
+		nt := &tr.node[t]
+		before, behind := tr.pre[int(nt.disc-1)*n:int(nt.disc)*n], tr.suf[int(nt.end)*n:int(nt.end+1)*n]
 		for k := range sy.least {
-			rest := sokoban.None
-			for _, c := range [2]sokoban.Square{tr.min1[k], tr.min2[k]} {
-				if c != sokoban.None && c != t && tr.part(b, c, t) == 4 {
-					rest = sy.img[int(c)*n+k]
-					break
+			sy.least[k] = min(sy.least[k], before[k], behind[k])
+		}
+		for d := range sokoban.Dir(4) {
+			c := b.Next(t, d)
+			if c == sokoban.None || !tr.has(c) {
+				continue
+			}
+			if nc := &tr.node[c]; nc.up == t && nc.disc > nt.disc && nc.low < nt.disc {
+				for k, m := range tr.sub[int(c)*n : int(c)*n+n] {
+					sy.least[k] = min(sy.least[k], m)
 				}
 			}
-			if rest == sokoban.None {
-				return false
-			}
-			sy.least[k] = min(sy.least[k], rest)
 		}
 	}
-	return true
 }
 
 // fillOutside fills the area of p's free squares outside the tree's region
