@@ -85,6 +85,12 @@ type groupBound struct {
 	next           []uint8
 	labels         [labelSlots]regionLabels
 	labelBytes     int64 // what the labels allocated hold
+	// recent is a direct-mapped cache of group's results by the boxes and
+	// the player's own square, before regions: one load instead of the
+	// labels' several (recentSlot says how an entry is laid out); nil
+	// until the first group. bitsPer is the bits of one square in a key.
+	recent  []uint64
+	bitsPer uint
 	sub            subSearch
 	moves          []subMove
 
@@ -125,7 +131,7 @@ const (
 func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *groupBound {
 	b := start.Board()
 	gb := &groupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
-		area: make([]int16, b.N), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
+		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
 		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
 		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
@@ -362,7 +368,7 @@ func (gb *groupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
-	bytes := gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes
+	bytes := gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes + int64(len(gb.recent))*8
 	for _, pd := range gb.pdbs {
 		if pd != nil {
 			bytes += pd.bytes()
@@ -424,17 +430,54 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
 func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
-	rl := gb.regions(boxes)
-	canon := rl.label[player]
-	for _, m := range rl.memo {
-		if m.canon == canon {
-			return m.entry
+	slot, key := -1, uint64(0)
+	if uint(len(boxes)+1)*gb.bitsPer <= distShift {
+		if gb.recent == nil {
+			gb.recent = make([]uint64, recentSlots)
+		}
+		key = uint64(player)
+		for _, s := range boxes {
+			key = key<<gb.bitsPer | uint64(s)
+		}
+		slot = int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits))
+		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
+			if c := v >> distShift; c > 0 {
+				return groupEntry{pushes: int32(c - 1), ok: true}
+			}
+			return groupEntry{}
 		}
 	}
-	e := gb.look(boxes, canon)
-	rl.memo = append(rl.memo, regionEntry{canon, e})
+	rl := gb.regions(boxes)
+	canon := rl.label[player]
+	e, found := groupEntry{}, false
+	for _, m := range rl.memo {
+		if m.canon == canon {
+			e, found = m.entry, true
+			break
+		}
+	}
+	if !found {
+		e = gb.look(boxes, canon)
+		rl.memo = append(rl.memo, regionEntry{canon, e})
+	}
+	if slot >= 0 && e.pushes < 255 {
+		c := uint64(0) // no solution: bound uses nothing else of the entry
+		if e.ok {
+			c = uint64(e.pushes) + 1
+		}
+		gb.recent[slot] = key | c<<distShift
+	}
 	return e
 }
+
+// recentBits sizes groupBound.recent, whose slots hold the key of the
+// boxes and player (pack's layout with the player's own square) in the
+// low distShift bits and, above, the result's pushes plus one, or 0 for
+// no solution; an empty slot is 0 (no key is).
+const (
+	recentBits  = 18
+	recentSlots = 1 << recentBits
+)
 
 // look returns the result of the problem of boxes (sorted) with the
 // player on canon from the table.
