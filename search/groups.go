@@ -431,11 +431,11 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 // the player on player, from the table of len(boxes) boxes.
 func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
 	slot, key := -1, uint64(0)
-	if uint(len(boxes)+1)*gb.bitsPer <= distShift {
+	if uint(len(boxes)+1)*gb.bitsPer < distShift {
 		if gb.recent == nil {
 			gb.recent = make([]uint64, recentSlots)
 		}
-		key = uint64(player)
+		key = 1<<gb.bitsPer | uint64(player) // the leading 1 tells the number of boxes
 		for _, s := range boxes {
 			key = key<<gb.bitsPer | uint64(s)
 		}
@@ -471,8 +471,8 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 }
 
 // recentBits sizes groupBound.recent, whose slots hold the key of the
-// boxes and player (pack's layout with the player's own square) in the
-// low distShift bits and, above, the result's pushes plus one, or 0 for
+// boxes and player (pack's layout with the player's own square, after a
+// bit set to 1) in the low distShift bits and, above, the result's pushes plus one, or 0 for
 // no solution; an empty slot is 0 (no key is).
 const (
 	recentBits  = 18
