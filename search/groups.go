@@ -91,8 +91,8 @@ type groupBound struct {
 	// until the first group. bitsPer is the bits of one square in a key.
 	recent  []uint64
 	bitsPer uint
-	sub            subSearch
-	moves          []subMove
+	sub     subSearch
+	moves   []subMove
 
 	// Searches and Nodes count the sub-searches of the set-up and their
 	// expansions; Hits and Misses the lookups of the tables.
