@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +73,72 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 	t.Logf("%d levels, %d states: the group bound beat the matching on %d", checked, states, raised)
 	if checked < 2 || raised == 0 {
 		t.Fatalf("%d levels checked, the group bound beat the matching on %d states", checked, raised)
+	}
+}
+
+// TestGroupCacheAgrees checks group, with its cache of recent results and
+// the region labels in front of the tables, against a plain lookup of the
+// group's boxes with the player's region filled, for every group of every
+// state of small levels' complete push graphs, asked twice so that the
+// second answer comes from the cache.
+func TestGroupCacheAgrees(t *testing.T) {
+	levels := testlevel.Resolve(t, "microban:1-155")
+	checked, groups, cached := 0, 0, 0
+	for _, l := range levels {
+		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := g.ready(); !ok {
+			continue
+		}
+		gb := newTestGroups(t, g)
+		if gb == nil {
+			continue
+		}
+		sg := stategraph.Build(g.board, nil, 50000)
+		if sg == nil {
+			continue
+		}
+		checked++
+		p := g.board.Start()
+		members := make([][]sokoban.Square, len(gb.members))
+		for _, key := range sg.Keys {
+			p.Unpack(key)
+			for _, f := range gb.families {
+				for i := range members {
+					members[i] = members[i][:0]
+				}
+				for _, s := range p.BoxSquares() {
+					if a := gb.area[s]; a >= 0 && !gb.wall[s] {
+						members[f[a]] = append(members[f[a]], s)
+					}
+				}
+				for _, m := range members {
+					if len(m) == 0 {
+						continue
+					}
+					slices.Sort(m)
+					want := gb.look(m, gb.reach(m, p.Player()))
+					for range 2 {
+						got := gb.group(m, p.Player())
+						if got.ok != want.ok || want.ok && got.pushes != want.pushes {
+							t.Fatalf("%s: boxes %v, player %d: group %+v, table %+v", l.Name(), m, p.Player(), got, want)
+						}
+					}
+					groups++
+				}
+			}
+		}
+		for _, v := range gb.recent {
+			if v != 0 {
+				cached++
+			}
+		}
+	}
+	t.Logf("%d levels, %d groups, %d results cached", checked, groups, cached)
+	if checked < 2 || cached == 0 {
+		t.Fatalf("%d levels checked, %d results cached", checked, cached)
 	}
 }
 
