@@ -260,3 +260,28 @@ func TestAStarGroupsAgreeWithBFS(t *testing.T) {
 		t.Fatalf("the group bound was used on %d levels", used)
 	}
 }
+
+// BenchmarkGroupTable builds the table of five boxes of Microban 144 (the
+// search builds those of five and six there) and reports its states per
+// second.
+func BenchmarkGroupTable(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:144")[0]
+	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dist, err := g.board.PullDistances(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	gb := newGroupBound(g.pos, g.dead, dist, -1)
+	states := 0
+	for b.Loop() {
+		clear(gb.pdbs)
+		gb.states = 0
+		pd := gb.table(5)
+		states += pd.n
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(states)/float64(b.N), "states")
+}
