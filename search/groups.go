@@ -57,12 +57,14 @@ type groupBound struct {
 	nodes int
 
 	// pdbs[k] is the table of groups of k boxes, once met; states is
-	// what all of them hold, stop what says the search must stop.
-	pdbs    map[int]*groupPDB
-	states  int
-	stop    func() bool
-	matcher *heuristic.Matcher
-	cost    []int32
+	// what all of them hold, tableBytes their memory, stop what says the
+	// search must stop.
+	pdbs       map[int]*groupPDB
+	states     int
+	tableBytes int64
+	stop       func() bool
+	matcher    *heuristic.Matcher
+	cost       []int32
 
 	// scratch
 	members [][]sokoban.Square
@@ -368,13 +370,7 @@ func (gb *groupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
-	bytes := gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes + int64(len(gb.recent))*8
-	for _, pd := range gb.pdbs {
-		if pd != nil {
-			bytes += pd.bytes()
-		}
-	}
-	return bytes
+	return gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes + int64(len(gb.recent))*8 + gb.tableBytes
 }
 
 // bound returns the group bound of p, and false when a group of p has no
@@ -889,6 +885,7 @@ func (gb *groupBound) table(k int) *groupPDB {
 	for gb.states+pd.n <= groupStates && gb.grow(pd, groupStates-gb.states) {
 	}
 	gb.states += pd.n
+	gb.tableBytes += pd.bytes()
 	return pd
 }
 

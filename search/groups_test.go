@@ -278,7 +278,7 @@ func BenchmarkGroupTable(b *testing.B) {
 	states := 0
 	for b.Loop() {
 		clear(gb.pdbs)
-		gb.states = 0
+		gb.states, gb.tableBytes = 0, 0
 		pd := gb.table(5)
 		states += pd.n
 	}
