@@ -67,7 +67,8 @@ type groupBound struct {
 	cost       []int32
 
 	// scratch
-	members [][]sokoban.Square
+	members [][][]sokoban.Square // by family and group
+	sink    uint64               // bound's loads go here, so the compiler keeps them
 	rest    []sokoban.Square
 	key     []byte
 	stamp   []uint32
@@ -176,7 +177,10 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 		return nil
 	}
 	gb.families = best
-	gb.members = make([][]sokoban.Square, areas)
+	gb.members = make([][][]sokoban.Square, len(best))
+	for k := range best {
+		gb.members[k] = make([][]sokoban.Square, areas)
+	}
 	return gb
 }
 
@@ -396,22 +400,36 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	best := int32(0)
-	for _, f := range gb.families {
-		for i := range gb.members {
-			gb.members[i] = gb.members[i][:0]
+	// Every family's groups first, with their cache slots loaded at once
+	// (see groupPDB.touch), then their results.
+	sink := uint64(0)
+	for k, f := range gb.families {
+		members := gb.members[k]
+		for i := range members {
+			members[i] = members[i][:0]
 		}
 		for _, s := range p.BoxSquares() {
 			if a := gb.area[s]; a >= 0 && !gb.wall[s] {
-				gb.members[f[a]] = append(gb.members[f[a]], s)
+				members[f[a]] = append(members[f[a]], s)
 			}
 		}
+		for _, m := range members {
+			if len(m) > 0 {
+				slices.Sort(m) // a position keeps its boxes in the order they were pushed
+				if slot, _ := gb.recentSlot(m, p.Player()); slot >= 0 {
+					sink += gb.recent[slot]
+				}
+			}
+		}
+	}
+	gb.sink = sink
+	best := int32(0)
+	for _, members := range gb.members {
 		total := rest
-		for _, m := range gb.members {
+		for _, m := range members {
 			if len(m) == 0 {
 				continue
 			}
-			slices.Sort(m) // a position keeps its boxes in the order they were pushed
 			e := gb.group(m, p.Player())
 			if !e.ok {
 				return 0, false
@@ -426,16 +444,8 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
 func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
-	slot, key := -1, uint64(0)
-	if uint(len(boxes)+1)*gb.bitsPer < distShift {
-		if gb.recent == nil {
-			gb.recent = make([]uint64, recentSlots)
-		}
-		key = 1<<gb.bitsPer | uint64(player) // the leading 1 tells the number of boxes
-		for _, s := range boxes {
-			key = key<<gb.bitsPer | uint64(s)
-		}
-		slot = int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits))
+	slot, key := gb.recentSlot(boxes, player)
+	if slot >= 0 {
 		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
 			if c := v >> distShift; c > 0 {
 				return groupEntry{pushes: int32(c - 1), ok: true}
@@ -464,6 +474,23 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 		gb.recent[slot] = key | c<<distShift
 	}
 	return e
+}
+
+// recentSlot returns the slot of the cache of recent results for boxes
+// (sorted) and player, and the key that goes there; −1 when the key does
+// not fit.
+func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
+	if uint(len(boxes)+1)*gb.bitsPer >= distShift {
+		return -1, 0
+	}
+	if gb.recent == nil {
+		gb.recent = make([]uint64, recentSlots)
+	}
+	key := 1<<gb.bitsPer | uint64(player) // the leading 1 tells the number of boxes
+	for _, s := range boxes {
+		key = key<<gb.bitsPer | uint64(s)
+	}
+	return int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits)), key
 }
 
 // recentBits sizes groupBound.recent, whose slots hold the key of the

@@ -102,7 +102,7 @@ func TestGroupCacheAgrees(t *testing.T) {
 		}
 		checked++
 		p := g.board.Start()
-		members := make([][]sokoban.Square, len(gb.members))
+		members := make([][]sokoban.Square, len(gb.members[0]))
 		for _, key := range sg.Keys {
 			p.Unpack(key)
 			for _, f := range gb.families {
