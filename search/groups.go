@@ -396,7 +396,7 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 		// bound it.
 		return 0, true
 	}
-	rest, ok := gb.match(gb.rest)
+	rest, ok := gb.matchRest(gb.rest)
 	if !ok {
 		return 0, false
 	}
@@ -466,6 +466,33 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 		e = gb.look(boxes, canon)
 		rl.memo = append(rl.memo, regionEntry{canon, e})
 	}
+	gb.remember(slot, key, e)
+	return e
+}
+
+// matchRest returns match(boxes) for boxes in no group, which it sorts, through
+// the cache of recent results where there are two or more of them: their
+// key has the player on b.N, a square no group's key has.
+func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
+	if len(boxes) < 2 {
+		return gb.match(boxes)
+	}
+	slices.Sort(boxes)
+	slot, key := gb.recentSlot(boxes, sokoban.Square(gb.b.N))
+	if slot >= 0 {
+		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
+			c := v >> distShift
+			return int32(c) - 1, c > 0
+		}
+	}
+	h, ok := gb.match(boxes)
+	gb.remember(slot, key, groupEntry{pushes: h, ok: ok})
+	return h, ok
+}
+
+// remember puts e in slot of the cache of recent results under key, when
+// slot is one (not −1) and e fits.
+func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
 	if slot >= 0 && e.pushes < 255 {
 		c := uint64(0) // no solution: bound uses nothing else of the entry
 		if e.ok {
@@ -473,7 +500,6 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 		}
 		gb.recent[slot] = key | c<<distShift
 	}
-	return e
 }
 
 // recentSlot returns the slot of the cache of recent results for boxes

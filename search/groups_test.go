@@ -78,9 +78,10 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 
 // TestGroupCacheAgrees checks group, with its cache of recent results and
 // the region labels in front of the tables, against a plain lookup of the
-// group's boxes with the player's region filled, for every group of every
-// state of small levels' complete push graphs, asked twice so that the
-// second answer comes from the cache.
+// group's boxes with the player's region filled, and matchRest against
+// match, for every group and the boxes in no group of every state of small
+// levels' complete push graphs, asked twice so that the second answer
+// comes from the cache.
 func TestGroupCacheAgrees(t *testing.T) {
 	levels := testlevel.Resolve(t, "microban:1-155")
 	checked, groups, cached := 0, 0, 0
@@ -103,8 +104,21 @@ func TestGroupCacheAgrees(t *testing.T) {
 		checked++
 		p := g.board.Start()
 		members := make([][]sokoban.Square, len(gb.members[0]))
+		var rest []sokoban.Square
 		for _, key := range sg.Keys {
 			p.Unpack(key)
+			rest = rest[:0]
+			for _, s := range p.BoxSquares() {
+				if gb.area[s] < 0 && !gb.wall[s] {
+					rest = append(rest, s)
+				}
+			}
+			wh, wok := gb.match(rest)
+			for range 2 {
+				if h, ok := gb.matchRest(rest); ok != wok || ok && h != wh {
+					t.Fatalf("%s: boxes %v in no group: matchRest %d %v, match %d %v", l.Name(), rest, h, ok, wh, wok)
+				}
+			}
 			for _, f := range gb.families {
 				for i := range members {
 					members[i] = members[i][:0]
