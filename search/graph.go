@@ -217,19 +217,20 @@ func (g *pushGraph) setUpMoves(opts solver.Options, tunnels, rooms, roomsOn bool
 // the working position: the legal pushes not onto dead squares, and with
 // PI-corral pruning on, when there is a PI-corral, only the pushes of the
 // boxes around it (deadlock.Corrals.PICorral says why that keeps an optimal
-// solution, and a solution of any given length). When g.region is set it
-// takes the position's region first, and with symmetry on (g.sym) prepares
-// symmetry.canonChild, for addMove.
+// solution, and a solution of any given length). For addMove it takes the
+// position's region first: with symmetry on (g.sym), the tree of
+// symmetry.expand, else g.region when that is set.
 func (g *pushGraph) candidates(dst []sokoban.Push) []sokoban.Push {
-	if g.region != nil {
-		g.region.Of(g.pos)
-	}
+	size := -1 // the squares of the player's region, when taken
 	if g.sym != nil {
-		g.sym.expand(g.pos)
+		size = g.sym.expand(g.pos)
+	} else if g.region != nil {
+		g.region.Of(g.pos)
+		size = g.region.Size()
 	}
 	start := len(dst)
 	dst = g.pos.Pushes(dst, g.dead)
-	if !g.piCorrals || g.region != nil && g.region.Size()+g.board.Boxes() == g.board.N {
+	if !g.piCorrals || size+g.board.Boxes() == g.board.N {
 		return dst // off, or the player reaches every free square: no corral
 	}
 	if g.barrier = g.checker.Corrals().PICorral(g.pos, g.barrier[:0]); len(g.barrier) > 0 {

@@ -166,7 +166,8 @@ func (sy *symmetry) canon(dst []byte, p *sokoban.Position) ([]byte, uint64, int)
 
 // expand prepares canonChild for the children of p, the state about to be
 // expanded: the hashes of its boxes' images and the tree of its region.
-func (sy *symmetry) expand(p *sokoban.Position) {
+// It returns the number of squares in the region.
+func (sy *symmetry) expand(p *sokoban.Position) int {
 	n := len(sy.perm)
 	clear(sy.boxHash)
 	for _, s := range p.BoxSquares() {
@@ -176,6 +177,7 @@ func (sy *symmetry) expand(p *sokoban.Position) {
 		}
 	}
 	sy.tree.build(sy, p)
+	return len(sy.tree.order)
 }
 
 // canonChild is canon for p, the position expand was given with its box on
@@ -300,6 +302,7 @@ type symTree struct {
 	// their smallest image at hand.
 	order    []sokoban.Square
 	pre, suf []sokoban.Square
+	ends     bool // pre and suf are filled
 }
 
 // symNode is what symTree keeps per square of the region.
@@ -365,7 +368,15 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 		}
 	}
 	tr.stack = stack
-	none := sokoban.Square(b.N) // above every square
+	tr.ends = false
+}
+
+// sum fills pre and suf, which build leaves to the first child that needs
+// them.
+func (tr *symTree) sum(sy *symmetry) {
+	tr.ends = true
+	n := len(sy.perm)
+	none := sokoban.Square(sy.b.N) // above every square
 	size := len(tr.order)
 	for t := range n {
 		tr.pre[t], tr.suf[size*n+t] = none, none
@@ -425,8 +436,8 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		}
 	}
 	if !tIn {
-		all := tr.pre[len(tr.order)*n : len(tr.order)*n+n]
-		for k, m := range all {
+		root := tr.order[0] // its subtree is the region
+		for k, m := range tr.sub[int(root)*n : int(root)*n+n] {
 			sy.least[k] = min(sy.least[k], m)
 		}
 		return
@@ -442,6 +453,9 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 	if parts[4] {
 		// The rest: the squares numbered before t and after its subtree,
 		// and the subtrees of t's children that do not split off.
+		if !tr.ends {
+			tr.sum(sy)
+		}
 		nt := &tr.node[t]
 		before, behind := tr.pre[int(nt.disc-1)*n:int(nt.disc)*n], tr.suf[int(nt.end)*n:int(nt.end+1)*n]
 		for k := range sy.least {
