@@ -75,10 +75,13 @@ type groupBound struct {
 	epoch   uint32
 	stack   []sokoban.Square
 	marked  []sokoban.Square
-	boxAt   []bool
-	// articulate's scratch: the boxes (mark), depth-first numbers, low
-	// points, largest numbers in subtrees, tree parents, smallest squares
-	// of subtrees and next directions.
+	// boxAt marks the walls, and the boxes while reach works; mark the
+	// walls, and the boxes of the state grow works on. No box is ever on
+	// a wall, so unmarking boxes leaves the walls marked.
+	boxAt []bool
+	// articulate's scratch: depth-first numbers, low points, largest
+	// numbers in subtrees, tree parents, smallest squares of subtrees and
+	// next directions.
 	mark           []bool
 	astamp, ostamp []uint32
 	aepoch         uint32
@@ -141,7 +144,7 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 	freeze := deadlock.NewFreeze(b, dead)
 	for _, s := range start.BoxSquares() {
 		if b.IsGoal(s) && freeze.Frozen(start, s) {
-			gb.wall[s] = true
+			gb.wall[s], gb.boxAt[s], gb.mark[s] = true, true, true
 			gb.walls++
 		}
 	}
@@ -627,8 +630,8 @@ func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 }
 
 // fill marks with e in stamp the squares reached from start without
-// crossing a wall or a square set in blocked, lists them in marked, and
-// returns the smallest of them.
+// crossing a square set in blocked (boxAt or mark, which mark the walls
+// too), lists them in marked, and returns the smallest of them.
 func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
 	stamp[start] = e
 	least := start
@@ -639,7 +642,7 @@ func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, block
 		stack = stack[:len(stack)-1]
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := gb.b.Next(s, d)
-			if n < 0 || stamp[n] == e || gb.wall[n] || blocked[n] {
+			if n < 0 || stamp[n] == e || blocked[n] {
 				continue
 			}
 			stamp[n] = e
@@ -768,9 +771,7 @@ func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 		}
 		gb.moves = moves
 		for _, mv := range moves {
-			copy(work, bx)
-			work[mv.box] = mv.to
-			slices.Sort(work)
+			moveSorted(work, bx, mv.box, mv.to)
 			h, ok := gb.match(work)
 			if !ok {
 				continue
@@ -778,6 +779,24 @@ func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 			add(work, gb.reach(work, bx[mv.box]), s.g[id]+1, h)
 			bx = s.boxes[int(id)*k : int(id)*k+k] // add may have moved the states
 		}
+	}
+}
+
+// moveSorted sets dst to boxes (sorted) with boxes[i] moved to to, sorted:
+// one pass, where sorting would compare them all again.
+func moveSorted(dst, boxes []sokoban.Square, i int, to sokoban.Square) {
+	k, placed := 0, false
+	for j, s := range boxes {
+		if j == i {
+			continue
+		}
+		if !placed && to < s {
+			dst[k], k, placed = to, k+1, true
+		}
+		dst[k], k = s, k+1
+	}
+	if !placed {
+		dst[k] = to
 	}
 }
 
@@ -944,7 +963,7 @@ func (gb *groupBound) table(k int) *groupPDB {
 
 // articulate marks, with a new epoch of its own (reach's marks are
 // another's), the region of the player on root
-// with the boxes of gb.mark on the board, numbering its squares in a
+// with the boxes and walls of gb.mark on the board, numbering its squares in a
 // depth-first search with low points (Hopcroft and Tarjan's articulation
 // points, for afterPull), and returns its two smallest squares (the
 // second None for a region of one square).
@@ -961,7 +980,7 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 			gb.next[v]++
 			w := gb.b.Next(v, sokoban.Dir(d))
 			switch {
-			case w < 0 || gb.wall[w] || gb.mark[w]:
+			case w < 0 || gb.mark[w]:
 			case gb.astamp[w] == e:
 				gb.low[v] = min(gb.low[v], gb.disc[w])
 			default:
@@ -1002,7 +1021,7 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 	others := sokoban.None // the smallest square of the other regions b touches
 	for d := sokoban.Dir(0); d < 4; d++ {
 		x := gb.b.Next(b, d)
-		if x < 0 || x == q || gb.wall[x] || gb.mark[x] {
+		if x < 0 || x == q || gb.mark[x] {
 			continue
 		}
 		if gb.astamp[x] != e {
@@ -1140,7 +1159,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 				if q < 0 || gb.astamp[q] != e {
 					continue
 				}
-				if r := gb.b.Next(q, dir); r >= 0 && !gb.wall[r] && !gb.mark[r] {
+				if r := gb.b.Next(q, dir); r >= 0 && !gb.mark[r] {
 					gb.moves = append(gb.moves, subMove{i, q, r})
 				}
 			}
@@ -1149,9 +1168,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 		for _, mv := range gb.moves {
 			b := boxes[mv.box]
 			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2, e)
-			copy(work, boxes)
-			work[mv.box] = mv.to
-			slices.Sort(work)
+			moveSorted(work, boxes, mv.box, mv.to)
 			if !ok {
 				for _, x := range boxes {
 					gb.mark[x] = false

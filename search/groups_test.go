@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +154,35 @@ func TestGroupCacheAgrees(t *testing.T) {
 	t.Logf("%d levels, %d groups, %d results cached", checked, groups, cached)
 	if checked < 2 || cached == 0 {
 		t.Fatalf("%d levels checked, %d results cached", checked, cached)
+	}
+}
+
+// TestMoveSorted checks moveSorted against copying and sorting, on random
+// sorted sets of squares with each one moved to each square not in them.
+func TestMoveSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		k := 1 + rng.IntN(6)
+		boxes := make([]sokoban.Square, 0, k)
+		for _, s := range rng.Perm(20)[:k] {
+			boxes = append(boxes, sokoban.Square(s))
+		}
+		slices.Sort(boxes)
+		got, want := make([]sokoban.Square, k), make([]sokoban.Square, k)
+		for i := range boxes {
+			for to := range sokoban.Square(20) {
+				if slices.Contains(boxes, to) {
+					continue
+				}
+				moveSorted(got, boxes, i, to)
+				copy(want, boxes)
+				want[i] = to
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%v with box %d moved to %d: %v, want %v", boxes, i, to, got, want)
+				}
+			}
+		}
 	}
 }
 
