@@ -79,6 +79,8 @@ type groupBound struct {
 	// walls, and the boxes of the state grow works on. No box is ever on
 	// a wall, so unmarking boxes leaves the walls marked.
 	boxAt []bool
+	// nbr[s][d] is b.Next(s, d).
+	nbr [][4]sokoban.Square
 	// articulate's scratch: depth-first numbers, low points, largest
 	// numbers in subtrees, tree parents, smallest squares of subtrees and
 	// next directions.
@@ -141,6 +143,12 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
 		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
+	gb.nbr = make([][4]sokoban.Square, b.N)
+	for s := range gb.nbr {
+		for d := range sokoban.Dir(4) {
+			gb.nbr[s][d] = b.Next(sokoban.Square(s), d)
+		}
+	}
 	freeze := deadlock.NewFreeze(b, dead)
 	for _, s := range start.BoxSquares() {
 		if b.IsGoal(s) && freeze.Frozen(start, s) {
@@ -377,7 +385,7 @@ func (gb *groupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
-	return gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes + int64(len(gb.recent))*8 + gb.tableBytes
+	return gb.sub.bytes() + int64(gb.b.N)*32 + gb.labelBytes + int64(len(gb.recent))*8 + gb.tableBytes
 }
 
 // bound returns the group bound of p, and false when a group of p has no
@@ -640,8 +648,7 @@ func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, block
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
-			n := gb.b.Next(s, d)
+		for _, n := range gb.nbr[s] {
 			if n < 0 || stamp[n] == e || blocked[n] {
 				continue
 			}
@@ -976,23 +983,31 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 	stack := append(gb.stack[:0], root)
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
-		if d := gb.next[v]; d < 4 {
-			gb.next[v]++
-			w := gb.b.Next(v, sokoban.Dir(d))
-			switch {
-			case w < 0 || gb.mark[w]:
-			case gb.astamp[w] == e:
-				gb.low[v] = min(gb.low[v], gb.disc[w])
-			default:
-				n++
-				gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
-				stack = append(stack, w)
-				if w < m1 {
-					m1, m2 = w, m1
-				} else if m2 < 0 || w < m2 {
-					m2 = w
-				}
+		// Scan v's neighbours from where it left off, up to the first
+		// new square, which the search goes down to.
+		d, down := gb.next[v], false
+		for ; d < 4; d++ {
+			w := gb.nbr[v][d]
+			if w < 0 || gb.mark[w] {
+				continue
 			}
+			if gb.astamp[w] == e {
+				gb.low[v] = min(gb.low[v], gb.disc[w])
+				continue
+			}
+			n++
+			gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
+			stack = append(stack, w)
+			if w < m1 {
+				m1, m2 = w, m1
+			} else if m2 < 0 || w < m2 {
+				m2 = w
+			}
+			d, down = d+1, true
+			break
+		}
+		gb.next[v] = d
+		if down {
 			continue
 		}
 		stack = stack[:len(stack)-1]

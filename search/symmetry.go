@@ -229,21 +229,23 @@ func (sy *symmetry) pack(dst []byte, boxes []sokoban.Square, t int) []byte {
 		ts := sy.img[int(s)*n+t]
 		sy.set[ts>>6] |= 1 << (ts & 63)
 	}
-	put := func(s sokoban.Square) {
-		if sy.wide {
-			dst = append(dst, byte(s), byte(s>>8))
-		} else {
-			dst = append(dst, byte(s))
-		}
-	}
 	for w, word := range sy.set {
 		for word != 0 {
-			put(sokoban.Square(w<<6 + bits.TrailingZeros64(word)))
+			s := w<<6 + bits.TrailingZeros64(word)
+			if sy.wide {
+				dst = append(dst, byte(s), byte(s>>8))
+			} else {
+				dst = append(dst, byte(s))
+			}
 			word &= word - 1
 		}
 		sy.set[w] = 0
 	}
-	put(sy.least[t])
+	if s := sy.least[t]; sy.wide {
+		dst = append(dst, byte(s), byte(s>>8))
+	} else {
+		dst = append(dst, byte(s))
+	}
 	return dst
 }
 
