@@ -140,8 +140,11 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 
 // Bytes returns the memory the tables take.
 func (sy *symmetry) Bytes() int64 {
+	// Per transform and square: perm, inv, img, zImg, and the tree's sub,
+	// pre and suf; per square: zBox, zPlayer, seen, stack, and the tree's
+	// stamp, node, order and stack.
 	n := int64(len(sy.perm))
-	return n*int64(sy.b.N)*(8+4+8+4+4) + int64(sy.b.N)*(8+8+4+4+24)
+	return n*int64(sy.b.N)*(4+4+4+8+4+4+4) + int64(sy.b.N)*(8+8+4+4+4+20+4+4)
 }
 
 // canon appends to dst the packed key (Position.Pack's format) of the
