@@ -180,3 +180,57 @@ func TestAStarSymmetry(t *testing.T) {
 		t.Errorf("%d states expanded with symmetry, %d without", expanded[1], expanded[0])
 	}
 }
+
+// BenchmarkSymmetryChildren keys every child of the positions of a random
+// walk on Microban 144 (four symmetries), with a flood fill per child
+// (canon) and from the parent's tree (expand, then canonChild), and
+// reports children keyed per second.
+func BenchmarkSymmetryChildren(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:144")[0]
+	board, err := sokoban.NewBoard(l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sy := newSymmetry(board)
+	rng := rand.New(rand.NewPCG(7, 8))
+	var parents []*sokoban.Position
+	p := board.Start()
+	var pushes []sokoban.Push
+	for range 200 {
+		parents = append(parents, p.Clone())
+		if pushes = p.Pushes(pushes[:0], nil); len(pushes) == 0 {
+			p = board.Start()
+			continue
+		}
+		p.Apply(pushes[rng.IntN(len(pushes))])
+	}
+	for _, tree := range []bool{false, true} {
+		name := "canon"
+		if tree {
+			name = "canonChild"
+		}
+		b.Run(name, func(b *testing.B) {
+			var key []byte
+			children := 0
+			for b.Loop() {
+				for _, q := range parents {
+					if tree {
+						sy.expand(q)
+					}
+					pushes = q.Pushes(pushes[:0], nil)
+					for _, m := range pushes {
+						to := q.Apply(m)
+						if tree {
+							key, _, _ = sy.canonChild(key[:0], q, m.Box, to)
+						} else {
+							key, _, _ = sy.canon(key[:0], q)
+						}
+						q.Undo(m)
+						children++
+					}
+				}
+			}
+			b.ReportMetric(float64(children)/b.Elapsed().Seconds(), "children/s")
+		})
+	}
+}
