@@ -261,12 +261,28 @@ func (m *PushMatching) Leave(leaving, goals []int) int32 {
 // the position last matched) on goal j if it must move again: the least of
 // 2 + r(i, j) and r(i, k) over the other goals k. When it is 0, that box
 // leaving raises no bound.
+//
+// It takes one pass over the row: with r(i, k) = c(i, k) − u − v(k) ≥ 0
+// and 0 for some k, the least is 0 unless goal j alone has r = 0, and then
+// it is 2 or the second least r if that is smaller.
 func (m *PushMatching) LeaveCost(i, j int) int32 {
-	u, ok := m.rowPotential(i)
-	if !ok {
-		return 0
+	mt, n := m.matcher, m.n
+	v := mt.v[:n]
+	first, second, arg := unreached, unreached, -1 // the two least c − v, and where the least is
+	for k, c := range mt.row(m.rows[i], n) {
+		if c >= Inf {
+			continue
+		}
+		if x := int64(c) - v[k]; x < first {
+			first, second, arg = x, first, k
+		} else if x < second {
+			second = x
+		}
 	}
-	return int32(min(m.leaveCost(i, j, u), int64(Inf-1)))
+	if arg != j {
+		return 0 // another goal is as near, or box i reaches none
+	}
+	return int32(min(2, second-first))
 }
 
 // rowPotential returns u of box i: min over the goals k it reaches of

@@ -132,6 +132,9 @@ func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushM
 			if wh, wok := ref.Bound(p); h != wh || ok != wok {
 				t.Fatalf("%s state %d push %v: Child %d %v, Bound %d %v", l.Name(), id, mv, h, ok, wh, wok)
 			}
+			if ok {
+				checkLeaveCost(t, l, m)
+			}
 			child, fresh := store.Intern(p.Pack(nil), p.Hash())
 			if fresh {
 				stack = append(stack, child)
@@ -143,6 +146,25 @@ func checkChildren(t *testing.T, l *level.Level, b *sokoban.Board, m, ref *PushM
 		}
 	}
 	return kept
+}
+
+// checkLeaveCost checks LeaveCost, for every box and goal of the matching m
+// made last, against its definition: the least of 2 + r(i, j) and r(i, k)
+// over the other goals k, from the row potential.
+func checkLeaveCost(t *testing.T, l *level.Level, m *PushMatching) {
+	t.Helper()
+	for i := range m.n {
+		u, ok := m.rowPotential(i)
+		for j := range m.n {
+			want := int32(0)
+			if ok {
+				want = int32(min(m.leaveCost(i, j, u), int64(Inf-1)))
+			}
+			if got := m.LeaveCost(i, j); got != want {
+				t.Fatalf("%s: LeaveCost(%d, %d) = %d, want %d", l.Name(), i, j, got, want)
+			}
+		}
+	}
 }
 
 // TestPushMatchingIsAdmissible builds the complete push graphs of small

@@ -156,9 +156,11 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			return g.stop(g.halt), nil
 		}
 	}
-	g.region = sokoban.NewRegion(g.board)
-	if g.charge(g.region.Bytes()) {
-		return g.stop(g.halt), nil
+	if g.sym == nil { // with symmetry, its own tree of the region serves
+		g.region = sokoban.NewRegion(g.board)
+		if g.charge(g.region.Bytes()) {
+			return g.stop(g.halt), nil
+		}
 	}
 	groups := false
 	if cfg.groups {

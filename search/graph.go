@@ -217,15 +217,20 @@ func (g *pushGraph) setUpMoves(opts solver.Options, tunnels, rooms, roomsOn bool
 // the working position: the legal pushes not onto dead squares, and with
 // PI-corral pruning on, when there is a PI-corral, only the pushes of the
 // boxes around it (deadlock.Corrals.PICorral says why that keeps an optimal
-// solution, and a solution of any given length). When g.region is set it
-// takes the position's region first, for addMove.
+// solution, and a solution of any given length). For addMove it takes the
+// position's region first: with symmetry on (g.sym), the tree of
+// symmetry.expand, else g.region when that is set.
 func (g *pushGraph) candidates(dst []sokoban.Push) []sokoban.Push {
-	if g.region != nil {
+	size := -1 // the squares of the player's region, when taken
+	if g.sym != nil {
+		size = g.sym.expand(g.pos)
+	} else if g.region != nil {
 		g.region.Of(g.pos)
+		size = g.region.Size()
 	}
 	start := len(dst)
 	dst = g.pos.Pushes(dst, g.dead)
-	if !g.piCorrals || g.region != nil && g.region.Size()+g.board.Boxes() == g.board.N {
+	if !g.piCorrals || size+g.board.Boxes() == g.board.N {
 		return dst // off, or the player reaches every free square: no corral
 	}
 	if g.barrier = g.checker.Corrals().PICorral(g.pos, g.barrier[:0]); len(g.barrier) > 0 {
@@ -299,12 +304,17 @@ func (g *pushGraph) add(parent uint32, m sokoban.Push) (uint32, bool) {
 // addMove stores the working position, reached from parent by move mv.
 // When the region of the parent was taken (g.region) and the move pushes
 // one box in a line (no goal-room macro), the region gives the canonical
-// player square.
+// player square; with symmetry on, the tree symmetry.expand made of it
+// gives the least images of the player's region.
 func (g *pushGraph) addMove(parent uint32, mv macroMove) (uint32, bool) {
 	id, fresh := uint32(0), false
 	if g.sym != nil {
 		var h uint64
-		g.key, h, _ = g.sym.canon(g.key[:0], g.pos)
+		if mv.room == nil { // one box pushed in a line from the expanded state
+			g.key, h, _ = g.sym.canonChild(g.key[:0], g.pos, mv.push.Box, mv.to)
+		} else {
+			g.key, h, _ = g.sym.canon(g.key[:0], g.pos)
+		}
 		id, fresh = g.intern(parent, mv.push, h)
 	} else if canon, ok := g.canonAfter(mv); ok {
 		g.key = g.pos.PackAt(g.key[:0], canon)

@@ -57,25 +57,33 @@ type groupBound struct {
 	nodes int
 
 	// pdbs[k] is the table of groups of k boxes, once met; states is
-	// what all of them hold, stop what says the search must stop.
-	pdbs    map[int]*groupPDB
-	states  int
-	stop    func() bool
-	matcher *heuristic.Matcher
-	cost    []int32
+	// what all of them hold, tableBytes their memory, stop what says the
+	// search must stop.
+	pdbs       map[int]*groupPDB
+	states     int
+	tableBytes int64
+	stop       func() bool
+	matcher    *heuristic.Matcher
+	cost       []int32
 
 	// scratch
-	members [][]sokoban.Square
+	members [][][]sokoban.Square // by family and group
+	sink    uint64               // bound's loads go here, so the compiler keeps them
 	rest    []sokoban.Square
 	key     []byte
 	stamp   []uint32
 	epoch   uint32
 	stack   []sokoban.Square
 	marked  []sokoban.Square
-	boxAt   []bool
-	// articulate's scratch: the boxes (mark), depth-first numbers, low
-	// points, largest numbers in subtrees, tree parents, smallest squares
-	// of subtrees and next directions.
+	// boxAt marks the walls, and the boxes while reach works; mark the
+	// walls, and the boxes of the state grow works on. No box is ever on
+	// a wall, so unmarking boxes leaves the walls marked.
+	boxAt []bool
+	// nbr[s][d] is b.Next(s, d).
+	nbr [][4]sokoban.Square
+	// articulate's scratch: depth-first numbers, low points, largest
+	// numbers in subtrees, tree parents, smallest squares of subtrees and
+	// next directions.
 	mark           []bool
 	astamp, ostamp []uint32
 	aepoch         uint32
@@ -85,8 +93,14 @@ type groupBound struct {
 	next           []uint8
 	labels         [labelSlots]regionLabels
 	labelBytes     int64 // what the labels allocated hold
-	sub            subSearch
-	moves          []subMove
+	// recent is a direct-mapped cache of group's results by the boxes and
+	// the player's own square, before regions: one load instead of the
+	// labels' several (recentSlot says how an entry is laid out); nil
+	// until the first group. bitsPer is the bits of one square in a key.
+	recent  []uint64
+	bitsPer uint
+	sub     subSearch
+	moves   []subMove
 
 	// Searches and Nodes count the sub-searches of the set-up and their
 	// expansions; Hits and Misses the lookups of the tables.
@@ -125,14 +139,20 @@ const (
 func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *groupBound {
 	b := start.Board()
 	gb := &groupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
-		area: make([]int16, b.N), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
+		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
 		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
 		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
+	gb.nbr = make([][4]sokoban.Square, b.N)
+	for s := range gb.nbr {
+		for d := range sokoban.Dir(4) {
+			gb.nbr[s][d] = b.Next(sokoban.Square(s), d)
+		}
+	}
 	freeze := deadlock.NewFreeze(b, dead)
 	for _, s := range start.BoxSquares() {
 		if b.IsGoal(s) && freeze.Frozen(start, s) {
-			gb.wall[s] = true
+			gb.wall[s], gb.boxAt[s], gb.mark[s] = true, true, true
 			gb.walls++
 		}
 	}
@@ -168,7 +188,10 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 		return nil
 	}
 	gb.families = best
-	gb.members = make([][]sokoban.Square, areas)
+	gb.members = make([][][]sokoban.Square, len(best))
+	for k := range best {
+		gb.members[k] = make([][]sokoban.Square, areas)
+	}
 	return gb
 }
 
@@ -362,13 +385,7 @@ func (gb *groupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
-	bytes := gb.sub.bytes() + int64(gb.b.N)*16 + gb.labelBytes
-	for _, pd := range gb.pdbs {
-		if pd != nil {
-			bytes += pd.bytes()
-		}
-	}
-	return bytes
+	return gb.sub.bytes() + int64(gb.b.N)*32 + gb.labelBytes + int64(len(gb.recent))*8 + gb.tableBytes
 }
 
 // bound returns the group bound of p, and false when a group of p has no
@@ -390,26 +407,40 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 		// bound it.
 		return 0, true
 	}
-	rest, ok := gb.match(gb.rest)
+	rest, ok := gb.matchRest(gb.rest)
 	if !ok {
 		return 0, false
 	}
-	best := int32(0)
-	for _, f := range gb.families {
-		for i := range gb.members {
-			gb.members[i] = gb.members[i][:0]
+	// Every family's groups first, with their cache slots loaded at once
+	// (see groupPDB.touch), then their results.
+	sink := uint64(0)
+	for k, f := range gb.families {
+		members := gb.members[k]
+		for i := range members {
+			members[i] = members[i][:0]
 		}
 		for _, s := range p.BoxSquares() {
 			if a := gb.area[s]; a >= 0 && !gb.wall[s] {
-				gb.members[f[a]] = append(gb.members[f[a]], s)
+				members[f[a]] = append(members[f[a]], s)
 			}
 		}
+		for _, m := range members {
+			if len(m) > 0 {
+				slices.Sort(m) // a position keeps its boxes in the order they were pushed
+				if slot, _ := gb.recentSlot(m, p.Player()); slot >= 0 {
+					sink += gb.recent[slot]
+				}
+			}
+		}
+	}
+	gb.sink = sink
+	best := int32(0)
+	for _, members := range gb.members {
 		total := rest
-		for _, m := range gb.members {
+		for _, m := range members {
 			if len(m) == 0 {
 				continue
 			}
-			slices.Sort(m) // a position keeps its boxes in the order they were pushed
 			e := gb.group(m, p.Player())
 			if !e.ok {
 				return 0, false
@@ -424,17 +455,89 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
 func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
-	rl := gb.regions(boxes)
-	canon := rl.label[player]
-	for _, m := range rl.memo {
-		if m.canon == canon {
-			return m.entry
+	slot, key := gb.recentSlot(boxes, player)
+	if slot >= 0 {
+		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
+			if c := v >> distShift; c > 0 {
+				return groupEntry{pushes: int32(c - 1), ok: true}
+			}
+			return groupEntry{}
 		}
 	}
-	e := gb.look(boxes, canon)
-	rl.memo = append(rl.memo, regionEntry{canon, e})
+	rl := gb.regions(boxes)
+	canon := rl.label[player]
+	e, found := groupEntry{}, false
+	for _, m := range rl.memo {
+		if m.canon == canon {
+			e, found = m.entry, true
+			break
+		}
+	}
+	if !found {
+		e = gb.look(boxes, canon)
+		rl.memo = append(rl.memo, regionEntry{canon, e})
+	}
+	gb.remember(slot, key, e)
 	return e
 }
+
+// matchRest returns match(boxes) for boxes in no group, which it sorts, through
+// the cache of recent results where there are two or more of them: their
+// key has the player on b.N, a square no group's key has.
+func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
+	if len(boxes) < 2 {
+		return gb.match(boxes)
+	}
+	slices.Sort(boxes)
+	slot, key := gb.recentSlot(boxes, sokoban.Square(gb.b.N))
+	if slot >= 0 {
+		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
+			c := v >> distShift
+			return int32(c) - 1, c > 0
+		}
+	}
+	h, ok := gb.match(boxes)
+	gb.remember(slot, key, groupEntry{pushes: h, ok: ok})
+	return h, ok
+}
+
+// remember puts e in slot of the cache of recent results under key, when
+// slot is one (not −1) and e fits.
+func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
+	if slot >= 0 && e.pushes < 255 {
+		c := uint64(0) // no solution: bound uses nothing else of the entry
+		if e.ok {
+			c = uint64(e.pushes) + 1
+		}
+		gb.recent[slot] = key | c<<distShift
+	}
+}
+
+// recentSlot returns the slot of the cache of recent results for boxes
+// (sorted) and player, and the key that goes there; −1 when the key does
+// not fit.
+func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
+	if uint(len(boxes)+1)*gb.bitsPer >= distShift {
+		return -1, 0
+	}
+	if gb.recent == nil {
+		gb.recent = make([]uint64, recentSlots)
+	}
+	key := 1<<gb.bitsPer | uint64(player) // the leading 1 tells the number of boxes
+	for _, s := range boxes {
+		key = key<<gb.bitsPer | uint64(s)
+	}
+	return int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits)), key
+}
+
+// recentBits sizes groupBound.recent, whose slots hold the key of the
+// boxes and player (pack's layout with the player's own square, after a
+// bit set to 1) in the low distShift bits and, above, the result's pushes plus one, or 0 for
+// no solution; an empty slot is 0 (no key is).
+const (
+	recentBits  = 18
+	recentSlots = 1 << recentBits
+)
 
 // look returns the result of the problem of boxes (sorted) with the
 // player on canon from the table.
@@ -535,8 +638,8 @@ func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 }
 
 // fill marks with e in stamp the squares reached from start without
-// crossing a wall or a square set in blocked, lists them in marked, and
-// returns the smallest of them.
+// crossing a square set in blocked (boxAt or mark, which mark the walls
+// too), lists them in marked, and returns the smallest of them.
 func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
 	stamp[start] = e
 	least := start
@@ -545,9 +648,8 @@ func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, block
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
-			n := gb.b.Next(s, d)
-			if n < 0 || stamp[n] == e || gb.wall[n] || blocked[n] {
+		for _, n := range gb.nbr[s] {
+			if n < 0 || stamp[n] == e || blocked[n] {
 				continue
 			}
 			stamp[n] = e
@@ -676,9 +778,7 @@ func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 		}
 		gb.moves = moves
 		for _, mv := range moves {
-			copy(work, bx)
-			work[mv.box] = mv.to
-			slices.Sort(work)
+			moveSorted(work, bx, mv.box, mv.to)
 			h, ok := gb.match(work)
 			if !ok {
 				continue
@@ -686,6 +786,24 @@ func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 			add(work, gb.reach(work, bx[mv.box]), s.g[id]+1, h)
 			bx = s.boxes[int(id)*k : int(id)*k+k] // add may have moved the states
 		}
+	}
+}
+
+// moveSorted sets dst to boxes (sorted) with boxes[i] moved to to, sorted:
+// one pass, where sorting would compare them all again.
+func moveSorted(dst, boxes []sokoban.Square, i int, to sokoban.Square) {
+	k, placed := 0, false
+	for j, s := range boxes {
+		if j == i {
+			continue
+		}
+		if !placed && to < s {
+			dst[k], k, placed = to, k+1, true
+		}
+		dst[k], k = s, k+1
+	}
+	if !placed {
+		dst[k] = to
 	}
 }
 
@@ -726,6 +844,7 @@ type groupPDB struct {
 	done  int
 	full  bool
 	layer []uint64 // the keys at distance done
+	sink  uint64   // touch's loads go here, so the compiler keeps them
 }
 
 // distShift places a distance above the key in a slot, so keys have
@@ -766,6 +885,21 @@ func (pd *groupPDB) slot(key uint64) int {
 		i = (i + 1) & mask
 	}
 	return i
+}
+
+// touch loads the first slots of keys, all at once: the loads do not wait
+// for each other, so the cache misses of a state's children overlap
+// instead of coming one at a time in insert.
+func (pd *groupPDB) touch(keys []uint64) {
+	mask := len(pd.slots) - 1
+	if mask < 0 {
+		return
+	}
+	sink := uint64(0)
+	for _, key := range keys {
+		sink += pd.slots[int((key*0x9e3779b97f4a7c15)>>32)&mask]
+	}
+	pd.sink = sink
 }
 
 // find returns the distance of key, if the table holds it.
@@ -830,12 +964,13 @@ func (gb *groupBound) table(k int) *groupPDB {
 	for gb.states+pd.n <= groupStates && gb.grow(pd, groupStates-gb.states) {
 	}
 	gb.states += pd.n
+	gb.tableBytes += pd.bytes()
 	return pd
 }
 
 // articulate marks, with a new epoch of its own (reach's marks are
 // another's), the region of the player on root
-// with the boxes of gb.mark on the board, numbering its squares in a
+// with the boxes and walls of gb.mark on the board, numbering its squares in a
 // depth-first search with low points (Hopcroft and Tarjan's articulation
 // points, for afterPull), and returns its two smallest squares (the
 // second None for a region of one square).
@@ -848,23 +983,31 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 	stack := append(gb.stack[:0], root)
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
-		if d := gb.next[v]; d < 4 {
-			gb.next[v]++
-			w := gb.b.Next(v, sokoban.Dir(d))
-			switch {
-			case w < 0 || gb.wall[w] || gb.mark[w]:
-			case gb.astamp[w] == e:
-				gb.low[v] = min(gb.low[v], gb.disc[w])
-			default:
-				n++
-				gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
-				stack = append(stack, w)
-				if w < m1 {
-					m1, m2 = w, m1
-				} else if m2 < 0 || w < m2 {
-					m2 = w
-				}
+		// Scan v's neighbours from where it left off, up to the first
+		// new square, which the search goes down to.
+		d, down := gb.next[v], false
+		for ; d < 4; d++ {
+			w := gb.nbr[v][d]
+			if w < 0 || gb.mark[w] {
+				continue
 			}
+			if gb.astamp[w] == e {
+				gb.low[v] = min(gb.low[v], gb.disc[w])
+				continue
+			}
+			n++
+			gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
+			stack = append(stack, w)
+			if w < m1 {
+				m1, m2 = w, m1
+			} else if m2 < 0 || w < m2 {
+				m2 = w
+			}
+			d, down = d+1, true
+			break
+		}
+		gb.next[v] = d
+		if down {
 			continue
 		}
 		stack = stack[:len(stack)-1]
@@ -893,7 +1036,7 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 	others := sokoban.None // the smallest square of the other regions b touches
 	for d := sokoban.Dir(0); d < 4; d++ {
 		x := gb.b.Next(b, d)
-		if x < 0 || x == q || gb.wall[x] || gb.mark[x] {
+		if x < 0 || x == q || gb.mark[x] {
 			continue
 		}
 		if gb.astamp[x] != e {
@@ -1010,7 +1153,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 	k := pd.k
 	boxes := make([]sokoban.Square, k)
 	work := make([]sokoban.Square, k)
-	var next []uint64
+	var next, kids []uint64
 	d := uint8(min(pd.done+1, 255))
 	for n, key := range pd.layer {
 		if n%1024 == 0 && gb.stop() {
@@ -1031,17 +1174,16 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 				if q < 0 || gb.astamp[q] != e {
 					continue
 				}
-				if r := gb.b.Next(q, dir); r >= 0 && !gb.wall[r] && !gb.mark[r] {
+				if r := gb.b.Next(q, dir); r >= 0 && !gb.mark[r] {
 					gb.moves = append(gb.moves, subMove{i, q, r})
 				}
 			}
 		}
+		kids = kids[:0]
 		for _, mv := range gb.moves {
 			b := boxes[mv.box]
 			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2, e)
-			copy(work, boxes)
-			work[mv.box] = mv.to
-			slices.Sort(work)
+			moveSorted(work, boxes, mv.box, mv.to)
 			if !ok {
 				for _, x := range boxes {
 					gb.mark[x] = false
@@ -1051,7 +1193,11 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 					gb.mark[x] = true
 				}
 			}
-			if nk := pd.pack(work, child); pd.insert(nk, d) {
+			kids = append(kids, pd.pack(work, child))
+		}
+		pd.touch(kids)
+		for _, nk := range kids {
+			if pd.insert(nk, d) {
 				next = append(next, nk)
 			}
 		}

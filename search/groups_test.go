@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +74,115 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 	t.Logf("%d levels, %d states: the group bound beat the matching on %d", checked, states, raised)
 	if checked < 2 || raised == 0 {
 		t.Fatalf("%d levels checked, the group bound beat the matching on %d states", checked, raised)
+	}
+}
+
+// TestGroupCacheAgrees checks group, with its cache of recent results and
+// the region labels in front of the tables, against a plain lookup of the
+// group's boxes with the player's region filled, and matchRest against
+// match, for every group and the boxes in no group of every state of small
+// levels' complete push graphs, asked twice so that the second answer
+// comes from the cache.
+func TestGroupCacheAgrees(t *testing.T) {
+	levels := testlevel.Resolve(t, "microban:1-155")
+	checked, groups, cached := 0, 0, 0
+	for _, l := range levels {
+		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := g.ready(); !ok {
+			continue
+		}
+		gb := newTestGroups(t, g)
+		if gb == nil {
+			continue
+		}
+		sg := stategraph.Build(g.board, nil, 50000)
+		if sg == nil {
+			continue
+		}
+		checked++
+		p := g.board.Start()
+		members := make([][]sokoban.Square, len(gb.members[0]))
+		var rest []sokoban.Square
+		for _, key := range sg.Keys {
+			p.Unpack(key)
+			rest = rest[:0]
+			for _, s := range p.BoxSquares() {
+				if gb.area[s] < 0 && !gb.wall[s] {
+					rest = append(rest, s)
+				}
+			}
+			wh, wok := gb.match(rest)
+			for range 2 {
+				if h, ok := gb.matchRest(rest); ok != wok || ok && h != wh {
+					t.Fatalf("%s: boxes %v in no group: matchRest %d %v, match %d %v", l.Name(), rest, h, ok, wh, wok)
+				}
+			}
+			for _, f := range gb.families {
+				for i := range members {
+					members[i] = members[i][:0]
+				}
+				for _, s := range p.BoxSquares() {
+					if a := gb.area[s]; a >= 0 && !gb.wall[s] {
+						members[f[a]] = append(members[f[a]], s)
+					}
+				}
+				for _, m := range members {
+					if len(m) == 0 {
+						continue
+					}
+					slices.Sort(m)
+					want := gb.look(m, gb.reach(m, p.Player()))
+					for range 2 {
+						got := gb.group(m, p.Player())
+						if got.ok != want.ok || want.ok && got.pushes != want.pushes {
+							t.Fatalf("%s: boxes %v, player %d: group %+v, table %+v", l.Name(), m, p.Player(), got, want)
+						}
+					}
+					groups++
+				}
+			}
+		}
+		for _, v := range gb.recent {
+			if v != 0 {
+				cached++
+			}
+		}
+	}
+	t.Logf("%d levels, %d groups, %d results cached", checked, groups, cached)
+	if checked < 2 || cached == 0 {
+		t.Fatalf("%d levels checked, %d results cached", checked, cached)
+	}
+}
+
+// TestMoveSorted checks moveSorted against copying and sorting, on random
+// sorted sets of squares with each one moved to each square not in them.
+func TestMoveSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		k := 1 + rng.IntN(6)
+		boxes := make([]sokoban.Square, 0, k)
+		for _, s := range rng.Perm(20)[:k] {
+			boxes = append(boxes, sokoban.Square(s))
+		}
+		slices.Sort(boxes)
+		got, want := make([]sokoban.Square, k), make([]sokoban.Square, k)
+		for i := range boxes {
+			for to := range sokoban.Square(20) {
+				if slices.Contains(boxes, to) {
+					continue
+				}
+				moveSorted(got, boxes, i, to)
+				copy(want, boxes)
+				want[i] = to
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%v with box %d moved to %d: %v, want %v", boxes, i, to, got, want)
+				}
+			}
+		}
 	}
 }
 
@@ -192,4 +303,29 @@ func TestAStarGroupsAgreeWithBFS(t *testing.T) {
 	if used < 2 {
 		t.Fatalf("the group bound was used on %d levels", used)
 	}
+}
+
+// BenchmarkGroupTable builds the table of five boxes of Microban 144 (the
+// search builds those of five and six there) and reports its states per
+// second.
+func BenchmarkGroupTable(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:144")[0]
+	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dist, err := g.board.PullDistances(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	gb := newGroupBound(g.pos, g.dead, dist, -1)
+	states := 0
+	for b.Loop() {
+		clear(gb.pdbs)
+		gb.states, gb.tableBytes = 0, 0
+		pd := gb.table(5)
+		states += pd.n
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(states)/float64(b.N), "states")
 }

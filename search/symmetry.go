@@ -2,8 +2,8 @@ package search
 
 import (
 	"bytes"
+	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"soko/level"
 	"soko/sokoban"
@@ -26,17 +26,28 @@ type symmetry struct {
 	perm, inv     [][]sokoban.Square
 	dir, invDir   [][4]sokoban.Dir
 	zBox, zPlayer []uint64
+	// img[s*T+t] is perm[t][s] and zImg[s*T+t] its box hash, T the number
+	// of transforms: the images of one square lie together.
+	img  []sokoban.Square
+	zImg []uint64
 
 	// Scratch: the player's region, its smallest image under each
-	// transform, the hash of each image, and sorted box squares.
+	// transform, the hash of each image, the image's boxes as a bit set,
+	// and the best key so far.
 	seen   []uint32
 	epoch  uint32
 	stack  []sokoban.Square
 	least  []sokoban.Square
 	hashes []uint64
-	sorted []sokoban.Square
+	set    []uint64
 	best   []byte
 	wide   bool
+
+	// The state being expanded (expand): the hash of its boxes' image
+	// under each transform, and a depth-first tree of its player's region
+	// that gives the children's least images without a flood fill (after).
+	boxHash []uint64
+	tree    symTree
 }
 
 // newSymmetry returns the symmetries of b, or nil when b has none but the
@@ -110,16 +121,30 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 	for s := range b.N {
 		sy.zBox[s], sy.zPlayer[s] = rng.Uint64(), rng.Uint64()
 	}
+	n := len(sy.perm)
+	sy.img, sy.zImg = make([]sokoban.Square, b.N*n), make([]uint64, b.N*n)
+	for t, perm := range sy.perm {
+		for s, ts := range perm {
+			sy.img[s*n+t], sy.zImg[s*n+t] = ts, sy.zBox[ts]
+		}
+	}
 	sy.seen = make([]uint32, b.N)
-	sy.least = make([]sokoban.Square, len(sy.perm))
-	sy.hashes = make([]uint64, len(sy.perm))
+	sy.least = make([]sokoban.Square, n)
+	sy.hashes = make([]uint64, n)
+	sy.set = make([]uint64, (b.N+63)/64)
+	sy.boxHash = make([]uint64, n)
+	sy.tree = newSymTree(b.N, n)
 	sy.wide = b.KeySize() == 2*(b.Boxes()+1)
 	return sy
 }
 
 // Bytes returns the memory the tables take.
 func (sy *symmetry) Bytes() int64 {
-	return int64(len(sy.perm))*int64(sy.b.N)*8 + int64(sy.b.N)*(8+8+4+4)
+	// Per transform and square: perm, inv, img, zImg, and the tree's sub,
+	// pre and suf; per square: zBox, zPlayer, seen, stack, and the tree's
+	// stamp, node, order and stack.
+	n := int64(len(sy.perm))
+	return n*int64(sy.b.N)*(4+4+4+8+4+4+4) + int64(sy.b.N)*(8+8+4+4+4+20+4+4)
 }
 
 // canon appends to dst the packed key (Position.Pack's format) of the
@@ -129,14 +154,55 @@ func (sy *symmetry) Bytes() int64 {
 // smallest key, so every image of p gets the same one.
 func (sy *symmetry) canon(dst []byte, p *sokoban.Position) ([]byte, uint64, int) {
 	sy.region(p)
-	boxes := p.BoxSquares()
-	best := 0
-	for t, perm := range sy.perm {
-		h := sy.zPlayer[sy.least[t]]
-		for _, s := range boxes {
-			h ^= sy.zBox[perm[s]]
+	n := len(sy.perm)
+	for t := range sy.hashes {
+		sy.hashes[t] = sy.zPlayer[sy.least[t]]
+	}
+	for _, s := range p.BoxSquares() {
+		z := sy.zImg[int(s)*n : int(s)*n+n]
+		for t := range sy.hashes {
+			sy.hashes[t] ^= z[t]
 		}
-		sy.hashes[t] = h
+	}
+	return sy.choose(dst, p.BoxSquares())
+}
+
+// expand prepares canonChild for the children of p, the state about to be
+// expanded: the hashes of its boxes' images and the tree of its region.
+// It returns the number of squares in the region.
+func (sy *symmetry) expand(p *sokoban.Position) int {
+	n := len(sy.perm)
+	clear(sy.boxHash)
+	for _, s := range p.BoxSquares() {
+		z := sy.zImg[int(s)*n : int(s)*n+n]
+		for t := range sy.boxHash {
+			sy.boxHash[t] ^= z[t]
+		}
+	}
+	sy.tree.build(sy, p)
+	return len(sy.tree.order)
+}
+
+// canonChild is canon for p, the position expand was given with its box on
+// from pushed on to to, one square or more in a line: it updates the
+// parent's box hashes for the one box moved, and takes the least images of
+// the player's region from the parent's tree (symTree.after).
+func (sy *symmetry) canonChild(dst []byte, p *sokoban.Position, from, to sokoban.Square) ([]byte, uint64, int) {
+	sy.tree.after(sy, p, from, to)
+	n := len(sy.perm)
+	zf, zt := sy.zImg[int(from)*n:int(from)*n+n], sy.zImg[int(to)*n:int(to)*n+n]
+	for t, h := range sy.boxHash {
+		sy.hashes[t] = h ^ zf[t] ^ zt[t] ^ sy.zPlayer[sy.least[t]]
+	}
+	return sy.choose(dst, p.BoxSquares())
+}
+
+// choose appends to dst the key of the image of boxes and the region
+// with the smallest hash in sy.hashes, then the smallest key, and returns
+// it with the hash and the transform.
+func (sy *symmetry) choose(dst []byte, boxes []sokoban.Square) ([]byte, uint64, int) {
+	best := 0
+	for t, h := range sy.hashes {
 		if h < sy.hashes[best] {
 			best = t
 		}
@@ -158,20 +224,30 @@ func (sy *symmetry) canon(dst []byte, p *sokoban.Position) ([]byte, uint64, int)
 	return dst, sy.hashes[best], best
 }
 
-// pack appends the key of the image of boxes and the region under t.
+// pack appends the key of the image of boxes and the region under t: the
+// images go into a bit set of squares, which gives them back in order.
 func (sy *symmetry) pack(dst []byte, boxes []sokoban.Square, t int) []byte {
-	sorted := sy.sorted[:0]
+	n := len(sy.perm)
 	for _, s := range boxes {
-		sorted = append(sorted, sy.perm[t][s])
+		ts := sy.img[int(s)*n+t]
+		sy.set[ts>>6] |= 1 << (ts & 63)
 	}
-	slices.Sort(sorted)
-	sy.sorted = sorted
-	for _, s := range append(sorted, sy.least[t]) {
-		if sy.wide {
-			dst = append(dst, byte(s), byte(s>>8))
-		} else {
-			dst = append(dst, byte(s))
+	for w, word := range sy.set {
+		for word != 0 {
+			s := w<<6 + bits.TrailingZeros64(word)
+			if sy.wide {
+				dst = append(dst, byte(s), byte(s>>8))
+			} else {
+				dst = append(dst, byte(s))
+			}
+			word &= word - 1
 		}
+		sy.set[w] = 0
+	}
+	if s := sy.least[t]; sy.wide {
+		dst = append(dst, byte(s), byte(s>>8))
+	} else {
+		dst = append(dst, byte(s))
 	}
 	return dst
 }
@@ -209,4 +285,244 @@ func (sy *symmetry) region(p *sokoban.Position) {
 // position it is the image of.
 func (sy *symmetry) push(m sokoban.Push, t int) sokoban.Push {
 	return sokoban.Push{Box: sy.inv[t][m.Box], Dir: sy.invDir[t][m.Dir]}
+}
+
+// symTree is a depth-first tree of the player's region of one position,
+// with discovery numbers, low points and, per square and transform, the
+// smallest image of its subtree's squares: sokoban.Region's tree, with the
+// smallest square kept under every transform instead of one, so that the
+// least images of the region after a push come without a flood fill.
+type symTree struct {
+	stamp []uint32 // stamp[s] == epoch: s is in the region
+	epoch uint32
+	node  []symNode
+	// sub[s*T+t] is the smallest image under transform t of the squares
+	// of the subtree of s.
+	sub   []sokoban.Square
+	stack []sokoban.Square
+	// order lists the region's squares by discovery number (order[i] has
+	// number i+1); pre[i*T+t] is the smallest image under t of the first
+	// i of them and suf[i*T+t] that of the others, so the squares outside
+	// a subtree, whose numbers are the ones before and after its own, have
+	// their smallest image at hand.
+	order    []sokoban.Square
+	pre, suf []sokoban.Square
+	ends     bool // pre and suf are filled
+}
+
+// symNode is what symTree keeps per square of the region.
+type symNode struct {
+	disc, low, end int32 // discovery number from 1, low point, largest number in the subtree
+	up             sokoban.Square
+	dir            sokoban.Dir // next direction to explore, during the search
+}
+
+func newSymTree(squares, transforms int) symTree {
+	return symTree{stamp: make([]uint32, squares), node: make([]symNode, squares),
+		sub: make([]sokoban.Square, squares*transforms), order: make([]sokoban.Square, 0, squares),
+		pre: make([]sokoban.Square, (squares+1)*transforms), suf: make([]sokoban.Square, (squares+1)*transforms)}
+}
+
+// has reports whether s is in the region.
+func (tr *symTree) has(s sokoban.Square) bool { return tr.stamp[s] == tr.epoch }
+
+// build makes the tree of the player's region of p.
+func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
+	tr.epoch++
+	if tr.epoch == 0 {
+		clear(tr.stamp)
+		tr.epoch = 1
+	}
+	e, n, b := tr.epoch, len(sy.perm), sy.b
+	root := p.Player()
+	tr.stamp[root] = e
+	tr.node[root] = symNode{disc: 1, low: 1, up: sokoban.None}
+	copy(tr.sub[int(root)*n:int(root)*n+n], sy.img[int(root)*n:int(root)*n+n])
+	tr.order = append(tr.order[:0], root)
+	count := int32(1)
+	stack := append(tr.stack[:0], root)
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		nv := &tr.node[v]
+		if nv.dir < 4 {
+			w := b.Next(v, nv.dir)
+			nv.dir++
+			switch {
+			case w == sokoban.None || p.HasBox(w):
+			case tr.stamp[w] == e:
+				nv.low = min(nv.low, tr.node[w].disc)
+			default:
+				count++
+				tr.stamp[w] = e
+				tr.node[w] = symNode{disc: count, low: count, up: v}
+				copy(tr.sub[int(w)*n:int(w)*n+n], sy.img[int(w)*n:int(w)*n+n])
+				tr.order = append(tr.order, w)
+				stack = append(stack, w)
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
+		nv.end = count
+		if u := nv.up; u != sokoban.None {
+			nu := &tr.node[u]
+			nu.low = min(nu.low, nv.low)
+			su, sv := tr.sub[int(u)*n:int(u)*n+n], tr.sub[int(v)*n:int(v)*n+n]
+			for t := range su {
+				su[t] = min(su[t], sv[t])
+			}
+		}
+	}
+	tr.stack = stack
+	tr.ends = false
+}
+
+// sum fills pre and suf, which build leaves to the first child that needs
+// them.
+func (tr *symTree) sum(sy *symmetry) {
+	tr.ends = true
+	n := len(sy.perm)
+	none := sokoban.Square(sy.b.N) // above every square
+	size := len(tr.order)
+	for t := range n {
+		tr.pre[t], tr.suf[size*n+t] = none, none
+	}
+	for i, v := range tr.order {
+		img, prev, cur := sy.img[int(v)*n:int(v)*n+n], tr.pre[i*n:i*n+n], tr.pre[(i+1)*n:(i+1)*n+n]
+		for t := range cur {
+			cur[t] = min(prev[t], img[t])
+		}
+	}
+	for i := size - 1; i >= 0; i-- {
+		v := tr.order[i]
+		img, next, cur := sy.img[int(v)*n:int(v)*n+n], tr.suf[(i+1)*n:(i+1)*n+n], tr.suf[i*n:i*n+n]
+		for t := range cur {
+			cur[t] = min(next[t], img[t])
+		}
+	}
+}
+
+// after sets sy.least to the least images of the player's region of p, the
+// position build was given with its box on s pushed on to t, one square or
+// more in a line, much as sokoban.Region.After finds the smallest square:
+// the new region is s with the parts of the old one without t that touch
+// s, and the areas outside the old region that touch s. Each part's least
+// images are in the tree (a split-off subtree's in sub, the rest's in pre,
+// suf and sub). The areas outside are filled: they meet the old region
+// only through s (the only square a box left; any other free square next
+// to the old region is in it), so the fill stops at the old region and s,
+// and they are mostly small corrals.
+func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square) {
+	n, b := len(sy.perm), sy.b
+	copy(sy.least, sy.img[int(s)*n:int(s)*n+n])
+	tIn := tr.has(t)
+	var parts [5]bool // split-off subtrees under t's four directions, the rest
+	outside := false  // an area outside the old region touches s
+	for d := range sokoban.Dir(4) {
+		x := b.Next(s, d)
+		if x == sokoban.None || x == t || p.HasBox(x) {
+			continue
+		}
+		if !tr.has(x) {
+			if !outside {
+				outside = true
+				sy.epoch++
+				if sy.epoch == 0 {
+					clear(sy.seen)
+					sy.epoch = 1
+				}
+			}
+			if sy.seen[x] != sy.epoch {
+				tr.fillOutside(sy, p, x, s)
+			}
+			continue
+		}
+		if tIn {
+			parts[tr.part(b, x, t)] = true
+		}
+	}
+	if !tIn {
+		root := tr.order[0] // its subtree is the region
+		for k, m := range tr.sub[int(root)*n : int(root)*n+n] {
+			sy.least[k] = min(sy.least[k], m)
+		}
+		return
+	}
+	for d, ok := range parts[:4] {
+		if ok {
+			c := b.Next(t, sokoban.Dir(d))
+			for k, m := range tr.sub[int(c)*n : int(c)*n+n] {
+				sy.least[k] = min(sy.least[k], m)
+			}
+		}
+	}
+	if parts[4] {
+		// The rest: the squares numbered before t and after its subtree,
+		// and the subtrees of t's children that do not split off.
+		if !tr.ends {
+			tr.sum(sy)
+		}
+		nt := &tr.node[t]
+		before, behind := tr.pre[int(nt.disc-1)*n:int(nt.disc)*n], tr.suf[int(nt.end)*n:int(nt.end+1)*n]
+		for k := range sy.least {
+			sy.least[k] = min(sy.least[k], before[k], behind[k])
+		}
+		for d := range sokoban.Dir(4) {
+			c := b.Next(t, d)
+			if c == sokoban.None || !tr.has(c) {
+				continue
+			}
+			if nc := &tr.node[c]; nc.up == t && nc.disc > nt.disc && nc.low < nt.disc {
+				for k, m := range tr.sub[int(c)*n : int(c)*n+n] {
+					sy.least[k] = min(sy.least[k], m)
+				}
+			}
+		}
+	}
+}
+
+// fillOutside fills the area of p's free squares outside the tree's region
+// and other than s that holds x, marking it with sy's epoch, and lowers
+// sy.least to its least images.
+func (tr *symTree) fillOutside(sy *symmetry, p *sokoban.Position, x, s sokoban.Square) {
+	n, b, e := len(sy.perm), sy.b, sy.epoch
+	sy.seen[x] = e
+	stack := append(sy.stack[:0], x)
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for k, m := range sy.img[int(v)*n : int(v)*n+n] {
+			sy.least[k] = min(sy.least[k], m)
+		}
+		for d := range sokoban.Dir(4) {
+			if w := b.Next(v, d); w != sokoban.None && w != s && sy.seen[w] != e && !tr.has(w) && !p.HasBox(w) {
+				sy.seen[w] = e
+				stack = append(stack, w)
+			}
+		}
+	}
+	sy.stack = stack
+}
+
+// part returns which part of the region without t holds x, a square of the
+// region other than t: the direction from t of the child of t whose
+// subtree split off and holds x, or 4 for the rest.
+func (tr *symTree) part(b *sokoban.Board, x, t sokoban.Square) int {
+	nt := &tr.node[t]
+	dt, dx := nt.disc, tr.node[x].disc
+	if dx <= dt || dx > nt.end {
+		return 4
+	}
+	for d := range sokoban.Dir(4) {
+		c := b.Next(t, d)
+		if c == sokoban.None || !tr.has(c) {
+			continue
+		}
+		if nc := &tr.node[c]; nc.up == t && nc.disc > dt && nc.disc <= dx && dx <= nc.end {
+			if nc.low >= dt {
+				return int(d)
+			}
+			return 4
+		}
+	}
+	return 4
 }

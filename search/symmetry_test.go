@@ -105,6 +105,54 @@ func TestSymmetryCanon(t *testing.T) {
 	}
 }
 
+// TestSymmetryCanonChild checks canonChild, which takes the player's
+// region from the parent's tree, against canon, which fills it, on random
+// walks on symmetric levels: for every push from each position, and for
+// pushes of two and three squares in a line where they are legal, the key,
+// hash and transform agree.
+func TestSymmetryCanonChild(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, l := range testlevel.Resolve(t, "microban:93,105,7,144") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sy := newSymmetry(b)
+		p := b.Start()
+		var pushes []sokoban.Push
+		for range 400 {
+			sy.expand(p)
+			pushes = p.Pushes(pushes[:0], nil)
+			for _, m := range pushes {
+				to := p.Apply(m)
+				var moved []sokoban.Push
+				for steps := 1; steps <= 3; steps++ {
+					want, wh, wt := sy.canon(nil, p)
+					got, gh, gt := sy.canonChild(nil, p, m.Box, to)
+					if !bytes.Equal(got, want) || gh != wh || gt != wt {
+						t.Fatalf("%s: push %v by %d of %v: canonChild %v %x %d, canon %v %x %d", l.Name(), m, steps, p.Rows(), got, gh, gt, want, wh, wt)
+					}
+					next := sokoban.Push{Box: to, Dir: m.Dir}
+					if !p.CanPush(next) {
+						break
+					}
+					moved = append(moved, next)
+					to = p.Apply(next)
+				}
+				for i := len(moved) - 1; i >= 0; i-- {
+					p.Undo(moved[i])
+				}
+				p.Undo(m)
+			}
+			if len(pushes) == 0 {
+				p = b.Start()
+				continue
+			}
+			p.Apply(pushes[rng.IntN(len(pushes))])
+		}
+	}
+}
+
 // TestAStarSymmetry solves symmetric levels with and without storing
 // positions up to symmetry: the push counts agree (the solutions are
 // verified by solver.Run), and with it A* expands fewer states in all.
@@ -130,5 +178,59 @@ func TestAStarSymmetry(t *testing.T) {
 	}
 	if expanded[1] >= expanded[0] {
 		t.Errorf("%d states expanded with symmetry, %d without", expanded[1], expanded[0])
+	}
+}
+
+// BenchmarkSymmetryChildren keys every child of the positions of a random
+// walk on Microban 144 (four symmetries), with a flood fill per child
+// (canon) and from the parent's tree (expand, then canonChild), and
+// reports children keyed per second.
+func BenchmarkSymmetryChildren(b *testing.B) {
+	l := testlevel.Resolve(b, "microban:144")[0]
+	board, err := sokoban.NewBoard(l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sy := newSymmetry(board)
+	rng := rand.New(rand.NewPCG(7, 8))
+	var parents []*sokoban.Position
+	p := board.Start()
+	var pushes []sokoban.Push
+	for range 200 {
+		parents = append(parents, p.Clone())
+		if pushes = p.Pushes(pushes[:0], nil); len(pushes) == 0 {
+			p = board.Start()
+			continue
+		}
+		p.Apply(pushes[rng.IntN(len(pushes))])
+	}
+	for _, tree := range []bool{false, true} {
+		name := "canon"
+		if tree {
+			name = "canonChild"
+		}
+		b.Run(name, func(b *testing.B) {
+			var key []byte
+			children := 0
+			for b.Loop() {
+				for _, q := range parents {
+					if tree {
+						sy.expand(q)
+					}
+					pushes = q.Pushes(pushes[:0], nil)
+					for _, m := range pushes {
+						to := q.Apply(m)
+						if tree {
+							key, _, _ = sy.canonChild(key[:0], q, m.Box, to)
+						} else {
+							key, _, _ = sy.canon(key[:0], q)
+						}
+						q.Undo(m)
+						children++
+					}
+				}
+			}
+			b.ReportMetric(float64(children)/b.Elapsed().Seconds(), "children/s")
+		})
 	}
 }
