@@ -414,19 +414,10 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 	// Every family's groups first, with their cache slots loaded at once
 	// (see groupPDB.touch), then their results.
 	sink := uint64(0)
-	for k, f := range gb.families {
-		members := gb.members[k]
-		for i := range members {
-			members[i] = members[i][:0]
-		}
-		for _, s := range p.BoxSquares() {
-			if a := gb.area[s]; a >= 0 && !gb.wall[s] {
-				members[f[a]] = append(members[f[a]], s)
-			}
-		}
+	for k := range gb.families {
+		members := gb.sortMembers(p, k)
 		for _, m := range members {
 			if len(m) > 0 {
-				slices.Sort(m) // a position keeps its boxes in the order they were pushed
 				if slot, _ := gb.recentSlot(m, p.Player()); slot >= 0 {
 					sink += gb.recent[slot]
 				}
@@ -1215,4 +1206,23 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 	pd.layer = next
 	pd.done++
 	return true
+}
+
+// sortMembers sorts the boxes of p into gb.members[k], by group of family
+// k, each group's squares in order (a position keeps its boxes in the
+// order they were pushed), and returns it.
+func (gb *groupBound) sortMembers(p *sokoban.Position, k int) [][]sokoban.Square {
+	f, members := gb.families[k], gb.members[k]
+	for i := range members {
+		members[i] = members[i][:0]
+	}
+	for _, s := range p.BoxSquares() {
+		if a := gb.area[s]; a >= 0 && !gb.wall[s] {
+			members[f[a]] = append(members[f[a]], s)
+		}
+	}
+	for _, m := range members {
+		slices.Sort(m)
+	}
+	return members
 }

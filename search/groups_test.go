@@ -10,6 +10,7 @@ import (
 
 	"soko/internal/stategraph"
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -25,15 +26,11 @@ func newTestGroups(t *testing.T, g *pushGraph) *groupBound {
 	return newGroupBound(g.board.Start(), g.dead, dist, -1)
 }
 
-// TestGroupBoundIsAdmissible builds the complete push graphs of small
-// levels and checks the group bound on every state against its distance in
-// pushes to a solved state: never above it, and no state with a solution
-// called dead. It must beat the matching somewhere.
-func TestGroupBoundIsAdmissible(t *testing.T) {
-	const limit = 200000
-	levels := testlevel.Resolve(t, "microban:1-155")
-	checked, states, raised := 0, 0, 0
-	for _, l := range levels {
+// eachGroupGraph calls check for every Microban level that has a group
+// bound and a complete push graph of at most limit states.
+func eachGroupGraph(t *testing.T, limit int, check func(*level.Level, *pushGraph, *groupBound, *stategraph.Graph)) {
+	t.Helper()
+	for _, l := range testlevel.Resolve(t, "microban:1-155") {
 		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
 		if err != nil {
 			t.Fatal(err)
@@ -45,10 +42,19 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 		if gb == nil {
 			continue
 		}
-		sg := stategraph.Build(g.board, nil, limit)
-		if sg == nil {
-			continue
+		if sg := stategraph.Build(g.board, nil, limit); sg != nil {
+			check(l, g, gb, sg)
 		}
+	}
+}
+
+// TestGroupBoundIsAdmissible builds the complete push graphs of small
+// levels and checks the group bound on every state against its distance in
+// pushes to a solved state: never above it, and no state with a solution
+// called dead. It must beat the matching somewhere.
+func TestGroupBoundIsAdmissible(t *testing.T) {
+	checked, states, raised := 0, 0, 0
+	eachGroupGraph(t, 200000, func(l *level.Level, g *pushGraph, gb *groupBound, sg *stategraph.Graph) {
 		lb, err := g.matching()
 		if err != nil || lb == nil {
 			t.Fatal(err)
@@ -70,7 +76,7 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 			}
 			states++
 		}
-	}
+	})
 	t.Logf("%d levels, %d states: the group bound beat the matching on %d", checked, states, raised)
 	if checked < 2 || raised == 0 {
 		t.Fatalf("%d levels checked, the group bound beat the matching on %d states", checked, raised)
@@ -84,27 +90,10 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 // levels' complete push graphs, asked twice so that the second answer
 // comes from the cache.
 func TestGroupCacheAgrees(t *testing.T) {
-	levels := testlevel.Resolve(t, "microban:1-155")
 	checked, groups, cached := 0, 0, 0
-	for _, l := range levels {
-		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := g.ready(); !ok {
-			continue
-		}
-		gb := newTestGroups(t, g)
-		if gb == nil {
-			continue
-		}
-		sg := stategraph.Build(g.board, nil, 50000)
-		if sg == nil {
-			continue
-		}
+	eachGroupGraph(t, 50000, func(l *level.Level, g *pushGraph, gb *groupBound, sg *stategraph.Graph) {
 		checked++
 		p := g.board.Start()
-		members := make([][]sokoban.Square, len(gb.members[0]))
 		var rest []sokoban.Square
 		for _, key := range sg.Keys {
 			p.Unpack(key)
@@ -120,20 +109,11 @@ func TestGroupCacheAgrees(t *testing.T) {
 					t.Fatalf("%s: boxes %v in no group: matchRest %d %v, match %d %v", l.Name(), rest, h, ok, wh, wok)
 				}
 			}
-			for _, f := range gb.families {
-				for i := range members {
-					members[i] = members[i][:0]
-				}
-				for _, s := range p.BoxSquares() {
-					if a := gb.area[s]; a >= 0 && !gb.wall[s] {
-						members[f[a]] = append(members[f[a]], s)
-					}
-				}
-				for _, m := range members {
+			for k := range gb.families {
+				for _, m := range gb.sortMembers(p, k) {
 					if len(m) == 0 {
 						continue
 					}
-					slices.Sort(m)
 					want := gb.look(m, gb.reach(m, p.Player()))
 					for range 2 {
 						got := gb.group(m, p.Player())
@@ -150,7 +130,7 @@ func TestGroupCacheAgrees(t *testing.T) {
 				cached++
 			}
 		}
-	}
+	})
 	t.Logf("%d levels, %d groups, %d results cached", checked, groups, cached)
 	if checked < 2 || cached == 0 {
 		t.Fatalf("%d levels checked, %d results cached", checked, cached)
