@@ -135,7 +135,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 	c.reachFrom(player)
 	region := make([]uint64, pt.words)
 	for s := range pt.b.N {
-		if c.reach[s] == c.rep {
+		if c.g.has(c.reach, sokoban.Square(s)) {
 			region[s/64] |= 1 << (s % 64)
 		}
 	}
