@@ -241,13 +241,12 @@ type corralAnswer struct {
 // maxCache bounds the number of relaxed problems remembered.
 const maxCache = 1 << 16
 
-// place and lift put boxes on and off the relaxed board c.occ; a box on
-// None (taken off by the kill rule) is skipped.
+// place and lift put boxes on and off the relaxed board (c.occ and
+// c.occBits); a box on None (taken off by the kill rule) is skipped.
 func (c *Corrals) place(boxes []sokoban.Square) {
 	for _, t := range boxes {
 		if t != sokoban.None {
-			c.occ[t] = true
-			c.g.put(c.occBits, t, true)
+			c.setOcc(t, true)
 		}
 	}
 }
@@ -255,10 +254,16 @@ func (c *Corrals) place(boxes []sokoban.Square) {
 func (c *Corrals) lift(boxes []sokoban.Square) {
 	for _, t := range boxes {
 		if t != sokoban.None {
-			c.occ[t] = false
-			c.g.put(c.occBits, t, false)
+			c.setOcc(t, false)
 		}
 	}
+}
+
+// setOcc puts a box on square t of the relaxed board, or with on false
+// takes it off.
+func (c *Corrals) setOcc(t sokoban.Square, on bool) {
+	c.occ[t] = on
+	c.g.put(c.occBits, t, on)
 }
 
 // relaxedSolvable searches the position with only the given boxes (sorted)
@@ -309,36 +314,40 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 			}
 		}
 		c.pushes = pushes
-		c.lift(cur)
+		// The boxes of cur stay on the board; each push moves one box and
+		// back.
 		for _, m := range pushes {
 			copy(next, cur)
 			from := cur[m.i]
 			to := b.Next(from, m.d)
 			next[m.i] = to
-			c.place(next[:k])
+			c.setOcc(from, false)
+			c.setOcc(to, true)
 			if kill && c.loose(to) {
-				c.occ[to] = false
-				c.g.put(c.occBits, to, false)
+				c.setOcc(to, false)
 				next[m.i] = sokoban.None
 			}
 			if next[m.i] == sokoban.None {
 				next[k], _, c.stack = c.g.flood(from, c.occBits, c.reach2, c.stack)
 			} else {
 				next[k] = c.canonAfter(from, to, m.d)
+				c.setOcc(to, false)
 			}
+			c.setOcc(from, true)
 			next[k+1] = opened
-			c.lift(next[:k])
 			slices.Sort(next[:k])
 			h := hashState(next)
 			if c.seen.has(c.queue, next, h) {
 				continue
 			}
 			if c.seen.n >= budget {
+				c.lift(cur)
 				return true, true // out of budget: assume solvable
 			}
 			c.queue = append(c.queue, next...)
 			c.seen.add(h)
 		}
+		c.lift(cur)
 	}
 	return false, false
 }
