@@ -16,12 +16,15 @@ import (
 
 // grid is the bitset layout of a board for region floods.
 type grid struct {
-	b     *sokoban.Board
-	rows  bool             // one word per row (Width <= 64)
-	bit   []uint32         // square -> bit index of its cell
-	sq    []sokoban.Square // bit index -> square, or None
-	floor []uint64         // the floor cells
-	words int
+	b    *sokoban.Board
+	rows bool // one word per row (Width <= 64)
+	// narrow is set when a row's runs of floor are at most 32 squares
+	// long: the level's outer columns are walls, so when Width <= 34.
+	narrow bool
+	bit    []uint32         // square -> bit index of its cell
+	sq     []sokoban.Square // bit index -> square, or None
+	floor  []uint64         // the floor cells
+	words  int
 }
 
 func newGrid(b *sokoban.Board) *grid { return newGridLayout(b, b.Width <= 64) }
@@ -30,7 +33,7 @@ func newGrid(b *sokoban.Board) *grid { return newGridLayout(b, b.Width <= 64) }
 // needs Width <= 64) or bit y*Width+x per cell.
 func newGridLayout(b *sokoban.Board, rows bool) *grid {
 	w, h := b.Width, b.Level.Height
-	g := &grid{b: b, rows: rows, bit: make([]uint32, b.N)}
+	g := &grid{b: b, rows: rows, narrow: w <= 34, bit: make([]uint32, b.N)}
 	stride := w
 	if g.rows {
 		stride = 64
@@ -109,38 +112,52 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 		return least, second, stack
 	}
 	i := g.bit[s]
-	y0 := int(i / 64)
-	out[y0] = rowFill(1<<(i%64), g.floor[y0]&^occ[y0])
-	h := len(out)
-	lo, hi := y0-1, y0+1 // rows that may change: lo..hi
-	for changed := true; changed; {
-		changed = false
-		// Down, then up.
-		for y := max(lo, 0); y <= min(hi, h-1); y++ {
-			if g.spread(y, occ, out) {
-				changed = true
-				if y == hi {
-					hi++
+	y0, h := int(i/64), len(out)
+	out[y0] = rowFill(1<<(i%64), g.floor[y0]&^occ[y0], g.narrow)
+	// The rows that may grow are lo..hi (those that exist): the rows with
+	// squares of the region lie strictly between. A sweep down from y0,
+	// then sweeps up and down in turn until one grows no row: every row
+	// is then closed under its neighbours, and the region complete.
+	lo, hi := y0-1, y0+1
+	for y := y0 + 1; y <= min(hi, h-1); y++ {
+		if g.spread(y, occ, out) && y == hi {
+			hi++
+		}
+	}
+	for up := true; ; up = !up {
+		grew := false
+		if up {
+			for y := min(hi, h-1); y >= max(lo, 0); y-- {
+				if g.spread(y, occ, out) {
+					grew = true
+					lo, hi = extend(y, lo, hi)
 				}
-				if y == lo {
-					lo--
+			}
+		} else {
+			for y := max(lo, 0); y <= min(hi, h-1); y++ {
+				if g.spread(y, occ, out) {
+					grew = true
+					lo, hi = extend(y, lo, hi)
 				}
 			}
 		}
-		for y := min(hi, h-1); y >= max(lo, 0); y-- {
-			if g.spread(y, occ, out) {
-				changed = true
-				if y == lo {
-					lo--
-				}
-				if y == hi {
-					hi++
-				}
-			}
+		if !grew {
+			break
 		}
 	}
 	least, second = g.least(out)
 	return least, second, stack
+}
+
+// extend returns the rows that may grow, lo..hi, after row y grew.
+func extend(y, lo, hi int) (int, int) {
+	if y == lo {
+		lo--
+	}
+	if y == hi {
+		hi++
+	}
+	return lo, hi
 }
 
 // spread grows row y of out by the free cells next to it in the rows above
@@ -158,13 +175,13 @@ func (g *grid) spread(y int, occ, out []uint64) bool {
 	if seed&^out[y] == 0 {
 		return false
 	}
-	out[y] = rowFill(seed, free)
+	out[y] = rowFill(seed, free, g.narrow)
 	return true
 }
 
 // rowFill returns the runs of set bits of free that hold a bit of seed (a
-// subset of free).
-func rowFill(seed, free uint64) uint64 {
+// subset of free). With narrow set the runs are at most 32 bits long.
+func rowFill(seed, free uint64, narrow bool) uint64 {
 	// Upward: adding the seeds carries through each run from its lowest
 	// seed to its end.
 	up := ((free + seed) ^ free | seed) & free
@@ -179,7 +196,9 @@ func rowFill(seed, free uint64) uint64 {
 	down |= pro & (down >> 8)
 	pro &= pro >> 8
 	down |= pro & (down >> 16)
-	pro &= pro >> 16
-	down |= pro & (down >> 32)
+	if !narrow {
+		pro &= pro >> 16
+		down |= pro & (down >> 32)
+	}
 	return up | down
 }

@@ -13,7 +13,13 @@ import (
 // squares reachable from s on b without crossing a square of occ, and the
 // smallest two of them (None for the second when there is one).
 func floodLeast(b *sokoban.Board, occ []bool, s sokoban.Square) (least, second sokoban.Square) {
-	seen := make([]bool, b.N)
+	least, second, _ = floodRegion(b, occ, s)
+	return least, second
+}
+
+// floodRegion is floodLeast that returns the region too.
+func floodRegion(b *sokoban.Board, occ []bool, s sokoban.Square) (least, second sokoban.Square, seen []bool) {
+	seen = make([]bool, b.N)
 	seen[s] = true
 	stack := []sokoban.Square{s}
 	var region []sokoban.Square
@@ -30,27 +36,30 @@ func floodLeast(b *sokoban.Board, occ []bool, s sokoban.Square) (least, second s
 	}
 	slices.Sort(region)
 	if len(region) == 1 {
-		return region[0], sokoban.None
+		return region[0], sokoban.None, seen
 	}
-	return region[0], region[1]
+	return region[0], region[1], seen
 }
 
 // TestGridFlood checks grid.flood, in both layouts (a word per row, and
 // square by square as on levels over 64 columns wide), against floodLeast
-// on random boxes of Microban and XSokoban levels: the same region, the
-// same two smallest squares.
+// on random boxes of Microban, XSokoban and Microban III levels (some over
+// 34 columns wide, so not narrow): the same region, the same two smallest
+// squares.
 func TestGridFlood(t *testing.T) {
 	ls, err := levels.Resolve("microban:1-155", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs, err := levels.Resolve("xsokoban90:1-90", nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, more := range []string{"xsokoban90:1-90", "microban3"} {
+		xs, err := levels.Resolve(more, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, xs...)
 	}
-	ls = append(ls, xs...)
 	rng := rand.New(rand.NewPCG(3, 64))
-	checked := 0
+	checked, wide := 0, 0 // wide: floods on rows over 32 squares long
 	for _, l := range ls {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
@@ -65,7 +74,11 @@ func TestGridFlood(t *testing.T) {
 			occBits := make([]uint64, g.words)
 			out := make([]uint64, g.words)
 			var stack []sokoban.Square
-			for range 30 {
+			tries := 30
+			if !g.narrow {
+				tries = 600
+			}
+			for range tries {
 				clear(occ)
 				clear(occBits)
 				for range rng.IntN(b.N/2 + 1) {
@@ -79,23 +92,24 @@ func TestGridFlood(t *testing.T) {
 				}
 				var least, second sokoban.Square
 				least, second, stack = g.flood(player, occBits, out, stack)
-				wl, ws := floodLeast(b, occ, player)
+				wl, ws, region := floodRegion(b, occ, player)
 				if least != wl || second != ws {
 					t.Fatalf("%s (rows %v): flood from %d: least %d %d, want %d %d", l.Name(), rows, player, least, second, wl, ws)
 				}
-				// The region itself: the squares with the same least.
 				for s := range sokoban.Square(b.N) {
-					in := !occ[s] && func() bool { x, _ := floodLeast(b, occ, s); return x == wl }()
-					if g.has(out, s) != in {
-						t.Fatalf("%s (rows %v): flood from %d: square %d in region %v, want %v", l.Name(), rows, player, s, g.has(out, s), in)
+					if g.has(out, s) != region[s] {
+						t.Fatalf("%s (rows %v): flood from %d: square %d in region %v, want %v", l.Name(), rows, player, s, g.has(out, s), region[s])
 					}
 				}
 				checked++
+				if rows && !g.narrow {
+					wide++
+				}
 			}
 		}
 	}
-	if checked < 5000 {
-		t.Fatalf("only %d floods checked", checked)
+	if checked < 5000 || wide < 300 {
+		t.Fatalf("only %d floods checked, %d of them wide", checked, wide)
 	}
 }
 
