@@ -344,8 +344,9 @@ func TestCorralHiddenGoals(t *testing.T) {
 }
 
 // TestCanonAfter checks the relaxed search's canonical player square after
-// a push (canonAfter, which mostly skips the flood fill) against a plain
-// flood fill (floodLeast), on random relaxed boards of up to six boxes on
+// a push (canonAfter, which mostly skips the flood fill, and canonKilled,
+// for a box the kill rule takes off) against a plain flood fill
+// (floodLeast), on random relaxed boards of up to six boxes on
 // Microban 1–60, and that it leaves the region it started from as it was.
 func TestCanonAfter(t *testing.T) {
 	ls, err := levels.Resolve("microban:1-60", nil)
@@ -392,6 +393,14 @@ func TestCanonAfter(t *testing.T) {
 					}
 					if !slices.Equal(c.reach, region) {
 						t.Fatalf("%s: canonAfter changed the region", l.Name())
+					}
+					// The same push with the box taken off (the kill rule).
+					c.lift([]sokoban.Square{from})
+					got = c.canonKilled(from, to)
+					want, _ = floodLeast(b, c.occ, from)
+					c.place([]sokoban.Square{from})
+					if got != want {
+						t.Fatalf("%s: boxes %v, player %d, push %d %v taken off: canonical square %d, flood fill says %d", l.Name(), boxes, player, from, d, got, want)
 					}
 					checked++
 				}

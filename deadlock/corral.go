@@ -328,7 +328,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 				next[m.i] = sokoban.None
 			}
 			if next[m.i] == sokoban.None {
-				next[k], _, c.stack = c.g.flood(from, c.occBits, c.reach2, c.stack)
+				next[k] = c.canonKilled(from, to)
 			} else {
 				next[k] = c.canonAfter(from, to, m.d)
 				c.setOcc(to, false)
@@ -506,7 +506,7 @@ func (c *Corrals) reachFrom(s sokoban.Square) sokoban.Square {
 // when the squares beside from are walls, boxes or in the old region, and
 // to, if it was in the region, cuts no path there: its free neighbours are
 // joined around it (ringJoined), so a path through to can go round it.
-// Otherwise it floods the new region into c.reach2.
+// Otherwise it floods the new region, with c.reach2 as scratch.
 func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Square {
 	in := func(x sokoban.Square) bool { return c.g.has(c.reach, x) }
 	side := d&^1 ^ 2 // the first direction across d; the second is side+1
@@ -526,8 +526,27 @@ func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Squ
 	if fast {
 		return min(least, from)
 	}
-	least, _, c.stack = c.g.flood(from, c.occBits, c.reach2, c.stack)
+	least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack)
 	return least
+}
+
+// canonKilled is canonAfter for a push of the box on from onto to that
+// took it off the board (the kill rule): both squares are free now. The
+// new region is the old one with from and to added, when every free
+// square next to them is in the old region or is one of them; otherwise
+// it floods.
+func (c *Corrals) canonKilled(from, to sokoban.Square) sokoban.Square {
+	for _, s := range [2]sokoban.Square{from, to} {
+		for d := sokoban.Dir(0); d < 4; d++ {
+			x := c.b.Next(s, d)
+			if x != sokoban.None && x != from && x != to && !c.occ[x] && !c.g.has(c.reach, x) {
+				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack)
+				c.stack = stack
+				return least
+			}
+		}
+	}
+	return min(c.least, from, to)
 }
 
 // ringJoined reports whether the free neighbours of s on c.occ are joined

@@ -111,9 +111,42 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 		least, second = g.least(out)
 		return least, second, stack
 	}
+	g.fillRows(s, occ, out, -1, 0)
+	least, second = g.least(out)
+	return least, second, stack
+}
+
+// floodLeast returns the smallest square reachable from s over the free
+// cells (floor cells not in occ), using out as scratch. Square s must be
+// free. With a word per row, it stops as soon as the region holds the
+// smallest free square of the board, which is then the answer.
+func (g *grid) floodLeast(s sokoban.Square, occ []uint64, out []uint64, stack []sokoban.Square) (sokoban.Square, []sokoban.Square) {
+	if !g.rows {
+		least, _, stack := g.flood(s, occ, out, stack)
+		return least, stack
+	}
+	clear(out)
+	for y, f := range g.floor {
+		if f &^= occ[y]; f != 0 {
+			if g.fillRows(s, occ, out, y, f&-f) {
+				return g.sq[y*64+bits.TrailingZeros64(f)], stack
+			}
+			break
+		}
+	}
+	least, _ := g.least(out)
+	return least, stack
+}
+
+// fillRows floods out (all zero) from s a row at a time, and stops early,
+// returning true, when row stopY of out takes a bit of stop.
+func (g *grid) fillRows(s sokoban.Square, occ, out []uint64, stopY int, stop uint64) bool {
 	i := g.bit[s]
 	y0, h := int(i/64), len(out)
 	out[y0] = rowFill(1<<(i%64), g.floor[y0]&^occ[y0], g.narrow)
+	if y0 == stopY && out[y0]&stop != 0 {
+		return true
+	}
 	// The rows that may grow are lo..hi (those that exist): the rows with
 	// squares of the region lie strictly between. A sweep down from y0,
 	// then sweeps up and down in turn until one grows no row: every row
@@ -129,6 +162,9 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 		if up {
 			for y := min(hi, h-1); y >= max(lo, 0); y-- {
 				if g.spread(y, occ, out) {
+					if y == stopY && out[y]&stop != 0 {
+						return true
+					}
 					grew = true
 					lo, hi = extend(y, lo, hi)
 				}
@@ -136,17 +172,18 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 		} else {
 			for y := max(lo, 0); y <= min(hi, h-1); y++ {
 				if g.spread(y, occ, out) {
+					if y == stopY && out[y]&stop != 0 {
+						return true
+					}
 					grew = true
 					lo, hi = extend(y, lo, hi)
 				}
 			}
 		}
 		if !grew {
-			break
+			return false
 		}
 	}
-	least, second = g.least(out)
-	return least, second, stack
 }
 
 // extend returns the rows that may grow, lo..hi, after row y grew.

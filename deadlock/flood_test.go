@@ -96,6 +96,10 @@ func TestGridFlood(t *testing.T) {
 				if least != wl || second != ws {
 					t.Fatalf("%s (rows %v): flood from %d: least %d %d, want %d %d", l.Name(), rows, player, least, second, wl, ws)
 				}
+				scratch := make([]uint64, g.words)
+				if least, _ := g.floodLeast(player, occBits, scratch, nil); least != wl {
+					t.Fatalf("%s (rows %v): floodLeast from %d: %d, want %d", l.Name(), rows, player, least, wl)
+				}
 				for s := range sokoban.Square(b.N) {
 					if g.has(out, s) != region[s] {
 						t.Fatalf("%s (rows %v): flood from %d: square %d in region %v, want %v", l.Name(), rows, player, s, g.has(out, s), region[s])
