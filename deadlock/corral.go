@@ -203,9 +203,9 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 	c.place(start)
 	canon := c.reachFrom(p.Player())
 	c.lift(start)
-	key := c.keyOf(append(start, canon))
+	key := c.keyOf(append(start, canon)) // in c.key until the next keyOf
 	budget := c.FirstNodes
-	a, ok := c.cache[key]
+	a, ok := c.cache[string(key)] // looked up without a copy of the key
 	if ok {
 		c.CacheHits++
 		if !a.open {
@@ -213,7 +213,7 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 		}
 		a.asked++
 		if a.asked < 8 || a.asked&(a.asked-1) != 0 || int(a.budget) >= c.MaxNodes {
-			c.cache[key] = a
+			c.cache[string(key)] = a
 			return false
 		}
 		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
@@ -225,7 +225,7 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 			clear(c.cache)
 		}
 	}
-	c.cache[key] = corralAnswer{dead: !solvable, open: open, asked: a.asked, budget: int32(budget)}
+	c.cache[string(key)] = corralAnswer{dead: !solvable, open: open, asked: a.asked, budget: int32(budget)}
 	return !solvable
 }
 
@@ -574,12 +574,13 @@ func (c *Corrals) ringJoined(s sokoban.Square) bool {
 	return count-links <= 1
 }
 
-func (c *Corrals) keyOf(sq []sokoban.Square) string {
+// keyOf packs squares, two bytes each, into c.key and returns it.
+func (c *Corrals) keyOf(sq []sokoban.Square) []byte {
 	c.key = c.key[:0]
 	for _, s := range sq {
 		c.key = append(c.key, byte(s), byte(s>>8))
 	}
-	return string(c.key)
+	return c.key
 }
 
 // PICorral returns, appended to dst, the barrier boxes of a PI-corral of p,
