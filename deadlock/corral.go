@@ -518,15 +518,21 @@ func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Squ
 	}
 	least := c.least
 	if fast && in(to) {
-		fast = c.ringJoined(to)
+		joined := c.ringJoined(to)
 		if least == to {
 			least = c.second
+		}
+		if !joined {
+			// The new region lies in the old one with from added and to
+			// taken out: none of its squares but from is below least.
+			least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack, least)
+			return least
 		}
 	}
 	if fast {
 		return min(least, from)
 	}
-	least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack)
+	least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
 	return least
 }
 
@@ -540,7 +546,7 @@ func (c *Corrals) canonKilled(from, to sokoban.Square) sokoban.Square {
 		for d := sokoban.Dir(0); d < 4; d++ {
 			x := c.b.Next(s, d)
 			if x != sokoban.None && x != from && x != to && !c.occ[x] && !c.g.has(c.reach, x) {
-				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack)
+				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
 				c.stack = stack
 				return least
 			}

@@ -118,21 +118,30 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 
 // floodLeast returns the smallest square reachable from s over the free
 // cells (floor cells not in occ), using out as scratch. Square s must be
-// free. With a word per row, it stops as soon as the region holds the
-// smallest free square of the board, which is then the answer.
-func (g *grid) floodLeast(s sokoban.Square, occ []uint64, out []uint64, stack []sokoban.Square) (sokoban.Square, []sokoban.Square) {
+// free. Square bound is one that no square of the region but s is smaller
+// than, or None for the smallest free square of the board. With a word per
+// row, the flood stops as soon as the region holds bound, and the answer
+// is then bound or s.
+func (g *grid) floodLeast(s sokoban.Square, occ []uint64, out []uint64, stack []sokoban.Square, bound sokoban.Square) (sokoban.Square, []sokoban.Square) {
+	if bound != sokoban.None && s < bound {
+		return s, stack
+	}
 	if !g.rows {
 		least, _, stack := g.flood(s, occ, out, stack)
 		return least, stack
 	}
-	clear(out)
-	for y, f := range g.floor {
-		if f &^= occ[y]; f != 0 {
-			if g.fillRows(s, occ, out, y, f&-f) {
-				return g.sq[y*64+bits.TrailingZeros64(f)], stack
+	if bound == sokoban.None {
+		for y, f := range g.floor {
+			if f &^= occ[y]; f != 0 {
+				bound = g.sq[y*64+bits.TrailingZeros64(f)]
+				break
 			}
-			break
 		}
+	}
+	clear(out)
+	i := g.bit[bound]
+	if g.fillRows(s, occ, out, int(i/64), 1<<(i%64)) {
+		return min(bound, s), stack
 	}
 	least, _ := g.least(out)
 	return least, stack

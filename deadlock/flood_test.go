@@ -97,8 +97,18 @@ func TestGridFlood(t *testing.T) {
 					t.Fatalf("%s (rows %v): flood from %d: least %d %d, want %d %d", l.Name(), rows, player, least, second, wl, ws)
 				}
 				scratch := make([]uint64, g.words)
-				if least, _ := g.floodLeast(player, occBits, scratch, nil); least != wl {
+				if least, _ := g.floodLeast(player, occBits, scratch, nil, sokoban.None); least != wl {
 					t.Fatalf("%s (rows %v): floodLeast from %d: %d, want %d", l.Name(), rows, player, least, wl)
+				}
+				// With the smallest square of the region but the player
+				// as the bound.
+				if bound := ws; bound != sokoban.None {
+					if wl != player {
+						bound = wl
+					}
+					if least, _ := g.floodLeast(player, occBits, scratch, nil, bound); least != wl {
+						t.Fatalf("%s (rows %v): floodLeast from %d bound %d: %d, want %d", l.Name(), rows, player, bound, least, wl)
+					}
 				}
 				for s := range sokoban.Square(b.N) {
 					if g.has(out, s) != region[s] {
