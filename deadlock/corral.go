@@ -218,7 +218,7 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 		}
 		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
 	}
-	solvable, open := c.relaxedSolvable(start, canon, budget, false)
+	solvable, open := c.relaxedSolvable(start, canon, budget, false, true)
 	if !ok {
 		a.asked = 1
 		if len(c.cache) >= maxCache {
@@ -276,7 +276,10 @@ func (c *Corrals) setOcc(t sokoban.Square, on bool) {
 // done: the search then asks whether the boxes can all be freed or put on
 // goals, which any solution of the position also does (the kill rule of
 // Festival's xy-deadlock search), and ends much sooner.
-func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int, kill bool) (solvable, open bool) {
+//
+// With flooded set, the caller has just flooded the player's region among
+// boxes (reachFrom), and c.reach, c.least and c.second hold it.
+func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int, kill, flooded bool) (solvable, open bool) {
 	b := c.b
 	k := len(boxes)
 	// A state is k box squares, the player's canonical square, and 1 once
@@ -288,11 +291,14 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 	c.cur, c.next = slices.Grow(c.cur[:0], k)[:k], slices.Grow(c.next[:0], k+2)[:k+2]
 	cur, next := c.cur, c.next
 	pushes := c.pushes[:0]
-	c.hiddenAreas(boxes, player, kill)
+	c.hiddenAreas(boxes, player, kill, flooded)
+	flooded = flooded || !kill // hiddenAreas floods the first state
 	for head := 0; head < len(c.queue); head += k + 2 {
 		copy(cur, c.queue[head:head+k])
 		c.place(cur)
-		c.reachFrom(c.queue[head+k])
+		if head > 0 || !flooded {
+			c.reachFrom(c.queue[head+k])
+		}
 		opened := c.queue[head+k+1]
 		if opened == 0 && c.entered() {
 			opened = 1
@@ -429,14 +435,17 @@ func hashState(state []sokoban.Square) uint64 {
 // square at some point, or every hidden goal ends under one of the
 // relaxed boxes: the search's goal test asks for one or the other (solved).
 // A box taken off by the kill rule might cover a hidden goal, so with kill
-// nothing is hidden.
-func (c *Corrals) hiddenAreas(boxes []sokoban.Square, player sokoban.Square, kill bool) {
+// nothing is hidden. With flooded set, c.reach holds the player's region
+// already (see relaxedSolvable); otherwise hiddenAreas floods it.
+func (c *Corrals) hiddenAreas(boxes []sokoban.Square, player sokoban.Square, kill, flooded bool) {
 	c.hidden, c.hiddenGoals = c.hidden[:0], c.hiddenGoals[:0]
 	if kill {
 		return
 	}
 	c.place(boxes)
-	c.reachFrom(player)
+	if !flooded {
+		c.reachFrom(player)
+	}
 	for s := range sokoban.Square(c.b.N) {
 		if !c.occ[s] && !c.g.has(c.reach, s) && !c.dead[s] {
 			c.hidden = append(c.hidden, s)

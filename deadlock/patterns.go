@@ -160,6 +160,6 @@ func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
 // dead reports whether the relaxed position with only boxes (sorted) and
 // the player on player is proved unsolvable within the budget.
 func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
-	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true)
+	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true, false)
 	return !solvable && !open
 }
