@@ -344,9 +344,10 @@ func TestCorralHiddenGoals(t *testing.T) {
 }
 
 // TestCanonAfter checks the relaxed search's canonical player square after
-// a push (canonAfter, which mostly skips the flood fill) against a flood
-// fill, on random relaxed boards of up to six boxes on Microban 1–60, and
-// that it leaves the marks of the region it started from as they were.
+// a push (canonAfter, which mostly skips the flood fill, and canonKilled,
+// for a box the kill rule takes off) against a plain flood fill
+// (floodLeast), on random relaxed boards of up to six boxes on
+// Microban 1–60, and that it leaves the region it started from as it was.
 func TestCanonAfter(t *testing.T) {
 	ls, err := levels.Resolve("microban:1-60", nil)
 	if err != nil {
@@ -360,12 +361,11 @@ func TestCanonAfter(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := NewCorrals(b, DeadSquares(b))
-		truth := make([]uint32, b.N)
 		for range 200 {
 			var boxes []sokoban.Square
 			for range 1 + rng.IntN(6) {
 				if s := sokoban.Square(rng.IntN(b.N)); !c.occ[s] {
-					c.occ[s] = true
+					c.place([]sokoban.Square{s})
 					boxes = append(boxes, s)
 				}
 			}
@@ -379,18 +379,28 @@ func TestCanonAfter(t *testing.T) {
 			for _, from := range boxes {
 				for d := sokoban.Dir(0); d < 4; d++ {
 					behind, to := b.Next(from, d^1), b.Next(from, d)
-					if behind == sokoban.None || to == sokoban.None || c.reach[behind] != c.rep || c.occ[to] {
+					if behind == sokoban.None || to == sokoban.None || !c.g.has(c.reach, behind) || c.occ[to] {
 						continue
 					}
-					c.occ[from], c.occ[to] = false, true
+					c.lift([]sokoban.Square{from})
+					c.place([]sokoban.Square{to})
 					got := c.canonAfter(from, to, d)
-					want, _ := c.flood(from, truth, uint32(checked+1))
-					c.occ[from], c.occ[to] = true, false
+					want, _ := floodLeast(b, c.occ, from)
+					c.lift([]sokoban.Square{to})
+					c.place([]sokoban.Square{from})
 					if got != want {
 						t.Fatalf("%s: boxes %v, player %d, push %d %v: canonical square %d, flood fill says %d", l.Name(), boxes, player, from, d, got, want)
 					}
 					if !slices.Equal(c.reach, region) {
-						t.Fatalf("%s: canonAfter changed the region's marks", l.Name())
+						t.Fatalf("%s: canonAfter changed the region", l.Name())
+					}
+					// The same push with the box taken off (the kill rule).
+					c.lift([]sokoban.Square{from})
+					got = c.canonKilled(from, to)
+					want, _ = floodLeast(b, c.occ, from)
+					c.place([]sokoban.Square{from})
+					if got != want {
+						t.Fatalf("%s: boxes %v, player %d, push %d %v taken off: canonical square %d, flood fill says %d", l.Name(), boxes, player, from, d, got, want)
 					}
 					checked++
 				}

@@ -63,16 +63,19 @@ type Corrals struct {
 	piEpoch uint32
 	piBest  []sokoban.Square
 
-	// relaxed search scratch
-	occ   []bool
-	reach []uint32
-	rep   uint32
-	// least and second are the smallest two squares reachFrom marked last;
-	// reach2 and rep2 are canonAfter's marks when it floods.
+	// relaxed search scratch: the boxes (occ, and occBits on the grid g),
+	// the region reachFrom flooded last (reach), and canonAfter's flood
+	// (reach2).
+	g       *grid
+	occ     []bool
+	occBits []uint64
+	reach   []uint64
+	// least and second are the smallest two squares of reach.
 	least, second sokoban.Square
-	reach2        []uint32
-	rep2          uint32
-	seen          map[string]struct{}
+	reach2        []uint64
+	seen          stateSet
+	cur, next     []sokoban.Square
+	pushes        []relaxedPush
 	cache         map[string]corralAnswer // relaxed problem -> answer
 	start         []sokoban.Square
 
@@ -91,12 +94,14 @@ type Corrals struct {
 // NewCorrals returns a corral examiner for b with the given dead squares and
 // default limits.
 func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
+	g := newGrid(b)
 	return &Corrals{
 		b: b, dead: dead,
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
 		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
-		occ: make([]bool, b.N), reach: make([]uint32, b.N), reach2: make([]uint32, b.N),
-		seen: make(map[string]struct{}), cache: make(map[string]corralAnswer),
+		g: g, occ: make([]bool, b.N), occBits: make([]uint64, g.words),
+		reach: make([]uint64, g.words), reach2: make([]uint64, g.words),
+		cache: make(map[string]corralAnswer),
 	}
 }
 
@@ -198,9 +203,9 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 	c.place(start)
 	canon := c.reachFrom(p.Player())
 	c.lift(start)
-	key := c.keyOf(append(start, canon))
+	key := c.keyOf(append(start, canon)) // in c.key until the next keyOf
 	budget := c.FirstNodes
-	a, ok := c.cache[key]
+	a, ok := c.cache[string(key)] // looked up without a copy of the key
 	if ok {
 		c.CacheHits++
 		if !a.open {
@@ -208,19 +213,19 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 		}
 		a.asked++
 		if a.asked < 8 || a.asked&(a.asked-1) != 0 || int(a.budget) >= c.MaxNodes {
-			c.cache[key] = a
+			c.cache[string(key)] = a
 			return false
 		}
 		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
 	}
-	solvable, open := c.relaxedSolvable(start, canon, budget, false)
+	solvable, open := c.relaxedSolvable(start, canon, budget, false, true)
 	if !ok {
 		a.asked = 1
 		if len(c.cache) >= maxCache {
 			clear(c.cache)
 		}
 	}
-	c.cache[key] = corralAnswer{dead: !solvable, open: open, asked: a.asked, budget: int32(budget)}
+	c.cache[string(key)] = corralAnswer{dead: !solvable, open: open, asked: a.asked, budget: int32(budget)}
 	return !solvable
 }
 
@@ -236,12 +241,12 @@ type corralAnswer struct {
 // maxCache bounds the number of relaxed problems remembered.
 const maxCache = 1 << 16
 
-// place and lift put boxes on and off the relaxed board c.occ; a box on
-// None (taken off by the kill rule) is skipped.
+// place and lift put boxes on and off the relaxed board (c.occ and
+// c.occBits); a box on None (taken off by the kill rule) is skipped.
 func (c *Corrals) place(boxes []sokoban.Square) {
 	for _, t := range boxes {
 		if t != sokoban.None {
-			c.occ[t] = true
+			c.setOcc(t, true)
 		}
 	}
 }
@@ -249,9 +254,16 @@ func (c *Corrals) place(boxes []sokoban.Square) {
 func (c *Corrals) lift(boxes []sokoban.Square) {
 	for _, t := range boxes {
 		if t != sokoban.None {
-			c.occ[t] = false
+			c.setOcc(t, false)
 		}
 	}
+}
+
+// setOcc puts a box on square t of the relaxed board, or with on false
+// takes it off.
+func (c *Corrals) setOcc(t sokoban.Square, on bool) {
+	c.occ[t] = on
+	c.g.put(c.occBits, t, on)
 }
 
 // relaxedSolvable searches the position with only the given boxes (sorted)
@@ -264,26 +276,29 @@ func (c *Corrals) lift(boxes []sokoban.Square) {
 // done: the search then asks whether the boxes can all be freed or put on
 // goals, which any solution of the position also does (the kill rule of
 // Festival's xy-deadlock search), and ends much sooner.
-func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int, kill bool) (solvable, open bool) {
+//
+// With flooded set, the caller has just flooded the player's region among
+// boxes (reachFrom), and c.reach, c.least and c.second hold it.
+func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square, budget int, kill, flooded bool) (solvable, open bool) {
 	b := c.b
 	k := len(boxes)
-	clear(c.seen)
 	// A state is k box squares, the player's canonical square, and 1 once
 	// the player has reached a hidden square on the way (see hiddenAreas).
+	// The states seen are those in the queue: c.seen indexes them.
 	c.queue = append(append(c.queue[:0], boxes...), player, 0)
-	c.seen[c.keyOf(c.queue)] = struct{}{}
-	cur := make([]sokoban.Square, k)
-	next := make([]sokoban.Square, k+2)
-	type push struct {
-		i int
-		d sokoban.Dir
-	}
-	var pushes []push
-	c.hiddenAreas(boxes, player, kill)
+	c.seen.reset(k+2, budget)
+	c.seen.add(hashState(c.queue))
+	c.cur, c.next = slices.Grow(c.cur[:0], k)[:k], slices.Grow(c.next[:0], k+2)[:k+2]
+	cur, next := c.cur, c.next
+	pushes := c.pushes[:0]
+	c.hiddenAreas(boxes, player, kill, flooded)
+	flooded = flooded || !kill // hiddenAreas floods the first state
 	for head := 0; head < len(c.queue); head += k + 2 {
 		copy(cur, c.queue[head:head+k])
 		c.place(cur)
-		c.reachFrom(c.queue[head+k])
+		if head > 0 || !flooded {
+			c.reachFrom(c.queue[head+k])
+		}
 		opened := c.queue[head+k+1]
 		if opened == 0 && c.entered() {
 			opened = 1
@@ -299,43 +314,112 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 			}
 			for d := sokoban.Dir(0); d < 4; d++ {
 				behind, front := b.Next(t, d^1), b.Next(t, d)
-				if behind != sokoban.None && front != sokoban.None && c.reach[behind] == c.rep && !c.occ[front] && !c.dead[front] {
-					pushes = append(pushes, push{i, d})
+				if behind != sokoban.None && front != sokoban.None && c.g.has(c.reach, behind) && !c.occ[front] && !c.dead[front] {
+					pushes = append(pushes, relaxedPush{i, d})
 				}
 			}
 		}
-		c.lift(cur)
+		c.pushes = pushes
+		// The boxes of cur stay on the board; each push moves one box and
+		// back.
 		for _, m := range pushes {
 			copy(next, cur)
 			from := cur[m.i]
 			to := b.Next(from, m.d)
 			next[m.i] = to
-			c.place(next[:k])
+			c.setOcc(from, false)
+			c.setOcc(to, true)
 			if kill && c.loose(to) {
-				c.occ[to] = false
+				c.setOcc(to, false)
 				next[m.i] = sokoban.None
 			}
 			if next[m.i] == sokoban.None {
-				c.rep2 = nextMark(c.reach2, c.rep2)
-				next[k], _ = c.flood(from, c.reach2, c.rep2)
+				next[k] = c.canonKilled(from, to)
 			} else {
 				next[k] = c.canonAfter(from, to, m.d)
+				c.setOcc(to, false)
 			}
+			c.setOcc(from, true)
 			next[k+1] = opened
-			c.lift(next[:k])
 			slices.Sort(next[:k])
-			key := c.keyOf(next)
-			if _, ok := c.seen[key]; ok {
+			h := hashState(next)
+			if c.seen.has(c.queue, next, h) {
 				continue
 			}
-			if len(c.seen) >= budget {
+			if c.seen.n >= budget {
+				c.lift(cur)
 				return true, true // out of budget: assume solvable
 			}
-			c.seen[key] = struct{}{}
 			c.queue = append(c.queue, next...)
+			c.seen.add(h)
 		}
+		c.lift(cur)
 	}
 	return false, false
+}
+
+// relaxedPush is a push of relaxedSolvable: box i of the state, direction d.
+type relaxedPush struct {
+	i int
+	d sokoban.Dir
+}
+
+// stateSet is relaxedSolvable's set of states seen: an open-addressing
+// table of indices into the search's queue, which holds the states
+// themselves (stride squares each), so adding one allocates nothing. A
+// state is found by comparing its squares, never by its hash alone.
+type stateSet struct {
+	slots  []uint32 // state index+1, or 0 for empty
+	hashes []uint64 // by state index
+	stride int
+	n      int
+}
+
+// reset empties the set for states of stride squares, at most max of them
+// (and the first).
+func (t *stateSet) reset(stride, max int) {
+	size := 16
+	for size < 2*(max+1) {
+		size *= 2
+	}
+	t.slots = slices.Grow(t.slots[:0], size)[:size]
+	clear(t.slots)
+	t.hashes = t.hashes[:0]
+	t.stride, t.n = stride, 0
+}
+
+// has reports whether state, with hash h, is in the set of states of queue.
+func (t *stateSet) has(queue, state []sokoban.Square, h uint64) bool {
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; t.slots[i] != 0; i = (i + 1) & mask {
+		j := int(t.slots[i] - 1)
+		if t.hashes[j] == h && slices.Equal(queue[j*t.stride:(j+1)*t.stride], state) {
+			return true
+		}
+	}
+	return false
+}
+
+// add puts the next state of the queue, with hash h (hashState), in the
+// set; it must not be there yet.
+func (t *stateSet) add(h uint64) {
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for t.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	t.slots[i] = uint32(t.n + 1)
+	t.hashes = append(t.hashes, h)
+	t.n++
+}
+
+// hashState hashes a relaxed state's squares.
+func hashState(state []sokoban.Square) uint64 {
+	h := uint64(len(state))
+	for _, s := range state {
+		h = (h ^ uint64(uint32(s))) * 0x9e3779b97f4a7c15
+	}
+	return h ^ h>>29
 }
 
 // hiddenAreas notes in c.hidden the free squares, not dead, of the relaxed
@@ -351,16 +435,19 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 // square at some point, or every hidden goal ends under one of the
 // relaxed boxes: the search's goal test asks for one or the other (solved).
 // A box taken off by the kill rule might cover a hidden goal, so with kill
-// nothing is hidden.
-func (c *Corrals) hiddenAreas(boxes []sokoban.Square, player sokoban.Square, kill bool) {
+// nothing is hidden. With flooded set, c.reach holds the player's region
+// already (see relaxedSolvable); otherwise hiddenAreas floods it.
+func (c *Corrals) hiddenAreas(boxes []sokoban.Square, player sokoban.Square, kill, flooded bool) {
 	c.hidden, c.hiddenGoals = c.hidden[:0], c.hiddenGoals[:0]
 	if kill {
 		return
 	}
 	c.place(boxes)
-	c.reachFrom(player)
+	if !flooded {
+		c.reachFrom(player)
+	}
 	for s := range sokoban.Square(c.b.N) {
-		if !c.occ[s] && c.reach[s] != c.rep && !c.dead[s] {
+		if !c.occ[s] && !c.g.has(c.reach, s) && !c.dead[s] {
 			c.hidden = append(c.hidden, s)
 			if c.b.IsGoal(s) {
 				c.hiddenGoals = append(c.hiddenGoals, s)
@@ -394,7 +481,7 @@ func (c *Corrals) solved(boxes []sokoban.Square, opened bool) bool {
 // square.
 func (c *Corrals) entered() bool {
 	for _, s := range c.hidden {
-		if c.reach[s] == c.rep {
+		if c.g.has(c.reach, s) {
 			return true
 		}
 	}
@@ -412,63 +499,25 @@ func (c *Corrals) loose(s sokoban.Square) bool {
 	return true
 }
 
-// reachFrom marks (c.reach == c.rep) the squares the player reaches from s
-// on the relaxed board c.occ and returns the smallest of them; c.least and
+// reachFrom sets c.reach to the squares the player reaches from s on the
+// relaxed board c.occ and returns the smallest of them; c.least and
 // c.second are then the smallest two (None when there is one).
 func (c *Corrals) reachFrom(s sokoban.Square) sokoban.Square {
-	c.rep = nextMark(c.reach, c.rep)
-	c.least, c.second = c.flood(s, c.reach, c.rep)
+	c.least, c.second, c.stack = c.g.flood(s, c.occBits, c.reach, c.stack)
 	return c.least
-}
-
-// nextMark returns the mark after rep for the stamps in marks, clearing
-// them when the count wraps.
-func nextMark(marks []uint32, rep uint32) uint32 {
-	if rep++; rep == 0 {
-		clear(marks)
-		rep = 1
-	}
-	return rep
-}
-
-// flood sets marks[t] = rep on the squares the player reaches from s on
-// the relaxed board c.occ and returns the smallest two of them (None for
-// the second when there is one).
-func (c *Corrals) flood(s sokoban.Square, marks []uint32, rep uint32) (least, second sokoban.Square) {
-	least, second = s, sokoban.None
-	marks[s] = rep
-	c.stack = append(c.stack[:0], s)
-	for len(c.stack) > 0 {
-		t := c.stack[len(c.stack)-1]
-		c.stack = c.stack[:len(c.stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
-			n := c.b.Next(t, d)
-			if n != sokoban.None && !c.occ[n] && marks[n] != rep {
-				marks[n] = rep
-				switch {
-				case n < least:
-					least, second = n, least
-				case second == sokoban.None || n < second:
-					second = n
-				}
-				c.stack = append(c.stack, n)
-			}
-		}
-	}
-	return least, second
 }
 
 // canonAfter returns the canonical player square (the smallest it
 // reaches) after the push of the box on from in direction d onto to, from
-// the state whose region the last reachFrom marked; c.occ shows the boxes
-// after the push. It keeps that region's marks. Most pushes need no flood
+// the state whose region the last reachFrom set; c.occ shows the boxes
+// after the push. It keeps that region in c.reach. Most pushes need no flood
 // fill: the new region is the old one with from added and to taken out
 // when the squares beside from are walls, boxes or in the old region, and
 // to, if it was in the region, cuts no path there: its free neighbours are
 // joined around it (ringJoined), so a path through to can go round it.
-// Otherwise it floods the new region with marks of its own.
+// Otherwise it floods the new region, with c.reach2 as scratch.
 func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Square {
-	in := func(x sokoban.Square) bool { return c.reach[x] == c.rep }
+	in := func(x sokoban.Square) bool { return c.g.has(c.reach, x) }
 	side := d&^1 ^ 2 // the first direction across d; the second is side+1
 	fast := true
 	for e := side; e <= side+1; e++ {
@@ -478,17 +527,41 @@ func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Squ
 	}
 	least := c.least
 	if fast && in(to) {
-		fast = c.ringJoined(to)
+		joined := c.ringJoined(to)
 		if least == to {
 			least = c.second
+		}
+		if !joined {
+			// The new region lies in the old one with from added and to
+			// taken out: none of its squares but from is below least.
+			least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack, least)
+			return least
 		}
 	}
 	if fast {
 		return min(least, from)
 	}
-	c.rep2 = nextMark(c.reach2, c.rep2)
-	least, _ = c.flood(from, c.reach2, c.rep2)
+	least, c.stack = c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
 	return least
+}
+
+// canonKilled is canonAfter for a push of the box on from onto to that
+// took it off the board (the kill rule): both squares are free now. The
+// new region is the old one with from and to added, when every free
+// square next to them is in the old region or is one of them; otherwise
+// it floods.
+func (c *Corrals) canonKilled(from, to sokoban.Square) sokoban.Square {
+	for _, s := range [2]sokoban.Square{from, to} {
+		for d := sokoban.Dir(0); d < 4; d++ {
+			x := c.b.Next(s, d)
+			if x != sokoban.None && x != from && x != to && !c.occ[x] && !c.g.has(c.reach, x) {
+				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
+				c.stack = stack
+				return least
+			}
+		}
+	}
+	return min(c.least, from, to)
 }
 
 // ringJoined reports whether the free neighbours of s on c.occ are joined
@@ -516,12 +589,13 @@ func (c *Corrals) ringJoined(s sokoban.Square) bool {
 	return count-links <= 1
 }
 
-func (c *Corrals) keyOf(sq []sokoban.Square) string {
+// keyOf packs squares, two bytes each, into c.key and returns it.
+func (c *Corrals) keyOf(sq []sokoban.Square) []byte {
 	c.key = c.key[:0]
 	for _, s := range sq {
 		c.key = append(c.key, byte(s), byte(s>>8))
 	}
-	return string(c.key)
+	return c.key
 }
 
 // PICorral returns, appended to dst, the barrier boxes of a PI-corral of p,

@@ -33,6 +33,8 @@ type FrozenGoals struct {
 	match  []int32 // free goal index -> mover index, or -1
 	tried  []uint32
 	epoch  uint32
+	// cacheBytes is the memory the sets in cache hold (Bytes).
+	cacheBytes int64
 
 	// Fired counts positions called dead; Misses counts searches made.
 	Fired, Misses uint64
@@ -65,11 +67,12 @@ func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 // Bytes returns the memory the detector holds now, its cache included.
 func (f *FrozenGoals) Bytes() int64 {
 	n := int64(f.b.N)
-	bytes := n*(8+1) + int64(len(f.seen)) + 4*int64(cap(f.queue))
-	for _, set := range f.cache {
-		bytes += 48 + int64(len(set.goals))*(n+26)
-	}
-	return bytes
+	return n*(8+1) + int64(len(f.seen)) + 4*int64(cap(f.queue)) + f.cacheBytes
+}
+
+// setBytes returns the memory set holds, as Bytes counts it.
+func (f *FrozenGoals) setBytes(set *frozenSet) int64 {
+	return 48 + int64(len(set.goals))*(int64(f.b.N)+26)
 }
 
 // Dead reports whether the boxes of p off the frozen boxes can no longer
@@ -111,8 +114,10 @@ func (f *FrozenGoals) set(key uint64) *frozenSet {
 		set = f.search()
 		if len(f.cache) >= frozenCache {
 			clear(f.cache)
+			f.cacheBytes = 0
 		}
 		f.cache[key] = set
+		f.cacheBytes += f.setBytes(set)
 	}
 	return set
 }
@@ -223,7 +228,6 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 	if f.seen == nil {
 		f.seen = make([]bool, n*n)
 	}
-	clear(f.seen)
 	q := f.queue[:0]
 	visit := func(box, player sokoban.Square) {
 		if st := int32(box)*int32(n) + int32(player); !f.seen[st] {
@@ -254,6 +258,9 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 				visit(pl, next)
 			}
 		}
+	}
+	for _, st := range q { // f.seen is all false again
+		f.seen[st] = false
 	}
 	f.queue = q
 	return reach

@@ -135,7 +135,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 	c.reachFrom(player)
 	region := make([]uint64, pt.words)
 	for s := range pt.b.N {
-		if c.reach[s] == c.rep {
+		if c.g.has(c.reach, sokoban.Square(s)) {
 			region[s/64] |= 1 << (s % 64)
 		}
 	}
@@ -160,6 +160,6 @@ func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
 // dead reports whether the relaxed position with only boxes (sorted) and
 // the player on player is proved unsolvable within the budget.
 func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
-	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true)
+	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true, false)
 	return !solvable && !open
 }

@@ -260,6 +260,14 @@ func TestMustLeaveExhaustive(t *testing.T) {
 				}
 			}
 		}
+		// Bytes keeps the cache's memory as it goes: the same as a count.
+		var held int64
+		for _, set := range frozen.cache {
+			held += frozen.setBytes(set)
+		}
+		if frozen.cacheBytes != held {
+			t.Fatalf("%s: FrozenGoals counts %d bytes of cache, holds %d", l.Name(), frozen.cacheBytes, held)
+		}
 	}
 	t.Logf("%d levels: %d (state, box on goal) pairs said to move, %d solvable with the box still", graphs, said, stay)
 	if said == 0 {

@@ -103,3 +103,60 @@ func BenchmarkSetUpOpen128(b *testing.B) {
 		bd.Splits(0, 0)
 	}
 }
+
+// BenchmarkStoreBatch interns batches of 100 keys, half of them stored
+// already, into a store of two million states (a table far larger than the
+// caches, as in a long search), one at a time ("plain") or after a Touch of
+// the batch's hashes ("touched"), and reports the time per key.
+func BenchmarkStoreBatch(b *testing.B) {
+	const size, stored, batch = 18, 2_000_000, 100
+	key := func(k []byte, i uint64) []byte {
+		for j := range k {
+			k[j] = byte(i >> (j % 8 * 8))
+		}
+		k[size-1] = byte(i % 251)
+		return k
+	}
+	hash := func(i uint64) uint64 { h := (i + 1) * 0x9e37_79b9_7f4a_7c15; return h ^ h>>31 }
+	for _, touch := range []bool{false, true} {
+		name := "plain"
+		if touch {
+			name = "touched"
+		}
+		b.Run(name, func(b *testing.B) {
+			st := sokoban.NewStore(size)
+			for i := range uint64(stored) {
+				st.Intern(key(make([]byte, size), i), hash(i))
+			}
+			keys := make([][]byte, batch)
+			for j := range keys {
+				keys[j] = make([]byte, size)
+			}
+			hashes := make([]uint64, batch)
+			next, n := uint64(stored), 0
+			x := uint64(1)
+			for b.Loop() {
+				for j := range batch {
+					var i uint64
+					if j%2 == 0 {
+						x = x*6364136223846793005 + 1442695040888963407
+						i = x >> 33 % stored
+					} else {
+						i = next
+						next++
+					}
+					key(keys[j], i)
+					hashes[j] = hash(i)
+				}
+				if touch {
+					st.Touch(hashes)
+				}
+				for j := range batch {
+					st.Intern(keys[j], hashes[j])
+				}
+				n += batch
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/key")
+		})
+	}
+}

@@ -97,6 +97,8 @@ type Store struct {
 	hashes [][]uint64 // page id>>pageBits: hashes
 	slots  []uint64   // tag(hash)<<32 | id+1, or 0 for empty
 	mask   uint64
+	// touched keeps Touch's loads from being optimized away.
+	touched uint64
 }
 
 // pageBits sets the states a page holds: 4,096.
@@ -185,4 +187,24 @@ func (s *Store) grow() {
 		}
 		s.slots[i] = slotOf(id, h)
 	}
+}
+
+// Touch loads the table slots where the states with the given hashes
+// would be found, then the keys those slots point to when their tags
+// match, so that the Intern or Find calls for them that follow find them
+// in the cache: the loads of each pass are independent of each other and
+// their cache misses overlap, where Intern meets them one after another.
+// It changes nothing in the store.
+func (s *Store) Touch(hashes []uint64) {
+	var x uint64
+	for _, h := range hashes {
+		x |= s.slots[h&s.mask]
+	}
+	for _, h := range hashes {
+		if v := s.slots[h&s.mask]; v != 0 && tagMatch(v, h) {
+			id := uint32(v) - 1
+			x |= uint64(s.keys[id>>pageBits][int(id&(pageLen-1))*s.stride])
+		}
+	}
+	s.touched = x
 }

@@ -55,3 +55,26 @@ func TestStoreCollisions(t *testing.T) {
 		t.Error("a key never stored is found under a colliding hash")
 	}
 }
+
+// TestStoreTouch checks that Touch, on hashes of stored keys, absent keys
+// and colliding tags, changes nothing: the same ids are found, and keys
+// interned afterwards get the next ids.
+func TestStoreTouch(t *testing.T) {
+	s := NewStore(2)
+	key := func(i int) []byte { return []byte{byte(i), byte(i >> 8)} }
+	hash := func(i int) uint64 { return uint64(i%7) << 32 } // tags collide
+	for i := range 100 {
+		s.Intern(key(i), hash(i))
+	}
+	hashes := make([]uint64, 0, 300)
+	for i := range 300 {
+		hashes = append(hashes, hash(i))
+	}
+	s.Touch(hashes)
+	for i := range 300 {
+		id, fresh := s.Intern(key(i), hash(i))
+		if id != uint32(i) || fresh != (i >= 100) {
+			t.Fatalf("key %d after Touch: id %d fresh %v", i, id, fresh)
+		}
+	}
+}
