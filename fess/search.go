@@ -116,6 +116,7 @@ type engine struct {
 	moves  []Macro
 	sorted []sokoban.Square // the boxes of the node being expanded, sorted
 	keys   keyer
+	hashes []uint64 // the children's, for touchChildren
 	kids   []child
 	fired  [numDetectors]uint64
 }
@@ -493,6 +494,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	e.gen.lift(boxes)
 	player := p.Player()
 	e.feat.prepare(p)
+	e.touchChildren()
 	e.kids = e.kids[:0]
 	for _, m := range e.moves {
 		p.Relocate(m.From, m.To, e.b.Next(m.To, m.Side))
@@ -594,6 +596,22 @@ func (e *engine) deadAbove(id uint32) bool {
 		}
 	}
 	return false
+}
+
+// touchChildren loads the store's slots for the children of e.moves
+// before they are interned (sokoban.Store.Touch), so that their cache
+// misses overlap: a child's hash is its parent's boxes' with the moved box's
+// square changed, and its canonical player's (keyer.pack).
+func (e *engine) touchChildren() {
+	boxes := uint64(0)
+	for _, s := range e.sorted {
+		boxes ^= e.keys.zBox[s]
+	}
+	e.hashes = e.hashes[:0]
+	for _, m := range e.moves {
+		e.hashes = append(e.hashes, boxes^e.keys.zBox[m.From]^e.keys.zBox[m.To]^e.keys.zPlayer[m.canon])
+	}
+	e.store.Touch(e.hashes)
 }
 
 // sortBoxes sorts the box squares of e.pos into e.sorted, for keyOf.
