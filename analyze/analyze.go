@@ -102,6 +102,26 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 			fmt.Fprintf(&sb, " (%d,%d)", x, y)
 		}
 		sb.WriteByte('\n')
+		park, sink, err := fess.ParkPlan(ctx, b)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&sb, "fess parking plan (park strategy), sink of %d start squares:", len(sink))
+		if park == nil {
+			sb.WriteString(" none found")
+		}
+		for i, en := range park {
+			fx, fy := b.XY(en.From)
+			tx, ty := b.XY(en.To)
+			fmt.Fprintf(&sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx, fy, tx, ty)
+			if en.Sink {
+				sb.WriteString(" from the sink")
+			}
+			if en.Until >= 0 {
+				fmt.Fprintf(&sb, ", parked until %d", en.Until)
+			}
+		}
+		sb.WriteByte('\n')
 	}
 	if b.Fixed > 0 {
 		fmt.Fprintf(&sb, "boxes on goals the player can never reach (treated as walls): %d\n", b.Fixed)

@@ -66,16 +66,16 @@ import (
 // positions without deadlocks, they prove a level unsolvable. Greedy is not
 // (its goal-room macro can lose solutions). Without a time or node limit
 // only plan runs (or the first listed, when plan is not), to the end.
-var strategyNames = []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair"}
+var strategyNames = []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "dive": 0.6, "plan": 8, "goals": 0.2, "imagine": 1, "opener": 0.5, "pair": 3}
+var shares = map[string]float64{"greedy": 0.2, "dive": 0.6, "plan": 8, "goals": 0.2, "imagine": 1, "opener": 0.5, "pair": 3, "park": 3}
 
 var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,dive,plan,goals,imagine",
-	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, dive, plan, goals, imagine, opener, pair, each with its share of the budget)"}
+	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, dive, plan, goals, imagine, opener, pair, park, each with its share of the budget)"}
 
 // search is one FESS strategy.
-type search struct{ opener, onGoals, pair, imagine, dive bool }
+type search struct{ opener, onGoals, pair, imagine, dive, park bool }
 
 func (s search) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	return solve(ctx, l, opts, s)
@@ -126,5 +126,6 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		{Name: "imagine", Solver: search{imagine: true}, Params: own, Share: share("imagine"), Exhaustive: true},
 		{Name: "opener", Solver: search{opener: true}, Params: own, Share: share("opener"), Exhaustive: true},
 		{Name: "pair", Solver: search{pair: true}, Params: own, Share: share("pair"), Exhaustive: true},
+		{Name: "park", Solver: search{park: true}, Params: own, Share: share("park"), Exhaustive: true},
 	}}.Solve(ctx, l, opts)
 }

@@ -96,6 +96,7 @@ type engine struct {
 	focusAlways, focusLast bool
 	imagine                bool // the imagine strategy: pack towards the imagined board
 	pair                   bool // of a node's two moves the better weighs 0
+	park                   bool // the park strategy: follow the parking plan (park.go)
 	// replanned is set when the plan came from the backward search
 	// (replan).
 	replanned bool
@@ -252,7 +253,12 @@ func (e *engine) run() (solver.Result, error) {
 			return res, err
 		}
 	}
-	if (!e.plan.peeled || e.backPlan) && !e.feat.onGoals && !e.imagine {
+	if e.park {
+		if res, done, err := e.parkPlan(); done {
+			return res, err
+		}
+	}
+	if (!e.plan.peeled || e.backPlan) && !e.feat.onGoals && !e.imagine && e.feat.park == nil {
 		if res, done, err := e.replan(); done {
 			return res, err
 		}
@@ -908,7 +914,7 @@ func (e *engine) drawBest() []string {
 // use sets the engine up for strategy s: its advisors, what it counts as
 // packed and when it focuses.
 func (e *engine) use(s search) {
-	e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
+	e.opener, e.pair, e.imagine, e.park = s.opener, s.pair, s.imagine, s.park
 	e.feat.onGoals = s.onGoals
 	e.focusAlways = s.onGoals || s.dive
 	e.focusLast = !e.focusAlways && !s.imagine
