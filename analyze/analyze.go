@@ -102,14 +102,15 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 			fmt.Fprintf(&sb, " (%d,%d)", x, y)
 		}
 		sb.WriteByte('\n')
-		park, sink, err := fess.ParkPlan(ctx, b)
+		park, sink, complete, err := fess.ParkPlan(ctx, b)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&sb, "fess parking plan (park strategy), sink of %d start squares:", len(sink))
-		if park == nil {
-			sb.WriteString(" none found")
+		fmt.Fprintf(&sb, "fess parking plan (park strategy), sink of %d squares", len(sink))
+		if !complete {
+			sb.WriteString(", from the parking search's best position (it found none to start from)")
 		}
+		sb.WriteByte(':')
 		for i, en := range park {
 			fx, fy := b.XY(en.From)
 			tx, ty := b.XY(en.To)

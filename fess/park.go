@@ -155,15 +155,25 @@ func (pk *parking) bytes() int64 {
 // goals, newest first on ties (Festival's pull ordering, with the boxes
 // left in front).
 type parkSearch struct {
-	b     *sokoban.Board
-	g     *macroGen // pull mode; dead: the squares no start box reaches
-	near  []int32
-	start []bool
-	sink  []bool
-	nodes []parkNode
-	seen  map[string]int32
-	open  entries
-	done  int32 // the node the search ended at, -1 before
+	b    *sokoban.Board
+	g    *macroGen // pull mode; dead: the squares no start box reaches
+	near []int32
+	// starts is the start's box squares, rows[i][s] the pushes a lone box
+	// needs from starts[i] to s.
+	starts []sokoban.Square
+	rows   [][]int32
+	start  []bool
+	sink   []bool
+	// sinkStarts is the start squares in the sink: the most boxes that
+	// may leave the board.
+	sinkStarts int
+	nodes      []parkNode
+	seen       map[string]int32
+	open       entries
+	done       int32 // the node the search ended at, -1 before
+	// best is the node first in the ordering so far, with its rank.
+	best     int32
+	bestRank uint64
 	// scratch
 	stamp []uint32
 	epoch uint32
@@ -192,36 +202,31 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 	for s := range dead {
 		dead[s] = true
 	}
-	index := make([]int, b.N)
-	for i := range index {
-		index[i] = -1
-	}
+	rows := make([][]int32, len(starts))
 	for i, s := range starts {
-		index[s] = i
-	}
-	// reach[i][j]: a lone box pushed from start i gets to start j.
-	reach := make([][]bool, len(starts))
-	for i, s := range starts {
-		reach[i] = make([]bool, len(starts))
-		reach[i][i] = true
+		row := make([]int32, b.N)
+		for t := range row {
+			row[t] = sokoban.Unreachable
+		}
 		g.split(s)
 		g.search(s, anywhere, false)
 		for _, st := range g.queue {
-			t := st / 4
-			dead[t] = false
-			if j := index[t]; j >= 0 {
-				reach[i][j] = true
-			}
+			dead[st/4] = false
+			row[st/4] = min(row[st/4], g.dist[st])
 		}
+		rows[i] = row
 	}
 	g.dead = dead
-	ps := &parkSearch{b: b, g: g, near: near, start: make([]bool, b.N), sink: make([]bool, b.N), seen: map[string]int32{}, done: -1,
+	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), seen: map[string]int32{}, done: -1, bestRank: ^uint64(0),
 		stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
 	for _, s := range starts {
 		ps.start[s] = true
 	}
-	for _, s := range sinkOf(starts, reach) {
-		ps.sink[s] = true
+	ps.sink = sinkOf(b, starts)
+	for _, s := range starts {
+		if ps.sink[s] {
+			ps.sinkStarts++
+		}
 	}
 	// One root per area of free squares around the filled goals.
 	goals := append([]sokoban.Square(nil), b.Goals()...)
@@ -247,40 +252,45 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 	return ps
 }
 
-// sinkOf returns the sink: the largest group of start squares (first on
-// ties) each of which a lone box can be pushed to from every other, by
-// reach[i][j] (a box pushed from start i gets to start j), closed
-// transitively here.
-func sinkOf(starts []sokoban.Square, reach [][]bool) []sokoban.Square {
-	n := len(starts)
-	for k := range n {
-		for i := range n {
-			if !reach[i][k] {
-				continue
-			}
-			for j := range n {
-				if reach[k][j] {
-					reach[i][j] = true
-				}
-			}
-		}
-	}
-	var best []sokoban.Square
-	taken := make([]bool, n)
-	for i := range n {
-		if taken[i] {
+// sinkOf returns the sink: of the regions of squares a lone box can be
+// pushed to from a start square and back (by pushes from anywhere, so the
+// regions stand for rooms, not exact pushes), the one holding the most
+// start squares, the first on ties.
+func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
+	g := newMacroGen(b, nil)
+	anywhere := func(sokoban.Square) bool { return true }
+	var best []bool
+	most := 0
+	done := make([]bool, b.N)
+	for _, s := range starts {
+		if done[s] {
 			continue
 		}
-		var group []sokoban.Square
-		for j := range n {
-			if reach[i][j] && reach[j][i] {
-				taken[j] = true
-				group = append(group, starts[j])
+		in := make([]bool, b.N)
+		g.split(s)
+		g.search(s, anywhere, false)
+		for _, st := range g.queue {
+			in[st/4] = true
+		}
+		g.search(s, anywhere, true)
+		both := make([]bool, b.N)
+		for _, st := range g.queue {
+			both[st/4] = in[st/4]
+		}
+		both[s] = true
+		n := 0
+		for _, t := range starts {
+			if both[t] {
+				done[t] = true
+				n++
 			}
 		}
-		if len(group) > len(best) {
-			best = group
+		if n > most {
+			best, most = both, n
 		}
+	}
+	if best == nil {
+		best = make([]bool, b.N)
 	}
 	return best
 }
@@ -357,17 +367,24 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	id := int32(len(ps.nodes))
 	ps.seen[string(key)] = id
 	ps.nodes = append(ps.nodes, parkNode{key: string(key), parent: parent, from: from, to: to, removed: removed})
-	home, onGoals, spread := 0, 0, 0
+	home, onGoals, spread, away := 0, 0, 0, 0
 	for _, s := range boxes {
 		if !ps.start[s] {
 			home++
+			d := sokoban.Unreachable
+			for i, t := range ps.starts {
+				if ps.g.free(t) {
+					d = min(d, ps.rows[i][s])
+				}
+			}
+			away += int(min(d, 1<<10))
 		}
 		if ps.b.IsGoal(s) {
 			onGoals++
 		}
 		spread += int(min(ps.near[s], 1<<10))
 	}
-	for _, s := range ps.b.Start().BoxSquares() {
+	for _, s := range ps.starts {
 		if !ps.sink[s] && ps.g.free(s) {
 			home++
 		}
@@ -375,8 +392,13 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	if home == 0 && ps.done < 0 {
 		ps.done = id
 	}
-	rank := uint64(home)<<48 | uint64(min(ps.regions(), 1<<15))<<32 | uint64(onGoals)<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
+	const m = 1<<8 - 1
+	rank := uint64(min(len(boxes), m))<<56 | uint64(min(home, m))<<48 | uint64(min(ps.regions(), m))<<40 |
+		uint64(min(away, 1<<16-1))<<24 | uint64(min(onGoals, m))<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
 	heap.Push(&ps.open, entry{key: rank, id: uint32(id)})
+	if rank < ps.bestRank {
+		ps.best, ps.bestRank = id, rank
+	}
 }
 
 // unpack sets ps.boxes to the boxes of node id and returns its player
@@ -425,7 +447,7 @@ func (ps *parkSearch) step() bool {
 	}
 	child := make([]sokoban.Square, 0, len(boxes))
 	for _, m := range pulls {
-		removed := ps.sink[m.to] && !ps.sink[m.from]
+		removed := ps.sink[m.to] && !b.IsGoal(m.to) && (!ps.sink[m.from] || b.IsGoal(m.from)) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
 		child = child[:0]
 		for _, s := range boxes {
 			switch {
@@ -451,13 +473,17 @@ func (ps *parkSearch) step() bool {
 	return ps.done < 0
 }
 
-// entries turns the path to the node the search ended at into the
-// parking plan's entries (until not yet set): first the goals whose box
-// never moves, then each pull of the path undone, last pull first, a box
-// moved twice in a row going at once.
-func (ps *parkSearch) entries() []parkEntry {
+// entries turns the path to node end into the parking plan's entries
+// (until not yet set): first a box standing still for each box of end off
+// the start squares and each goal whose box never moves, then each pull of
+// the path undone, last pull first, a box moved twice in a row going at
+// once. The end is the node the search ended at, or where it found none,
+// its best: then the forward search has to bring boxes to end's squares
+// off the start squares first, as the imagine strategy packs towards its
+// imagined board.
+func (ps *parkSearch) entries(end int32) []parkEntry {
 	var path []parkNode
-	for id := ps.done; ps.nodes[id].parent >= 0; id = ps.nodes[id].parent {
+	for id := end; ps.nodes[id].parent >= 0; id = ps.nodes[id].parent {
 		path = append(path, ps.nodes[id])
 	}
 	moved := make([]bool, ps.b.N)
@@ -465,8 +491,9 @@ func (ps *parkSearch) entries() []parkEntry {
 		moved[nd.from] = true
 	}
 	var out []parkEntry
-	for _, s := range ps.b.Goals() {
-		if !moved[s] {
+	ps.unpack(end)
+	for _, s := range ps.boxes {
+		if !ps.start[s] || (ps.b.IsGoal(s) && !moved[s]) {
 			out = append(out, parkEntry{from: s, to: s})
 		}
 	}
@@ -492,10 +519,10 @@ const (
 	parkNodes = 20_000
 )
 
-// parkPlan runs the parking search on its share of the budget and, when it
-// finds a position to start from, makes its plan the one the features
-// follow; otherwise the plan stays as it was. done is set when the whole
-// budget runs out.
+// parkPlan runs the parking search on its share of the budget and makes its
+// plan the one the features follow: from the position it ended at, or
+// where it found none, from its best (parkSearch.entries). done is set
+// when the whole budget runs out.
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	ps := newParkSearch(e.b, e.near)
 	for expanded := int64(0); e.parkLeft(expanded); expanded++ {
@@ -507,12 +534,13 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 		}
 		e.stats.Expanded++
 	}
-	if ps.done < 0 {
-		return solver.Result{}, false, nil
+	end := ps.done
+	if end < 0 {
+		end = ps.best
 	}
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries())
+	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries(end))
 	if err != nil {
 		if st, ok := solver.Stopped(err); ok {
 			return e.stop(st), true, nil
@@ -523,6 +551,7 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 		return e.stop(st), true, nil
 	}
 	e.feat.park = pk
+	e.parked = ps.done >= 0
 	return solver.Result{}, false, nil
 }
 
@@ -553,12 +582,13 @@ type ParkEntry struct {
 
 // ParkPlan returns the parking plan of board b that the park strategy
 // follows, worked out by at most parkNodes expansions of the parking
-// search, and the sink's squares; no entries when the search finds no
-// position to start from. It returns ctx.Err() when ctx is done first.
-func ParkPlan(ctx context.Context, b *sokoban.Board) ([]ParkEntry, []sokoban.Square, error) {
+// search, and the squares of the sink; complete is false when the search
+// found no position to start from, and the plan starts from its best. It
+// returns ctx.Err() when ctx is done first.
+func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	near := make([]int32, b.N)
 	for s := range near {
@@ -568,7 +598,6 @@ func ParkPlan(ctx context.Context, b *sokoban.Board) ([]ParkEntry, []sokoban.Squ
 		}
 	}
 	ps := newParkSearch(b, near)
-	var sink []sokoban.Square
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		if ps.sink[s] {
 			sink = append(sink, s)
@@ -576,22 +605,22 @@ func ParkPlan(ctx context.Context, b *sokoban.Board) ([]ParkEntry, []sokoban.Squ
 	}
 	for range parkNodes {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		if !ps.step() {
 			break
 		}
 	}
-	if ps.done < 0 {
-		return nil, sink, nil
+	end := ps.done
+	if end < 0 {
+		end = ps.best
 	}
-	pk, err := newParking(ctx, b, newMacroGen(b, nil), ps.entries())
+	pk, err := newParking(ctx, b, newMacroGen(b, nil), ps.entries(end))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	out := make([]ParkEntry, len(pk.entries))
-	for i, en := range pk.entries {
-		out[i] = ParkEntry{From: en.from, To: en.to, Until: int(en.until), Sink: en.sink}
+	for _, en := range pk.entries {
+		plan = append(plan, ParkEntry{From: en.from, To: en.to, Until: int(en.until), Sink: en.sink})
 	}
-	return out, sink, nil
+	return plan, sink, ps.done >= 0, nil
 }

@@ -97,6 +97,7 @@ type engine struct {
 	imagine                bool // the imagine strategy: pack towards the imagined board
 	pair                   bool // of a node's two moves the better weighs 0
 	park                   bool // the park strategy: follow the parking plan (park.go)
+	parked                 bool // the parking search found a position to start from
 	// replanned is set when the plan came from the backward search
 	// (replan).
 	replanned bool
@@ -883,6 +884,12 @@ func (e *engine) finishStats() {
 		}
 		if e.meeting.ok {
 			e.stats.Counts["met"] = 1
+		}
+	}
+	if pk := e.feat.park; pk != nil {
+		e.stats.Counts["parking.entries"] = int64(len(pk.entries))
+		if e.parked {
+			e.stats.Counts["parking.complete"] = 1
 		}
 	}
 	if len(e.cells) > 0 {
