@@ -253,11 +253,13 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 }
 
 // sinkOf returns the sink: of the regions of squares a lone box can be
-// pushed to from a start square and back (by pushes from anywhere, so the
-// regions stand for rooms, not exact pushes), the one holding the most
-// start squares, the first on ties.
+// pushed to from a start square and back with every goal filled (by pushes
+// from anywhere, so the regions stand for rooms, not exact pushes), the one
+// holding the most start squares, the first on ties. With the goals free,
+// a goal room a box can leave again would be part of the sink.
 func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
 	g := newMacroGen(b, nil)
+	g.place(b.Goals())
 	anywhere := func(sokoban.Square) bool { return true }
 	var best []bool
 	most := 0
