@@ -3,6 +3,7 @@ package fess
 import (
 	"container/heap"
 	"context"
+	"slices"
 	"time"
 
 	"soko/sokoban"
@@ -189,6 +190,7 @@ type parkNode struct {
 	key      string // the boxes, sorted, then the canonical player square; two bytes each
 	parent   int32
 	from, to sokoban.Square
+	side     sokoban.Dir // the side of to the player ends on
 	removed  bool
 }
 
@@ -246,7 +248,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 				covered[t] = true
 			}
 		}
-		ps.add(-1, goals, s, sokoban.None, sokoban.None, false)
+		ps.add(-1, goals, s, sokoban.None, sokoban.None, 0, false)
 	}
 	g.lift(goals)
 	return ps
@@ -355,7 +357,7 @@ func (ps *parkSearch) regions() int {
 // add stores the position of the boxes (sorted, placed in g) with the
 // player on the square player, reached from parent by the pull of the box
 // on from to to, and queues it when new.
-func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to sokoban.Square, removed bool) {
+func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to sokoban.Square, side sokoban.Dir, removed bool) {
 	canon := ps.flood(player)
 	key := ps.key[:0]
 	for _, s := range boxes {
@@ -368,7 +370,7 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	}
 	id := int32(len(ps.nodes))
 	ps.seen[string(key)] = id
-	ps.nodes = append(ps.nodes, parkNode{key: string(key), parent: parent, from: from, to: to, removed: removed})
+	ps.nodes = append(ps.nodes, parkNode{key: string(key), parent: parent, from: from, to: to, side: side, removed: removed})
 	home, onGoals, spread, away := 0, 0, 0, 0
 	for _, s := range boxes {
 		if !ps.start[s] {
@@ -464,7 +466,7 @@ func (ps *parkSearch) step() bool {
 		if !removed {
 			g.occ[m.to] = true
 		}
-		ps.add(id, child, b.Next(m.to, m.side), m.from, m.to, removed)
+		ps.add(id, child, b.Next(m.to, m.side), m.from, m.to, m.side, removed)
 		g.occ[m.to] = false
 		g.occ[m.from] = true
 		if ps.done >= 0 {
@@ -475,19 +477,23 @@ func (ps *parkSearch) step() bool {
 	return ps.done < 0
 }
 
-// entries turns the path to node end into the parking plan's entries
-// (until not yet set): first a box standing still for each box of end off
-// the start squares and each goal whose box never moves, then each pull of
-// the path undone, last pull first, a box moved twice in a row going at
-// once. The end is the node the search ended at, or where it found none,
+// entries turns the path to node end, shortened (shorten), into the
+// parking plan's entries (until not yet set): first a box standing still
+// for each box of end off the start squares and each goal whose box never
+// moves, then each pull of the path undone, last pull first, a box moved
+// twice in a row going at once. The end is the node the search ended at, or where it found none,
 // its best: then the forward search has to bring boxes to end's squares
 // off the start squares first, as the imagine strategy packs towards its
 // imagined board.
 func (ps *parkSearch) entries(end int32) []parkEntry {
 	var path []parkNode
-	for id := end; ps.nodes[id].parent >= 0; id = ps.nodes[id].parent {
+	id := end
+	for ; ps.nodes[id].parent >= 0; id = ps.nodes[id].parent {
 		path = append(path, ps.nodes[id])
 	}
+	slices.Reverse(path)
+	path = ps.shorten(id, path)
+	slices.Reverse(path)
 	moved := make([]bool, ps.b.N)
 	for _, nd := range path {
 		moved[nd.from] = true
@@ -511,6 +517,118 @@ func (ps *parkSearch) entries(end int32) []parkEntry {
 		out = append(out, parkEntry{from: nd.to, to: nd.from, sink: nd.removed})
 	}
 	return out
+}
+
+// shorten leaves out of path, the pulls from root (first first), the pulls
+// without which the rest still pulls every box to the same square in the
+// end: a best-first path wanders, shuffling boxes it needs to move at
+// all, and each shuffle left in would be a parking the forward search has
+// to make. A pull left in takes its box from wherever it stands then to
+// its square, the player walking from where the pull before left him.
+// Each pull is tried once, last first.
+func (ps *parkSearch) shorten(root int32, path []parkNode) []parkNode {
+	player := ps.unpack(root)
+	start := slices.Clone(ps.boxes)
+	// Which box each pull moves, by the start's index.
+	ids := make([]int, len(path))
+	at := make([]int, ps.b.N)
+	for i := range at {
+		at[i] = -1
+	}
+	for k, s := range start {
+		at[s] = k
+	}
+	for i, nd := range path {
+		ids[i] = at[nd.from]
+		at[nd.from] = -1
+		if !nd.removed {
+			at[nd.to] = ids[i]
+		}
+	}
+	keep := make([]bool, len(path))
+	for i := range keep {
+		keep[i] = true
+	}
+	want, ok := ps.replay(start, player, path, ids, keep)
+	if !ok {
+		return path // cannot happen: the search made these pulls
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		keep[i] = false
+		if got, ok := ps.replay(start, player, path, ids, keep); !ok || !slices.Equal(got, want) {
+			keep[i] = true
+		}
+	}
+	var out []parkNode
+	pos := slices.Clone(start)
+	for i, nd := range path {
+		if keep[i] && pos[ids[i]] != nd.to {
+			out = append(out, parkNode{from: pos[ids[i]], to: nd.to, side: nd.side, removed: nd.removed})
+			pos[ids[i]] = nd.to
+		}
+	}
+	return out
+}
+
+// replay makes the pulls of path that keep says, each of box ids[i] of
+// start to its square, the player starting on player, and returns the
+// boxes' squares in the end, sorted; ok is false when a pull cannot be
+// made (or a removal no longer keeps the sink's rule). A pull whose box
+// stands on its square already is left out.
+func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path []parkNode, ids []int, keep []bool) (end []sokoban.Square, ok bool) {
+	g, b := ps.g, ps.b
+	pos := slices.Clone(start)
+	g.place(pos)
+	defer func() {
+		for _, s := range pos {
+			if s != sokoban.None {
+				g.occ[s] = false
+			}
+		}
+	}()
+	reach := func(s sokoban.Square) bool { return ps.stamp[s] == ps.epoch }
+	for i, nd := range path {
+		if !keep[i] {
+			continue
+		}
+		s := pos[ids[i]]
+		if s == nd.to && !nd.removed {
+			continue // the box is there already
+		}
+		if s == sokoban.None || s == nd.to {
+			return nil, false
+		}
+		if nd.removed && !(ps.sink[nd.to] && !b.IsGoal(nd.to) && (!ps.sink[s] || b.IsGoal(s))) {
+			return nil, false
+		}
+		ps.flood(player)
+		g.split(s)
+		g.search(s, reach, true)
+		// The player ends where the search's pull left him if he can,
+		// else on any side.
+		found := false
+		for _, st := range g.queue {
+			if sokoban.Square(st/4) == nd.to && g.dist[st] > 0 && (!found || sokoban.Dir(st%4) == nd.side) {
+				found, player = true, b.Next(nd.to, sokoban.Dir(st%4))
+			}
+		}
+		if !found {
+			return nil, false
+		}
+		g.occ[s] = false
+		pos[ids[i]] = sokoban.None
+		if !nd.removed {
+			g.occ[nd.to] = true
+			pos[ids[i]] = nd.to
+		}
+	}
+	for _, s := range pos {
+		if s != sokoban.None {
+			end = append(end, s)
+		}
+	}
+	slices.Sort(end)
+	return end, true
 }
 
 // parkShare is the share of its budget the park strategy gives its parking
