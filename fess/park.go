@@ -505,8 +505,12 @@ func (ps *parkSearch) entries(end int32) []parkEntry {
 			out = append(out, parkEntry{from: s, to: s})
 		}
 	}
-	// path holds the pulls last first: undone in that order.
+	// path holds the pulls last first: undone in that order. A box
+	// taken round and back stays where it is.
 	for _, nd := range path {
+		if nd.from == nd.to {
+			continue
+		}
 		if n := len(out); n > 0 && out[n-1].to == nd.to && out[n-1].from != out[n-1].to {
 			out[n-1].to = nd.from
 			if out[n-1].from == out[n-1].to {
@@ -551,7 +555,7 @@ func (ps *parkSearch) shorten(root int32, path []parkNode) []parkNode {
 	}
 	want, ok := ps.replay(start, player, path, ids, keep)
 	if !ok {
-		return path // cannot happen: the search made these pulls
+		panic("replay")
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		keep[i] = false
@@ -562,7 +566,7 @@ func (ps *parkSearch) shorten(root int32, path []parkNode) []parkNode {
 	var out []parkNode
 	pos := slices.Clone(start)
 	for i, nd := range path {
-		if keep[i] && pos[ids[i]] != nd.to {
+		if keep[i] && (pos[ids[i]] != nd.to || nd.from == nd.to) {
 			out = append(out, parkNode{from: pos[ids[i]], to: nd.to, side: nd.side, removed: nd.removed})
 			pos[ids[i]] = nd.to
 		}
@@ -574,7 +578,8 @@ func (ps *parkSearch) shorten(root int32, path []parkNode) []parkNode {
 // start to its square, the player starting on player, and returns the
 // boxes' squares in the end, sorted; ok is false when a pull cannot be
 // made (or a removal no longer keeps the sink's rule). A pull whose box
-// stands on its square already is left out.
+// stands on its square already is left out, unless it was made so: a box
+// taken round and back, to let the player into another area.
 func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path []parkNode, ids []int, keep []bool) (end []sokoban.Square, ok bool) {
 	g, b := ps.g, ps.b
 	pos := slices.Clone(start)
@@ -592,10 +597,10 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 			continue
 		}
 		s := pos[ids[i]]
-		if s == nd.to && !nd.removed {
+		if s == nd.to && !nd.removed && nd.from != nd.to {
 			continue // the box is there already
 		}
-		if s == sokoban.None || s == nd.to {
+		if s == sokoban.None || (s == nd.to && nd.removed) {
 			return nil, false
 		}
 		if nd.removed && !(ps.sink[nd.to] && !b.IsGoal(nd.to) && (!ps.sink[s] || b.IsGoal(s))) {
