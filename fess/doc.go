@@ -62,9 +62,9 @@
 //     by default (--param backward=SHARE interleaves it).
 //   - The portfolio (portfolio.go, issue 12 §6): greedy, dive (plan FESS
 //     focusing from the start, briefly), plan FESS, FESS on boxes on
-//     goals in any order, and imagine, each with its share of the budget
-//     (FESS with the opener advisor, pair and park are further
-//     strategies).
+//     goals in any order, imagine and park (FESS along the parking plan),
+//     each with its share of the budget (FESS with the opener advisor and
+//     pair are further strategies).
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at

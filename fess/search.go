@@ -364,7 +364,7 @@ func (e *engine) next() (uint32, bool) {
 // 35, 72 and 74 for 10, 31, 70 and 76); on its first fifth or first 30 %:
 // 72; on its first quarter and last fifth: 71. Imagine focusing changed
 // nothing. So the focused opening runs apart, on a tree of its own: the
-// dive strategy, on 6 % of the budget before plan (which keeps 80 %).
+// dive strategy, on 6 % of the budget before plan (which keeps 70 %).
 const focusEnding = 0.25
 
 // focusing reports whether the best cell's turns go to the best cell with
