@@ -172,6 +172,10 @@ type parkSearch struct {
 	seen       map[string]int32
 	open       entries
 	done       int32 // the node the search ended at, -1 before
+	// stop, when set, is asked now and then within an expansion (one
+	// takes long on the largest boards) whether to give up.
+	stop    func() bool
+	stopped bool
 	// best is the node first in the ordering so far, with its rank.
 	best     int32
 	bestRank uint64
@@ -231,8 +235,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 		}
 	}
 	// One root per area of free squares around the filled goals.
-	goals := append([]sokoban.Square(nil), b.Goals()...)
-	sortSquares(goals)
+	goals := slices.Sorted(slices.Values(b.Goals()))
 	covered := make([]bool, b.N)
 	g.place(goals)
 	for _, s := range goals {
@@ -297,15 +300,6 @@ func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
 		best = make([]bool, b.N)
 	}
 	return best
-}
-
-// sortSquares sorts squares in increasing order.
-func sortSquares(s []sokoban.Square) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // flood marks (stamp == epoch) the free squares the player reaches from s,
@@ -417,9 +411,10 @@ func (ps *parkSearch) unpack(id int32) sokoban.Square {
 }
 
 // step expands the next position. It reports false when the search is over:
-// it has found a position to start from, or has nothing left to expand.
+// it has found a position to start from, has nothing left to expand, or
+// stop said to give up (the position may then be expanded in part).
 func (ps *parkSearch) step() bool {
-	if ps.done >= 0 || len(ps.open) == 0 {
+	if ps.done >= 0 || len(ps.open) == 0 || ps.halt() {
 		return false
 	}
 	id := int32(heap.Pop(&ps.open).(entry).id)
@@ -438,7 +433,11 @@ func (ps *parkSearch) step() bool {
 		side     sokoban.Dir
 	}
 	var pulls []pull
-	for _, s := range boxes {
+	for i, s := range boxes {
+		if i%16 == 15 && ps.halt() {
+			g.lift(boxes)
+			return false
+		}
 		g.split(s)
 		g.search(s, reach, true)
 		for _, st := range g.queue {
@@ -450,7 +449,10 @@ func (ps *parkSearch) step() bool {
 		}
 	}
 	child := make([]sokoban.Square, 0, len(boxes))
-	for _, m := range pulls {
+	for i, m := range pulls {
+		if i%64 == 63 && ps.halt() {
+			break
+		}
 		removed := ps.sink[m.to] && !b.IsGoal(m.to) && (!ps.sink[m.from] || b.IsGoal(m.from)) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
 		child = child[:0]
 		for _, s := range boxes {
@@ -461,7 +463,7 @@ func (ps *parkSearch) step() bool {
 				child = append(child, m.to)
 			}
 		}
-		sortSquares(child)
+		slices.Sort(child)
 		g.occ[m.from] = false
 		if !removed {
 			g.occ[m.to] = true
@@ -474,7 +476,15 @@ func (ps *parkSearch) step() bool {
 		}
 	}
 	g.lift(boxes)
-	return ps.done < 0
+	return ps.done < 0 && !ps.stopped
+}
+
+// halt reports whether stop says to give up, and remembers it.
+func (ps *parkSearch) halt() bool {
+	if !ps.stopped && ps.stop != nil && ps.stop() {
+		ps.stopped = true
+	}
+	return ps.stopped
 }
 
 // entries turns the path to node end, shortened (shorten), into the
@@ -650,7 +660,12 @@ const (
 // when the whole budget runs out.
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	ps := newParkSearch(e.b, e.near)
-	for expanded := int64(0); e.parkLeft(expanded); expanded++ {
+	expanded := int64(0)
+	ps.stop = func() bool {
+		_, stop := e.guard.Check(&e.stats)
+		return stop || !e.parkLeft(expanded)
+	}
+	for ; e.parkLeft(expanded); expanded++ {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -658,6 +673,9 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 			break
 		}
 		e.stats.Expanded++
+	}
+	if st, stop := e.tick(); stop {
+		return e.stop(st), true, nil
 	}
 	end := ps.done
 	if end < 0 {
@@ -696,6 +714,10 @@ func (e *engine) parkLeft(expanded int64) bool {
 	return true
 }
 
+// parkPlanTime bounds the parking search of ParkPlan: an expansion takes
+// about a second on the largest boards (255 boxes).
+const parkPlanTime = 2 * time.Second
+
 // ParkEntry is one step of a parking plan, for people (soko analyze): a box
 // goes from From to To (From == To: it stays on its goal), Until is the
 // step that moves it on (-1: none), Sink says it comes out of the sink.
@@ -707,7 +729,7 @@ type ParkEntry struct {
 
 // ParkPlan returns the parking plan of board b that the park strategy
 // follows, worked out by at most parkNodes expansions of the parking
-// search, and the squares of the sink; complete is false when the search
+// search within parkPlanTime, and the squares of the sink; complete is false when the search
 // found no position to start from, and the plan starts from its best. It
 // returns ctx.Err() when ctx is done first.
 func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
@@ -728,13 +750,15 @@ func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []s
 			sink = append(sink, s)
 		}
 	}
+	deadline := time.Now().Add(parkPlanTime)
+	ps.stop = func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
 	for range parkNodes {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, false, err
-		}
 		if !ps.step() {
 			break
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, false, err
 	}
 	end := ps.done
 	if end < 0 {
