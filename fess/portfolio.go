@@ -69,9 +69,10 @@ import (
 //     solves 33, 34, 36 and sometimes 32 and 40 of them), and on all 90
 //     as many as plan alone (64), five levels each the other did not.
 //     Side by side at 10 s on XSokoban's 90 (two runs at a time, a loaded
-//     machine), the portfolio with park on 10 % solved 72 and 72 where
-//     the one without solved 68 and 69 (park: 18 and 44 both times, 15
-//     once; lost: 16 once, which plan solves at 8.6 s); with park on 20 %
+//     machine), the portfolio with park on 10 % solved 72, 72 and 69 where
+//     the one without solved 68, 69 and 69 (park: 18 and 44 every time,
+//     15 once; lost: 16 once and 10 and 40 once, which plan solves at
+//     8.1-8.6 s); with park on 20 %
 //     (plan 60 %) 67 and 70 against 66 and 70 (87 too, but plan lost 10,
 //     16, 30, 35 and 40 in turn).
 //
