@@ -102,6 +102,27 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 			fmt.Fprintf(&sb, " (%d,%d)", x, y)
 		}
 		sb.WriteByte('\n')
+		park, sink, complete, err := fess.ParkPlan(ctx, b)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&sb, "fess parking plan (park strategy), sink of %d squares", len(sink))
+		if !complete {
+			sb.WriteString(", from the parking search's best position (it found none to start from)")
+		}
+		sb.WriteByte(':')
+		for i, en := range park {
+			fx, fy := b.XY(en.From)
+			tx, ty := b.XY(en.To)
+			fmt.Fprintf(&sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx, fy, tx, ty)
+			if en.Sink {
+				sb.WriteString(" from the sink")
+			}
+			if en.Until >= 0 {
+				fmt.Fprintf(&sb, ", parked until %d", en.Until)
+			}
+		}
+		sb.WriteByte('\n')
 	}
 	if b.Fixed > 0 {
 		fmt.Fprintf(&sb, "boxes on goals the player can never reach (treated as walls): %d\n", b.Fixed)

@@ -18,6 +18,16 @@
 //     (12 of XSokoban's 90 levels), the plan strategies take the order in
 //     which the backward search's path fills the goals (search.go,
 //     replan), on a tenth of their budget.
+//   - The parking plan (park.go), for the park strategy: a list of box
+//     moves (from, to, until) rather than an order of goals, taken from
+//     a best-first pull search from the solved position in which a box
+//     pulled into the sink (the room of squares a lone box goes to and
+//     from between the most start squares, goals filled) leaves the
+//     board, to a position whose boxes stand on start squares. A box may
+//     be parked off its goal and moved on by a later entry (XSokoban 87
+//     parks two above its goal room). Packed counts along the entries,
+//     an entry whose box was moved on may be empty, and each step has
+//     its own out-of-plan zone with the parked boxes as walls.
 //   - Features and cells (features.go, hotspots.go, issue 12 §3): boxes
 //     packed along the plan, the number of player regions, boxes out of
 //     plan; hotspots (boxes in another's way to an empty goal, Festival's
@@ -52,8 +62,9 @@
 //     by default (--param backward=SHARE interleaves it).
 //   - The portfolio (portfolio.go, issue 12 §6): greedy, dive (plan FESS
 //     focusing from the start, briefly), plan FESS, FESS on boxes on
-//     goals in any order, and imagine, each with its share of the budget
-//     (FESS with the opener advisor and pair are further strategies).
+//     goals in any order, imagine and park (FESS along the parking plan),
+//     each with its share of the budget (FESS with the opener advisor and
+//     pair are further strategies).
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at

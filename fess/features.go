@@ -74,6 +74,9 @@ type featurer struct {
 	// pushes from each square to the nearest of them.
 	target     []bool
 	targetDist []int32
+	// park, when set, replaces the plan for packed and out of plan: the
+	// parking plan of the park strategy.
+	park *parking
 }
 
 // newFeaturer returns a featurer for plan pl, with the pull distances of
@@ -142,6 +145,10 @@ func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 			}
 		}
 		return features{packed: int16(packed), conn: int16(regions), hot: int16(hot), dist: dist}
+	}
+	if f.park != nil {
+		packed := f.park.packed(p)
+		return features{packed: int16(packed), conn: int16(regions), oop: int16(f.park.outOfPlan(p, packed)), hot: int16(hot), dist: dist}
 	}
 	packed := f.plan.packed(p)
 	next := int32(0)

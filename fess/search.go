@@ -96,6 +96,8 @@ type engine struct {
 	focusAlways, focusLast bool
 	imagine                bool // the imagine strategy: pack towards the imagined board
 	pair                   bool // of a node's two moves the better weighs 0
+	park                   bool // the park strategy: follow the parking plan (park.go)
+	parked                 bool // the parking search found a position to start from
 	// replanned is set when the plan came from the backward search
 	// (replan).
 	replanned bool
@@ -253,7 +255,12 @@ func (e *engine) run() (solver.Result, error) {
 			return res, err
 		}
 	}
-	if (!e.plan.peeled || e.backPlan) && !e.feat.onGoals && !e.imagine {
+	if e.park {
+		if res, done, err := e.parkPlan(); done {
+			return res, err
+		}
+	}
+	if (!e.plan.peeled || e.backPlan) && !e.feat.onGoals && !e.imagine && e.feat.park == nil {
 		if res, done, err := e.replan(); done {
 			return res, err
 		}
@@ -358,7 +365,7 @@ func (e *engine) next() (uint32, bool) {
 // 35, 72 and 74 for 10, 31, 70 and 76); on its first fifth or first 30 %:
 // 72; on its first quarter and last fifth: 71. Imagine focusing changed
 // nothing. So the focused opening runs apart, on a tree of its own: the
-// dive strategy, on 6 % of the budget before plan (which keeps 80 %).
+// dive strategy, on 6 % of the budget before plan (which keeps 70 %).
 const focusEnding = 0.25
 
 // focusing reports whether the best cell's turns go to the best cell with
@@ -897,6 +904,12 @@ func (e *engine) finishStats() {
 			e.stats.Counts["met"] = 1
 		}
 	}
+	if pk := e.feat.park; pk != nil {
+		e.stats.Counts["parking.entries"] = int64(len(pk.entries))
+		if e.parked {
+			e.stats.Counts["parking.complete"] = 1
+		}
+	}
 	if len(e.cells) > 0 {
 		best := e.cells[e.best].key
 		e.stats.Counts["best.packed"] = int64(best.packed)
@@ -926,7 +939,7 @@ func (e *engine) drawBest() []string {
 // use sets the engine up for strategy s: its advisors, what it counts as
 // packed and when it focuses.
 func (e *engine) use(s search) {
-	e.opener, e.pair, e.imagine = s.opener, s.pair, s.imagine
+	e.opener, e.pair, e.imagine, e.park = s.opener, s.pair, s.imagine, s.park
 	e.feat.onGoals = s.onGoals
 	e.focusAlways = s.onGoals || s.dive
 	e.focusLast = !e.focusAlways && !s.imagine

@@ -1,0 +1,207 @@
+package fess
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// parkSearchOf runs the parking search of level name to its end (at most
+// parkNodes expansions) and returns the board and the search.
+func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
+	t.Helper()
+	l := testlevel.Resolve(t, name)[0]
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist, err := b.PullDistances(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := make([]int32, b.N)
+	for s := range near {
+		near[s] = sokoban.Unreachable
+		for _, row := range dist {
+			near[s] = min(near[s], row[s])
+		}
+	}
+	ps := newParkSearch(b, near)
+	for range parkNodes {
+		if !ps.step() {
+			break
+		}
+	}
+	return b, ps
+}
+
+// TestParkReplay: the entries of a complete parking plan, replayed forward
+// from the start, are legal and end with every goal filled. The boxes on
+// the start squares of the sink that the search's end position leaves free
+// wait off the board; an entry out of the sink puts one on its from square,
+// which must be free, and every such box is used. Each other entry needs a
+// box on from; the box must get from there to to by pushes of a lone box,
+// the other boxes standing still, the player starting where the last push
+// left it (any square it can walk to at first).
+func TestParkReplay(t *testing.T) {
+	for _, name := range []string{"xsokoban90:87", "xsokoban90:23", "xsokoban90:1", "microban:3", "microban:12", "microban:24"} {
+		b, ps := parkSearchOf(t, name)
+		if ps.done < 0 {
+			t.Errorf("%s: the parking search found no position to start from", name)
+			continue
+		}
+		ps.unpack(ps.done)
+		atEnd := slices.Clone(ps.boxes)
+		occ := make([]bool, b.N)
+		pool := 0
+		for _, s := range b.Start().BoxSquares() {
+			if slices.Contains(atEnd, s) {
+				occ[s] = true
+			} else if ps.sink[s] {
+				pool++
+			} else {
+				t.Fatalf("%s: start square %v free at the end but not in the sink", name, s)
+			}
+		}
+		entries := ps.entries(ps.done)
+		g := newMacroGen(b, nil)
+		player := b.Start().Player()
+		for i, en := range entries {
+			if en.sink {
+				if pool == 0 || occ[en.from] {
+					t.Fatalf("%s: entry %d %+v: no box out of the sink (%d left) or from taken", name, i, en, pool)
+				}
+				pool--
+				occ[en.from] = true
+			}
+			if !occ[en.from] {
+				t.Fatalf("%s: entry %d %+v: no box on from", name, i, en)
+			}
+			if en.from == en.to {
+				continue
+			}
+			for s := range occ {
+				g.occ[s] = occ[s]
+			}
+			reach := flood(b, occ, player)
+			g.split(en.from)
+			g.search(en.from, func(s sokoban.Square) bool { return reach[s] }, false)
+			ok := false
+			for _, st := range g.queue {
+				if sokoban.Square(st/4) == en.to {
+					ok, player = true, b.Next(en.to, sokoban.Dir(st%4))
+					break
+				}
+			}
+			if !ok {
+				t.Fatalf("%s: entry %d %+v: the box cannot be pushed there", name, i, en)
+			}
+			occ[en.from], occ[en.to] = false, true
+			clear(g.occ)
+		}
+		if pool != 0 {
+			t.Errorf("%s: %d boxes left in the sink", name, pool)
+		}
+		for s := range occ {
+			if occ[s] != b.IsGoal(sokoban.Square(s)) {
+				t.Errorf("%s: square %d: box %v, goal %v at the end", name, s, occ[s], b.IsGoal(sokoban.Square(s)))
+			}
+		}
+	}
+}
+
+// flood returns the squares the player walks to from s, the boxes on occ.
+func flood(b *sokoban.Board, occ []bool, s sokoban.Square) []bool {
+	seen := make([]bool, b.N)
+	seen[s] = true
+	stack := []sokoban.Square{s}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for d := sokoban.Dir(0); d < 4; d++ {
+			if c := b.Next(t, d); c != sokoban.None && !seen[c] && !occ[c] {
+				seen[c] = true
+				stack = append(stack, c)
+			}
+		}
+	}
+	return seen
+}
+
+// TestParkPacked: the parking plan's packed count on a hand-made plan: a
+// box parked on a square counts only while no later entry of the prefix
+// has moved it on, and then it may be missing.
+func TestParkPacked(t *testing.T) {
+	l := testlevel.Parse(t, "#########\n#@ $$$..#\n#     . #\n#########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sq := func(x, y int) sokoban.Square { return b.At(x, y) }
+	// Park a box on (5,2), fill (6,1), move the parked box on to (6,2),
+	// fill (7,1).
+	pk, err := newParking(context.Background(), b, newMacroGen(b, nil), []parkEntry{
+		{from: sq(5, 1), to: sq(5, 2)},
+		{from: sq(4, 1), to: sq(6, 1)},
+		{from: sq(5, 2), to: sq(6, 2)},
+		{from: sq(3, 1), to: sq(7, 1)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pk.entries[0].until; got != 2 {
+		t.Fatalf("until of the parked box = %d, want 2", got)
+	}
+	for _, tc := range []struct {
+		boxes []sokoban.Square
+		want  int
+	}{
+		{[]sokoban.Square{sq(3, 1), sq(4, 1), sq(5, 1)}, 0},
+		{[]sokoban.Square{sq(3, 1), sq(4, 1), sq(5, 2)}, 1},
+		{[]sokoban.Square{sq(3, 1), sq(6, 1), sq(5, 2)}, 2},
+		{[]sokoban.Square{sq(3, 1), sq(6, 1), sq(6, 2)}, 3}, // parked box moved on
+		{[]sokoban.Square{sq(3, 1), sq(4, 1), sq(6, 2)}, 0}, // (6,1) empty: entry 1 fails
+		{[]sokoban.Square{sq(7, 1), sq(6, 1), sq(6, 2)}, 4},
+		{[]sokoban.Square{sq(7, 1), sq(6, 1), sq(5, 1)}, 0},
+	} {
+		p := b.PositionOf(tc.boxes, sq(1, 1))
+		if got := pk.packed(p); got != tc.want {
+			t.Errorf("boxes %v: packed %d, want %d", tc.boxes, got, tc.want)
+		}
+	}
+	// At the end every box is home: none out of plan.
+	if n := pk.outOfPlan(b.PositionOf(b.Goals(), sq(1, 1)), 4); n != 0 {
+		t.Errorf("out of plan at the end: %d", n)
+	}
+}
+
+// TestParkSolvesWherePlanCannot: XSokoban 87's goal room fills only with a
+// box parked above it first, which no order of the goals says; park solves
+// it within 20,000 expansions, plan does not.
+func TestParkSolvesWherePlanCannot(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:87")[0]
+	for _, tc := range []struct {
+		strategy string
+		want     solver.Status
+	}{
+		{"park", solver.Solved},
+		{"plan", solver.NodeLimit},
+	} {
+		opts := solver.Options{Budget: solver.Budget{Nodes: 20_000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": tc.strategy}}
+		res, err := solver.Run(context.Background(), FESS{}, l, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != tc.want {
+			t.Errorf("%s: %v after %d expansions, want %v", tc.strategy, res.Status, res.Stats.Expanded, tc.want)
+		}
+		if tc.strategy == "park" && res.Stats.Counts["park.parking.complete"] != 1 {
+			t.Errorf("park: counts %v, want a complete parking plan", res.Stats.Counts)
+		}
+	}
+}
