@@ -21,8 +21,8 @@ import (
 //     search, first and short (2 %): it solves nearly every small level at
 //     once (151 of Microban's 155, at a median of 0.35 ms a level) and a
 //     few whose plan misleads FESS (Microban 144);
-//   - dive: plan FESS (below) focusing from the start (6 %; see
-//     focusEnding), on its own tree: it solves in a few thousand
+//   - dive: plan FESS (below) focusing from the start (4 %, 6 % before
+//     park took 20 %; see focusEnding), on its own tree: it solves in a few thousand
 //     expansions levels plan FESS takes tens of thousands for, or does
 //     not solve at 10 s (XSokoban 35 in 2,600, 15 in 4,500, 32 in 1,600),
 //     where plan's own focused opening spoiled levels its broad search
@@ -33,16 +33,18 @@ import (
 //     run, and for 76, plan's in its last second); on a loaded machine 69
 //     against 68 (15);
 //   - plan: FESS with the pack, out-of-plan and hotspot advisors,
-//     focusing on the last quarter of its budget (70 %:
+//     focusing on the last quarter of its budget (64 %:
 //     Microban 153 needs some 4-6 s of it). Alone at 10 s it solves 64-66
 //     of XSokoban's 90, and several only after 7-9 s: with 65 % (and a
 //     quick plan FESS on 3 % first, which only ran plan's first 0.3 s
 //     twice) the portfolio solved 67 at 10 s, with 73 % 67-68, with 83 %
-//     70 (XSokoban 44 and 76 more); 80 % before park took 10 % of it;
-//   - goals: FESS that counts the boxes on goals in any order as packed,
-//     with no plan, focusing all the time (2 %; see focusEnding): it
-//     solves levels whose plan asks for a goal that is hard to fill first
-//     (XSokoban 72 in a tenth of a second, 70 alone at 10 s);
+//     70 (XSokoban 44 and 76 more); 80 % before park came;
+//   - goals (not in the default list since park, which solves XSokoban 72
+//     in half a second too): FESS that counts the boxes on goals in any
+//     order as packed, with no plan, focusing all the time (see
+//     focusEnding): it solves levels whose plan asks for a goal that is
+//     hard to fill first (XSokoban 72 in a tenth of a second, 70 alone at
+//     10 s);
 //   - imagine: Festival's HF strategy (10 %): the backward search alone
 //     on a third of this share, then FESS packing towards its position
 //     with the fewest boxes left on goals while meeting its store. In the
@@ -62,8 +64,17 @@ import (
 //     the better of a node's two moves weighs 0 too. Beside the others at
 //     10 s it traded levels with plan (XSokoban 15 and 31 for 10 and 32);
 //   - park: FESS along the parking plan (park.go) instead of the order
-//     of goals, its parking search on a tenth of its budget, last (10 %,
-//     taken from plan). Alone at 10 s it solved 8 of the 24 XSokoban
+//     of goals, its parking search on a tenth of its budget, last (20 %).
+//     With 2 s at 10 s it solves XSokoban 74 in 0.4 s of it, with 1 s not
+//     at all, and 18, 35, 44, 72 and 87 within 0.6 s. Once the deadlock
+//     searches and the store had become a quarter cheaper (commits
+//     3a6f950, 0892546), side by side at 10 s on XSokoban's 90 (a quiet
+//     machine, two runs at a time) these shares (greedy 2 %, dive 4 %,
+//     plan 64 %, imagine 10 %, park 20 %) solved 77 twice where park on
+//     10 % with goals on 2 % (plan 70 %, dive 6 %) solved 76 twice (74
+//     for 70 and for nothing); park on 20 % with goals kept (plan 60 %)
+//     77, 76 and 76 (plan lost 31 or 70), park and imagine on 20 % each
+//     (plan 50 %) 74. Earlier, with the slower searches: Alone at 10 s it solved 8 of the 24 XSokoban
 //     levels 14, 18, 21, 23, 28, 29, 32-34, 36, 39-41, 44, 50, 52, 66, 70,
 //     74, 76, 77, 87-89 (18, 33, 34, 36, 44, 74, 76 and 87; plan alone
 //     solves 33, 34, 36 and sometimes 32 and 40 of them), and on all 90
@@ -83,9 +94,9 @@ import (
 var strategyNames = []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park"}
 
 // shares weigh the strategies' budgets.
-var shares = map[string]float64{"greedy": 0.2, "dive": 0.6, "plan": 7, "goals": 0.2, "imagine": 1, "opener": 0.5, "pair": 3, "park": 1}
+var shares = map[string]float64{"greedy": 0.2, "dive": 0.4, "plan": 6.4, "goals": 0.2, "imagine": 1, "opener": 0.5, "pair": 3, "park": 2}
 
-var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,dive,plan,goals,imagine,park",
+var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List, Default: "greedy,dive,plan,imagine,park",
 	Values: strategyNames, Doc: "the portfolio's strategies (run in the order greedy, dive, plan, goals, imagine, opener, pair, park, each with its share of the budget)"}
 
 // search is one FESS strategy.
