@@ -76,27 +76,10 @@ func newBackward(e *engine) *backward {
 	b := e.b
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
-	anywhere := func(sokoban.Square) bool { return true }
-	rows := make([][]int32, len(starts))
-	dead := make([]bool, b.N)
-	for s := range dead {
-		dead[s] = true
-	}
+	rows, dead := startRows(g, starts)
 	start := make([]bool, b.N)
-	for i, s := range starts {
+	for _, s := range starts {
 		start[s] = true
-		row := make([]int32, b.N)
-		for k := range row {
-			row[k] = sokoban.Unreachable
-		}
-		g.split(s)
-		g.search(s, anywhere, false)
-		for _, st := range g.queue {
-			k := st / 4
-			row[k] = min(row[k], g.dist[st])
-			dead[k] = false
-		}
-		rows[i] = row
 	}
 	g.dead = dead
 	bk := &backward{e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
@@ -269,4 +252,45 @@ func (bk *backward) fillOrder(id uint32, first []sokoban.Square) []sokoban.Squar
 type meeting struct {
 	forward, backward uint32
 	ok                bool
+}
+
+// startRows returns, for each square of starts, the pushes a lone box there
+// needs to each square (sokoban.Unreachable where it never gets), with g
+// (no boxes placed), and the squares no box from a start square reaches.
+func startRows(g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []bool) {
+	b := g.b
+	anywhere := func(sokoban.Square) bool { return true }
+	dead = make([]bool, b.N)
+	for s := range dead {
+		dead[s] = true
+	}
+	rows = make([][]int32, len(starts))
+	for i, s := range starts {
+		row := make([]int32, b.N)
+		for t := range row {
+			row[t] = sokoban.Unreachable
+		}
+		g.split(s)
+		g.search(s, anywhere, false)
+		for _, st := range g.queue {
+			dead[st/4] = false
+			row[st/4] = min(row[st/4], g.dist[st])
+		}
+		rows[i] = row
+	}
+	return rows, dead
+}
+
+// nearestGoal returns, for each square, the least of the pull distances
+// dist (Board.PullDistances, a row per goal): the pushes from it to the
+// nearest goal.
+func nearestGoal(dist [][]int32, n int) []int32 {
+	near := make([]int32, n)
+	for s := range near {
+		near[s] = sokoban.Unreachable
+		for _, row := range dist {
+			near[s] = min(near[s], row[s])
+		}
+	}
+	return near
 }

@@ -203,25 +203,7 @@ type parkNode struct {
 func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
-	anywhere := func(sokoban.Square) bool { return true }
-	dead := make([]bool, b.N)
-	for s := range dead {
-		dead[s] = true
-	}
-	rows := make([][]int32, len(starts))
-	for i, s := range starts {
-		row := make([]int32, b.N)
-		for t := range row {
-			row[t] = sokoban.Unreachable
-		}
-		g.split(s)
-		g.search(s, anywhere, false)
-		for _, st := range g.queue {
-			dead[st/4] = false
-			row[st/4] = min(row[st/4], g.dist[st])
-		}
-		rows[i] = row
-	}
+	rows, dead := startRows(g, starts)
 	g.dead = dead
 	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), seen: map[string]int32{}, done: -1, bestRank: ^uint64(0),
 		stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
@@ -737,14 +719,7 @@ func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []s
 	if err != nil {
 		return nil, nil, false, err
 	}
-	near := make([]int32, b.N)
-	for s := range near {
-		near[s] = sokoban.Unreachable
-		for _, row := range dist {
-			near[s] = min(near[s], row[s])
-		}
-	}
-	ps := newParkSearch(b, near)
+	ps := newParkSearch(b, nearestGoal(dist, b.N))
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		if ps.sink[s] {
 			sink = append(sink, s)

@@ -24,14 +24,7 @@ func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	near := make([]int32, b.N)
-	for s := range near {
-		near[s] = sokoban.Unreachable
-		for _, row := range dist {
-			near[s] = min(near[s], row[s])
-		}
-	}
-	ps := newParkSearch(b, near)
+	ps := newParkSearch(b, nearestGoal(dist, b.N))
 	for range parkNodes {
 		if !ps.step() {
 			break

@@ -174,13 +174,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 		return e.setUpFailed(err)
 	}
 	e.dead = deadlock.DeadFromDistances(b, dist)
-	e.near = make([]int32, b.N)
-	for s := range e.near {
-		e.near[s] = sokoban.Unreachable
-		for _, row := range dist {
-			e.near[s] = min(e.near[s], row[s])
-		}
-	}
+	e.near = nearestGoal(dist, b.N)
 	e.matching = heuristic.NewPushMatching(b, dist)
 	e.checker = deadlock.NewChecker(b, e.dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	e.corrals = deadlock.NewCorrals(b, e.dead)
