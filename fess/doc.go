@@ -61,10 +61,10 @@
 //     left on goals (Festival's HF strategy); beside plan FESS it is off
 //     by default (--param backward=SHARE interleaves it).
 //   - The portfolio (portfolio.go, issue 12 §6): greedy, dive (plan FESS
-//     focusing from the start, briefly), plan FESS, FESS on boxes on
-//     goals in any order, imagine and park (FESS along the parking plan),
-//     each with its share of the budget (FESS with the opener advisor and
-//     pair are further strategies).
+//     focusing from the start, briefly), plan FESS, imagine and park (FESS
+//     along the parking plan, a fifth of the budget), each with its share
+//     of the budget (FESS on boxes on goals in any order, FESS with the
+//     opener advisor and pair are further strategies).
 //
 // Room connectivity (links between rooms of 2×2 blocks) was tried as a
 // feature and advisor and left out: it solved two XSokoban levels fewer at
