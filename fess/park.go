@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"time"
+	"unsafe"
 
 	"soko/sokoban"
 	"soko/solver"
@@ -628,6 +629,14 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 	return end, true
 }
 
+// bytes returns an estimate of the memory the search holds: its nodes
+// with their keys, the map of keys seen (a key, an id and some 40 bytes of
+// the map's own per entry) and the open list.
+func (ps *parkSearch) bytes() int64 {
+	key := int64(2 * (len(ps.starts) + 1))
+	return int64(cap(ps.nodes))*(int64(unsafe.Sizeof(parkNode{}))+key) + int64(len(ps.seen))*(key+48) + 16*int64(cap(ps.open))
+}
+
 // parkShare is the share of its budget the park strategy gives its parking
 // search; parkNodes bounds that search when there is neither a time nor a
 // node limit (and for ParkPlan).
@@ -642,6 +651,8 @@ const (
 // when the whole budget runs out.
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	ps := newParkSearch(e.b, e.near)
+	e.parking = ps // counted in e.bytes while it runs
+	defer func() { e.parking = nil }()
 	expanded := int64(0)
 	ps.stop = func() bool {
 		_, stop := e.guard.Check(&e.stats)

@@ -198,3 +198,20 @@ func TestParkSolvesWherePlanCannot(t *testing.T) {
 		}
 	}
 }
+
+// TestParkMemory: the parking search's memory counts towards the budget, so
+// on XSokoban 23, whose parking search stores some 45 positions an
+// expansion, a small memory limit ends the park strategy within its
+// parking search (a tenth of the node budget), not after it.
+func TestParkMemory(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:23")[0]
+	const nodes = 100_000
+	opts := solver.Options{Budget: solver.Budget{Nodes: nodes, Memory: 24 << 20}}
+	res, err := solver.Run(context.Background(), search{park: true}, l, opts)
+	if err != nil || res.Status != solver.MemoryLimit {
+		t.Fatalf("got %v, %v; want the memory limit", res.Status, err)
+	}
+	if res.Stats.Expanded >= nodes*parkShare {
+		t.Errorf("stopped after %d expansions, past the parking search's %v", res.Stats.Expanded, nodes*parkShare)
+	}
+}

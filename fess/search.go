@@ -106,6 +106,7 @@ type engine struct {
 	// The backward search (issue 12 §5), nil when off; it gets backShare
 	// of the expansions while it holds less than backMemory bytes.
 	back       *backward
+	parking    *parkSearch // the park strategy's parking search, while it runs
 	backShare  float64
 	backMemory int64
 	budget     solver.Budget
@@ -232,6 +233,9 @@ func (e *engine) bytes() int64 {
 	}
 	if e.back != nil {
 		n += e.back.bytes()
+	}
+	if e.parking != nil {
+		n += e.parking.bytes()
 	}
 	for i := range e.cells {
 		n += 16 * int64(cap(e.cells[i].wait))
