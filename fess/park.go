@@ -288,12 +288,23 @@ func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
 // flood marks (stamp == epoch) the free squares the player reaches from s,
 // the boxes placed in g, and returns the smallest.
 func (ps *parkSearch) flood(s sokoban.Square) sokoban.Square {
+	return ps.fill(s, ps.nextEpoch())
+}
+
+// nextEpoch starts a new mark for fill.
+func (ps *parkSearch) nextEpoch() uint32 {
 	ps.epoch++
 	if ps.epoch == 0 {
 		clear(ps.stamp)
 		ps.epoch = 1
 	}
-	e, b := ps.epoch, ps.b
+	return ps.epoch
+}
+
+// fill marks with e the free squares reached from s that are not marked
+// yet, and returns the smallest of those and s.
+func (ps *parkSearch) fill(s sokoban.Square, e uint32) sokoban.Square {
+	b := ps.b
 	ps.stamp[s] = e
 	canon := s
 	stack := append(ps.stack[:0], s)
@@ -314,18 +325,11 @@ func (ps *parkSearch) flood(s sokoban.Square) sokoban.Square {
 
 // regions counts the areas of free squares, the boxes placed in g.
 func (ps *parkSearch) regions() int {
-	n := 0
-	seen := make([]bool, ps.b.N)
+	n, e := 0, ps.nextEpoch()
 	for s := sokoban.Square(0); int(s) < ps.b.N; s++ {
-		if seen[s] || !ps.g.free(s) {
-			continue
-		}
-		n++
-		ps.flood(s)
-		for t := s; int(t) < ps.b.N; t++ {
-			if ps.stamp[t] == ps.epoch {
-				seen[t] = true
-			}
+		if ps.stamp[s] != e && ps.g.free(s) {
+			n++
+			ps.fill(s, e)
 		}
 	}
 	return n
@@ -436,7 +440,7 @@ func (ps *parkSearch) step() bool {
 		if i%64 == 63 && ps.halt() {
 			break
 		}
-		removed := ps.sink[m.to] && !b.IsGoal(m.to) && (!ps.sink[m.from] || b.IsGoal(m.from)) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
+		removed := ps.leaves(m.from, m.to) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
 		child = child[:0]
 		for _, s := range boxes {
 			switch {
@@ -460,6 +464,12 @@ func (ps *parkSearch) step() bool {
 	}
 	g.lift(boxes)
 	return ps.done < 0 && !ps.stopped
+}
+
+// leaves reports whether a box pulled from from to to leaves the board: it
+// comes into the sink, off the goals, from outside it or off a goal in it.
+func (ps *parkSearch) leaves(from, to sokoban.Square) bool {
+	return ps.sink[to] && !ps.b.IsGoal(to) && (!ps.sink[from] || ps.b.IsGoal(from))
 }
 
 // halt reports whether stop says to give up, and remembers it.
@@ -548,7 +558,7 @@ func (ps *parkSearch) shorten(root int32, path []parkNode) []parkNode {
 	}
 	want, ok := ps.replay(start, player, path, ids, keep)
 	if !ok {
-		panic("replay")
+		return path // replay is stricter than the search here: keep it whole
 	}
 	for i := len(path) - 1; i >= 0; i-- {
 		keep[i] = false
@@ -596,7 +606,7 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 		if s == sokoban.None || (s == nd.to && nd.removed) {
 			return nil, false
 		}
-		if nd.removed && !(ps.sink[nd.to] && !b.IsGoal(nd.to) && (!ps.sink[s] || b.IsGoal(s))) {
+		if nd.removed && !ps.leaves(s, nd.to) {
 			return nil, false
 		}
 		ps.flood(player)
