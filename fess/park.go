@@ -3,6 +3,7 @@ package fess
 import (
 	"container/heap"
 	"context"
+	"hash/maphash"
 	"slices"
 	"time"
 	"unsafe"
@@ -169,8 +170,8 @@ type parkSearch struct {
 	// sinkStarts is the start squares in the sink: the most boxes that
 	// may leave the board.
 	sinkStarts int
-	nodes      []parkNode
-	seen       map[string]int32
+	nodes      []parkNode     // by id in store
+	store      *sokoban.Store // the positions (parkKey)
 	open       entries
 	done       int32 // the node the search ended at, -1 before
 	// stop, when set, is asked now and then within an expansion (one
@@ -190,9 +191,8 @@ type parkSearch struct {
 
 // parkNode is a position of the parking search, reached from parent by
 // pulling the box on from to to, where it left the board when removed is
-// set.
+// set; its key is in the search's store under the same id.
 type parkNode struct {
-	key      string // the boxes, sorted, then the canonical player square; two bytes each
 	parent   int32
 	from, to sokoban.Square
 	side     sokoban.Dir // the side of to the player ends on
@@ -206,7 +206,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 	g := newMacroGen(b, nil)
 	rows, dead := startRows(g, starts)
 	g.dead = dead
-	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), seen: map[string]int32{}, done: -1, bestRank: ^uint64(0),
+	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), store: sokoban.NewStore(2 * (len(starts) + 1)), done: -1, bestRank: ^uint64(0),
 		stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
 	for _, s := range starts {
 		ps.start[s] = true
@@ -340,18 +340,23 @@ func (ps *parkSearch) regions() int {
 // on from to to, and queues it when new.
 func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to sokoban.Square, side sokoban.Dir, removed bool) {
 	canon := ps.flood(player)
+	// The key: the boxes, sorted, then parkGone for each box that left the
+	// board, then the canonical player square, two bytes each.
 	key := ps.key[:0]
 	for _, s := range boxes {
 		key = append(key, byte(s), byte(s>>8))
 	}
+	for range len(ps.starts) - len(boxes) {
+		key = append(key, parkGone&0xff, parkGone>>8)
+	}
 	key = append(key, byte(canon), byte(canon>>8))
 	ps.key = key
-	if _, ok := ps.seen[string(key)]; ok {
+	n, fresh := ps.store.Intern(key, maphash.Bytes(parkSeed, key))
+	if !fresh {
 		return
 	}
-	id := int32(len(ps.nodes))
-	ps.seen[string(key)] = id
-	ps.nodes = append(ps.nodes, parkNode{key: string(key), parent: parent, from: from, to: to, side: side, removed: removed})
+	id := int32(n)
+	ps.nodes = append(ps.nodes, parkNode{parent: parent, from: from, to: to, side: side, removed: removed})
 	home, onGoals, spread, away := 0, 0, 0, 0
 	for _, s := range boxes {
 		if !ps.start[s] {
@@ -389,13 +394,21 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 // unpack sets ps.boxes to the boxes of node id and returns its player
 // square.
 func (ps *parkSearch) unpack(id int32) sokoban.Square {
-	key := ps.nodes[id].key
+	key := ps.store.Key(uint32(id))
 	ps.boxes = ps.boxes[:0]
 	for i := 0; i+2 < len(key); i += 2 {
-		ps.boxes = append(ps.boxes, sokoban.Square(key[i])|sokoban.Square(key[i+1])<<8)
+		if s := uint16(key[i]) | uint16(key[i+1])<<8; s != parkGone {
+			ps.boxes = append(ps.boxes, sokoban.Square(s))
+		}
 	}
 	return sokoban.Square(key[len(key)-2]) | sokoban.Square(key[len(key)-1])<<8
 }
+
+// parkGone stands in a key for a box that left the board, so that every
+// key has the same length; parkSeed seeds the keys' hashes.
+const parkGone = 0xffff
+
+var parkSeed = maphash.MakeSeed()
 
 // step expands the next position. It reports false when the search is over:
 // it has found a position to start from, has nothing left to expand, or
@@ -639,12 +652,10 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 	return end, true
 }
 
-// bytes returns an estimate of the memory the search holds: its nodes
-// with their keys, the map of keys seen (a key, an id and some 40 bytes of
-// the map's own per entry) and the open list.
+// bytes returns the memory the search holds: its nodes, its store of
+// positions and the open list.
 func (ps *parkSearch) bytes() int64 {
-	key := int64(2 * (len(ps.starts) + 1))
-	return int64(cap(ps.nodes))*(int64(unsafe.Sizeof(parkNode{}))+key) + int64(len(ps.seen))*(key+48) + 16*int64(cap(ps.open))
+	return int64(cap(ps.nodes))*int64(unsafe.Sizeof(parkNode{})) + ps.store.Bytes() + 16*int64(cap(ps.open))
 }
 
 // parkShare is the share of its budget the park strategy gives its parking
