@@ -192,7 +192,7 @@ func TestShardMerge(t *testing.T) {
 }
 
 func TestJobsOnce(t *testing.T) {
-	lvls, err := levels.ResolveAll([]string{"microban:1-3", "microban:2"}, nil)
+	lvls, err := levels.ResolveAll(context.Background(), []string{"microban:1-3", "microban:2"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

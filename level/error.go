@@ -15,7 +15,12 @@ type Error struct {
 	Line  int
 	Col   int
 	Msg   string
+	Err   error // the reader's error, for a read error; nil otherwise
 }
+
+// Unwrap returns the reader's error of a read error, so that a cancelled
+// read is still known as one.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error formats the error as "file:line:col: level n: message", leaving out
 // the parts that are zero.

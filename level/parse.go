@@ -44,7 +44,7 @@ func ParseString(s, source string) ([]*Level, error) {
 func ParseCollection(r io.Reader, source string) (*Collection, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
-		return nil, &Error{File: source, Msg: "read error: " + err.Error()}
+		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
 	}
 	if len(data) > MaxInput {
 		return nil, &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}

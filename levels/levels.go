@@ -8,17 +8,18 @@
 package levels
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"soko/internal/ctxio"
 	"soko/internal/english"
 	"soko/level"
 )
@@ -147,14 +148,15 @@ const StdinSource = "<stdin>"
 // whole unless what follows its last ':' looks like a selection. Levels come
 // back in the order of the selection and keep their Index and Source.
 func Resolve(spec string, stdin io.Reader) ([]*level.Level, error) {
-	r := resolver{stdin: stdin}
-	return r.resolve(spec)
+	return ResolveAll(context.Background(), []string{spec}, stdin)
 }
 
 // ResolveAll resolves several specs and concatenates the levels. Standard
-// input is read once even if "-" occurs in several specs.
-func ResolveAll(specs []string, stdin io.Reader) ([]*level.Level, error) {
-	r := resolver{stdin: stdin}
+// input is read once even if "-" occurs in several specs. Reading standard
+// input, or a file that is not regular (a FIFO waits for its writer), stops
+// with ctx's error when ctx ends.
+func ResolveAll(ctx context.Context, specs []string, stdin io.Reader) ([]*level.Level, error) {
+	r := resolver{ctx: ctx, stdin: stdin}
 	var all []*level.Level
 	for _, s := range specs {
 		ls, err := r.resolve(s)
@@ -185,6 +187,7 @@ func specErrorf(format string, args ...any) error {
 
 // resolver remembers standard input once it has been read.
 type resolver struct {
+	ctx      context.Context
 	stdin    io.Reader
 	stdinCol *level.Collection
 }
@@ -232,7 +235,7 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 			if r.stdin == nil {
 				return nil, specErrorf("no standard input to read levels from")
 			}
-			c, err := level.ParseCollection(r.stdin, StdinSource)
+			c, err := level.ParseCollection(ctxio.Reader(r.ctx, r.stdin), StdinSource)
 			if err != nil {
 				return nil, err
 			}
@@ -240,7 +243,7 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 		}
 		return clone(r.stdinCol), nil
 	}
-	f, err := os.Open(name)
+	f, err := ctxio.Open(r.ctx, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
 			return nil, specErrorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))

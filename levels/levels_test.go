@@ -1,13 +1,16 @@
 package levels
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"soko/level"
 )
@@ -210,7 +213,7 @@ func TestResolveErrors(t *testing.T) {
 }
 
 func TestResolveAll(t *testing.T) {
-	ls, err := ResolveAll([]string{"microban:1", "-:2", "-:1", "xsokoban90:90"}, strings.NewReader(fileLevels))
+	ls, err := ResolveAll(context.Background(), []string{"microban:1", "-:2", "-:1", "xsokoban90:90"}, strings.NewReader(fileLevels))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +225,31 @@ func TestResolveAll(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("ResolveAll = %q, want %q", got, want)
 	}
-	if _, err := ResolveAll([]string{"microban:1", "microban:999"}, nil); err == nil {
+	if _, err := ResolveAll(context.Background(), []string{"microban:1", "microban:999"}, nil); err == nil {
 		t.Error("ResolveAll with a bad spec: no error")
+	}
+}
+
+// Standard input that never ends and a FIFO without a writer: resolving
+// stops when the context does.
+func TestResolveAllCancelled(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if _, err := ResolveAll(ctx, []string{"-"}, r); !errors.Is(err, context.Canceled) {
+		t.Errorf("stdin: want context.Canceled, got %v", err)
+	}
+	fifo := filepath.Join(t.TempDir(), "levels.xsb")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := ResolveAll(ctx, []string{fifo}, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("FIFO: want context.DeadlineExceeded, got %v", err)
 	}
 }

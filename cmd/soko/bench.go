@@ -224,7 +224,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	lvls, err := levels.ResolveAll(specs, stdin)
+	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"soko/analyze"
+	"soko/internal/ctxio"
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
@@ -27,18 +28,18 @@ when it does not solve the level.
 `, level.MaxSolutionSteps, level.MaxSolutionText>>20)
 
 // runVerify replays a solution: soko verify LEVEL SOLUTION.
-func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) != 2 {
 		return usagef("verify: want LEVEL SOLUTION, got %s", english.Count(len(args), "argument", "arguments"))
 	}
-	lvls, err := levels.Resolve(args[0], stdin)
+	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
 	if err != nil {
 		return err
 	}
 	if len(lvls) != 1 {
 		return usagef("verify: %q names %d levels; name exactly one", args[0], len(lvls))
 	}
-	text, err := readSolution(args[1], stdin)
+	text, err := readSolution(ctx, args[1], stdin)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
@@ -65,12 +66,12 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // digits and blanks is the LURD itself, and anything else names a file that
 // does not exist. Input longer than level.MaxSolutionText is refused
 // without reading it all.
-func readSolution(arg string, stdin io.Reader) (string, error) {
+func readSolution(ctx context.Context, arg string, stdin io.Reader) (string, error) {
 	if arg == "-" {
 		if stdin == nil {
 			return "", errors.New("no standard input to read the solution from")
 		}
-		return readCapped(stdin, "standard input")
+		return readCapped(ctxio.Reader(ctx, stdin), "standard input")
 	}
 	st, err := os.Stat(arg)
 	switch {
@@ -81,7 +82,7 @@ func readSolution(arg string, stdin io.Reader) (string, error) {
 			return "", fmt.Errorf("solution file %s: %d bytes, more than the %d a solution may take (at most %d steps)",
 				arg, st.Size(), level.MaxSolutionText, level.MaxSolutionSteps)
 		}
-		f, err := os.Open(arg)
+		f, err := ctxio.Open(ctx, arg)
 		if err != nil {
 			return "", err
 		}
@@ -158,11 +159,11 @@ func runSolvers(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runShow(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("show: no levels given")
 	}
-	lvls, err := levels.ResolveAll(args, stdin)
+	lvls, err := levels.ResolveAll(ctx, args, stdin)
 	if err != nil {
 		return err
 	}
@@ -180,7 +181,7 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if len(args) == 0 {
 		return usagef("analyze: no levels given")
 	}
-	lvls, err := levels.ResolveAll(args, stdin)
+	lvls, err := levels.ResolveAll(ctx, args, stdin)
 	if err != nil {
 		return err
 	}

@@ -23,13 +23,47 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-signals:
+		err = stopped(cancel, done, signals)
+	}
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// stopGrace is how long a command may take to wind up after the first
+// signal (write its last results, save a model, restore the terminal)
+// before the process ends without it.
+const stopGrace = 10 * time.Second
+
+// stopped cancels the command's context on the first interrupt, terminate
+// or hang-up signal and waits for the command to wind up. Every wait of
+// soko's ends on the context; should one not, a second signal or stopGrace
+// ends the process all the same, with the status of an interrupted run.
+func stopped(cancel context.CancelFunc, done <-chan error, signals <-chan os.Signal) error {
+	cancel()
+	timeout := time.NewTimer(stopGrace)
+	defer timeout.Stop()
+	select {
+	case err := <-done:
+		if err == nil {
+			err = errInterrupted
+		}
+		return err
+	case <-signals:
+	case <-timeout.C:
+	}
+	return errInterrupted
 }
 
 // exitCode prints err and maps it to the process's exit status:

@@ -135,14 +135,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	case len(pos) != 2:
 		return usagef("optimize: want LEVEL SOLUTION, got %s", english.Count(len(pos), "argument", "arguments"))
 	default:
-		lvls, err := levels.Resolve(pos[0], stdin)
+		lvls, err := levels.ResolveAll(ctx, pos[:1], stdin)
 		if err != nil {
 			return err
 		}
 		if len(lvls) != 1 {
 			return usagef("optimize: %q names %d levels; name exactly one", pos[0], len(lvls))
 		}
-		text, err := readSolution(pos[1], stdin)
+		text, err := readSolution(ctx, pos[1], stdin)
 		if err != nil {
 			return fmt.Errorf("optimize: %w", err)
 		}

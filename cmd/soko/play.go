@@ -85,7 +85,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		defer out.Close()
 		keys = in
 	}
-	lvls, err := levels.Resolve(pos[0], stdin)
+	lvls, err := levels.ResolveAll(ctx, pos, stdin)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	m := play.New(lvls[0])
 	if c.replay != "" {
-		text, err := readSolution(c.replay, stdin)
+		text, err := readSolution(ctx, c.replay, stdin)
 		if err != nil {
 			return err
 		}

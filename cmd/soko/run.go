@@ -51,9 +51,7 @@ var commands = []command{
 	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
 		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
 	{name: "verify", args: "LEVEL SOLUTION", summary: "replay a solution: a file, - for stdin, or inline LURD", doc: verifyDoc,
-		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-			return runVerify(args, stdin, stdout, stderr)
-		}},
+		run: runVerify},
 	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
 		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[COLLECTION]", summary: "the embedded collections, or the levels of one",
@@ -68,9 +66,7 @@ var commands = []command{
 		}},
 	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
 		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
-		run: func(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-			return runShow(args, stdin, stdout, stderr)
-		}},
+		run: runShow},
 	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
 		run: runAnalyze},
@@ -184,8 +180,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	err := c.run(ctx, rest, stdin, stdout, stderr)
 	var u usageError
 	var se *levels.SpecError
-	if errors.As(err, &u) || errors.As(err, &se) {
+	switch {
+	case errors.As(err, &u) || errors.As(err, &se):
 		return usageError{msg: err.Error(), cmd: c.name}
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return errInterrupted // a wait for input that the signal ended
 	}
 	return err
 }

@@ -130,7 +130,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	setMemoryLimit(c.workers, c.budget.Memory)
 
-	lvls, err := levels.ResolveAll(specs, stdin)
+	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return err
 		}
 	}
-	lvls, err := levels.ResolveAll(specs, stdin)
+	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
@@ -142,6 +142,11 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 func checkModel(path string) error {
 	if path == "" {
 		return nil
+	}
+	// The model is read again by each run, and a FIFO or device would not
+	// give the same bytes twice (or would never end).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("model %s is not a regular file", path)
 	}
 	_, err := nn.Load(path)
 	return err
