@@ -21,7 +21,8 @@
 //	                                     → 202 {id, events, state, budget}; 429 {error, running, waiting} when busy
 //	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
-//	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
+//	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too): 202; 409 {error, state}
+//	                                     when the job has already finished
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
 //	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
