@@ -20,11 +20,13 @@ import (
 
 // Legend explains the marks Render puts on the board. Boxes, goals and the
 // player keep their XSB characters; an empty floor square gets the first
-// mark that applies, in this order.
+// mark that applies, in this order. The tunnel marks are characters no
+// level format gives a meaning ('-' is floor in XSB, '|' separates rows in
+// its run-length form), so a marked board cannot be read as another level.
 const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player on goal
         x dead square (a box there can never reach a goal)
-        - horizontal tunnel square (walls above and below)
-        | vertical tunnel square (walls left and right)
+        = horizontal tunnel square (walls above and below)
+        ! vertical tunnel square (walls left and right)
         a-z goal room (area with goals and at most 2 tunnel entrances)
         blank: other floor, or squares the player can never reach`
 
@@ -63,9 +65,9 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 			case dead[s]:
 				r[x] = 'x'
 			case m.Tunnel[s]&deadlock.TunnelHorizontal != 0:
-				r[x] = '-'
+				r[x] = '='
 			case m.Tunnel[s]&deadlock.TunnelVertical != 0:
-				r[x] = '|'
+				r[x] = '!'
 			case m.Room[s] >= 0:
 				r[x] = roomMark(int(m.Room[s]))
 			}

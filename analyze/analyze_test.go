@@ -57,17 +57,24 @@ func TestRenderMarks(t *testing.T) {
 		"#######",
 		"#.aa.x#",
 		"#xxaxx#",
-		"###|###",
+		"###!###",
 		"  #$#",
-		"  #|#",
+		"  #!#",
 		"  #$#",
-		" ##|##",
+		" ##!##",
 		" #x@x#",
 		" #xxx#",
 		" #####",
 	}, "\n")
 	if !strings.HasPrefix(got, board+"\n") {
 		t.Fatalf("got:\n%s\nwant the board:\n%s", got, board)
+	}
+	// No level format reads the tunnel marks: a board with one is an error,
+	// not a level with floor there.
+	for _, mark := range "=!" {
+		if _, err := level.ParseString("#####\n#@"+string(mark)+"$.#\n#####", "marks"); err == nil || !strings.Contains(err.Error(), "unknown character") {
+			t.Errorf("a board with the tunnel mark %q: error %v, want unknown character", mark, err)
+		}
 	}
 	for _, want := range []string{
 		"floor squares 21, dead squares 10, boxes 2, tunnel squares 5, goal rooms 1\n",
