@@ -582,7 +582,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.releaseSetup()
-	// The analysis includes the packing plan: it gets the plan's time limit.
+	// The analysis includes the fess plans, which it cuts off at
+	// analyze.PlanTime: the whole gets the plans' time limit, and past it
+	// (or when the client has gone) the answer is 503.
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
 	defer cancel()
 	text, err := analyze.Render(ctx, l)

@@ -91,7 +91,7 @@ type Config struct {
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
-	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
+	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze); an analysis gives its fess plans analyze.PlanTime of it
 	MaxSetup   int           // packing plans and analyses worked out at once; more are answered 429
 
 	// AllowHosts are the names, besides the listening address, that the
