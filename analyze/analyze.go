@@ -28,7 +28,8 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
         x dead square (a box there can never reach a goal)
         = horizontal tunnel square (walls above and below)
         ! vertical tunnel square (walls left and right)
-        a-z goal room (area with goals and at most 2 tunnel entrances)
+        a-z goal room (area with goals and at most 2 tunnel entrances;
+            x is left out, and ? marks the 26th room and later)
         blank: other floor, or squares the player can never reach`
 
 // PlanTime is the budget of the two fess plans Render prints, the packing
@@ -180,9 +181,13 @@ func writePlans(ctx context.Context, sb *strings.Builder, b *sokoban.Board, plan
 	return nil
 }
 
+// roomMarks mark the goal rooms in turn: the letters but x, which marks a
+// dead square.
+const roomMarks = "abcdefghijklmnopqrstuvwyz"
+
 func roomMark(i int) byte {
-	if i < 26 {
-		return byte('a' + i)
+	if i < len(roomMarks) {
+		return roomMarks[i]
 	}
 	return '?'
 }

@@ -259,6 +259,10 @@ func TestRenderMaze(t *testing.T) {
 	if tunnels, _ := strconv.Atoi(m[2]); tunnels < 63*63/2 {
 		t.Errorf("only %d tunnel squares", tunnels)
 	}
+	// Its 130 goal rooms run out of letters; x stays the dead squares' mark.
+	if !strings.Contains(rest, "\nroom y: ") || !strings.Contains(rest, "\nroom ?: ") || strings.Contains(rest, "\nroom x: ") {
+		t.Errorf("the rooms are not marked a-w, y, z, then ?:\n%s", rest)
+	}
 	for _, plan := range []string{"packing", "parking"} {
 		if want := "fess " + plan + " plan: not worked out within the 0s the analysis gives the fess plans\n"; !strings.Contains(rest, want) {
 			t.Errorf("missing %q in:\n%s", want, rest)
