@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"time"
 
 	"soko/deadlock"
 	"soko/fess"
@@ -20,22 +21,38 @@ import (
 
 // Legend explains the marks Render puts on the board. Boxes, goals and the
 // player keep their XSB characters; an empty floor square gets the first
-// mark that applies, in this order.
+// mark that applies, in this order. The tunnel marks are characters no
+// level format gives a meaning ('-' is floor in XSB, '|' separates rows in
+// its run-length form), so a marked board cannot be read as another level.
 const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player on goal
         x dead square (a box there can never reach a goal)
-        - horizontal tunnel square (walls above and below)
-        | vertical tunnel square (walls left and right)
-        a-z goal room (area with goals and at most 2 tunnel entrances)
+        = horizontal tunnel square (walls above and below)
+        ! vertical tunnel square (walls left and right)
+        a-z goal room (area with goals and at most 2 tunnel entrances;
+            x is left out, and ? marks the 26th room and later)
         blank: other floor, or squares the player can never reach`
+
+// PlanTime is the budget of the two fess plans Render prints, the packing
+// plan and then the parking plan. On every XSokoban level both together
+// take at most about 2.2 s (the parking search stops itself at 2 s); on
+// the largest boards, 128×128 with 255 boxes, each alone takes seconds. A
+// plan not worked out within it is reported as such; the rest of the
+// analysis takes milliseconds on any board.
+const PlanTime = 3 * time.Second
 
 // Render returns the board of l with dead squares, tunnel squares and goal
 // rooms marked (see Legend), followed by the legend and the counts: floor
 // squares, dead squares, boxes, tunnel squares, rooms with their packing
 // order where they have one (deadlock.Fill), the fess solver's packing
-// plan (fess.PlanOrder), and the search-space estimate.
-// It takes a fraction of a second even on the largest boards, and returns
-// ctx.Err() when ctx is done first.
+// plan (fess.PlanOrder) and parking plan (fess.ParkPlan), both within
+// PlanTime, and the search-space estimate. It returns ctx.Err() when ctx
+// is done first.
 func Render(ctx context.Context, l *level.Level) (string, error) {
+	return render(ctx, l, PlanTime)
+}
+
+// render is Render with planTime for the fess plans' budget.
+func render(ctx context.Context, l *level.Level, planTime time.Duration) (string, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return "", err
@@ -63,9 +80,9 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 			case dead[s]:
 				r[x] = 'x'
 			case m.Tunnel[s]&deadlock.TunnelHorizontal != 0:
-				r[x] = '-'
+				r[x] = '='
 			case m.Tunnel[s]&deadlock.TunnelVertical != 0:
-				r[x] = '|'
+				r[x] = '!'
 			case m.Room[s] >= 0:
 				r[x] = roomMark(int(m.Room[s]))
 			}
@@ -91,38 +108,13 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 		}
 		sb.WriteByte('\n')
 	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if b.Impossible == "" && len(b.Goals()) > 0 {
-		order, err := fess.PlanOrder(ctx, b)
-		if err != nil {
+		if err := writePlans(ctx, &sb, b, planTime); err != nil {
 			return "", err
 		}
-		sb.WriteString("fess packing plan, goals in fill order (column,row):")
-		for _, g := range order {
-			x, y := b.XY(g)
-			fmt.Fprintf(&sb, " (%d,%d)", x, y)
-		}
-		sb.WriteByte('\n')
-		park, sink, complete, err := fess.ParkPlan(ctx, b)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&sb, "fess parking plan (park strategy), sink of %d squares", len(sink))
-		if !complete {
-			sb.WriteString(", from the parking search's best position (it found none to start from)")
-		}
-		sb.WriteByte(':')
-		for i, en := range park {
-			fx, fy := b.XY(en.From)
-			tx, ty := b.XY(en.To)
-			fmt.Fprintf(&sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx, fy, tx, ty)
-			if en.Sink {
-				sb.WriteString(" from the sink")
-			}
-			if en.Until >= 0 {
-				fmt.Fprintf(&sb, ", parked until %d", en.Until)
-			}
-		}
-		sb.WriteByte('\n')
 	}
 	if b.Fixed > 0 {
 		fmt.Fprintf(&sb, "boxes on goals the player can never reach (treated as walls): %d\n", b.Fixed)
@@ -138,9 +130,64 @@ func Render(ctx context.Context, l *level.Level) (string, error) {
 	return sb.String(), nil
 }
 
+// writePlans writes the fess packing and parking plans of b, worked out one
+// after the other within planTime. A plan not done by then is reported as
+// such; other errors, and ctx's when it is done, are returned.
+func writePlans(ctx context.Context, sb *strings.Builder, b *sokoban.Board, planTime time.Duration) error {
+	plans, cancel := context.WithTimeout(ctx, planTime)
+	defer cancel()
+	// overBudget reports whether err is the plans' budget running out, not
+	// ctx ending or a failure.
+	overBudget := func(err error) bool { return err != nil && ctx.Err() == nil && plans.Err() != nil }
+	order, err := fess.PlanOrder(plans, b)
+	switch {
+	case overBudget(err):
+		fmt.Fprintf(sb, "fess packing plan: not worked out within the %s the analysis gives the fess plans\n", planTime)
+	case err != nil:
+		return err
+	default:
+		sb.WriteString("fess packing plan, goals in fill order (column,row):")
+		for _, g := range order {
+			x, y := b.XY(g)
+			fmt.Fprintf(sb, " (%d,%d)", x, y)
+		}
+		sb.WriteByte('\n')
+	}
+	park, sink, complete, err := fess.ParkPlan(plans, b)
+	switch {
+	case overBudget(err):
+		fmt.Fprintf(sb, "fess parking plan: not worked out within the %s the analysis gives the fess plans\n", planTime)
+		return nil
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(sb, "fess parking plan (park strategy), sink of %d squares", len(sink))
+	if !complete {
+		sb.WriteString(", from the parking search's best position (it found none to start from)")
+	}
+	sb.WriteByte(':')
+	for i, en := range park {
+		fx, fy := b.XY(en.From)
+		tx, ty := b.XY(en.To)
+		fmt.Fprintf(sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx, fy, tx, ty)
+		if en.Sink {
+			sb.WriteString(" from the sink")
+		}
+		if en.Until >= 0 {
+			fmt.Fprintf(sb, ", parked until %d", en.Until)
+		}
+	}
+	sb.WriteByte('\n')
+	return nil
+}
+
+// roomMarks mark the goal rooms in turn: the letters but x, which marks a
+// dead square.
+const roomMarks = "abcdefghijklmnopqrstuvwyz"
+
 func roomMark(i int) byte {
-	if i < 26 {
-		return byte('a' + i)
+	if i < len(roomMarks) {
+		return roomMarks[i]
 	}
 	return '?'
 }

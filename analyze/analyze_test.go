@@ -5,11 +5,14 @@ import (
 	"encoding/csv"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"soko/internal/golden"
 	"soko/internal/testlevel"
@@ -57,17 +60,24 @@ func TestRenderMarks(t *testing.T) {
 		"#######",
 		"#.aa.x#",
 		"#xxaxx#",
-		"###|###",
+		"###!###",
 		"  #$#",
-		"  #|#",
+		"  #!#",
 		"  #$#",
-		" ##|##",
+		" ##!##",
 		" #x@x#",
 		" #xxx#",
 		" #####",
 	}, "\n")
 	if !strings.HasPrefix(got, board+"\n") {
 		t.Fatalf("got:\n%s\nwant the board:\n%s", got, board)
+	}
+	// No level format reads the tunnel marks: a board with one is an error,
+	// not a level with floor there.
+	for _, mark := range "=!" {
+		if _, err := level.ParseString("#####\n#@"+string(mark)+"$.#\n#####", "marks"); err == nil || !strings.Contains(err.Error(), "unknown character") {
+			t.Errorf("a board with the tunnel mark %q: error %v, want unknown character", mark, err)
+		}
 	}
 	for _, want := range []string{
 		"floor squares 21, dead squares 10, boxes 2, tunnel squares 5, goal rooms 1\n",
@@ -192,9 +202,10 @@ func close(a, b *big.Int) bool {
 }
 
 // TestRenderLargest analyses the largest open board, with the most boxes
-// a level may have. It took 6.5 s when tunnels and rooms flooded every open
-// area once per square and side links once per square; now it is a matter
-// of milliseconds, and a cancelled context stops it.
+// a level may have. The static analysis takes milliseconds; the fess plans
+// take seconds each there, and are reported as not worked out where they
+// run past their budget. A cancelled context or one past its deadline
+// stops it with the context's error.
 func TestRenderLargest(t *testing.T) {
 	l := testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
 	got, err := Render(context.Background(), l)
@@ -204,9 +215,99 @@ func TestRenderLargest(t *testing.T) {
 	if want := "floor squares 15876, dead squares 500, boxes 255, tunnel squares 0, goal rooms 0"; !strings.Contains(got, want) {
 		t.Errorf("the counts line is missing %q:\n%s", want, got[strings.Index(got, "floor squares"):])
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	for _, plan := range []string{"fess packing plan", "fess parking plan"} {
+		if !strings.Contains(got, "\n"+plan+", ") && !strings.Contains(got, "\n"+plan+" (") && !strings.Contains(got, "\n"+plan+": not worked out within the "+PlanTime.String()) {
+			t.Errorf("neither the %s nor a note that it ran out of time:\n%s", plan, got[strings.Index(got, "floor squares"):])
+		}
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if text, err := Render(ctx, l); err != context.Canceled || text != "" {
+	if text, err := Render(cancelled, l); err != context.Canceled || text != "" {
 		t.Errorf("cancelled: %d bytes, error %v", len(text), err)
 	}
+	expired, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	if text, err := Render(expired, l); err != context.DeadlineExceeded || text != "" {
+		t.Errorf("past the deadline: %d bytes, error %v", len(text), err)
+	}
+}
+
+// TestRenderMaze analyses a 128×128 maze of corridors one square wide with
+// 255 boxes and goals in it, with no time for the fess plans: the board is
+// marked and counted, and both plans are reported as not worked out.
+func TestRenderMaze(t *testing.T) {
+	l := maze(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
+	got, err := render(context.Background(), l, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	board, rest, _ := strings.Cut(got, "\n\nlegend:")
+	if rows := strings.Split(board, "\n"); len(rows) != level.MaxHeight || len(rows[1]) != level.MaxWidth || !strings.HasPrefix(rows[1], "#@") {
+		t.Errorf("the board has %d rows, the second %q", len(rows), rows[1])
+	}
+	if strings.ContainsAny(board, "-|") {
+		t.Errorf("the board has XSB floor or row separators:\n%s", board)
+	}
+	m := regexp.MustCompile(`floor squares (\d+), dead squares \d+, boxes 255, tunnel squares (\d+), goal rooms \d+\n`).FindStringSubmatch(rest)
+	if m == nil {
+		t.Fatalf("no counts line:\n%s", rest)
+	}
+	// A maze is corridors: most of its floor is tunnel.
+	if floor, _ := strconv.Atoi(m[1]); floor != 63*63*2-1 {
+		t.Errorf("%d floor squares, want %d", floor, 63*63*2-1)
+	}
+	if tunnels, _ := strconv.Atoi(m[2]); tunnels < 63*63/2 {
+		t.Errorf("only %d tunnel squares", tunnels)
+	}
+	// Its 130 goal rooms run out of letters; x stays the dead squares' mark.
+	if !strings.Contains(rest, "\nroom y: ") || !strings.Contains(rest, "\nroom ?: ") || strings.Contains(rest, "\nroom x: ") {
+		t.Errorf("the rooms are not marked a-w, y, z, then ?:\n%s", rest)
+	}
+	for _, plan := range []string{"packing", "parking"} {
+		if want := "fess " + plan + " plan: not worked out within the 0s the analysis gives the fess plans\n"; !strings.Contains(rest, want) {
+			t.Errorf("missing %q in:\n%s", want, rest)
+		}
+	}
+}
+
+// maze returns a width×height level (both even) of corridors one square
+// wide: a spanning tree of the cells on odd squares, dug from the player's
+// cell in the top left corner by a seeded depth-first search, with boxes
+// boxes and their goals spread along the order the cells were dug in.
+func maze(width, height, boxes int) *level.Level {
+	rows := make([][]byte, height)
+	for y := range rows {
+		rows[y] = []byte(strings.Repeat(string(level.Wall), width))
+	}
+	type cell struct{ x, y int }
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows[1][1] = level.Player
+	dug := []cell{}
+	for stack := []cell{{1, 1}}; len(stack) > 0; {
+		c := stack[len(stack)-1]
+		var next []cell
+		for _, d := range []cell{{2, 0}, {-2, 0}, {0, 2}, {0, -2}} {
+			n := cell{c.x + d.x, c.y + d.y}
+			if n.x > 0 && n.y > 0 && n.x < width-2 && n.y < height-2 && rows[n.y][n.x] == level.Wall {
+				next = append(next, n)
+			}
+		}
+		if len(next) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		n := next[rng.IntN(len(next))]
+		rows[(c.y+n.y)/2][(c.x+n.x)/2], rows[n.y][n.x] = level.Floor, level.Floor
+		dug = append(dug, n)
+		stack = append(stack, n)
+	}
+	for i := range boxes {
+		b, g := dug[i*len(dug)/boxes], dug[(2*i+1)*len(dug)/(2*boxes)]
+		rows[b.y][b.x], rows[g.y][g.x] = level.Box, level.Goal
+	}
+	l := &level.Level{Source: "test", Width: width, Height: height}
+	for _, r := range rows {
+		l.Rows = append(l.Rows, string(r))
+	}
+	return l
 }

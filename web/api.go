@@ -413,12 +413,23 @@ func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// cancel stops a queued or running job: 202, and its stream ends with a
+// "cancelled" result. A job that has already finished keeps its result:
+// 409, saying so.
 func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 	j := s.lookup(w, r)
 	if j == nil {
 		return
 	}
-	j.cancel()
+	if state, ok := j.stop(); !ok {
+		writeJSON(w, http.StatusConflict, map[string]any{
+			"error":     fmt.Sprintf("job %s has already finished (state %s); there is nothing to cancel", j.id, state),
+			"id":        j.id,
+			"state":     state,
+			"cancelled": false,
+		})
+		return
+	}
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.id, "state": j.snapshot().state, "cancelled": true})
 }
 
@@ -571,7 +582,9 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.releaseSetup()
-	// The analysis includes the packing plan: it gets the plan's time limit.
+	// The analysis includes the fess plans, which it cuts off at
+	// analyze.PlanTime: the whole gets the plans' time limit, and past it
+	// (or when the client has gone) the answer is 503.
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
 	defer cancel()
 	text, err := analyze.Render(ctx, l)

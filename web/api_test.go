@@ -367,11 +367,11 @@ func TestProgressAndCancel(t *testing.T) {
 	evs := readEvents(resp.Body, func(e event) bool {
 		if e.name == "progress" {
 			progress++
-		}
-		if progress == 3 {
-			req, _ := http.NewRequest("DELETE", ts.URL+"/api/jobs/"+id, nil)
-			if r, b := do(t, req); r.StatusCode != http.StatusAccepted {
-				t.Errorf("cancel: %d %s", r.StatusCode, b)
+			if progress == 3 { // once: the job has not finished, so 202
+				req, _ := http.NewRequest("DELETE", ts.URL+"/api/jobs/"+id, nil)
+				if r, b := do(t, req); r.StatusCode != http.StatusAccepted {
+					t.Errorf("cancel: %d %s", r.StatusCode, b)
+				}
 			}
 		}
 		return e.name == "result"
@@ -393,6 +393,36 @@ func TestProgressAndCancel(t *testing.T) {
 	}
 	if r, w := s.jobs.load(); r != 0 || w != 0 {
 		t.Fatalf("after cancelling: %d running, %d waiting", r, w)
+	}
+}
+
+// TestCancelFinished cancels a job that has already finished: 409 with its
+// state, by either route, and the job keeps its result.
+func TestCancelFinished(t *testing.T) {
+	s, ts := testServer(t, Config{})
+	id := startJob(t, ts.URL, `{"collection":"microban","n":1,"solver":"astar","time_s":10}`)
+	<-s.jobs.get(id).done
+	for _, route := range []struct{ method, path string }{
+		{"DELETE", "/api/jobs/" + id},
+		{"POST", "/api/jobs/" + id + "/cancel"},
+	} {
+		req, _ := http.NewRequest(route.method, ts.URL+route.path, nil)
+		resp, b := do(t, req)
+		var out struct {
+			Error     string
+			State     string
+			Cancelled *bool
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%s %s: %v: %s", route.method, route.path, err, b)
+		}
+		if resp.StatusCode != http.StatusConflict || out.State != stateDone || out.Cancelled == nil || *out.Cancelled ||
+			!strings.Contains(out.Error, "already finished") {
+			t.Errorf("%s %s: %d %s", route.method, route.path, resp.StatusCode, b)
+		}
+	}
+	if r := s.jobs.get(id).snapshot().result; r.Status != "solved" {
+		t.Errorf("the finished job's result became %+v", r)
 	}
 }
 

@@ -115,6 +115,20 @@ func (j *job) snapshot() snapshot {
 	return snapshot{j.state, j.progress, j.seq, j.result}
 }
 
+// stop cancels the job unless it has already finished, and returns its
+// state then and whether it cancelled it. The state is read and the job
+// cancelled under the lock its end is recorded under, so a job whose result
+// is in is never reported as cancelled.
+func (j *job) stop() (state string, ok bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.state == stateDone {
+		return j.state, false
+	}
+	j.cancel()
+	return j.state, true
+}
+
 // notifyLocked wakes every subscriber; j.mu must be held.
 func (j *job) notifyLocked() {
 	for ch := range j.subs {

@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"soko/analyze"
 	"soko/fess"
+	"soko/internal/testlevel"
+	"soko/level"
 	"soko/levels"
 	"soko/sokoban"
 )
@@ -110,6 +113,33 @@ func TestPlanErrors(t *testing.T) {
 	resp, body = post(t, slow.URL+"/api/analyze", `{"collection":"xsokoban90","n":1}`)
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "the analysis of xsokoban90:1 took longer than the server's limit of 1ns") {
 		t.Errorf("an analysis past the time limit: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestAnalyzeLargest: POST /api/analyze on a pasted level of the largest
+// size, an open 128×128 room with 255 boxes, with its overlays and its
+// text, not a 503: the fess plans, which take seconds there, stop at the
+// analysis's budget (analyze.PlanTime), well inside the server's limit,
+// and the text says so of a plan cut off.
+func TestAnalyzeLargest(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	l := testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
+	resp, body := post(t, ts.URL+"/api/analyze", `{"xsb":`+jsonString(level.Format(l))+`}`)
+	var a struct {
+		Dead [][2]int
+		Text string
+	}
+	if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %.300s", resp.StatusCode, body)
+	}
+	if len(a.Dead) != 500 || !strings.Contains(a.Text, "floor squares 15876, dead squares 500, boxes 255, tunnel squares 0, goal rooms 0\n") {
+		t.Errorf("%d dead squares; text:\n%s", len(a.Dead), a.Text[strings.Index(a.Text, "legend"):])
+	}
+	for _, plan := range []string{"fess packing plan", "fess parking plan"} {
+		if !strings.Contains(a.Text, "\n"+plan+", ") && !strings.Contains(a.Text, "\n"+plan+" (") &&
+			!strings.Contains(a.Text, "\n"+plan+": not worked out within the "+analyze.PlanTime.String()) {
+			t.Errorf("neither the %s nor a note that it ran out of time:\n%s", plan, a.Text[strings.Index(a.Text, "legend"):])
+		}
 	}
 }
 

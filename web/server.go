@@ -21,7 +21,8 @@
 //	                                     → 202 {id, events, state, budget}; 429 {error, running, waiting} when busy
 //	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
-//	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too)
+//	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too): 202; 409 {error, state}
+//	                                     when the job has already finished
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
 //	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
@@ -90,7 +91,7 @@ type Config struct {
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default
 	IdleCancel time.Duration // a job with no event-stream subscriber this long is cancelled
 	Retain     time.Duration // how long a finished job's result is kept
-	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze)
+	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze); an analysis gives its fess plans analyze.PlanTime of it
 	MaxSetup   int           // packing plans and analyses worked out at once; more are answered 429
 
 	// AllowHosts are the names, besides the listening address, that the
