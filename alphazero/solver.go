@@ -101,7 +101,7 @@ func (e *Evaluator) Flush(dst []float64) []float64 {
 	for at := 0; at < len(e.rewards); at += per {
 		k := min(per, len(e.rewards)-at)
 		var err error
-		e.out, err = e.net.Values(e.in[at*size:(at+k)*size], k, e.h, e.w, e.out)
+		e.out, err = e.net.Values(context.Background(), e.in[at*size:(at+k)*size], k, e.h, e.w, e.out)
 		if err != nil {
 			panic(fmt.Sprintf("alphazero: a batch the evaluator built is malformed: %v", err))
 		}

@@ -182,7 +182,7 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 			if len(batch) == 0 {
 				break
 			}
-			v, p, err := net.Train(batch, h, w)
+			v, p, err := net.Train(ctx, batch, h, w)
 			if err != nil {
 				return nil, rep, fmt.Errorf("alphazero: %w", err)
 			}
