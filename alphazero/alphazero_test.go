@@ -234,7 +234,7 @@ func TestEvaluatorChunks(t *testing.T) {
 	}
 	p := b.Start()
 	pushes := p.Pushes(nil, nil)
-	e, alone := NewEvaluator(net, 0.5), NewEvaluator(net, 0.5)
+	e, alone := NewEvaluator(context.Background(), net, 0.5, maxSquares/(b.Width*b.Level.Height)), NewEvaluator(context.Background(), net, 0.5, 1)
 	var want []float64
 	count := 3*maxSquares/(b.Width*b.Level.Height) + 5
 	for i := range count {
