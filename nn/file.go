@@ -2,7 +2,6 @@ package nn
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -31,26 +30,33 @@ const (
 // ErrFormat is wrapped by every error about a file's content.
 var ErrFormat = errors.New("not a valid model file")
 
-// Write writes the network's shape, meta text and weights to w.
+// Write writes the network's shape, meta text and weights to w, a tensor
+// at a time, so that writing a large network takes little memory beside
+// its weights.
 func (n *Net) Write(w io.Writer) error {
 	if len(n.Meta) > MaxMeta {
 		return fmt.Errorf("nn: meta text of %d bytes, at most %d", len(n.Meta), MaxMeta)
 	}
-	var buf bytes.Buffer
-	buf.WriteString(magic)
-	put := func(v any) { binary.Write(&buf, binary.LittleEndian, v) } // a bytes.Buffer does not fail
+	crc := crc32.NewIEEE()
+	out := io.MultiWriter(w, crc)
+	var err error
+	put := func(v any) {
+		if err == nil {
+			err = binary.Write(out, binary.LittleEndian, v)
+		}
+	}
+	put([]byte(magic))
 	put(uint32(FileVersion))
 	for _, v := range []int{n.Planes, n.Embed, n.Channels, n.Blocks, n.Hidden} {
 		put(uint32(v))
 	}
 	put(uint32(len(n.Meta)))
-	buf.WriteString(n.Meta)
+	put([]byte(n.Meta))
 	put(uint64(n.Weights()))
 	for _, p := range n.params {
 		put(p.w)
 	}
-	put(crc32.ChecksumIEEE(buf.Bytes()))
-	_, err := w.Write(buf.Bytes())
+	put(crc.Sum32())
 	return err
 }
 
