@@ -75,11 +75,17 @@ var (
 	minChunk    = 256
 )
 
-// chunk is the number of squares in one chunk on boards of hw squares: as
-// many as chunkValues allows, and at least a whole board or minChunk
-// squares of a bigger one, so that the matrix products stay efficient.
+// chunk is the number of squares in one chunk on boards of hw squares:
+// boards of at most minChunk squares go whole, as many as chunkValues
+// allows and at least one; a bigger board goes in stretches of as many
+// squares as chunkValues allows and at least minChunk, so that the matrix
+// products stay efficient.
 func (l *conv) chunk(hw int) int {
-	return max(chunkValues/(l.in*l.k*l.k), min(hw, minChunk), 1)
+	kk := l.in * l.k * l.k
+	if hw <= minChunk {
+		return hw * max(1, chunkValues/(kk*hw))
+	}
+	return max(chunkValues/kk, minChunk)
 }
 
 // sub is the sub-matrix of columns [a, b) of a rows × m matrix.
