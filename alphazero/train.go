@@ -87,8 +87,9 @@ var ErrMemory = errors.New("too little memory for the network")
 
 // trainBytes returns the memory training holds on boards besides the
 // searches: the network with its gradients, Adam's moments and working
-// memory for the largest batch, the batch's planes, the sample buffer
-// (a key and a few pushes of policy target a sample, a generous guess)
+// memory for the largest batch, the batch's planes, the samples (a key
+// and a few pushes of policy target a sample, a generous guess) of the
+// buffer and of the next round's harvest, up to twice the buffer's count,
 // and the boards.
 func trainBytes(boards []*sokoban.Board, opts Options) int64 {
 	var most, boardBytes int64
@@ -101,12 +102,13 @@ func trainBytes(boards []*sokoban.Board, opts Options) int64 {
 		boardBytes += b.Bytes()
 	}
 	const sampleSize = 96 // the sample struct
-	return most + int64(opts.Buffer)*int64(sampleSize+key+12*4) + boardBytes
+	return most + 3*int64(opts.Buffer)*int64(sampleSize+key+12*4) + boardBytes
 }
 
 // roundSamples are the samples of one round's search.
 type roundSamples struct {
 	samples []sample
+	dropped int // samples harvested before these and dropped (see harvest)
 	solved  bool
 	err     error
 }
@@ -206,7 +208,14 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 		if res.solved {
 			rep.Solved++
 		}
-		for _, s := range res.samples {
+		// The samples the harvest dropped pass through the buffer as
+		// blanks that the kept ones overwrite, so that every sample lands
+		// where it would have had the harvest kept them all.
+		for i := range res.dropped + len(res.samples) {
+			var s sample
+			if i >= res.dropped {
+				s = res.samples[i-res.dropped]
+			}
 			if len(buf) < opts.Buffer {
 				buf = append(buf, s)
 			} else {
@@ -214,7 +223,7 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 				next = (next + 1) % opts.Buffer
 			}
 		}
-		rep.Samples += int64(len(res.samples))
+		rep.Samples += int64(res.dropped + len(res.samples))
 		t0 := time.Now()
 		var value, policy float64
 		steps := 0
@@ -266,8 +275,8 @@ func setDefault(v *int, def int) {
 
 // search runs round r's MCTS with the plain heuristic on its level and
 // harvests the tree. With a positive limit it stops growing the tree when
-// the tree's arena takes more than a quarter of limit bytes, the rest left
-// to the states the search stores and to the harvest.
+// the tree and its states (a packed key and a hash table's slot each, a
+// guess) take more than limit bytes.
 func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, limit int64) roundSamples {
 	bi := r % len(boards)
 	b := boards[bi]
@@ -277,7 +286,7 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, l
 		if i%64 == 0 && ctx.Err() != nil {
 			return roundSamples{err: ctx.Err()}
 		}
-		if limit > 0 && 4*v.Tree.Bytes() > limit {
+		if limit > 0 && v.Tree.Bytes()+int64(v.Tree.Len())*int64(b.KeySize()+32) > limit {
 			break
 		}
 		out := v.Iterate()
@@ -289,7 +298,8 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, l
 			break
 		}
 	}
-	return roundSamples{samples: harvest(v, b, bi), solved: solved}
+	samples, dropped := harvest(v, b, bi, opts.Buffer)
+	return roundSamples{samples: samples, dropped: dropped, solved: solved}
 }
 
 // drawBatch draws up to n samples at random from buf, all of the board
