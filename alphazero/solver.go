@@ -151,7 +151,7 @@ func (e *Evaluator) Add(p *sokoban.Position, reward float64) {
 	if e.pos == nil || e.pos.Board() != p.Board() {
 		e.pos = p.Board().Start()
 	}
-	e.keys = p.Pack(e.keys)
+	e.keys = p.PackExact(e.keys) // the player's own square: no flood fill here, encode does one
 	e.rewards = append(e.rewards, reward)
 }
 
