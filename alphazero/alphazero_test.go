@@ -61,7 +61,7 @@ func TestHarvestMatchesSlowVersion(t *testing.T) {
 				break
 			}
 		}
-		samples := harvest(v, b, 0)
+		samples, _ := harvest(v, b, 0, 0)
 		byKey := map[string]map[float64]float64{}
 		for _, s := range samples {
 			k := string(s.key)
@@ -107,6 +107,18 @@ func TestHarvestMatchesSlowVersion(t *testing.T) {
 		}
 		if nodes < 20 || withPolicy == 0 {
 			t.Errorf("%s: a tree of %d nodes, %d policy targets: too small to test", name, nodes, withPolicy)
+		}
+		for _, keep := range []int{1, 7, len(samples) / 3} {
+			last, dropped := harvest(v, b, 0, keep)
+			want := samples[len(samples)-keep:]
+			if dropped != len(samples)-keep || len(last) != keep {
+				t.Fatalf("%s: keeping %d of %d samples: %d kept, %d dropped", name, keep, len(samples), len(last), dropped)
+			}
+			for i := range last {
+				if !bytes.Equal(last[i].key, want[i].key) || last[i].target != want[i].target || last[i].steps != want[i].steps {
+					t.Fatalf("%s: keeping %d samples: sample %d is not the %dth last", name, keep, i, keep-i)
+				}
+			}
 		}
 	}
 }
@@ -234,7 +246,7 @@ func TestEvaluatorChunks(t *testing.T) {
 	}
 	p := b.Start()
 	pushes := p.Pushes(nil, nil)
-	e, alone := NewEvaluator(net, 0.5), NewEvaluator(net, 0.5)
+	e, alone := NewEvaluator(context.Background(), net, 0.5, maxSquares/(b.Width*b.Level.Height)), NewEvaluator(context.Background(), net, 0.5, 1)
 	var want []float64
 	count := 3*maxSquares/(b.Width*b.Level.Height) + 5
 	for i := range count {

@@ -32,6 +32,13 @@
 //     network only as a heuristic, and UCT in the core has no priors.
 //   - Per board and across levels: Train takes any set of levels; samples
 //     of boards of equal size share batches.
+//   - Budget: the solver's time limit and context reach into every network
+//     evaluation, which stops between layers and chunks of squares; the
+//     model's weights and working memory (nn.Config.Bytes) count against
+//     the memory limit, and a model that does not fit stops the run at once
+//     with a memory limit, before its weights are read. Training looks at
+//     its clock and context inside every step and refuses a network that
+//     cannot train within Options.Memory.
 //   - Determinism: a training run is a function of its levels, options and
 //     seed (the number of rounds, when a time limit ends it, aside): the
 //     searches run on their own goroutine, beside training on the other

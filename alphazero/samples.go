@@ -25,8 +25,11 @@ type sample struct {
 // node s and every node d of s's subtree, s included, with h(d) ≤ h(s),
 // the sample (s, h(d)) → depth(d) − depth(s), keeping for each (s, h) the
 // fewest steps. Nodes are visited depth first in child order, so the
-// samples come in a deterministic order.
-func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi int) []sample {
+// samples come in a deterministic order. Only the last keep samples are
+// returned (keep ≤ 0: all), the ones a buffer of keep samples would keep,
+// with the count of those dropped before them, so that a big tree's
+// harvest holds at most twice that many at a time.
+func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi, keep int) ([]sample, int) {
 	t := v.Tree
 	type frame struct {
 		x     int32
@@ -36,6 +39,7 @@ func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi int) []sample {
 		order []float64       // the targets in the order first met
 	}
 	var out []sample
+	dropped := 0
 	var stack []*frame
 	emit := func(f *frame) {
 		p, _ := v.Position(f.x)
@@ -46,6 +50,10 @@ func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi int) []sample {
 				s.legal, s.policy = policyTarget(v, b, f.x)
 			}
 			out = append(out, s)
+		}
+		if keep > 0 && len(out) >= 2*keep {
+			dropped += len(out) - keep
+			out = append(out[:0], out[len(out)-keep:]...)
 		}
 	}
 	// An explicit depth-first walk: enter a node, then its children in
@@ -88,7 +96,11 @@ func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi int) []sample {
 			work = append(work, item{y, true})
 		}
 	}
-	return out
+	if keep > 0 && len(out) > keep {
+		dropped += len(out) - keep
+		out = out[len(out)-keep:]
+	}
+	return out, dropped
 }
 
 // policyTarget is the visit distribution over the children of x, by the

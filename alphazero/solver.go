@@ -60,63 +60,137 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		res.Stats.Counts[WithoutModel] = 1 // say so in solve's stats and bench's records
 		return res, err
 	}
+	// The time limit runs from here, so that loading the model counts, and
+	// reaches into the network's evaluations through the context: the
+	// search's guard reads its deadline as the time limit.
+	if opts.Budget.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Budget.Time)
+		defer cancel()
+	}
+	cfg, err := nn.ReadConfig(opts.Model)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	batch, need := plan(cfg, l, opts.Budget.Memory)
+	if opts.Budget.Memory > 0 && need >= opts.Budget.Memory {
+		// The network alone does not fit: stop before reading its weights.
+		stats := solver.Stats{Bytes: need}
+		solver.NewGuard(ctx, opts).Finish(&stats)
+		return solver.Result{Status: solver.MemoryLimit, Stats: stats}, nil
+	}
 	net, err := Load(opts.Model)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return mcts.SolveValued(ctx, l, opts, c, NewEvaluator(net, weight))
+	if opts.Budget.Memory > 0 {
+		opts.Budget.Memory -= need // the search's tables get the rest
+	}
+	res, err := mcts.SolveValued(ctx, l, opts, c, NewEvaluator(ctx, net, weight, batch))
+	res.Stats.Bytes += need
+	return res, err
+}
+
+// plan returns the boards of one network batch on level l and the memory
+// the network then holds: its weights, its working memory and the
+// evaluator's. A batch holds at most maxSquares squares, and under a
+// memory limit its working memory takes at most a quarter of what the
+// weights leave, so that most of the budget goes to the search; it holds
+// at least one board.
+func plan(cfg nn.Config, l *level.Level, memory int64) (int, int64) {
+	hw := l.Width * l.Height
+	need := func(count int) int64 { return cfg.Bytes(count, hw, false) + evaluatorBytes(l, count) }
+	count := max(1, maxSquares/hw)
+	if memory > 0 {
+		weights := need(0)
+		perBoard := max(1, need(1)-weights)
+		count = int(min(int64(count), max(1, (memory-weights)/4/perBoard)))
+	}
+	return count, need(count)
+}
+
+// evaluatorBytes bounds an Evaluator's memory on level l with batches of
+// count boards: the planes of one batch, and the positions of one flush
+// (the children of a node, four pushes a box at most) with their rewards.
+func evaluatorBytes(l *level.Level, count int) int64 {
+	queued := int64(4*l.Boxes() + 1)
+	key := int64(2 * (l.Boxes() + 1)) // sokoban.Board.KeySize, at most
+	return 8*int64(planes*l.Width*l.Height*count+count) + queued*(key+8)
 }
 
 // Evaluator values positions with a network: weight·(−steps) +
 // (1 − weight)·reward, where steps is the network's prediction of the
 // pushes needed to reach heuristic value 0 and reward the negative
 // matching. It implements mcts.Evaluator.
+//
+// Queued positions are kept packed and encoded a batch at a time, so that
+// the children of a node with hundreds of boxes on a large board do not
+// take a board's planes each at once. Once its context ends, the network
+// stops within a layer and every value left is the matching reward alone:
+// the search then stops at its next look at the clock.
 type Evaluator struct {
+	ctx     context.Context
 	net     *nn.Net
 	weight  float64
-	w, h    int
-	in      []float64
+	batch   int               // boards per network batch
+	pos     *sokoban.Position // decodes the queued positions
+	keys    []byte            // the queued positions, packed
 	rewards []float64
-	out     []float64
+	in, out []float64
+	stopped bool
 }
 
-// NewEvaluator returns an evaluator of net's values mixed with weight.
-func NewEvaluator(net *nn.Net, weight float64) *Evaluator {
-	return &Evaluator{net: net, weight: weight}
+// NewEvaluator returns an evaluator of net's values mixed with weight,
+// that runs the network on at most batch boards at a time until ctx ends.
+func NewEvaluator(ctx context.Context, net *nn.Net, weight float64, batch int) *Evaluator {
+	return &Evaluator{ctx: ctx, net: net, weight: weight, batch: max(1, batch)}
 }
 
 // Add implements mcts.Evaluator.
 func (e *Evaluator) Add(p *sokoban.Position, reward float64) {
-	b := p.Board()
-	e.w, e.h = b.Width, b.Level.Height
-	e.in = encode(e.in, p, 0)
+	if e.pos == nil || e.pos.Board() != p.Board() {
+		e.pos = p.Board().Start()
+	}
+	e.keys = p.PackExact(e.keys) // the player's own square: no flood fill here, encode does one
 	e.rewards = append(e.rewards, reward)
 }
 
-// Flush implements mcts.Evaluator. The network sees at most maxSquares
-// squares at a time, which bounds its scratch memory on large boards.
+// Flush implements mcts.Evaluator.
 func (e *Evaluator) Flush(dst []float64) []float64 {
-	size := planes * e.w * e.h
-	per := max(1, maxSquares/(e.w*e.h))
-	for at := 0; at < len(e.rewards); at += per {
-		k := min(per, len(e.rewards)-at)
-		var err error
-		e.out, err = e.net.Values(e.in[at*size:(at+k)*size], k, e.h, e.w, e.out)
-		if err != nil {
-			panic(fmt.Sprintf("alphazero: a batch the evaluator built is malformed: %v", err))
+	if len(e.rewards) == 0 {
+		return dst
+	}
+	b := e.pos.Board()
+	w, h, size := b.Width, b.Level.Height, b.KeySize()
+	for at := 0; at < len(e.rewards); at += e.batch {
+		rewards := e.rewards[at:min(at+e.batch, len(e.rewards))]
+		if !e.stopped {
+			e.in = e.in[:0]
+			for i := range rewards {
+				e.pos.Unpack(e.keys[(at+i)*size:][:size])
+				e.in = encode(e.in, e.pos, 0)
+			}
+			var err error
+			e.out, err = e.net.Values(e.ctx, e.in, len(rewards), h, w, e.out)
+			if err != nil && e.ctx.Err() == nil {
+				panic(fmt.Sprintf("alphazero: a batch the evaluator built is malformed: %v", err))
+			}
+			e.stopped = err != nil
 		}
-		for i, r := range e.rewards[at : at+k] {
-			dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+		for i, r := range rewards {
+			if e.stopped {
+				dst = append(dst, r)
+			} else {
+				dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+			}
 		}
 	}
-	e.in, e.rewards = e.in[:0], e.rewards[:0]
+	e.keys, e.rewards = e.keys[:0], e.rewards[:0]
 	return dst
 }
 
 // maxSquares bounds the board squares of one network batch, in inference
 // and in training: 64 boards of 10×10 and more, one board of any size.
-// The largest scratch matrix, the 3×3 neighbourhoods of every square, then
-// takes 9·Channels·maxSquares values.
 const maxSquares = 8192
 
 // Steps turns a network output into steps: never negative, and a

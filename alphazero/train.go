@@ -36,6 +36,10 @@ type Options struct {
 	Batch      int           // samples per training step
 	Buffer     int           // the most recent samples kept for training
 	C          float64       // UCT constant of the searches
+	// Memory, when positive, bounds what training holds (see trainBytes):
+	// a network that cannot train within it is refused before any work,
+	// and each search stops growing its tree within what the rest leaves.
+	Memory int64
 	// Progress, when not nil, is called after every round.
 	Progress func(Progress)
 }
@@ -77,9 +81,34 @@ type Report struct {
 	Curve    []Point
 }
 
+// ErrMemory is wrapped by Train's error when the network cannot train
+// within Options.Memory.
+var ErrMemory = errors.New("too little memory for the network")
+
+// trainBytes returns the memory training holds on boards besides the
+// searches: the network with its gradients, Adam's moments and working
+// memory for the largest batch, the batch's planes, the samples (a key
+// and a few pushes of policy target a sample, a generous guess) of the
+// buffer and of the next round's harvest, up to twice the buffer's count,
+// and the boards.
+func trainBytes(boards []*sokoban.Board, opts Options) int64 {
+	var most, boardBytes int64
+	key := 0
+	for _, b := range boards {
+		hw := b.Width * b.Level.Height
+		count := min(opts.Batch, max(1, maxSquares/hw))
+		most = max(most, opts.Net.Bytes(count, hw, true)+8*int64(planes*hw*count))
+		key = max(key, b.KeySize())
+		boardBytes += b.Bytes()
+	}
+	const sampleSize = 96 // the sample struct
+	return most + 3*int64(opts.Buffer)*int64(sampleSize+key+12*4) + boardBytes
+}
+
 // roundSamples are the samples of one round's search.
 type roundSamples struct {
 	samples []sample
+	dropped int // samples harvested before these and dropped (see harvest)
 	solved  bool
 	err     error
 }
@@ -90,7 +119,11 @@ type roundSamples struct {
 // recent ones, and takes opts.Steps AdamW steps on random batches of it.
 // Searches run on their own goroutine one round ahead of training. It stops
 // after opts.Rounds rounds or opts.Time, whichever comes first, or when ctx
-// is cancelled (then it returns the network so far and ctx's error).
+// is cancelled (then it returns the network so far and ctx's error); the
+// clock and ctx are looked at between training steps and inside them, so
+// that a long step on a big network ends promptly, leaving the weights of
+// the last whole step. A network that cannot train within opts.Memory is
+// an error wrapping ErrMemory.
 func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, Report, error) {
 	var rep Report
 	if len(levels) == 0 {
@@ -120,6 +153,19 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 	if len(boards) == 0 {
 		return nil, rep, errors.New("alphazero: no level to train on is both solvable and unsolved")
 	}
+	if err := opts.Net.Check(); err != nil {
+		return nil, rep, fmt.Errorf("alphazero: %w", err)
+	}
+	need := trainBytes(boards, opts)
+	if opts.Memory > 0 && need > opts.Memory {
+		c := opts.Net
+		return nil, rep, fmt.Errorf("alphazero: %w: training embed %d, %d blocks of %d channels, hidden %d on these levels takes about %d MiB, over the limit of %d MiB",
+			ErrMemory, c.Embed, c.Blocks, c.Channels, c.Hidden, need>>20, opts.Memory>>20)
+	}
+	searchBytes := int64(0) // no limit
+	if opts.Memory > 0 {
+		searchBytes = max(1, opts.Memory-need)
+	}
 	net, err := nn.New(opts.Net, opts.Seed)
 	if err != nil {
 		return nil, rep, fmt.Errorf("alphazero: %w", err)
@@ -138,7 +184,7 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 	go func() {
 		defer close(rounds)
 		for r := 0; opts.Rounds == 0 || r < opts.Rounds; r++ {
-			res := search(ctx, boards, r, opts)
+			res := search(ctx, boards, r, opts, searchBytes)
 			select {
 			case rounds <- res:
 			case <-ctx.Done():
@@ -162,7 +208,14 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 		if res.solved {
 			rep.Solved++
 		}
-		for _, s := range res.samples {
+		// The samples the harvest dropped pass through the buffer as
+		// blanks that the kept ones overwrite, so that every sample lands
+		// where it would have had the harvest kept them all.
+		for i := range res.dropped + len(res.samples) {
+			var s sample
+			if i >= res.dropped {
+				s = res.samples[i-res.dropped]
+			}
 			if len(buf) < opts.Buffer {
 				buf = append(buf, s)
 			} else {
@@ -170,7 +223,7 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 				next = (next + 1) % opts.Buffer
 			}
 		}
-		rep.Samples += int64(len(res.samples))
+		rep.Samples += int64(res.dropped + len(res.samples))
 		t0 := time.Now()
 		var value, policy float64
 		steps := 0
@@ -182,7 +235,10 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 			if len(batch) == 0 {
 				break
 			}
-			v, p, err := net.Train(batch, h, w)
+			v, p, err := net.Train(ctx, batch, h, w)
+			if err != nil && ctx.Err() != nil {
+				break // the step stopped part way; the weights are the last step's
+			}
 			if err != nil {
 				return nil, rep, fmt.Errorf("alphazero: %w", err)
 			}
@@ -218,8 +274,10 @@ func setDefault(v *int, def int) {
 }
 
 // search runs round r's MCTS with the plain heuristic on its level and
-// harvests the tree.
-func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options) roundSamples {
+// harvests the tree. With a positive limit it stops growing the tree when
+// the tree and its states (a packed key and a hash table's slot each, a
+// guess) take more than limit bytes.
+func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, limit int64) roundSamples {
 	bi := r % len(boards)
 	b := boards[bi]
 	v := mcts.NewValueSearch(b, nil, opts.C, opts.Seed+uint64(r))
@@ -227,6 +285,9 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options) r
 	for i := 0; i < opts.Iterations; i++ {
 		if i%64 == 0 && ctx.Err() != nil {
 			return roundSamples{err: ctx.Err()}
+		}
+		if limit > 0 && v.Tree.Bytes()+int64(v.Tree.Len())*int64(b.KeySize()+32) > limit {
+			break
 		}
 		out := v.Iterate()
 		if out == mcts.Found {
@@ -237,7 +298,8 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options) r
 			break
 		}
 	}
-	return roundSamples{samples: harvest(v, b, bi), solved: solved}
+	samples, dropped := harvest(v, b, bi, opts.Buffer)
+	return roundSamples{samples: samples, dropped: dropped, solved: solved}
 }
 
 // drawBatch draws up to n samples at random from buf, all of the board

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 )
@@ -30,7 +31,7 @@ func BenchmarkValues(b *testing.B) {
 				}
 				var out []float64
 				for b.Loop() {
-					if out, err = n.Values(in, count, 10, 10, out); err != nil {
+					if out, err = n.Values(context.Background(), in, count, 10, 10, out); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -49,7 +50,7 @@ func BenchmarkTrain(b *testing.B) {
 			}
 			batch := randomBatch(bc.c, 64, 10, 10, rand.New(rand.NewPCG(1, 1)))
 			for b.Loop() {
-				if _, _, err := n.Train(batch, 10, 10); err != nil {
+				if _, _, err := n.Train(context.Background(), batch, 10, 10); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -19,9 +19,12 @@
 //     direction) — a push of the box on that square in that direction — and
 //     a softmax over the legal ones only.
 //
-// Convolutions are im2col followed by one GEMM over the whole batch;
-// activations are laid out channel-major over the batch (C, N, H, W) so that
-// every layer is one matrix product. Gonum's GEMM splits large products over
+// Convolutions are im2col followed by GEMM, a chunk of the batch's squares
+// at a time (boards, or stretches of rows of a large one), which bounds the
+// scratch memory and lets a cancelled context stop a long layer; activations
+// are laid out channel-major over the batch (C, N, H, W) so that every layer
+// is a matrix product. Config.Bytes is the memory a network holds to
+// evaluate or train a batch. Gonum's GEMM splits large products over
 // the available cores; each output block is summed by one goroutine in a
 // fixed order, so results do not depend on the number of threads.
 //

@@ -2,7 +2,6 @@ package nn
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -31,26 +30,33 @@ const (
 // ErrFormat is wrapped by every error about a file's content.
 var ErrFormat = errors.New("not a valid model file")
 
-// Write writes the network's shape, meta text and weights to w.
+// Write writes the network's shape, meta text and weights to w, a tensor
+// at a time, so that writing a large network takes little memory beside
+// its weights.
 func (n *Net) Write(w io.Writer) error {
 	if len(n.Meta) > MaxMeta {
 		return fmt.Errorf("nn: meta text of %d bytes, at most %d", len(n.Meta), MaxMeta)
 	}
-	var buf bytes.Buffer
-	buf.WriteString(magic)
-	put := func(v any) { binary.Write(&buf, binary.LittleEndian, v) } // a bytes.Buffer does not fail
+	crc := crc32.NewIEEE()
+	out := io.MultiWriter(w, crc)
+	var err error
+	put := func(v any) {
+		if err == nil {
+			err = binary.Write(out, binary.LittleEndian, v)
+		}
+	}
+	put([]byte(magic))
 	put(uint32(FileVersion))
 	for _, v := range []int{n.Planes, n.Embed, n.Channels, n.Blocks, n.Hidden} {
 		put(uint32(v))
 	}
 	put(uint32(len(n.Meta)))
-	buf.WriteString(n.Meta)
+	put([]byte(n.Meta))
 	put(uint64(n.Weights()))
 	for _, p := range n.params {
 		put(p.w)
 	}
-	put(crc32.ChecksumIEEE(buf.Bytes()))
-	_, err := w.Write(buf.Bytes())
+	put(crc.Sum32())
 	return err
 }
 
@@ -59,85 +65,105 @@ func (n *Net) Write(w io.Writer) error {
 // says what is wrong.
 func Read(r io.Reader) (*Net, error) { return read(r, -1) }
 
+// bad is an error about a file's content.
+func bad(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+}
+
+// readPart reads v, a truncated file being an error that names what.
+func readPart(in io.Reader, what string, v any) error {
+	err := binary.Read(in, binary.LittleEndian, v)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return bad("truncated in the %s", what)
+	}
+	return err
+}
+
+// readHeader reads a model file's header, up to the count of weights, and
+// returns the shape and meta text it declares.
+func readHeader(in io.Reader) (Config, string, error) {
+	head := make([]byte, len(magic))
+	if _, err := io.ReadFull(in, head); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return Config{}, "", bad("too short for a soko model (%d bytes)", len(magic))
+		}
+		return Config{}, "", err
+	}
+	if string(head) != magic {
+		return Config{}, "", bad("not a soko model file (it does not start with %q)", magic)
+	}
+	var version uint32
+	if err := readPart(in, "header", &version); err != nil {
+		return Config{}, "", err
+	}
+	if version != FileVersion {
+		return Config{}, "", bad("model file version %d; this soko reads version %d", version, FileVersion)
+	}
+	var shape [5]uint32
+	if err := readPart(in, "header", &shape); err != nil {
+		return Config{}, "", err
+	}
+	for _, v := range shape {
+		if v > math.MaxInt32 {
+			return Config{}, "", bad("network shape %v out of range", shape)
+		}
+	}
+	c := Config{Planes: int(shape[0]), Embed: int(shape[1]), Channels: int(shape[2]), Blocks: int(shape[3]), Hidden: int(shape[4])}
+	if err := c.Check(); err != nil {
+		return Config{}, "", bad("%v", err)
+	}
+	var metaLen uint32
+	if err := readPart(in, "header", &metaLen); err != nil {
+		return Config{}, "", err
+	}
+	if metaLen > MaxMeta {
+		return Config{}, "", bad("meta text of %d bytes, at most %d", metaLen, MaxMeta)
+	}
+	meta := make([]byte, metaLen)
+	if err := readPart(in, "header", meta); err != nil {
+		return Config{}, "", err
+	}
+	var count uint64
+	if err := readPart(in, "header", &count); err != nil {
+		return Config{}, "", err
+	}
+	if count != uint64(c.Weights()) {
+		return Config{}, "", bad("%d weights for a network that has %d", count, c.Weights())
+	}
+	return c, string(meta), nil
+}
+
+// fileSize is the length of the file of a network of shape c with meta
+// text of metaLen bytes.
+func fileSize(c Config, metaLen int) int64 {
+	return int64(len(magic)) + 4*(1+5+1) + int64(metaLen) + 8 + 8*int64(c.Weights()) + 4
+}
+
 // read is Read; size, when not negative, is the length of the input, checked
 // against the shape before the weights are allocated.
 func read(r io.Reader, size int64) (*Net, error) {
 	crc := crc32.NewIEEE()
 	in := io.TeeReader(bufio.NewReader(r), crc)
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
-	}
-	read := func(what string, v any) error {
-		err := binary.Read(in, binary.LittleEndian, v)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return bad("truncated in the %s", what)
-		}
-		return err
-	}
-	head := make([]byte, len(magic))
-	if _, err := io.ReadFull(in, head); err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, bad("too short for a soko model (%d bytes)", len(magic))
-		}
+	c, meta, err := readHeader(in)
+	if err != nil {
 		return nil, err
 	}
-	if string(head) != magic {
-		return nil, bad("not a soko model file (it does not start with %q)", magic)
-	}
-	var version uint32
-	if err := read("header", &version); err != nil {
-		return nil, err
-	}
-	if version != FileVersion {
-		return nil, bad("model file version %d; this soko reads version %d", version, FileVersion)
-	}
-	var shape [5]uint32
-	if err := read("header", &shape); err != nil {
-		return nil, err
-	}
-	for _, v := range shape {
-		if v > math.MaxInt32 {
-			return nil, bad("network shape %v out of range", shape)
-		}
-	}
-	c := Config{Planes: int(shape[0]), Embed: int(shape[1]), Channels: int(shape[2]), Blocks: int(shape[3]), Hidden: int(shape[4])}
-	if err := c.Check(); err != nil {
-		return nil, bad("%v", err)
-	}
-	var metaLen uint32
-	if err := read("header", &metaLen); err != nil {
-		return nil, err
-	}
-	if metaLen > MaxMeta {
-		return nil, bad("meta text of %d bytes, at most %d", metaLen, MaxMeta)
-	}
-	meta := make([]byte, metaLen)
-	if err := read("header", meta); err != nil {
-		return nil, err
-	}
-	var count uint64
-	if err := read("header", &count); err != nil {
-		return nil, err
-	}
-	if count != uint64(c.Weights()) {
-		return nil, bad("%d weights for a network that has %d", count, c.Weights())
-	}
-	if want := int64(len(magic)) + 4*(1+5+1) + int64(metaLen) + 8 + 8*int64(count) + 4; size >= 0 && size != want {
+	if want := fileSize(c, len(meta)); size >= 0 && size != want {
 		if size < want {
 			return nil, bad("truncated: %d bytes, a network of this shape takes %d", size, want)
 		}
 		return nil, bad("%d bytes, %d more than a network of this shape takes", size, size-want)
 	}
 	n := build(c)
-	n.Meta = string(meta)
+	n.Meta = meta
 	for _, p := range n.params {
-		if err := read("weights", p.w); err != nil {
+		if err := readPart(in, "weights", p.w); err != nil {
 			return nil, err
 		}
 	}
 	sum := crc.Sum32()
 	var stored uint32
-	if err := read("checksum", &stored); err != nil {
+	if err := readPart(in, "checksum", &stored); err != nil {
 		return nil, err
 	}
 	if stored != sum {
@@ -199,4 +225,20 @@ func Load(path string) (*Net, error) {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}
 	return n, nil
+}
+
+// ReadConfig returns the shape of the network in the file path, reading
+// only its header, so that a caller can tell whether the network fits its
+// memory before the weights are read; errors name the file.
+func ReadConfig(path string) (Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	c, _, err := readHeader(bufio.NewReader(f))
+	if err != nil {
+		return Config{}, fmt.Errorf("model %s: %w", path, err)
+	}
+	return c, nil
 }

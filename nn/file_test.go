@@ -2,6 +2,7 @@ package nn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -44,11 +45,11 @@ func TestFileRoundTrip(t *testing.T) {
 	for _, s := range batch {
 		in = append(in, s.Planes...)
 	}
-	want, err := n.Values(in, 3, 4, 4, nil)
+	want, err := n.Values(context.Background(), in, 3, 4, 4, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := m.Values(in, 3, 4, 4, nil)
+	got, err := m.Values(context.Background(), in, 3, 4, 4, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -39,15 +40,25 @@ func randomBatch(c Config, count, h, w int, r *rand.Rand) []Sample {
 
 // TestGradientCheck compares every weight's backpropagated gradient with
 // the central finite difference of the total loss (value plus policy), with
-// the whole batch in one chunk and with one board per chunk.
+// the whole batch in one chunk, one board per chunk, and chunks of 7
+// squares that cut rows and boards.
 func TestGradientCheck(t *testing.T) {
 	t.Run("one chunk", gradientCheck)
-	t.Run("a board per chunk", func(t *testing.T) {
-		defer func(v int) { chunkValues = v }(chunkValues)
-		chunkValues = 1
-		gradientCheck(t)
-	})
+	for _, c := range []struct {
+		name   string
+		values int
+		min    int
+	}{{"a board per chunk", 1, 1 << 30}, {"7 squares per chunk", 1, 7}} {
+		t.Run(c.name, func(t *testing.T) {
+			defer setChunks(chunkValues, minChunk)
+			setChunks(c.values, c.min)
+			gradientCheck(t)
+		})
+	}
 }
+
+// setChunks sets the chunk sizes of the convolutions (see conv.chunk).
+func setChunks(values, min int) { chunkValues, minChunk = values, min }
 
 func gradientCheck(t *testing.T) {
 	c := Config{Planes: 3, Embed: 4, Channels: 5, Blocks: 2, Hidden: 6}
@@ -71,18 +82,18 @@ func gradientCheck(t *testing.T) {
 	const h, w = 4, 5
 	batch := randomBatch(c, 3, h, w, r)
 	total := func() float64 {
-		v, p, _, _, err := n.loss(batch, h, w)
+		v, p, _, _, err := n.loss(context.Background(), batch, h, w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return v + p
 	}
-	_, _, dv, dl, err := n.loss(batch, h, w)
+	_, _, dv, dl, err := n.loss(context.Background(), batch, h, w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.zeroGrad()
-	n.backward(dv, dl)
+	n.backward(context.Background(), dv, dl)
 	if got, want := len(n.params), 4+4*c.Blocks+6; got != want {
 		t.Fatalf("%d weight tensors, want %d", got, want)
 	}
@@ -119,12 +130,12 @@ func TestGradientNotZero(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(1, 1))
 	batch := randomBatch(c, 4, 3, 3, r)
-	_, _, dv, dl, err := n.loss(batch, 3, 3)
+	_, _, dv, dl, err := n.loss(context.Background(), batch, 3, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.zeroGrad()
-	n.backward(dv, dl)
+	n.backward(context.Background(), dv, dl)
 	for pi, p := range n.params {
 		nonzero := false
 		for _, g := range p.g {
@@ -137,41 +148,45 @@ func TestGradientNotZero(t *testing.T) {
 }
 
 // TestChunksAgree: the values, logits and gradients of a batch are the same
-// up to rounding whatever the chunk size.
+// up to rounding whatever the chunk size, whether chunks hold whole boards
+// or cut them.
 func TestChunksAgree(t *testing.T) {
-	run := func(chunk int) (vals, logits, grads []float64) {
-		defer func(v int) { chunkValues = v }(chunkValues)
-		chunkValues = chunk
+	run := func(chunk, min int) (vals, logits, grads []float64) {
+		defer setChunks(chunkValues, minChunk)
+		setChunks(chunk, min)
 		c := Config{Planes: 3, Embed: 4, Channels: 6, Blocks: 2, Hidden: 5}
 		n, err := New(c, 11)
 		if err != nil {
 			t.Fatal(err)
 		}
 		batch := randomBatch(c, 7, 5, 6, rand.New(rand.NewPCG(8, 8)))
-		_, _, dv, dl, err := n.loss(batch, 5, 6)
+		_, _, dv, dl, err := n.loss(context.Background(), batch, 5, 6)
 		if err != nil {
 			t.Fatal(err)
 		}
 		vals = append(vals, n.value...)
 		logits = append(logits, n.logits...)
 		n.zeroGrad()
-		n.backward(dv, dl)
+		n.backward(context.Background(), dv, dl)
 		for _, p := range n.params {
 			grads = append(grads, p.g...)
 		}
 		return vals, logits, grads
 	}
-	v1, l1, g1 := run(1)
-	v2, l2, g2 := run(1 << 30)
-	v3, l3, g3 := run(3 * 6 * 9 * 30) // 3 boards per chunk in the tower
+	v1, l1, g1 := run(1, 1<<30)
+	v2, l2, g2 := run(1<<30, 1<<30)
+	v3, l3, g3 := run(3*6*9*30, 1<<30) // 3 boards per chunk in the tower
+	v4, l4, g4 := run(1, 1)            // a square per chunk
+	v5, l5, g5 := run(1, 4)            // 4 squares of rows of 6
 	for _, c := range []struct {
-		name       string
-		a, b, want []float64
-	}{{"values", v1, v3, v2}, {"logits", l1, l3, l2}, {"gradients", g1, g3, g2}} {
+		name string
+		got  [][]float64
+		want []float64
+	}{{"values", [][]float64{v1, v3, v4, v5}, v2}, {"logits", [][]float64{l1, l3, l4, l5}, l2}, {"gradients", [][]float64{g1, g3, g4, g5}, g2}} {
 		for i := range c.want {
-			for _, got := range []float64{c.a[i], c.b[i]} {
-				if math.Abs(got-c.want[i]) > 1e-12*(1+math.Abs(c.want[i])) {
-					t.Fatalf("%s[%d]: %v chunked, %v in one chunk", c.name, i, got, c.want[i])
+			for _, got := range c.got {
+				if math.Abs(got[i]-c.want[i]) > 1e-12*(1+math.Abs(c.want[i])) {
+					t.Fatalf("%s[%d]: %v chunked, %v in one chunk", c.name, i, got[i], c.want[i])
 				}
 			}
 		}

@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"context"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -49,11 +51,12 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, b []float64, bet
 // conv is a k×k convolution with zero padding k/2 (the output has the
 // input's height and width) and a bias per output channel.
 //
-// The batch is processed a chunk of boards at a time, so that the k×k
-// neighbourhoods of a chunk (im2col) stay in cache; a chunk's columns are a
-// strided sub-matrix of the batch's (C, N·H·W) activations. Chunks are
-// taken in order, so gradients are summed in the same order whatever their
-// size.
+// The batch's squares are processed a chunk at a time, so that the k×k
+// neighbourhoods of a chunk (im2col) stay in cache and its scratch memory is
+// bounded whatever the board, and so that a cancelled context stops a long
+// layer between chunks; a chunk's columns are a strided sub-matrix of the
+// batch's (C, N·H·W) activations. Chunks are taken in order, so gradients
+// are summed in the same order whatever their size.
 type conv struct {
 	in, out, k int
 	weight     *param // out × (in·k·k)
@@ -64,13 +67,25 @@ func newConv(in, out, k int) *conv {
 	return &conv{in: in, out: out, k: k, weight: newParam(out * in * k * k), bias: newParam(out)}
 }
 
-// chunkValues bounds the values of one chunk's im2col matrix (256 KiB);
-// a variable so that the tests can force one board per chunk.
-var chunkValues = 32 << 10
+// chunkValues bounds the values of one chunk's im2col matrix (256 KiB)
+// unless a chunk of minChunk squares takes more; variables so that the
+// tests can force chunks of a board, or of a square.
+var (
+	chunkValues = 32 << 10
+	minChunk    = 256
+)
 
-// boardsPerChunk is the number of boards of shape s in one chunk.
-func (l *conv) boardsPerChunk(s shape) int {
-	return max(1, chunkValues/(l.in*l.k*l.k*s.h*s.w))
+// chunk is the number of squares in one chunk on boards of hw squares:
+// boards of at most minChunk squares go whole, as many as chunkValues
+// allows and at least one; a bigger board goes in stretches of as many
+// squares as chunkValues allows and at least minChunk, so that the matrix
+// products stay efficient.
+func (l *conv) chunk(hw int) int {
+	kk := l.in * l.k * l.k
+	if hw <= minChunk {
+		return hw * max(1, chunkValues/(kk*hw))
+	}
+	return max(chunkValues/kk, minChunk)
 }
 
 // sub is the sub-matrix of columns [a, b) of a rows × m matrix.
@@ -83,74 +98,85 @@ func dense64(data []float64, rows, cols int) blas64.General {
 	return blas64.General{Rows: rows, Cols: cols, Stride: cols, Data: data}
 }
 
-// im2col writes the k×k neighbourhoods of boards [n0, n1) of x into cols,
-// a matrix of in·k·k rows and (n1−n0)·H·W columns, and returns it.
-func (l *conv) im2col(x []float64, s shape, n0, n1 int, cols []float64) []float64 {
-	p, m := l.k/2, s.cols()
+// rowRuns calls f for each stretch of the batch columns [a, b) that lies in
+// one board row: the stretch starts at column j, on square (x, y) of board
+// n, and is k squares long.
+func rowRuns(s shape, a, b int, f func(j, n, y, x, k int)) {
 	hw := s.h * s.w
-	mc := (n1 - n0) * hw
+	for j := a; j < b; {
+		n, i := j/hw, j%hw
+		y, x := i/s.w, i%s.w
+		k := min(s.w-x, b-j)
+		f(j, n, y, x, k)
+		j += k
+	}
+}
+
+// im2col writes the k×k neighbourhoods of the batch columns [a, b) of x
+// into cols, a matrix of in·k·k rows and b−a columns, and returns it.
+func (l *conv) im2col(x []float64, s shape, a, b int, cols []float64) []float64 {
+	p, m, hw := l.k/2, s.cols(), s.h*s.w
+	mc := b - a
 	cols = grow(cols, l.in*l.k*l.k*mc)
 	for ci := range l.in {
 		for ky := range l.k {
 			for kx := range l.k {
 				row := cols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
 				dy, dx := ky-p, kx-p
-				for n := n0; n < n1; n++ {
-					src := x[ci*m+n*hw:][:hw]
-					dst := row[(n-n0)*hw:][:hw]
-					for y := range s.h {
-						yy := y + dy
-						for xx := range s.w {
-							sx := xx + dx
-							if yy < 0 || yy >= s.h || sx < 0 || sx >= s.w {
-								dst[y*s.w+xx] = 0
-							} else {
-								dst[y*s.w+xx] = src[yy*s.w+sx]
-							}
-						}
+				rowRuns(s, a, b, func(j, n, y, x0, k int) {
+					dst := row[j-a:][:k]
+					yy := y + dy
+					if yy < 0 || yy >= s.h {
+						clear(dst)
+						return
 					}
-				}
+					src := x[ci*m+n*hw+yy*s.w:][:s.w]
+					// Squares t of the stretch read column x0+t+dx of the
+					// row, inside the board for t in [lo, hi).
+					lo, hi := min(max(-dx-x0, 0), k), min(max(s.w-dx-x0, 0), k)
+					clear(dst[:lo])
+					if lo < hi {
+						copy(dst[lo:hi], src[x0+lo+dx:])
+					}
+					clear(dst[max(hi, lo):])
+				})
 			}
 		}
 	}
 	return cols
 }
 
-// col2im adds the gradient of the columns of boards [n0, n1) back onto the
-// input's gradient dx.
-func (l *conv) col2im(dcols []float64, s shape, n0, n1 int, dx []float64) {
-	p, m := l.k/2, s.cols()
-	hw := s.h * s.w
-	mc := (n1 - n0) * hw
+// col2im adds the gradient of the columns [a, b) back onto the input's
+// gradient dx.
+func (l *conv) col2im(dcols []float64, s shape, a, b int, dx []float64) {
+	p, m, hw := l.k/2, s.cols(), s.h*s.w
+	mc := b - a
 	for ci := range l.in {
 		for ky := range l.k {
 			for kx := range l.k {
 				row := dcols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
 				dy, ddx := ky-p, kx-p
-				for n := n0; n < n1; n++ {
-					dst := dx[ci*m+n*hw:][:hw]
-					src := row[(n-n0)*hw:][:hw]
-					for y := range s.h {
-						yy := y + dy
-						if yy < 0 || yy >= s.h {
-							continue
-						}
-						for xx := range s.w {
-							sx := xx + ddx
-							if sx >= 0 && sx < s.w {
-								dst[yy*s.w+sx] += src[y*s.w+xx]
-							}
-						}
+				rowRuns(s, a, b, func(j, n, y, x0, k int) {
+					yy := y + dy
+					if yy < 0 || yy >= s.h {
+						return
 					}
-				}
+					src := row[j-a:][:k]
+					dst := dx[ci*m+n*hw+yy*s.w:][:s.w]
+					lo, hi := min(max(-ddx-x0, 0), k), min(max(s.w-ddx-x0, 0), k)
+					for t := lo; t < hi; t++ {
+						dst[x0+t+ddx] += src[t]
+					}
+				})
 			}
 		}
 	}
 }
 
-// forward computes y = W·im2col(x) + b; cols is scratch space.
-func (l *conv) forward(x []float64, s shape, y, cols []float64) ([]float64, []float64) {
-	m, hw, kk := s.cols(), s.h*s.w, l.in*l.k*l.k
+// forward computes y = W·im2col(x) + b; cols is scratch space. It stops
+// between chunks with ctx's error once ctx is done.
+func (l *conv) forward(ctx context.Context, x []float64, s shape, y, cols []float64) ([]float64, []float64, error) {
+	m, kk := s.cols(), l.in*l.k*l.k
 	y = grow(y, l.out*m)
 	for co := range l.out {
 		b := l.bias.w[co]
@@ -160,26 +186,30 @@ func (l *conv) forward(x []float64, s shape, y, cols []float64) ([]float64, []fl
 		}
 	}
 	w := dense64(l.weight.w, l.out, kk)
-	per := l.boardsPerChunk(s)
-	for n0 := 0; n0 < s.n; n0 += per {
-		n1 := min(n0+per, s.n)
-		a, b := n0*hw, n1*hw
+	per := l.chunk(s.h * s.w)
+	for a := 0; a < m; a += per {
+		if err := ctx.Err(); err != nil {
+			return y, cols, err
+		}
+		b := min(a+per, m)
 		var src blas64.General
 		if l.k == 1 {
 			src = sub(x, l.in, m, a, b)
 		} else {
-			cols = l.im2col(x, s, n0, n1, cols)
+			cols = l.im2col(x, s, a, b, cols)
 			src = dense64(cols, kk, b-a)
 		}
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, w, src, 1, sub(y, l.out, m, a, b))
 	}
-	return y, cols
+	return y, cols, nil
 }
 
 // backward adds the weight and bias gradients of dy to the layer and
-// writes the gradient with respect to x into dx (nil skips it).
-func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []float64) ([]float64, []float64) {
-	m, hw, kk := s.cols(), s.h*s.w, l.in*l.k*l.k
+// writes the gradient with respect to x into dx (nil skips it). It stops
+// between chunks with ctx's error once ctx is done, the gradients then
+// incomplete.
+func (l *conv) backward(ctx context.Context, x []float64, s shape, dy []float64, dx, cols, dcols []float64) ([]float64, []float64, error) {
+	m, kk := s.cols(), l.in*l.k*l.k
 	for co := range l.out {
 		sum := 0.0
 		for _, v := range dy[co*m:][:m] {
@@ -191,10 +221,12 @@ func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []fl
 		clear(dx) // col2im adds to it
 	}
 	w, dw := dense64(l.weight.w, l.out, kk), dense64(l.weight.g, l.out, kk)
-	per := l.boardsPerChunk(s)
-	for n0 := 0; n0 < s.n; n0 += per {
-		n1 := min(n0+per, s.n)
-		a, b := n0*hw, n1*hw
+	per := l.chunk(s.h * s.w)
+	for a := 0; a < m; a += per {
+		if err := ctx.Err(); err != nil {
+			return cols, dcols, err
+		}
+		b := min(a+per, m)
 		g := sub(dy, l.out, m, a, b)
 		if l.k == 1 {
 			blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, sub(x, l.in, m, a, b), 1, dw)
@@ -203,15 +235,15 @@ func (l *conv) backward(x []float64, s shape, dy []float64, dx, cols, dcols []fl
 			}
 			continue
 		}
-		cols = l.im2col(x, s, n0, n1, cols)
+		cols = l.im2col(x, s, a, b, cols)
 		blas64.Gemm(blas.NoTrans, blas.Trans, 1, g, dense64(cols, kk, b-a), 1, dw)
 		if dx != nil {
 			dcols = grow(dcols, kk*(b-a))
 			blas64.Gemm(blas.Trans, blas.NoTrans, 1, w, g, 0, dense64(dcols, kk, b-a))
-			l.col2im(dcols, s, n0, n1, dx)
+			l.col2im(dcols, s, a, b, dx)
 		}
 	}
-	return cols, dcols
+	return cols, dcols, nil
 }
 
 // dense is a fully connected layer, y = W·x + b, on a batch of column

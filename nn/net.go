@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -56,6 +57,31 @@ func (c Config) Weights() int {
 	return n
 }
 
+// Bytes returns the most memory a network of shape c holds while it
+// evaluates (train false) or takes a training step on (train true) a batch
+// of count boards of hw squares each: its weights (with their gradients
+// and Adam's two moments when training), activations, gradients of the
+// activations and scratch matrices. Evaluation keeps two of the tower's
+// activations at a time; training keeps them all for backpropagation.
+func (c Config) Bytes(count, hw int, train bool) int64 {
+	m, n := int64(count)*int64(hw), int64(count)
+	p, e, ch, b, h := int64(c.Planes), int64(c.Embed), int64(c.Channels), int64(c.Blocks), int64(c.Hidden)
+	// The im2col scratch of the 3×3 convolutions, the largest chunk.
+	cols := int64(0)
+	for _, in := range []int{c.Embed, c.Channels} {
+		l := conv{in: in, k: 3}
+		cols = max(cols, int64(in)*9*min(m, int64(l.chunk(hw))))
+	}
+	vals := p*m + e*m + (ch+h+2)*n + 4*m + cols // input, embedding, pool, hidden, value and output, logits
+	weights := int64(c.Weights())
+	if !train {
+		return 8 * (weights + vals + 3*ch*m) // two of the tower's activations and one inner one
+	}
+	vals += (2*b+1)*ch*m + p*m + n + 4*m + 4*int64(hw) // every activation, the batch's input, the loss's derivatives, a board's probabilities
+	vals += (h+ch)*n + 3*ch*m + e*m + cols             // backward: the heads, three tower gradients, the embedding's, col2im's scratch
+	return 8 * (4*weights + vals)
+}
+
 // Net is the residual value/policy network (see the package comment). A
 // Net is not safe for concurrent use: it keeps the activations of its last
 // batch for backpropagation.
@@ -83,6 +109,14 @@ type Net struct {
 	logits []float64   // 4 × N·H·W
 	cols   []float64
 	tmp    []float64
+
+	// Training's scratch, kept from step to step: the batch's input, the
+	// derivatives of the loss and of the activations, one board's
+	// probabilities.
+	in, dv, dl, prob []float64
+	dhid, dpool      []float64
+	da, dinner, dx   []float64
+	de               []float64
 }
 
 // New returns a network of shape c with weights drawn from a generator
@@ -145,9 +179,11 @@ func (n *Net) checkBatch(in []float64, count, h, w int) error {
 }
 
 // forward runs the network on count boards whose planes lie one board
-// after the other in in (board-major: board, plane, row, column), keeping
-// the activations.
-func (n *Net) forward(in []float64, count, h, w int) {
+// after the other in in (board-major: board, plane, row, column). Training
+// (keep) keeps every block's activations for backpropagation; evaluation
+// keeps two at a time. It stops between layers and chunks with ctx's error
+// once ctx is done.
+func (n *Net) forward(ctx context.Context, in []float64, count, h, w int, keep bool) error {
 	hw := h * w
 	n.s = shape{c: n.Planes, n: count, h: h, w: w}
 	m := n.s.cols()
@@ -157,26 +193,45 @@ func (n *Net) forward(in []float64, count, h, w int) {
 			copy(n.x0[p*m+b*hw:][:hw], in[(b*n.Planes+p)*hw:][:hw])
 		}
 	}
-	n.e, n.cols = n.embed.forward(n.x0, n.s, n.e, n.cols)
+	if !keep {
+		clear(n.acts[2:]) // what training kept, so that evaluation holds no more than Bytes says
+		clear(n.inner[1:])
+	}
+	var err error
+	if n.e, n.cols, err = n.embed.forward(ctx, n.x0, n.s, n.e, n.cols); err != nil {
+		return err
+	}
 	es := shape{c: n.Embed, n: count, h: h, w: w}
-	n.acts[0], n.cols = n.stem.forward(n.e, es, n.acts[0], n.cols)
+	if n.acts[0], n.cols, err = n.stem.forward(ctx, n.e, es, n.acts[0], n.cols); err != nil {
+		return err
+	}
 	relu(n.acts[0])
 	cs := shape{c: n.Channels, n: count, h: h, w: w}
+	top := 0
 	for i, b := range n.blocks {
-		n.inner[i], n.cols = b[0].forward(n.acts[i], cs, n.inner[i], n.cols)
-		relu(n.inner[i])
-		n.acts[i+1], n.cols = b[1].forward(n.inner[i], cs, n.acts[i+1], n.cols)
-		a, x := n.acts[i+1], n.acts[i]
+		src, mid, dst := i, i, i+1
+		if !keep {
+			src, mid, dst = i%2, 0, (i+1)%2
+		}
+		if n.inner[mid], n.cols, err = b[0].forward(ctx, n.acts[src], cs, n.inner[mid], n.cols); err != nil {
+			return err
+		}
+		relu(n.inner[mid])
+		if n.acts[dst], n.cols, err = b[1].forward(ctx, n.inner[mid], cs, n.acts[dst], n.cols); err != nil {
+			return err
+		}
+		a, x := n.acts[dst], n.acts[src]
 		for j := range a {
 			a[j] = max(a[j]+x[j], 0)
 		}
+		top = dst
 	}
-	top := n.acts[n.Blocks]
+	t := n.acts[top]
 	n.pool = grow(n.pool, n.Channels*count)
 	for c := range n.Channels {
 		for b := range count {
 			sum := 0.0
-			for _, v := range top[c*m+b*hw:][:hw] {
+			for _, v := range t[c*m+b*hw:][:hw] {
 				sum += v
 			}
 			n.pool[c*count+b] = sum / float64(hw)
@@ -185,25 +240,34 @@ func (n *Net) forward(in []float64, count, h, w int) {
 	n.hid = n.hidden.forward(n.pool, count, n.hid)
 	relu(n.hid)
 	n.value = n.out.forward(n.hid, count, n.value)
-	n.logits, n.cols = n.policy.forward(top, cs, n.logits, n.cols)
+	n.logits, n.cols, err = n.policy.forward(ctx, t, cs, n.logits, n.cols)
+	return err
 }
 
 // backward adds to the gradients those of a loss whose derivatives with
-// respect to the values are dv (N) and to the logits dl (4 × N·H·W). dv and
-// dl are overwritten.
-func (n *Net) backward(dv, dl []float64) {
+// respect to the values are dv (N) and to the logits dl (4 × N·H·W), after
+// a forward pass that kept its activations. dv and dl are overwritten. It
+// stops between layers and chunks with ctx's error once ctx is done, the
+// gradients then incomplete.
+func (n *Net) backward(ctx context.Context, dv, dl []float64) error {
 	count, h, w := n.s.n, n.s.h, n.s.w
 	hw, m := h*w, n.s.cols()
 	cs := shape{c: n.Channels, n: count, h: h, w: w}
-	dhid := make([]float64, n.Hidden*count)
+	n.dhid = grow(n.dhid, n.Hidden*count)
+	dhid := n.dhid
 	n.out.backward(n.hid, count, dv, dhid)
 	reluBack(n.hid, dhid)
-	dpool := make([]float64, n.Channels*count)
+	n.dpool = grow(n.dpool, n.Channels*count)
+	dpool := n.dpool
 	n.hidden.backward(n.pool, count, dhid, dpool)
 
 	top := n.acts[n.Blocks]
-	da := make([]float64, n.Channels*m)
-	n.cols, n.tmp = n.policy.backward(top, cs, dl, da, n.cols, n.tmp)
+	n.da = grow(n.da, n.Channels*m)
+	da := n.da // the policy head's backward writes all of it
+	var err error
+	if n.cols, n.tmp, err = n.policy.backward(ctx, top, cs, dl, da, n.cols, n.tmp); err != nil {
+		return err
+	}
 	for c := range n.Channels {
 		for b := range count {
 			g := dpool[c*count+b] / float64(hw)
@@ -213,32 +277,43 @@ func (n *Net) backward(dv, dl []float64) {
 			}
 		}
 	}
-	dinner := make([]float64, n.Channels*m)
-	dx := make([]float64, n.Channels*m)
+	n.dinner, n.dx = grow(n.dinner, n.Channels*m), grow(n.dx, n.Channels*m)
+	dinner, dx := n.dinner, n.dx // the 3×3 convolutions' backward clears them
 	for i := n.Blocks - 1; i >= 0; i-- {
 		b := n.blocks[i]
 		reluBack(n.acts[i+1], da) // through the block's final ReLU
-		n.cols, n.tmp = b[1].backward(n.inner[i], cs, da, dinner, n.cols, n.tmp)
+		if n.cols, n.tmp, err = b[1].backward(ctx, n.inner[i], cs, da, dinner, n.cols, n.tmp); err != nil {
+			return err
+		}
 		reluBack(n.inner[i], dinner)
-		n.cols, n.tmp = b[0].backward(n.acts[i], cs, dinner, dx, n.cols, n.tmp)
+		if n.cols, n.tmp, err = b[0].backward(ctx, n.acts[i], cs, dinner, dx, n.cols, n.tmp); err != nil {
+			return err
+		}
 		for j := range da {
 			da[j] += dx[j] // the skip connection
 		}
 	}
 	reluBack(n.acts[0], da)
 	es := shape{c: n.Embed, n: count, h: h, w: w}
-	de := make([]float64, n.Embed*m)
-	n.cols, n.tmp = n.stem.backward(n.e, es, da, de, n.cols, n.tmp)
-	n.cols, n.tmp = n.embed.backward(n.x0, n.s, de, nil, n.cols, n.tmp)
+	n.de = grow(n.de, n.Embed*m)
+	de := n.de
+	if n.cols, n.tmp, err = n.stem.backward(ctx, n.e, es, da, de, n.cols, n.tmp); err != nil {
+		return err
+	}
+	n.cols, n.tmp, err = n.embed.backward(ctx, n.x0, n.s, de, nil, n.cols, n.tmp)
+	return err
 }
 
 // Values computes the value of each of count boards of h×w squares whose
 // planes lie one board after the other in in, into out (grown as needed).
-func (n *Net) Values(in []float64, count, h, w int, out []float64) ([]float64, error) {
+// It stops between layers and chunks with ctx's error once ctx is done.
+func (n *Net) Values(ctx context.Context, in []float64, count, h, w int, out []float64) ([]float64, error) {
 	if err := n.checkBatch(in, count, h, w); err != nil {
 		return out, err
 	}
-	n.forward(in, count, h, w)
+	if err := n.forward(ctx, in, count, h, w, false); err != nil {
+		return out, err
+	}
 	out = append(out[:0], n.value...)
 	return out, nil
 }
@@ -270,15 +345,15 @@ type Sample struct {
 // cross-entropy of the policies (over the samples that have a policy
 // target) on a batch of boards of h×w squares, without training.
 func (n *Net) Loss(batch []Sample, h, w int) (value, policy float64, err error) {
-	value, policy, _, _, err = n.loss(batch, h, w)
+	value, policy, _, _, err = n.loss(context.Background(), batch, h, w)
 	return value, policy, err
 }
 
 // loss runs the batch forward and returns the losses with their
 // derivatives with respect to the values and the logits.
-func (n *Net) loss(batch []Sample, h, w int) (value, policy float64, dv, dl []float64, err error) {
+func (n *Net) loss(ctx context.Context, batch []Sample, h, w int) (value, policy float64, dv, dl []float64, err error) {
 	hw := h * w
-	in := make([]float64, 0, len(batch)*n.Planes*hw)
+	in := grow(n.in, len(batch)*n.Planes*hw)[:0]
 	for i, s := range batch {
 		if len(s.Planes) != n.Planes*hw {
 			return 0, 0, nil, nil, fmt.Errorf("nn: sample %d has %d plane values, want %d", i, len(s.Planes), n.Planes*hw)
@@ -293,26 +368,32 @@ func (n *Net) loss(batch []Sample, h, w int) (value, policy float64, dv, dl []fl
 		}
 		in = append(in, s.Planes...)
 	}
+	n.in = in
 	if err := n.checkBatch(in, len(batch), h, w); err != nil {
 		return 0, 0, nil, nil, err
 	}
-	n.forward(in, len(batch), h, w)
+	if err := n.forward(ctx, in, len(batch), h, w, true); err != nil {
+		return 0, 0, nil, nil, err
+	}
 	count, m := len(batch), n.s.cols()
-	dv = make([]float64, count)
+	n.dv = grow(n.dv, count)
+	dv = n.dv
 	for i, s := range batch {
 		d := n.value[i] - s.Value
 		value += d * d
 		dv[i] = 2 * d / float64(count)
 	}
 	value /= float64(count)
-	dl = make([]float64, 4*m)
+	n.dl = grow(n.dl, 4*m)
+	dl = n.dl
+	clear(dl) // only the legal pushes' logits get a derivative
 	withPolicy := 0
 	for _, s := range batch {
 		if len(s.Legal) > 0 {
 			withPolicy++
 		}
 	}
-	var p []float64
+	p := n.prob
 	for i, s := range batch {
 		if len(s.Legal) == 0 {
 			continue
@@ -322,12 +403,11 @@ func (n *Net) loss(batch []Sample, h, w int) (value, policy float64, dv, dl []fl
 		for _, l := range s.Legal {
 			top = max(top, n.logits[at(l)])
 		}
-		p = p[:0]
+		p = grow(p, len(s.Legal))
 		sum := 0.0
-		for _, l := range s.Legal {
-			e := math.Exp(n.logits[at(l)] - top)
-			p = append(p, e)
-			sum += e
+		for j, l := range s.Legal {
+			p[j] = math.Exp(n.logits[at(l)] - top)
+			sum += p[j]
 		}
 		for j, l := range s.Legal {
 			q := p[j] / sum
@@ -337,6 +417,7 @@ func (n *Net) loss(batch []Sample, h, w int) (value, policy float64, dv, dl []fl
 			dl[at(l)] = (q - s.Policy[j]) / float64(withPolicy)
 		}
 	}
+	n.prob = p
 	if withPolicy > 0 {
 		policy /= float64(withPolicy)
 	}
@@ -360,14 +441,18 @@ const (
 )
 
 // Train takes one AdamW step on the batch's summed loss (value plus
-// policy) and returns the two losses before the step.
-func (n *Net) Train(batch []Sample, h, w int) (value, policy float64, err error) {
-	value, policy, dv, dl, err := n.loss(batch, h, w)
+// policy) and returns the two losses before the step. Once ctx is done it
+// stops between layers and chunks with ctx's error and leaves the weights
+// as they were, so that a long step on a big network ends promptly.
+func (n *Net) Train(ctx context.Context, batch []Sample, h, w int) (value, policy float64, err error) {
+	value, policy, dv, dl, err := n.loss(ctx, batch, h, w)
 	if err != nil {
 		return 0, 0, err
 	}
 	n.zeroGrad()
-	n.backward(dv, dl)
+	if err := n.backward(ctx, dv, dl); err != nil {
+		return 0, 0, err
+	}
 	n.step++
 	c1 := 1 - math.Pow(Beta1, float64(n.step))
 	c2 := 1 - math.Pow(Beta2, float64(n.step))

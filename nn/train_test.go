@@ -2,6 +2,7 @@ package nn
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -48,7 +49,7 @@ func TestTrainingLearns(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 400 {
-		if _, _, err := n.Train(learnable(c, 16, 5, 5, r), 5, 5); err != nil {
+		if _, _, err := n.Train(context.Background(), learnable(c, 16, 5, 5, r), 5, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,7 +74,7 @@ func TestTrainingDeterministic(t *testing.T) {
 		}
 		r := rand.New(rand.NewPCG(4, 4))
 		for range 3 {
-			if _, _, err := n.Train(learnable(c, 32, 10, 10, r), 10, 10); err != nil {
+			if _, _, err := n.Train(context.Background(), learnable(c, 32, 10, 10, r), 10, 10); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -94,11 +95,11 @@ func TestTrainingDeterministic(t *testing.T) {
 
 func TestBadBatches(t *testing.T) {
 	n := smallNet(t, 1)
-	if _, err := n.Values(make([]float64, 10), 1, 4, 4, nil); err == nil {
+	if _, err := n.Values(context.Background(), make([]float64, 10), 1, 4, 4, nil); err == nil {
 		t.Error("Values accepted 10 inputs for a 4×4 board of 3 planes")
 	}
 	s := Sample{Planes: make([]float64, 3*16), Legal: []int32{64}, Policy: []float64{1}}
-	if _, _, err := n.Train([]Sample{s}, 4, 4); err == nil {
+	if _, _, err := n.Train(context.Background(), []Sample{s}, 4, 4); err == nil {
 		t.Error("Train accepted logit 64 on a 4×4 board")
 	}
 	if _, err := New(Config{Planes: 1, Embed: 1, Channels: 1, Blocks: 0, Hidden: 1}, 1); err == nil {

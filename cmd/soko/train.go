@@ -16,6 +16,7 @@ import (
 	"soko/internal/progress"
 	"soko/levels"
 	"soko/nn"
+	"soko/solver"
 )
 
 const trainDoc = `Trains the alphazero solver's network (003 §2.4-§2.5) on search trees of
@@ -25,7 +26,10 @@ of the recent samples. One level is 003's per-board training; many levels
 (e.g. from soko generate) train across levels. Writes the model to --out and
 the loss curve to --plot (default: the model's name with .png). The run is
 the same for equal seeds and rounds; --time ends it after as many rounds as
-fit. Use the model with 'soko solve --algo alphazero --model FILE'.
+fit, and an interrupt (Ctrl-C) ends it within a training step and saves the
+model trained so far. --memory bounds the network, the samples and the
+searches: a network too big for it is refused before training starts. Use
+the model with 'soko solve --algo alphazero --model FILE'.
 `
 
 type trainConfig struct {
@@ -56,6 +60,7 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	fs.IntVar(&c.opts.Net.Channels, "channels", c.opts.Net.Channels, "channels `N` of the residual tower (003: 64)")
 	fs.IntVar(&c.opts.Net.Blocks, "blocks", c.opts.Net.Blocks, "residual blocks `N` (003: 10)")
 	fs.IntVar(&c.opts.Net.Hidden, "hidden", c.opts.Net.Hidden, "units `N` of the value head's hidden layer")
+	fs.Var(sizeValue{&c.opts.Memory}, "memory", "memory limit `SIZE` of the run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	return fs, c
 }
@@ -83,6 +88,10 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := c.opts.Net.Check(); err != nil {
 		return usagef("train: %v", err)
 	}
+	if !isSet(fs, "memory") {
+		c.opts.Memory = solver.DefaultMemory(1)
+	}
+	setMemoryLimit(1, c.opts.Memory)
 	if c.plot == "" {
 		c.plot = strings.TrimSuffix(c.out, ".bin") + ".png"
 	}
@@ -102,6 +111,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	c.opts.Progress = bar.update
 	net, rep, err := alphazero.Train(ctx, lvls, c.opts)
 	bar.done()
+	if errors.Is(err, alphazero.ErrMemory) {
+		return usagef("train: %v; give a smaller --embed, --channels, --blocks or --hidden, or a larger --memory", err)
+	}
 	if net == nil {
 		return err
 	}

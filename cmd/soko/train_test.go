@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"soko/nn"
 )
 
 // TestTrainThenSolve trains a model with soko train, checks the model and
@@ -55,6 +59,7 @@ func TestTrainUsage(t *testing.T) {
 		{[]string{"train", "microban:1", "--out", "x.bin", "--iterations", "0"}, "--iterations"},
 		{[]string{"train", "microban:1", "--out", "/no/such/folder/x.bin"}, "the folder /no/such/folder does not exist"},
 		{[]string{"train", "microban:1", "--out", "x.bin", "--plot", "/no/such/folder/x.png"}, "--plot"},
+		{[]string{"train", "microban:1", "--out", "x.bin", "--channels", "256", "--blocks", "32", "--memory", "64MiB"}, "--memory"},
 	} {
 		_, _, err := soko(t, "", c.args...)
 		var u usageError
@@ -65,5 +70,27 @@ func TestTrainUsage(t *testing.T) {
 	_, _, err := soko(t, "", "solve", "--algo", "alphazero", "--model", filepath.Join(t.TempDir(), "none.bin"), "microban:1")
 	if err == nil || !strings.Contains(err.Error(), "none.bin") {
 		t.Errorf("solve with a missing model: %v", err)
+	}
+}
+
+// TestTrainInterrupted: an interrupt in the middle of a training step that
+// takes tens of seconds ends soko train promptly, and the model trained so
+// far is saved.
+func TestTrainInterrupted(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.bin")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const after, margin = 500 * time.Millisecond, 2 * time.Second
+	time.AfterFunc(after, cancel)
+	start := time.Now()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"train", "microban:2", "--out", model, "--time", "1m", "--iterations", "100", "--channels", "128", "--blocks", "8"},
+		strings.NewReader(""), &out, &errOut)
+	elapsed := time.Since(start)
+	if !errors.Is(err, errInterrupted) || elapsed > after+margin {
+		t.Errorf("interrupted after %v: %v after %v, want an interrupt within %v", after, err, elapsed, after+margin)
+	}
+	if _, err := nn.Load(model); err != nil {
+		t.Errorf("the model trained so far: %v\n%s", err, out.String())
 	}
 }
