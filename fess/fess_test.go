@@ -209,7 +209,7 @@ func TestPlanCorridor(t *testing.T) {
 // TestStrategies: each strategy of the portfolio, alone, solves small
 // levels, and the portfolio stops at the first that finds a solution.
 func TestStrategies(t *testing.T) {
-	for _, name := range strategyNames {
+	for _, name := range strategyNames() {
 		for _, l := range testlevel.Resolve(t, "microban:1-10") {
 			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
 			res, err := solver.Run(context.Background(), FESS{}, l, opts)
@@ -301,8 +301,8 @@ func TestHotspots(t *testing.T) {
 func TestOpener(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:139")[0]
 	var expanded [2]int64
-	for i, opener := range []bool{false, true} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, search{opener: opener})
+	for i, name := range []string{"plan", "opener"} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, row(name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +360,7 @@ func TestHotspotsAfter(t *testing.T) {
 // positions with them; the counters say so.
 func TestLearnsPatterns(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:144")[0]
-	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, search{})
+	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, row("plan"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
 func TestFocusing(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:15")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
-	engineFor := func(s search) *engine {
+	engineFor := func(s *strategy) *engine {
 		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts)
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
@@ -463,15 +463,15 @@ func TestFocusing(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name          string
-		s             search
+		s             *strategy
 		expanded      int64
 		wantFocussing bool
 	}{
-		{"plan before its ending", search{}, 299, false},
-		{"plan ending", search{}, 300, true},
-		{"goals", search{onGoals: true}, 399, true},
-		{"dive", search{dive: true}, 0, true},
-		{"imagine", search{imagine: true}, 0, false},
+		{"plan before its ending", row("plan"), 299, false},
+		{"plan ending", row("plan"), 300, true},
+		{"goals", row("goals"), 399, true},
+		{"dive", row("dive"), 0, true},
+		{"imagine", row("imagine"), 0, false},
 	} {
 		e := engineFor(tc.s)
 		e.stats.Expanded = tc.expanded
@@ -482,30 +482,30 @@ func TestFocusing(t *testing.T) {
 
 	// Search a while, then empty the best cell: a focusing engine's next
 	// best turn picks from the best cell still holding live nodes.
-	e := engineFor(search{onGoals: true})
+	e := engineFor(row("goals"))
 	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}
-	e.cells[e.best].wait = nil
+	e.queue.cells[e.queue.best].wait = nil
 	want := int32(-1)
-	for i := range e.cells {
-		c := &e.cells[i]
+	for i := range e.queue.cells {
+		c := &e.queue.cells[i]
 		c.wait = slices.DeleteFunc(c.wait, func(en entry) bool { // stale entries out
-			nd := e.at(en.id)
+			nd := e.tree.at(en.id)
 			return nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != int32(i)
 		})
 		heap.Init(&c.wait)
-		if len(c.wait) > 0 && (want < 0 || c.key.better(e.cells[want].key)) {
+		if len(c.wait) > 0 && (want < 0 || c.key.better(e.queue.cells[want].key)) {
 			want = int32(i)
 		}
 	}
 	if want < 0 {
 		t.Fatal("no cell holds a live node")
 	}
-	e.turn |= 1 // the next turn is the best cell's
+	e.queue.turn |= 1 // the next turn is the best cell's
 	id, ok := e.next()
-	if !ok || e.at(id).cell != want {
-		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.cells[e.at(id).cell].key, e.cells[want].key)
+	if !ok || e.tree.at(id).cell != want {
+		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.queue.cells[e.tree.at(id).cell].key, e.queue.cells[want].key)
 	}
 }
 
@@ -516,15 +516,25 @@ func TestDive(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
 	for _, tc := range []struct {
 		name string
-		s    search
+		s    *strategy
 		want solver.Status
 	}{
-		{"dive", search{dive: true}, solver.Solved},
-		{"plan", search{}, solver.NodeLimit},
+		{"dive", row("dive"), solver.Solved},
+		{"plan", row("plan"), solver.NodeLimit},
 	} {
 		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}
 	}
+}
+
+// row returns the strategy table's row called name.
+func row(name string) *strategy {
+	for i := range strategies {
+		if strategies[i].name == name {
+			return &strategies[i]
+		}
+	}
+	panic("no strategy " + name)
 }
