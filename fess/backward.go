@@ -20,8 +20,9 @@ import (
 // other's store, and a position found in both splices the forward path to
 // it with the backward path reversed into pushes: the meeting in the
 // middle of YASS's perimeter search and Festival's perimeter table (the
-// README's References). docs/fess.md, "The backward search", gives the
-// orderings tried and where the meeting pays.
+// README's References). docs/fess.md ("The backward search and the
+// meeting", Measurements) gives the orderings tried and where the meeting
+// pays.
 //
 // A pulled box never stops on a square no box can be pushed to from a start
 // square, and a position whose boxes cannot all be matched to distinct

@@ -97,7 +97,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 	}
 	if bk.offRank>>32 > 0 {
 		// Boxes left on goals: the order would take those goals first
-		// whatever it costs (docs/fess.md, XSokoban 87).
+		// whatever it costs (docs/fess.md, Measurements: XSokoban 87).
 		return solver.Result{}, false, nil
 	}
 	setUp, cancel := e.guard.SetUp()

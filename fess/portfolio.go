@@ -38,7 +38,8 @@ const (
 )
 
 // focusEnding is the share of the budget at its end on which a focusLast
-// strategy focuses (docs/fess.md, "Focusing").
+// strategy focuses (docs/fess.md, "The cell loop and focusing" and
+// Measurements).
 const focusEnding = 0.25
 
 // strategies is the strategy table: the portfolio runs its rows in this
