@@ -29,8 +29,8 @@ type engine struct {
 	pos   *sokoban.Position // the position being expanded
 	exp   expansion         // the scratch of one expansion (expand.go)
 
-	// The backward search (backward.go), nil while none runs, and where
-	// it met the forward one; replanned is set when the plan came from it
+	// The backward search (backward.go), nil when none ran, and where it
+	// met the forward one; replanned is set when the plan came from it
 	// (replan).
 	back      *backward
 	meeting   meeting
@@ -63,10 +63,11 @@ const backMemoryPart = 3
 
 // Bytes per square of the static tables newEngine charges besides those
 // that count themselves: the dead squares and the distances to the nearest
-// goal (staticBoard), the featurer's and the engine's positions (staticPos).
+// goal, rounded up (staticBoard), and the keyer's two Zobrist keys
+// (staticKeys).
 const (
 	staticBoard = 8
-	staticPos   = 16
+	staticKeys  = 16
 )
 
 // newEngine builds the static tables of a search of l under the guard. A
@@ -119,7 +120,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	if e.feat.hot, err = newHotspots(setUp, b); err != nil {
 		return e.setUpFailed(err)
 	}
-	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + staticPos*int64(b.N)); stop {
+	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + staticKeys*int64(b.N)); stop {
 		return nil, st, nil
 	}
 	e.pos = b.Start()

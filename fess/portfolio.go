@@ -109,7 +109,8 @@ func strategiesDoc() string {
 	for _, s := range strategies {
 		rows = append(rows, fmt.Sprintf("%s %d %% (%s)", s.name, s.share, s.doc))
 	}
-	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ")
+	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
+		"; the default list's shares add up to 100 %, another list's are rescaled to its sum"
 }
 
 // Solve implements solver.Solver: one FESS search with strategy s.
