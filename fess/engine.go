@@ -156,9 +156,11 @@ func (e *engine) bytes() int64 {
 	return n
 }
 
-// used reports whether share of budget b is spent: of its time or of its
-// expansions, whichever limits b sets; false when it sets neither.
-func (e *engine) used(b solver.Budget, share float64) bool {
+// spent reports whether share of budget b is spent: of its time or of its
+// expansions, whichever limits b sets; false when it sets neither. It
+// compares with share·limit rather than a quotient with share, so that the
+// expansion a share ends at is the same as it has always been.
+func (e *engine) spent(b solver.Budget, share float64) bool {
 	return b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*share) ||
 		b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*share
 }
@@ -170,7 +172,7 @@ func (e *engine) left(share float64, steps, most int64) bool {
 	if e.budget.Time <= 0 && e.budget.Nodes <= 0 {
 		return steps < most
 	}
-	return !e.used(e.budget, share)
+	return !e.spent(e.budget, share)
 }
 
 // run searches until a solution, the end of the graph or the budget.

@@ -198,7 +198,7 @@ func (e *engine) focusing() bool {
 		if b.Time > 0 {
 			b.Nodes = 0
 		}
-		return e.used(b, 1-focusEnding)
+		return e.spent(b, 1-focusEnding)
 	}
 	return false
 }

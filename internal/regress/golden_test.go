@@ -31,7 +31,7 @@ type goldenRun struct {
 // alone, the default portfolio and the backward-search options, astar,
 // greedy, wastar, and wastar as the 001 preset (qstar) runs it (today the
 // same as wastar's defaults; pinned apart so that neither can drift). The
-// budgets keep the whole test within about ten seconds on one core.
+// budgets keep the whole test near 20 s on one core, 10 s on two.
 func goldenRuns(t *testing.T) []goldenRun {
 	var runs []goldenRun
 	for _, s := range []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park"} {
