@@ -48,11 +48,11 @@ const focusEnding = 0.25
 // "The strategies", says what each is for and which measurements chose its
 // share.
 var strategies = []strategy{
-	{name: "greedy", share: 2, inDefault: true, member: greedyMember, doc: "greedy best-first over single pushes, first and short"},
+	{name: "greedy", share: 2, focus: focusNever, inDefault: true, member: greedyMember, doc: "greedy best-first over single pushes, first and short"},
 	{name: "dive", share: 4, focus: focusAlways, inDefault: true, member: fessMember, doc: "plan FESS focusing from the start, on a tree of its own"},
 	{name: "plan", share: 64, focus: focusLast, inDefault: true, member: fessMember, doc: "FESS along the packing plan, focusing on its last quarter"},
 	{name: "goals", share: 2, focus: focusAlways, member: fessMember, onGoals: true, doc: "FESS counting boxes on goals in any order as packed"},
-	{name: "imagine", share: 10, inDefault: true, member: fessMember, imagine: true, doc: "the backward search first, then FESS packing towards its most opened position"},
+	{name: "imagine", share: 10, focus: focusNever, inDefault: true, member: fessMember, imagine: true, doc: "the backward search first, then FESS packing towards its most opened position"},
 	{name: "opener", share: 5, focus: focusLast, member: fessMember, opener: true, doc: "plan FESS with the opener and connectivity advisors"},
 	{name: "pair", share: 30, focus: focusLast, member: fessMember, pair: true, doc: "plan FESS where the better of two moves weighs 0"},
 	{name: "park", share: 20, focus: focusLast, inDefault: true, member: fessMember, park: true, doc: "FESS along a parking plan from a backward search with a sink"},
