@@ -9,34 +9,25 @@ import (
 	"soko/sokoban"
 )
 
-// backward is the backward search of issue 12 §5, run beside the forward
-// FESS search of one level: a best-first search over pull macro-moves from
-// the solved position (one root per area of free squares the player may
-// stand in there), ordered as Festival orders its pull search (the FESS
-// paper; README, References): fewer areas of free squares, then fewer
-// boxes on goals, then boxes further from the goals, newest first. (Ordered
-// by the least-cost matching of the boxes to their start squares instead,
-// it pulled the boxes nearest the start onto their squares first and then
-// could not get the last ones out of the goal room.) Each
-// search keeps its positions in its own store under the same keys; every
-// position one search generates is looked up in the other's store, and a
-// position found in both splices the forward path to it with the backward
-// path reversed into pushes: the meeting in the middle of YASS's perimeter
-// search and Festival's perimeter table (the README's References).
+// backward is the backward search (the FESS paper's retrograde analysis,
+// as Festival runs it in pull mode), run beside the forward FESS search of
+// one level: a best-first search over pull macro-moves from the solved
+// position (one root per area of free squares the player may stand in
+// there), ordered as Festival orders its pull search: fewer areas of free
+// squares, then fewer boxes on goals, then boxes further from the goals,
+// newest first. Each search keeps its positions in its own store under the
+// same keys; every position one search generates is looked up in the
+// other's store, and a position found in both splices the forward path to
+// it with the backward path reversed into pushes: the meeting in the
+// middle of YASS's perimeter search and Festival's perimeter table (the
+// README's References). docs/fess.md ("The backward search and the
+// meeting", Measurements) gives the orderings tried and where the meeting
+// pays.
 //
 // A pulled box never stops on a square no box can be pushed to from a start
 // square, and a position whose boxes cannot all be matched to distinct
 // start squares (by the pushes a lone box needs from one) is stored but not
 // searched on: the start reaches neither, so no meeting is lost.
-//
-// Interleaved with plan FESS at 30 % of the expansions (--param
-// backward=SHARE), the two halves met on none of 23 XSokoban levels the
-// portfolio did not solve at 10 s, in the matching order, nor on levels
-// 21, 28, 44, 50, 69, 70, 76 and 87 in this one, so that is off by
-// default. Run first and alone on a third of the budget, as the imagine
-// strategy does, its store grows large enough that a forward search packing
-// towards its best position meets it within a few hundred expansions
-// (XSokoban 41, 69, 72, 74, 76 and 85 at 10 s).
 type backward struct {
 	e        *engine
 	gen      *macroGen // pull mode, dead: the squares no start box reaches
@@ -53,9 +44,7 @@ type backward struct {
 	// off is the position (among those whose boxes match start squares)
 	// with the fewest boxes left on goals other than start squares, then
 	// the fewest areas, then the most spread; offRank is its rank. replan
-	// takes its plan from it, and imagine its imagined board: alone at 3
-	// and 6 s, imagine solved XSokoban 74 and 41 towards it that it did
-	// not towards the position first in the pull ordering.
+	// takes its plan from it, and imagine its imagined board.
 	off     uint32
 	offRank uint64
 	start   []bool // the start's box squares
@@ -114,7 +103,7 @@ func (bk *backward) at(id uint32) *bnode { return bk.nodes.At(int(id)) }
 
 // bytes returns the memory the backward search takes.
 func (bk *backward) bytes() int64 {
-	return bk.static + bk.store.Bytes() + int64(bk.nodes.Cap())*int64(unsafe.Sizeof(bnode{})) + 16*int64(cap(bk.open))
+	return bk.static + bk.store.Bytes() + int64(bk.nodes.Cap())*int64(unsafe.Sizeof(bnode{})) + entryBytes*int64(cap(bk.open))
 }
 
 // add stores the position bk.pos (boxes sorted in bk.sorted) with the box
@@ -123,14 +112,14 @@ func (bk *backward) bytes() int64 {
 // reports whether the position is in the forward store (the searches met;
 // bk.meet holds where).
 func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Square, conn int16) bool {
-	key, hash := bk.e.keys.pack(bk.key, bk.sorted, from, to, canon)
+	key, hash := bk.e.tree.keys.pack(bk.key, bk.sorted, from, to, canon)
 	bk.key = key
 	id, fresh := bk.store.Intern(key, hash)
 	if !fresh {
 		return false
 	}
 	bk.nodes.Append(bnode{parent: parent, move: move, conn: conn})
-	if fid, ok := bk.e.store.Find(key, hash); ok {
+	if fid, ok := bk.e.tree.store.Find(key, hash); ok {
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true
 	}
@@ -245,6 +234,30 @@ func (bk *backward) fillOrder(id uint32, first []sokoban.Square) []sokoban.Squar
 	}
 	slices.Reverse(last)
 	return append(order, last...)
+}
+
+// backward runs the interleaved backward search's share of expansions
+// (params.backShare) before the next forward one, and reports whether the
+// searches met.
+func (e *engine) backward() bool {
+	bk := e.back
+	if bk == nil {
+		return false
+	}
+	for float64(bk.expanded) < e.par.backShare*float64(e.stats.Expanded) {
+		if e.par.backMemory > 0 && bk.bytes() > e.par.backMemory {
+			return false
+		}
+		met, more := bk.step()
+		if met {
+			return true
+		}
+		if !more {
+			return false
+		}
+		e.stats.Expanded++
+	}
+	return false
 }
 
 // meeting is where the forward and the backward search met: a position

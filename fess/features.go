@@ -6,7 +6,8 @@ import (
 	"soko/sokoban"
 )
 
-// features is a position's feature vector (issue 12 §3): boxes packed along
+// features is a position's feature vector (the FESS paper's features for
+// Sokoban, with Festival's hotspots; docs/fess.md): boxes packed along
 // the plan, the number of player regions (connectivity), and as a last
 // tie-break the pushes that take every box to its nearest goal.
 type features struct {
@@ -27,8 +28,7 @@ func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop, f.hot
 
 // better reports whether k is a better cell than o: more boxes packed, then
 // fewer player regions, then fewer boxes out of plan, then fewer hotspots.
-// (Hotspots in the cell, which Festival leaves out, solved two XSokoban
-// levels more at 4,000 expansions.)
+// (Festival leaves hotspots out of the cell; docs/fess.md, Measurements.)
 func (k cellKey) better(o cellKey) bool {
 	if k.packed != o.packed {
 		return k.packed > o.packed
@@ -44,8 +44,7 @@ func (k cellKey) better(o cellKey) bool {
 
 // order ranks children within a cell, smaller first, in 48 bits: more
 // packed, fewer regions, fewer out of plan, fewer hotspots, less distance.
-// (Ranking by next before distance solved one XSokoban level fewer at
-// 4,000 expansions.)
+// (docs/fess.md, Measurements: next before distance.)
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))

@@ -1,7 +1,6 @@
 package fess
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"maps"
@@ -206,25 +205,6 @@ func TestPlanCorridor(t *testing.T) {
 	}
 }
 
-// TestStrategies: each strategy of the portfolio, alone, solves small
-// levels, and the portfolio stops at the first that finds a solution.
-func TestStrategies(t *testing.T) {
-	for _, name := range strategyNames {
-		for _, l := range testlevel.Resolve(t, "microban:1-10") {
-			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
-			res, err := solver.Run(context.Background(), FESS{}, l, opts)
-			if err != nil || res.Status != solver.Solved {
-				t.Errorf("%s, %s: %v, %v", name, l.Name(), res.Status, err)
-			}
-		}
-	}
-	opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": "plan,greedy"}}
-	res, err := solver.Run(context.Background(), FESS{}, testlevel.Resolve(t, "microban:2")[0], opts)
-	if err != nil || res.Status != solver.Solved || res.Stats.Expanded != 3 {
-		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
-	}
-}
-
 // TestPassingStops: with the tunnels on, the macro-moves left out are
 // exactly stops in the middle of a board-splitting tunnel, and the move
 // that goes on through the tunnel is kept.
@@ -296,26 +276,6 @@ func TestHotspots(t *testing.T) {
 	}
 }
 
-// TestOpener: the opener strategy searches differently from plan (its
-// advisor changes which moves weigh 0).
-func TestOpener(t *testing.T) {
-	l := testlevel.Resolve(t, "microban:139")[0]
-	var expanded [2]int64
-	for i, opener := range []bool{false, true} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, search{opener: opener})
-		if err != nil {
-			t.Fatal(err)
-		}
-		expanded[i] = res.Stats.Expanded
-		if res.Status == solver.Solved {
-			expanded[i] = -expanded[i]
-		}
-	}
-	if expanded[0] == expanded[1] {
-		t.Errorf("plan and opener both end after %d expansions", expanded[0])
-	}
-}
-
 // TestHotspotsAfter: the count for a child, updated from its parent's,
 // equals the count made from scratch, on every macro-move of positions
 // near the start of XSokoban levels.
@@ -360,7 +320,7 @@ func TestHotspotsAfter(t *testing.T) {
 // positions with them; the counters say so.
 func TestLearnsPatterns(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:144")[0]
-	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, search{})
+	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, row("plan"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,22 +345,6 @@ func TestSolvesXSokoban(t *testing.T) {
 		if res.Status != solver.Solved {
 			t.Errorf("%s: %v after %d expansions", l.Name(), res.Status, res.Stats.Expanded)
 		}
-	}
-}
-
-// TestImagine: the imagine strategy solves XSokoban 69, which the plan
-// strategies do not solve in minutes, within 30,000 expansions (a third of
-// them backward), by meeting its backward search; solver.Run verifies the
-// spliced solution.
-func TestImagine(t *testing.T) {
-	l := testlevel.Resolve(t, "xsokoban90:69")[0]
-	opts := solver.Options{Budget: solver.Budget{Nodes: 30_000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": "imagine"}}
-	res, err := solver.Run(context.Background(), FESS{}, l, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != solver.Solved || res.Stats.Counts["imagine.met"] != 1 {
-		t.Fatalf("%v after %d expansions, counts %v", res.Status, res.Stats.Expanded, res.Stats.Counts)
 	}
 }
 
@@ -444,87 +388,4 @@ func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
 		t.Fatal(err)
 	}
 	return b, pl
-}
-
-// TestFocusing: goals focuses always, plan on the last quarter of its
-// budget (counted in expansions under a node limit), imagine never; and
-// with focusing, a turn of the best cell that has no node waiting goes to
-// the best cell that has.
-func TestFocusing(t *testing.T) {
-	l := testlevel.Resolve(t, "xsokoban90:15")[0]
-	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
-	engineFor := func(s search) *engine {
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts)
-		if err != nil || e == nil {
-			t.Fatalf("no engine: %v", err)
-		}
-		e.use(s)
-		return e
-	}
-	for _, tc := range []struct {
-		name          string
-		s             search
-		expanded      int64
-		wantFocussing bool
-	}{
-		{"plan before its ending", search{}, 299, false},
-		{"plan ending", search{}, 300, true},
-		{"goals", search{onGoals: true}, 399, true},
-		{"dive", search{dive: true}, 0, true},
-		{"imagine", search{imagine: true}, 0, false},
-	} {
-		e := engineFor(tc.s)
-		e.stats.Expanded = tc.expanded
-		if got := e.focusing(); got != tc.wantFocussing {
-			t.Errorf("%s at %d expansions: focusing %v, want %v", tc.name, tc.expanded, got, tc.wantFocussing)
-		}
-	}
-
-	// Search a while, then empty the best cell: a focusing engine's next
-	// best turn picks from the best cell still holding live nodes.
-	e := engineFor(search{onGoals: true})
-	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
-		t.Fatalf("run: %v, %v", res.Status, err)
-	}
-	e.cells[e.best].wait = nil
-	want := int32(-1)
-	for i := range e.cells {
-		c := &e.cells[i]
-		c.wait = slices.DeleteFunc(c.wait, func(en entry) bool { // stale entries out
-			nd := e.at(en.id)
-			return nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != int32(i)
-		})
-		heap.Init(&c.wait)
-		if len(c.wait) > 0 && (want < 0 || c.key.better(e.cells[want].key)) {
-			want = int32(i)
-		}
-	}
-	if want < 0 {
-		t.Fatal("no cell holds a live node")
-	}
-	e.turn |= 1 // the next turn is the best cell's
-	id, ok := e.next()
-	if !ok || e.at(id).cell != want {
-		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.cells[e.at(id).cell].key, e.cells[want].key)
-	}
-}
-
-// TestDive: the dive strategy, plan FESS focusing from the start, solves
-// XSokoban 35 within 3,000 expansions, where plan, which focuses only on
-// the last quarter of its budget, does not.
-func TestDive(t *testing.T) {
-	l := testlevel.Resolve(t, "xsokoban90:35")[0]
-	for _, tc := range []struct {
-		name string
-		s    search
-		want solver.Status
-	}{
-		{"dive", search{dive: true}, solver.Solved},
-		{"plan", search{}, solver.NodeLimit},
-	} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
-		if err != nil || res.Status != tc.want {
-			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
-		}
-	}
 }

@@ -11,8 +11,8 @@ import (
 // set of goals (bit i for the i-th of Board.Goals) that a lone box on p can
 // reach, and can no longer reach when a box stands on q. A box is a
 // hotspot when it blocks another box's way to a goal that is still empty.
-// Only boards of at most 64 goals and hotspotSquares squares get a table
-// (it takes 8·N² bytes).
+// Only boards of at most hotspotGoals goals and hotspotSquares squares get
+// a table (it takes 8·N² bytes).
 type hotspots struct {
 	n       int
 	goalBit []uint64 // square -> its goal's bit, or 0
@@ -26,7 +26,8 @@ type hotspots struct {
 }
 
 const (
-	hotspotSquares = 1024
+	hotspotGoals   = 64         // a set of goals is the bits of one uint64
+	hotspotSquares = 1024       // a table of 8 MiB
 	hotspotWork    = 50_000_000 // states the table's pull searches may visit
 )
 
@@ -35,7 +36,7 @@ const (
 // first.
 func newHotspots(ctx context.Context, b *sokoban.Board) (*hotspots, error) {
 	goals := b.Goals()
-	if len(goals) > 64 || b.N > hotspotSquares || len(goals) == 0 {
+	if len(goals) > hotspotGoals || b.N > hotspotSquares || len(goals) == 0 {
 		return nil, nil
 	}
 	h := &hotspots{n: b.N, goalBit: make([]uint64, b.N), blocked: make([]uint64, b.N*b.N), count: make([]int16, b.N)}

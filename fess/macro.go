@@ -7,10 +7,10 @@ import (
 	"soko/sokoban"
 )
 
-// Macro is a box macro-move (issue 12 §1): the box on From is pushed, the
-// other boxes staying where they are, to To in Pushes pushes, and the
-// player ends on the Side neighbour of To (the square the last push was
-// made from). Moves to the same square that leave the player in different
+// Macro is a box macro-move (the FESS paper's moves for Sokoban): the box
+// on From is pushed, the other boxes staying where they are, to To in
+// Pushes pushes, and the player ends on the Side neighbour of To (the
+// square the last push was made from). Moves to the same square that leave the player in different
 // regions are different moves: they lead to different positions.
 type Macro struct {
 	From, To sokoban.Square
@@ -392,8 +392,8 @@ func (g *macroGen) walkBack(p *sokoban.Position, m Macro, pull bool, step func(f
 }
 
 // generatePull appends to dst the pull macro-moves of the box on from in
-// position p, whose boxes the caller has placed (the backward search,
-// issue 12 §5): the box pulled, the other boxes staying where they are, to
+// position p, whose boxes the caller has placed (for the backward
+// search): the box pulled, the other boxes staying where they are, to
 // any (square, player region) it reaches, its own start region excluded.
 // Side is the side of To the player ends on, as for pushes.
 func (g *macroGen) generatePull(p *sokoban.Position, from sokoban.Square, dst []Macro) []Macro {

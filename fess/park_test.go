@@ -207,7 +207,7 @@ func TestParkMemory(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:23")[0]
 	const nodes = 100_000
 	opts := solver.Options{Budget: solver.Budget{Nodes: nodes, Memory: 24 << 20}}
-	res, err := solver.Run(context.Background(), search{park: true}, l, opts)
+	res, err := solver.Run(context.Background(), row("park"), l, opts)
 	if err != nil || res.Status != solver.MemoryLimit {
 		t.Fatalf("got %v, %v; want the memory limit", res.Status, err)
 	}

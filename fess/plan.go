@@ -9,7 +9,7 @@ import (
 	"soko/solver"
 )
 
-// plan is the packing plan (issue 12 §2): the order in which the goals are
+// plan is the packing plan (the FESS paper's packing order): the order in which the goals are
 // filled, worked out backwards from the solved position. With every goal
 // filled, the goal filled last must be one whose box can be pulled off it,
 // the other goals' boxes standing as walls, out to a square where a box

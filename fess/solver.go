@@ -13,7 +13,7 @@ var piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "
 
 // backwardParam is the share of expansions the backward search gets.
 var backwardParam = solver.Param{Name: "backward", Kind: solver.Real, Default: "0", Min: 0, Max: 0.9,
-	Doc: "share of the expansions the FESS strategies give to a backward (pull) search interleaved with theirs, met in the middle (issue 12 §5); 0: off (imagine runs its own backward search first either way)"}
+	Doc: "share of the expansions the FESS strategies give to a backward (pull) search interleaved with theirs, met in the middle; 0: off (imagine runs its own backward search first either way)"}
 
 // backPlanParam takes every plan from the backward search (engine.replan),
 // not only those peeling cannot order.
@@ -29,7 +29,8 @@ func init() {
 	})
 }
 
-// FESS is the feature-space search of issue 12.
+// FESS is the feature-space search of the FESS paper (see the package
+// comment): a portfolio of strategies (portfolio.go).
 type FESS struct{}
 
 // Solve implements solver.Solver.

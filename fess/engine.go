@@ -1,0 +1,233 @@
+package fess
+
+import (
+	"fmt"
+	"time"
+
+	"soko/deadlock"
+	"soko/heuristic"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// engine is one FESS search of one level (docs/fess.md, "The engine"): the
+// board and its static tables, the macro-move generator, the packing plan
+// and the features it defines, the deadlock tier, the search tree and its
+// cell queue, the strategy it runs, and the guard over its budget.
+type engine struct {
+	b     *sokoban.Board
+	near  []int32 // pushes from each square to the nearest goal
+	gen   *macroGen
+	plan  *plan
+	feat  *featurer
+	tier  tier      // the deadlock tier (deadlocks.go)
+	tree  tree      // the nodes and their positions (tree.go)
+	queue cellQueue // the cells and their waiting nodes (queue.go)
+	strat *strategy // its row of the strategy table (portfolio.go)
+	par   params
+	pos   *sokoban.Position // the position being expanded
+	exp   expansion         // the scratch of one expansion (expand.go)
+
+	// The backward search (backward.go), nil when none ran, and where it
+	// met the forward one; replanned is set when the plan came from it
+	// (replan).
+	back      *backward
+	meeting   meeting
+	replanned bool
+	// The parking search (parksearch.go) while it runs, counted in bytes;
+	// parked is set when it found a position to start from.
+	parking *parkSearch
+	parked  bool
+
+	guard  *solver.Guard
+	budget solver.Budget
+	stats  solver.Stats
+	static int64 // bytes of the static tables
+}
+
+// params are the engine's parameters besides the strategy (solver.go).
+type params struct {
+	piCorral bool
+	// The interleaved backward search gets backShare of the expansions
+	// while it holds less than backMemory bytes; backPlan replans every
+	// level, not only where peeling failed.
+	backShare  float64
+	backMemory int64
+	backPlan   bool
+}
+
+// backMemoryPart: the interleaved backward search may hold a third of the
+// memory budget, so that the forward search keeps the larger part.
+const backMemoryPart = 3
+
+// Bytes per square of the static tables newEngine charges besides those
+// that count themselves: the dead squares and the distances to the nearest
+// goal, rounded up (staticBoard), and the keyer's two Zobrist keys
+// (staticKeys).
+const (
+	staticBoard = 8
+	staticKeys  = 16
+)
+
+// newEngine builds the static tables of a search of l under the guard. A
+// nil engine with a status means the budget ran out (or the level is
+// impossible) before the search could start.
+func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engine, solver.Status, error) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	e := &engine{b: b, guard: guard, tree: newTree(b), queue: cellQueue{cellOf: map[cellKey]int32{}}}
+	if e.par.piCorral, err = opts.Bool(piCorralParam); err != nil {
+		return nil, 0, err
+	}
+	if e.par.backShare, err = opts.Real(backwardParam); err != nil {
+		return nil, 0, err
+	}
+	if e.par.backPlan, err = opts.Bool(backPlanParam); err != nil {
+		return nil, 0, err
+	}
+	e.par.backMemory = opts.Budget.Memory / backMemoryPart
+	e.budget = opts.Budget
+	if b.Impossible != "" {
+		return nil, solver.NoSolution, nil
+	}
+	if st, stop := e.charge(b.Bytes() + b.PullBytes()); stop {
+		return nil, st, nil
+	}
+	setUp, cancel := guard.SetUp()
+	defer cancel()
+	dist, err := b.PullDistances(setUp)
+	if err != nil {
+		return e.setUpFailed(err)
+	}
+	dead := deadlock.DeadFromDistances(b, dist)
+	e.near = nearestGoal(dist, b.N)
+	e.tier = newTier(b, dead, heuristic.NewPushMatching(b, dist))
+	e.gen = newMacroGen(b, dead)
+	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.tier.matching.Bytes() + e.tier.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + staticBoard*int64(b.N)); stop {
+		return nil, st, nil
+	}
+	planGen := newMacroGen(b, nil)
+	if e.plan, err = newPlan(setUp, b, planGen); err != nil {
+		return e.setUpFailed(err)
+	}
+	e.feat = newFeaturer(b, e.plan, dist, e.near)
+	if e.feat.hot, err = newHotspots(setUp, b); err != nil {
+		return e.setUpFailed(err)
+	}
+	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + staticKeys*int64(b.N)); stop {
+		return nil, st, nil
+	}
+	e.pos = b.Start()
+	return e, solver.Solved, nil
+}
+
+func (e *engine) setUpFailed(err error) (*engine, solver.Status, error) {
+	if st, ok := solver.Stopped(err); ok {
+		return nil, st, nil
+	}
+	return nil, 0, err
+}
+
+// charge counts n more bytes of static tables and checks the budget.
+func (e *engine) charge(n int64) (solver.Status, bool) {
+	e.static += n
+	return e.tick()
+}
+
+func (e *engine) tick() (solver.Status, bool) {
+	e.stats.Bytes = e.bytes()
+	return e.guard.Tick(&e.stats)
+}
+
+func (e *engine) bytes() int64 {
+	n := e.static + e.tree.bytes() + e.queue.bytes() + e.tier.bytes()
+	if e.back != nil {
+		n += e.back.bytes()
+	}
+	if e.parking != nil {
+		n += e.parking.bytes()
+	}
+	return n
+}
+
+// spent reports whether share of budget b is spent: of its time or of its
+// expansions, whichever limits b sets; false when it sets neither. It
+// compares with share·limit rather than a quotient with share, so that the
+// expansion a share ends at is the same as it has always been.
+func (e *engine) spent(b solver.Budget, share float64) bool {
+	return b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*share) ||
+		b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*share
+}
+
+// left reports whether a search run before the forward one (openings.go),
+// steps expansions in, may go on: share of the budget is not spent yet,
+// or, with neither a time nor a node limit, it is short of most steps.
+func (e *engine) left(share float64, steps, most int64) bool {
+	if e.budget.Time <= 0 && e.budget.Nodes <= 0 {
+		return steps < most
+	}
+	return !e.spent(e.budget, share)
+}
+
+// run searches until a solution, the end of the graph or the budget.
+func (e *engine) run() (solver.Result, error) {
+	if _, isDead := e.tier.checker.CheckPosition(e.pos); isDead || !e.tier.feasible(e.pos) {
+		return e.stop(solver.NoSolution), nil
+	}
+	if res, done, err := e.open(); done {
+		return res, err
+	}
+	f, canon := e.feat.of(e.pos)
+	e.tree.sortBoxes(e.pos)
+	root, _ := e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
+	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
+	e.queue.best = e.tree.at(root).cell
+	e.stats.Stored = 1
+	e.guard.Best(e.drawBest)
+	e.guard.Describe(func() string {
+		k := e.queue.cells[e.queue.best].key
+		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
+			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
+	})
+	if e.pos.Solved() {
+		return e.solution(root, nil)
+	}
+	if e.back != nil {
+		if bid, ok := e.back.store.Find(e.tree.keyOf(sokoban.None, sokoban.None, canon)); ok {
+			e.meeting = meeting{forward: root, backward: bid, ok: true}
+			return e.met()
+		}
+	}
+	if e.par.backShare > 0 && e.back == nil {
+		e.back = newBackward(e)
+	}
+	if res, done, err := e.expand(root); done {
+		return res, err
+	}
+	for {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), nil
+		}
+		if e.backward() {
+			return e.met()
+		}
+		id, ok := e.next()
+		if !ok {
+			return e.stop(solver.NoSolution), nil
+		}
+		e.pos.Unpack(e.tree.store.Key(id))
+		if !e.tier.alive(&e.tree, e.pos, id) {
+			e.tree.at(id).state = dead
+			continue
+		}
+		if res, done, err := e.expand(id); done {
+			return res, err
+		}
+	}
+}

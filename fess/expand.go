@@ -1,0 +1,130 @@
+package fess
+
+import (
+	"soko/solver"
+)
+
+// expansion is the scratch of one expansion: the macro-moves generated,
+// and the children kept with what they lead to.
+type expansion struct {
+	moves []Macro
+	kids  []child
+}
+
+// child is a move of the node being expanded, with what it leads to.
+type child struct {
+	move   Macro
+	id     uint32
+	feat   features
+	weight int32
+}
+
+// How often an expansion (forward, or of the parking search) looks at the
+// clock: after every checkBoxes boxes whose moves it generated and every
+// checkMoves moves it kept or made, since one expansion of a board with
+// hundreds of boxes can take longer than the time left.
+const (
+	checkBoxes = 16
+	checkMoves = 64
+)
+
+// expand generates the macro-moves of node id (in e.pos), scores the
+// children, weighs them with the advisors and queues the new ones. done is
+// set when a child solves the level.
+func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
+	e.tree.at(id).state = expanded
+	e.stats.Expanded++
+	e.tier.learn(&e.tree, id)
+	parent := *e.tree.at(id)
+	p := e.pos
+	p.Reach()
+	boxes := p.BoxSquares()
+	movers := boxes
+	if e.par.piCorral {
+		if barrier := e.tier.corrals.PICorral(p, nil); len(barrier) > 0 {
+			movers = barrier
+		}
+	}
+	e.tree.sortBoxes(p)
+	e.gen.place(boxes)
+	x := &e.exp
+	x.moves = x.moves[:0]
+	for i := range movers {
+		if i%checkBoxes == checkBoxes-1 {
+			if st, stop := e.guard.Check(&e.stats); stop {
+				e.gen.lift(boxes)
+				return e.stop(st), true, nil
+			}
+		}
+		x.moves = e.gen.generate(p, movers[i], x.moves)
+	}
+	e.gen.lift(boxes)
+	player := p.Player()
+	e.feat.prepare(p)
+	e.tree.touch(x.moves)
+	x.kids = x.kids[:0]
+	for _, m := range x.moves {
+		p.Relocate(m.From, m.To, e.b.Next(m.To, m.Side))
+		e.stats.Generated++
+		if e.tier.checker.Deadlocked(p, m.To) {
+			p.Relocate(m.To, m.From, player)
+			continue
+		}
+		f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
+		key, hash := e.tree.keyOf(m.From, m.To, m.canon)
+		cid, isNew := e.tree.store.Intern(key, hash)
+		if isNew {
+			e.stats.Stored++
+			e.tree.nodes.Append(node{parent: id, move: m, feat: f, weight: -1})
+			if p.Solved() {
+				return e.finish(cid, nil), true, nil
+			}
+			if e.back != nil {
+				if bid, ok := e.back.store.Find(key, hash); ok {
+					p.Relocate(m.To, m.From, player)
+					e.meeting = meeting{forward: cid, backward: bid, ok: true}
+					res, err := e.met()
+					return res, true, err
+				}
+			}
+		}
+		if e.tree.at(cid).state == generated {
+			x.kids = append(x.kids, child{move: m, id: cid, feat: e.tree.at(cid).feat, weight: 1})
+		}
+		p.Relocate(m.To, m.From, player)
+		if len(x.kids)%checkMoves == checkMoves-1 {
+			if st, stop := e.guard.Check(&e.stats); stop {
+				return e.stop(st), true, nil
+			}
+		}
+	}
+	e.strat.advise(x.kids, parent.feat)
+	for _, k := range x.kids {
+		e.place(id, &parent, k)
+	}
+	return solver.Result{}, false, nil
+}
+
+// place queues child k of node id (whose node is parent) with its weight,
+// unless it waits already at least as light: in the cell of the best
+// features on its path, its own, its parent's or its parent's cell's.
+func (e *engine) place(id uint32, parent *node, k child) {
+	w := parent.weight + k.weight
+	nd := e.tree.at(k.id)
+	if nd.weight >= 0 && nd.weight <= w {
+		return // already queued at least as light
+	}
+	if nd.weight >= 0 {
+		nd.parent, nd.move = id, k.move
+	}
+	nd.weight = w
+	key := parent.feat.cell()
+	if ck := k.feat.cell(); ck.better(key) {
+		key = ck
+	}
+	if pk := e.queue.cells[parent.cell].key; pk.better(key) {
+		key = pk
+	}
+	nd.cell = e.queue.cellFor(key)
+	e.queue.add(nd.cell, k.id, w, k.feat)
+}

@@ -1,0 +1,158 @@
+package fess
+
+import (
+	"soko/solver"
+)
+
+// The openings: what a strategy runs before its forward search, each on
+// its share of the budget (engine.left), or without a time or node limit
+// for at most its number of expansions.
+const (
+	// imagine gives its backward search a third of its budget, as
+	// Festival gives the backward phase of its strategies (the FESS paper).
+	imagineShare = 1.0 / 3
+	imagineNodes = 20_000
+	// replan's backward search gets a tenth (docs/fess.md, Thresholds).
+	replanShare = 0.1
+	replanNodes = 5_000
+	// park's parking search gets a tenth (docs/fess.md, Thresholds);
+	// parkNodes bounds ParkPlan too.
+	parkShare = 0.1
+	parkNodes = 20_000
+)
+
+// open runs the strategy's opening: imagine's imagined board, park's
+// parking plan, and for the strategies that follow the packing plan a new
+// plan from the backward search where peeling found no order (or always,
+// with backplan). done is set when the search ended in it.
+func (e *engine) open() (res solver.Result, done bool, err error) {
+	if e.strat.imagine {
+		if res, done, err := e.imagineBoard(); done {
+			return res, done, err
+		}
+	}
+	if e.strat.park {
+		if res, done, err := e.parkPlan(); done {
+			return res, done, err
+		}
+	}
+	if (!e.plan.peeled || e.par.backPlan) && !e.feat.onGoals && !e.strat.imagine && e.feat.park == nil {
+		return e.replan()
+	}
+	return solver.Result{}, false, nil
+}
+
+// imagineBoard runs the backward search alone on its share of the budget
+// and takes the position with the fewest boxes left on goals other than
+// start squares (backward.off) as the imagined board the forward search
+// then packs towards, with the backward store kept for meeting it
+// (Festival's HF strategy). done is set when the budget runs out.
+func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
+	// The forward store is still empty, so the halves cannot meet yet:
+	// run checks the start against the backward store afterwards.
+	bk := newBackward(e)
+	e.back = bk
+	for e.left(imagineShare, bk.expanded, imagineNodes) {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		if _, more := bk.step(); !more {
+			break
+		}
+		e.stats.Expanded++
+	}
+	q := e.b.Start()
+	q.Unpack(bk.store.Key(bk.off))
+	target := make([]bool, e.b.N)
+	for _, s := range q.BoxSquares() {
+		target[s] = true
+	}
+	e.feat.target, e.feat.targetDist = target, e.b.PullFrom(q.BoxSquares())
+	return solver.Result{}, false, nil
+}
+
+// replan replaces a plan whose goals could not all be peeled in turn (plan
+// peeled false) by the order in which the backward search fills the goals
+// on its way to the position with the fewest boxes left on goals, as
+// Festival takes its parking plan from its backward search (the FESS
+// paper). Peeling pulls each box from its goal straight to a start square
+// with the other goals' boxes as walls; the backward search moves boxes
+// more than once, so it finds orders such as XSokoban 44's, whose goal
+// room fills only if boxes pass over goals filled later. It stops at the
+// first position with no box on a goal but start squares; when its share
+// of the budget runs out before, the plan stays as it was. Either way its
+// store stays for the forward search to meet. done is set when the whole
+// budget runs out.
+func (e *engine) replan() (res solver.Result, done bool, err error) {
+	bk := newBackward(e)
+	e.back = bk
+	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		if _, more := bk.step(); !more {
+			break
+		}
+		e.stats.Expanded++
+	}
+	if bk.offRank>>32 > 0 {
+		// Boxes left on goals: the order would take those goals first
+		// whatever it costs (docs/fess.md, Measurements: XSokoban 87).
+		return solver.Result{}, false, nil
+	}
+	setUp, cancel := e.guard.SetUp()
+	defer cancel()
+	pl, err := orderedPlan(setUp, e.b, newMacroGen(e.b, nil), bk.fillOrder(bk.off, e.plan.order), 0)
+	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			return e.stop(st), true, nil
+		}
+		return solver.Result{}, true, err
+	}
+	e.plan = pl
+	e.feat.setPlan(pl)
+	e.replanned = true
+	return solver.Result{}, false, nil
+}
+
+// parkPlan runs the parking search on its share of the budget and makes its
+// plan the one the features follow: from the position it ended at, or
+// where it found none, from its best (parkSearch.entries). done is set
+// when the whole budget runs out.
+func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
+	ps := newParkSearch(e.b, e.near)
+	e.parking = ps // counted in e.bytes while it runs
+	defer func() { e.parking = nil }()
+	expanded := int64(0)
+	ps.stop = func() bool {
+		_, stop := e.guard.Check(&e.stats)
+		return stop || !e.left(parkShare, expanded, parkNodes)
+	}
+	for ; e.left(parkShare, expanded, parkNodes); expanded++ {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		if !ps.step() {
+			break
+		}
+		e.stats.Expanded++
+	}
+	if st, stop := e.tick(); stop {
+		return e.stop(st), true, nil
+	}
+	setUp, cancel := e.guard.SetUp()
+	defer cancel()
+	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries(ps.end()))
+	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			return e.stop(st), true, nil
+		}
+		return solver.Result{}, true, err
+	}
+	if st, stop := e.charge(pk.bytes()); stop {
+		return e.stop(st), true, nil
+	}
+	e.feat.park = pk
+	e.parked = ps.done >= 0
+	return solver.Result{}, false, nil
+}

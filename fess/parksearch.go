@@ -1,0 +1,373 @@
+package fess
+
+import (
+	"container/heap"
+	"hash/maphash"
+	"slices"
+	"unsafe"
+
+	"soko/sokoban"
+)
+
+// parkSearch is the backward search of the parking plan: a best-first
+// search over pull macro-moves from the solved position (one root per area
+// of free squares, as in backward), in which a box pulled from outside the
+// sink onto a free start square of the sink leaves the board. It ends at
+// the first position whose boxes all stand on start squares with every
+// start square left free in the sink: going forward, the boxes start
+// there, the sink's free squares holding the boxes that left. Positions
+// come first that have fewer boxes still to bring home (boxes off the start
+// squares, and start squares outside the sink left free), then fewer areas
+// of free squares, then fewer boxes on goals, then boxes further from the
+// goals, newest first on ties (Festival's pull ordering, with the boxes
+// left in front).
+type parkSearch struct {
+	b    *sokoban.Board
+	g    *macroGen // pull mode; dead: the squares no start box reaches
+	near []int32
+	// starts is the start's box squares, rows[i][s] the pushes a lone box
+	// needs from starts[i] to s.
+	starts []sokoban.Square
+	rows   [][]int32
+	start  []bool
+	sink   []bool
+	// sinkStarts is the start squares in the sink: the most boxes that
+	// may leave the board.
+	sinkStarts int
+	nodes      []parkNode     // by id in store
+	store      *sokoban.Store // the positions (parkKey)
+	open       entries
+	done       int32 // the node the search ended at, -1 before
+	// stop, when set, is asked now and then within an expansion (one
+	// takes long on the largest boards) whether to give up.
+	stop    func() bool
+	stopped bool
+	// best is the node first in the ordering so far, with its rank.
+	best     int32
+	bestRank uint64
+	// scratch
+	stamp []uint32
+	epoch uint32
+	stack []sokoban.Square
+	boxes []sokoban.Square
+	key   []byte
+}
+
+// parkNode is a position of the parking search, reached from parent by
+// pulling the box on from to to, where it left the board when removed is
+// set; its key is in the search's store under the same id.
+type parkNode struct {
+	parent   int32
+	from, to sokoban.Square
+	side     sokoban.Dir // the side of to the player ends on
+	removed  bool
+}
+
+// newParkSearch prepares the parking search of b, with near the pushes from
+// each square to the nearest goal, and queues its roots.
+func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
+	starts := b.Start().BoxSquares()
+	g := newMacroGen(b, nil)
+	rows, dead := startRows(g, starts)
+	g.dead = dead
+	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), store: sokoban.NewStore(2 * (len(starts) + 1)), done: -1, bestRank: ^uint64(0),
+		stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+	for _, s := range starts {
+		ps.start[s] = true
+	}
+	ps.sink = sinkOf(b, starts)
+	for _, s := range starts {
+		if ps.sink[s] {
+			ps.sinkStarts++
+		}
+	}
+	// One root per area of free squares around the filled goals.
+	goals := slices.Sorted(slices.Values(b.Goals()))
+	covered := make([]bool, b.N)
+	g.place(goals)
+	for _, s := range goals {
+		covered[s] = true
+	}
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if covered[s] {
+			continue
+		}
+		ps.flood(s)
+		for t := sokoban.Square(0); int(t) < b.N; t++ {
+			if ps.stamp[t] == ps.epoch {
+				covered[t] = true
+			}
+		}
+		ps.add(-1, goals, s, sokoban.None, sokoban.None, 0, false)
+	}
+	g.lift(goals)
+	return ps
+}
+
+// sinkOf returns the sink: of the regions of squares a lone box can be
+// pushed to from a start square and back with every goal filled (by pushes
+// from anywhere, so the regions stand for rooms, not exact pushes), the one
+// holding the most start squares, the first on ties. With the goals free,
+// a goal room a box can leave again would be part of the sink.
+func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
+	g := newMacroGen(b, nil)
+	g.place(b.Goals())
+	anywhere := func(sokoban.Square) bool { return true }
+	var best []bool
+	most := 0
+	done := make([]bool, b.N)
+	for _, s := range starts {
+		if done[s] {
+			continue
+		}
+		in := make([]bool, b.N)
+		g.split(s)
+		g.search(s, anywhere, false)
+		for _, st := range g.queue {
+			in[st/4] = true
+		}
+		g.search(s, anywhere, true)
+		both := make([]bool, b.N)
+		for _, st := range g.queue {
+			both[st/4] = in[st/4]
+		}
+		both[s] = true
+		n := 0
+		for _, t := range starts {
+			if both[t] {
+				done[t] = true
+				n++
+			}
+		}
+		if n > most {
+			best, most = both, n
+		}
+	}
+	if best == nil {
+		best = make([]bool, b.N)
+	}
+	return best
+}
+
+// flood marks (stamp == epoch) the free squares the player reaches from s,
+// the boxes placed in g, and returns the smallest.
+func (ps *parkSearch) flood(s sokoban.Square) sokoban.Square {
+	return ps.fill(s, ps.nextEpoch())
+}
+
+// nextEpoch starts a new mark for fill.
+func (ps *parkSearch) nextEpoch() uint32 {
+	ps.epoch++
+	if ps.epoch == 0 {
+		clear(ps.stamp)
+		ps.epoch = 1
+	}
+	return ps.epoch
+}
+
+// fill marks with e the free squares reached from s that are not marked
+// yet, and returns the smallest of those and s.
+func (ps *parkSearch) fill(s sokoban.Square, e uint32) sokoban.Square {
+	b := ps.b
+	ps.stamp[s] = e
+	canon := s
+	stack := append(ps.stack[:0], s)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for d := sokoban.Dir(0); d < 4; d++ {
+			if c := b.Next(t, d); ps.g.free(c) && ps.stamp[c] != e {
+				ps.stamp[c] = e
+				canon = min(canon, c)
+				stack = append(stack, c)
+			}
+		}
+	}
+	ps.stack = stack
+	return canon
+}
+
+// regions counts the areas of free squares, the boxes placed in g.
+func (ps *parkSearch) regions() int {
+	n, e := 0, ps.nextEpoch()
+	for s := sokoban.Square(0); int(s) < ps.b.N; s++ {
+		if ps.stamp[s] != e && ps.g.free(s) {
+			n++
+			ps.fill(s, e)
+		}
+	}
+	return n
+}
+
+// add stores the position of the boxes (sorted, placed in g) with the
+// player on the square player, reached from parent by the pull of the box
+// on from to to, and queues it when new.
+func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to sokoban.Square, side sokoban.Dir, removed bool) {
+	canon := ps.flood(player)
+	// The key: the boxes, sorted, then parkGone for each box that left the
+	// board, then the canonical player square, two bytes each.
+	key := ps.key[:0]
+	for _, s := range boxes {
+		key = append(key, byte(s), byte(s>>8))
+	}
+	for range len(ps.starts) - len(boxes) {
+		key = append(key, parkGone&0xff, parkGone>>8)
+	}
+	key = append(key, byte(canon), byte(canon>>8))
+	ps.key = key
+	n, fresh := ps.store.Intern(key, maphash.Bytes(parkSeed, key))
+	if !fresh {
+		return
+	}
+	id := int32(n)
+	ps.nodes = append(ps.nodes, parkNode{parent: parent, from: from, to: to, side: side, removed: removed})
+	home, onGoals, spread, away := 0, 0, 0, 0
+	for _, s := range boxes {
+		if !ps.start[s] {
+			home++
+			d := sokoban.Unreachable
+			for i, t := range ps.starts {
+				if ps.g.free(t) {
+					d = min(d, ps.rows[i][s])
+				}
+			}
+			away += int(min(d, 1<<10))
+		}
+		if ps.b.IsGoal(s) {
+			onGoals++
+		}
+		spread += int(min(ps.near[s], 1<<10))
+	}
+	for _, s := range ps.starts {
+		if !ps.sink[s] && ps.g.free(s) {
+			home++
+		}
+	}
+	if home == 0 && ps.done < 0 {
+		ps.done = id
+	}
+	const m = 1<<8 - 1
+	rank := uint64(min(len(boxes), m))<<56 | uint64(min(home, m))<<48 | uint64(min(ps.regions(), m))<<40 |
+		uint64(min(away, 1<<16-1))<<24 | uint64(min(onGoals, m))<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
+	heap.Push(&ps.open, entry{key: rank, id: uint32(id)})
+	if rank < ps.bestRank {
+		ps.best, ps.bestRank = id, rank
+	}
+}
+
+// unpack sets ps.boxes to the boxes of node id and returns its player
+// square.
+func (ps *parkSearch) unpack(id int32) sokoban.Square {
+	key := ps.store.Key(uint32(id))
+	ps.boxes = ps.boxes[:0]
+	for i := 0; i+2 < len(key); i += 2 {
+		if s := uint16(key[i]) | uint16(key[i+1])<<8; s != parkGone {
+			ps.boxes = append(ps.boxes, sokoban.Square(s))
+		}
+	}
+	return sokoban.Square(key[len(key)-2]) | sokoban.Square(key[len(key)-1])<<8
+}
+
+// parkGone stands in a key for a box that left the board, so that every
+// key has the same length; parkSeed seeds the keys' hashes.
+const parkGone = 0xffff
+
+var parkSeed = maphash.MakeSeed()
+
+// step expands the next position. It reports false when the search is over:
+// it has found a position to start from, has nothing left to expand, or
+// stop said to give up (the position may then be expanded in part).
+func (ps *parkSearch) step() bool {
+	if ps.done >= 0 || len(ps.open) == 0 || ps.halt() {
+		return false
+	}
+	id := int32(heap.Pop(&ps.open).(entry).id)
+	player := ps.unpack(id)
+	boxes := append([]sokoban.Square(nil), ps.boxes...)
+	g, b := ps.g, ps.b
+	g.place(boxes)
+	ps.flood(player)
+	reached := make([]bool, b.N)
+	for s := range reached {
+		reached[s] = ps.stamp[s] == ps.epoch
+	}
+	reach := func(s sokoban.Square) bool { return reached[s] }
+	type pull struct {
+		from, to sokoban.Square
+		side     sokoban.Dir
+	}
+	var pulls []pull
+	for i, s := range boxes {
+		if i%checkBoxes == checkBoxes-1 && ps.halt() {
+			g.lift(boxes)
+			return false
+		}
+		g.split(s)
+		g.search(s, reach, true)
+		for _, st := range g.queue {
+			t, d := sokoban.Square(st/4), sokoban.Dir(st%4)
+			if g.links[st] != int8(d) || g.dist[st] == 0 {
+				continue
+			}
+			pulls = append(pulls, pull{s, t, d})
+		}
+	}
+	child := make([]sokoban.Square, 0, len(boxes))
+	for i, m := range pulls {
+		if i%checkMoves == checkMoves-1 && ps.halt() {
+			break
+		}
+		removed := ps.leaves(m.from, m.to) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
+		child = child[:0]
+		for _, s := range boxes {
+			switch {
+			case s != m.from:
+				child = append(child, s)
+			case !removed:
+				child = append(child, m.to)
+			}
+		}
+		slices.Sort(child)
+		g.occ[m.from] = false
+		if !removed {
+			g.occ[m.to] = true
+		}
+		ps.add(id, child, b.Next(m.to, m.side), m.from, m.to, m.side, removed)
+		g.occ[m.to] = false
+		g.occ[m.from] = true
+		if ps.done >= 0 {
+			break
+		}
+	}
+	g.lift(boxes)
+	return ps.done < 0 && !ps.stopped
+}
+
+// leaves reports whether a box pulled from from to to leaves the board: it
+// comes into the sink, off the goals, from outside it or off a goal in it.
+func (ps *parkSearch) leaves(from, to sokoban.Square) bool {
+	return ps.sink[to] && !ps.b.IsGoal(to) && (!ps.sink[from] || ps.b.IsGoal(from))
+}
+
+// halt reports whether stop says to give up, and remembers it.
+func (ps *parkSearch) halt() bool {
+	if !ps.stopped && ps.stop != nil && ps.stop() {
+		ps.stopped = true
+	}
+	return ps.stopped
+}
+
+// bytes returns the memory the search holds: its nodes, its store of
+// positions and the open list.
+func (ps *parkSearch) bytes() int64 {
+	return int64(cap(ps.nodes))*int64(unsafe.Sizeof(parkNode{})) + ps.store.Bytes() + entryBytes*int64(cap(ps.open))
+}
+
+// end returns the node the search ended at, or where it found none, its
+// best.
+func (ps *parkSearch) end() int32 {
+	if ps.done >= 0 {
+		return ps.done
+	}
+	return ps.best
+}

@@ -1,0 +1,186 @@
+package fess
+
+import (
+	"container/heap"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/solver"
+)
+
+// TestStrategyTable: the shares of the default list are percentages that
+// add up to 100, every row has a share, a constructor and a distinct
+// name, and the parameter's default and documentation come from the table.
+func TestStrategyTable(t *testing.T) {
+	sum, seen := 0, map[string]bool{}
+	for _, s := range strategies {
+		if s.share <= 0 || s.member == nil || s.doc == "" || seen[s.name] {
+			t.Errorf("row %s: share %d, constructor %v, doc %q, seen before %v", s.name, s.share, s.member != nil, s.doc, seen[s.name])
+		}
+		seen[s.name] = true
+		if s.inDefault {
+			sum += s.share
+		}
+		if !strings.Contains(strategiesParam.Doc, s.name+" ") {
+			t.Errorf("the parameter's doc leaves out %s", s.name)
+		}
+	}
+	if sum != 100 {
+		t.Errorf("the default list's shares add up to %d %%, want 100", sum)
+	}
+	if want := "greedy,dive,plan,imagine,park"; strategiesParam.Default != want {
+		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
+	}
+}
+
+// TestStrategies: each strategy of the portfolio, alone, solves small
+// levels, and the portfolio stops at the first that finds a solution.
+func TestStrategies(t *testing.T) {
+	for _, name := range strategyNames() {
+		for _, l := range testlevel.Resolve(t, "microban:1-10") {
+			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
+			res, err := solver.Run(context.Background(), FESS{}, l, opts)
+			if err != nil || res.Status != solver.Solved {
+				t.Errorf("%s, %s: %v, %v", name, l.Name(), res.Status, err)
+			}
+		}
+	}
+	opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": "plan,greedy"}}
+	res, err := solver.Run(context.Background(), FESS{}, testlevel.Resolve(t, "microban:2")[0], opts)
+	if err != nil || res.Status != solver.Solved || res.Stats.Expanded != 3 {
+		t.Errorf("plan then greedy on microban:2: %v, %v after %d expansions, want solved by plan after 3", res.Status, err, res.Stats.Expanded)
+	}
+}
+
+// TestOpener: the opener strategy searches differently from plan (its
+// advisor changes which moves weigh 0).
+func TestOpener(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:139")[0]
+	var expanded [2]int64
+	for i, name := range []string{"plan", "opener"} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, row(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		expanded[i] = res.Stats.Expanded
+		if res.Status == solver.Solved {
+			expanded[i] = -expanded[i]
+		}
+	}
+	if expanded[0] == expanded[1] {
+		t.Errorf("plan and opener both end after %d expansions", expanded[0])
+	}
+}
+
+// TestImagine: the imagine strategy solves XSokoban 69, which the plan
+// strategies do not solve in minutes, within 30,000 expansions (a third of
+// them backward), by meeting its backward search; solver.Run verifies the
+// spliced solution.
+func TestImagine(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:69")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 30_000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": "imagine"}}
+	res, err := solver.Run(context.Background(), FESS{}, l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != solver.Solved || res.Stats.Counts["imagine.met"] != 1 {
+		t.Fatalf("%v after %d expansions, counts %v", res.Status, res.Stats.Expanded, res.Stats.Counts)
+	}
+}
+
+// TestFocusing: goals focuses always, plan on the last quarter of its
+// budget (counted in expansions under a node limit), imagine never; and
+// with focusing, a turn of the best cell that has no node waiting goes to
+// the best cell that has.
+func TestFocusing(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:15")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
+	engineFor := func(s *strategy) *engine {
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts)
+		if err != nil || e == nil {
+			t.Fatalf("no engine: %v", err)
+		}
+		e.use(s)
+		return e
+	}
+	for _, tc := range []struct {
+		name          string
+		s             *strategy
+		expanded      int64
+		wantFocussing bool
+	}{
+		{"plan before its ending", row("plan"), 299, false},
+		{"plan ending", row("plan"), 300, true},
+		{"goals", row("goals"), 399, true},
+		{"dive", row("dive"), 0, true},
+		{"imagine", row("imagine"), 0, false},
+	} {
+		e := engineFor(tc.s)
+		e.stats.Expanded = tc.expanded
+		if got := e.focusing(); got != tc.wantFocussing {
+			t.Errorf("%s at %d expansions: focusing %v, want %v", tc.name, tc.expanded, got, tc.wantFocussing)
+		}
+	}
+
+	// Search a while, then empty the best cell: a focusing engine's next
+	// best turn picks from the best cell still holding live nodes.
+	e := engineFor(row("goals"))
+	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("run: %v, %v", res.Status, err)
+	}
+	e.queue.cells[e.queue.best].wait = nil
+	want := int32(-1)
+	for i := range e.queue.cells {
+		c := &e.queue.cells[i]
+		c.wait = slices.DeleteFunc(c.wait, func(en entry) bool { // stale entries out
+			nd := e.tree.at(en.id)
+			return nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != int32(i)
+		})
+		heap.Init(&c.wait)
+		if len(c.wait) > 0 && (want < 0 || c.key.better(e.queue.cells[want].key)) {
+			want = int32(i)
+		}
+	}
+	if want < 0 {
+		t.Fatal("no cell holds a live node")
+	}
+	e.queue.turn |= 1 // the next turn is the best cell's
+	id, ok := e.next()
+	if !ok || e.tree.at(id).cell != want {
+		t.Fatalf("next gave node %d of cell %v, want one of the best live cell %v", id, e.queue.cells[e.tree.at(id).cell].key, e.queue.cells[want].key)
+	}
+}
+
+// TestDive: the dive strategy, plan FESS focusing from the start, solves
+// XSokoban 35 within 3,000 expansions, where plan, which focuses only on
+// the last quarter of its budget, does not.
+func TestDive(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:35")[0]
+	for _, tc := range []struct {
+		name string
+		s    *strategy
+		want solver.Status
+	}{
+		{"dive", row("dive"), solver.Solved},
+		{"plan", row("plan"), solver.NodeLimit},
+	} {
+		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
+		if err != nil || res.Status != tc.want {
+			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
+		}
+	}
+}
+
+// row returns the strategy table's row called name.
+func row(name string) *strategy {
+	for i := range strategies {
+		if strategies[i].name == name {
+			return &strategies[i]
+		}
+	}
+	panic("no strategy " + name)
+}

@@ -1,0 +1,151 @@
+package fess
+
+import (
+	"container/heap"
+	"unsafe"
+)
+
+// cell is one point of the feature space: the nodes whose best feature
+// vector on their path is key, waiting to be expanded, lightest first.
+type cell struct {
+	key  cellKey
+	wait entries
+}
+
+// entry is a node waiting in a cell; key orders the cell's nodes: the
+// accumulated weight first, then the node's own features.
+type entry struct {
+	key uint64
+	id  uint32
+}
+
+type entries []entry
+
+func (h entries) Len() int { return len(h) }
+func (h entries) Less(i, j int) bool {
+	return h[i].key < h[j].key || (h[i].key == h[j].key && h[i].id > h[j].id)
+}
+func (h entries) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *entries) Push(x any)   { *h = append(*h, x.(entry)) }
+func (h *entries) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// entryBytes is the memory of an entry in a heap; cellBytes that of a
+// cell, its slice header and its key in cellOf, as counted.
+const (
+	entryBytes = int64(unsafe.Sizeof(entry{}))
+	cellBytes  = 64
+)
+
+// cellQueue is the FESS paper's cell loop: the cells found so far, each
+// with its nodes waiting, and whose turn is next.
+type cellQueue struct {
+	cells  []cell
+	cellOf map[cellKey]int32
+	fresh  []int32 // cells not yet visited by the round robin
+	rr     int     // the round robin's next cell
+	best   int32   // the best cell so far
+	turn   uint64
+}
+
+// bytes returns the memory the cells and their heaps take.
+func (q *cellQueue) bytes() int64 {
+	n := int64(len(q.cells)) * cellBytes
+	for i := range q.cells {
+		n += entryBytes * int64(cap(q.cells[i].wait))
+	}
+	return n
+}
+
+// next picks the node to expand: turns alternate between the best cell
+// and a round robin over all cells, where a cell not yet visited comes
+// first (the FESS paper's cell loop). When the best cell has no node
+// waiting (all expanded, or found dead when they came up), its turns go
+// to the round robin too, unless the engine is focusing (focusing): then
+// they go to the best cell that has nodes waiting. Within a cell the
+// lightest node comes first.
+func (e *engine) next() (uint32, bool) {
+	q := &e.queue
+	for {
+		q.turn++
+		var c int32 = -1
+		if q.turn%2 == 0 {
+			if len(q.cells[q.best].wait) > 0 {
+				c = q.best
+			} else if e.focusing() {
+				c = q.bestWaiting()
+			}
+		}
+		if c < 0 {
+			c = q.roundRobin()
+		}
+		if c < 0 {
+			return 0, false
+		}
+		wait := &q.cells[c].wait
+		for wait.Len() > 0 {
+			en := heap.Pop(wait).(entry)
+			nd := e.tree.at(en.id)
+			if nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != c {
+				continue // stale: expanded, or queued again lighter or elsewhere
+			}
+			return en.id, true
+		}
+	}
+}
+
+// bestWaiting returns the best cell that has nodes waiting, or -1 when
+// none has.
+func (q *cellQueue) bestWaiting() int32 {
+	c := int32(-1)
+	for i := range q.cells {
+		if len(q.cells[i].wait) > 0 && (c < 0 || q.cells[i].key.better(q.cells[c].key)) {
+			c = int32(i)
+		}
+	}
+	return c
+}
+
+// roundRobin returns the next cell with nodes waiting, or -1 when none has.
+func (q *cellQueue) roundRobin() int32 {
+	for len(q.fresh) > 0 {
+		c := q.fresh[0]
+		q.fresh = q.fresh[1:]
+		if len(q.cells[c].wait) > 0 {
+			return c
+		}
+	}
+	for range len(q.cells) {
+		c := int32(q.rr % len(q.cells))
+		q.rr++
+		if len(q.cells[c].wait) > 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// cellFor returns the cell of key, creating it.
+func (q *cellQueue) cellFor(k cellKey) int32 {
+	if c, ok := q.cellOf[k]; ok {
+		return c
+	}
+	c := int32(len(q.cells))
+	q.cells = append(q.cells, cell{key: k})
+	q.cellOf[k] = c
+	q.fresh = append(q.fresh, c)
+	return c
+}
+
+// add puts node id, of weight w and features f, in cell c, which becomes
+// the best cell when it is better.
+func (q *cellQueue) add(c int32, id uint32, w int32, f features) {
+	if q.cells[c].key.better(q.cells[q.best].key) {
+		q.best = c
+	}
+	heap.Push(&q.cells[c].wait, entry{key: uint64(w)<<48 | f.order(), id: id})
+}

@@ -1,0 +1,126 @@
+package fess
+
+import (
+	"fmt"
+
+	"soko/deadlock"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// met ends the search with the solution through the meeting: the forward
+// path to the position both searches stored, then the backward path from
+// it undone.
+func (e *engine) met() (solver.Result, error) {
+	tail := e.back.pushes(e.meeting.backward)
+	if tail == nil {
+		return solver.Result{}, fmt.Errorf("%s: pull macro-move lost on replay", e.b.Level.Name())
+	}
+	return e.solution(e.meeting.forward, tail)
+}
+
+// finish ends the search with the solution reaching id, then tail.
+func (e *engine) finish(id uint32, tail []sokoban.Push) solver.Result {
+	res, err := e.solution(id, tail)
+	if err != nil {
+		panic(err) // a macro-move that cannot be replayed: a broken invariant
+	}
+	return res
+}
+
+// solution replays the macro-moves from the root to id, appends tail and
+// expands the pushes into moves.
+func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error) {
+	var path []Macro
+	for ; e.tree.at(id).parent != noParent; id = e.tree.at(id).parent {
+		path = append(path, e.tree.at(id).move)
+	}
+	p := e.b.Start()
+	var pushes []sokoban.Push
+	for i := len(path) - 1; i >= 0; i-- {
+		e.gen.place(p.BoxSquares())
+		steps := e.gen.path(p, path[i])
+		e.gen.lift(p.BoxSquares())
+		if steps == nil {
+			return solver.Result{}, fmt.Errorf("%s: macro-move %d lost on replay", e.b.Level.Name(), len(path)-i)
+		}
+		for _, m := range steps {
+			p.Apply(m)
+		}
+		pushes = append(pushes, steps...)
+	}
+	pushes = append(pushes, tail...)
+	e.finishStats()
+	moves, err := e.b.Expand(pushes)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("%s: %w", e.b.Level.Name(), err)
+	}
+	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: len(pushes), Stats: e.stats}, nil
+}
+
+// stop ends the search with a status other than Solved.
+func (e *engine) stop(st solver.Status) solver.Result {
+	e.finishStats()
+	return solver.Result{Status: st, Stats: e.stats}
+}
+
+// finishStats stamps the memory, the time and the engine's own counters:
+// cells found, the best cell's features, macro-moves generated, and
+// positions found dead by each detector.
+func (e *engine) finishStats() {
+	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
+	e.guard.Finish(&e.stats)
+	t := &e.tier
+	e.stats.Counts = map[string]int64{
+		"cells":            int64(len(e.queue.cells)),
+		"boxes":            int64(e.b.Boxes()),
+		"macro_moves":      e.stats.Generated,
+		"dead.corral":      int64(t.fired[detCorral]),
+		"dead.frozengoals": int64(t.fired[detFrozen]),
+		"dead.matching":    int64(t.fired[detMatching]),
+		"dead.pattern":     int64(t.fired[detPattern]),
+		"dead.subtree":     int64(t.fired[detSubtree]),
+		"patterns":         int64(t.patterns.Len()),
+		"patterns.tried":   int64(t.patterns.Tried),
+	}
+	if bk := e.back; bk != nil {
+		e.stats.Counts["backward.expanded"] = bk.expanded
+		e.stats.Counts["backward.stored"] = int64(bk.store.Len())
+		if e.replanned {
+			e.stats.Counts["replanned"] = 1
+		}
+		if e.meeting.ok {
+			e.stats.Counts["met"] = 1
+		}
+	}
+	if pk := e.feat.park; pk != nil {
+		e.stats.Counts["parking.entries"] = int64(len(pk.entries))
+		if e.parked {
+			e.stats.Counts["parking.complete"] = 1
+		}
+	}
+	if q := &e.queue; len(q.cells) > 0 {
+		best := q.cells[q.best].key
+		e.stats.Counts["best.packed"] = int64(best.packed)
+		e.stats.Counts["best.regions"] = int64(best.conn)
+		e.stats.Counts["best.outofplan"] = int64(best.oop)
+		e.stats.Counts["best.hotspots"] = int64(best.hot)
+	}
+	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
+		if t.checker.On.On(k) {
+			e.stats.Counts["dead."+k.String()] = int64(t.checker.Fired[k])
+		}
+	}
+}
+
+// drawBest draws a node of the best cell, for progress events.
+func (e *engine) drawBest() []string {
+	for id := e.tree.nodes.Len() - 1; id >= 0; id-- {
+		if e.tree.at(uint32(id)).cell == e.queue.best {
+			q := e.b.Start()
+			q.Unpack(e.tree.store.Key(uint32(id)))
+			return q.Rows()
+		}
+	}
+	return nil
+}

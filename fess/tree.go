@@ -1,0 +1,87 @@
+package fess
+
+import (
+	"slices"
+	"unsafe"
+
+	"soko/internal/chunked"
+	"soko/sokoban"
+)
+
+// Node states.
+const (
+	generated uint8 = iota // stored, waiting in its cell
+	expanded               // its moves generated
+	dead                   // found deadlocked when it came up for expansion
+)
+
+// node is one position of the search tree, generated as a child of parent
+// by move; its id is its id in the store.
+type node struct {
+	parent uint32
+	move   Macro
+	weight int32 // accumulated move weight from the root (the FESS paper's move weights)
+	sub    int32 // expansions in its subtree, itself included
+	cell   int32 // the cell of the best feature vector on its path
+	feat   features
+	state  uint8
+}
+
+const noParent = ^uint32(0)
+
+// tree is the forward search's tree: its nodes, and their positions in
+// store under the same ids, packed by keys (shared with the backward
+// search, so that either finds the other's positions).
+type tree struct {
+	store *sokoban.Store
+	nodes chunked.Slice[node]
+	keys  keyer
+	// scratch: the last key packed, the boxes of the position being
+	// expanded, sorted (for keyOf), and its children's hashes (touch)
+	key    []byte
+	sorted []sokoban.Square
+	hashes []uint64
+}
+
+func newTree(b *sokoban.Board) tree {
+	return tree{store: sokoban.NewStore(b.KeySize()), keys: newKeyer(b)}
+}
+
+// at returns node id.
+func (t *tree) at(id uint32) *node { return t.nodes.At(int(id)) }
+
+// bytes returns the memory the nodes and the store take.
+func (t *tree) bytes() int64 {
+	return t.store.Bytes() + int64(t.nodes.Cap())*int64(unsafe.Sizeof(node{}))
+}
+
+// sortBoxes sorts the box squares of p into t.sorted, for keyOf.
+func (t *tree) sortBoxes(p *sokoban.Position) {
+	t.sorted = append(t.sorted[:0], p.BoxSquares()...)
+	slices.Sort(t.sorted)
+}
+
+// keyOf packs a child of the position whose boxes are in t.sorted, where
+// the box on from went to to and the player's canonical square is canon
+// (keyer.pack), with from None that position itself.
+func (t *tree) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
+	key, hash := t.keys.pack(t.key, t.sorted, from, to, canon)
+	t.key = key
+	return key, hash
+}
+
+// touch loads the store's slots for the children of moves before they are
+// interned (sokoban.Store.Touch), so that their cache misses overlap: a
+// child's hash is its parent's boxes' (t.sorted) with the moved box's
+// square changed, and its canonical player's (keyer.pack).
+func (t *tree) touch(moves []Macro) {
+	boxes := uint64(0)
+	for _, s := range t.sorted {
+		boxes ^= t.keys.zBox[s]
+	}
+	t.hashes = t.hashes[:0]
+	for _, m := range moves {
+		t.hashes = append(t.hashes, boxes^t.keys.zBox[m.From]^t.keys.zBox[m.To]^t.keys.zPlayer[m.canon])
+	}
+	t.store.Touch(t.hashes)
+}
