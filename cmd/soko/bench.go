@@ -15,6 +15,7 @@ import (
 	"soko/alphazero"
 	"soko/bench"
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
 	"soko/solver"
@@ -151,6 +152,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if len(specs) == 0 {
 		return usagef("bench: no levels given (see 'soko help bench')")
+	}
+	if err := checkOut("bench", "--out", c.out); err != nil {
+		return err
 	}
 	if len(c.algos) == 0 && len(c.externals) == 0 {
 		c.algos = listValue{"fess"}
@@ -394,7 +398,10 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 				return usagef("bench merge: --out %s is also an input", *out)
 			}
 		}
-		f, err = os.Create(*out)
+		if err := checkOut("bench merge", "--out", *out); err != nil {
+			return err
+		}
+		f, err = outfile.Create(*out)
 		if err != nil {
 			return err
 		}
@@ -436,6 +443,11 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(files) == 0 {
 		return usagef("report: no results files given")
+	}
+	if opts.outDir != "" {
+		if err := outfile.CheckDir(opts.outDir); err != nil {
+			return usagef("report: --out-dir %v", err)
+		}
 	}
 	recs, err := bench.ReadFiles(files...)
 	if err != nil {
