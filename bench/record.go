@@ -499,6 +499,13 @@ func (r *Results) Done(key string) bool {
 	return r.done[key]
 }
 
+// Keys returns the keys of the runs in the file.
+func (r *Results) Keys() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Collect(maps.Keys(r.done))
+}
+
 // Len is the number of runs in the file.
 func (r *Results) Len() int {
 	r.mu.Lock()
