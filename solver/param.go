@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
