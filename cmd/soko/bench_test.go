@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,10 +137,7 @@ func TestBenchHelperProcess(t *testing.T) {
 		t.Skip("helper process")
 	}
 	i := slices.Index(os.Args, "--")
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[i+1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(process(os.Args[i+1:]))
 }
 
 // Interrupt a real bench process halfway with SIGINT and resume: every run

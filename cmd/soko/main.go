@@ -27,18 +27,27 @@ import (
 )
 
 func main() {
+	os.Exit(process(os.Args[1:]))
+}
+
+// process is the soko process: it runs the command of args on the
+// process's standard streams, ends it on a signal, and returns the exit
+// status.
+func process(args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }()
+	go func() { done <- run(ctx, args, os.Stdin, os.Stdout, os.Stderr) }()
 	var err error
 	select {
 	case err = <-done:
 	case <-signals:
 		err = stopped(cancel, done, signals)
 	}
-	os.Exit(exitCode(err, os.Stderr))
+	return exitCode(err, os.Stderr)
 }
 
 // stopGrace is how long a command may take to wind up after the first

@@ -77,8 +77,12 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
 	}
 	// The terminal comes first: without one, nothing is read.
-	if _, ok := terminal(stdout); !ok {
+	tty, ok := terminal(stdout)
+	if !ok {
 		return errNoTerminal("standard output is not one")
+	}
+	if !inForeground(tty) {
+		return usagef("soko play runs in the foreground of its terminal, and this process is in the background (with timeout, use timeout --foreground)")
 	}
 	keys, ok := terminal(stdin)
 	if !ok {
@@ -112,12 +116,21 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		m.Replay(moves, c.speed)
 	}
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithInput(keys)}
-	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+	// A signal (SIGINT, SIGTERM, SIGHUP: see process) ends the context; the
+	// program then quits as the q key does, drawing its last frame and
+	// giving the terminal back, rather than being killed mid-frame.
+	opts := []tea.ProgramOption{tea.WithOutput(stdout), tea.WithInput(keys), tea.WithoutSignalHandler()}
+	prog := tea.NewProgram(m, opts...)
+	stop := context.AfterFunc(ctx, prog.Quit)
+	defer stop()
+	if _, err := prog.Run(); err != nil {
 		if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) || ctx.Err() != nil {
 			return errInterrupted
 		}
 		return fmt.Errorf("play: %w", err)
+	}
+	if ctx.Err() != nil {
+		return errInterrupted
 	}
 	result := "not solved"
 	if m.Solved() {

@@ -82,4 +82,19 @@ func TestPlayTmux(t *testing.T) {
 	waitFor("replay", "SOLVED in 33 moves, 8 pushes")
 	tmux(t, sock, "send-keys", "-t", "replay", "q")
 	waitFor("replay", "microban:1: solved, 33 moves, 8 pushes", "EXIT=0")
+
+	// SIGTERM and SIGHUP end a slow replay, with the terminal given back:
+	// the board's screen is left for the shell's.
+	for _, sig := range []string{"TERM", "HUP"} {
+		name := "signal" + sig
+		startWith(name, "timeout --foreground --preserve-status -s "+sig+" 2", "", "play", "--speed", "0.5", "--replay", "dlU", "microban:1")
+		waitFor(name, "step 0 of 3")
+		if s := waitFor(name, "soko: interrupted", "EXIT=130"); strings.Contains(s, "q quit") {
+			t.Errorf("SIG%s: the board is still on the screen:\n%s", sig, s)
+		}
+	}
+	// In the background of its terminal (timeout without --foreground)
+	// soko play would be stopped by the kernel: it refuses at once.
+	startWith("background", "timeout 10", "", "play", "microban:1")
+	waitFor("background", "soko play runs in the foreground of its terminal", "EXIT=2")
 }
