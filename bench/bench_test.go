@@ -23,11 +23,20 @@ import (
 // seeds: 80 fast, deterministic runs.
 func testJobs(t *testing.T) []Job {
 	t.Helper()
+	return slices.Collect(testPlan(t).Jobs(nil))
+}
+
+func testPlan(t *testing.T) *Plan {
+	t.Helper()
 	lvls, err := levels.Resolve("microban:1-10", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Jobs([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls, Budgets(nil, []int64{50, 5000}, nil), []uint64{1, 2})
+	p, err := NewPlan([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls, Budgets(nil, []int64{50, 5000}, nil), []uint64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // runInto runs jobs into the results file at path, resuming it.
@@ -38,7 +47,12 @@ func runInto(t *testing.T, ctx context.Context, path string, jobs []Job, workers
 		t.Fatal(err)
 	}
 	defer res.Close()
-	todo := Pending(jobs, res.Done)
+	var todo []Job
+	for _, j := range jobs {
+		if !res.Done(j.Key()) {
+			todo = append(todo, j)
+		}
+	}
 	n := 0
 	r := &Runner{Workers: workers, Write: func(rec Record) error {
 		if err := res.Write(rec); err != nil {
@@ -50,7 +64,7 @@ func runInto(t *testing.T, ctx context.Context, path string, jobs []Job, workers
 		}
 		return nil
 	}}
-	sum, err := r.Run(ctx, todo)
+	sum, err := r.runList(ctx, todo)
 	return sum, len(todo), err
 }
 
@@ -126,7 +140,8 @@ func TestResume(t *testing.T) {
 
 // Shard 3 ways and merge: the same runs and the same summary as one run.
 func TestShardMerge(t *testing.T) {
-	jobs := testJobs(t)
+	plan := testPlan(t)
+	jobs := slices.Collect(plan.Jobs(nil))
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.jsonl")
 	if _, _, err := runInto(t, context.Background(), whole, jobs, 2, nil); err != nil {
@@ -135,7 +150,10 @@ func TestShardMerge(t *testing.T) {
 	var parts []string
 	seen := map[string]int{}
 	for i := range 3 {
-		shard := Shard(jobs, i, 3)
+		shard := slices.Collect(plan.Shard(i, 3).Jobs(nil))
+		if int64(len(shard)) != plan.Shard(i, 3).Len() {
+			t.Fatalf("shard %d: %d jobs, Len %d", i, len(shard), plan.Shard(i, 3).Len())
+		}
 		for _, j := range shard {
 			seen[j.Key()]++
 		}
@@ -155,7 +173,7 @@ func TestShardMerge(t *testing.T) {
 	}
 	var merged, log bytes.Buffer
 	runs, dups, err := Merge(&merged, &log, append(parts, parts[0])...) // a shard twice: its runs are kept once
-	if err != nil || runs != len(jobs) || dups != len(Shard(jobs, 0, 3)) {
+	if err != nil || runs != len(jobs) || int64(dups) != plan.Shard(0, 3).Len() {
 		t.Fatalf("merge: %d runs, %d dups, %v", runs, dups, err)
 	}
 	if want := fmt.Sprintf("%d duplicate records dropped: %d identical to the run kept, 0 differing", dups, dups); !strings.Contains(log.String(), want) {
@@ -196,13 +214,13 @@ func TestJobsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := Jobs([]SolverSpec{{Name: "bfs"}}, lvls, Budgets(nil, []int64{10, 10}, nil), []uint64{1, 1, 2})
+	jobs := planJobs(t, []SolverSpec{{Name: "bfs"}}, lvls, Budgets(nil, []int64{10, 10}, nil), []uint64{1, 1, 2})
 	if len(jobs) != 6 {
 		t.Fatalf("%d jobs, want 3 levels x 1 budget x 2 seeds", len(jobs))
 	}
 	// Seeds outermost, solvers innermost: a run cut short has every solver
 	// on the same levels.
-	jobs = Jobs([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls[:2], Budgets(nil, []int64{10}, nil), []uint64{1, 2})
+	jobs = planJobs(t, []SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls[:2], Budgets(nil, []int64{10}, nil), []uint64{1, 2})
 	var order []string
 	for _, j := range jobs {
 		order = append(order, fmt.Sprintf("%d %s %s", j.Seed, j.ID, j.Solver.Name))
@@ -288,11 +306,11 @@ func TestExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 700 * time.Millisecond}}, []uint64{1})
+	jobs := planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 700 * time.Millisecond}}, []uint64{1})
 	got := map[string]Record{}
 	r := &Runner{Workers: 5, Write: func(rec Record) error { got[rec.Level] = rec; return nil }}
 	start := time.Now()
-	if _, err := r.Run(context.Background(), jobs); err != nil {
+	if _, err := r.runList(context.Background(), jobs); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el > 10*time.Second {
@@ -361,7 +379,7 @@ func TestExternalSolutionCap(t *testing.T) {
 		}
 		var rec Record
 		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
-		if _, err := r.Run(context.Background(), Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
+		if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
 			t.Fatal(err)
 		}
 		if rec.Status != tt.status || !strings.Contains(rec.Error, tt.error) || (tt.status == "solved" && rec.Solution != sol) {
@@ -475,5 +493,63 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 		if !strings.Contains(log.String(), want) {
 			t.Errorf("merge said:\n%s\nwant %q in it", log.String(), want)
 		}
+	}
+}
+
+// A plan of billions of runs is made without listing them: its length,
+// its first jobs, a shard's jobs and the pending count of a resumed file
+// come from the axes.
+func TestPlanLazy(t *testing.T) {
+	lvls, err := levels.Resolve("microban", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := make([]uint64, 1_000_000)
+	for i := range seeds {
+		seeds[i] = uint64(i + 1)
+	}
+	solvers := []SolverSpec{{Name: "greedy"}, {Name: "astar"}, {Name: "bfs"}}
+	budgets := Budgets([]time.Duration{time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond}, []int64{1}, nil)
+	p, err := NewPlan(solvers, lvls, budgets, seeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = 1_000_000 * 3 * 155 * 3
+	if p.Len() != want {
+		t.Fatalf("Len %d, want %d", p.Len(), want)
+	}
+	var first []Job
+	for j := range p.Jobs(nil) {
+		if first = append(first, j); len(first) == 4 {
+			break
+		}
+	}
+	if first[0].Solver.Name != "greedy" || first[3].ID != "microban:2" || first[3].Seed != 1 {
+		t.Errorf("first jobs out of order: %s %s, %s %s", first[0].Solver.Name, first[0].ID, first[3].Solver.Name, first[3].ID)
+	}
+	// Done keys: two of the plan (one of them in shard 1 of 2), one not.
+	done := []string{first[0].Key(), first[1].Key(), "greedy|microban:1|" + first[0].Hash + "|n=7|1"}
+	if got := p.Pending(done); got != want-2 {
+		t.Errorf("Pending %d, want %d", got, want-2)
+	}
+	s := p.Shard(1, 2)
+	if s.Len() != want/2 || s.Pending(done) != want/2-1 {
+		t.Errorf("shard 1/2: Len %d, Pending %d", s.Len(), s.Pending(done))
+	}
+	for j := range s.Jobs(func(k string) bool { return k == first[1].Key() }) {
+		if j.Key() != first[3].Key() {
+			t.Errorf("shard 1/2 starts at %s, want %s", j.Key(), first[3].Key())
+		}
+		break
+	}
+	if _, err := NewPlan(solvers, lvls, Budgets(nil, make([]int64, 1), nil), append(seeds, seeds...)); err != nil {
+		t.Errorf("repeated seeds: %v", err)
+	}
+	many := make([]Budget, 10000)
+	for i := range many {
+		many[i] = Budget{Nodes: int64(i + 1)}
+	}
+	if _, err := NewPlan(solvers, lvls, many, seeds); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("a plan beyond MaxRuns: %v", err)
 	}
 }

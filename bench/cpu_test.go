@@ -58,10 +58,10 @@ func TestCPUScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(threads, workers int) []Record {
-		jobs := Jobs([]SolverSpec{{Name: "portfolio", Threads: threads}}, lvls, Budgets(nil, []int64{20000}, nil), []uint64{1})
+		jobs := planJobs(t, []SolverSpec{{Name: "portfolio", Threads: threads}}, lvls, Budgets(nil, []int64{20000}, nil), []uint64{1})
 		var recs []Record
 		r := &Runner{Workers: workers, Write: func(rec Record) error { recs = append(recs, rec); return nil }}
-		if _, err := r.Run(context.Background(), jobs); err != nil {
+		if _, err := r.runList(context.Background(), jobs); err != nil {
 			t.Fatal(err)
 		}
 		return recs

@@ -82,7 +82,7 @@ func TestResumeModel(t *testing.T) {
 		t.Fatalf("two models trained with other seeds have one id %s", models[0].ID)
 	}
 	jobsWith := func(m Model) []Job {
-		return Jobs([]SolverSpec{{Name: "alphazero", Model: m}}, lvls, Budgets(nil, nil, []int64{20000}), []uint64{1})
+		return planJobs(t, []SolverSpec{{Name: "alphazero", Model: m}}, lvls, Budgets(nil, nil, []int64{20000}), []uint64{1})
 	}
 	sets := [][]Job{jobsWith(Model{}), jobsWith(models[0]), jobsWith(models[1])}
 	if k := sets[0][0].Key(); k != "alphazero|microban:1|"+LevelHash(lvls[0])+"|i=20000|1" {

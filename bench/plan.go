@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"iter"
 	"os"
 	"strconv"
 	"strings"
@@ -92,33 +93,181 @@ func LevelID(l *level.Level) string {
 	return l.Source
 }
 
-// Jobs lists every combination of seed, budget, level and solver, in that
-// nesting order (the last varies fastest), each run once even if a level,
-// budget or seed is given twice. So a run cut short holds whole seeds and
-// every solver on the same levels, a fair comparison as far as it went. The
-// order is deterministic, which Shard relies on.
-func Jobs(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) []Job {
-	ids := make([]string, len(lvls))
-	hashes := make([]string, len(lvls))
-	for i, l := range lvls {
-		ids[i], hashes[i] = LevelID(l), LevelHash(l)
+// Plan is every combination of seed, budget, level and solver of a
+// benchmark, or the part of them a shard runs, in that nesting order (the
+// last varies fastest): so a run cut short holds whole seeds and every
+// solver on the same levels, a fair comparison as far as it went. The jobs
+// are made one at a time as they are run, never listed, so a plan of
+// billions of runs takes no more memory than one of ten. The order is
+// deterministic, which sharding relies on.
+type Plan struct {
+	solvers      []SolverSpec
+	levels       []*level.Level
+	ids, hashes  []string
+	budgets      []Budget
+	seeds        []uint64
+	total        int64 // jobs of all shards
+	shard, every int64 // this plan's jobs: indices shard, shard+every, …
+
+	index *planIndex // built by Index on first use
+}
+
+// MaxRuns is the most jobs a plan may have (all shards together).
+const MaxRuns = 1 << 40
+
+// NewPlan makes the plan of every combination, each run once even if a
+// solver, level, budget or seed is given twice. An error says when there
+// are more than MaxRuns of them.
+func NewPlan(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) (*Plan, error) {
+	p := &Plan{every: 1}
+	seenSolver := map[string]bool{}
+	for _, s := range solvers {
+		if l := s.Label(); !seenSolver[l] {
+			seenSolver[l] = true
+			p.solvers = append(p.solvers, s)
+		}
 	}
-	var jobs []Job
-	seen := map[string]bool{}
-	for _, seed := range seeds {
-		for _, b := range budgets {
-			for i, l := range lvls {
-				for _, s := range solvers {
-					j := Job{Solver: s, Level: l, ID: ids[i], Hash: hashes[i], Budget: b, Seed: seed}
-					if k := j.Key(); !seen[k] {
-						seen[k] = true
-						jobs = append(jobs, j)
-					}
-				}
+	seenLevel := map[string]bool{}
+	for _, l := range lvls {
+		id, hash := LevelID(l), LevelHash(l)
+		if k := id + "|" + hash; !seenLevel[k] {
+			seenLevel[k] = true
+			p.levels, p.ids, p.hashes = append(p.levels, l), append(p.ids, id), append(p.hashes, hash)
+		}
+	}
+	seenBudget := map[string]bool{}
+	for _, b := range budgets {
+		if k := b.String(); !seenBudget[k] {
+			seenBudget[k] = true
+			p.budgets = append(p.budgets, b)
+		}
+	}
+	seenSeed := make(map[uint64]bool, len(seeds))
+	for _, s := range seeds {
+		if !seenSeed[s] {
+			seenSeed[s] = true
+			p.seeds = append(p.seeds, s)
+		}
+	}
+	p.total = 1
+	for _, n := range []int{len(p.seeds), len(p.budgets), len(p.levels), len(p.solvers)} {
+		if n > 0 && p.total > MaxRuns/int64(n) {
+			return nil, fmt.Errorf("%d seeds x %d budgets x %d levels x %d solvers is more than the %d runs a bench may plan; give fewer seeds or budgets",
+				len(p.seeds), len(p.budgets), len(p.levels), len(p.solvers), int64(MaxRuns))
+		}
+		p.total *= int64(n)
+	}
+	return p, nil
+}
+
+// Shard returns the part of the plan that shard i of n runs: every n-th job
+// starting at the i-th (0-based), so that shards are balanced and together
+// cover all jobs exactly once.
+func (p *Plan) Shard(i, n int) *Plan {
+	q := *p
+	q.shard, q.every = int64(i), int64(max(n, 1))
+	q.index = nil
+	return &q
+}
+
+// Len is the number of jobs in the plan (in its shard).
+func (p *Plan) Len() int64 {
+	if p.shard >= p.total {
+		return 0
+	}
+	return (p.total-p.shard-1)/p.every + 1
+}
+
+// Axes are the sizes of the plan's four axes, duplicates removed.
+func (p *Plan) Axes() (solvers, levels, budgets, seeds int) {
+	return len(p.solvers), len(p.levels), len(p.budgets), len(p.seeds)
+}
+
+// job is the job of index k of all shards.
+func (p *Plan) job(k int64) Job {
+	ns, nl, nb := int64(len(p.solvers)), int64(len(p.levels)), int64(len(p.budgets))
+	si, k := k%ns, k/ns
+	li, k := k%nl, k/nl
+	bi, k := k%nb, k/nb
+	return Job{Solver: p.solvers[si], Level: p.levels[li], ID: p.ids[li], Hash: p.hashes[li], Budget: p.budgets[bi], Seed: p.seeds[k]}
+}
+
+// Jobs yields the plan's jobs in order, leaving out those whose key done
+// reports (nil: none).
+func (p *Plan) Jobs(done func(key string) bool) iter.Seq[Job] {
+	return func(yield func(Job) bool) {
+		for k := p.shard; k < p.total; k += p.every {
+			j := p.job(k)
+			if done != nil && done(j.Key()) {
+				continue
+			}
+			if !yield(j) {
+				return
 			}
 		}
 	}
-	return jobs
+}
+
+// Pending counts the plan's jobs not among the done keys: the plan's
+// length less the done keys that are jobs of it.
+func (p *Plan) Pending(done []string) int64 {
+	n := p.Len()
+	for _, key := range done {
+		if p.has(key) {
+			n--
+		}
+	}
+	return n
+}
+
+// planIndex finds a run's key among a plan's jobs without listing them.
+type planIndex struct {
+	pairs   map[string][2]int64 // solver label|level id|hash → solver and level index
+	budgets map[string]int64    // Budget.String() → index
+	seeds   map[uint64]int64
+}
+
+// has reports whether key (Job.Key) is a job of the plan, in its shard.
+func (p *Plan) has(key string) bool {
+	if p.index == nil {
+		ix := &planIndex{pairs: map[string][2]int64{}, budgets: map[string]int64{}, seeds: make(map[uint64]int64, len(p.seeds))}
+		for si, s := range p.solvers {
+			for li := range p.levels {
+				ix.pairs[s.Label()+"|"+p.ids[li]+"|"+p.hashes[li]] = [2]int64{int64(si), int64(li)}
+			}
+		}
+		for bi, b := range p.budgets {
+			ix.budgets[b.String()] = int64(bi)
+		}
+		for i, s := range p.seeds {
+			ix.seeds[s] = int64(i)
+		}
+		p.index = ix
+	}
+	rest, seedText, ok1 := cutLast(key)
+	rest, budgetText, ok2 := cutLast(rest)
+	seed, err := strconv.ParseUint(seedText, 10, 64)
+	if !ok1 || !ok2 || err != nil {
+		return false
+	}
+	pair, ok3 := p.index.pairs[rest]
+	bi, ok4 := p.index.budgets[budgetText]
+	xi, ok5 := p.index.seeds[seed]
+	if !ok3 || !ok4 || !ok5 {
+		return false
+	}
+	ns, nl, nb := int64(len(p.solvers)), int64(len(p.levels)), int64(len(p.budgets))
+	k := ((xi*nb+bi)*nl+pair[1])*ns + pair[0]
+	return k%p.every == p.shard
+}
+
+// cutLast splits s at its last '|'.
+func cutLast(s string) (before, after string, found bool) {
+	i := strings.LastIndexByte(s, '|')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }
 
 // Budgets is the cross product of time, node and iteration limits; an empty
@@ -140,20 +289,6 @@ func Budgets(times []time.Duration, nodes, iterations []int64) []Budget {
 				out = append(out, Budget{Time: t, Nodes: n, Iterations: it})
 			}
 		}
-	}
-	return out
-}
-
-// Shard returns the jobs of shard i of n: every n-th job starting at the
-// i-th (0-based), so that shards are balanced and together cover all jobs
-// exactly once.
-func Shard(jobs []Job, i, n int) []Job {
-	if n <= 1 {
-		return jobs
-	}
-	var out []Job
-	for k := i; k < len(jobs); k += n {
-		out = append(out, jobs[k])
 	}
 	return out
 }
@@ -185,15 +320,4 @@ func ParseShard(s string, getenv func(string) string) (i, n int, err error) {
 		return 0, 0, fmt.Errorf("bad shard index %q of %d: want 0 <= I < N", is, n)
 	}
 	return i, n, nil
-}
-
-// Pending returns the jobs whose runs are not done yet.
-func Pending(jobs []Job, done func(key string) bool) []Job {
-	var out []Job
-	for _, j := range jobs {
-		if !done(j.Key()) {
-			out = append(out, j)
-		}
-	}
-	return out
 }

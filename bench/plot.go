@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"soko/internal/english"
+	"soko/internal/outfile"
 )
 
 // plots writes the figures, each as PNG and SVG, into dir:
@@ -106,7 +106,7 @@ func savePlot(p *plot.Plot, dir, name string) error {
 			}
 			legend.Draw(draw.Crop(dc, width-legendW+vg.Points(6), 0, 0, -top))
 		}
-		f, err := os.Create(filepath.Join(dir, fileName(name)+"."+ext))
+		f, err := outfile.Create(filepath.Join(dir, fileName(name)+"."+ext))
 		if err != nil {
 			return err
 		}

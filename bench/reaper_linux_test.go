@@ -28,7 +28,7 @@ func runExternals(t *testing.T, limit time.Duration, cmds ...string) map[string]
 	}
 	got := map[string]Record{}
 	r := &Runner{Workers: len(specs), Write: func(rec Record) error { got[rec.Solver] = rec; return nil }}
-	if _, err := r.Run(context.Background(), Jobs(specs, lvls, []Budget{{Time: limit}}, []uint64{1})); err != nil {
+	if _, err := r.runList(context.Background(), planJobs(t, specs, lvls, []Budget{{Time: limit}}, []uint64{1})); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range specs {
@@ -120,7 +120,7 @@ func TestExternalEndsAtOnce(t *testing.T) {
 		}
 		return nil
 	}}
-	if _, err := r.Run(context.Background(), Jobs([]SolverSpec{spec}, lvls, []Budget{{Time: 10 * time.Second}}, []uint64{1})); err != nil {
+	if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 10 * time.Second}}, []uint64{1})); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/level"
 )
 
@@ -464,6 +465,9 @@ type Results struct {
 // runs already in it are remembered (Done), and a partial last line left by
 // a killed process is cut off.
 func OpenResults(path string) (*Results, error) {
+	if err := outfile.Check(path); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
@@ -493,6 +497,13 @@ func (r *Results) Done(key string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.done[key]
+}
+
+// Keys returns the keys of the runs in the file.
+func (r *Results) Keys() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Collect(maps.Keys(r.done))
 }
 
 // Len is the number of runs in the file.

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"soko/internal/english"
+	"soko/internal/outfile"
 )
 
 // ReportOptions say what Report makes.
@@ -815,7 +816,15 @@ func writeFile(path string, write func(io.Writer) error) error {
 	if err := write(&b); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	f, err := outfile.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // summaryCSV: one row per collection, solver and budget.

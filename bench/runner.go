@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"io"
+	"iter"
 	"runtime"
 	"sync"
 	"time"
@@ -51,18 +52,19 @@ type Summary struct {
 	Duration time.Duration
 }
 
-// Run runs the jobs and writes each finished run. When ctx is cancelled it
-// stops handing out jobs; runs that were cut short are not written, so a
-// later Run with the same results file does them again. It returns the first
-// write error, or ctx's error when cancelled.
-func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
+// Run runs count jobs, taken one at a time from jobs as workers come free,
+// and writes each finished run. When ctx is cancelled it stops handing out
+// jobs; runs that were cut short are not written, so a later Run with the
+// same results file does them again. It returns the first write error, or
+// ctx's error when cancelled.
+func (r *Runner) Run(ctx context.Context, count int, jobs iter.Seq[Job]) (Summary, error) {
 	start := time.Now()
 	workers := r.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	workers = min(workers, max(len(jobs), 1))
-	prog := progress.New(r.Progress, len(jobs))
+	workers = min(workers, max(count, 1))
+	prog := progress.New(r.Progress, count)
 	defer prog.Stop()
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -90,7 +92,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 	}
 	go func() {
 		defer close(in)
-		for _, j := range jobs {
+		for j := range jobs {
 			select {
 			case in <- j:
 			case <-ctx.Done():
@@ -100,7 +102,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) (Summary, error) {
 	}()
 	go func() { wg.Wait(); close(out) }()
 
-	sum := Summary{Jobs: len(jobs)}
+	sum := Summary{Jobs: count}
 	var werr error
 	for d := range out {
 		if !d.ok || werr != nil {

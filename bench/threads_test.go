@@ -22,7 +22,7 @@ func TestResumeThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	jobsWith := func(threads int) []Job {
-		return Jobs([]SolverSpec{{Name: "astar", Threads: threads}}, lvls, Budgets(nil, []int64{5000}, nil), []uint64{1})
+		return planJobs(t, []SolverSpec{{Name: "astar", Threads: threads}}, lvls, Budgets(nil, []int64{5000}, nil), []uint64{1})
 	}
 	one, two := jobsWith(1), jobsWith(2)
 	if k := one[0].Key(); k != "astar|microban:1|"+LevelHash(lvls[0])+"|n=5000|1" {

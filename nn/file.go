@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"soko/internal/outfile"
 )
 
 // The model file, all integers little-endian:
@@ -184,7 +186,12 @@ func read(r io.Reader, size int64) (*Net, error) {
 
 // Save writes the network to the file path, through a temporary file in
 // the same directory, so that a failed write leaves no half file behind.
+// A path that exists and is not a regular file is refused: the rename would
+// replace it.
 func (n *Net) Save(path string) error {
+	if err := outfile.Check(path); err != nil {
+		return fmt.Errorf("save model: %w", err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".model-*")
 	if err != nil {
 		return err

@@ -128,9 +128,12 @@ type Result struct {
 	Moves    []level.Move // the optimized solution, verified
 	Before   Score        // the given solution, as the verifier counts it
 	After    Score        // the returned solution
-	Complete bool         // every pass ran to its end; false when ctx stopped it
-	Searches int          // stretch searches run
-	Expanded int64        // positions expanded by them
+	Complete bool         // every pass ran to its end; false when ctx stopped it or memory limited it
+	// MemoryLimited says a stretch of the shortest length was left
+	// unsearched because its search outgrew Options.Memory.
+	MemoryLimited bool
+	Searches      int   // stretch searches run
+	Expanded      int64 // positions expanded by them
 }
 
 // Better reports whether a is shorter than b in metric m (lexicographic:
@@ -193,7 +196,8 @@ func Optimize(ctx context.Context, l *level.Level, moves []level.Move, opts Opti
 	o.score = o.scoreOf(pushes)
 	res := Result{Before: Score{Pushes: rep.Pushes, Moves: rep.Moves}}
 	o.run()
-	res.Complete = ctx.Err() == nil && !o.stopped
+	res.MemoryLimited = o.limited
+	res.Complete = ctx.Err() == nil && !o.stopped && !o.limited
 	res.Searches, res.Expanded = o.searches, o.expanded
 
 	out, err := b.Expand(o.best)

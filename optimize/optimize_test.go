@@ -307,3 +307,21 @@ func TestSolvedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// A memory budget too small for any search: the result says so, rather
+// than complete.
+func TestMemoryLimited(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:10")[0]
+	greedy := solve(t, search.Greedy{}, l)
+	res, err := Optimize(context.Background(), l, greedy.Moves, Options{Memory: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.MemoryLimited || res.Complete {
+		t.Errorf("1 byte of memory: memory limited %v, complete %v", res.MemoryLimited, res.Complete)
+	}
+	res, err = Optimize(context.Background(), l, greedy.Moves, Options{})
+	if err != nil || res.MemoryLimited || !res.Complete {
+		t.Errorf("default memory: memory limited %v, complete %v, %v", res.MemoryLimited, res.Complete, err)
+	}
+}

@@ -29,6 +29,7 @@ type optimizer struct {
 	score    Score
 	stopped  bool // a search stopped on the context
 	outgrown bool // the last search stopped at the memory budget
+	limited  bool // a search of the shortest stretch outgrew the memory budget
 	searches int
 	expanded int64
 	pass     string
@@ -186,6 +187,8 @@ func (o *optimizer) vicinity() {
 			size /= 2
 			ceiling, quiet = size, 0
 			continue
+		case o.outgrown:
+			o.limited = true // this stretch stays unsearched
 		}
 		quiet++
 		if quiet >= (max(n-size, 0)+step-1)/step+1 { // every start 0, step, 2·step, … up to n − size

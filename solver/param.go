@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,6 +90,11 @@ func (p Param) String() string {
 	return p.Name + "=" + p.Default + " (" + p.Range() + ")"
 }
 
+// decimal is the syntax of a number value: digits with an optional point,
+// sign and exponent, such as 200, -1.5, 0.25 or 1e3 (no hexadecimal, no
+// underscores, no plus sign).
+var decimal = regexp.MustCompile(`^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Check reports whether v is a value p accepts, with an error naming the
@@ -119,15 +125,27 @@ func (p Param) parse(v string) (float64, error) {
 		}
 		return 0, bad("")
 	case List:
-		for _, item := range strings.Split(v, ",") {
-			if !slices.Contains(p.Values, strings.TrimSpace(item)) {
-				return 0, bad(fmt.Sprintf("unknown item %q", strings.TrimSpace(item)))
+		items := strings.Split(v, ",")
+		for i, item := range items {
+			item = strings.TrimSpace(item)
+			switch {
+			case !slices.Contains(p.Values, item):
+				return 0, bad(fmt.Sprintf("unknown item %q", item))
+			case slices.Contains(items[:i], item):
+				return 0, bad(fmt.Sprintf("item %q given twice", item))
+			case len(items) > 1 && (item == "all" || item == "none"):
+				return 0, bad(fmt.Sprintf("%q stands alone", item))
 			}
 		}
 		return 0, nil
 	}
+	if !decimal.MatchString(v) {
+		return 0, bad("not a decimal number")
+	}
 	x, err := strconv.ParseFloat(v, 64)
 	switch {
+	case x == 0 && strings.ContainsAny(strings.ToLower(v)[:strings.IndexAny(strings.ToLower(v)+"e", "e")], "123456789"):
+		return 0, bad("too small to tell from 0")
 	case errors.Is(err, strconv.ErrRange): // beyond float64, so beyond any range
 		return 0, bad("out of range")
 	case err != nil:

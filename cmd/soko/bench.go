@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"soko/alphazero"
 	"soko/bench"
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
 	"soko/solver"
@@ -152,6 +154,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(specs) == 0 {
 		return usagef("bench: no levels given (see 'soko help bench')")
 	}
+	if err := checkOut("bench", "--out", c.out); err != nil {
+		return err
+	}
 	if len(c.algos) == 0 && len(c.externals) == 0 {
 		c.algos = listValue{"fess"}
 	}
@@ -228,52 +233,57 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	jobs := bench.Jobs(solvers, lvls, budgets, seeds)
+	plan, err := bench.NewPlan(solvers, lvls, budgets, seeds)
+	if err != nil {
+		return usagef("bench: %v", err)
+	}
 	shardNote := ""
 	if c.shard != "" {
 		i, n, err := bench.ParseShard(c.shard, nil)
 		if err != nil {
 			return usagef("bench: %v", err)
 		}
-		jobs = bench.Shard(jobs, i, n)
+		plan = plan.Shard(i, n)
 		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
 	}
 
 	var sink func(bench.Record) error
-	todo := jobs
+	var done func(key string) bool // runs in --out already
+	var doneKeys []string
 	if c.out != "" && !c.dryRun {
 		res, err := bench.OpenResults(c.out)
 		if err != nil {
 			return err
 		}
 		defer res.Close()
-		todo = bench.Pending(jobs, res.Done)
-		sink = res.Write
+		done, doneKeys, sink = res.Done, res.Keys(), res.Write
 	} else if c.out != "" {
 		recs, err := bench.ReadFiles(c.out)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		done := map[string]bool{}
 		for _, r := range recs {
-			done[r.Key] = true
+			doneKeys = append(doneKeys, r.Key)
 		}
-		todo = bench.Pending(jobs, func(k string) bool { return done[k] })
 	} else {
 		sink = bench.NewJSONLWriter(stdout).Write
 	}
+	total, todo := plan.Len(), plan.Pending(doneKeys)
 	if c.dryRun {
+		ns, nl, nb, nx := plan.Axes()
 		fmt.Fprintf(stdout, "%s%s: %s x %s x %s x %s; %d left to run\n",
-			english.Count(len(jobs), "run", "runs"), shardNote, english.Count(len(solvers), "solver", "solvers"),
-			english.Count(len(lvls), "level", "levels"), english.Count(len(budgets), "budget", "budgets"),
-			english.Count(len(seeds), "seed", "seeds"), len(todo))
+			english.Count(int(total), "run", "runs"), shardNote, english.Count(ns, "solver", "solvers"),
+			english.Count(nl, "level", "levels"), english.Count(nb, "budget", "budgets"),
+			english.Count(nx, "seed", "seeds"), todo)
 		return nil
 	}
 
+	// Workers beyond the runs to do would only split the memory further.
+	workers := capWorkers(stderr, "bench", c.workers, int(min(todo, math.MaxInt32)))
 	if !set["memory"] {
-		c.memory = solver.DefaultMemory(c.workers)
+		c.memory = solver.DefaultMemory(workers)
 	}
-	setMemoryLimit(c.workers, c.memory)
+	setMemoryLimit(workers, c.memory)
 
 	withoutModel := 0 // runs whose solver says it had no model (alphazero: Schokoban)
 	write := func(rec bench.Record) error {
@@ -282,20 +292,20 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return sink(rec)
 	}
-	r := &bench.Runner{Workers: c.workers, Memory: c.memory, NoSolution: c.noLURD, Write: write}
-	if c.threads > 1 && c.workers > 1 && len(todo) > 1 {
-		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, c.workers)
+	r := &bench.Runner{Workers: workers, Memory: c.memory, NoSolution: c.noLURD, Write: write}
+	if c.threads > 1 && workers > 1 && todo > 1 {
+		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, workers)
 	}
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}
-	sum, err := r.Run(ctx, todo)
+	sum, err := r.Run(ctx, int(todo), plan.Jobs(done))
 	where := ""
 	if c.out != "" {
 		where = "; results in " + c.out
 	}
 	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
-		shardNote, english.Count(len(jobs), "run", "runs"), len(jobs)-len(todo), sum.Run, sum.Solved,
+		shardNote, english.Count(int(total), "run", "runs"), total-todo, sum.Run, sum.Solved,
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
 	if withoutModel > 0 {
 		fmt.Fprintf(stderr, "bench: %s had no model, so alphazero ran as Schokoban (count %s); give one with --model FILE\n",
@@ -394,7 +404,10 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 				return usagef("bench merge: --out %s is also an input", *out)
 			}
 		}
-		f, err = os.Create(*out)
+		if err := checkOut("bench merge", "--out", *out); err != nil {
+			return err
+		}
+		f, err = outfile.Create(*out)
 		if err != nil {
 			return err
 		}
@@ -436,6 +449,11 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(files) == 0 {
 		return usagef("report: no results files given")
+	}
+	if opts.outDir != "" {
+		if err := outfile.CheckDir(opts.outDir); err != nil {
+			return usagef("report: --out-dir %v", err)
+		}
 	}
 	recs, err := bench.ReadFiles(files...)
 	if err != nil {

@@ -126,7 +126,9 @@ func isLURD(s string) bool {
 	return letter
 }
 
-func runList(args []string, stdout, stderr io.Writer) error {
+// runList lists the embedded collections, or the levels of a collection,
+// a file or standard input.
+func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch len(args) {
 	case 0:
 		for _, info := range levels.List() {
@@ -134,16 +136,20 @@ func runList(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	case 1:
-		c, err := levels.Collection(args[0])
+		lvls, err := levels.ResolveAll(ctx, args, stdin)
 		if err != nil {
 			return err
 		}
-		for _, l := range c.Levels {
-			fmt.Fprintf(stdout, "%s:%-4d %3dx%-3d %3d boxes  %s\n", args[0], l.Index, l.Width, l.Height, l.Boxes(), l.Title)
+		width := 0
+		for _, l := range lvls {
+			width = max(width, len(levelID(l)))
+		}
+		for _, l := range lvls {
+			fmt.Fprintf(stdout, "%-*s %3dx%-3d %3d boxes  %s\n", width, levelID(l), l.Width, l.Height, l.Boxes(), l.Title)
 		}
 		return nil
 	}
-	return usagef("list: want at most one collection name")
+	return usagef("list: want at most one collection, file or level spec")
 }
 
 func runSolvers(args []string, stdout, stderr io.Writer) error {

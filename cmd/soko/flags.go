@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -148,15 +150,48 @@ func (v checkedDuration) Set(s string) error {
 	return v.Value.Set(s)
 }
 
-// checkDurations makes the duration flags of fs defined with
-// fs.DurationVar answer like durationValue, so that a bad time reads the
-// same on every command.
-func checkDurations(fs *flag.FlagSet) {
+// checkedNumber is a flag package number flag that takes plain decimal
+// numbers only: the flag package also reads 1_0, 0x10 and +5.
+type checkedNumber struct {
+	flag.Value
+	syntax *regexp.Regexp
+	want   string
+}
+
+func (v checkedNumber) Set(s string) error {
+	if !v.syntax.MatchString(s) {
+		return errors.New(v.want)
+	}
+	return v.Value.Set(s)
+}
+
+var (
+	wholeSyntax   = regexp.MustCompile(`^-?[0-9]+$`)
+	naturalSyntax = regexp.MustCompile(`^[0-9]+$`)
+	decimalSyntax = regexp.MustCompile(`^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+	errNotWhole   = "want a whole number written in decimal digits"
+	errNotNatural = "want a whole number from 0, written in decimal digits"
+	errNotDecimal = "want a decimal number such as 8 or 0.5"
+)
+
+// checkFlagTypes makes the duration and number flags of fs defined with
+// the flag package's own Var functions answer like soko's value types, so
+// that a bad time or number reads the same on every command.
+func checkFlagTypes(fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
-		if g, ok := f.Value.(flag.Getter); ok {
-			if _, isDuration := g.Get().(time.Duration); isDuration {
-				f.Value = checkedDuration{f.Value}
-			}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch g.Get().(type) {
+		case time.Duration:
+			f.Value = checkedDuration{f.Value}
+		case int, int64:
+			f.Value = checkedNumber{f.Value, wholeSyntax, errNotWhole}
+		case uint, uint64:
+			f.Value = checkedNumber{f.Value, naturalSyntax, errNotNatural}
+		case float64:
+			f.Value = checkedNumber{f.Value, decimalSyntax, errNotDecimal}
 		}
 	})
 }
@@ -174,14 +209,14 @@ const aliasPrefix = "alias of --"
 // usage error in the words of flagError.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
-	checkDurations(fs)
+	checkFlagTypes(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, usagef("see 'soko help %s'", fs.Name())
 			}
-			return nil, usagef("%s: %s", fs.Name(), flagError(err))
+			return nil, usagef("%s: %s", fs.Name(), flagError(fs, err))
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -206,10 +241,16 @@ var (
 
 // flagError rewrites the flag package's messages ("invalid value "-1" for
 // flag -time: ...") in the form soko uses everywhere: bad --time "-1": why.
-func flagError(err error) string {
+// The flag package's own reasons for numbers ("parse error", "value out of
+// range") become what the flag of fs wants.
+func flagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	if m := badValue.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("bad %s %s: %s", dashed(m[2]), m[1], m[3])
+		why := m[3]
+		if f := fs.Lookup(m[2]); f != nil && (why == "parse error" || why == "value out of range") {
+			why = wantOf(f)
+		}
+		return fmt.Sprintf("bad %s %s: %s", dashed(m[2]), m[1], why)
 	}
 	if m := noFlag.FindStringSubmatch(msg); m != nil {
 		return "unknown flag " + dashed(m[1])
@@ -218,6 +259,27 @@ func flagError(err error) string {
 		return dashed(m[1]) + " needs a value"
 	}
 	return msg
+}
+
+// wantOf says what a flag of the flag package's number types takes.
+func wantOf(f *flag.Flag) string {
+	v := f.Value
+	if c, ok := v.(checkedNumber); ok {
+		v = c.Value
+	}
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return "not a value this flag takes"
+	}
+	switch g.Get().(type) {
+	case int, int64:
+		return fmt.Sprintf("want a whole number from %d to %d", math.MinInt64, math.MaxInt64)
+	case uint, uint64:
+		return fmt.Sprintf("want a whole number from 0 to %d", uint64(math.MaxUint64))
+	case float64:
+		return "want a decimal number such as 8 or 0.5, at most 1.8e308"
+	}
+	return "not a value this flag takes"
 }
 
 // dashed writes a flag's name as help shows it: -j, and --name for the
@@ -283,4 +345,19 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// maxWorkersPerCore bounds -j: workers beyond a few per core only split the
+// memory and the cores further.
+const maxWorkersPerCore = 16
+
+// capWorkers returns how many of the asked workers are used for runs jobs:
+// no more than the jobs, and no more than maxWorkersPerCore per core (said
+// on stderr, since the user asked for more).
+func capWorkers(stderr io.Writer, cmd string, asked, runs int) int {
+	ceiling := maxWorkersPerCore * runtime.NumCPU()
+	if asked > ceiling && runs > ceiling {
+		fmt.Fprintf(stderr, "%s: -j %d: using %d workers, %d per core\n", cmd, asked, ceiling, maxWorkersPerCore)
+	}
+	return max(1, min(asked, runs, ceiling))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -15,6 +14,7 @@ import (
 
 	"soko/generate"
 	"soko/internal/english"
+	"soko/internal/outfile"
 )
 
 const generateDoc = `Generates Boxoban-style levels (package generate): a room grown by a random
@@ -90,41 +90,59 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
 	}
+	if err := checkOut("generate", "--out", c.out); err != nil {
+		return err
+	}
+	c.workers = capWorkers(stderr, "generate", c.workers, c.count)
 	out := stdout
 	var file *os.File
 	if c.out != "" {
-		f, err := os.Create(c.out)
+		f, err := outfile.Create(c.out)
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		defer f.Close() // on an early return; the normal path checks Close below
 		out, file = f, f
 	}
-	w := bufio.NewWriter(out)
 	start := time.Now()
-	rooms, err := generateInOrder(ctx, c, w)
-	if err == nil {
-		err = w.Flush()
+	written, rooms, err := generateInOrder(ctx, c, out)
+	if errors.Is(err, errInterrupted) {
+		// The file holds whole levels only; say where it stops.
+		_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
+		err = errors.Join(err, werr)
 	}
-	if err == nil && file != nil {
-		err = file.Close()
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
-	fmt.Fprintf(stderr, "generated %s in %s: %.3g levels/s with %s (%s tried)\n",
+	fmt.Fprintf(stderr, "generated %s in %s: %s levels/s with %s (%s tried)\n",
 		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
-		float64(c.count)/elapsed.Seconds(), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
+		formatRate(float64(c.count)/elapsed.Seconds()), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
 	return nil
 }
 
+// formatRate writes a rate with three significant digits in plain
+// notation: 2310, 23.1, 0.231.
+func formatRate(r float64) string {
+	digits := 0
+	for x := r; x < 100 && digits < 6 && x > 0; x *= 10 {
+		digits++
+	}
+	return strconv.FormatFloat(r, 'f', digits, 64)
+}
+
 // generateInOrder generates the levels on c.workers workers and writes
-// them to w in order as they come, holding at most a window of levels in
-// memory; it returns the rooms tried.
-func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (int, error) {
+// them to w in order as they come, each level in one write, so that w
+// holds whole levels whenever the process stops; it holds at most a window
+// of levels in memory. It returns the levels written and the rooms tried.
+func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (written, rooms int, err error) {
 	if _, err := io.WriteString(w, generate.Header(c.cfg, c.count)); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	type result struct {
 		g   generate.Level
@@ -149,7 +167,7 @@ func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (int, 
 	}
 	defer wg.Wait()
 	defer close(next)
-	handed, rooms := 0, 0
+	handed := 0
 	for i := range c.count {
 		for handed < c.count && handed < i+window {
 			next <- handed
@@ -158,15 +176,15 @@ func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (int, 
 		r := <-slots[i]
 		slots[i] = nil
 		if ctx.Err() != nil {
-			return rooms, errInterrupted
+			return i, rooms, errInterrupted
 		}
 		if r.err != nil {
-			return rooms, r.err
+			return i, rooms, r.err
 		}
 		rooms += r.g.Rooms
 		if _, err := io.WriteString(w, generate.Format(r.g)); err != nil {
-			return rooms, err
+			return i, rooms, err
 		}
 	}
-	return rooms, nil
+	return c.count, rooms, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"soko/internal/ctxio"
 	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/level"
@@ -41,6 +42,7 @@ type optimizeConfig struct {
 	radii   []int
 	memory  int64
 	from    string
+	out     string
 	compare compareFiles
 	json    bool
 	noLURD  bool
@@ -60,7 +62,8 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.Var(durationValue{&c.time}, "time", "time limit `D` per solution, e.g. 10s, 2m (0: none)")
 	fs.Var(radiiValue{&c.radii}, "radii", "vicinity radii `LIST`, one per box that may stand off the solution (empty: no vicinity search)")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory `SIZE` one vicinity search may hold before its stretch is split")
-	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl`")
+	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl` (read as it goes, at most 64 MiB)")
+	fs.StringVar(&c.out, "out", "", "also write each result as a JSON line to `FILE`, appended; run again, levels already in it are skipped")
 	fs.Var(&c.compare, "compare", "with --from, set the totals beside those of the solvers in `FILE` (JSONL results, or a table of NAME_status, NAME_pushes, NAME_moves columns); repeatable")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
@@ -109,11 +112,14 @@ type optimized struct {
 	Before   optimize.Score `json:"before"`
 	After    optimize.Score `json:"after"`
 	Complete bool           `json:"complete"`
-	Seconds  float64        `json:"time_s"`
-	Searches int            `json:"searches"`
-	Expanded int64          `json:"expanded"`
-	Solution string         `json:"solution,omitempty"`
-	Error    string         `json:"error,omitempty"`
+	// MemoryLimited: a stretch was left unsearched because its search
+	// outgrew --memory.
+	MemoryLimited bool    `json:"memory_limited,omitempty"`
+	Seconds       float64 `json:"time_s"`
+	Searches      int     `json:"searches"`
+	Expanded      int64   `json:"expanded"`
+	Solution      string  `json:"solution,omitempty"`
+	Error         string  `json:"error,omitempty"`
 }
 
 func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -122,19 +128,27 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		return err
 	}
-	var jobs []optimizeJob
 	switch {
 	case c.from != "" && len(pos) > 0:
 		return usagef("optimize: --from takes no LEVEL SOLUTION")
 	case c.from == "" && len(c.compare) > 0:
 		return usagef("optimize: --compare needs --from")
-	case c.from != "":
-		if jobs, err = jobsFrom(c.from); err != nil {
+	case c.from == "" && len(pos) != 2:
+		return usagef("optimize: want LEVEL SOLUTION, got %s", english.Count(len(pos), "argument", "arguments"))
+	}
+	if err := checkOut("optimize", "--out", c.out); err != nil {
+		return err
+	}
+	others := lengthsBy{}
+	for _, path := range c.compare {
+		if err := readLengths(path, others); err != nil {
 			return err
 		}
-	case len(pos) != 2:
-		return usagef("optimize: want LEVEL SOLUTION, got %s", english.Count(len(pos), "argument", "arguments"))
-	default:
+	}
+	var jobs func(yield func(optimizeJob) error) error
+	if c.from != "" {
+		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, yield) }
+	} else {
 		lvls, err := levels.ResolveAll(ctx, pos[:1], stdin)
 		if err != nil {
 			return err
@@ -146,13 +160,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if err != nil {
 			return fmt.Errorf("optimize: %w", err)
 		}
-		jobs = []optimizeJob{{level: lvls[0], lurd: text}}
+		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: lvls[0], lurd: text}) }
 	}
-	others := lengthsBy{}
-	for _, path := range c.compare {
-		if err := readLengths(path, others); err != nil {
-			return err
+	var out *optimizeOut
+	if c.out != "" {
+		if out, err = openOptimizeOut(c.out); err != nil {
+			return fmt.Errorf("optimize: %w", err)
 		}
+		defer out.close()
 	}
 	var status io.Writer
 	if progress.IsTerminal(stderr) {
@@ -161,10 +176,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	enc := json.NewEncoder(stdout)
 	var before, after optimize.Score
 	ours := map[string]optimize.Score{} // level → the shortest optimized solution
-	done, failed := 0, 0
-	for _, j := range jobs {
+	done, failed, skipped := 0, 0, 0
+	err = jobs(func(j optimizeJob) error {
 		if done > 0 && ctx.Err() != nil {
-			break // interrupted: the solution running was printed, no more start
+			return errInterrupted // the solution running was printed, no more start
+		}
+		if out != nil && out.done[j.key()] {
+			skipped++
+			return nil
 		}
 		r := optimizeOne(ctx, j, c, status)
 		done++
@@ -175,9 +194,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		} else {
 			printOptimized(stdout, r, c.noLURD)
 		}
+		if out != nil && ctx.Err() == nil { // one cut short by Ctrl-C is done again on resume
+			if err := out.write(r); err != nil {
+				return err
+			}
+		}
 		if r.Error != "" {
 			failed++
-			continue
+			return nil
 		}
 		before.Pushes += r.Before.Pushes
 		before.Moves += r.Before.Moves
@@ -186,15 +210,26 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if s, ok := ours[r.Level]; !ok || c.metric.Better(r.After, s) {
 			ours[r.Level] = r.After
 		}
+		return nil
+	})
+	interrupted := errors.Is(err, errInterrupted) || ctx.Err() != nil
+	if err != nil && !interrupted {
+		return err
 	}
 	if c.from != "" {
 		summary := fmt.Sprintf("optimized %s for %s: pushes %d → %d, moves %d → %d",
 			english.Count(done-failed, "solution", "solutions"), c.metric, before.Pushes, after.Pushes, before.Moves, after.Moves)
-		if done < len(jobs) {
-			summary += fmt.Sprintf("; %d not run", len(jobs)-done)
+		if skipped > 0 {
+			summary += fmt.Sprintf("; %d done before (in %s)", skipped, c.out)
 		}
 		if failed > 0 {
 			summary += "; " + english.Count(failed, "error", "errors")
+		}
+		if interrupted {
+			summary += "; interrupted"
+			if c.out != "" {
+				summary += ": run the same command again to resume"
+			}
 		}
 		w := stdout
 		if c.json {
@@ -204,7 +239,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		printComparisons(w, ours, others)
 	}
 	switch {
-	case ctx.Err() != nil:
+	case interrupted:
 		return errInterrupted
 	case failed > 0:
 		return errSilent
@@ -219,21 +254,37 @@ type optimizeJob struct {
 	solver string
 }
 
-// jobsFrom reads the solved records of a results file: 'soko bench' records
-// (status solved and verified) or 'soko solve --json' ones.
-func jobsFrom(path string) ([]optimizeJob, error) {
-	f, err := os.Open(path)
+// key names the job in an --out file: its level and solver.
+func (j optimizeJob) key() string { return levelID(j.level) + "|" + j.solver }
+
+// maxFromFile is the largest results file --from reads, as for level files.
+const maxFromFile = level.MaxInput
+
+// eachFrom reads the solved records of a results file one at a time and
+// gives each to yield as it is read: 'soko bench' records (status solved
+// and verified) or 'soko solve --json' ones. The file is read as it goes
+// (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
+// ends.
+func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) error {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxFromFile {
+		return fmt.Errorf("optimize: results file %s: %d MiB, more than the %d MiB a results file may take; split it",
+			path, st.Size()>>20, maxFromFile>>20)
+	}
+	f, err := ctxio.Open(ctx, path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, usagef("optimize: results file %s does not exist", path)
+		return usagef("optimize: results file %s does not exist", path)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var jobs []optimizeJob
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(&cappedReader{r: f, left: maxFromFile})
 	sc.Buffer(make([]byte, 0, 1<<20), level.MaxSolutionText+1<<16)
+	cache := map[string]*level.Level{} // level address → level, read once
 	for line := 1; sc.Scan(); line++ {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
 			continue
@@ -247,29 +298,111 @@ func jobsFrom(path string) ([]optimizeJob, error) {
 			Solution string `json:"solution"`
 		}
 		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			return fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		if r.Status != "solved" || r.Solution == "" || r.Verified != nil && !*r.Verified {
 			continue
 		}
-		lvls, err := levels.Resolve(r.Level, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
-		}
-		if len(lvls) != 1 {
-			return nil, fmt.Errorf("%s:%d: level %q names %d levels", path, line, r.Level, len(lvls))
+		l, ok := cache[r.Level]
+		if !ok {
+			lvls, err := levels.ResolveAll(ctx, []string{r.Level}, nil)
+			if err != nil {
+				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
+			}
+			if len(lvls) != 1 {
+				return fmt.Errorf("%s:%d: level %q names %d levels", path, line, r.Level, len(lvls))
+			}
+			l, cache[r.Level] = lvls[0], lvls[0]
 		}
 		solverName := r.Solver
 		if solverName == "" {
 			solverName = r.Algo
 		}
-		jobs = append(jobs, optimizeJob{level: lvls[0], lurd: r.Solution, solver: solverName})
+		if err := yield(optimizeJob{level: l, lurd: r.Solution, solver: solverName}); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return fmt.Errorf("optimize: results file %s: %v", path, err)
 	}
-	return jobs, nil
+	return nil
 }
+
+// cappedReader reads r and fails once more than left bytes come.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, fmt.Errorf("larger than the %d MiB a results file may take", maxFromFile>>20)
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, fmt.Errorf("larger than the %d MiB a results file may take", maxFromFile>>20)
+	}
+	return n, err
+}
+
+// optimizeOut is the --out file: one JSON line per optimized solution,
+// appended, and the keys of those already in it, which a run again skips.
+type optimizeOut struct {
+	f    *os.File
+	done map[string]bool
+}
+
+func openOptimizeOut(path string) (*optimizeOut, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	o := &optimizeOut{f: f, done: map[string]bool{}}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), level.MaxSolutionText+1<<16)
+	good := int64(0) // the end of the last whole line
+	for sc.Scan() {
+		var r optimized
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			break // a line cut by a killed process, and what follows
+		}
+		o.done[r.Level+"|"+r.Solver] = true
+		good += int64(len(sc.Bytes())) + 1
+	}
+	if err := sc.Err(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// write appends one result as one line, so that the file holds whole
+// results whenever the process stops.
+func (o *optimizeOut) write(r optimized) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = o.f.Write(append(b, '\n'))
+	return err
+}
+
+func (o *optimizeOut) close() error { return o.f.Close() }
 
 func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status io.Writer) optimized {
 	r := optimized{Level: levelID(j.level), Title: j.level.Title, Solver: j.solver, Metric: c.metric.String()}
@@ -301,7 +434,7 @@ func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status i
 		r.Error = err.Error()
 		return r
 	}
-	r.Before, r.After, r.Complete = res.Before, res.After, res.Complete
+	r.Before, r.After, r.Complete, r.MemoryLimited = res.Before, res.After, res.Complete, res.MemoryLimited
 	r.Searches, r.Expanded = res.Searches, res.Expanded
 	if !c.noLURD {
 		r.Solution = level.FormatLURD(res.Moves)
@@ -316,7 +449,10 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 		return
 	}
 	end := "complete"
-	if !r.Complete {
+	switch {
+	case r.MemoryLimited:
+		end = "memory limit"
+	case !r.Complete:
 		end = "stopped"
 	}
 	fmt.Fprintf(w, "%-24s pushes %4d → %4d  moves %5d → %5d  time %7.3fs  %s\n",

@@ -42,6 +42,14 @@ func playFlags() (*flag.FlagSet, *playConfig) {
 	return fs, c
 }
 
+// minSpeed and maxSpeed bound --speed: the slowest is the pace the - key
+// slows a replay down to (a step every 2 s), the fastest far beyond what a
+// terminal redraws.
+const (
+	minSpeed = 0.5
+	maxSpeed = 1000
+)
+
 // errNoTerminal is soko play without a terminal; why says what is missing.
 func errNoTerminal(why string) error {
 	return usagef("soko play needs a terminal: %s (to check a solution without one, use soko verify)", why)
@@ -65,8 +73,8 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(pos) != 1 {
 		return usagef("play: want one LEVEL, got %s", english.Count(len(pos), "argument", "arguments"))
 	}
-	if !(c.speed > 0 && c.speed <= 1000) {
-		return usagef("play: bad --speed %v: want steps per second above 0, at most 1000", c.speed)
+	if !(c.speed >= minSpeed && c.speed <= maxSpeed) {
+		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
 	}
 	// The terminal comes first: without one, nothing is read.
 	if _, ok := terminal(stdout); !ok {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"soko/internal/outfile"
 )
 
 // profileFiles are the --cpuprofile and --memprofile flags: where to write
@@ -35,12 +37,12 @@ func (p *profileFiles) start() (stop func() error, err error) {
 		}
 	}
 	if p.cpu != "" {
-		if cpu, err = os.Create(p.cpu); err != nil {
+		if cpu, err = outfile.Create(p.cpu); err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 	}
 	if p.mem != "" {
-		if mem, err = os.Create(p.mem); err != nil {
+		if mem, err = outfile.Create(p.mem); err != nil {
 			closeAll()
 			return nil, fmt.Errorf("--memprofile: %w", err)
 		}

@@ -54,11 +54,9 @@ var commands = []command{
 		run: runVerify},
 	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
 		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
-	{name: "list", args: "[COLLECTION]", summary: "the embedded collections, or the levels of one",
-		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one, lists that collection's levels: number, size, boxes and title.\n",
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runList(args, stdout, stderr)
-		}},
+	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
+		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title.\n",
+		run: runList},
 	{name: "solvers", summary: "the registered solvers",
 		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -332,6 +330,9 @@ func (p paramsValue) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
 	if !ok || name == "" || value == "" {
 		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	if old, given := p[name]; given && old != value {
+		return fmt.Errorf("parameter %s given twice, as %s and as %s: give it once", name, old, value)
 	}
 	p[name] = value
 	return nil

@@ -125,15 +125,16 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkModel(c.model); err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
-	if !isSet(fs, "memory") {
-		c.budget.Memory = solver.DefaultMemory(c.workers)
-	}
-	setMemoryLimit(c.workers, c.budget.Memory)
-
 	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
+	// The memory is shared by the workers used, never more than the levels.
+	c.workers = capWorkers(stderr, "solve", c.workers, len(lvls))
+	if !isSet(fs, "memory") {
+		c.budget.Memory = solver.DefaultMemory(c.workers)
+	}
+	setMemoryLimit(c.workers, c.budget.Memory)
 	stopProfile, err := c.profile.start()
 	if err != nil {
 		return fmt.Errorf("solve: %w", err)
@@ -307,7 +308,8 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	if len(r.Counts) > 0 || r.Strategy != "" {
 		var parts []string
 		if r.Strategy != "" {
-			parts = append(parts, "solved by "+r.Strategy)
+			// The solver that ran, then the member of its portfolio that solved.
+			parts = append(parts, "solved by "+r.Algo+" ("+r.Strategy+")")
 		}
 		for _, k := range slices.Sorted(maps.Keys(r.Counts)) {
 			parts = append(parts, fmt.Sprintf("%s %d", strings.ReplaceAll(k, "_", " "), r.Counts[k]))

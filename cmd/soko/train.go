@@ -200,12 +200,13 @@ func (b *trainBar) done() {
 }
 
 // checkWritable tells, before hours of training, whether a file can be
-// written at path: its folder must exist and take a new file.
+// written at path: it must be new or a regular file (checkOut), and its
+// folder must take a new file.
 func checkWritable(flag, path string) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usagef("train: %s %s: the folder %s does not exist", flag, path, dir)
+	if err := checkOut("train", flag, path); err != nil {
+		return err
 	}
+	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".soko-check-*")
 	if err != nil {
 		return fmt.Errorf("train: %s %s: cannot write in %s: %w", flag, path, dir, err)

@@ -1,0 +1,92 @@
+// Package outfile checks the files soko writes before it writes them: a
+// target that exists must be a regular file. Writing a model, results or a
+// profile over a device node, a FIFO or a directory would replace or feed
+// something that is not soko's (run as root, "--out /dev/zero" would put a
+// file where the device was), so such a target is refused before any work
+// starts.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Check returns nil when path does not exist or is a regular file (a
+// symbolic link is followed), and an error naming the path and what it is
+// otherwise. A path whose folder does not exist is an error too.
+func Check(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		dir := filepath.Dir(path)
+		if d, err := os.Stat(dir); err != nil || !d.IsDir() {
+			return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+		}
+		return nil
+	case err != nil:
+		return err
+	case st.Mode().IsRegular():
+		return nil
+	}
+	return fmt.Errorf("%s exists and is %s, not a regular file: give the name of a new or regular file", path, kind(st.Mode()))
+}
+
+// CheckDir returns nil when path does not exist or is a directory.
+func CheckDir(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.IsDir():
+		return nil
+	}
+	return fmt.Errorf("%s exists and is %s, not a folder", path, kind(st.Mode()))
+}
+
+// Create creates or truncates the regular file path for writing, after
+// Check. The file is opened without blocking (a FIFO that appears between
+// the check and the open is refused, not waited on) and checked again once
+// open, before it is truncated.
+func Create(path string) (*os.File, error) {
+	if err := Check(path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|nonBlock, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is %s, not a regular file", path, kind(st.Mode()))
+	}
+	if err == nil {
+		err = f.Truncate(0)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// kind names what a file that is not regular is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "an irregular file"
+}
