@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"soko/solver"
 )
 
 // docsRoot is the repository root, seen from this package's directory.
@@ -189,5 +191,33 @@ func TestDocsLinksResolve(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d relative links checked; is the link pattern right?", checked)
+	}
+}
+
+// TestDocsCoverEverySolver checks that docs/solvers.md names every
+// registered solver as `NAME` and every parameter of it as NAME=VALUE
+// (for a solver with its own page, that page counts too), so that a solver
+// or parameter added to the registry fails here until it is documented.
+func TestDocsCoverEverySolver(t *testing.T) {
+	read := func(page string) string {
+		b, err := os.ReadFile(filepath.Join(docsRoot, "docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	solvers := read("solvers.md")
+	own := map[string]string{"fess": read("fess.md"), "qlearn": read("learning.md"), "qstar": read("learning.md"), "alphazero": read("learning.md")}
+	for _, e := range solver.Entries() {
+		if !strings.Contains(solvers, "`"+e.Name+"`") {
+			t.Errorf("docs/solvers.md does not name solver `%s`", e.Name)
+		}
+		text := solvers + own[e.Name]
+		for _, p := range e.Params {
+			re := regexp.MustCompile(`(^|[^-\w])` + regexp.QuoteMeta(p.Name) + `=`)
+			if !re.MatchString(text) {
+				t.Errorf("docs/solvers.md: parameter %s=… of solver %s is not documented", p.Name, e.Name)
+			}
+		}
 	}
 }
