@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -551,5 +552,32 @@ func TestPlanLazy(t *testing.T) {
 	}
 	if _, err := NewPlan(solvers, lvls, many, seeds); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("a plan beyond MaxRuns: %v", err)
+	}
+}
+
+// A results file compressed with gzip (name ending in .gz) reads as the
+// plain one does.
+func TestReadGzip(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "r.jsonl")
+	if _, _, err := runInto(t, context.Background(), plain, testJobs(t)[:6], 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write(text)
+	w.Close()
+	packed := filepath.Join(dir, "r.jsonl.gz")
+	if err := os.WriteFile(packed, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, errA := ReadFiles(plain)
+	b, errB := ReadFiles(packed)
+	if errA != nil || errB != nil || len(a) != 6 || !slices.EqualFunc(a, b, func(x, y Record) bool { return x.Key == y.Key && x.Expanded == y.Expanded }) {
+		t.Fatalf("plain %d records (%v), gzip %d (%v)", len(a), errA, len(b), errB)
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"compress/gzip"
 	"bufio"
 	"bytes"
 	"crypto/sha256"
@@ -308,12 +309,38 @@ func outcome(r *Record) string {
 	return r.Status
 }
 
+// openRead opens a results file for reading; one whose name ends in .gz
+// is read through gzip, so that large committed results stay small.
+func openRead(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return f, err
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return readCloser{z, f}, nil
+}
+
+// readCloser reads a gzip stream and closes the file under it.
+type readCloser struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (r readCloser) Close() error {
+	r.Reader.Close()
+	return r.f.Close()
+}
+
 // ReadFiles reads several results files and joins their records; a run that
 // occurs in more than one place is kept once (the first).
 func ReadFiles(paths ...string) ([]Record, error) {
 	var all []Record
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := openRead(p)
 		if err != nil {
 			return nil, err
 		}
@@ -396,7 +423,7 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 	var all []Record
 	var where []at
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := openRead(p)
 		if err != nil {
 			return 0, 0, err
 		}

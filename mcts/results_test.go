@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"testing"
@@ -10,7 +11,7 @@ import (
 	"soko/solver"
 )
 
-// committedRun is the part of a line of results/schokoban-tables.jsonl
+// committedRun is the part of a line of results/schokoban-tables.jsonl.gz
 // (soko bench --preset schokoban) that a rerun must reproduce.
 type committedRun struct {
 	Solver string            `json:"solver"`
@@ -36,18 +37,22 @@ type committedRun struct {
 // deadlock. A deliberate change must regenerate the file (results/README.md
 // gives the command) and say why the tables moved.
 func TestCommittedThesisTables(t *testing.T) {
-	f, err := os.Open("../results/schokoban-tables.jsonl")
+	f, err := os.Open("../results/schokoban-tables.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(z)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	checked := 0
 	for sc.Scan() {
 		var want committedRun
 		if err := json.Unmarshal(sc.Bytes(), &want); err != nil {
-			t.Fatalf("results/schokoban-tables.jsonl: %v", err)
+			t.Fatalf("results/schokoban-tables.jsonl.gz: %v", err)
 		}
 		if want.Seed != 1 || want.Budget.Iterations > 1000 {
 			continue
