@@ -65,7 +65,7 @@ func (n *Net) Write(w io.Writer) error {
 // Read reads a network written by Write. A file of another kind or
 // version, a truncated or corrupt one is an error wrapping ErrFormat that
 // says what is wrong.
-func Read(r io.Reader) (*Net, error) { return read(r, -1) }
+func Read(r io.Reader) (*Net, error) { return read(r, -1, true) }
 
 // bad is an error about a file's content.
 func bad(format string, args ...any) error {
@@ -142,8 +142,10 @@ func fileSize(c Config, metaLen int) int64 {
 }
 
 // read is Read; size, when not negative, is the length of the input, checked
-// against the shape before the weights are allocated.
-func read(r io.Reader, size int64) (*Net, error) {
+// against the shape before the weights are allocated. With keep false the
+// weights are checked as they stream past and no network is built: read
+// then returns nil and the error Read would give.
+func read(r io.Reader, size int64, keep bool) (*Net, error) {
 	crc := crc32.NewIEEE()
 	in := io.TeeReader(bufio.NewReader(r), crc)
 	c, meta, err := readHeader(in)
@@ -156,11 +158,30 @@ func read(r io.Reader, size int64) (*Net, error) {
 		}
 		return nil, bad("%d bytes, %d more than a network of this shape takes", size, size-want)
 	}
-	n := build(c)
-	n.Meta = meta
-	for _, p := range n.params {
-		if err := readPart(in, "weights", p.w); err != nil {
-			return nil, err
+	finite := true
+	check := func(w []float64) {
+		for _, v := range w {
+			finite = finite && !math.IsNaN(v) && !math.IsInf(v, 0)
+		}
+	}
+	var n *Net
+	if keep {
+		n = build(c)
+		n.Meta = meta
+		for _, p := range n.params {
+			if err := readPart(in, "weights", p.w); err != nil {
+				return nil, err
+			}
+			check(p.w)
+		}
+	} else {
+		buf := make([]float64, min(c.Weights(), verifyChunk))
+		for left := c.Weights(); left > 0; left -= len(buf) {
+			buf = buf[:min(left, len(buf))]
+			if err := readPart(in, "weights", buf); err != nil {
+				return nil, err
+			}
+			check(buf)
 		}
 	}
 	sum := crc.Sum32()
@@ -174,14 +195,32 @@ func read(r io.Reader, size int64) (*Net, error) {
 	if k, _ := in.Read(make([]byte, 1)); k > 0 {
 		return nil, bad("data after the checksum")
 	}
-	for _, p := range n.params {
-		for _, v := range p.w {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, bad("a weight is not finite")
-			}
-		}
+	if !finite {
+		return nil, bad("a weight is not finite")
 	}
 	return n, nil
+}
+
+// verifyChunk is how many weights Verify holds at a time.
+const verifyChunk = 1 << 13
+
+// Verify checks the model file path as Load does (shape, size, checksum,
+// finite weights) without holding its weights: a caller can tell a file is
+// sound before it spends memory on it. Errors name the file.
+func Verify(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	if _, err := read(f, st.Size(), false); err != nil {
+		return fmt.Errorf("model %s: %w", path, err)
+	}
+	return nil
 }
 
 // Save writes the network to the file path, through a temporary file in
@@ -227,7 +266,7 @@ func Load(path string) (*Net, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	n, err := read(f, st.Size())
+	n, err := read(f, st.Size(), true)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -74,6 +75,7 @@ func TestFileErrors(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: read without error", what)
 		}
+		sameWithoutWeights(t, b, err)
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), want) {
 			t.Fatalf("%s: error %q, want ErrFormat saying %q", what, err, want)
 		}
@@ -92,7 +94,9 @@ func TestFileErrors(t *testing.T) {
 		if !errors.Is(err, ErrFormat) {
 			t.Fatalf("byte %d flipped: error %v", i, err)
 		}
+		sameWithoutWeights(t, b, err)
 	}
+	sameWithoutWeights(t, data, nil)
 	check("magic", append([]byte("PK\x03\x04xxxx"), data[8:]...), "not a soko model file")
 	v := bytes.Clone(data)
 	v[8] = 2
@@ -131,5 +135,15 @@ func TestLoadNamesTheFile(t *testing.T) {
 	missing := filepath.Join(dir, "missing.bin")
 	if _, err := Load(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// sameWithoutWeights checks that reading b without keeping the weights (as
+// Verify does) gives the error want, the one Read gave.
+func sameWithoutWeights(t *testing.T, b []byte, want error) {
+	t.Helper()
+	n, err := read(bytes.NewReader(b), -1, false)
+	if n != nil || fmt.Sprint(err) != fmt.Sprint(want) {
+		t.Fatalf("streamed read: %v, Read: %v", err, want)
 	}
 }

@@ -23,6 +23,15 @@ func (p *profileFiles) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.mem, "memprofile", "", "write a heap profile at the end of the run to `FILE` (allocations since the start: go tool pprof -sample_index=alloc_space FILE)")
 }
 
+// check refuses, before any work, profile paths that exist and are not
+// regular files.
+func (p *profileFiles) check(cmd string) error {
+	if err := checkOut(cmd, "--cpuprofile", p.cpu); err != nil {
+		return err
+	}
+	return checkOut(cmd, "--memprofile", p.mem)
+}
+
 // start creates the profile files, so that a path that cannot be written
 // fails before any work is done, and starts the CPU profile. The returned
 // stop ends the CPU profile and writes the heap profile; it must be called

@@ -125,6 +125,9 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkModel(c.model); err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
+	if err := c.profile.check("solve"); err != nil {
+		return err
+	}
 	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
 		return err
