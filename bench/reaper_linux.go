@@ -83,62 +83,12 @@ func reap(args []string) (usage, error) {
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	pidR, pidW, err := os.Pipe() // the trampoline says the shell's pid
-	if err != nil {
-		return usage{}, fmt.Errorf("reaper: %v", err)
-	}
-	goR, goW, err := os.Pipe() // closed: the shell may start
-	if err != nil {
-		return usage{}, fmt.Errorf("reaper: %v", err)
-	}
-
-	// The trampoline forks a subshell in the background, in its own process
-	// group (no job control), says the subshell's pid on fd 3 and exits. The
-	// subshell waits (fd 4) until the reaper has waited for the trampoline,
-	// so that the trampoline cannot wait for it and take its rusage, and
-	// then becomes the shell that runs the command.
-	const trampoline = `{ read _ <&4; exec 4<&-; exec /bin/sh -c "$1"; } 3>&- & echo $! >&3`
-	group, err := syscall.ForkExec("/bin/sh", []string{"sh", "-c", trampoline, "sh", args[1]}, &syscall.ProcAttr{
-		Env:   os.Environ(),
-		Files: []uintptr{0, 1, 2, pidW.Fd(), goR.Fd()},
-		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
-	})
-	pidW.Close()
-	goR.Close()
-	if err != nil {
-		pidR.Close()
-		goW.Close()
-		return usage{}, fmt.Errorf("reaper: starting /bin/sh: %v", err)
-	}
-	b, _ := io.ReadAll(pidR)
-	pidR.Close()
-	shell, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		shell = -1 // no shell: the trampoline failed; say how it ended
-	}
-	var u usage
-	for {
-		var ws syscall.WaitStatus
-		var ru syscall.Rusage
-		_, err := syscall.Wait4(group, &ws, 0, &ru)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			goW.Close()
-			return u, fmt.Errorf("reaper: wait: %v", err)
-		}
-		// Its CPU time counts; its peak is the reaper's and does not.
-		u.CPUS += time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-		if shell < 0 {
-			goW.Close()
-			u.Exit = "could not start /bin/sh: " + exitString(ws)
-			return u, nil
-		}
-		break
+	group, shell, start, u, err := startShell(args[1])
+	if err != nil || shell < 0 {
+		return u, err
 	}
 	t0 := time.Now()
-	goW.Close()
+	start.Close()
 
 	// The time limit and SIGTERM kill the group.
 	killed := make(chan bool, 1) // true: by the time limit
@@ -158,12 +108,75 @@ func reap(args []string) (usage, error) {
 		}
 		syscall.Kill(-group, syscall.SIGKILL)
 	}()
+	return waitAll(u, group, shell, t0, killed, shellDone)
+}
 
-	// Wait for everything: the shell, then whatever is left. Once the shell
-	// has gone, the rest of its group is killed, and so (a pass every 10 ms)
-	// is any other process still under the reaper: one that left the group
-	// (setsid) or was reparented here. Each process's rusage, as wait4 gives
-	// it, includes the processes it waited for itself.
+// startShell starts the trampoline in a process group of its own and
+// waits for it: it returns the group, the pid of the shell that will run
+// command (-1 when the trampoline failed, said in u.Exit), the pipe whose
+// closing lets the shell start, and the trampoline's CPU time in u.
+//
+// The trampoline forks a subshell in the background, in its own process
+// group (no job control), says the subshell's pid on fd 3 and exits. The
+// subshell waits (fd 4) until the reaper has waited for the trampoline, so
+// that the trampoline cannot wait for it and take its rusage, and then
+// becomes the shell that runs the command.
+func startShell(command string) (group, shell int, start *os.File, u usage, err error) {
+	pidR, pidW, err := os.Pipe() // the trampoline says the shell's pid
+	if err != nil {
+		return 0, 0, nil, u, fmt.Errorf("reaper: %v", err)
+	}
+	goR, goW, err := os.Pipe() // closed: the shell may start
+	if err != nil {
+		return 0, 0, nil, u, fmt.Errorf("reaper: %v", err)
+	}
+	const trampoline = `{ read _ <&4; exec 4<&-; exec /bin/sh -c "$1"; } 3>&- & echo $! >&3`
+	group, err = syscall.ForkExec("/bin/sh", []string{"sh", "-c", trampoline, "sh", command}, &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2, pidW.Fd(), goR.Fd()},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	pidW.Close()
+	goR.Close()
+	if err != nil {
+		pidR.Close()
+		goW.Close()
+		return 0, 0, nil, u, fmt.Errorf("reaper: starting /bin/sh: %v", err)
+	}
+	b, _ := io.ReadAll(pidR)
+	pidR.Close()
+	shell, err = strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		shell = -1 // no shell: the trampoline failed; say how it ended
+	}
+	for {
+		var ws syscall.WaitStatus
+		var ru syscall.Rusage
+		_, err := syscall.Wait4(group, &ws, 0, &ru)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			goW.Close()
+			return 0, 0, nil, u, fmt.Errorf("reaper: wait: %v", err)
+		}
+		// Its CPU time counts; its peak is the reaper's and does not.
+		u.CPUS += time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+		if shell < 0 {
+			goW.Close()
+			u.Exit = "could not start /bin/sh: " + exitString(ws)
+			return group, shell, nil, u, nil
+		}
+		return group, shell, goW, u, nil
+	}
+}
+
+// waitAll waits for everything: the shell, then whatever is left. Once the
+// shell has gone, the rest of its group is killed, and so (a pass every 10
+// ms) is any other process still under the reaper: one that left the group
+// (setsid) or was reparented here. Each process's rusage, as wait4 gives
+// it, includes the processes it waited for itself.
+func waitAll(u usage, group, shell int, t0 time.Time, killed <-chan bool, shellDone chan struct{}) (usage, error) {
 	done := false
 	for {
 		var ws syscall.WaitStatus

@@ -1,9 +1,9 @@
 package bench
 
 import (
-	"compress/gzip"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"

@@ -122,34 +122,8 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	set["seeds"] = set["seeds"] || set["seed"]
 	specs := append([]string(c.levels), pos...)
-
-	if c.preset != "" {
-		p, err := bench.LookupPreset(c.preset)
-		if err != nil {
-			return usagef("bench: %v", err)
-		}
-		if !set["algo"] && len(c.externals) == 0 {
-			if miss := p.Missing(); len(miss) > 0 {
-				return fmt.Errorf("bench: preset %s needs solvers that are not built yet: %s (registered: %s); choose others with --algo",
-					p.Name, strings.Join(miss, ", "), strings.Join(bench.Registered(), ", "))
-			}
-			c.algos = p.Solvers
-		}
-		if len(specs) == 0 {
-			specs = p.Levels
-		}
-		// Each budget flag replaces its own axis of the preset's budgets
-		// (--time 0 removes the preset's time limits).
-		if !set["time"] {
-			for _, t := range p.Times {
-				c.times = append(c.times, t.String())
-			}
-		}
-		if !set["iterations"] {
-			for _, it := range p.Iterations {
-				c.iters = append(c.iters, strconv.FormatInt(it, 10))
-			}
-		}
+	if specs, err = applyPreset(c, set, specs); err != nil {
+		return err
 	}
 	if len(specs) == 0 {
 		return usagef("bench: no levels given (see 'soko help bench')")
@@ -157,70 +131,10 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("bench", "--out", c.out); err != nil {
 		return err
 	}
-	if len(c.algos) == 0 && len(c.externals) == 0 {
-		c.algos = listValue{"fess"}
+	solvers, err := benchSolvers(c)
+	if err != nil {
+		return err
 	}
-
-	var solvers []bench.SolverSpec
-	for _, a := range c.algos {
-		s, err := bench.ParseSolverSpec(a)
-		if err != nil {
-			return usagef("bench: %v", err)
-		}
-		solvers = append(solvers, s)
-	}
-	for _, e := range c.externals {
-		s, err := bench.ParseExternal(e)
-		if err != nil {
-			return usagef("bench: %v", err)
-		}
-		solvers = append(solvers, s)
-	}
-	for name, v := range c.params {
-		used := false
-		for i := range solvers {
-			if solvers[i].External != nil {
-				continue
-			}
-			if e, ok := solver.Lookup(solvers[i].Name); ok && e.Takes(name) {
-				if _, own := solvers[i].Params[name]; !own {
-					if solvers[i].Params == nil {
-						solvers[i].Params = map[string]string{}
-					}
-					solvers[i].Params[name] = v
-				}
-				used = true
-			}
-		}
-		if !used {
-			return usagef("bench: no solver given takes parameter %q", name)
-		}
-	}
-	var model bench.Model
-	if c.model != "" {
-		if err := checkModel(c.model); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		if model, err = bench.NewModel(c.model); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-	}
-	seen := map[string]bool{}
-	for i, s := range solvers {
-		if s.External == nil {
-			solvers[i].Threads = c.threads // part of each run's key and label
-			solvers[i].Model = model       // likewise
-			s = solvers[i]
-		}
-		if err := s.Check(); err != nil {
-			return usagef("bench: %v", err)
-		}
-		if seen[s.Label()] {
-			return usagef("bench: solver %s given twice", s.Label())
-		}
-		seen[s.Label()] = true
-	}
-
 	budgets, err := parseBudgets(c)
 	if err != nil {
 		return err
@@ -246,29 +160,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		plan = plan.Shard(i, n)
 		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
 	}
-
-	var sink func(bench.Record) error
-	var done func(key string) bool // runs in --out already
-	var doneKeys []string
-	if c.out != "" && !c.dryRun {
-		res, err := bench.OpenResults(c.out)
-		if err != nil {
-			return err
-		}
-		defer res.Close()
-		done, doneKeys, sink = res.Done, res.Keys(), res.Write
-	} else if c.out != "" {
-		recs, err := bench.ReadFiles(c.out)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		for _, r := range recs {
-			doneKeys = append(doneKeys, r.Key)
-		}
-	} else {
-		sink = bench.NewJSONLWriter(stdout).Write
+	out, err := openBenchOut(c, stdout)
+	if err != nil {
+		return err
 	}
-	total, todo := plan.Len(), plan.Pending(doneKeys)
+	defer out.close()
+	total, todo := plan.Len(), plan.Pending(out.doneKeys)
 	if c.dryRun {
 		ns, nl, nb, nx := plan.Axes()
 		fmt.Fprintf(stdout, "%s%s: %s x %s x %s x %s; %d left to run\n",
@@ -277,10 +174,16 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			english.Count(nx, "seed", "seeds"), todo)
 		return nil
 	}
+	return runPlan(ctx, c, set["memory"], plan, out, stderr, shardNote)
+}
 
+// runPlan runs the plan's runs not yet in out on the workers, writes their
+// records and says on stderr what it did.
+func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Plan, out *benchOut, stderr io.Writer, shardNote string) error {
+	total, todo := plan.Len(), plan.Pending(out.doneKeys)
 	// Workers beyond the runs to do would only split the memory further.
 	workers := capWorkers(stderr, "bench", c.workers, int(min(todo, math.MaxInt32)))
-	if !set["memory"] {
+	if !memorySet {
 		c.memory = solver.DefaultMemory(workers)
 	}
 	setMemoryLimit(workers, c.memory)
@@ -290,7 +193,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if rec.Counts[alphazero.WithoutModel] > 0 {
 			withoutModel++
 		}
-		return sink(rec)
+		return out.sink(rec)
 	}
 	r := &bench.Runner{Workers: workers, Memory: c.memory, NoSolution: c.noLURD, Write: write}
 	if c.threads > 1 && workers > 1 && todo > 1 {
@@ -299,7 +202,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr
 	}
-	sum, err := r.Run(ctx, int(todo), plan.Jobs(done))
+	sum, err := r.Run(ctx, int(todo), plan.Jobs(out.done))
 	where := ""
 	if c.out != "" {
 		where = "; results in " + c.out
@@ -321,6 +224,144 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return errSilent
 	}
 	return nil
+}
+
+// applyPreset fills what --preset sets and the command line does not: the
+// solvers, the levels and each budget axis (--time 0 removes the preset's
+// time limits). It returns the level specs.
+func applyPreset(c *benchConfig, set map[string]bool, specs []string) ([]string, error) {
+	if c.preset == "" {
+		return specs, nil
+	}
+	p, err := bench.LookupPreset(c.preset)
+	if err != nil {
+		return nil, usagef("bench: %v", err)
+	}
+	if !set["algo"] && len(c.externals) == 0 {
+		if miss := p.Missing(); len(miss) > 0 {
+			return nil, fmt.Errorf("bench: preset %s needs solvers that are not built yet: %s (registered: %s); choose others with --algo",
+				p.Name, strings.Join(miss, ", "), strings.Join(bench.Registered(), ", "))
+		}
+		c.algos = p.Solvers
+	}
+	if len(specs) == 0 {
+		specs = p.Levels
+	}
+	if !set["time"] {
+		for _, t := range p.Times {
+			c.times = append(c.times, t.String())
+		}
+	}
+	if !set["iterations"] {
+		for _, it := range p.Iterations {
+			c.iters = append(c.iters, strconv.FormatInt(it, 10))
+		}
+	}
+	return specs, nil
+}
+
+// benchSolvers reads --algo and --external into solver specs, gives each
+// registered solver the --param values it takes, --threads and --model,
+// and checks them.
+func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
+	if len(c.algos) == 0 && len(c.externals) == 0 {
+		c.algos = listValue{"fess"}
+	}
+	var solvers []bench.SolverSpec
+	for _, a := range c.algos {
+		s, err := bench.ParseSolverSpec(a)
+		if err != nil {
+			return nil, usagef("bench: %v", err)
+		}
+		solvers = append(solvers, s)
+	}
+	for _, e := range c.externals {
+		s, err := bench.ParseExternal(e)
+		if err != nil {
+			return nil, usagef("bench: %v", err)
+		}
+		solvers = append(solvers, s)
+	}
+	for name, v := range c.params {
+		used := false
+		for i := range solvers {
+			if solvers[i].External != nil {
+				continue
+			}
+			if e, ok := solver.Lookup(solvers[i].Name); ok && e.Takes(name) {
+				if _, own := solvers[i].Params[name]; !own {
+					if solvers[i].Params == nil {
+						solvers[i].Params = map[string]string{}
+					}
+					solvers[i].Params[name] = v
+				}
+				used = true
+			}
+		}
+		if !used {
+			return nil, usagef("bench: no solver given takes parameter %q", name)
+		}
+	}
+	var model bench.Model
+	if c.model != "" {
+		if err := checkModel(c.model); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		var err error
+		if model, err = bench.NewModel(c.model); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+	}
+	seen := map[string]bool{}
+	for i, s := range solvers {
+		if s.External == nil {
+			solvers[i].Threads = c.threads // part of each run's key and label
+			solvers[i].Model = model       // likewise
+			s = solvers[i]
+		}
+		if err := s.Check(); err != nil {
+			return nil, usagef("bench: %v", err)
+		}
+		if seen[s.Label()] {
+			return nil, usagef("bench: solver %s given twice", s.Label())
+		}
+		seen[s.Label()] = true
+	}
+	return solvers, nil
+}
+
+// benchOut is where bench's records go: the --out file, whose runs are done
+// already, or standard output.
+type benchOut struct {
+	sink     func(bench.Record) error
+	done     func(key string) bool // nil: none
+	doneKeys []string
+	close    func() error
+}
+
+// openBenchOut opens --out for appending (with --dry-run, only reads it),
+// or standard output without it.
+func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
+	o := &benchOut{close: func() error { return nil }}
+	switch {
+	case c.out != "" && !c.dryRun:
+		res, err := bench.OpenResults(c.out)
+		if err != nil {
+			return nil, err
+		}
+		o.done, o.doneKeys, o.sink, o.close = res.Done, res.Keys(), res.Write, res.Close
+	case c.out != "":
+		recs, err := bench.ReadFiles(c.out)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		for _, r := range recs {
+			o.doneKeys = append(o.doneKeys, r.Key)
+		}
+	default:
+		o.sink = bench.NewJSONLWriter(stdout).Write
+	}
+	return o, nil
 }
 
 // parseBudgets reads --time, --nodes and --iterations. With none of them

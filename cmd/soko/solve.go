@@ -147,6 +147,12 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
 		}
 	}()
+	return solveAll(ctx, entry, lvls, c, stdout, stderr)
+}
+
+// solveAll solves the levels on c.workers workers and prints each result
+// in level order as it comes, then the summary.
+func solveAll(ctx context.Context, entry solver.Entry, lvls []*level.Level, c *solveConfig, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
@@ -216,18 +222,7 @@ print:
 		}
 	}
 	prog.Stop()
-	limit := c.budget.Time.String() + " per level"
-	if c.budget.Time == 0 {
-		limit = "no time limit"
-	}
-	summary := fmt.Sprintf("solved %d of %s with %s (%s) in %s",
-		solved, english.Count(len(lvls), "level", "levels"), c.algo, limit, time.Since(start).Round(time.Millisecond))
-	if done < len(lvls) {
-		summary += fmt.Sprintf("; %d not run", len(lvls)-done)
-	}
-	if failed > 0 {
-		summary += "; " + english.Count(failed, "error", "errors")
-	}
+	summary := solveSummary(c, len(lvls), solved, done, failed, time.Since(start))
 	if c.json {
 		fmt.Fprintln(stderr, summary)
 	} else {
@@ -240,6 +235,24 @@ print:
 		return errSilent
 	}
 	return nil
+}
+
+// solveSummary is the last line of soko solve: how many of the levels
+// were solved, with what and how long it took, and what was not run.
+func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Duration) string {
+	limit := c.budget.Time.String() + " per level"
+	if c.budget.Time == 0 {
+		limit = "no time limit"
+	}
+	summary := fmt.Sprintf("solved %d of %s with %s (%s) in %s",
+		solved, english.Count(levels, "level", "levels"), c.algo, limit, took.Round(time.Millisecond))
+	if done < levels {
+		summary += fmt.Sprintf("; %d not run", levels-done)
+	}
+	if failed > 0 {
+		summary += "; " + english.Count(failed, "error", "errors")
+	}
+	return summary
 }
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line) record {
