@@ -282,7 +282,7 @@ func TestMemoryLimit(t *testing.T) {
 	if got, want := debug.SetMemoryLimit(-1), solver.PhysicalMemory()*4/5; got != want {
 		t.Errorf("--memory 0: soft limit %d, want %d", got, want)
 	}
-	if _, _, err := soko(t, "", "solve", "--memory", "64MiB", "-j", "2", "--no-solution", "microban:2"); err != nil {
+	if _, _, err := soko(t, "", "solve", "--memory", "64MiB", "-j", "2", "--no-solution", "microban:2-3"); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := debug.SetMemoryLimit(-1), int64(2*64<<20*9/8+memoryOverhead); got != want {

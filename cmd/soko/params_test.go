@@ -92,7 +92,7 @@ func TestBadParamsAreUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"solve", "--algo", "mcts-r", "--param", "c=NaN", "microban:1"}, `mcts-r: parameter c="NaN": not finite; want a number from 0 to 1000000`},
+		{[]string{"solve", "--algo", "mcts-r", "--param", "c=NaN", "microban:1"}, `mcts-r: parameter c="NaN": not a decimal number; want a number from 0 to 1000000`},
 		{[]string{"solve", "--algo", "vanillaban", "--param", "c=NaN", "microban:1"}, `parameter c="NaN"`},
 		{[]string{"solve", "--algo", "schokoban", "--param", "c=NaN", "microban:1"}, `parameter c="NaN"`},
 		{[]string{"solve", "--algo", "mcts", "--param", "c=NaN", "microban:1"}, `parameter c="NaN"`},
@@ -100,9 +100,9 @@ func TestBadParamsAreUsageErrors(t *testing.T) {
 		{[]string{"bench", "--algo", "mcts-r,astar", "--param", "c=NaN", "microban:1"}, `parameter c="NaN"`},
 		{[]string{"solve", "--algo", "mcts-r", "--param", "depth=100000000000", "--iterations", "10", "microban:1"}, `parameter depth="100000000000": out of range; want an integer from 0 to 10000`},
 		{[]string{"solve", "--algo", "mcts-r", "--param", "depth=300000000", "--time", "1s", "microban:1"}, `want an integer from 0 to 10000`},
-		{[]string{"solve", "--algo", "wastar", "--param", "w=abc", "microban:1"}, `wastar: parameter w="abc": not a number`},
+		{[]string{"solve", "--algo", "wastar", "--param", "w=abc", "microban:1"}, `wastar: parameter w="abc": not a decimal number`},
 		{[]string{"solve", "--algo", "wastar", "--param", "w=-5", "microban:1"}, `parameter w="-5": out of range`},
-		{[]string{"solve", "--algo", "wastar", "--param", "w=NaN", "microban:1"}, `parameter w="NaN": not finite`},
+		{[]string{"solve", "--algo", "wastar", "--param", "w=NaN", "microban:1"}, `parameter w="NaN": not a decimal number`},
 		{[]string{"solve", "--algo", "dfs", "--param", "depth=1.5", "microban:1"}, `parameter depth="1.5": not an integer`},
 		{[]string{"solve", "--algo", "dfs", "--param", "depth=-1", "microban:1"}, `parameter depth="-1": out of range`},
 		{[]string{"solve", "--algo", "vanillaban", "--param", "cycles=-1", "microban:1"}, `parameter cycles="-1": want 0 or 1`},

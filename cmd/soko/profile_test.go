@@ -64,8 +64,8 @@ func TestSolveProfiles(t *testing.T) {
 	for _, flagName := range []string{"--cpuprofile", "--memprofile"} {
 		out, _, err := soko(t, "", "solve", flagName, missing, "microban:1")
 		var u usageError
-		if err == nil || errors.As(err, &u) || !strings.Contains(err.Error(), flagName) || !strings.Contains(err.Error(), missing) {
-			t.Errorf("solve %s %s: %v, want an error naming the flag and the file", flagName, missing, err)
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), flagName) || !strings.Contains(err.Error(), missing) {
+			t.Errorf("solve %s %s: %v, want a usage error naming the flag and the file", flagName, missing, err)
 		}
 		if out != "" {
 			t.Errorf("solve %s %s solved before failing:\n%s", flagName, missing, out)
