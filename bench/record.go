@@ -504,11 +504,7 @@ func OpenResults(path string) (*Results, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := f.Truncate(good); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
+	if err := outfile.Trim(f, good); err != nil {
 		f.Close()
 		return nil, err
 	}

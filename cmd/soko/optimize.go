@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"soko/internal/ctxio"
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -365,26 +367,28 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 		return nil, err
 	}
 	o := &optimizeOut{f: f, done: map[string]bool{}}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), level.MaxSolutionText+1<<16)
+	in := bufio.NewReader(f)
 	good := int64(0) // the end of the last whole line
-	for sc.Scan() {
-		var r optimized
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			break // a line cut by a killed process, and what follows
+	for n := 1; ; n++ {
+		line, err := in.ReadBytes('\n')
+		if err == io.EOF {
+			break // what is left is a line cut by a killed process, or nothing
 		}
-		o.done[r.Level+"|"+r.Solver] = true
-		good += int64(len(sc.Bytes())) + 1
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		var r optimized
+		if text := bytes.TrimSpace(line); len(text) > 0 {
+			if err := json.Unmarshal(text, &r); err != nil || r.Level == "" {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: not a result of soko optimize; give --out a new file or one it wrote", path, n)
+			}
+			o.done[r.Level+"|"+r.Solver] = true
+		}
+		good += int64(len(line))
 	}
-	if err := sc.Err(); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Truncate(good); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
+	if err := outfile.Trim(f, good); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -127,3 +127,44 @@ func TestSolveOptimize(t *testing.T) {
 		t.Errorf("solve --optimize:\n%s", out)
 	}
 }
+
+// --out keeps one line per optimized solution and a second run skips the
+// levels in it; a half line left by a killed run is cut, and a file that is
+// not soko optimize's is refused untouched.
+func TestOptimizeOutResumes(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "solve.jsonl")
+	out, _, err := soko(t, "", "solve", "--json", "--algo", "greedy", "microban:1-4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(results, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "optimized.jsonl")
+	args := []string{"optimize", "--from", results, "--out", kept, "--time", "5s", "--no-solution"}
+	if _, _, err := soko(t, "", args...); err != nil || lines(kept) != 4 {
+		t.Fatalf("first run: %v, %d lines", err, lines(kept))
+	}
+	f, err := os.OpenFile(kept, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"level":"microban:9","sol`)
+	f.Close()
+	text, _, err := soko(t, "", args...)
+	if err != nil || lines(kept) != 4 || !strings.Contains(text, "optimized 0 solutions") || !strings.Contains(text, "4 done before") {
+		t.Fatalf("second run: %v, %d lines:\n%s", err, lines(kept), text)
+	}
+	foreign := filepath.Join(dir, "notes.jsonl")
+	body := "{\"level\":\"microban:1\"}\nnot json\n{\"level\":\"microban:2\"}\n"
+	if err := os.WriteFile(foreign, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "optimize", "--from", results, "--out", foreign); err == nil || !strings.Contains(err.Error(), foreign+":2") {
+		t.Errorf("a foreign --out file: %v", err)
+	}
+	if b, _ := os.ReadFile(foreign); string(b) != body {
+		t.Errorf("the foreign file was changed:\n%s", b)
+	}
+}

@@ -9,6 +9,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,6 +73,17 @@ func Create(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// Trim cuts the open file f at size and sets the offset there, so that
+// what is written next follows the whole records kept (a results file
+// resumed after a killed process left half a line).
+func Trim(f *os.File, size int64) error {
+	if err := f.Truncate(size); err != nil {
+		return err
+	}
+	_, err := f.Seek(size, io.SeekStart)
+	return err
 }
 
 // kind names what a file that is not regular is.
