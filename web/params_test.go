@@ -15,8 +15,8 @@ func TestSolveRefusesBadParams(t *testing.T) {
 	for _, tt := range []struct{ body, want string }{
 		{`{"collection":"microban","n":1,"solver":"mcts-r","time_s":1,"params":{"depth":"100000000"}}`,
 			`mcts-r: parameter depth="100000000": out of range; want an integer from 0 to 10000`},
-		{`{"collection":"microban","n":1,"solver":"mcts-r","params":{"c":"NaN"}}`, `parameter c="NaN": not finite`},
-		{`{"collection":"microban","n":1,"solver":"wastar","params":{"w":"abc"}}`, `parameter w="abc": not a number`},
+		{`{"collection":"microban","n":1,"solver":"mcts-r","params":{"c":"NaN"}}`, `parameter c="NaN": not a decimal number`},
+		{`{"collection":"microban","n":1,"solver":"wastar","params":{"w":"abc"}}`, `parameter w="abc": not a decimal number`},
 		{`{"collection":"microban","n":1,"solver":"dfs","params":{"depth":"1.5"}}`, `not an integer`},
 		{`{"collection":"microban","n":1,"solver":"vanillaban","params":{"cycles":"-1"}}`, `want 0 or 1`},
 	} {
