@@ -143,11 +143,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	lvls, err := levels.ResolveAll(ctx, specs, stdin)
+	es, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
-	plan, err := bench.NewPlan(solvers, lvls, budgets, seeds)
+	lvls, unloadable := splitEntries(es)
+	plan, err := bench.NewPlan(solvers, lvls, unloadable, budgets, seeds)
 	if err != nil {
 		return usagef("bench: %v", err)
 	}

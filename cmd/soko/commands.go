@@ -136,16 +136,12 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return nil
 	case 1:
-		lvls, err := levels.ResolveAll(ctx, args, stdin)
+		es, err := levels.ResolveEntries(ctx, args, stdin)
 		if err != nil {
 			return err
 		}
-		width := 0
-		for _, l := range lvls {
-			width = max(width, len(levelID(l)))
-		}
-		for _, l := range lvls {
-			fmt.Fprintf(stdout, "%-*s %3dx%-3d %3d boxes  %s\n", width, levelID(l), l.Width, l.Height, l.Boxes(), l.Title)
+		if !listEntries(stdout, es) {
+			return errSilent // marked in the list
 		}
 		return nil
 	}
@@ -169,15 +165,24 @@ func runShow(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) == 0 {
 		return usagef("show: no levels given")
 	}
-	lvls, err := levels.ResolveAll(ctx, args, stdin)
+	es, err := levels.ResolveEntries(ctx, args, stdin)
 	if err != nil {
 		return err
 	}
-	for i, l := range lvls {
-		if i > 0 {
+	shown := 0
+	for _, e := range es {
+		if e.Unloadable != nil {
+			fmt.Fprintf(stderr, "soko: show: %v\n", e.Unloadable.Err)
+			continue
+		}
+		if shown > 0 {
 			fmt.Fprintln(stdout)
 		}
-		fmt.Fprint(stdout, level.Format(l))
+		fmt.Fprint(stdout, level.Format(e.Level))
+		shown++
+	}
+	if shown < len(es) {
+		return errSilent // each said on stderr; the other levels were shown
 	}
 	return nil
 }

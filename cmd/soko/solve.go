@@ -128,7 +128,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := c.profile.check("solve"); err != nil {
 		return err
 	}
-	lvls, err := levels.ResolveAll(ctx, specs, stdin)
+	lvls, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
@@ -151,8 +151,8 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // solveAll solves the levels on c.workers workers and prints each result
-// in level order as it comes, then the summary.
-func solveAll(ctx context.Context, entry solver.Entry, lvls []*level.Level, c *solveConfig, stdout, stderr io.Writer) error {
+// in level order as it comes, then the summary. A level that cannot be loaded is an error result in its place.
+func solveAll(ctx context.Context, entry solver.Entry, lvls []levels.Entry, c *solveConfig, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
@@ -172,7 +172,11 @@ func solveAll(ctx context.Context, entry solver.Entry, lvls []*level.Level, c *s
 			defer wg.Done()
 			for i := range jobs {
 				started[i].Store(true)
-				results[i] <- solveOne(ctx, entry, lvls[i], c, prog)
+				if u := lvls[i].Unloadable; u != nil {
+					results[i] <- unloadableRecord(u, c)
+					continue
+				}
+				results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog)
 			}
 		}()
 	}
