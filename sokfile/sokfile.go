@@ -257,14 +257,20 @@ func trimBlank(lines []string) []string {
 	return lines
 }
 
-// Find returns the entry whose board is l's, or nil.
-func (f *File) Find(l *level.Level) *Entry {
+// Matches returns the entries whose board is l's, in file order: those
+// with l's title first.
+func (f *File) Matches(l *level.Level) []*Entry {
+	var same, other []*Entry
 	for _, e := range f.Entries {
-		if e.Level != nil && sameBoard(e.Level, l) {
-			return e
+		switch {
+		case e.Level == nil || !sameBoard(e.Level, l):
+		case e.Level.Title == l.Title:
+			same = append(same, e)
+		default:
+			other = append(other, e)
 		}
 	}
-	return nil
+	return append(same, other...)
 }
 
 func sameBoard(a, b *level.Level) bool {

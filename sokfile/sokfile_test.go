@@ -77,8 +77,8 @@ func TestRead(t *testing.T) {
 	if third.Level == nil || third.Level.Title != "Third" || third.Level.Index != 3 || len(third.Solutions) != 0 {
 		t.Errorf("third: %+v", third.Level)
 	}
-	if got := f.Find(third.Level); got != third {
-		t.Errorf("Find gave %v", got)
+	if got := f.Matches(third.Level); len(got) != 1 || got[0] != third {
+		t.Errorf("Matches gave %v", got)
 	}
 }
 

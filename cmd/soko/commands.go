@@ -25,12 +25,21 @@ an argument made only of the letters udlrUDLR, repeat counts and blanks. Any
 other argument is a file name, and a missing file is an error naming it.
 A solution has at most %d steps (a file at most %d MiB). Exit status 1
 when it does not solve the level.
+
+With one argument, FILE.sok, every solution of the .sok file (soko solve
+--out writes one) is replayed on its level, each said with its line; exit
+status 1 when one does not solve its level or its level cannot be loaded.
 `, level.MaxSolutionSteps, level.MaxSolutionText>>20)
 
-// runVerify replays a solution: soko verify LEVEL SOLUTION.
+// runVerify replays a solution: soko verify LEVEL SOLUTION, or those of a
+// .sok file: soko verify FILE.sok.
 func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) != 2 {
-		return usagef("verify: want LEVEL SOLUTION, got %s", english.Count(len(args), "argument", "arguments"))
+	switch len(args) {
+	case 1:
+		return verifySok(ctx, args[0], stdout)
+	case 2:
+	default:
+		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
 	}
 	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
 	if err != nil {

@@ -50,9 +50,9 @@ type command struct {
 var commands = []command{
 	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
 		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
-	{name: "verify", args: "LEVEL SOLUTION", summary: "replay a solution: a file, - for stdin, or inline LURD", doc: verifyDoc,
+	{name: "verify", args: "LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
 		run: runVerify},
-	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
+	{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
 		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",

@@ -35,6 +35,8 @@ type solveConfig struct {
 	noLURD  bool
 	profile profileFiles
 	opt     solveOptimize
+	out     string  // --out FILE.sok
+	sok     *sokOut // the --out file, once open
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -70,6 +72,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	c.profile.register(fs)
 	optimizeSolveFlags(fs, &c.opt)
+	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
 	return fs, c
 }
 
@@ -128,6 +131,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := c.profile.check("solve"); err != nil {
 		return err
 	}
+	if c.out != "" {
+		if c.sok, err = openSokOut(ctx, c.out, c); err != nil {
+			return err
+		}
+	}
 	lvls, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
@@ -147,7 +155,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
 		}
 	}()
-	return solveAll(ctx, entry, lvls, c, stdout, stderr)
+	err = solveAll(ctx, entry, lvls, c, stdout, stderr)
+	if c.sok != nil {
+		err = errors.Join(err, c.sok.write(stderr)) // what was solved, also when interrupted
+	}
+	return err
 }
 
 // solveAll solves the levels on c.workers workers and prints each result
@@ -210,6 +222,12 @@ print:
 			r = <-results[i]
 		}
 		done++
+		if c.sok != nil {
+			c.sok.add(lvls[i], r)
+		}
+		if c.noLURD {
+			r.Solution = "" // kept until here for --out
+		}
 		prog.Clear()
 		if c.json {
 			if err := enc.Encode(r); err != nil {
@@ -286,7 +304,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
 			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
 		}
-		if !c.noLURD {
+		if !c.noLURD || c.sok != nil {
 			r.Solution = level.FormatLURD(res.Moves)
 		}
 	}
