@@ -36,10 +36,8 @@ import (
 // File is a .sok file: the text before its first level and its levels in
 // file order, each with its solutions.
 type File struct {
-	Source     string
-	Collection *level.Collection // as level.ParseCollection reads the file
-	prefix     []string          // lines before the first level
-	Entries    []*Entry
+	prefix  []string // lines before the first level
+	Entries []*Entry
 }
 
 // Entry is one level of a File and its solutions. Exactly one of Level and
@@ -75,9 +73,7 @@ func (s *Solution) Score() (pushes, moves int, err error) {
 }
 
 // New returns an empty file that levels can be appended to.
-func New(source string) *File {
-	return &File{Source: source, Collection: &level.Collection{}}
-}
+func New() *File { return &File{} }
 
 // Read reads a .sok file. Only input that cannot be read, is larger than
 // level.MaxInput or has a solution before the first level is an error (a
@@ -92,7 +88,7 @@ func Read(r io.Reader, source string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Source: source, Collection: c}
+	f := &File{}
 	lines := splitLines(string(data))
 	inSection := sections(lines)
 

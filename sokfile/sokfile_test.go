@@ -136,7 +136,7 @@ func TestAppendAndWriteFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := New("out.sok")
+	f := New()
 	for _, l := range ls {
 		f.Append(l)
 	}

@@ -63,7 +63,7 @@ func openSokOut(ctx context.Context, path string, c *solveConfig) (*sokOut, erro
 	var u usageError
 	switch {
 	case errors.As(err, &u):
-		o.file = sokfile.New(path) // a new file
+		o.file = sokfile.New() // a new file
 	case err != nil:
 		return nil, fmt.Errorf("solve: --out: %w", err)
 	default:
