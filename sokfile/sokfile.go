@@ -399,10 +399,14 @@ func count(n int, one, many string) string {
 // WriteFile writes f to path through a temporary file in the same folder,
 // renamed over path once complete, so that path holds the old file or the
 // new one, never a part. A path that exists and is not a regular file is
-// refused (outfile.Check).
+// refused (outfile.Check); a symbolic link is followed, so that the file
+// it points to is replaced, not the link.
 func WriteFile(path string, f *File) error {
 	if err := outfile.Check(path); err != nil {
 		return err
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {

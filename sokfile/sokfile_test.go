@@ -163,6 +163,21 @@ func TestAppendAndWriteFile(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
+	// Through a symbolic link, the file it points to is written.
+	link := filepath.Join(t.TempDir(), "link.sok")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	f.Entries[1].Add(&Solution{LURD: "rrR"}, true)
+	if err := WriteFile(link, f); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\nrrR\n") {
+		t.Errorf("the file linked to was not written:\n%s", b)
+	}
 }
 
 func TestReadErrors(t *testing.T) {
