@@ -113,7 +113,13 @@ func lookupCommand(name string) *command {
 // printUsage writes the overview of all commands.
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, "soko — a Sokoban solver\n\nusage:\n")
-	line := func(synopsis, summary string) { fmt.Fprintf(w, "  %-40s %s\n", synopsis, summary) }
+	line := func(synopsis, summary string) {
+		if len(synopsis) > 40 { // the summary goes under it, in its column
+			fmt.Fprintf(w, "  %s\n  %-40s %s\n", synopsis, "", summary)
+			return
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", synopsis, summary)
+	}
 	for _, c := range commands {
 		line(strings.TrimSpace("soko "+c.name+" "+c.args), c.summary)
 	}
