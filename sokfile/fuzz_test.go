@@ -19,6 +19,8 @@ func FuzzRead(f *testing.F) {
 		"Solution\nR\n\n#####\n#@$.#\n#####\n",
 		"#####\n#@$.#\n#####\nSolution\nR\n#####\n#@$.#\n#####\nSolution\n3R\n",
 		"#####\n#@$.#\n#####\nTitle: x\nSolution\nR\nText\n#####\n#@$.#\n#####\n",
+		"#####\n#@$.#\n#####\nSolution\nR\nTitle: x\n#####\n#@$.#\n#####\n",
+		"#####\n#@$.#\n#####\nSolution\nR\nAuthor: y\n\nTitle: x\n#####\n#@$.#\n#####\n",
 		"\uFEFFTitle\r\n#####\r\n#@$.#\r\n#####\r\n\r\nsolution:\r\nr R\r\n",
 		"#####\n#@\t$.#\n#####\nSolution\nR\n\n5#|#@$.#|5#\nSolution\nR\n",
 	} {
@@ -43,7 +45,8 @@ func FuzzRead(f *testing.F) {
 		}
 		for i, e := range file.Entries {
 			b := back.Entries[i]
-			if (e.Level == nil) != (b.Level == nil) || len(b.Solutions) != len(e.Solutions) {
+			if (e.Level == nil) != (b.Level == nil) || len(b.Solutions) != len(e.Solutions) ||
+				e.Level != nil && (e.Level.Title != b.Level.Title || e.Level.Author != b.Level.Author) {
 				t.Fatalf("entry %d differs when read back\n%q\nfrom\n%q", i, text, s)
 			}
 			for k, sol := range e.Solutions {

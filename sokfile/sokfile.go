@@ -8,7 +8,8 @@
 // heading line starting with "Solution" ("Solution (8 pushes, 33 moves)",
 // "Solution/Moves", "Solution 33/8"), then lines of LURD and "Key: value"
 // notes such as "Solver:" and "Date:", up to a blank line or the next
-// board. The numbers in a heading are not trusted: pushes and moves are
+// board (or a "Title:" or "Author:" line, which is the level's). The
+// numbers in a heading are not trusted: pushes and moves are
 // counted from the LURD (Score), and the verifier has the last word. A
 // heading with no LURD under it is left as text.
 //
@@ -110,8 +111,10 @@ func Read(r io.Reader, source string) (*File, error) {
 		for start > 0 && strings.TrimSpace(lines[start-1]) != "" && inSection[start-1] == nil && !isBoardRow(lines[start-1]) {
 			start--
 		}
-		if start > 0 && isBoardRow(lines[start-1]) {
-			start = board // the lines between two boards belong to the level above, as to package level
+		if start > 0 && strings.TrimSpace(lines[start-1]) != "" {
+			// Without a blank line above, these lines follow the level
+			// above, whose Title: and Author: they may give (package level).
+			start = board
 		}
 		f.Entries = append(f.Entries, e)
 		starts = append(starts, start)
@@ -180,7 +183,11 @@ func sections(lines []string) []*Solution {
 				break // a blank line, the next section, or the next level
 			}
 			key, val, isKey := strings.Cut(t, ":")
-			switch k := strings.ToLower(strings.TrimSpace(key)); {
+			k := strings.ToLower(strings.TrimSpace(key))
+			if isKey && (k == "title" || k == "author") {
+				break // the level's, as package level reads it
+			}
+			switch {
 			case isLURD(t):
 				lurd.WriteString(strings.Map(dropBlank, t))
 			case isKey && k == "solver":
