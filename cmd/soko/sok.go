@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
+	"soko/bench"
 	"soko/internal/ctxio"
 	"soko/internal/english"
 	"soko/internal/progress"
+	"soko/level"
 	"soko/levels"
 	"soko/optimize"
 	"soko/sokfile"
@@ -37,80 +40,131 @@ func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
 // sokDate is the "Date:" of a solution written now.
 func sokDate() string { return time.Now().UTC().Format(time.RFC3339) }
 
-// sokOut is soko solve's --out file: the .sok file as it was (or a new
-// one) and what this run adds to it.
+// sokOut is the .sok file soko solve --out and soko bench --sok write:
+// the file as it was (or a new one) and what this run adds to it.
 type sokOut struct {
-	path   string
-	file   *sokfile.File
-	solver string // the "Solver:" of the solutions found
-	levels int    // levels put in the file
-	added  int    // solutions added
-	left   []string
-	used   map[*sokfile.Entry]bool // the entries given a level of this run
+	cmd, flag string // for messages: "solve", "--out"
+	path      string
+	file      *sokfile.File
+	levels    int // levels put in the file
+	added     int // solutions added
+	left      []string
+	used      map[*sokfile.Entry]bool         // the entries given a level of this run
+	entries   map[*level.Level]*sokfile.Entry // and which
 }
 
-// openSokOut reads the --out file of soko solve if it exists, so that a
-// file that is not a .sok collection is refused before any work.
-func openSokOut(ctx context.Context, path string, c *solveConfig) (*sokOut, error) {
-	if err := checkOut("solve", "--out", path); err != nil {
+// openSokOut reads the .sok file at path if it exists, so that a file that
+// is not a .sok collection is refused before any work.
+func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
+	if err := checkOut(cmd, flag, path); err != nil {
 		return nil, err
 	}
-	o := &sokOut{path: path, solver: "soko " + c.algo, used: map[*sokfile.Entry]bool{}}
-	if len(c.params) > 0 {
-		o.solver += " (" + c.params.String() + ")"
-	}
-	f, err := readSok(ctx, "solve", path)
+	o := &sokOut{cmd: cmd, flag: flag, path: path, used: map[*sokfile.Entry]bool{}, entries: map[*level.Level]*sokfile.Entry{}}
+	f, err := readSok(ctx, cmd, path)
 	var u usageError
 	switch {
 	case errors.As(err, &u):
 		o.file = sokfile.New() // a new file
 	case err != nil:
-		return nil, fmt.Errorf("solve: --out: %w", err)
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
 	default:
 		o.file = f
 	}
 	return o, nil
 }
 
-// add puts a level's result in the file: the level, unless the file has
-// its board (with its title, preferably) not yet given a level of this
-// run, and its solution, unless the level has one at least as good in
-// pushes and moves (one the new solution beats in both is replaced).
-func (o *sokOut) add(e levels.Entry, r record) {
+// add puts a level and its solution, if it has one, in the file. The level
+// goes to the first entry with its board (with its title, preferably) not
+// yet given a level of this run, or at the end; the solution is added
+// unless the level has one at least as good in pushes and moves, and
+// replaces those it beats in both.
+func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 	if e.Unloadable != nil {
-		o.left = append(o.left, e.ID())
+		if !slices.Contains(o.left, e.ID()) {
+			o.left = append(o.left, e.ID())
+		}
 		return
 	}
-	var entry *sokfile.Entry
-	for _, m := range o.file.Matches(e.Level) {
-		if !o.used[m] {
-			entry = m
-			break
-		}
-	}
+	entry := o.entries[e.Level]
 	if entry == nil {
-		entry = o.file.Append(e.Level)
-	}
-	o.used[entry] = true
-	o.levels++
-	if r.Error == "" && r.Status == solver.Solved && r.Solution != "" {
-		if entry.Add(&sokfile.Solution{LURD: r.Solution, Solver: o.solver, Date: sokDate()}, true) {
-			o.added++
+		for _, m := range o.file.Matches(e.Level) {
+			if !o.used[m] {
+				entry = m
+				break
+			}
 		}
+		if entry == nil {
+			entry = o.file.Append(e.Level)
+		}
+		o.used[entry], o.entries[e.Level] = true, entry
+		o.levels++
+	}
+	if lurd != "" && entry.Add(&sokfile.Solution{LURD: lurd, Solver: solverName, Date: sokDate()}, true) {
+		o.added++
 	}
 }
 
 // write writes the file in place and says what it holds.
 func (o *sokOut) write(stderr io.Writer) error {
 	if err := sokfile.WriteFile(o.path, o.file); err != nil {
-		return fmt.Errorf("solve: --out: %w", err)
+		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
 	}
-	fmt.Fprintf(stderr, "solve: %s, %s new or better, in %s\n", english.Count(o.levels, "level", "levels"),
+	fmt.Fprintf(stderr, "%s: %s, %s new or better, in %s\n", o.cmd, english.Count(o.levels, "level", "levels"),
 		english.Count(o.added, "solution", "solutions"), o.path)
 	if len(o.left) > 0 {
-		fmt.Fprintf(stderr, "solve: levels that cannot be loaded are not added to %s: %s\n", o.path, strings.Join(o.left, ", "))
+		fmt.Fprintf(stderr, "%s: levels that cannot be loaded are not added to %s: %s\n", o.cmd, o.path, strings.Join(o.left, ", "))
 	}
 	return nil
+}
+
+// solveSolver is the "Solver:" of soko solve's solutions: "soko fess",
+// "soko wastar (w=200)".
+func solveSolver(c *solveConfig) string {
+	name := "soko " + c.algo
+	if len(c.params) > 0 {
+		name += " (" + c.params.String() + ")"
+	}
+	return name
+}
+
+// addSolveResult puts a result of soko solve in its --out file.
+func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
+	lurd := ""
+	if r.Error == "" && r.Status == solver.Solved {
+		lurd = r.Solution
+	}
+	o.add(e, lurd, solveSolver(c))
+}
+
+// entriesByID maps the ids of levels in results (bench.Record.Level) to
+// the levels; the first of an id is kept.
+func entriesByID(es []levels.Entry) map[string]levels.Entry {
+	m := make(map[string]levels.Entry, len(es))
+	for _, e := range es {
+		if _, ok := m[e.ID()]; !ok {
+			m[e.ID()] = e
+		}
+	}
+	return m
+}
+
+// addRecord puts a run of soko bench in its --sok file: the level, and the
+// solution when the run solved it. Its "Solver:" is the solver's label
+// ("soko wastar(w=200)"), or an external solver's name.
+func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
+	e, ok := byID[rec.Level]
+	if !ok {
+		return
+	}
+	lurd := ""
+	if rec.Solved() {
+		lurd = rec.Solution
+	}
+	name := "soko " + rec.SolverLabel()
+	if rec.External != "" {
+		name = rec.Solver
+	}
+	o.add(e, lurd, name)
 }
 
 // verifySok replays every solution of a .sok file: soko verify FILE.sok.

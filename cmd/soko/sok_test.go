@@ -142,3 +142,29 @@ func readText(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// soko bench --sok puts each level with its verified solutions in a .sok
+// file, also with --no-solution, and leaves the level that cannot be
+// loaded out.
+func TestBenchSok(t *testing.T) {
+	dir := t.TempDir()
+	path, results := filepath.Join(dir, "b.sok"), filepath.Join(dir, "r.jsonl")
+	bad := unloadableFile(t)
+	_, errOut, err := soko(t, "", "bench", "-j", "1", "--time", "10s", "--algo", "fess,astar", "--no-solution", "--out", results, "--sok", path, "microban:1-2", bad+":3")
+	if !errors.Is(err, errSilent) || !strings.Contains(errOut, "bench: 2 levels, ") || !strings.Contains(errOut, "not added to "+path+": "+bad+":3") {
+		t.Fatalf("bench --sok: %v\n%s", err, errOut)
+	}
+	for _, r := range readRuns(t, results) {
+		if r.Solution != "" {
+			t.Errorf("--no-solution, and %s has its solution in the results", r.Key)
+		}
+	}
+	text := readText(t, path)
+	if strings.Count(text, "\nSolution (") != 2 || !strings.Contains(text, "\nSolution (8 pushes, 33 moves)\n") || !strings.Contains(text, "\nSolver: soko fess\n") {
+		t.Fatalf("the .sok file:\n%s", text)
+	}
+	out, _, err := soko(t, "", "verify", path)
+	if err != nil {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+}

@@ -132,7 +132,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	if c.out != "" {
-		if c.sok, err = openSokOut(ctx, c.out, c); err != nil {
+		if c.sok, err = openSokOut(ctx, "solve", "--out", c.out); err != nil {
 			return err
 		}
 	}
@@ -223,7 +223,7 @@ print:
 		}
 		done++
 		if c.sok != nil {
-			c.sok.add(lvls[i], r)
+			c.sok.addSolveResult(lvls[i], r, c)
 		}
 		if c.noLURD {
 			r.Solution = "" // kept until here for --out
