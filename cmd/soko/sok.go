@@ -175,10 +175,10 @@ func verifySok(ctx context.Context, path string, stdout io.Writer) error {
 	}
 	total, bad := 0, 0
 	for _, e := range f.Entries {
-		id := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}.ID()
+		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
 		for _, s := range e.Solutions {
 			total++
-			where := fmt.Sprintf("%s: solution at line %d", id, s.Line)
+			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Title()), s.Line)
 			if e.Unloadable != nil {
 				bad++
 				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
