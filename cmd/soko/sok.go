@@ -285,7 +285,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	case ctx.Err() != nil:
 		return errInterrupted
 	case done == 0:
-		return fmt.Errorf("optimize: %s has no solution of a level that loads", path)
+		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
 	case failed > 0:
 		return errSilent
 	}
