@@ -33,7 +33,7 @@ func testPlan(t *testing.T) *Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPlan([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls, Budgets(nil, []int64{50, 5000}, nil), []uint64{1, 2})
+	p, err := NewPlan([]SolverSpec{{Name: "bfs"}, {Name: "astar"}}, lvls, nil, Budgets(nil, []int64{50, 5000}, nil), []uint64{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +511,7 @@ func TestPlanLazy(t *testing.T) {
 	}
 	solvers := []SolverSpec{{Name: "greedy"}, {Name: "astar"}, {Name: "bfs"}}
 	budgets := Budgets([]time.Duration{time.Millisecond, 2 * time.Millisecond, 3 * time.Millisecond}, []int64{1}, nil)
-	p, err := NewPlan(solvers, lvls, budgets, seeds)
+	p, err := NewPlan(solvers, lvls, nil, budgets, seeds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,14 +543,14 @@ func TestPlanLazy(t *testing.T) {
 		}
 		break
 	}
-	if _, err := NewPlan(solvers, lvls, Budgets(nil, make([]int64, 1), nil), append(seeds, seeds...)); err != nil {
+	if _, err := NewPlan(solvers, lvls, nil, Budgets(nil, make([]int64, 1), nil), append(seeds, seeds...)); err != nil {
 		t.Errorf("repeated seeds: %v", err)
 	}
 	many := make([]Budget, 10000)
 	for i := range many {
 		many[i] = Budget{Nodes: int64(i + 1)}
 	}
-	if _, err := NewPlan(solvers, lvls, many, seeds); err == nil || !strings.Contains(err.Error(), "more than") {
+	if _, err := NewPlan(solvers, lvls, nil, many, seeds); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("a plan beyond MaxRuns: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"iter"
 	"os"
@@ -73,11 +75,14 @@ func Registered() []string {
 // Job is one run to do.
 type Job struct {
 	Solver SolverSpec
-	Level  *level.Level
-	ID     string // level id: collection:index, or the file
-	Hash   string // LevelHash(Level)
-	Budget Budget
-	Seed   uint64
+	Level  *level.Level // nil for an unloadable level
+	// Unloadable is a level of the benchmark that could not be loaded: the
+	// run is an error record saying why, and the other levels run.
+	Unloadable *level.Unloadable
+	ID         string // level id: collection:index, or the file
+	Hash       string // LevelHash(Level), or UnloadableHash(Unloadable)
+	Budget     Budget
+	Seed       uint64
 }
 
 // Key identifies the job's run in a results file (Record.Key).
@@ -85,12 +90,22 @@ func (j Job) Key() string {
 	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.Solver.Model.ID, j.ID, j.Hash, j.Budget, j.Seed)
 }
 
+// UnloadableHash stands for LevelHash for a level that could not be
+// loaded: a hash of the reason, so that once the level is mended, or fails
+// for another reason, its runs are done again.
+func UnloadableHash(u *level.Unloadable) string {
+	h := sha256.Sum256([]byte("unloadable\n" + u.Err.Error()))
+	return hex.EncodeToString(h[:])[:16]
+}
+
 // LevelID is a level's id in results: "microban:12", or the file name.
-func LevelID(l *level.Level) string {
-	if l.Index > 0 {
-		return l.Source + ":" + strconv.Itoa(l.Index)
+func LevelID(l *level.Level) string { return levelID(l.Source, l.Index) }
+
+func levelID(source string, index int) string {
+	if index > 0 {
+		return source + ":" + strconv.Itoa(index)
 	}
-	return l.Source
+	return source
 }
 
 // Plan is every combination of seed, budget, level and solver of a
@@ -102,7 +117,8 @@ func LevelID(l *level.Level) string {
 // deterministic, which sharding relies on.
 type Plan struct {
 	solvers      []SolverSpec
-	levels       []*level.Level
+	levels       []*level.Level      // nil where bad holds an unloadable level
+	bad          []*level.Unloadable // nil where levels holds a level
 	ids, hashes  []string
 	budgets      []Budget
 	seeds        []uint64
@@ -116,9 +132,10 @@ type Plan struct {
 const MaxRuns = 1 << 40
 
 // NewPlan makes the plan of every combination, each run once even if a
-// solver, level, budget or seed is given twice. An error says when there
-// are more than MaxRuns of them.
-func NewPlan(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) (*Plan, error) {
+// solver, level, budget or seed is given twice. The unloadable levels come
+// after lvls on the levels axis; their runs are error records. An error
+// says when there are more than MaxRuns of them.
+func NewPlan(solvers []SolverSpec, lvls []*level.Level, unloadable []*level.Unloadable, budgets []Budget, seeds []uint64) (*Plan, error) {
 	p := &Plan{every: 1}
 	seenSolver := map[string]bool{}
 	for _, s := range solvers {
@@ -132,7 +149,16 @@ func NewPlan(solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds 
 		id, hash := LevelID(l), LevelHash(l)
 		if k := id + "|" + hash; !seenLevel[k] {
 			seenLevel[k] = true
-			p.levels, p.ids, p.hashes = append(p.levels, l), append(p.ids, id), append(p.hashes, hash)
+			p.levels, p.bad = append(p.levels, l), append(p.bad, nil)
+			p.ids, p.hashes = append(p.ids, id), append(p.hashes, hash)
+		}
+	}
+	for _, u := range unloadable {
+		id, hash := levelID(u.Source, u.Index), UnloadableHash(u)
+		if k := id + "|" + hash; !seenLevel[k] {
+			seenLevel[k] = true
+			p.levels, p.bad = append(p.levels, nil), append(p.bad, u)
+			p.ids, p.hashes = append(p.ids, id), append(p.hashes, hash)
 		}
 	}
 	seenBudget := map[string]bool{}
@@ -189,7 +215,7 @@ func (p *Plan) job(k int64) Job {
 	si, k := k%ns, k/ns
 	li, k := k%nl, k/nl
 	bi, k := k%nb, k/nb
-	return Job{Solver: p.solvers[si], Level: p.levels[li], ID: p.ids[li], Hash: p.hashes[li], Budget: p.budgets[bi], Seed: p.seeds[k]}
+	return Job{Solver: p.solvers[si], Level: p.levels[li], Unloadable: p.bad[li], ID: p.ids[li], Hash: p.hashes[li], Budget: p.budgets[bi], Seed: p.seeds[k]}
 }
 
 // Jobs yields the plan's jobs in order, leaving out those whose key done

@@ -11,7 +11,7 @@ import (
 // planJobs lists the jobs of NewPlan, for tests of a few runs.
 func planJobs(t *testing.T, solvers []SolverSpec, lvls []*level.Level, budgets []Budget, seeds []uint64) []Job {
 	t.Helper()
-	p, err := NewPlan(solvers, lvls, budgets, seeds)
+	p, err := NewPlan(solvers, lvls, nil, budgets, seeds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,13 +134,21 @@ func (r *Runner) Run(ctx context.Context, count int, jobs iter.Seq[Job]) (Summar
 func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.Line, slot int) (Record, bool) {
 	rec := Record{
 		Key: j.Key(), Solver: j.Solver.Name, Params: j.Solver.Params,
-		Level: j.ID, Title: j.Level.Title, LevelHash: j.Hash,
+		Level: j.ID, LevelHash: j.Hash,
 		Budget: j.Budget, Seed: j.Seed, MemoryLimit: r.Memory,
 	}
 	if j.Solver.Threads > 1 {
 		rec.Threads = j.Solver.Threads
 	}
 	rec.Model = j.Solver.Model.ID
+	if u := j.Unloadable; u != nil {
+		rec.Title, rec.Status, rec.Error, rec.CPUScope = u.Title, StatusError, u.Err.Error(), CPUNone
+		if j.Solver.External != nil {
+			rec.External = j.Solver.External.Template
+		}
+		return rec, true
+	}
+	rec.Title = j.Level.Title
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
 		ok := j.Solver.External.run(ctx, j, &rec)

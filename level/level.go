@@ -31,7 +31,10 @@
 // and closed: a flood fill from the player over non-wall squares must not
 // reach the edge of the grid or the padding beyond a row's end. Boxes on
 // goals that the player can never reach are allowed (Microban 155 has ten).
-// Input larger than MaxInput bytes is rejected.
+// A level that breaks one of these rules is that level's error: Parse fails
+// on it, while ParseCollection reports it in Collection.Unloadable and reads
+// the other levels of the file. Input larger than MaxInput bytes is
+// rejected as a whole.
 //
 // A parsed Level is a plain rectangular grid of XSB characters; it carries no
 // search tables. The solving core (package sokoban) builds its own indexed

@@ -19,16 +19,33 @@ const MaxInput = 64 << 20
 type Collection struct {
 	Name   string   // file name without directory and extension
 	Header []string // comment lines before the first level, without the leading ';'
-	Levels []*Level
+	Levels []*Level // the levels that loaded, in file order
+	// Unloadable holds the levels that could not be loaded, in file order:
+	// one bad level does not make the others of its file unusable.
+	Unloadable []*Unloadable
+}
+
+// Unloadable is a level of a collection file that could not be loaded
+// (too many boxes, no player, a bad character, ...).
+type Unloadable struct {
+	Source string // as Level.Source
+	Index  int    // as Level.Index
+	Pos    int    // 1-based position among all the levels of the file, loaded or not
+	Line   int    // first board row
+	Title  string // as Level.Title, when the file gives one
+	Err    *Error // why: file, line, column, level and reason
 }
 
 // Parse reads a collection file and returns its levels. The source name is
 // used in the levels' Source field and in error messages. Every error is an
-// *Error; Parse stops at the first one.
+// *Error; Parse fails on the first level that cannot be loaded.
 func Parse(r io.Reader, source string) ([]*Level, error) {
 	c, err := ParseCollection(r, source)
 	if err != nil {
 		return nil, err
+	}
+	if len(c.Unloadable) > 0 {
+		return nil, c.Unloadable[0].Err
 	}
 	return c.Levels, nil
 }
@@ -39,8 +56,11 @@ func ParseString(s, source string) ([]*Level, error) {
 }
 
 // ParseCollection is like Parse but also returns the collection's header
-// comments. The collection is named after source, without directory and
-// extension.
+// comments, and it fails only when the input cannot be read or is too
+// large: a level that cannot be loaded is left out of Levels and reported
+// in Unloadable, and the rest of the file is read as usual (the rows of a
+// board with a bad row are skipped up to the end of that level). The
+// collection is named after source, without directory and extension.
 func ParseCollection(r io.Reader, source string) (*Collection, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
@@ -64,12 +84,11 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 		default:
 			line, text = text[:i], text[i+1:]
 		}
-		if err := p.line(line, n); err != nil {
-			return nil, err
-		}
+		p.line(line, n)
 	}
-	if err := p.endLevel(); err != nil {
-		return nil, err
+	p.endLevel()
+	for i, l := range p.bad {
+		p.coll.Unloadable[i].Title = l.Title // a Title: line may follow the board
 	}
 	return p.coll, nil
 }
@@ -94,55 +113,69 @@ type parser struct {
 	last       *Level    // level just ended, until the next blank line
 	seenLevel  bool      // a level has started
 	levelCount int       // levels started so far
+	skipping   bool      // skipping the remaining rows of a board with a bad row
+	bad        []*Level  // the levels of coll.Unloadable, as far as they were read
 }
 
 const boardChars = "# $.*@+-_|0123456789"
 
-func (p *parser) line(s string, n int) error {
+func (p *parser) line(s string, n int) {
 	s = strings.TrimRight(s, " \t")
 	trimmed := strings.TrimLeft(s, " \t")
 	prevTitle := p.prevTitle
 	p.prevTitle = titleLine{}
+	bad := strings.IndexFunc(s, notBoardChar)
+	isBoard := trimmed != "" && trimmed[0] != ';' && bad < 0 && strings.IndexByte(s, Wall) >= 0
+	if p.skipping && (isBoard || trimmed != "" && trimmed[0] != ';' && looksLikeBoard(s)) {
+		return // the rest of a board already refused
+	}
+	p.skipping = false
 	switch {
 	case trimmed == "":
-		return p.blank()
+		p.blank()
+		return
 	case trimmed[0] == ';':
-		if err := p.endLevel(); err != nil {
-			return err
-		}
+		p.endLevel()
 		text := strings.TrimPrefix(trimmed[1:], " ")
 		p.pending = append(p.pending, text)
 		p.prevTitle = parseTitleLine(trimmed[1:])
-		return nil
-	}
-	bad := strings.IndexFunc(s, notBoardChar)
-	if bad < 0 && strings.IndexByte(s, Wall) >= 0 {
-		return p.board(s, n, prevTitle)
+		return
+	case isBoard:
+		if err := p.board(s, n, prevTitle); err != nil {
+			p.reject(err, true)
+		}
+		return
 	}
 	if key, val, ok := strings.Cut(trimmed, ":"); ok {
 		key = strings.ToLower(strings.TrimSpace(key))
 		if key == "title" || key == "author" {
-			if err := p.endLevel(); err != nil {
-				return err
-			}
+			p.endLevel()
 			p.keyValue(key, strings.TrimSpace(val))
-			return nil
+			return
 		}
 	}
 	if looksLikeBoard(s) {
-		return p.badBoardLine(s, n, bad, prevTitle)
+		p.reject(p.badBoardLine(s, n, bad, prevTitle), true)
+		return
 	}
-	if err := p.endLevel(); err != nil {
-		return err
-	}
+	p.endLevel()
 	p.pending = append(p.pending, trimmed)
-	return nil
 }
 
-func (p *parser) blank() error {
-	if err := p.endLevel(); err != nil {
-		return err
-	}
+// reject records the level being read as unloadable for err. midBoard says
+// the error is in a row, so that the level's remaining rows are skipped
+// rather than read as a new level.
+func (p *parser) reject(err *Error, midBoard bool) {
+	l := p.cur.lvl
+	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Pos: p.levelCount, Line: l.Line, Title: l.Title, Err: err})
+	p.bad = append(p.bad, l)
+	p.cur = nil
+	p.last = l // a Title: or Author: line right after it is its own
+	p.skipping = midBoard
+}
+
+func (p *parser) blank() {
+	p.endLevel()
 	p.last = nil
 	if !p.seenLevel {
 		c := p.coll
@@ -155,7 +188,6 @@ func (p *parser) blank() error {
 		}
 		p.pending, p.title, p.author = nil, nil, nil
 	}
-	return nil
 }
 
 // keyValue records a Title: or Author: line: it belongs to the level just
@@ -246,7 +278,7 @@ func (p *parser) errorf(line, col int, format string, args ...any) *Error {
 
 // badBoardLine reports the character at byte i, which is not allowed in s,
 // a line that starts like a board row.
-func (p *parser) badBoardLine(s string, n, i int, prevTitle titleLine) error {
+func (p *parser) badBoardLine(s string, n, i int, prevTitle titleLine) *Error {
 	if p.cur == nil {
 		p.startLevel(n, prevTitle)
 	}
@@ -259,7 +291,7 @@ func (p *parser) badBoardLine(s string, n, i int, prevTitle titleLine) error {
 
 // board decodes one board line: one row, or several separated by '|', with
 // optional run-length counts.
-func (p *parser) board(s string, n int, prevTitle titleLine) error {
+func (p *parser) board(s string, n int, prevTitle titleLine) *Error {
 	if p.cur == nil {
 		p.startLevel(n, prevTitle)
 	}
@@ -354,10 +386,10 @@ func (b *builder) pos(x, y int) (line, col int) {
 }
 
 // endLevel validates and stores the level being read, if any.
-func (p *parser) endLevel() error {
+func (p *parser) endLevel() {
 	b := p.cur
 	if b == nil {
-		return nil
+		return
 	}
 	l := b.lvl
 	for _, r := range b.rows {
@@ -369,17 +401,17 @@ func (p *parser) endLevel() error {
 		l.Rows[y] = r + strings.Repeat(" ", l.Width-len(r))
 	}
 	if err := p.validate(); err != nil {
-		return err
+		p.reject(err, false)
+		return
 	}
 	p.coll.Levels = append(p.coll.Levels, l)
 	p.cur = nil
 	p.last = l
-	return nil
 }
 
 // validate checks the level being read for players, boxes, goals and
 // enclosure.
-func (p *parser) validate() error {
+func (p *parser) validate() *Error {
 	b := p.cur
 	l := b.lvl
 	players, boxes, goals := 0, 0, 0

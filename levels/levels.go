@@ -103,6 +103,10 @@ func clone(c *level.Collection) *level.Collection {
 		cl.Comments = slices.Clone(l.Comments)
 		d.Levels[i] = &cl
 	}
+	for _, u := range c.Unloadable {
+		cu := *u
+		d.Unloadable = append(d.Unloadable, &cu)
+	}
 	return d
 }
 
@@ -142,30 +146,99 @@ const StdinSource = "<stdin>"
 //	path/to/file.xsb    every level of a file (same selections after ':')
 //	-                   standard input (same selections after ':')
 //
-// Level numbers are 1-based positions in the collection. If the part before
-// the last ':' is an embedded collection name, the embedded collection is
-// used, otherwise it is a file path; a file path containing ':' is used as a
-// whole unless what follows its last ':' looks like a selection. Levels come
-// back in the order of the selection and keep their Index and Source.
+// Level numbers are 1-based positions in the collection, counting the
+// levels that cannot be loaded too. If the part before the last ':' is an
+// embedded collection name, the embedded collection is used, otherwise it
+// is a file path; a file path containing ':' is used as a whole unless what
+// follows its last ':' looks like a selection. Levels come back in the order
+// of the selection and keep their Index and Source. A selected level that
+// cannot be loaded is an error (its *level.Error); ResolveEntries reports
+// such levels beside the others instead.
 func Resolve(spec string, stdin io.Reader) ([]*level.Level, error) {
 	return ResolveAll(context.Background(), []string{spec}, stdin)
 }
 
-// ResolveAll resolves several specs and concatenates the levels. Standard
-// input is read once even if "-" occurs in several specs. Reading standard
-// input, or a file that is not regular (a FIFO waits for its writer), stops
-// with ctx's error when ctx ends.
+// ResolveAll resolves several specs and concatenates the levels, as
+// Resolve does. Standard input is read once even if "-" occurs in several
+// specs. Reading standard input, or a file that is not regular (a FIFO
+// waits for its writer), stops with ctx's error when ctx ends.
 func ResolveAll(ctx context.Context, specs []string, stdin io.Reader) ([]*level.Level, error) {
+	es, err := ResolveEntries(ctx, specs, stdin)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]*level.Level, 0, len(es))
+	for _, e := range es {
+		if e.Unloadable != nil {
+			return nil, e.Unloadable.Err
+		}
+		all = append(all, e.Level)
+	}
+	return all, nil
+}
+
+// Entry is one level a spec names: the level, or, when that level of its
+// file cannot be loaded, why. Exactly one of the two is set.
+type Entry struct {
+	Level      *level.Level
+	Unloadable *level.Unloadable
+}
+
+// ID is the level's address in results: "microban:12", or the source alone
+// for a level without an index.
+func (e Entry) ID() string {
+	var source string
+	var index int
+	if e.Level != nil {
+		source, index = e.Level.Source, e.Level.Index
+	} else {
+		source, index = e.Unloadable.Source, e.Unloadable.Index
+	}
+	if index > 0 {
+		return source + ":" + strconv.Itoa(index)
+	}
+	return source
+}
+
+// Title is the level's title, when its file gives one.
+func (e Entry) Title() string {
+	if e.Level != nil {
+		return e.Level.Title
+	}
+	return e.Unloadable.Title
+}
+
+// ResolveEntries is ResolveAll for commands that go on past a bad level:
+// a selected level that cannot be loaded is an Entry with its error, in
+// its place among the others, so that the rest of its file can still be
+// used. Only a bad spec or a file that cannot be read at all is an error.
+func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Entry, error) {
 	r := resolver{ctx: ctx, stdin: stdin}
-	var all []*level.Level
+	var all []Entry
 	for _, s := range specs {
-		ls, err := r.resolve(s)
+		es, err := r.resolve(s)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, ls...)
+		all = append(all, es...)
 	}
 	return all, nil
+}
+
+// entries lists a collection's levels, loaded or not, in file order.
+func entries(c *level.Collection) []Entry {
+	out := make([]Entry, 0, len(c.Levels)+len(c.Unloadable))
+	li, ui := 0, 0
+	for li < len(c.Levels) || ui < len(c.Unloadable) {
+		if ui < len(c.Unloadable) && (c.Unloadable[ui].Pos <= len(out)+1 || li == len(c.Levels)) {
+			out = append(out, Entry{Unloadable: c.Unloadable[ui]})
+			ui++
+			continue
+		}
+		out = append(out, Entry{Level: c.Levels[li]})
+		li++
+	}
+	return out
 }
 
 // SpecError is a mistake in a level specification itself: an unknown
@@ -192,7 +265,7 @@ type resolver struct {
 	stdinCol *level.Collection
 }
 
-func (r *resolver) resolve(spec string) ([]*level.Level, error) {
+func (r *resolver) resolve(spec string) ([]Entry, error) {
 	name, sel, hasSel := splitSpec(spec)
 	c, err := r.collection(name)
 	if err != nil {
@@ -201,13 +274,14 @@ func (r *resolver) resolve(spec string) ([]*level.Level, error) {
 	if name == "-" {
 		name = StdinSource
 	}
+	es := entries(c)
 	if !hasSel {
-		if len(c.Levels) == 0 {
+		if len(es) == 0 {
 			return nil, fmt.Errorf("%s: no levels", name)
 		}
-		return c.Levels, nil
+		return es, nil
 	}
-	return selectLevels(c.Levels, name, sel)
+	return selectLevels(es, name, sel)
 }
 
 // splitSpec splits spec into the collection or file name and the selection.
@@ -259,8 +333,8 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 
 // selectLevels picks the levels of a selection like "1-3,7" from ls, the
 // levels of the collection called name.
-func selectLevels(ls []*level.Level, name, sel string) ([]*level.Level, error) {
-	var out []*level.Level
+func selectLevels(ls []Entry, name, sel string) ([]Entry, error) {
+	var out []Entry
 	for item := range strings.SplitSeq(sel, ",") {
 		item = strings.TrimSpace(item)
 		a, b, isRange := strings.Cut(item, "-")

@@ -253,3 +253,41 @@ func TestResolveAllCancelled(t *testing.T) {
 		t.Errorf("FIFO: want context.DeadlineExceeded, got %v", err)
 	}
 }
+
+// A level that cannot be loaded keeps its place: the others of its file
+// are addressed by their positions as before, ResolveEntries reports it
+// among them, and ResolveAll fails only when it is selected.
+func TestResolveAroundUnloadable(t *testing.T) {
+	good := "#####\n#@$.#\n#####\n"
+	path := filepath.Join(t.TempDir(), "c.xsb")
+	text := good + "\n" + good + "\nTitle: Lost\n#####\n# $.#\n#####\n\n" + good
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es, err := ResolveEntries(context.Background(), []string{path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 4 || es[2].Unloadable == nil || es[2].Level != nil || es[3].Level == nil {
+		t.Fatalf("entries %+v: want 4 with the third unloadable", es)
+	}
+	if got, want := es[2].ID(), path+":3"; got != want {
+		t.Errorf("ID %q, want %q", got, want)
+	}
+	if es[2].Title() != "Lost" || es[3].ID() != path+":4" {
+		t.Errorf("title %q, next ID %q", es[2].Title(), es[3].ID())
+	}
+	ls, err := ResolveAll(context.Background(), []string{path + ":1-2,4"}, nil)
+	if err != nil || len(ls) != 3 || ls[2].Index != 4 {
+		t.Fatalf("1-2,4: %d levels, %v; want 3, the last level 4", len(ls), err)
+	}
+	for _, spec := range []string{path, path + ":3", path + ":2-4"} {
+		_, err := ResolveAll(context.Background(), []string{spec}, nil)
+		if want := path + ":10: level 3: no player"; err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", spec, err, want)
+		}
+	}
+	if _, err := ResolveEntries(context.Background(), []string{path + ":5"}, nil); err == nil || !strings.Contains(err.Error(), "the collection has 4 levels") {
+		t.Errorf("5: %v, want out of range of 4 levels", err)
+	}
+}

@@ -70,6 +70,9 @@ type benchConfig struct {
 	workers, threads                  int
 	memory                            int64
 	noLURD, dryRun                    bool
+	sok                               string                  // --sok FILE.sok
+	sokOut                            *sokOut                 // the --sok file, once open
+	sokLevels                         map[string]levels.Entry // the levels by their ids in records
 }
 
 func benchFlags() (*flag.FlagSet, *benchConfig) {
@@ -98,6 +101,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
+	fs.StringVar(&c.sok, "sok", "", "also put the levels with their verified solutions in `FILE.sok`, as 'soko solve --out' does")
 	return fs, c
 }
 
@@ -143,11 +147,18 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	lvls, err := levels.ResolveAll(ctx, specs, stdin)
+	if c.sok != "" && !c.dryRun {
+		if c.sokOut, err = openSokOut(ctx, "bench", "--sok", c.sok); err != nil {
+			return err
+		}
+	}
+	es, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
-	plan, err := bench.NewPlan(solvers, lvls, budgets, seeds)
+	lvls, unloadable := splitEntries(es)
+	c.sokLevels = entriesByID(es)
+	plan, err := bench.NewPlan(solvers, lvls, unloadable, budgets, seeds)
 	if err != nil {
 		return usagef("bench: %v", err)
 	}
@@ -174,7 +185,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			english.Count(nx, "seed", "seeds"), todo)
 		return nil
 	}
-	return runPlan(ctx, c, set["memory"], plan, out, stderr, shardNote)
+	err = runPlan(ctx, c, set["memory"], plan, out, stderr, shardNote)
+	if c.sokOut != nil {
+		err = errors.Join(err, c.sokOut.write(stderr)) // what was solved, also when interrupted
+	}
+	return err
 }
 
 // runPlan runs the plan's runs not yet in out on the workers, writes their
@@ -193,9 +208,15 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 		if rec.Counts[alphazero.WithoutModel] > 0 {
 			withoutModel++
 		}
+		if c.sokOut != nil {
+			c.sokOut.addRecord(c.sokLevels, rec)
+			if c.noLURD {
+				rec.Solution = "" // kept until here for --sok
+			}
+		}
 		return out.sink(rec)
 	}
-	r := &bench.Runner{Workers: workers, Memory: c.memory, NoSolution: c.noLURD, Write: write}
+	r := &bench.Runner{Workers: workers, Memory: c.memory, NoSolution: c.noLURD && c.sokOut == nil, Write: write}
 	if c.threads > 1 && workers > 1 && todo > 1 {
 		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, workers)
 	}

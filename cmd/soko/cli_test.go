@@ -195,7 +195,7 @@ func TestVerifySolutionArgument(t *testing.T) {
 			t.Errorf("missing %s: %q", name, msg)
 		}
 	}
-	if msg := usage(t, "", "verify", "microban:1"); !strings.Contains(msg, "got 1 argument") {
+	if msg := usage(t, "", "verify", "microban:1"); !strings.Contains(msg, "want LEVEL SOLUTION or FILE.sok") {
 		t.Errorf("one argument: %q", msg)
 	}
 

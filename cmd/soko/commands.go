@@ -25,12 +25,21 @@ an argument made only of the letters udlrUDLR, repeat counts and blanks. Any
 other argument is a file name, and a missing file is an error naming it.
 A solution has at most %d steps (a file at most %d MiB). Exit status 1
 when it does not solve the level.
+
+With one argument, FILE.sok, every solution of the .sok file (soko solve
+--out writes one) is replayed on its level, each said with its line; exit
+status 1 when one does not solve its level or its level cannot be loaded.
 `, level.MaxSolutionSteps, level.MaxSolutionText>>20)
 
-// runVerify replays a solution: soko verify LEVEL SOLUTION.
+// runVerify replays a solution: soko verify LEVEL SOLUTION, or those of a
+// .sok file: soko verify FILE.sok.
 func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) != 2 {
-		return usagef("verify: want LEVEL SOLUTION, got %s", english.Count(len(args), "argument", "arguments"))
+	switch len(args) {
+	case 1:
+		return verifySok(ctx, args[0], stdout)
+	case 2:
+	default:
+		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
 	}
 	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
 	if err != nil {
@@ -136,16 +145,12 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return nil
 	case 1:
-		lvls, err := levels.ResolveAll(ctx, args, stdin)
+		es, err := levels.ResolveEntries(ctx, args, stdin)
 		if err != nil {
 			return err
 		}
-		width := 0
-		for _, l := range lvls {
-			width = max(width, len(levelID(l)))
-		}
-		for _, l := range lvls {
-			fmt.Fprintf(stdout, "%-*s %3dx%-3d %3d boxes  %s\n", width, levelID(l), l.Width, l.Height, l.Boxes(), l.Title)
+		if !listEntries(stdout, es) {
+			return errSilent // marked in the list
 		}
 		return nil
 	}
@@ -169,15 +174,24 @@ func runShow(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) == 0 {
 		return usagef("show: no levels given")
 	}
-	lvls, err := levels.ResolveAll(ctx, args, stdin)
+	es, err := levels.ResolveEntries(ctx, args, stdin)
 	if err != nil {
 		return err
 	}
-	for i, l := range lvls {
-		if i > 0 {
+	shown := 0
+	for _, e := range es {
+		if e.Unloadable != nil {
+			fmt.Fprintf(stderr, "soko: show: %v\n", e.Unloadable.Err)
+			continue
+		}
+		if shown > 0 {
 			fmt.Fprintln(stdout)
 		}
-		fmt.Fprint(stdout, level.Format(l))
+		fmt.Fprint(stdout, level.Format(e.Level))
+		shown++
+	}
+	if shown < len(es) {
+		return errSilent // each said on stderr; the other levels were shown
 	}
 	return nil
 }

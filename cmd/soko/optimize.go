@@ -36,6 +36,11 @@ bench' or 'soko solve --json' results file is optimized instead, with
 --time per level, and --compare sets the totals beside other solvers'.
 When stderr is a terminal a progress line shows the current length; Ctrl-C
 ends the search and prints the best solution found so far.
+
+With FILE.sok (as soko solve --out writes it) the shortest solution in
+--metric of each level is optimized, with --time per level, and the result
+is added to the file in place beside the old ones (--replace drops those it
+is at least as good as in pushes and moves).
 `
 
 type optimizeConfig struct {
@@ -48,6 +53,7 @@ type optimizeConfig struct {
 	compare compareFiles
 	json    bool
 	noLURD  bool
+	replace bool // FILE.sok: the optimized solution replaces those it is as good as
 }
 
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
@@ -69,6 +75,7 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.Var(&c.compare, "compare", "with --from, set the totals beside those of the solvers in `FILE` (JSONL results, or a table of NAME_status, NAME_pushes, NAME_moves columns); repeatable")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	fs.BoolVar(&c.replace, "replace", false, "with FILE.sok, drop the solutions the optimized one is at least as good as in pushes and moves (default: keep them beside it)")
 	return fs, c
 }
 
@@ -131,12 +138,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	switch {
+	case c.from == "" && len(pos) == 1:
+		return optimizeSok(ctx, pos[0], c, stdout, stderr)
 	case c.from != "" && len(pos) > 0:
 		return usagef("optimize: --from takes no LEVEL SOLUTION")
 	case c.from == "" && len(c.compare) > 0:
 		return usagef("optimize: --compare needs --from")
 	case c.from == "" && len(pos) != 2:
-		return usagef("optimize: want LEVEL SOLUTION, got %s", english.Count(len(pos), "argument", "arguments"))
+		return usagef("optimize: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(pos), "argument", "arguments"))
 	}
 	if err := checkOut("optimize", "--out", c.out); err != nil {
 		return err

@@ -50,12 +50,12 @@ type command struct {
 var commands = []command{
 	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
 		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
-	{name: "verify", args: "LEVEL SOLUTION", summary: "replay a solution: a file, - for stdin, or inline LURD", doc: verifyDoc,
+	{name: "verify", args: "LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
 		run: runVerify},
-	{name: "optimize", args: "[flags] LEVEL SOLUTION", summary: "shorten a solution (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
+	{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
 		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
-		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title.\n",
+		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",
 		run: runList},
 	{name: "solvers", summary: "the registered solvers",
 		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
@@ -113,7 +113,13 @@ func lookupCommand(name string) *command {
 // printUsage writes the overview of all commands.
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, "soko — a Sokoban solver\n\nusage:\n")
-	line := func(synopsis, summary string) { fmt.Fprintf(w, "  %-40s %s\n", synopsis, summary) }
+	line := func(synopsis, summary string) {
+		if len(synopsis) > 40 { // the summary goes under it, in its column
+			fmt.Fprintf(w, "  %s\n  %-40s %s\n", synopsis, "", summary)
+			return
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", synopsis, summary)
+	}
 	for _, c := range commands {
 		line(strings.TrimSpace("soko "+c.name+" "+c.args), c.summary)
 	}

@@ -35,6 +35,8 @@ type solveConfig struct {
 	noLURD  bool
 	profile profileFiles
 	opt     solveOptimize
+	out     string  // --out FILE.sok
+	sok     *sokOut // the --out file, once open
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -70,6 +72,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	c.profile.register(fs)
 	optimizeSolveFlags(fs, &c.opt)
+	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
 	return fs, c
 }
 
@@ -128,7 +131,12 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := c.profile.check("solve"); err != nil {
 		return err
 	}
-	lvls, err := levels.ResolveAll(ctx, specs, stdin)
+	if c.out != "" {
+		if c.sok, err = openSokOut(ctx, "solve", "--out", c.out); err != nil {
+			return err
+		}
+	}
+	lvls, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
 	}
@@ -147,12 +155,16 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
 		}
 	}()
-	return solveAll(ctx, entry, lvls, c, stdout, stderr)
+	err = solveAll(ctx, entry, lvls, c, stdout, stderr)
+	if c.sok != nil {
+		err = errors.Join(err, c.sok.write(stderr)) // what was solved, also when interrupted
+	}
+	return err
 }
 
 // solveAll solves the levels on c.workers workers and prints each result
-// in level order as it comes, then the summary.
-func solveAll(ctx context.Context, entry solver.Entry, lvls []*level.Level, c *solveConfig, stdout, stderr io.Writer) error {
+// in level order as it comes, then the summary. A level that cannot be loaded is an error result in its place.
+func solveAll(ctx context.Context, entry solver.Entry, lvls []levels.Entry, c *solveConfig, stdout, stderr io.Writer) error {
 	start := time.Now()
 	var progressOut io.Writer
 	if progress.IsTerminal(stderr) {
@@ -172,7 +184,11 @@ func solveAll(ctx context.Context, entry solver.Entry, lvls []*level.Level, c *s
 			defer wg.Done()
 			for i := range jobs {
 				started[i].Store(true)
-				results[i] <- solveOne(ctx, entry, lvls[i], c, prog)
+				if u := lvls[i].Unloadable; u != nil {
+					results[i] <- unloadableRecord(u, c)
+					continue
+				}
+				results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog)
 			}
 		}()
 	}
@@ -206,6 +222,12 @@ print:
 			r = <-results[i]
 		}
 		done++
+		if c.sok != nil {
+			c.sok.addSolveResult(lvls[i], r, c)
+		}
+		if c.noLURD {
+			r.Solution = "" // kept until here for --out
+		}
 		prog.Clear()
 		if c.json {
 			if err := enc.Encode(r); err != nil {
@@ -282,7 +304,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
 			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
 		}
-		if !c.noLURD {
+		if !c.noLURD || c.sok != nil {
 			r.Solution = level.FormatLURD(res.Moves)
 		}
 	}

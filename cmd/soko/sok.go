@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"soko/bench"
+	"soko/internal/ctxio"
+	"soko/internal/english"
+	"soko/internal/progress"
+	"soko/level"
+	"soko/levels"
+	"soko/optimize"
+	"soko/sokfile"
+	"soko/solver"
+	"soko/verify"
+)
+
+// readSok reads a .sok file named on the command line: one that does not
+// exist is a usage error, as for other inputs.
+func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
+	f, err := ctxio.Open(ctx, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("%s: no such .sok file %s (want LEVEL SOLUTION or FILE.sok)", cmd, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sokfile.Read(f, path)
+}
+
+// sokDate is the "Date:" of a solution written now.
+func sokDate() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// sokOut is the .sok file soko solve --out and soko bench --sok write:
+// the file as it was (or a new one) and what this run adds to it.
+type sokOut struct {
+	cmd, flag string // for messages: "solve", "--out"
+	path      string
+	file      *sokfile.File
+	levels    int // levels put in the file
+	added     int // solutions added
+	left      []string
+	used      map[*sokfile.Entry]bool         // the entries given a level of this run
+	entries   map[*level.Level]*sokfile.Entry // and which
+}
+
+// openSokOut reads the .sok file at path if it exists, so that a file that
+// is not a .sok collection is refused before any work.
+func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
+	if err := checkOut(cmd, flag, path); err != nil {
+		return nil, err
+	}
+	o := &sokOut{cmd: cmd, flag: flag, path: path, used: map[*sokfile.Entry]bool{}, entries: map[*level.Level]*sokfile.Entry{}}
+	f, err := readSok(ctx, cmd, path)
+	var u usageError
+	switch {
+	case errors.As(err, &u):
+		o.file = sokfile.New() // a new file
+	case err != nil:
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+	default:
+		o.file = f
+	}
+	return o, nil
+}
+
+// add puts a level and its solution, if it has one, in the file. The level
+// goes to the first entry with its board (with its title, preferably) not
+// yet given a level of this run, or at the end; the solution is added
+// unless the level has one at least as good in pushes and moves, and
+// replaces those it beats in both.
+func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
+	if e.Unloadable != nil {
+		if !slices.Contains(o.left, e.ID()) {
+			o.left = append(o.left, e.ID())
+		}
+		return
+	}
+	entry := o.entries[e.Level]
+	if entry == nil {
+		for _, m := range o.file.Matches(e.Level) {
+			if !o.used[m] {
+				entry = m
+				break
+			}
+		}
+		if entry == nil {
+			entry = o.file.Append(e.Level)
+		}
+		o.used[entry], o.entries[e.Level] = true, entry
+		o.levels++
+	}
+	if lurd != "" && entry.Add(&sokfile.Solution{LURD: lurd, Solver: solverName, Date: sokDate()}, true) {
+		o.added++
+	}
+}
+
+// write writes the file in place and says what it holds.
+func (o *sokOut) write(stderr io.Writer) error {
+	if err := sokfile.WriteFile(o.path, o.file); err != nil {
+		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+	}
+	fmt.Fprintf(stderr, "%s: %s, %s new or better, in %s\n", o.cmd, english.Count(o.levels, "level", "levels"),
+		english.Count(o.added, "solution", "solutions"), o.path)
+	if len(o.left) > 0 {
+		fmt.Fprintf(stderr, "%s: levels that cannot be loaded are not added to %s: %s\n", o.cmd, o.path, strings.Join(o.left, ", "))
+	}
+	return nil
+}
+
+// solveSolver is the "Solver:" of soko solve's solutions: "soko fess",
+// "soko wastar (w=200)".
+func solveSolver(c *solveConfig) string {
+	name := "soko " + c.algo
+	if len(c.params) > 0 {
+		name += " (" + c.params.String() + ")"
+	}
+	return name
+}
+
+// addSolveResult puts a result of soko solve in its --out file.
+func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
+	lurd := ""
+	if r.Error == "" && r.Status == solver.Solved {
+		lurd = r.Solution
+	}
+	o.add(e, lurd, solveSolver(c))
+}
+
+// entriesByID maps the ids of levels in results (bench.Record.Level) to
+// the levels; the first of an id is kept.
+func entriesByID(es []levels.Entry) map[string]levels.Entry {
+	m := make(map[string]levels.Entry, len(es))
+	for _, e := range es {
+		if _, ok := m[e.ID()]; !ok {
+			m[e.ID()] = e
+		}
+	}
+	return m
+}
+
+// addRecord puts a run of soko bench in its --sok file: the level, and the
+// solution when the run solved it. Its "Solver:" is the solver's label
+// ("soko wastar(w=200)"), or an external solver's name.
+func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
+	e, ok := byID[rec.Level]
+	if !ok {
+		return
+	}
+	lurd := ""
+	if rec.Solved() {
+		lurd = rec.Solution
+	}
+	name := "soko " + rec.SolverLabel()
+	if rec.External != "" {
+		name = rec.Solver
+	}
+	o.add(e, lurd, name)
+}
+
+// verifySok replays every solution of a .sok file: soko verify FILE.sok.
+func verifySok(ctx context.Context, path string, stdout io.Writer) error {
+	f, err := readSok(ctx, "verify", path)
+	if err != nil {
+		return err
+	}
+	total, bad := 0, 0
+	for _, e := range f.Entries {
+		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
+		for _, s := range e.Solutions {
+			total++
+			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Title()), s.Line)
+			if e.Unloadable != nil {
+				bad++
+				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
+				continue
+			}
+			rep, err := verify.Check(e.Level, s.LURD)
+			switch {
+			case err != nil:
+				bad++
+				fmt.Fprintf(stdout, "%s: %v\n", where, err)
+			case rep.Solved:
+				fmt.Fprintf(stdout, "%s: solved in %s, %s\n", where,
+					english.Count(rep.Moves, "move", "moves"), english.Count(rep.Pushes, "push", "pushes"))
+			case rep.FailStep > 0:
+				bad++
+				fmt.Fprintf(stdout, "%s: not solved: %s\n", where, rep.Reason)
+			default:
+				bad++
+				fmt.Fprintf(stdout, "%s: not solved: after all its moves some boxes are off their goals\n", where)
+			}
+		}
+	}
+	if total == 0 {
+		return fmt.Errorf("verify: %s has no solutions", path)
+	}
+	fmt.Fprintf(stdout, "%s: %d of %s solve their levels\n", path, total-bad, english.Count(total, "solution", "solutions"))
+	if bad > 0 {
+		return errSilent
+	}
+	return nil
+}
+
+// optimizeSok shortens the best solution of each level of a .sok file and
+// writes the file in place: soko optimize FILE.sok. The optimized solution
+// is added beside the old ones, or with --replace replaces those it is at
+// least as good as in pushes and moves.
+func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, stderr io.Writer) error {
+	switch {
+	case c.out != "":
+		return usagef("optimize: FILE.sok is written in place; --out is for LEVEL SOLUTION and --from")
+	case len(c.compare) > 0:
+		return usagef("optimize: --compare needs --from")
+	}
+	if err := checkOut("optimize", "FILE.sok", path); err != nil {
+		return err
+	}
+	f, err := readSok(ctx, "optimize", path)
+	if err != nil {
+		return err
+	}
+	var status io.Writer
+	if progress.IsTerminal(stderr) {
+		status = stderr
+	}
+	keep := *c
+	keep.noLURD = false // the file needs the solutions
+	enc := json.NewEncoder(stdout)
+	done, failed, added := 0, 0, 0
+	for _, e := range f.Entries {
+		if ctx.Err() != nil {
+			break
+		}
+		best := bestSolution(e, c.metric)
+		if best == nil {
+			continue
+		}
+		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
+		done++
+		lurd := r.Solution
+		if c.noLURD {
+			r.Solution = ""
+		}
+		if c.json {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		} else {
+			printOptimized(stdout, r, c.noLURD)
+		}
+		if r.Error != "" {
+			failed++
+			continue
+		}
+		from := best.Solver
+		if from == "" {
+			from = "a solution"
+		}
+		if e.Add(&sokfile.Solution{LURD: lurd, Solver: "soko optimize --metric " + c.metric.String() + " (from " + from + ")", Date: sokDate()}, c.replace) {
+			added++
+		}
+	}
+	if added > 0 {
+		if err := sokfile.WriteFile(path, f); err != nil {
+			return fmt.Errorf("optimize: %w", err)
+		}
+	}
+	w := stdout
+	if c.json {
+		w = stderr
+	}
+	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
+		c.metric, english.Count(added, "solution", "solutions"), path)
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case done == 0:
+		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
+	case failed > 0:
+		return errSilent
+	}
+	return nil
+}
+
+// bestSolution is the entry's shortest solution in m among those that
+// solve its level, or nil.
+func bestSolution(e *sokfile.Entry, m optimize.Metric) *sokfile.Solution {
+	if e.Level == nil {
+		return nil
+	}
+	var best *sokfile.Solution
+	var bestScore optimize.Score
+	for _, s := range e.Solutions {
+		rep, err := verify.Check(e.Level, s.LURD)
+		if err != nil || !rep.Solved {
+			continue
+		}
+		sc := optimize.Score{Pushes: rep.Pushes, Moves: rep.Moves}
+		if best == nil || m.Better(sc, bestScore) {
+			best, bestScore = s, sc
+		}
+	}
+	return best
+}

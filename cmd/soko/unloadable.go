@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"soko/level"
+	"soko/levels"
+)
+
+// unloadableRecord is soko solve's result for a level that cannot be
+// loaded: an error naming the file, the line and the reason.
+func unloadableRecord(u *level.Unloadable, c *solveConfig) record {
+	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Title, Algo: c.algo, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
+}
+
+// listEntries prints soko list's line for each level: address, size,
+// boxes and title, or, for a level that cannot be loaded, the mark
+// "cannot load" with the line and reason. It reports whether every level
+// loaded.
+func listEntries(w io.Writer, es []levels.Entry) bool {
+	width := 0
+	for _, e := range es {
+		width = max(width, len(e.ID()))
+	}
+	ok := true
+	for _, e := range es {
+		l := e.Level
+		if u := e.Unloadable; u != nil {
+			ok = false
+			where := ""
+			if u.Err.Line > 0 {
+				where = "line " + strconv.Itoa(u.Err.Line) + ": "
+			}
+			fmt.Fprintf(w, "%-*s cannot load: %s%s", width, e.ID(), where, u.Err.Msg)
+			if u.Title != "" {
+				fmt.Fprintf(w, "  (%s)", u.Title)
+			}
+			fmt.Fprintln(w)
+			continue
+		}
+		fmt.Fprintf(w, "%-*s %3dx%-3d %3d boxes  %s\n", width, e.ID(), l.Width, l.Height, l.Boxes(), l.Title)
+	}
+	return ok
+}
+
+// splitEntries parts the levels that loaded from those that did not.
+func splitEntries(es []levels.Entry) ([]*level.Level, []*level.Unloadable) {
+	var lvls []*level.Level
+	var bad []*level.Unloadable
+	for _, e := range es {
+		if e.Unloadable != nil {
+			bad = append(bad, e.Unloadable)
+		} else {
+			lvls = append(lvls, e.Level)
+		}
+	}
+	return lvls, bad
+}

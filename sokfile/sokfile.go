@@ -1,0 +1,451 @@
+// Package sokfile reads and writes .sok files: a collection of levels in
+// the format of YASC, JSoko, Sokoban++ and the Sokoban Wiki, where each
+// level may be followed by its solutions.
+//
+// A level is its board (read by package level, with the same rules and
+// errors as any collection file), a title line above it and "Title:",
+// "Author:" lines below it. A solution is a section after its level: a
+// heading line starting with "Solution" ("Solution (8 pushes, 33 moves)",
+// "Solution/Moves", "Solution 33/8"), then lines of LURD and "Key: value"
+// notes such as "Solver:" and "Date:", up to a blank line or the next
+// board (or a "Title:" or "Author:" line, which is the level's). The
+// numbers in a heading are not trusted: pushes and moves are
+// counted from the LURD (Score), and the verifier has the last word. A
+// heading with no LURD under it is left as text.
+//
+// The package is separate from level because a level file knows nothing of
+// solutions: level reads the boards of a .sok file like any other
+// collection (so soko solve FILE.sok works), and sokfile adds the solutions
+// and writes the file back. Everything it does not understand (comments,
+// notes, a level that cannot be loaded) is written back as it was read;
+// only the solution sections are rewritten, each in the form Add keeps.
+package sokfile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"soko/internal/outfile"
+	"soko/level"
+)
+
+// File is a .sok file: the text before its first level and its levels in
+// file order, each with its solutions.
+type File struct {
+	prefix  []string // lines before the first level
+	Entries []*Entry
+}
+
+// Entry is one level of a File and its solutions. Exactly one of Level and
+// Unloadable is set.
+type Entry struct {
+	Level      *level.Level
+	Unloadable *level.Unloadable // a level that cannot be loaded: kept as its text
+	Solutions  []*Solution
+	lines      []string // the level's text without its solutions, as read or made by Append
+}
+
+// Solution is one solution section.
+type Solution struct {
+	LURD   string   // the moves, without blanks
+	Solver string   // the "Solver:" note
+	Date   string   // the "Date:" note
+	Notes  []string // the section's other lines, written back as they were
+	Line   int      // the line of its heading in the file read; 0 for one added
+}
+
+// Score counts the pushes (upper-case steps) and moves of s's LURD.
+func (s *Solution) Score() (pushes, moves int, err error) {
+	ms, err := level.ParseLURD(s.LURD)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, m := range ms {
+		if m.Push {
+			pushes++
+		}
+	}
+	return pushes, len(ms), nil
+}
+
+// New returns an empty file that levels can be appended to.
+func New() *File { return &File{} }
+
+// Read reads a .sok file. Only input that cannot be read, is larger than
+// level.MaxInput or has a solution before the first level is an error (a
+// *level.Error); a level that cannot be loaded is an Entry with its
+// Unloadable, as in level.ParseCollection.
+func Read(r io.Reader, source string) (*File, error) {
+	data, err := io.ReadAll(io.LimitReader(r, level.MaxInput+1))
+	if err != nil {
+		return nil, &level.Error{File: source, Msg: "read error: " + err.Error(), Err: err}
+	}
+	c, err := level.ParseCollection(bytes.NewReader(data), source)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{}
+	lines := splitLines(string(data))
+	inSection := sections(lines)
+
+	// The levels in file order, each starting at its preamble: the text
+	// lines right above its board.
+	var starts []int // 0-based line of each entry's first line
+	li, ui := 0, 0
+	for li < len(c.Levels) || ui < len(c.Unloadable) {
+		e := &Entry{}
+		var board int
+		if ui < len(c.Unloadable) && (li == len(c.Levels) || c.Unloadable[ui].Line < c.Levels[li].Line) {
+			e.Unloadable, board = c.Unloadable[ui], c.Unloadable[ui].Line-1
+			ui++
+		} else {
+			e.Level, board = c.Levels[li], c.Levels[li].Line-1
+			li++
+		}
+		start := board
+		for start > 0 && strings.TrimSpace(lines[start-1]) != "" && inSection[start-1] == nil && !isBoardRow(lines[start-1]) {
+			start--
+		}
+		if start > 0 && strings.TrimSpace(lines[start-1]) != "" {
+			// Without a blank line above, these lines follow the level
+			// above, whose Title: and Author: they may give (package level).
+			start = board
+		}
+		f.Entries = append(f.Entries, e)
+		starts = append(starts, start)
+	}
+	end := len(lines)
+	if len(starts) > 0 {
+		end = starts[0]
+	}
+	for i := 0; i < end; i++ {
+		if s := inSection[i]; s != nil {
+			return nil, &level.Error{File: source, Line: s.Line, Msg: "a solution before the first level"}
+		}
+	}
+	f.prefix = lines[:end]
+	for k, e := range f.Entries {
+		end := len(lines)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		for i := starts[k]; i < end; i++ {
+			switch s := inSection[i]; {
+			case s == nil:
+				e.lines = append(e.lines, lines[i])
+			case s.Line == i+1:
+				e.Solutions = append(e.Solutions, s)
+			}
+		}
+		e.lines = trimBlank(e.lines)
+	}
+	return f, nil
+}
+
+// splitLines splits text at LF, CRLF or CR after a byte order mark, as
+// level.ParseCollection does, so that line numbers agree.
+func splitLines(text string) []string {
+	text = strings.TrimPrefix(text, "\uFEFF")
+	var lines []string
+	for text != "" {
+		i := strings.IndexAny(text, "\r\n")
+		switch {
+		case i < 0:
+			lines, text = append(lines, text), ""
+		case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			lines, text = append(lines, text[:i]), text[i+2:]
+		default:
+			lines, text = append(lines, text[:i]), text[i+1:]
+		}
+	}
+	return lines
+}
+
+// sections finds the solution sections: for each line that belongs to one,
+// its Solution.
+func sections(lines []string) []*Solution {
+	in := make([]*Solution, len(lines))
+	for i := 0; i < len(lines); i++ {
+		if !isHeading(lines[i]) {
+			continue
+		}
+		s := &Solution{Line: i + 1}
+		var lurd strings.Builder
+		j := i + 1
+		for ; j < len(lines); j++ {
+			t := strings.TrimSpace(lines[j])
+			if t == "" || isHeading(t) || isBoardRow(lines[j]) || j+1 < len(lines) && !isLURD(t) && isBoardRow(lines[j+1]) {
+				break // a blank line, the next section, or the next level
+			}
+			key, val, isKey := strings.Cut(t, ":")
+			k := strings.ToLower(strings.TrimSpace(key))
+			if isKey && (k == "title" || k == "author") {
+				break // the level's, as package level reads it
+			}
+			switch {
+			case isLURD(t):
+				lurd.WriteString(strings.Map(dropBlank, t))
+			case isKey && k == "solver":
+				s.Solver = strings.TrimSpace(val)
+			case isKey && k == "date":
+				s.Date = strings.TrimSpace(val)
+			default:
+				s.Notes = append(s.Notes, t)
+			}
+		}
+		if lurd.Len() == 0 {
+			continue // a heading without moves is text
+		}
+		s.LURD = lurd.String()
+		for k := i; k < j; k++ {
+			in[k] = s
+		}
+		i = j - 1
+	}
+	return in
+}
+
+// isHeading reports whether a line starts a solution section.
+func isHeading(line string) bool {
+	t := strings.TrimSpace(line)
+	return len(t) >= 8 && strings.EqualFold(t[:8], "solution") && (len(t) == 8 || !isLetter(t[8]))
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// isLURD reports whether t is made of LURD letters, repeat counts and
+// blanks only, with at least one letter.
+func isLURD(t string) bool {
+	letter := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case strings.IndexByte("udlrUDLR", c) >= 0:
+			letter = true
+		case c >= '0' && c <= '9', c == ' ', c == '\t':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// isBoardRow reports whether package level reads a line as a board row,
+// good or bad: only board characters, with a wall, or blanks, floor and
+// counts and then a wall.
+func isBoardRow(line string) bool {
+	t := strings.TrimRight(line, " \t")
+	if strings.IndexByte(t, level.Wall) < 0 || strings.HasPrefix(strings.TrimLeft(t, " \t"), ";") {
+		return false
+	}
+	return strings.Trim(t, "# $.*@+-_|0123456789") == "" || strings.TrimLeft(t, " \t-_0123456789")[0] == level.Wall
+}
+
+func dropBlank(r rune) rune {
+	if r == ' ' || r == '\t' {
+		return -1
+	}
+	return r
+}
+
+// trimBlank drops blank lines at the end.
+func trimBlank(lines []string) []string {
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// Matches returns the entries whose board is l's, in file order: those
+// with l's title first.
+func (f *File) Matches(l *level.Level) []*Entry {
+	var same, other []*Entry
+	for _, e := range f.Entries {
+		switch {
+		case e.Level == nil || !sameBoard(e.Level, l):
+		case e.Level.Title == l.Title:
+			same = append(same, e)
+		default:
+			other = append(other, e)
+		}
+	}
+	return append(same, other...)
+}
+
+func sameBoard(a, b *level.Level) bool {
+	if a.Height != b.Height {
+		return false
+	}
+	for y := range a.Rows {
+		if strings.TrimRight(a.Rows[y], " ") != strings.TrimRight(b.Rows[y], " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// Append adds l at the end of the file, with no solutions: its title on the
+// line above the board (when it cannot be mistaken for anything else), the
+// board, then "Title:" and "Author:" lines.
+func (f *File) Append(l *level.Level) *Entry {
+	e := &Entry{Level: l}
+	if t := oneLine(l.Title); t != "" && safeTitleLine(t) {
+		e.lines = append(e.lines, t)
+	}
+	for _, r := range l.Rows {
+		e.lines = append(e.lines, strings.TrimRight(r, " "))
+	}
+	if t := oneLine(l.Title); t != "" {
+		e.lines = append(e.lines, "Title: "+t)
+	}
+	if a := oneLine(l.Author); a != "" {
+		e.lines = append(e.lines, "Author: "+a)
+	}
+	f.Entries = append(f.Entries, e)
+	return e
+}
+
+// safeTitleLine reports whether t, written alone on a line, reads back as
+// free text: not a board row, comment, key, solution heading or LURD.
+func safeTitleLine(t string) bool {
+	return !isBoardRow(t) && !isHeading(t) && !isLURD(t) && !strings.ContainsAny(t, ":;#")
+}
+
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.NewReplacer("\r", " ", "\n", " ").Replace(s))
+}
+
+// Add gives e the solution s unless e has it already or has one at least as
+// good in both pushes and moves; it reports whether s was added. With
+// replace, the solutions s is at least as good as in both are dropped.
+// A solution whose LURD does not parse is never better than another, and
+// is kept (soko verify reports it).
+func (e *Entry) Add(s *Solution, replace bool) bool {
+	sp, sm, err := s.Score()
+	if err != nil {
+		return false
+	}
+	for _, o := range e.Solutions {
+		if o.LURD == s.LURD {
+			return false
+		}
+		if op, om, err := o.Score(); err == nil && op <= sp && om <= sm {
+			return false
+		}
+	}
+	if replace {
+		kept := e.Solutions[:0]
+		for _, o := range e.Solutions {
+			if op, om, err := o.Score(); err != nil || op < sp || om < sm {
+				kept = append(kept, o)
+			}
+		}
+		e.Solutions = kept
+	}
+	e.Solutions = append(e.Solutions, s)
+	return true
+}
+
+// Bytes returns the file's text: what was read, with every solution
+// section rewritten, and the appended levels. Levels are separated by a
+// blank line, and each solution follows a blank line:
+//
+//	Solution (8 pushes, 33 moves)
+//	dlUrrrdLullddrUluRuulDrddrruLdlUU
+//	Solver: soko fess
+//	Date: 2026-11-26T18:40:00Z
+func (f *File) Bytes() []byte {
+	var b bytes.Buffer
+	for _, l := range f.prefix {
+		b.WriteString(l + "\n")
+	}
+	for i, e := range f.Entries {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		for _, l := range e.lines {
+			b.WriteString(l + "\n")
+		}
+		for _, s := range e.Solutions {
+			b.WriteString("\n")
+			writeSolution(&b, s)
+		}
+	}
+	return b.Bytes()
+}
+
+func writeSolution(b *bytes.Buffer, s *Solution) {
+	if p, m, err := s.Score(); err == nil {
+		fmt.Fprintf(b, "Solution (%s, %s)\n", count(p, "push", "pushes"), count(m, "move", "moves"))
+	} else {
+		b.WriteString("Solution\n")
+	}
+	b.WriteString(s.LURD + "\n")
+	if s.Solver != "" {
+		b.WriteString("Solver: " + oneLine(s.Solver) + "\n")
+	}
+	if s.Date != "" {
+		b.WriteString("Date: " + oneLine(s.Date) + "\n")
+	}
+	for _, n := range s.Notes {
+		b.WriteString(oneLine(n) + "\n")
+	}
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// WriteFile writes f to path through a temporary file in the same folder,
+// renamed over path once complete, so that path holds the old file or the
+// new one, never a part. A path that exists and is not a regular file is
+// refused (outfile.Check); a symbolic link is followed, so that the file
+// it points to is replaced, not the link.
+func WriteFile(path string, f *File) error {
+	if err := outfile.Check(path); err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(f.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		mode := os.FileMode(0o644)
+		if st, serr := os.Stat(path); serr == nil {
+			mode = st.Mode().Perm()
+		}
+		err = os.Chmod(tmp.Name(), mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadFile reads the .sok file at path.
+func ReadFile(path string) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return Read(fh, path)
+}

@@ -1,0 +1,197 @@
+package sokfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"soko/level"
+)
+
+// A file as other programs write it: a collection header, a level with a
+// title line above it and two solutions (one split over lines, with notes),
+// a level that cannot be loaded with a solution, and a plain level.
+const foreign = `Title: Tiny
+Author: Someone
+
+First
+#####
+#@$.#
+#####
+Author: Me
+
+Solution/Moves
+rR
+Solver: YASC
+Date: 2020-01-02
+
+Solution 1/1
+R
+
+Broken
+#####
+# $.#
+#####
+
+Solution
+R
+
+#######
+#@ $ .#
+#######
+Title: Third
+`
+
+func read(t *testing.T, text string) *File {
+	t.Helper()
+	f, err := Read(strings.NewReader(text), "t.sok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRead(t *testing.T) {
+	f := read(t, foreign)
+	if len(f.Entries) != 3 {
+		t.Fatalf("%d entries, want 3", len(f.Entries))
+	}
+	first, broken, third := f.Entries[0], f.Entries[1], f.Entries[2]
+	if first.Level == nil || first.Level.Author != "Me" || len(first.Solutions) != 2 {
+		t.Fatalf("first: %+v", first)
+	}
+	s := first.Solutions[0]
+	if s.LURD != "rR" || s.Solver != "YASC" || s.Date != "2020-01-02" || s.Line != 10 {
+		t.Errorf("first solution %+v", s)
+	}
+	if p, m, err := s.Score(); p != 1 || m != 2 || err != nil {
+		t.Errorf("score %d pushes, %d moves, %v; want 1, 2", p, m, err)
+	}
+	if first.Solutions[1].LURD != "R" {
+		t.Errorf("second solution %+v", first.Solutions[1])
+	}
+	if broken.Unloadable == nil || !strings.Contains(broken.Unloadable.Err.Error(), "t.sok:19: level 2: no player") || len(broken.Solutions) != 1 {
+		t.Errorf("broken: %+v", broken)
+	}
+	if third.Level == nil || third.Level.Title != "Third" || third.Level.Index != 3 || len(third.Solutions) != 0 {
+		t.Errorf("third: %+v", third.Level)
+	}
+	if got := f.Matches(third.Level); len(got) != 1 || got[0] != third {
+		t.Errorf("Matches gave %v", got)
+	}
+}
+
+// Writing gives back everything that was read, with the solution sections
+// in one form; reading that again gives the same levels and solutions, and
+// writing it again the same text.
+func TestWriteReadsBack(t *testing.T) {
+	f := read(t, foreign)
+	text := string(f.Bytes())
+	for _, want := range []string{"Title: Tiny\nAuthor: Someone\n\nFirst\n#####\n", "Author: Me\n\nSolution (1 push, 2 moves)\nrR\nSolver: YASC\nDate: 2020-01-02\n\nSolution (1 push, 1 move)\nR\n\nBroken\n", "\n#######\n#@ $ .#\n#######\nTitle: Third\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("written text lacks %q:\n%s", want, text)
+		}
+	}
+	g := read(t, text)
+	if len(g.Entries) != 3 || len(g.Entries[0].Solutions) != 2 || len(g.Entries[1].Solutions) != 1 || g.Entries[2].Level.Title != "Third" {
+		t.Fatalf("read back:\n%s", text)
+	}
+	if again := string(g.Bytes()); again != text {
+		t.Errorf("written twice differs:\n%s\nthen\n%s", text, again)
+	}
+}
+
+// Add keeps one solution per length that something else does not beat.
+func TestAdd(t *testing.T) {
+	e := &Entry{}
+	add := func(lurd string, replace bool) bool { return e.Add(&Solution{LURD: lurd}, replace) }
+	if !add("lrR", false) || add("lrR", true) {
+		t.Fatal("the first solution is added once")
+	}
+	if !add("R", false) || len(e.Solutions) != 2 {
+		t.Fatalf("a better one without replace is added beside: %d", len(e.Solutions))
+	}
+	if add("rlR", true) {
+		t.Error("a worse one was added")
+	}
+	e.Solutions = e.Solutions[:1] // lrR
+	if !add("R", true) || len(e.Solutions) != 1 || e.Solutions[0].LURD != "R" {
+		t.Errorf("replace: %+v", e.Solutions)
+	}
+	// Two solutions each better in one count are both kept.
+	e.Solutions = []*Solution{{LURD: "RRllrr"}}
+	if !add("RRRr", true) || len(e.Solutions) != 2 {
+		t.Errorf("fewer moves, more pushes: %d solutions, want 2", len(e.Solutions))
+	}
+	if add("x", false) {
+		t.Error("a solution that does not parse was added")
+	}
+}
+
+// A new file holds the levels appended, each with its title above and as
+// a Title: line, and package level reads its boards.
+func TestAppendAndWriteFile(t *testing.T) {
+	ls, err := level.ParseString("; 1 One\n#####\n#@$.#\n#####\n\n; 2 ###\n#######\n#@ $ .#\n#######\n", "in.xsb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New()
+	for _, l := range ls {
+		f.Append(l)
+	}
+	f.Entries[0].Add(&Solution{LURD: "R", Solver: "soko fess", Date: "2026-11-26T18:40:00Z"}, true)
+	path := filepath.Join(t.TempDir(), "out.sok")
+	if err := WriteFile(path, f); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "One\n#####\n#@$.#\n#####\nTitle: One\n\nSolution (1 push, 1 move)\nR\nSolver: soko fess\nDate: 2026-11-26T18:40:00Z\n\n#######\n#@ $ .#\n#######\nTitle: ###\n"
+	if string(b) != want {
+		t.Errorf("wrote\n%s\nwant\n%s", b, want)
+	}
+	back, err := level.ParseString(string(b), path)
+	if err != nil || len(back) != 2 || back[0].Title != "One" || back[1].Title != "###" {
+		t.Errorf("level reads %d levels, %v", len(back), err)
+	}
+	if err := WriteFile(t.TempDir(), f); err == nil {
+		t.Error("WriteFile over a folder succeeded")
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+	// Through a symbolic link, the file it points to is written.
+	link := filepath.Join(t.TempDir(), "link.sok")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	f.Entries[1].Add(&Solution{LURD: "rrR"}, true)
+	if err := WriteFile(link, f); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\nrrR\n") {
+		t.Errorf("the file linked to was not written:\n%s", b)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for text, want := range map[string]string{
+		"Solution\nR\n\n#####\n#@$.#\n#####\n": "t.sok:1: a solution before the first level",
+		strings.Repeat("x", level.MaxInput+1):  "input larger than the limit",
+	} {
+		if _, err := Read(strings.NewReader(text), "t.sok"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.20q: %v, want %q", text, err, want)
+		}
+	}
+	// A "Solution" line with no moves under it is text, not a section.
+	f := read(t, "#####\n#@$.#\n#####\n\nSolution is simple\n")
+	if len(f.Entries[0].Solutions) != 0 || !strings.Contains(string(f.Bytes()), "Solution is simple\n") {
+		t.Errorf("text taken for a solution: %+v", f.Entries[0].Solutions)
+	}
+}
