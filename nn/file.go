@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"soko/internal/outfile"
 )
@@ -224,31 +223,12 @@ func Verify(path string) error {
 }
 
 // Save writes the network to the file path, through a temporary file in
-// the same directory, so that a failed write leaves no half file behind.
-// A path that exists and is not a regular file is refused: the rename would
-// replace it.
+// the same directory, so that a failed write leaves no half file behind
+// (outfile.Replace: a path that exists and is not a regular file is
+// refused, since the rename would replace it).
 func (n *Net) Save(path string) error {
-	if err := outfile.Check(path); err != nil {
+	if err := outfile.Replace(path, n.Write); err != nil {
 		return fmt.Errorf("save model: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".model-*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = n.Write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("save model %s: %w", path, err)
 	}
 	return nil
 }

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -405,39 +404,13 @@ func count(n int, one, many string) string {
 
 // WriteFile writes f to path through a temporary file in the same folder,
 // renamed over path once complete, so that path holds the old file or the
-// new one, never a part. A path that exists and is not a regular file is
-// refused (outfile.Check); a symbolic link is followed, so that the file
-// it points to is replaced, not the link.
+// new one, never a part (outfile.Replace: a target that is not a regular
+// file is refused, a symbolic link is followed).
 func WriteFile(path string, f *File) error {
-	if err := outfile.Check(path); err != nil {
+	return outfile.Replace(path, func(w io.Writer) error {
+		_, err := w.Write(f.Bytes())
 		return err
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(f.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		mode := os.FileMode(0o644)
-		if st, serr := os.Stat(path); serr == nil {
-			mode = st.Mode().Perm()
-		}
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	})
 }
 
 // ReadFile reads the .sok file at path.

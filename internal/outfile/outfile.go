@@ -7,6 +7,7 @@
 package outfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +74,48 @@ func Create(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// Replace writes path through a temporary file in the same folder, renamed
+// over path once write has written it whole, so that path holds the old
+// content or the new, never a part. A path that exists and is not a
+// regular file is refused (Check); a symbolic link is followed, so that the
+// file it points to is replaced, not the link, and keeps its permissions
+// (a new file gets 0644).
+func Replace(path string, write func(io.Writer) error) error {
+	if err := Check(path); err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(tmp)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		mode := os.FileMode(0o644)
+		if st, serr := os.Stat(path); serr == nil {
+			mode = st.Mode().Perm()
+		}
+		err = os.Chmod(tmp.Name(), mode)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
 
 // Trim cuts the open file f at size and sets the offset there, so that

@@ -1,6 +1,8 @@
 package outfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +63,44 @@ func TestTargets(t *testing.T) {
 	}
 	if err := CheckDir(regular); err == nil {
 		t.Error("CheckDir accepted a regular file")
+	}
+}
+
+// Replace writes whole files or none, follows a link and keeps the
+// permissions of the file it replaces.
+func TestReplace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.bin")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	write := func(text string, fail bool) func(io.Writer) error {
+		return func(w io.Writer) error {
+			io.WriteString(w, text)
+			if fail {
+				return errors.New("disk full")
+			}
+			return nil
+		}
+	}
+	if err := Replace(link, write("new", false)); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Lstat(link)
+	b, _ := os.ReadFile(path)
+	info, _ := os.Stat(path)
+	if string(b) != "new" || st.Mode()&os.ModeSymlink == 0 || info.Mode().Perm() != 0o600 {
+		t.Errorf("after Replace through a link: %q, link kept %v, mode %v", b, st.Mode()&os.ModeSymlink != 0, info.Mode().Perm())
+	}
+	if err := Replace(path, write("half", true)); err == nil {
+		t.Error("a failed write was not reported")
+	}
+	entries, _ := os.ReadDir(dir)
+	if b, _ := os.ReadFile(path); string(b) != "new" || len(entries) != 2 {
+		t.Errorf("after a failed write: %q, %d files in the folder", b, len(entries))
 	}
 }
