@@ -65,7 +65,7 @@ type bestFirstConfig struct {
 	expandCorrals bool
 	// groups: the "groups" parameter is read, and when it is on, a search
 	// still running after groupsAfter expansions tries the group bound
-	// (groupBound), which raises the bound of the states scored after.
+	// (heuristic.GroupBound), which raises the bound of the states scored after.
 	groups bool
 }
 
@@ -221,7 +221,7 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 			// The group bound is taken when a state first comes off the
 			// open list, not when it is generated: most states generated
 			// never do. A state it raises goes back on the list.
-			x, ok := g.groups.bound(g.pos)
+			x, ok := g.groups.Bound(g.pos)
 			if !ok {
 				prio[id] = dead
 				continue

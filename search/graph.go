@@ -31,8 +31,8 @@ type pushGraph struct {
 	// state's tie value (parkedLastParam).
 	moved     sokoban.Square
 	parkedTie int
-	// groups, when set, raises A*'s bound (groupBound).
-	groups *groupBound
+	// groups, when set, raises A*'s bound (heuristic.GroupBound).
+	groups *heuristic.GroupBound
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
 	macros *deadlock.Macros
@@ -551,7 +551,7 @@ func (g *pushGraph) stop(st solver.Status) solver.Result {
 	return solver.Result{Status: st, Stats: g.stats}
 }
 
-// setUpGroups sets the group bound up (newGroupBound) for the start
+// setUpGroups sets the group bound up (heuristic.NewGroupBound) for the start
 // position, whose bound is h, under the budget; g.groups stays nil where it
 // would not raise the bound. It reports whether the budget ran out first
 // (g.halt says how).
@@ -563,9 +563,9 @@ func (g *pushGraph) setUpGroups(h int32) bool {
 		g.halt, _ = solver.Stopped(err)
 		return true
 	}
-	g.groups = newGroupBound(g.board.Start(), g.dead, dist, h)
+	g.groups = heuristic.NewGroupBound(g.board.Start(), g.dead, dist, h)
 	if g.groups != nil {
-		g.groups.stop = func() bool {
+		g.groups.Stop = func() bool {
 			st, stop := g.guard.Check(&g.stats)
 			if stop {
 				g.halt = st
@@ -588,5 +588,5 @@ func (g *pushGraph) countGroups() {
 	g.stats.Counts["groups.nodes"] = g.groups.Nodes
 	g.stats.Counts["groups.hits"] = g.groups.Hits
 	g.stats.Counts["groups.misses"] = g.groups.Misses
-	g.stats.Counts["groups.states"] = int64(g.groups.states)
+	g.stats.Counts["groups.states"] = int64(g.groups.States())
 }

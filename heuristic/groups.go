@@ -1,4 +1,4 @@
-package search
+package heuristic
 
 import (
 	"encoding/binary"
@@ -6,12 +6,11 @@ import (
 	"slices"
 
 	"soko/deadlock"
-	"soko/heuristic"
 	"soko/internal/bucketq"
 	"soko/sokoban"
 )
 
-// groupBound is a second lower bound for astar, for levels whose boxes
+// GroupBound is a second lower bound for A*, for levels whose boxes
 // block each other in groups: the matching counts each box's pushes as if
 // it were alone, so where a few boxes must make way for each other it
 // falls short, whatever the goals they are matched with.
@@ -35,7 +34,7 @@ import (
 // table does not hold is at least one push further than its last complete
 // layer. At set-up, the groups are chosen with a small A* per candidate
 // group instead (solve).
-type groupBound struct {
+type GroupBound struct {
 	b    *sokoban.Board
 	dead []bool
 	// wall marks the boxes frozen on goals at the start; walls counts them.
@@ -57,13 +56,11 @@ type groupBound struct {
 	nodes int
 
 	// pdbs[k] is the table of groups of k boxes, once met; states is
-	// what all of them hold, tableBytes their memory, stop what says the
-	// search must stop.
+	// what all of them hold, tableBytes their memory.
 	pdbs       map[int]*groupPDB
 	states     int
 	tableBytes int64
-	stop       func() bool
-	matcher    *heuristic.Matcher
+	matcher    *Matcher
 	cost       []int32
 
 	// scratch
@@ -102,6 +99,11 @@ type groupBound struct {
 	sub     subSearch
 	moves   []subMove
 
+	// Stop, called while a table grows, reports whether the search that
+	// owns the bound must stop; the table is then left incomplete. It
+	// never stops unless set.
+	Stop func() bool
+
 	// Searches and Nodes count the sub-searches of the set-up and their
 	// expansions; Hits and Misses the lookups of the tables.
 	Searches, Nodes, Hits, Misses int64
@@ -131,16 +133,16 @@ const (
 	maxKept     = 4
 )
 
-// newGroupBound returns the group bound for the board of start with dead
+// NewGroupBound returns the group bound for the board of start with dead
 // squares dead and pull distances dist (goal × square), or nil when it
 // cannot beat the matching at start, bound h: when the tunnels cut the
 // board into fewer than two areas with boxes, or when no choice of groups
 // gives more than h.
-func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *groupBound {
+func NewGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *GroupBound {
 	b := start.Board()
-	gb := &groupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
-		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
-		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
+	gb := &GroupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
+		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, Stop: func() bool { return false },
+		matcher: NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
 		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
 	gb.nbr = make([][4]sokoban.Square, b.N)
@@ -197,7 +199,7 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 
 // cut splits the floor into areas at the tunnel squares, with the walls,
 // and returns their number and the pairs of areas that tunnels join.
-func (gb *groupBound) cut() (int, [][2]int16) {
+func (gb *GroupBound) cut() (int, [][2]int16) {
 	b := gb.b
 	blocked := func(s sokoban.Square, d sokoban.Dir) bool {
 		n := b.Next(s, d)
@@ -264,7 +266,7 @@ func (gb *groupBound) cut() (int, [][2]int16) {
 // a group of its own, or joined with one area next to it; and returns the
 // area → group map of the family with the largest bound at start, and
 // that bound.
-func (gb *groupBound) choose(start *sokoban.Position, areas int, joins [][2]int16, boxes []int) ([][]int16, int32) {
+func (gb *GroupBound) choose(start *sokoban.Position, areas int, joins [][2]int16, boxes []int) ([][]int16, int32) {
 	player := start.Player()
 	boxesOf := func(as ...int16) []sokoban.Square {
 		var out []sokoban.Square
@@ -378,10 +380,13 @@ func (gb *groupBound) choose(start *sokoban.Position, areas int, joins [][2]int1
 }
 
 // groupInf is the bound of a group with no solution.
-const groupInf = heuristic.Inf
+const groupInf = Inf
+
+// States returns the states that the tables of every group size hold.
+func (gb *GroupBound) States() int { return gb.states }
 
 // Bytes returns the memory the bound holds; none for a nil bound.
-func (gb *groupBound) Bytes() int64 {
+func (gb *GroupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
@@ -390,7 +395,7 @@ func (gb *groupBound) Bytes() int64 {
 
 // bound returns the group bound of p, and false when a group of p has no
 // solution.
-func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
+func (gb *GroupBound) Bound(p *sokoban.Position) (int32, bool) {
 	gb.rest = gb.rest[:0]
 	walls := 0
 	for _, s := range p.BoxSquares() {
@@ -445,7 +450,7 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
-func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
+func (gb *GroupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
 	slot, key := gb.recentSlot(boxes, player)
 	if slot >= 0 {
 		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
@@ -475,7 +480,7 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 // matchRest returns match(boxes) for boxes in no group, which it sorts, through
 // the cache of recent results where there are two or more of them: their
 // key has the player on b.N, a square no group's key has.
-func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
+func (gb *GroupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
 	if len(boxes) < 2 {
 		return gb.match(boxes)
 	}
@@ -494,7 +499,7 @@ func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
 
 // remember puts e in slot of the cache of recent results under key, when
 // slot is one (not −1) and e fits.
-func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
+func (gb *GroupBound) remember(slot int, key uint64, e groupEntry) {
 	if slot >= 0 && e.pushes < 255 {
 		c := uint64(0) // no solution: bound uses nothing else of the entry
 		if e.ok {
@@ -507,7 +512,7 @@ func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
 // recentSlot returns the slot of the cache of recent results for boxes
 // (sorted) and player, and the key that goes there; −1 when the key does
 // not fit.
-func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
+func (gb *GroupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
 	if uint(len(boxes)+1)*gb.bitsPer >= distShift {
 		return -1, 0
 	}
@@ -521,7 +526,7 @@ func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) 
 	return int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits)), key
 }
 
-// recentBits sizes groupBound.recent, whose slots hold the key of the
+// recentBits sizes GroupBound.recent, whose slots hold the key of the
 // boxes and player (pack's layout with the player's own square, after a
 // bit set to 1) in the low distShift bits and, above, the result's pushes plus one, or 0 for
 // no solution; an empty slot is 0 (no key is).
@@ -532,7 +537,7 @@ const (
 
 // look returns the result of the problem of boxes (sorted) with the
 // player on canon from the table.
-func (gb *groupBound) look(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
+func (gb *GroupBound) look(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
 	pd := gb.table(len(boxes))
 	if pd == nil {
 		h, ok := gb.match(boxes)
@@ -558,7 +563,7 @@ func packGroup(dst []byte, boxes []sokoban.Square, canon sokoban.Square) []byte 
 	return binary.LittleEndian.AppendUint16(dst, uint16(canon))
 }
 
-// labelSlots is the number of box sets whose regions groupBound keeps.
+// labelSlots is the number of box sets whose regions GroupBound keeps.
 const labelSlots = 1 << 16
 
 // regionLabels are the regions of the player with boxes on the board:
@@ -581,7 +586,7 @@ type regionEntry struct {
 // of boxes when they are not those. The groups that a push leaves alone
 // keep their boxes, so one labelling (and its results) serves many
 // states.
-func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
+func (gb *GroupBound) regions(boxes []sokoban.Square) *regionLabels {
 	h := uint64(0)
 	for _, s := range boxes {
 		h = (h ^ uint64(s)) * 0x100000001b3
@@ -616,7 +621,7 @@ func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
 // reach marks the squares the player reaches from player with only boxes
 // (and the walls) on the board, lists them in marked, and returns the
 // smallest of them.
-func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokoban.Square {
+func (gb *GroupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokoban.Square {
 	for _, s := range boxes {
 		gb.boxAt[s] = true
 	}
@@ -631,7 +636,7 @@ func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 // fill marks with e in stamp the squares reached from start without
 // crossing a square set in blocked (boxAt or mark, which mark the walls
 // too), lists them in marked, and returns the smallest of them.
-func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
+func (gb *GroupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
 	stamp[start] = e
 	least := start
 	stack := append(gb.stack[:0], start)
@@ -655,7 +660,7 @@ func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, block
 
 // match returns the least total of distances from boxes to distinct free
 // goals, and false when there is no such assignment.
-func (gb *groupBound) match(boxes []sokoban.Square) (int32, bool) {
+func (gb *GroupBound) match(boxes []sokoban.Square) (int32, bool) {
 	k, m := len(boxes), len(gb.goals)
 	switch {
 	case k == 0:
@@ -683,7 +688,7 @@ func (gb *groupBound) match(boxes []sokoban.Square) (int32, bool) {
 	return gb.matcher.Solve(gb.cost, m)
 }
 
-// subSearch is the scratch of groupBound.solve: the states of one A* over
+// subSearch is the scratch of GroupBound.solve: the states of one A* over
 // the pushes of a group's boxes alone, k boxes each.
 type subSearch struct {
 	index  map[string]uint32
@@ -704,7 +709,7 @@ func (s *subSearch) bytes() int64 {
 // expansions. Out of budget, it returns the largest f it expanded, a lower
 // bound: the open list always holds a state of an optimal solution reached
 // by an optimal path, whose f is at most the optimum.
-func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
+func (gb *GroupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
 	gb.Searches++
 	k := len(boxes)
 	h0, ok := gb.match(boxes)
@@ -806,7 +811,7 @@ type subMove struct {
 }
 
 // onGoals reports whether every box stands on a free goal.
-func (gb *groupBound) onGoals(boxes []sokoban.Square) bool {
+func (gb *GroupBound) onGoals(boxes []sokoban.Square) bool {
 	for _, s := range boxes {
 		if !gb.free[s] {
 			return false
@@ -816,7 +821,7 @@ func (gb *groupBound) onGoals(boxes []sokoban.Square) bool {
 }
 
 // groupPDB holds the exact distances of the problems of k boxes alone
-// (groupBound.group's problems) for every state within some pushes of the
+// (GroupBound.group's problems) for every state within some pushes of the
 // goals, found by a breadth-first search backwards from every way of
 // putting k boxes on the free goals with the player in any of the regions
 // they leave, pulling one box a square at a time. A state is keyed by its
@@ -923,7 +928,7 @@ func (pd *groupPDB) insert(key uint64, d uint8) bool {
 // table returns the table of k boxes, building it the first time, as far
 // as the states left to the tables and the search's budget allow; nil
 // where its keys do not fit in distShift bits or it would be too large.
-func (gb *groupBound) table(k int) *groupPDB {
+func (gb *GroupBound) table(k int) *groupPDB {
 	if pd, ok := gb.pdbs[k]; ok {
 		return pd
 	}
@@ -965,7 +970,7 @@ func (gb *groupBound) table(k int) *groupPDB {
 // depth-first search with low points (Hopcroft and Tarjan's articulation
 // points, for afterPull), and returns its two smallest squares (the
 // second None for a region of one square).
-func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.Square) {
+func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.Square) {
 	gb.aepoch++
 	e := gb.aepoch
 	n := int32(1)
@@ -1022,7 +1027,7 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 // the other regions b touches (outside, smaller fills) when b touches r's
 // part. It cannot tell when the rest's smallest square is neither m1 nor
 // m2.
-func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokoban.Square, bool) {
+func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokoban.Square, bool) {
 	var touched [5]bool
 	others := sokoban.None // the smallest square of the other regions b touches
 	for d := sokoban.Dir(0); d < 4; d++ {
@@ -1078,7 +1083,7 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 // outside returns the smallest square of the region of x, a free square
 // outside the one articulate marked last, filling it (and keeping its
 // label for the other pulls of the same state) the first time.
-func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
+func (gb *GroupBound) outside(x sokoban.Square) sokoban.Square {
 	e := gb.aepoch
 	if gb.ostamp[x] == e {
 		return gb.olabel[x]
@@ -1093,7 +1098,7 @@ func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
 // part returns which part of the region articulate marked, without q,
 // holds x, another square of it: the direction from q of the child of q
 // whose subtree splits off and holds x, or 4 for the rest.
-func (gb *groupBound) part(x, q sokoban.Square) int {
+func (gb *GroupBound) part(x, q sokoban.Square) int {
 	dq, dx := gb.disc[q], gb.disc[x]
 	if dx <= dq || dx > gb.end[q] {
 		return 4
@@ -1116,14 +1121,14 @@ func (gb *groupBound) part(x, q sokoban.Square) int {
 // fits reports whether groups of k boxes get a table: their keys fit in
 // distShift bits and the placements of k boxes do not exceed
 // groupTableStates.
-func (gb *groupBound) fits(k int) bool {
+func (gb *GroupBound) fits(k int) bool {
 	bitsPer := uint(bits.Len(uint(gb.b.N)))
 	return k > 0 && k <= len(gb.goals) && uint(k+1)*bitsPer <= distShift && gb.placements(k) <= groupTableStates
 }
 
 // placements returns the number of ways of putting k boxes on the squares
 // that are not walls or dead.
-func (gb *groupBound) placements(k int) float64 {
+func (gb *GroupBound) placements(k int) float64 {
 	n := 0
 	for s := range gb.b.N {
 		if !gb.wall[s] && !gb.dead[s] {
@@ -1140,14 +1145,14 @@ func (gb *groupBound) placements(k int) float64 {
 // grow adds the next layer to pd unless that takes it past limit states
 // or the search must stop (the layer is then left incomplete), and reports
 // whether it did. A layer that adds nothing makes the table full.
-func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
+func (gb *GroupBound) grow(pd *groupPDB, limit int) bool {
 	k := pd.k
 	boxes := make([]sokoban.Square, k)
 	work := make([]sokoban.Square, k)
 	var next, kids []uint64
 	d := uint8(min(pd.done+1, 255))
 	for n, key := range pd.layer {
-		if n%1024 == 0 && gb.stop() {
+		if n%1024 == 0 && gb.Stop() {
 			return false
 		}
 		canon := pd.unpack(key, boxes)
@@ -1211,7 +1216,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 // sortMembers sorts the boxes of p into gb.members[k], by group of family
 // k, each group's squares in order (a position keeps its boxes in the
 // order they were pushed), and returns it.
-func (gb *groupBound) sortMembers(p *sokoban.Position, k int) [][]sokoban.Square {
+func (gb *GroupBound) sortMembers(p *sokoban.Position, k int) [][]sokoban.Square {
 	f, members := gb.families[k], gb.members[k]
 	for i := range members {
 		members[i] = members[i][:0]
