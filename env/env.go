@@ -287,16 +287,6 @@ func (e *Env) Clone() *Env {
 	return &c
 }
 
-// NumActions is the size of the action space: 4 in Moves mode,
-// 4·Width·Height of the current level in Pushes mode.
-func (e *Env) NumActions() int {
-	if e.cfg.Mode == Moves {
-		return 4
-	}
-	l := e.levels[e.cur]
-	return 4 * l.Width * l.Height
-}
-
 // Level returns the current episode's level.
 func (e *Env) Level() *level.Level { return e.levels[e.cur] }
 

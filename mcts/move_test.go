@@ -74,7 +74,7 @@ func TestReversibilityCompression(t *testing.T) {
 			}
 		}
 		compressions += g.compressions
-		if g.extra[Root] == nil && tr.Kids(Root) > 0 && g.compressions > 50 {
+		if g.extra[Root] == nil && tr.nodes[Root].kids > 0 && g.compressions > 50 {
 			t.Logf("%s: the root absorbed no states", l.Name())
 		}
 	}
