@@ -50,18 +50,16 @@ type Corrals struct {
 	// answers are cached.
 	MaxSquares, MaxBoxes, FirstNodes, MaxNodes int
 
-	stamp    []uint32 // interior squares of the corral under examination
-	boxStamp []uint32 // its barrier boxes
-	epoch    uint32
+	inside   sokoban.Marks // interior squares of the corral under examination
+	boxes    sokoban.Marks // its barrier boxes
 	interior []sokoban.Square
 	barrier  []sokoban.Square
 	stack    []sokoban.Square
 
-	// PICorral's scratch: the squares of corrals already looked at (those
-	// stamped piEpoch) and the smallest barrier found so far.
-	piDone  []uint32
-	piEpoch uint32
-	piBest  []sokoban.Square
+	// PICorral's scratch: the squares of corrals already looked at and
+	// the smallest barrier found so far.
+	piDone sokoban.Marks
+	piBest []sokoban.Square
 
 	// relaxed search scratch: the boxes (occ, and occBits on the grid g),
 	// the region reachFrom flooded last (reach), and canonAfter's flood
@@ -98,21 +96,11 @@ func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 	return &Corrals{
 		b: b, dead: dead,
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
-		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
+		inside: sokoban.NewMarks(b.N), boxes: sokoban.NewMarks(b.N), piDone: sokoban.NewMarks(b.N),
 		g: g, occ: make([]bool, b.N), occBits: make([]uint64, g.words),
 		reach: make([]uint64, g.words), reach2: make([]uint64, g.words),
 		cache: make(map[string]corralAnswer),
 	}
-}
-
-func (c *Corrals) nextEpoch() uint32 {
-	c.epoch++
-	if c.epoch == 0 {
-		clear(c.stamp)
-		clear(c.boxStamp)
-		c.epoch = 1
-	}
-	return c.epoch
 }
 
 // fill collects the corral whose interior holds square s (free and
@@ -124,12 +112,13 @@ func (c *Corrals) nextEpoch() uint32 {
 // early, returning false, when the interior grows past limit squares
 // (limit <= 0: no limit).
 func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through bool) bool {
-	e := c.nextEpoch()
-	b := c.b
+	c.inside.Clear()
+	c.boxes.Clear()
+	b, inside, boxes := c.b, c.inside, c.boxes
 	c.interior, c.barrier = c.interior[:0], c.barrier[:0]
-	c.stamp[s] = e
+	inside.Add(s)
 	if p.HasBox(s) {
-		c.boxStamp[s] = e
+		boxes.Add(s)
 		c.barrier = append(c.barrier, s)
 	}
 	c.stack = append(c.stack[:0], s)
@@ -143,16 +132,16 @@ func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through
 		for d := sokoban.Dir(0); d < 4; d++ {
 			n := b.Next(t, d)
 			switch {
-			case n == sokoban.None || c.stamp[n] == e || c.boxStamp[n] == e:
+			case n == sokoban.None || inside.Has(n) || boxes.Has(n):
 			case p.HasBox(n):
-				c.boxStamp[n] = e
+				boxes.Add(n)
 				c.barrier = append(c.barrier, n)
 				if through {
-					c.stamp[n] = e
+					inside.Add(n)
 					c.stack = append(c.stack, n)
 				}
 			case !p.Reachable(n):
-				c.stamp[n] = e
+				inside.Add(n)
 				c.stack = append(c.stack, n)
 			}
 		}
@@ -631,23 +620,16 @@ func (c *Corrals) keyOf(sq []sokoban.Square) []byte {
 func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.Square {
 	p.Reach()
 	b := c.b
-	if c.piDone == nil {
-		c.piDone = make([]uint32, b.N)
-	}
-	c.piEpoch++
-	if c.piEpoch == 0 { // wrapped: old stamps could match again
-		clear(c.piDone)
-		c.piEpoch = 1
-	}
+	c.piDone.Clear()
 	found := false
 	c.piBest = c.piBest[:0]
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if c.piDone[s] == c.piEpoch || p.HasBox(s) || p.Reachable(s) {
+		if c.piDone.Has(s) || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		c.fill(p, s, 0, false)
 		for _, t := range c.interior {
-			c.piDone[t] = c.piEpoch
+			c.piDone.Add(t)
 		}
 		if (!found || len(c.barrier) < len(c.piBest)) && c.isPI(p) {
 			found = true
@@ -659,7 +641,7 @@ func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.
 
 // isPI tests the corral last collected by fill.
 func (c *Corrals) isPI(p *sokoban.Position) bool {
-	b, e := c.b, c.epoch
+	b, inside, boxes := c.b, c.inside, c.boxes
 	open := false
 	for _, t := range c.interior {
 		if b.IsGoal(t) {
@@ -680,21 +662,21 @@ func (c *Corrals) isPI(p *sokoban.Position) bool {
 			switch {
 			case behind == sokoban.None || front == sokoban.None:
 				continue // walls: never
-			case c.stamp[behind] == e:
+			case inside.Has(behind):
 				continue // the player would stand in the interior
 			case p.HasBox(behind):
-				if c.boxStamp[behind] == e {
+				if boxes.Has(behind) {
 					continue // behind a barrier box
 				}
 				return false // another box may move away
 			}
 			switch {
-			case c.stamp[front] == e:
+			case inside.Has(front):
 				if !p.Reachable(behind) {
 					return false // not P
 				}
 			case p.HasBox(front):
-				if c.boxStamp[front] != e {
+				if !boxes.Has(front) {
 					return false
 				}
 			default:

@@ -68,8 +68,7 @@ type GroupBound struct {
 	sink    uint64               // bound's loads go here, so the compiler keeps them
 	rest    []sokoban.Square
 	key     []byte
-	stamp   []uint32
-	epoch   uint32
+	reached sokoban.Marks // reach's region
 	stack   []sokoban.Square
 	marked  []sokoban.Square
 	// boxAt marks the walls, and the boxes while reach works; mark the
@@ -78,12 +77,12 @@ type GroupBound struct {
 	boxAt []bool
 	// nbr[s][d] is b.Next(s, d).
 	nbr [][4]sokoban.Square
-	// articulate's scratch: depth-first numbers, low points, largest
-	// numbers in subtrees, tree parents, smallest squares of subtrees and
-	// next directions.
+	// articulate's scratch: its region (tree), the regions outside it
+	// that outside filled (outer, with their smallest squares in olabel),
+	// depth-first numbers, low points, largest numbers in subtrees, tree
+	// parents, smallest squares of subtrees and next directions.
 	mark           []bool
-	astamp, ostamp []uint32
-	aepoch         uint32
+	tree, outer    sokoban.Marks
 	olabel         []sokoban.Square
 	disc, low, end []int32
 	up, least      []sokoban.Square
@@ -142,8 +141,8 @@ func NewGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 	b := start.Board()
 	gb := &GroupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
 		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, Stop: func() bool { return false },
-		matcher: NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
-		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
+		matcher: NewMatcher(1), reached: sokoban.NewMarks(b.N), boxAt: make([]bool, b.N),
+		mark: make([]bool, b.N), tree: sokoban.NewMarks(b.N), outer: sokoban.NewMarks(b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
 	gb.nbr = make([][4]sokoban.Square, b.N)
 	for s := range gb.nbr {
@@ -625,19 +624,19 @@ func (gb *GroupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 	for _, s := range boxes {
 		gb.boxAt[s] = true
 	}
-	gb.epoch++
-	canon := gb.fill(player, gb.stamp, gb.epoch, gb.boxAt)
+	gb.reached.Clear()
+	canon := gb.fill(player, gb.reached, gb.boxAt)
 	for _, s := range boxes {
 		gb.boxAt[s] = false
 	}
 	return canon
 }
 
-// fill marks with e in stamp the squares reached from start without
-// crossing a square set in blocked (boxAt or mark, which mark the walls
-// too), lists them in marked, and returns the smallest of them.
-func (gb *GroupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
-	stamp[start] = e
+// fill adds to m the squares reached from start without crossing a square
+// set in blocked (boxAt or mark, which mark the walls too) or one in m
+// already, lists them in marked, and returns the smallest of them.
+func (gb *GroupBound) fill(start sokoban.Square, m sokoban.Marks, blocked []bool) sokoban.Square {
+	m.Add(start)
 	least := start
 	stack := append(gb.stack[:0], start)
 	gb.marked = append(gb.marked[:0], start)
@@ -645,10 +644,10 @@ func (gb *GroupBound) fill(start sokoban.Square, stamp []uint32, e uint32, block
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, n := range gb.nbr[s] {
-			if n < 0 || stamp[n] == e || blocked[n] {
+			if n < 0 || m.Has(n) || blocked[n] {
 				continue
 			}
-			stamp[n] = e
+			m.Add(n)
 			least = min(least, n)
 			stack = append(stack, n)
 			gb.marked = append(gb.marked, n)
@@ -762,12 +761,11 @@ func (gb *GroupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 		expanded++
 		gb.Nodes++
 		gb.reach(bx, s.player[id])
-		e := gb.epoch
 		moves := gb.moves[:0]
 		for i, box := range bx {
 			for d := sokoban.Dir(0); d < 4; d++ {
 				behind, front := gb.b.Next(box, d^1), gb.b.Next(box, d)
-				if behind >= 0 && front >= 0 && gb.stamp[behind] == e && !gb.wall[front] && !gb.dead[front] && !slices.Contains(bx, front) {
+				if behind >= 0 && front >= 0 && gb.reached.Has(behind) && !gb.wall[front] && !gb.dead[front] && !slices.Contains(bx, front) {
 					moves = append(moves, subMove{box: i, to: front})
 				}
 			}
@@ -964,17 +962,18 @@ func (gb *GroupBound) table(k int) *groupPDB {
 	return pd
 }
 
-// articulate marks, with a new epoch of its own (reach's marks are
-// another's), the region of the player on root
+// articulate marks in tree (reach's marks are another set), the region of the player on root
 // with the boxes and walls of gb.mark on the board, numbering its squares in a
 // depth-first search with low points (Hopcroft and Tarjan's articulation
 // points, for afterPull), and returns its two smallest squares (the
 // second None for a region of one square).
 func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.Square) {
-	gb.aepoch++
-	e := gb.aepoch
+	gb.tree.Clear()
+	gb.outer.Clear()
+	tree := gb.tree
 	n := int32(1)
-	gb.astamp[root], gb.disc[root], gb.low[root], gb.up[root], gb.next[root], gb.least[root] = e, n, n, sokoban.None, 0, root
+	tree.Add(root)
+	gb.disc[root], gb.low[root], gb.up[root], gb.next[root], gb.least[root] = n, n, sokoban.None, 0, root
 	m1, m2 := root, sokoban.None
 	stack := append(gb.stack[:0], root)
 	for len(stack) > 0 {
@@ -987,12 +986,13 @@ func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 			if w < 0 || gb.mark[w] {
 				continue
 			}
-			if gb.astamp[w] == e {
+			if tree.Has(w) {
 				gb.low[v] = min(gb.low[v], gb.disc[w])
 				continue
 			}
 			n++
-			gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
+			tree.Add(w)
+			gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = n, n, v, 0, w
 			stack = append(stack, w)
 			if w < m1 {
 				m1, m2 = w, m1
@@ -1018,7 +1018,7 @@ func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 }
 
 // afterPull returns the canonical player square after the box on b is
-// pulled onto q, a square of the region articulate marked (epoch e, two
+// pulled onto q, a square of the region articulate marked last (two
 // smallest squares m1 and m2), with the player on r, when it can tell
 // without a flood fill of the new region, as sokoban.Region.After does for
 // pushes: without q the region falls into parts (the subtrees of q's
@@ -1027,7 +1027,7 @@ func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 // the other regions b touches (outside, smaller fills) when b touches r's
 // part. It cannot tell when the rest's smallest square is neither m1 nor
 // m2.
-func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokoban.Square, bool) {
+func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square) (sokoban.Square, bool) {
 	var touched [5]bool
 	others := sokoban.None // the smallest square of the other regions b touches
 	for d := sokoban.Dir(0); d < 4; d++ {
@@ -1035,7 +1035,7 @@ func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 		if x < 0 || x == q || gb.mark[x] {
 			continue
 		}
-		if gb.astamp[x] != e {
+		if !gb.tree.Has(x) {
 			if o := gb.outside(x); others < 0 || o < others {
 				others = o
 			}
@@ -1084,11 +1084,10 @@ func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 // outside the one articulate marked last, filling it (and keeping its
 // label for the other pulls of the same state) the first time.
 func (gb *GroupBound) outside(x sokoban.Square) sokoban.Square {
-	e := gb.aepoch
-	if gb.ostamp[x] == e {
+	if gb.outer.Has(x) {
 		return gb.olabel[x]
 	}
-	least := gb.fill(x, gb.ostamp, e, gb.mark)
+	least := gb.fill(x, gb.outer, gb.mark)
 	for _, s := range gb.marked {
 		gb.olabel[s] = least
 	}
@@ -1105,7 +1104,7 @@ func (gb *GroupBound) part(x, q sokoban.Square) int {
 	}
 	for d := sokoban.Dir(0); d < 4; d++ {
 		c := gb.b.Next(q, d)
-		if c < 0 || gb.astamp[c] != gb.aepoch || gb.up[c] != q || gb.disc[c] <= dq {
+		if c < 0 || !gb.tree.Has(c) || gb.up[c] != q || gb.disc[c] <= dq {
 			continue
 		}
 		if gb.disc[c] <= dx && dx <= gb.end[c] {
@@ -1160,14 +1159,13 @@ func (gb *GroupBound) grow(pd *groupPDB, limit int) bool {
 			gb.mark[b] = true
 		}
 		m1, m2 := gb.articulate(canon)
-		e := gb.aepoch
 		gb.moves = gb.moves[:0]
 		// A pull: the player next to a box steps away from it and
 		// drags it along, onto the square the player left.
 		for i, b := range boxes {
 			for dir := sokoban.Dir(0); dir < 4; dir++ {
 				q := gb.b.Next(b, dir)
-				if q < 0 || gb.astamp[q] != e {
+				if q < 0 || !gb.tree.Has(q) {
 					continue
 				}
 				if r := gb.b.Next(q, dir); r >= 0 && !gb.mark[r] {
@@ -1178,7 +1176,7 @@ func (gb *GroupBound) grow(pd *groupPDB, limit int) bool {
 		kids = kids[:0]
 		for _, mv := range gb.moves {
 			b := boxes[mv.box]
-			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2, e)
+			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2)
 			moveSorted(work, boxes, mv.box, mv.to)
 			if !ok {
 				for _, x := range boxes {

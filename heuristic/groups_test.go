@@ -205,11 +205,10 @@ func TestAfterPullMatchesFill(t *testing.T) {
 			gb.mark[b] = true
 		}
 		m1, m2 := gb.articulate(canon)
-		e := gb.aepoch
 		for i, b := range boxes {
 			for dir := sokoban.Dir(0); dir < 4; dir++ {
 				q := gb.b.Next(b, dir)
-				if q < 0 || gb.astamp[q] != e {
+				if q < 0 || !gb.tree.Has(q) {
 					continue
 				}
 				r := gb.b.Next(q, dir)
@@ -217,7 +216,7 @@ func TestAfterPullMatchesFill(t *testing.T) {
 					continue
 				}
 				pulls++
-				got, ok := gb.afterPull(b, q, r, m1, m2, e)
+				got, ok := gb.afterPull(b, q, r, m1, m2)
 				if !ok {
 					continue
 				}
