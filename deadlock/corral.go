@@ -129,7 +129,7 @@ func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through
 		if limit > 0 && len(c.interior) > limit {
 			return false
 		}
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			n := b.Next(t, d)
 			switch {
 			case n == sokoban.None || inside.Has(n) || boxes.Has(n):
@@ -301,7 +301,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 			if t == sokoban.None {
 				continue
 			}
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				behind, front := b.Next(t, d^1), b.Next(t, d)
 				if behind != sokoban.None && front != sokoban.None && c.g.has(c.reach, behind) && !c.occ[front] && !c.dead[front] {
 					pushes = append(pushes, relaxedPush{i, d})
@@ -480,7 +480,7 @@ func (c *Corrals) entered() bool {
 // loose reports whether the four neighbours of s on the relaxed board are
 // floor without a box.
 func (c *Corrals) loose(s sokoban.Square) bool {
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := c.b.Next(s, d); n == sokoban.None || c.occ[n] {
 			return false
 		}
@@ -541,7 +541,7 @@ func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Squ
 // it floods.
 func (c *Corrals) canonKilled(from, to sokoban.Square) sokoban.Square {
 	for _, s := range [2]sokoban.Square{from, to} {
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			x := c.b.Next(s, d)
 			if x != sokoban.None && x != from && x != to && !c.occ[x] && !c.g.has(c.reach, x) {
 				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
@@ -657,7 +657,7 @@ func (c *Corrals) isPI(p *sokoban.Position) bool {
 		return false
 	}
 	for _, t := range c.barrier {
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			behind, front := b.Next(t, d^1), b.Next(t, d)
 			switch {
 			case behind == sokoban.None || front == sokoban.None:

@@ -109,7 +109,7 @@ func (f *Freeze) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {
 		return true
 	}
 	b := p.Board()
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := b.Next(s, d); n >= 0 && p.HasBox(n) && f.frozenOffGoal(p, n) {
 			return true
 		}

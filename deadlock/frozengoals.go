@@ -226,7 +226,7 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 			q = append(q, st)
 		}
 	}
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if pl := b.Next(goal, d); pl != sokoban.None && !f.wall[pl] {
 			visit(goal, pl)
 		}
@@ -235,7 +235,7 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 	for h := 0; h < len(q); h++ {
 		box, pl := sokoban.Square(q[h]/int32(n)), sokoban.Square(q[h]%int32(n))
 		reach[box] = true
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			next := b.Next(pl, d)
 			if next == sokoban.None || f.wall[next] {
 				continue

@@ -92,7 +92,7 @@ func NewMacros(ctx context.Context, b *sokoban.Board) (*Macros, error) {
 			if b.IsGoal(t) {
 				r.Goals = append(r.Goals, t)
 			}
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				n := b.Next(t, d)
 				switch {
 				case n == sokoban.None:

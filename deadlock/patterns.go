@@ -149,7 +149,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 // loose reports whether the box on s has free squares (no wall, no box) on
 // all four sides.
 func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := pt.b.Next(s, d); n == sokoban.None || p.HasBox(n) {
 			return false
 		}

@@ -53,7 +53,7 @@ func newFill(a *roomArea, r *Room, room []int32, id int32) (*Fill, error) {
 	}
 	f := &Fill{Entrance: r.Entrances[0]}
 	ways := 0
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := b.Next(f.Entrance, d); n != sokoban.None && room[n] == id {
 			f.In, ways = d, ways+1
 		}
@@ -153,7 +153,7 @@ func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
 		if a.work++; a.work%walkCheck == 0 {
 			a.err = a.ctx.Err()
 		}
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			n := a.b.Next(s, d)
 			if n != sokoban.None && a.walkOK[n] && !a.seen.Has(n) && !blocked[n] {
 				a.seen.Add(n)
@@ -184,7 +184,7 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 	var queue []node
 	// The player walks to each side of the starting box it can reach.
 	blocked[from] = true
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if s := a.b.Next(from, d); s != sokoban.None && a.walkOK[s] && !blocked[s] && a.walk(player, s, blocked) {
 			n := node{from, d}
 			a.met.Add(index(n))
@@ -208,7 +208,7 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		}
 		blocked[n.box] = true
 		here := a.b.Next(n.box, n.side)
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			behind, front := a.b.Next(n.box, d^1), a.b.Next(n.box, d)
 			if behind == sokoban.None || front == sokoban.None || !a.boxOK[front] || blocked[front] || !a.walkOK[behind] || blocked[behind] {
 				continue

@@ -320,7 +320,7 @@ func (e *Env) Steps() int { return e.steps }
 // "valid actions", those whose reward is not −1) and returns it.
 func (e *Env) Legal(dst []Action) []Action {
 	if e.cfg.Mode == Moves {
-		for d := level.Dir(0); d < 4; d++ {
+		for d := range level.Dirs {
 			if e.canMove(d) {
 				dst = append(dst, Action(d))
 			}

@@ -146,7 +146,7 @@ func NewGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 		next: make([]uint8, b.N)}
 	gb.nbr = make([][4]sokoban.Square, b.N)
 	for s := range gb.nbr {
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			gb.nbr[s][d] = b.Next(sokoban.Square(s), d)
 		}
 	}
@@ -218,7 +218,7 @@ func (gb *GroupBound) cut() (int, [][2]int16) {
 		for len(stack) > 0 {
 			s := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				if n := b.Next(s, d); n >= 0 && in(n) {
 					mark(n)
 					stack = append(stack, n)
@@ -763,7 +763,7 @@ func (gb *GroupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 		gb.reach(bx, s.player[id])
 		moves := gb.moves[:0]
 		for i, box := range bx {
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				behind, front := gb.b.Next(box, d^1), gb.b.Next(box, d)
 				if behind >= 0 && front >= 0 && gb.reached.Has(behind) && !gb.wall[front] && !gb.dead[front] && !slices.Contains(bx, front) {
 					moves = append(moves, subMove{box: i, to: front})
@@ -1030,7 +1030,7 @@ func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square) (sokoban.Square, bool) {
 	var touched [5]bool
 	others := sokoban.None // the smallest square of the other regions b touches
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		x := gb.b.Next(b, d)
 		if x < 0 || x == q || gb.mark[x] {
 			continue
@@ -1102,7 +1102,7 @@ func (gb *GroupBound) part(x, q sokoban.Square) int {
 	if dx <= dq || dx > gb.end[q] {
 		return 4
 	}
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		c := gb.b.Next(q, d)
 		if c < 0 || !gb.tree.Has(c) || gb.up[c] != q || gb.disc[c] <= dq {
 			continue
@@ -1163,7 +1163,7 @@ func (gb *GroupBound) grow(pd *groupPDB, limit int) bool {
 		// A pull: the player next to a box steps away from it and
 		// drags it along, onto the square the player left.
 		for i, b := range boxes {
-			for dir := sokoban.Dir(0); dir < 4; dir++ {
+			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
 				if q < 0 || !gb.tree.Has(q) {
 					continue

@@ -206,7 +206,7 @@ func TestAfterPullMatchesFill(t *testing.T) {
 		}
 		m1, m2 := gb.articulate(canon)
 		for i, b := range boxes {
-			for dir := sokoban.Dir(0); dir < 4; dir++ {
+			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
 				if q < 0 || !gb.tree.Has(q) {
 					continue

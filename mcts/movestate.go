@@ -115,7 +115,7 @@ func (p *movePos) step(d level.Dir) (pushed bool) {
 
 // legal appends the legal directions to dst.
 func (p *movePos) legal(dst []level.Dir) []level.Dir {
-	for d := level.Dir(0); d < 4; d++ {
+	for d := range level.Dirs {
 		if p.canStep(d) {
 			dst = append(dst, d)
 		}

@@ -53,7 +53,7 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 		g.track()
 		g.stats.Expanded++
 		from := g.pos.Player()
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			to := b.Next(from, d)
 			if to < 0 {
 				continue

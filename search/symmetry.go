@@ -266,7 +266,7 @@ func (sy *symmetry) region(p *sokoban.Position) {
 		for t, perm := range sy.perm {
 			sy.least[t] = min(sy.least[t], perm[s])
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			if n := sy.b.Next(s, d); n != sokoban.None && !sy.seen.Has(n) && !p.HasBox(n) {
 				sy.seen.Add(n)
 				stack = append(stack, n)
@@ -288,8 +288,8 @@ func (sy *symmetry) push(m sokoban.Push, t int) sokoban.Push {
 // smallest square kept under every transform instead of one, so that the
 // least images of the region after a push come without a flood fill.
 type symTree struct {
-	in    sokoban.Marks // the squares of the region
-	node  []symNode
+	in   sokoban.Marks // the squares of the region
+	node []symNode
 	// sub[s*T+t] is the smallest image under transform t of the squares
 	// of the subtree of s.
 	sub   []sokoban.Square
@@ -334,7 +334,7 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		nv := &tr.node[v]
-		if nv.dir < 4 {
+		if nv.dir < sokoban.Dirs {
 			w := b.Next(v, nv.dir)
 			nv.dir++
 			switch {
@@ -407,7 +407,7 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 	tIn := tr.has(t)
 	var parts [5]bool // split-off subtrees under t's four directions, the rest
 	outside := false  // an area outside the old region touches s
-	for d := range sokoban.Dir(4) {
+	for d := range sokoban.Dirs {
 		x := b.Next(s, d)
 		if x == sokoban.None || x == t || p.HasBox(x) {
 			continue
@@ -452,7 +452,7 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		for k := range sy.least {
 			sy.least[k] = min(sy.least[k], before[k], behind[k])
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			c := b.Next(t, d)
 			if c == sokoban.None || !tr.has(c) {
 				continue
@@ -479,7 +479,7 @@ func (tr *symTree) fillOutside(sy *symmetry, p *sokoban.Position, x, s sokoban.S
 		for k, m := range sy.img[int(v)*n : int(v)*n+n] {
 			sy.least[k] = min(sy.least[k], m)
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			if w := b.Next(v, d); w != sokoban.None && w != s && !seen.Has(w) && !tr.has(w) && !p.HasBox(w) {
 				seen.Add(w)
 				stack = append(stack, w)
@@ -498,7 +498,7 @@ func (tr *symTree) part(b *sokoban.Board, x, t sokoban.Square) int {
 	if dx <= dt || dx > nt.end {
 		return 4
 	}
-	for d := range sokoban.Dir(4) {
+	for d := range sokoban.Dirs {
 		c := b.Next(t, d)
 		if c == sokoban.None || !tr.has(c) {
 			continue

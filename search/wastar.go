@@ -210,7 +210,7 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		g.stats.Expanded++
 		expandedHere++
 		from := pos.Player()
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			steps, push, ok := s.step(pos, from, d)
 			if !ok {
 				continue

@@ -42,6 +42,9 @@ const None Square = -1
 // Left, Right. The opposite of d is d^1.
 type Dir = level.Dir
 
+// Dirs is the number of directions: for d := range Dirs visits each Dir.
+const Dirs = level.Dirs
+
 // Zobrist keys come from this fixed seed, so hashes and search orders are
 // reproducible from run to run.
 const zobristSeed = 0x50c0ba11
@@ -122,7 +125,7 @@ func NewBoard(l *level.Level) (*Board, error) {
 	b.goal = make([]bool, b.N)
 	for s, c := range b.cell {
 		x, y := int(c)%w, int(c)/w
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			dx, dy := d.Delta()
 			nx, ny := x+dx, y+dy
 			b.next[s][d] = None

@@ -146,7 +146,7 @@ func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
 	reach, next, boxAt := p.reach, p.b.next, p.boxAt
 	for _, s := range p.boxes {
 		nb := &next[s]
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			behind, front := nb[d^1], nb[d]
 			if behind < 0 || front < 0 || !reach.Has(behind) || boxAt[front] >= 0 {
 				continue

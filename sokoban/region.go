@@ -65,7 +65,7 @@ func (r *Region) Of(p *Position) {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		nv := &node[v]
-		if nv.dir < 4 {
+		if nv.dir < Dirs {
 			w := next[v][nv.dir]
 			nv.dir++
 			switch {

@@ -31,7 +31,7 @@ func TestSidesMatchFloodFill(t *testing.T) {
 				for len(stack) > 0 {
 					v := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					for d := sokoban.Dir(0); d < 4; d++ {
+					for d := range sokoban.Dirs {
 						if w := b.Next(v, d); w >= 0 && !seen[w] {
 							seen[w] = true
 							stack = append(stack, w)
@@ -39,7 +39,7 @@ func TestSidesMatchFloodFill(t *testing.T) {
 					}
 				}
 				want := -1
-				for d := sokoban.Dir(0); d < 4; d++ {
+				for d := range sokoban.Dirs {
 					if w := b.Next(s, d); w >= 0 && seen[w] {
 						want = int(d)
 						break

@@ -396,7 +396,7 @@ func slowSideLinks(b *Board) []int8 {
 		for i := range label {
 			label[i] = -1
 		}
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			start := b.Next(s, d)
 			links[int(s)*4+int(d)] = -1
 			if start < 0 {
@@ -408,7 +408,7 @@ func slowSideLinks(b *Board) []int8 {
 				for len(stack) > 0 {
 					c := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					for e := Dir(0); e < 4; e++ {
+					for e := range Dirs {
 						if n := b.Next(c, e); n >= 0 && n != s && label[n] < 0 {
 							label[n] = int8(d)
 							stack = append(stack, n)
