@@ -208,47 +208,42 @@ func (gb *GroupBound) cut() (int, [][2]int16) {
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		tunnel[s] = !gb.wall[s] && (blocked(s, 0) && blocked(s, 1) || blocked(s, 2) && blocked(s, 3))
 	}
-	for s := range gb.area {
+	// The areas are numbered in the order of their smallest squares.
+	seen := sokoban.NewMarks(b.N)
+	var run []sokoban.Square
+	areas := 0
+	for s := range sokoban.Square(b.N) {
 		gb.area[s] = -1
 	}
-	areas := 0
-	fill := func(from sokoban.Square, in func(sokoban.Square) bool, mark func(sokoban.Square)) {
-		stack := []sokoban.Square{from}
-		mark(from)
-		for len(stack) > 0 {
-			s := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
+	for s := range sokoban.Square(b.N) {
+		if gb.wall[s] || tunnel[s] || seen.Has(s) {
+			continue
+		}
+		seen.Add(s)
+		run = b.Fill(append(run[:0], s), seen, func(n sokoban.Square) bool { return !gb.wall[n] && !tunnel[n] })
+		for _, t := range run {
+			gb.area[t] = int16(areas)
+		}
+		areas++
+	}
+	// Each run of tunnel squares joins the areas next to it.
+	var joins [][2]int16
+	for s := range sokoban.Square(b.N) {
+		if !tunnel[s] || seen.Has(s) {
+			continue
+		}
+		seen.Add(s)
+		run = b.Fill(append(run[:0], s), seen, func(n sokoban.Square) bool { return tunnel[n] })
+		var touched []int16
+		for _, t := range run {
 			for d := range sokoban.Dirs {
-				if n := b.Next(s, d); n >= 0 && in(n) {
-					mark(n)
-					stack = append(stack, n)
+				if n := b.Next(t, d); n >= 0 {
+					if a := gb.area[n]; a >= 0 && !slices.Contains(touched, a) {
+						touched = append(touched, a)
+					}
 				}
 			}
 		}
-	}
-	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if gb.wall[s] || tunnel[s] || gb.area[s] >= 0 {
-			continue
-		}
-		a := int16(areas)
-		areas++
-		fill(s, func(n sokoban.Square) bool { return !gb.wall[n] && !tunnel[n] && gb.area[n] < 0 },
-			func(n sokoban.Square) { gb.area[n] = a })
-	}
-	// Each run of tunnel squares joins the areas next to it.
-	seen := make([]bool, b.N)
-	var joins [][2]int16
-	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if !tunnel[s] || seen[s] {
-			continue
-		}
-		var touched []int16
-		fill(s, func(n sokoban.Square) bool {
-			if a := gb.area[n]; a >= 0 && !slices.Contains(touched, a) {
-				touched = append(touched, a)
-			}
-			return tunnel[n] && !seen[n]
-		}, func(n sokoban.Square) { seen[n] = true })
 		slices.Sort(touched)
 		for i, a := range touched {
 			for _, c := range touched[i+1:] {
@@ -637,24 +632,8 @@ func (gb *GroupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokob
 // already, lists them in marked, and returns the smallest of them.
 func (gb *GroupBound) fill(start sokoban.Square, m sokoban.Marks, blocked []bool) sokoban.Square {
 	m.Add(start)
-	least := start
-	stack := append(gb.stack[:0], start)
-	gb.marked = append(gb.marked[:0], start)
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, n := range gb.nbr[s] {
-			if n < 0 || m.Has(n) || blocked[n] {
-				continue
-			}
-			m.Add(n)
-			least = min(least, n)
-			stack = append(stack, n)
-			gb.marked = append(gb.marked, n)
-		}
-	}
-	gb.stack = stack
-	return least
+	gb.marked = gb.b.Fill(append(gb.marked[:0], start), m, func(n sokoban.Square) bool { return !blocked[n] })
+	return slices.Min(gb.marked)
 }
 
 // match returns the least total of distances from boxes to distinct free
