@@ -54,19 +54,18 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 		g.stats.Expanded++
 		from := g.pos.Player()
 		for d := range sokoban.Dirs {
-			to := b.Next(from, d)
-			if to < 0 {
+			to, push, ok := g.pos.Step(d)
+			if !ok {
 				continue
 			}
-			if !g.pos.HasBox(to) {
+			if !push {
 				g.pos.SetPlayer(to)
 				add(id, d, false)
 				g.pos.SetPlayer(from)
 				continue
 			}
-			front := b.Next(to, d)
 			m := sokoban.Push{Box: to, Dir: d}
-			if front < 0 || g.pos.HasBox(front) || g.dead[front] || g.push(m) {
+			if g.dead[b.Next(to, d)] || g.push(m) {
 				continue
 			}
 			child, fresh := add(id, d, true)

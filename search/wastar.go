@@ -209,9 +209,8 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		g.track()
 		g.stats.Expanded++
 		expandedHere++
-		from := pos.Player()
 		for d := range sokoban.Dirs {
-			steps, push, ok := s.step(pos, from, d)
+			steps, push, ok := s.step(pos, d)
 			if !ok {
 				continue
 			}
@@ -228,19 +227,18 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 	}
 }
 
-// step makes the move in direction d from square from, followed through a
-// tunnel if it enters one, and reports the number of steps, whether the
-// first step pushed a box, and false for a looping or dangerous move (the
-// position is then unchanged).
-func (s *wastar) step(pos *sokoban.Position, from sokoban.Square, d sokoban.Dir) (int, bool, bool) {
+// step makes the move in direction d, followed through a tunnel if it
+// enters one, and reports the number of steps, whether the first step
+// pushed a box, and false for a looping or dangerous move (the position is
+// then unchanged).
+func (s *wastar) step(pos *sokoban.Position, d sokoban.Dir) (int, bool, bool) {
 	b := s.b
-	to := b.Next(from, d)
-	if to < 0 {
-		return 0, false, false // into a wall: a looping cell
+	to, push, ok := pos.Step(d)
+	if !ok {
+		return 0, false, false // into a wall, or a box that cannot move: a looping cell
 	}
-	if pos.HasBox(to) {
-		front := b.Next(to, d)
-		if front < 0 || pos.HasBox(front) || s.dangerous[front] {
+	if push {
+		if s.dangerous[b.Next(to, d)] {
 			return 0, false, false
 		}
 		pos.Apply(sokoban.Push{Box: to, Dir: d})

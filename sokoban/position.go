@@ -160,6 +160,23 @@ func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
 	return dst
 }
 
+// Step reports what a player step in direction d does: the square it
+// enters, whether it pushes the box standing there, and false when it
+// cannot be made (a wall ahead, or a box with a wall or another box beyond
+// it). It changes nothing: Apply makes the push, SetPlayer the walk. The
+// searches and environments over single moves build on it.
+func (p *Position) Step(d Dir) (to Square, push, ok bool) {
+	to = p.b.next[p.player][d]
+	switch {
+	case to < 0:
+		return None, false, false
+	case p.boxAt[to] < 0:
+		return to, false, true
+	}
+	front := p.b.next[to][d]
+	return to, true, front >= 0 && p.boxAt[front] < 0
+}
+
 // CanPush reports whether push m is legal now.
 func (p *Position) CanPush(m Push) bool {
 	if m.Box < 0 || int(m.Box) >= p.b.N || p.boxAt[m.Box] < 0 {

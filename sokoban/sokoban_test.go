@@ -496,3 +496,41 @@ func TestNearestGoal(t *testing.T) {
 		}
 	}
 }
+
+func TestStep(t *testing.T) {
+	b := mustBoard(t, testlevel.Grid(
+		"#######",
+		"# @$$.#",
+		"#  $ .#",
+		"#    .#",
+		"#######",
+	))
+	p := b.Start()
+	player := p.Player()
+	for _, tc := range []struct {
+		d        Dir
+		to       Square
+		push, ok bool
+	}{
+		{level.Up, None, false, false},                        // a wall
+		{level.Left, b.Next(player, level.Left), false, true}, // a walk
+		{level.Right, None, true, false},                      // a box with a box beyond
+		{level.Down, b.Next(player, level.Down), false, true},
+	} {
+		to, push, ok := p.Step(tc.d)
+		if ok != tc.ok || ok && (to != tc.to || push != tc.push) {
+			t.Errorf("Step(%d) = %d, %v, %v; want %d, %v, %v", tc.d, to, push, ok, tc.to, tc.push, tc.ok)
+		}
+	}
+	p.SetPlayer(b.At(4, 2))
+	if to, push, ok := p.Step(level.Left); !ok || !push || to != b.At(3, 2) {
+		t.Errorf("Step(Left) beside the box = %d, %v, %v; want %d, true, true", to, push, ok, b.At(3, 2))
+	}
+	p.SetPlayer(b.At(3, 3))
+	if _, push, ok := p.Step(level.Up); ok || !push {
+		t.Errorf("Step(Up) under the box with a box beyond = %v, %v; want a push that cannot be made", push, ok)
+	}
+	if p.Player() != b.At(3, 3) {
+		t.Errorf("Step moved the player")
+	}
+}
