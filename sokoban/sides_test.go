@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"soko/internal/testlevel"
 	"soko/sokoban"
 )
 
@@ -13,11 +12,8 @@ import (
 // that PullDistancesBySide agrees with PullDistances at the player's best
 // side and is never smaller at any side.
 func TestSidesMatchFloodFill(t *testing.T) {
-	for _, l := range testlevel.Resolve(t, "microban:1-20,144,153") {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range boards(t, "microban:1-20,144,153") {
+		l := b.Level
 		sd := b.NewSides()
 		seen := make([]bool, b.N)
 		for s := sokoban.Square(0); int(s) < b.N; s++ {

@@ -498,13 +498,7 @@ func TestNearestGoal(t *testing.T) {
 }
 
 func TestStep(t *testing.T) {
-	b := mustBoard(t, testlevel.Grid(
-		"#######",
-		"# @$$.#",
-		"#  $ .#",
-		"#    .#",
-		"#######",
-	))
+	b := mustBoard(t, testlevel.Parse(t, "#######\n# @$$.#\n#  $ .#\n#    .#\n#######\n"))
 	p := b.Start()
 	player := p.Player()
 	for _, tc := range []struct {
