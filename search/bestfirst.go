@@ -104,12 +104,9 @@ const deadPriority = -1
 // priority it was last queued with (older queue entries are stale), and
 // whether it was expanded; the goal test is made when a state is expanded.
 func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bestFirstConfig) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, cmp.Or(cfg.detectors, defaultDetectors))
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, cmp.Or(cfg.detectors, defaultDetectors))
+	if !ok {
+		return res, err
 	}
 	s := &bestFirstSearch{g: g, cfg: cfg}
 	if err := s.setUp(opts); err != nil {

@@ -19,12 +19,9 @@ type BFSMoves struct{}
 
 // Solve implements solver.Solver.
 func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return res, err
 	}
 	add := func(parent uint32, d sokoban.Dir, push bool) (uint32, bool) {
 		g.key = g.pos.PackExact(g.key[:0])

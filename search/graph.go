@@ -165,6 +165,20 @@ func (g *pushGraph) stopped(err error) error {
 	return nil
 }
 
+// startGraph is newPushGraph for a search about to start: ok is false
+// when it cannot, and res and err are then what the search returns (the
+// error, or the status ready gives).
+func startGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (g *pushGraph, res solver.Result, ok bool, err error) {
+	g, err = newPushGraph(ctx, l, opts, detectors)
+	if err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if st, ready := g.ready(); !ready {
+		return nil, g.stop(st), false, nil
+	}
+	return g, solver.Result{}, true, nil
+}
+
 // ready reports whether the search can start: it cannot when the budget
 // ran out while the tables were built (the status says which limit) or
 // when the level is unsolvable from the start (NoSolution).

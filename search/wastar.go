@@ -81,12 +81,9 @@ func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int
 		return solver.Result{}, err
 	}
 	pruned := pruneAisles(l)
-	g, err := newPushGraph(ctx, pruned, opts, "none")
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, pruned, opts, "none")
+	if !ok {
+		return res, err
 	}
 	s := newWAStar(g.board, w, p)
 	s.pos = g.pos
