@@ -58,12 +58,25 @@ func (p *Position) set(boxes []Square, player Square) {
 	p.fresh = false
 }
 
+// Set makes p a copy of q, a position on the same board.
+func (p *Position) Set(q *Position) {
+	copy(p.boxes, q.boxes)
+	copy(p.boxAt, q.boxAt)
+	p.player, p.boxHash, p.onGoal = q.player, q.boxHash, q.onGoal
+	p.fresh = false
+}
+
 // Clone returns an independent copy of p.
 func (p *Position) Clone() *Position {
 	q := newPosition(p.b)
 	q.set(p.boxes, p.player)
 	return q
 }
+
+// Bytes returns the memory p takes: per square the index of the box on
+// it, a reachability mark and a slot of the fill's stack; per box its
+// square.
+func (p *Position) Bytes() int64 { return int64(len(p.boxAt))*(2+4+4) + 4*int64(len(p.boxes)) }
 
 // Board returns the board p is on.
 func (p *Position) Board() *Board { return p.b }

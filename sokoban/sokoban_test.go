@@ -528,3 +528,15 @@ func TestStep(t *testing.T) {
 		t.Errorf("Step moved the player")
 	}
 }
+
+// TestSet checks that Set copies a position: a moved one made a copy of
+// the start packs, hashes and reaches as the start does.
+func TestSet(t *testing.T) {
+	b := mustBoard(t, testlevel.Grid(tiny[1].rows...))
+	start, p := b.Start(), b.Start()
+	p.Apply(p.Pushes(nil, nil)[0])
+	p.Set(start)
+	if !slices.Equal(p.Pack(nil), start.Pack(nil)) || p.HashExact() != start.HashExact() || p.Reach() != start.Reach() || p.OnGoal() != start.OnGoal() {
+		t.Fatalf("after Set:\n%s\nwant:\n%s", strings.Join(p.Rows(), "\n"), strings.Join(start.Rows(), "\n"))
+	}
+}
