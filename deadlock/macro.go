@@ -161,3 +161,13 @@ func (m *Macros) InTunnel(s sokoban.Square, d sokoban.Dir) bool {
 	}
 	return m.Tunnel[s]&TunnelHorizontal != 0
 }
+
+// CarriesOn reports whether the tunnel macro of 001 §2.1.2 pushes a box on
+// from s, where a push in direction d put it: s is a tunnel square along
+// d, off any goal, that splits the board (sokoban.Board.Splits). Then the
+// player, behind the box, can never reach the squares in front while it is
+// there, so pushing it on at once keeps every solution, optimal ones too;
+// without the split a player may walk round and push the box back.
+func (m *Macros) CarriesOn(s sokoban.Square, d sokoban.Dir) bool {
+	return !m.b.IsGoal(s) && m.InTunnel(s, d) && m.b.Splits(s, d)
+}

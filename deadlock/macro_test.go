@@ -31,9 +31,13 @@ func TestTunnels(t *testing.T) {
 	if m.Tunnel[at(5, 1)] != TunnelHorizontal || m.Tunnel[at(3, 1)] != 0 {
 		t.Errorf("top row: %b %b", m.Tunnel[at(5, 1)], m.Tunnel[at(3, 1)])
 	}
-	// A box there moves only along the corridor.
+	// A box there moves only along the corridor, which splits the board:
+	// the tunnel macro carries a box pushed down into it on.
 	if !m.InTunnel(at(3, 2), level.Down) || m.InTunnel(at(3, 2), level.Right) {
 		t.Errorf("(3,2): InTunnel down %v, right %v; want true, false", m.InTunnel(at(3, 2), level.Down), m.InTunnel(at(3, 2), level.Right))
+	}
+	if !m.CarriesOn(at(3, 2), level.Down) || m.CarriesOn(at(3, 2), level.Right) {
+		t.Errorf("(3,2): CarriesOn down %v, right %v; want true, false", m.CarriesOn(at(3, 2), level.Down), m.CarriesOn(at(3, 2), level.Right))
 	}
 }
 

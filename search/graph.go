@@ -423,7 +423,7 @@ func (mv macroMove) via() uint32 {
 const viaRoom = 1 << 31
 
 // pushMacro applies push m followed, when macros are on, by the tunnel
-// macro of 001 §2.1.2: while the box stands in a one-wide tunnel along the
+// macro of 001 §2.1.2 (deadlock.Macros.CarriesOn): while the box stands in a one-wide tunnel along the
 // push, off any goal, on a square that splits the board (Board.Splits), and
 // the square ahead is such a square too, free and not dead, the box is
 // pushed on. Then, when goal-room macros are on too and the box stands on
@@ -444,9 +444,9 @@ func (g *pushGraph) pushMacro(m sokoban.Push) macroMove {
 	mv := macroMove{push: m, to: g.pos.Apply(m), steps: 1}
 	g.stats.Generated++
 	b := g.board
-	for g.tunnels && g.tunnelStep(mv.to, m.Dir) {
+	for g.tunnels && g.macros.CarriesOn(mv.to, m.Dir) {
 		next := b.Next(mv.to, m.Dir)
-		if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.tunnelStep(next, m.Dir) {
+		if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.macros.CarriesOn(next, m.Dir) {
 			break
 		}
 		mv.to = g.pos.Apply(sokoban.Push{Box: mv.to, Dir: m.Dir})
@@ -474,12 +474,6 @@ func (g *pushGraph) checkMacro(mv macroMove) macroMove {
 		mv.steps = 0
 	}
 	return mv
-}
-
-// tunnelStep reports whether a box on s, pushed in direction d, stands on a
-// square the tunnel macro carries it on from.
-func (g *pushGraph) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
-	return !g.board.IsGoal(s) && g.macros.InTunnel(s, d) && g.board.Splits(s, d)
 }
 
 // undoMacro undoes a move made by pushMacro.
