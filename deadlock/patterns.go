@@ -6,9 +6,9 @@ import (
 	"soko/sokoban"
 )
 
-// Patterns holds deadlock patterns learned during a search (issue 12 §4,
-// after the patterns Festival learns from subtrees that grow without
-// progress; the FESS paper, README References).
+// Patterns holds deadlock patterns learned during a search, after the
+// patterns Festival learns from subtrees that grow without progress (the
+// FESS paper, README References; docs/fess.md).
 //
 // Learn looks in a position for a few boxes that, alone on the board with
 // the player where he stands, can never all be put on goals. It starts from
