@@ -56,9 +56,9 @@ type Corrals struct {
 	barrier  []sokoban.Square
 	stack    []sokoban.Square
 
-	// PICorral's scratch: the squares of corrals already looked at and
-	// the smallest barrier found so far.
-	piDone sokoban.Marks
+	// looked holds the squares of the corrals Dead or PICorral has
+	// already looked at; piBest is the smallest barrier PICorral found.
+	looked sokoban.Marks
 	piBest []sokoban.Square
 
 	// relaxed search scratch: the boxes (occ, and occBits on the grid g),
@@ -77,9 +77,6 @@ type Corrals struct {
 	cache         map[string]corralAnswer // relaxed problem -> answer
 	start         []sokoban.Square
 
-	// done is Dead's scratch: the squares of corrals already examined.
-	done []bool
-
 	// CacheHits counts corral checks answered from the cache.
 	CacheHits uint64
 	queue     []sokoban.Square
@@ -96,7 +93,7 @@ func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 	return &Corrals{
 		b: b, dead: dead,
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
-		inside: sokoban.NewMarks(b.N), boxes: sokoban.NewMarks(b.N), piDone: sokoban.NewMarks(b.N),
+		inside: sokoban.NewMarks(b.N), boxes: sokoban.NewMarks(b.N), looked: sokoban.NewMarks(b.N),
 		g: g, occ: make([]bool, b.N), occBits: make([]uint64, g.words),
 		reach: make([]uint64, g.words), reach2: make([]uint64, g.words),
 		cache: make(map[string]corralAnswer),
@@ -160,18 +157,14 @@ func (c *Corrals) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 // Dead reports whether any corral of p can never be solved.
 func (c *Corrals) Dead(p *sokoban.Position) bool {
 	p.Reach()
-	if c.done == nil {
-		c.done = make([]bool, c.b.N)
-	}
-	done := c.done
-	clear(done)
+	c.looked.Clear()
 	for s := sokoban.Square(0); int(s) < c.b.N; s++ {
-		if done[s] || p.HasBox(s) || p.Reachable(s) {
+		if c.looked.Has(s) || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		dead := c.deadCorral(p, s)
 		for _, t := range c.interior {
-			done[t] = true
+			c.looked.Add(t)
 		}
 		if dead {
 			return true
@@ -620,16 +613,16 @@ func (c *Corrals) keyOf(sq []sokoban.Square) []byte {
 func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.Square {
 	p.Reach()
 	b := c.b
-	c.piDone.Clear()
+	c.looked.Clear()
 	found := false
 	c.piBest = c.piBest[:0]
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if c.piDone.Has(s) || p.HasBox(s) || p.Reachable(s) {
+		if c.looked.Has(s) || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		c.fill(p, s, 0, false)
 		for _, t := range c.interior {
-			c.piDone.Add(t)
+			c.looked.Add(t)
 		}
 		if (!found || len(c.barrier) < len(c.piBest)) && c.isPI(p) {
 			found = true
