@@ -6,6 +6,11 @@
 // LURD solution. Works cited by author and year are listed in the README's
 // References.
 //
+// It also holds the primitives the other packages build on instead of
+// writing them again: the directions (Dirs), a set of squares cleared in
+// constant time (Marks), a flood fill (Board.Fill) and the rule of one
+// player step (Position.Step).
+//
 // Square numbering: only floor squares the player can ever reach are
 // indexed, 0..N-1 in row-major order of the level grid. Walls, and squares
 // outside the walls, have no index; a neighbour that is not an indexed square
