@@ -125,12 +125,68 @@ type roundSamples struct {
 // the last whole step. A network that cannot train within opts.Memory is
 // an error wrapping ErrMemory.
 func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, Report, error) {
-	var rep Report
+	opts, boards, searchBytes, err := prepare(levels, opts)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	net, err := nn.New(opts.Net, opts.Seed)
+	if err != nil {
+		return nil, Report{}, fmt.Errorf("alphazero: %w", err)
+	}
+	net.Meta = meta
+
+	start := time.Now()
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if opts.Time > 0 {
+		ctx, cancel = context.WithTimeout(ctx, opts.Time)
+		defer cancel()
+	}
+	rounds := searchAhead(ctx, boards, opts, searchBytes)
+	t := newTrainer(net, boards, opts)
+	rep := &t.rep
+	for res := range rounds {
+		if res.err != nil {
+			break // the context ended during the search
+		}
+		rep.Searches++
+		if res.solved {
+			rep.Solved++
+		}
+		t.keep(res)
+		t0 := time.Now()
+		value, policy, steps, err := t.round(ctx)
+		if err != nil {
+			return nil, *rep, err
+		}
+		rep.Train += time.Since(t0)
+		rep.Rounds++
+		rep.Steps += steps
+		if steps > 0 {
+			rep.Curve = append(rep.Curve, Point{Step: rep.Steps, Samples: rep.Samples, Value: value, Policy: policy})
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Round: rep.Rounds, Rounds: opts.Rounds, Elapsed: time.Since(start), Time: opts.Time,
+				Samples: rep.Samples, Solved: rep.Solved, Value: value, Policy: policy})
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return net, *rep, parent.Err()
+}
+
+// prepare checks Train's levels and options and fills in the defaults. It
+// returns the options, the boards to train on (solvable and not solved at
+// the start), and the memory each search may take (0: no limit).
+func prepare(levels []*level.Level, opts Options) (Options, []*sokoban.Board, int64, error) {
 	if len(levels) == 0 {
-		return nil, rep, errors.New("alphazero: no levels to train on")
+		return opts, nil, 0, errors.New("alphazero: no levels to train on")
 	}
 	if opts.Time <= 0 && opts.Rounds <= 0 {
-		return nil, rep, errors.New("alphazero: training needs a time limit or a number of rounds")
+		return opts, nil, 0, errors.New("alphazero: training needs a time limit or a number of rounds")
 	}
 	opts.Net.Planes = planes
 	setDefault(&opts.Iterations, DefaultIterations)
@@ -144,42 +200,34 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 	for _, l := range levels {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
-			return nil, rep, fmt.Errorf("alphazero: %w", err)
+			return opts, nil, 0, fmt.Errorf("alphazero: %w", err)
 		}
 		if b.Impossible == "" && !b.Start().Solved() {
 			boards = append(boards, b)
 		}
 	}
 	if len(boards) == 0 {
-		return nil, rep, errors.New("alphazero: no level to train on is both solvable and unsolved")
+		return opts, nil, 0, errors.New("alphazero: no level to train on is both solvable and unsolved")
 	}
 	if err := opts.Net.Check(); err != nil {
-		return nil, rep, fmt.Errorf("alphazero: %w", err)
+		return opts, nil, 0, fmt.Errorf("alphazero: %w", err)
 	}
 	need := trainBytes(boards, opts)
 	if opts.Memory > 0 && need > opts.Memory {
 		c := opts.Net
-		return nil, rep, fmt.Errorf("alphazero: %w: training embed %d, %d blocks of %d channels, hidden %d on these levels takes about %d MiB, over the limit of %d MiB",
+		return opts, nil, 0, fmt.Errorf("alphazero: %w: training embed %d, %d blocks of %d channels, hidden %d on these levels takes about %d MiB, over the limit of %d MiB",
 			ErrMemory, c.Embed, c.Blocks, c.Channels, c.Hidden, need>>20, opts.Memory>>20)
 	}
 	searchBytes := int64(0) // no limit
 	if opts.Memory > 0 {
 		searchBytes = max(1, opts.Memory-need)
 	}
-	net, err := nn.New(opts.Net, opts.Seed)
-	if err != nil {
-		return nil, rep, fmt.Errorf("alphazero: %w", err)
-	}
-	net.Meta = meta
+	return opts, boards, searchBytes, nil
+}
 
-	start := time.Now()
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if opts.Time > 0 {
-		ctx, cancel = context.WithTimeout(ctx, opts.Time)
-		defer cancel()
-	}
+// searchAhead runs the rounds' searches on their own goroutine, one round
+// ahead of training, until opts.Rounds or ctx's end.
+func searchAhead(ctx context.Context, boards []*sokoban.Board, opts Options, searchBytes int64) <-chan roundSamples {
 	rounds := make(chan roundSamples, 1)
 	go func() {
 		defer close(rounds)
@@ -192,79 +240,80 @@ func Train(ctx context.Context, levels []*level.Level, opts Options) (*nn.Net, R
 			}
 		}
 	}()
+	return rounds
+}
 
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x7472)) // batches
-	buf := make([]sample, 0, opts.Buffer)
-	next := 0 // the oldest sample once the buffer is full
-	pos := make([]*sokoban.Position, len(boards))
+// trainer is Train's side of the loop: the network, a ring buffer of the
+// most recent samples, and what drawing batches takes.
+type trainer struct {
+	net    *nn.Net
+	opts   Options
+	boards []*sokoban.Board
+	pos    []*sokoban.Position // a working position per board
+	rng    *rand.Rand          // batches
+	buf    []sample
+	next   int // the oldest sample once the buffer is full
+	rep    Report
+}
+
+func newTrainer(net *nn.Net, boards []*sokoban.Board, opts Options) *trainer {
+	t := &trainer{net: net, opts: opts, boards: boards, pos: make([]*sokoban.Position, len(boards)),
+		rng: rand.New(rand.NewPCG(opts.Seed, 0x7472)), buf: make([]sample, 0, opts.Buffer)}
 	for i, b := range boards {
-		pos[i] = b.Start()
+		t.pos[i] = b.Start()
 	}
-	for res := range rounds {
-		if res.err != nil {
-			break // the context ended during the search
+	return t
+}
+
+// keep puts a round's samples in the buffer. The samples the harvest
+// dropped pass through it as blanks that the kept ones overwrite, so that
+// every sample lands where it would have had the harvest kept them all.
+func (t *trainer) keep(res roundSamples) {
+	for i := range res.dropped + len(res.samples) {
+		var s sample
+		if i >= res.dropped {
+			s = res.samples[i-res.dropped]
 		}
-		rep.Searches++
-		if res.solved {
-			rep.Solved++
+		if len(t.buf) < t.opts.Buffer {
+			t.buf = append(t.buf, s)
+		} else {
+			t.buf[t.next] = s
+			t.next = (t.next + 1) % t.opts.Buffer
 		}
-		// The samples the harvest dropped pass through the buffer as
-		// blanks that the kept ones overwrite, so that every sample lands
-		// where it would have had the harvest kept them all.
-		for i := range res.dropped + len(res.samples) {
-			var s sample
-			if i >= res.dropped {
-				s = res.samples[i-res.dropped]
-			}
-			if len(buf) < opts.Buffer {
-				buf = append(buf, s)
-			} else {
-				buf[next] = s
-				next = (next + 1) % opts.Buffer
-			}
-		}
-		rep.Samples += int64(res.dropped + len(res.samples))
-		t0 := time.Now()
-		var value, policy float64
-		steps := 0
-		for range opts.Steps {
-			if ctx.Err() != nil {
-				break // the time limit holds between steps too
-			}
-			batch, h, w := drawBatch(buf, boards, pos, opts.Batch, rng)
-			if len(batch) == 0 {
-				break
-			}
-			v, p, err := net.Train(ctx, batch, h, w)
-			if err != nil && ctx.Err() != nil {
-				break // the step stopped part way; the weights are the last step's
-			}
-			if err != nil {
-				return nil, rep, fmt.Errorf("alphazero: %w", err)
-			}
-			value += v
-			policy += p
-			steps++
-			rep.Trained += int64(len(batch))
-		}
-		rep.Train += time.Since(t0)
-		rep.Rounds++
-		rep.Steps += steps
-		if steps > 0 {
-			value /= float64(steps)
-			policy /= float64(steps)
-			rep.Curve = append(rep.Curve, Point{Step: rep.Steps, Samples: rep.Samples, Value: value, Policy: policy})
-		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Round: rep.Rounds, Rounds: opts.Rounds, Elapsed: time.Since(start), Time: opts.Time,
-				Samples: rep.Samples, Solved: rep.Solved, Value: value, Policy: policy})
-		}
+	}
+	t.rep.Samples += int64(res.dropped + len(res.samples))
+}
+
+// round takes a round's training steps on random batches of the buffer
+// and returns their mean losses and number. It stops early when ctx ends,
+// between steps or inside one (the weights are then the last whole
+// step's).
+func (t *trainer) round(ctx context.Context) (value, policy float64, steps int, err error) {
+	for range t.opts.Steps {
 		if ctx.Err() != nil {
+			break // the time limit holds between steps too
+		}
+		batch, h, w := drawBatch(t.buf, t.boards, t.pos, t.opts.Batch, t.rng)
+		if len(batch) == 0 {
 			break
 		}
+		v, p, err := t.net.Train(ctx, batch, h, w)
+		if err != nil && ctx.Err() != nil {
+			break // the step stopped part way; the weights are the last step's
+		}
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("alphazero: %w", err)
+		}
+		value += v
+		policy += p
+		steps++
+		t.rep.Trained += int64(len(batch))
 	}
-	rep.Elapsed = time.Since(start)
-	return net, rep, parent.Err()
+	if steps > 0 {
+		value /= float64(steps)
+		policy /= float64(steps)
+	}
+	return value, policy, steps, nil
 }
 
 func setDefault(v *int, def int) {

@@ -241,7 +241,8 @@ func (s Space) Log10() float64 {
 	return math.Log10(f) + float64(e)*math.Log10(2)
 }
 
-// SearchSpace computes the estimate of 000 Appendix A for l.
+// space computes the estimate of 000 Appendix A for l on board b with dead
+// squares dead.
 //
 // n counts the floor squares the player can ever reach (package sokoban's
 // squares), boxes and goals included. The thesis' own table
@@ -250,14 +251,6 @@ func (s Space) Log10() float64 {
 // player cannot reach (gaps in the outer wall, isolated floor squares) and
 // where the player starts on a goal ('+' is not counted there); see the
 // test for the comparison. Its p and b agree with ours on all 160 levels.
-func SearchSpace(l *level.Level) (Space, error) {
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		return Space{}, err
-	}
-	return space(l, b, deadlock.DeadSquares(b)), nil
-}
-
 func space(l *level.Level, b *sokoban.Board, dead []bool) Space {
 	sp := Space{Tiles: b.N, Boxes: b.Boxes(), ThesisTiles: ThesisTiles(l)}
 	for _, d := range dead {

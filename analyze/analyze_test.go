@@ -14,10 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"soko/deadlock"
 	"soko/internal/golden"
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/levels"
+	"soko/sokoban"
 )
 
 func TestRenderGolden(t *testing.T) {
@@ -157,10 +159,11 @@ func TestSearchSpaceTable(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s row %d: bad size %q", c.file, i+2, rows[i][3])
 			}
-			sp, err := SearchSpace(l)
+			b, err := sokoban.NewBoard(l)
 			if err != nil {
 				t.Fatal(err)
 			}
+			sp := space(l, b, deadlock.DeadSquares(b))
 			name := l.Name()
 			if sp.Tiles-sp.Locking != v[1] || sp.Boxes != v[2] {
 				t.Errorf("%s: n-p = %d, b = %d; table %d, %d", name, sp.Tiles-sp.Locking, sp.Boxes, v[1], v[2])

@@ -43,7 +43,7 @@ func block2x2(p *sokoban.Position, s sokoban.Square) bool {
 // along it, since the other blocks it. It is the 2×2 block with two walls.
 func wallPair(p *sokoban.Position, s sokoban.Square) bool {
 	b := p.Board()
-	for a := sokoban.Dir(0); a < 4; a++ {
+	for a := range sokoban.Dirs {
 		n := b.Next(s, a)
 		if n == sokoban.None || !p.HasBox(n) || (b.IsGoal(s) && b.IsGoal(n)) {
 			continue

@@ -377,7 +377,7 @@ func TestCanonAfter(t *testing.T) {
 			c.reachFrom(player)
 			region := slices.Clone(c.reach)
 			for _, from := range boxes {
-				for d := sokoban.Dir(0); d < 4; d++ {
+				for d := range sokoban.Dirs {
 					behind, to := b.Next(from, d^1), b.Next(from, d)
 					if behind == sokoban.None || to == sokoban.None || !c.g.has(c.reach, behind) || c.occ[to] {
 						continue

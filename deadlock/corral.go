@@ -50,18 +50,16 @@ type Corrals struct {
 	// answers are cached.
 	MaxSquares, MaxBoxes, FirstNodes, MaxNodes int
 
-	stamp    []uint32 // interior squares of the corral under examination
-	boxStamp []uint32 // its barrier boxes
-	epoch    uint32
+	inside   sokoban.Marks // interior squares of the corral under examination
+	boxes    sokoban.Marks // its barrier boxes
 	interior []sokoban.Square
 	barrier  []sokoban.Square
 	stack    []sokoban.Square
 
-	// PICorral's scratch: the squares of corrals already looked at (those
-	// stamped piEpoch) and the smallest barrier found so far.
-	piDone  []uint32
-	piEpoch uint32
-	piBest  []sokoban.Square
+	// looked holds the squares of the corrals Dead or PICorral has
+	// already looked at; piBest is the smallest barrier PICorral found.
+	looked sokoban.Marks
+	piBest []sokoban.Square
 
 	// relaxed search scratch: the boxes (occ, and occBits on the grid g),
 	// the region reachFrom flooded last (reach), and canonAfter's flood
@@ -79,9 +77,6 @@ type Corrals struct {
 	cache         map[string]corralAnswer // relaxed problem -> answer
 	start         []sokoban.Square
 
-	// done is Dead's scratch: the squares of corrals already examined.
-	done []bool
-
 	// CacheHits counts corral checks answered from the cache.
 	CacheHits uint64
 	queue     []sokoban.Square
@@ -98,21 +93,11 @@ func NewCorrals(b *sokoban.Board, dead []bool) *Corrals {
 	return &Corrals{
 		b: b, dead: dead,
 		MaxSquares: 64, MaxBoxes: 6, FirstNodes: 50, MaxNodes: 4000,
-		stamp: make([]uint32, b.N), boxStamp: make([]uint32, b.N),
+		inside: sokoban.NewMarks(b.N), boxes: sokoban.NewMarks(b.N), looked: sokoban.NewMarks(b.N),
 		g: g, occ: make([]bool, b.N), occBits: make([]uint64, g.words),
 		reach: make([]uint64, g.words), reach2: make([]uint64, g.words),
 		cache: make(map[string]corralAnswer),
 	}
-}
-
-func (c *Corrals) nextEpoch() uint32 {
-	c.epoch++
-	if c.epoch == 0 {
-		clear(c.stamp)
-		clear(c.boxStamp)
-		c.epoch = 1
-	}
-	return c.epoch
 }
 
 // fill collects the corral whose interior holds square s (free and
@@ -124,12 +109,13 @@ func (c *Corrals) nextEpoch() uint32 {
 // early, returning false, when the interior grows past limit squares
 // (limit <= 0: no limit).
 func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through bool) bool {
-	e := c.nextEpoch()
-	b := c.b
+	c.inside.Clear()
+	c.boxes.Clear()
+	b, inside, boxes := c.b, c.inside, c.boxes
 	c.interior, c.barrier = c.interior[:0], c.barrier[:0]
-	c.stamp[s] = e
+	inside.Add(s)
 	if p.HasBox(s) {
-		c.boxStamp[s] = e
+		boxes.Add(s)
 		c.barrier = append(c.barrier, s)
 	}
 	c.stack = append(c.stack[:0], s)
@@ -140,19 +126,19 @@ func (c *Corrals) fill(p *sokoban.Position, s sokoban.Square, limit int, through
 		if limit > 0 && len(c.interior) > limit {
 			return false
 		}
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			n := b.Next(t, d)
 			switch {
-			case n == sokoban.None || c.stamp[n] == e || c.boxStamp[n] == e:
+			case n == sokoban.None || inside.Has(n) || boxes.Has(n):
 			case p.HasBox(n):
-				c.boxStamp[n] = e
+				boxes.Add(n)
 				c.barrier = append(c.barrier, n)
 				if through {
-					c.stamp[n] = e
+					inside.Add(n)
 					c.stack = append(c.stack, n)
 				}
 			case !p.Reachable(n):
-				c.stamp[n] = e
+				inside.Add(n)
 				c.stack = append(c.stack, n)
 			}
 		}
@@ -171,18 +157,14 @@ func (c *Corrals) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 // Dead reports whether any corral of p can never be solved.
 func (c *Corrals) Dead(p *sokoban.Position) bool {
 	p.Reach()
-	if c.done == nil {
-		c.done = make([]bool, c.b.N)
-	}
-	done := c.done
-	clear(done)
+	c.looked.Clear()
 	for s := sokoban.Square(0); int(s) < c.b.N; s++ {
-		if done[s] || p.HasBox(s) || p.Reachable(s) {
+		if c.looked.Has(s) || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		dead := c.deadCorral(p, s)
 		for _, t := range c.interior {
-			done[t] = true
+			c.looked.Add(t)
 		}
 		if dead {
 			return true
@@ -312,7 +294,7 @@ func (c *Corrals) relaxedSolvable(boxes []sokoban.Square, player sokoban.Square,
 			if t == sokoban.None {
 				continue
 			}
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				behind, front := b.Next(t, d^1), b.Next(t, d)
 				if behind != sokoban.None && front != sokoban.None && c.g.has(c.reach, behind) && !c.occ[front] && !c.dead[front] {
 					pushes = append(pushes, relaxedPush{i, d})
@@ -491,7 +473,7 @@ func (c *Corrals) entered() bool {
 // loose reports whether the four neighbours of s on the relaxed board are
 // floor without a box.
 func (c *Corrals) loose(s sokoban.Square) bool {
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := c.b.Next(s, d); n == sokoban.None || c.occ[n] {
 			return false
 		}
@@ -552,7 +534,7 @@ func (c *Corrals) canonAfter(from, to sokoban.Square, d sokoban.Dir) sokoban.Squ
 // it floods.
 func (c *Corrals) canonKilled(from, to sokoban.Square) sokoban.Square {
 	for _, s := range [2]sokoban.Square{from, to} {
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			x := c.b.Next(s, d)
 			if x != sokoban.None && x != from && x != to && !c.occ[x] && !c.g.has(c.reach, x) {
 				least, stack := c.g.floodLeast(from, c.occBits, c.reach2, c.stack, sokoban.None)
@@ -631,23 +613,16 @@ func (c *Corrals) keyOf(sq []sokoban.Square) []byte {
 func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.Square {
 	p.Reach()
 	b := c.b
-	if c.piDone == nil {
-		c.piDone = make([]uint32, b.N)
-	}
-	c.piEpoch++
-	if c.piEpoch == 0 { // wrapped: old stamps could match again
-		clear(c.piDone)
-		c.piEpoch = 1
-	}
+	c.looked.Clear()
 	found := false
 	c.piBest = c.piBest[:0]
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if c.piDone[s] == c.piEpoch || p.HasBox(s) || p.Reachable(s) {
+		if c.looked.Has(s) || p.HasBox(s) || p.Reachable(s) {
 			continue
 		}
 		c.fill(p, s, 0, false)
 		for _, t := range c.interior {
-			c.piDone[t] = c.piEpoch
+			c.looked.Add(t)
 		}
 		if (!found || len(c.barrier) < len(c.piBest)) && c.isPI(p) {
 			found = true
@@ -659,7 +634,7 @@ func (c *Corrals) PICorral(p *sokoban.Position, dst []sokoban.Square) []sokoban.
 
 // isPI tests the corral last collected by fill.
 func (c *Corrals) isPI(p *sokoban.Position) bool {
-	b, e := c.b, c.epoch
+	b, inside, boxes := c.b, c.inside, c.boxes
 	open := false
 	for _, t := range c.interior {
 		if b.IsGoal(t) {
@@ -675,26 +650,26 @@ func (c *Corrals) isPI(p *sokoban.Position) bool {
 		return false
 	}
 	for _, t := range c.barrier {
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			behind, front := b.Next(t, d^1), b.Next(t, d)
 			switch {
 			case behind == sokoban.None || front == sokoban.None:
 				continue // walls: never
-			case c.stamp[behind] == e:
+			case inside.Has(behind):
 				continue // the player would stand in the interior
 			case p.HasBox(behind):
-				if c.boxStamp[behind] == e {
+				if boxes.Has(behind) {
 					continue // behind a barrier box
 				}
 				return false // another box may move away
 			}
 			switch {
-			case c.stamp[front] == e:
+			case inside.Has(front):
 				if !p.Reachable(behind) {
 					return false // not P
 				}
 			case p.HasBox(front):
-				if c.boxStamp[front] != e {
+				if !boxes.Has(front) {
 					return false
 				}
 			default:

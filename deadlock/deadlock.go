@@ -11,9 +11,9 @@
 //     corners of 001 Alg. 1 and the cells between corners without a goal of
 //     001 Alg. 2–3 (dead-end aisles, Alg. 4, too).
 //   - Tunnels and goal rooms (Macros; 001 §2.1.2): tunnel squares (walls on
-//     both sides), where a box pushed along the tunnel ends (TunnelEnd,
-//     PushThrough), and goal rooms, areas holding goals entered through at
-//     most two tunnel squares.
+//     both sides), along which a box can only move (InTunnel; the solvers'
+//     tunnel macros push it on from there), and goal rooms, areas holding
+//     goals entered through at most two tunnel squares.
 //
 // Dynamic detectors, run by a Checker after each push, each switchable
 // (Detectors) and counted (Checker.Fired):
@@ -109,7 +109,7 @@ func (f *Freeze) Deadlocked(p *sokoban.Position, s sokoban.Square) bool {
 		return true
 	}
 	b := p.Board()
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := b.Next(s, d); n >= 0 && p.HasBox(n) && f.frozenOffGoal(p, n) {
 			return true
 		}

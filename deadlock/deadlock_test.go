@@ -43,11 +43,14 @@ func overlay(b *sokoban.Board, dead []bool) []string {
 	return out
 }
 
+// TestDeadSquares draws the dead squares of small boards, and 001's
+// dangerous cells (CornerSquares) of one.
 func TestDeadSquares(t *testing.T) {
 	cases := []struct {
 		name string
 		rows []string
 		want []string
+		find func(*sokoban.Board) []bool // DeadSquares when nil
 	}{
 		{"room", []string{
 			"#######",
@@ -61,7 +64,7 @@ func TestDeadSquares(t *testing.T) {
 			"#  $ x#",
 			"#xxxxx#",
 			"#######",
-		}},
+		}, nil},
 		{"goal in a wall line keeps it live", []string{
 			"#######",
 			"#  .  #",
@@ -74,7 +77,7 @@ func TestDeadSquares(t *testing.T) {
 			"#x$  x#",
 			"#xxxxx#",
 			"#######",
-		}},
+		}, nil},
 		{"corridor dead end", []string{
 			"########",
 			"#.$ @  #",
@@ -83,16 +86,60 @@ func TestDeadSquares(t *testing.T) {
 			"########",
 			"#.$ @ x#",
 			"########",
-		}},
+		}, nil},
+		// Corners (Alg. 1) and squares between corners along a wall
+		// without a door (Alg. 2): the top and left walls. The right wall
+		// has a door, the bottom wall a goal, so only their corners are
+		// dangerous.
+		{"001's dangerous cells", []string{
+			"########",
+			"#      #",
+			"#      ##",
+			"#  $@   #",
+			"#      ##",
+			"#    . #",
+			"########",
+		}, []string{
+			"########",
+			"#xxxxxx#",
+			"#x     ##",
+			"#x $@  x#",
+			"#x     ##",
+			"#x   .x#",
+			"########",
+		}, CornerSquares},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := board(t, tc.rows...)
-			got := overlay(b, DeadSquares(b))
+			find := tc.find
+			if find == nil {
+				find = DeadSquares
+			}
+			got := overlay(b, find(b))
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Fatalf("dead squares:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestCornerSquaresAreDead checks that 001's dangerous cells are dead
+// squares on every Microban level: the document's rules are a special case
+// of DeadSquares.
+func TestCornerSquaresAreDead(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:1-155") {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := DeadSquares(b)
+		for s, ok := range CornerSquares(b) {
+			if ok && !dead[s] {
+				x, y := b.XY(sokoban.Square(s))
+				t.Fatalf("%s: row %d, column %d is dangerous but not dead", l.Name(), y+1, x+1)
+			}
+		}
 	}
 }
 

@@ -100,7 +100,7 @@ func (g *grid) flood(s sokoban.Square, occ []uint64, out []uint64, stack []sokob
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				n := g.b.Next(t, d)
 				if n != sokoban.None && !g.has(occ, n) && !g.has(out, n) {
 					g.put(out, n, true)

@@ -27,7 +27,7 @@ func floodRegion(b *sokoban.Board, occ []bool, s sokoban.Square) (least, second 
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		region = append(region, t)
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			if n := b.Next(t, d); n != sokoban.None && !occ[n] && !seen[n] {
 				seen[n] = true
 				stack = append(stack, n)

@@ -28,11 +28,10 @@ type FrozenGoals struct {
 	queue  []int32
 	frozen []sokoban.Square
 	movers []sokoban.Square
-	key    uint64  // of frozen
-	split1 uint64  // the box hash of the position split last, 0: none
-	match  []int32 // free goal index -> mover index, or -1
-	tried  []uint32
-	epoch  uint32
+	key    uint64        // of frozen
+	split1 uint64        // the box hash of the position split last, 0: none
+	match  []int32       // free goal index -> mover index, or -1
+	tried  sokoban.Marks // goal indexes tried by one augmenting search
 	// cacheBytes is the memory the sets in cache hold (Bytes).
 	cacheBytes int64
 
@@ -53,7 +52,7 @@ const frozenCache = 4096
 // NewFrozenGoals returns the detector for b with dead squares dead.
 func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64]*frozenSet{},
-		zKey: make([]uint64, b.N), wall: make([]bool, b.N)}
+		zKey: make([]uint64, b.N), wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
 	x := uint64(0x9e3779b97f4a7c15)
 	for s := range f.zKey {
 		x ^= x << 13
@@ -156,16 +155,8 @@ func (f *FrozenGoals) matched(set *frozenSet) bool {
 	for range set.goals {
 		f.match = append(f.match, -1)
 	}
-	if len(f.tried) < len(set.goals) {
-		f.tried = make([]uint32, len(set.goals))
-		f.epoch = 0
-	}
 	for i := range f.movers {
-		f.epoch++
-		if f.epoch == 0 {
-			clear(f.tried)
-			f.epoch = 1
-		}
+		f.tried.Clear()
 		if !f.augment(set, int32(i)) {
 			return false
 		}
@@ -185,10 +176,10 @@ func (f *FrozenGoals) augment(set *frozenSet, i int32) bool {
 		}
 	}
 	for g := range set.goals {
-		if !set.reach[g][box] || f.tried[g] == f.epoch {
+		if !set.reach[g][box] || f.tried.Has(int32(g)) {
 			continue
 		}
-		f.tried[g] = f.epoch
+		f.tried.Add(int32(g))
 		if f.match[g] < 0 || f.augment(set, f.match[g]) {
 			f.match[g] = i
 			return true
@@ -235,7 +226,7 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 			q = append(q, st)
 		}
 	}
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if pl := b.Next(goal, d); pl != sokoban.None && !f.wall[pl] {
 			visit(goal, pl)
 		}
@@ -244,7 +235,7 @@ func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
 	for h := 0; h < len(q); h++ {
 		box, pl := sokoban.Square(q[h]/int32(n)), sokoban.Square(q[h]%int32(n))
 		reach[box] = true
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			next := b.Next(pl, d)
 			if next == sokoban.None || f.wall[next] {
 				continue

@@ -92,7 +92,7 @@ func NewMacros(ctx context.Context, b *sokoban.Board) (*Macros, error) {
 			if b.IsGoal(t) {
 				r.Goals = append(r.Goals, t)
 			}
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				n := b.Next(t, d)
 				switch {
 				case n == sokoban.None:
@@ -162,41 +162,12 @@ func (m *Macros) InTunnel(s sokoban.Square, d sokoban.Dir) bool {
 	return m.Tunnel[s]&TunnelHorizontal != 0
 }
 
-// TunnelEnd returns where a box just pushed in direction d onto s ends
-// when pushed on through the tunnel, and how many more pushes that takes:
-// while the box stands in a tunnel along d, off any goal, with floor ahead,
-// it moves one more square. Where s is not in such a tunnel it returns s
-// and 0. It ignores other boxes; PushThrough stops before them.
-//
-// The tunnel macro of 001 §2.1.2 treats those pushes as one move: a box in
-// a tunnel can only move along it, and it blocks the tunnel for the player
-// while it is there. Whether a solver applies the macro (and how it counts
-// its pushes) is the solver's choice; stopping at goals keeps the macro from
-// skipping a goal, and the end square may be dead (the solver's dead-square
-// test then rejects the macro).
-func (m *Macros) TunnelEnd(s sokoban.Square, d sokoban.Dir) (sokoban.Square, int) {
-	n := 0
-	for m.InTunnel(s, d) && !m.b.IsGoal(s) {
-		t := m.b.Next(s, d)
-		if t == sokoban.None {
-			break
-		}
-		s = t
-		n++
-	}
-	return s, n
-}
-
-// PushThrough is TunnelEnd in position p: it also stops before a box.
-func (m *Macros) PushThrough(p *sokoban.Position, s sokoban.Square, d sokoban.Dir) (sokoban.Square, int) {
-	n := 0
-	for m.InTunnel(s, d) && !m.b.IsGoal(s) {
-		t := m.b.Next(s, d)
-		if t == sokoban.None || p.HasBox(t) {
-			break
-		}
-		s = t
-		n++
-	}
-	return s, n
+// CarriesOn reports whether the tunnel macro of 001 §2.1.2 pushes a box on
+// from s, where a push in direction d put it: s is a tunnel square along
+// d, off any goal, that splits the board (sokoban.Board.Splits). Then the
+// player, behind the box, can never reach the squares in front while it is
+// there, so pushing it on at once keeps every solution, optimal ones too;
+// without the split a player may walk round and push the box back.
+func (m *Macros) CarriesOn(s sokoban.Square, d sokoban.Dir) bool {
+	return !m.b.IsGoal(s) && m.InTunnel(s, d) && m.b.Splits(s, d)
 }

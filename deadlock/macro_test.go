@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"soko/level"
 	"soko/sokoban"
 )
 
@@ -30,51 +31,13 @@ func TestTunnels(t *testing.T) {
 	if m.Tunnel[at(5, 1)] != TunnelHorizontal || m.Tunnel[at(3, 1)] != 0 {
 		t.Errorf("top row: %b %b", m.Tunnel[at(5, 1)], m.Tunnel[at(3, 1)])
 	}
-	// A box pushed down into the corridor slides to its end, (3,5).
-	if end, n := m.TunnelEnd(at(3, 2), 1); end != at(3, 5) || n != 3 {
-		t.Errorf("TunnelEnd down = %v, %d; want %v, 3", end, n, at(3, 5))
+	// A box there moves only along the corridor, which splits the board:
+	// the tunnel macro carries a box pushed down into it on.
+	if !m.InTunnel(at(3, 2), level.Down) || m.InTunnel(at(3, 2), level.Right) {
+		t.Errorf("(3,2): InTunnel down %v, right %v; want true, false", m.InTunnel(at(3, 2), level.Down), m.InTunnel(at(3, 2), level.Right))
 	}
-	// Not in a tunnel along that axis: no macro.
-	if end, n := m.TunnelEnd(at(3, 2), 3); end != at(3, 2) || n != 0 {
-		t.Errorf("TunnelEnd right = %v, %d", end, n)
-	}
-	// Stops on a goal.
-	b2 := board(t,
-		"#######",
-		"#@$ . #",
-		"#######",
-	)
-	m2 := newMacros(t, b2)
-	if end, n := m2.TunnelEnd(b2.At(3, 1), 3); end != b2.At(4, 1) || n != 1 {
-		t.Errorf("goal in a tunnel: %v, %d", end, n)
-	}
-	// With no box in the way PushThrough agrees with TunnelEnd.
-	p := b.Start()
-	if end, n := m.PushThrough(p, at(3, 2), 1); end != at(3, 5) || n != 3 {
-		t.Errorf("PushThrough = %v, %d", end, n)
-	}
-}
-
-func TestPushThroughStopsAtBox(t *testing.T) {
-	b := board(t,
-		"#########",
-		"#@      #",
-		"#### ####",
-		"   # #",
-		"   #$#",
-		"   #.#",
-		"   #.#",
-		"   ###",
-	)
-	// (One box, two goals: not a level, but only the geometry matters.)
-	m := newMacros(t, b)
-	p := b.Start()
-	top := b.At(4, 2)
-	if end, n := m.PushThrough(p, top, 1); end != b.At(4, 3) || n != 1 {
-		t.Errorf("PushThrough = %v, %d; want the square above the box", end, n)
-	}
-	if end, n := m.TunnelEnd(top, 1); end != b.At(4, 5) || n != 3 {
-		t.Errorf("TunnelEnd = %v, %d; want the first goal", end, n)
+	if !m.CarriesOn(at(3, 2), level.Down) || m.CarriesOn(at(3, 2), level.Right) {
+		t.Errorf("(3,2): CarriesOn down %v, right %v; want true, false", m.CarriesOn(at(3, 2), level.Down), m.CarriesOn(at(3, 2), level.Right))
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"soko/sokoban"
 )
 
-// Patterns holds deadlock patterns learned during a search (issue 12 §4,
-// after the patterns Festival learns from subtrees that grow without
-// progress; the FESS paper, README References).
+// Patterns holds deadlock patterns learned during a search, after the
+// patterns Festival learns from subtrees that grow without progress (the
+// FESS paper, README References; docs/fess.md).
 //
 // Learn looks in a position for a few boxes that, alone on the board with
 // the player where he stands, can never all be put on goals. It starts from
@@ -149,7 +149,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 // loose reports whether the box on s has free squares (no wall, no box) on
 // all four sides.
 func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := pt.b.Next(s, d); n == sokoban.None || p.HasBox(n) {
 			return false
 		}

@@ -53,7 +53,7 @@ func newFill(a *roomArea, r *Room, room []int32, id int32) (*Fill, error) {
 	}
 	f := &Fill{Entrance: r.Entrances[0]}
 	ways := 0
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := b.Next(f.Entrance, d); n != sokoban.None && room[n] == id {
 			f.In, ways = d, ways+1
 		}
@@ -111,12 +111,10 @@ type roomArea struct {
 	b      *sokoban.Board
 	boxOK  []bool
 	walkOK []bool
-	seen   []uint32 // walk: seen[s] == epoch for the squares reached
-	epoch  uint32
+	seen   sokoban.Marks // walk: the squares reached
 	stack  []sokoban.Square
-	prev   []int32  // boxPath, per (square, side): the node pushed from, or -1
-	met    []uint32 // boxPath: met[i] == search for the nodes met
-	search uint32
+	prev   []int32       // boxPath, per (square, side): the node pushed from, or -1
+	met    sokoban.Marks // boxPath: the nodes met
 }
 
 // walkCheck is how many squares walks visit between looks at the context.
@@ -124,7 +122,7 @@ const walkCheck = 1 << 16
 
 func newRoomArea(ctx context.Context, b *sokoban.Board) *roomArea {
 	return &roomArea{ctx: ctx, b: b, boxOK: make([]bool, b.N), walkOK: make([]bool, b.N),
-		seen: make([]uint32, b.N), prev: make([]int32, 4*b.N), met: make([]uint32, 4*b.N)}
+		seen: sokoban.NewMarks(b.N), prev: make([]int32, 4*b.N), met: sokoban.NewMarks(4 * b.N)}
 }
 
 // enter makes the area that of room r with fill f.
@@ -143,8 +141,8 @@ func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
 	if a.halted() {
 		return false
 	}
-	a.epoch++
-	a.seen[from] = a.epoch
+	a.seen.Clear()
+	a.seen.Add(from)
 	a.stack = append(a.stack[:0], from)
 	for len(a.stack) > 0 {
 		s := a.stack[len(a.stack)-1]
@@ -155,10 +153,10 @@ func (a *roomArea) walk(from, to sokoban.Square, blocked []bool) bool {
 		if a.work++; a.work%walkCheck == 0 {
 			a.err = a.ctx.Err()
 		}
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			n := a.b.Next(s, d)
-			if n != sokoban.None && a.walkOK[n] && a.seen[n] != a.epoch && !blocked[n] {
-				a.seen[n] = a.epoch
+			if n != sokoban.None && a.walkOK[n] && !a.seen.Has(n) && !blocked[n] {
+				a.seen.Add(n)
 				a.stack = append(a.stack, n)
 			}
 		}
@@ -180,17 +178,17 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		box  sokoban.Square
 		side sokoban.Dir // the player stands on Next(box, side)
 	}
-	index := func(n node) int { return int(n.box)*4 + int(n.side) }
-	a.search++
+	index := func(n node) int32 { return int32(n.box)*4 + int32(n.side) }
+	a.met.Clear()
 	prev := a.prev
-	met := func(i int) bool { return a.met[i] == a.search }
 	var queue []node
 	// The player walks to each side of the starting box it can reach.
 	blocked[from] = true
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if s := a.b.Next(from, d); s != sokoban.None && a.walkOK[s] && !blocked[s] && a.walk(player, s, blocked) {
 			n := node{from, d}
-			a.met[index(n)], prev[index(n)] = a.search, -1
+			a.met.Add(index(n))
+			prev[index(n)] = -1
 			queue = append(queue, n)
 		}
 	}
@@ -200,7 +198,7 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		queue = queue[1:]
 		if n.box == to {
 			var path []sokoban.Push
-			for i := index(n); prev[i] != -1; i = int(prev[i]) {
+			for i := index(n); prev[i] != -1; i = prev[i] {
 				box := sokoban.Square(i / 4)
 				d := sokoban.Dir(i%4) ^ 1 // pushed away from the side it came from
 				path = append(path, sokoban.Push{Box: a.b.Next(box, d^1), Dir: d})
@@ -210,16 +208,17 @@ func (a *roomArea) boxPath(from, to, player sokoban.Square, blocked []bool) ([]s
 		}
 		blocked[n.box] = true
 		here := a.b.Next(n.box, n.side)
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			behind, front := a.b.Next(n.box, d^1), a.b.Next(n.box, d)
 			if behind == sokoban.None || front == sokoban.None || !a.boxOK[front] || blocked[front] || !a.walkOK[behind] || blocked[behind] {
 				continue
 			}
 			next := node{front, d ^ 1}
-			if met(index(next)) || !a.walk(here, behind, blocked) {
+			if a.met.Has(index(next)) || !a.walk(here, behind, blocked) {
 				continue
 			}
-			a.met[index(next)], prev[index(next)] = a.search, int32(index(n))
+			a.met.Add(index(next))
+			prev[index(next)] = index(n)
 			queue = append(queue, next)
 		}
 		blocked[n.box] = false

@@ -97,7 +97,7 @@ func wallSegments(b *sokoban.Board) *wallLines {
 	w := &wallLines{at: make([][]int32, b.N)}
 	seen := make(map[[2]int32]bool) // (wall direction, first square)
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			if b.Next(s, d) != sokoban.None {
 				continue
 			}

@@ -287,16 +287,6 @@ func (e *Env) Clone() *Env {
 	return &c
 }
 
-// NumActions is the size of the action space: 4 in Moves mode,
-// 4·Width·Height of the current level in Pushes mode.
-func (e *Env) NumActions() int {
-	if e.cfg.Mode == Moves {
-		return 4
-	}
-	l := e.levels[e.cur]
-	return 4 * l.Width * l.Height
-}
-
 // Level returns the current episode's level.
 func (e *Env) Level() *level.Level { return e.levels[e.cur] }
 
@@ -330,7 +320,7 @@ func (e *Env) Steps() int { return e.steps }
 // "valid actions", those whose reward is not −1) and returns it.
 func (e *Env) Legal(dst []Action) []Action {
 	if e.cfg.Mode == Moves {
-		for d := level.Dir(0); d < 4; d++ {
+		for d := range level.Dirs {
 			if e.canMove(d) {
 				dst = append(dst, Action(d))
 			}
@@ -348,16 +338,8 @@ func (e *Env) Legal(dst []Action) []Action {
 
 // canMove reports whether a step in direction d changes the state.
 func (e *Env) canMove(d level.Dir) bool {
-	b := e.bd.b
-	to := b.Next(e.pos.Player(), d)
-	if to < 0 {
-		return false
-	}
-	if !e.pos.HasBox(to) {
-		return true
-	}
-	front := b.Next(to, d)
-	return front >= 0 && !e.pos.HasBox(front)
+	_, _, ok := e.pos.Step(d)
+	return ok
 }
 
 // push decodes a Pushes-mode action into a legal push, or false.
@@ -474,11 +456,10 @@ func (e *Env) finish(b before, info Info) (Observation, float64, bool, Info) {
 
 // move makes the legal step d, pushing a box if one stands there.
 func (e *Env) move(d level.Dir) Info {
-	b := e.bd.b
 	from := e.pos.Player()
-	to := b.Next(from, d)
+	to, push, _ := e.pos.Step(d)
 	info := Info{Changed: true, Moves: 1}
-	if e.pos.HasBox(to) {
+	if push {
 		dest := e.pos.Apply(sokoban.Push{Box: to, Dir: d})
 		e.drawBox(to, dest)
 		info.Pushed = true

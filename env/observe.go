@@ -44,6 +44,3 @@ func (e *Env) observation() Observation {
 	l := e.levels[e.cur]
 	return Observation{Width: l.Width, Height: l.Height, Planes: e.planes}
 }
-
-// Observe returns the current state's observation, as the last Reset or Step did.
-func (e *Env) Observe() Observation { return e.observation() }

@@ -251,13 +251,6 @@ func (m *Matcher) augment(n, f int) bool {
 	}
 }
 
-// Assignment returns the column matched to each row by the last Solve. It is
-// meaningful only when that Solve returned ok, and it is overwritten by the
-// next Solve; copy it to keep it.
-func (m *Matcher) Assignment() []int {
-	return m.assign[:m.n]
-}
-
 // matchState is a copy of a solved Matcher: its potentials, its matching
 // and its rows, to start repairs from.
 type matchState struct {

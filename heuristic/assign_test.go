@@ -56,7 +56,7 @@ func checkAgainst(t *testing.T, m *Matcher, cost []int32, n int, want int64, wan
 	if got != saturate(want) {
 		t.Fatalf("n=%d cost=%v: total %d, want %d", n, cost, got, saturate(want))
 	}
-	a := m.Assignment()
+	a := m.assign[:m.n]
 	if len(a) != n {
 		t.Fatalf("n=%d: assignment has length %d", n, len(a))
 	}
@@ -259,7 +259,7 @@ func TestMatcherDualCertificate(t *testing.T) {
 				t.Fatalf("n=%d style=%d: unexpectedly infeasible", n, style)
 			}
 			// Row potentials are implicit: u[i] = cost[i][a[i]] − v[a[i]].
-			a := m.Assignment()
+			a := m.assign[:m.n]
 			var dual, primal int64
 			for i := range n {
 				u := int64(cost[i*n+a[i]]) - m.v[a[i]]

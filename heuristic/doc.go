@@ -18,4 +18,9 @@
 // and with sides (NewSidedPushMatching) a box's distance is that of a lone
 // box with the player in the part of the board around it where the player
 // is, which is larger where the box's square cuts the board.
+//
+// GroupBound is a second bound, for A* on levels whose boxes block each
+// other in groups between tunnels: the exact pushes of each group of boxes
+// with the others taken off the board, from pattern databases built
+// backwards from the goals, plus the matching of the boxes in no group.
 package heuristic

@@ -15,23 +15,6 @@ func Format(l *Level) string {
 	return b.String()
 }
 
-// FormatCollection returns the text of a whole collection: the header lines
-// as comments, a blank line, then the levels separated by blank lines.
-func FormatCollection(c *Collection) string {
-	var b strings.Builder
-	for _, h := range c.Header {
-		b.WriteString(strings.TrimRight(";"+prefixSpace(oneLine(h)), " \t"))
-		b.WriteByte('\n')
-	}
-	for i, l := range c.Levels {
-		if i > 0 || len(c.Header) > 0 {
-			b.WriteByte('\n')
-		}
-		writeLevel(&b, l)
-	}
-	return b.String()
-}
-
 func writeLevel(b *strings.Builder, l *Level) {
 	switch {
 	case l.Index > 0:
@@ -61,12 +44,4 @@ func quoteTitle(t string) string {
 // oneLine replaces line breaks by spaces.
 func oneLine(s string) string {
 	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
-}
-
-// prefixSpace returns s with a leading space, unless s is empty.
-func prefixSpace(s string) string {
-	if s == "" {
-		return s
-	}
-	return " " + s
 }

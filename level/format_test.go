@@ -2,7 +2,6 @@ package level
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -47,28 +46,5 @@ func TestFormatTitles(t *testing.T) {
 	for _, title := range []string{"", "plain", " lead", "trail ", "'quoted'", "''", "'", "x'", "a\u00a0", "; 5 x", "Title: y"} {
 		l := &Level{Index: 42, Title: title, Width: 5, Height: 3, Rows: []string{"#####", "#@$.#", "#####"}}
 		checkRoundTrip(t, l)
-	}
-}
-
-func TestFormatCollection(t *testing.T) {
-	in := "; Head\n;\n;   indented\n\n; 1 One\n" + simple + "\n; 2\n" + simple + "Author: A\n"
-	c, err := ParseCollection(strings.NewReader(in), "c.xsb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "; Head\n;\n;   indented\n\n; 1 One\n" + simple + "\n; 2\n" + simple
-	got := FormatCollection(c)
-	if got != want {
-		t.Fatalf("FormatCollection:\n%s\nwant\n%s", got, want)
-	}
-	c2, err := ParseCollection(strings.NewReader(got), "c.xsb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(c2.Header, c.Header) || len(c2.Levels) != 2 {
-		t.Errorf("reparse: header %q, %d levels", c2.Header, len(c2.Levels))
-	}
-	if got := FormatCollection(&Collection{Levels: c.Levels}); !strings.HasPrefix(got, "; 1 One\n") {
-		t.Errorf("without header: %q", got)
 	}
 }

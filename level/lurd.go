@@ -17,6 +17,10 @@ const (
 	Right
 )
 
+// Dirs is the number of directions: for d := range Dirs visits Up, Down,
+// Left and Right in that order, each as a Dir.
+const Dirs Dir = 4
+
 // Delta returns the change of column (dx) and row (dy) for one step in
 // direction d; rows grow downwards. An invalid Dir gives (0, 0).
 func (d Dir) Delta() (dx, dy int) {

@@ -60,16 +60,6 @@ func Names() []string {
 	return names
 }
 
-// Provenance returns the notes on the sources and licences of the embedded
-// collections (Markdown).
-func Provenance() string {
-	b, err := data.ReadFile("data/PROVENANCE.md")
-	if err != nil {
-		panic(err) // embedded
-	}
-	return string(b)
-}
-
 // Collection returns the embedded collection with the given name. The result
 // is a fresh copy that the caller may modify. Levels' Source is the
 // collection name.

@@ -33,10 +33,10 @@ const (
 // action list and the extra hashes merged into it (see reversal.go);
 // node.move holds the step for the other variants.
 type moveGame struct {
-	mb      *moveBoard
-	pos     *movePos // the working state
-	root    *movePos
-	scratch *movePos
+	b       *sokoban.Board
+	pos     *sokoban.Position // the working state
+	root    *sokoban.Position
+	scratch *sokoban.Position
 	variant moveVariant
 	depth   int // rollout cap
 	rng     *rand.Rand
@@ -68,16 +68,15 @@ type moveGame struct {
 }
 
 func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64) *moveGame {
-	mb := newMoveBoard(b)
 	g := &moveGame{
-		mb: mb, pos: mb.start(), root: mb.start(), scratch: mb.start(),
+		b: b, pos: b.Start(), root: b.Start(), scratch: b.Start(),
 		variant: variant, depth: depth, goal: None, bestOnGoal: -1,
 		rng:  rand.New(rand.NewPCG(seed, 0x726f6c6c)),
 		seen: newHashSet(1 << 12),
 	}
-	g.seen.add(g.root.hash)
+	g.seen.add(g.root.HashExact())
 	g.grow(Root)
-	g.own[Root] = g.root.hash
+	g.own[Root] = g.root.HashExact()
 	return g
 }
 
@@ -100,27 +99,27 @@ func (g *moveGame) add(t *Tree, x int32, steps []level.Dir) int32 {
 	}
 	y := t.Add(x, move, 0)
 	g.grow(y)
-	g.own[y] = g.pos.hash
+	g.own[y] = g.pos.HashExact()
 	if g.variant == reversible {
 		g.setActs(y, append([]level.Dir(nil), steps...))
 		g.extra[y] = nil
 	}
-	g.seen.add(g.pos.hash)
+	g.seen.add(g.pos.HashExact())
 	return y
 }
 
 // Reset implements Game.
-func (g *moveGame) Reset() { g.pos.set(g.root) }
+func (g *moveGame) Reset() { g.pos.Set(g.root) }
 
 // Play implements Game.
 func (g *moveGame) Play(t *Tree, x int32) {
 	if g.variant == reversible {
 		for _, d := range g.acts[x] {
-			g.pos.step(d)
+			step(g.pos, d)
 		}
 		return
 	}
-	g.pos.step(level.Dir(t.nodes[x].move))
+	step(g.pos, level.Dir(t.nodes[x].move))
 }
 
 // Expand implements Game: one child per legal step (mcts-nd: per legal step
@@ -128,36 +127,32 @@ func (g *moveGame) Play(t *Tree, x int32) {
 func (g *moveGame) Expand(t *Tree, x int32) bool {
 	t.MarkExpanded(x)
 	g.expansions++
-	g.dirs = g.pos.legal(g.dirs[:0])
-	g.scratch.set(g.pos)
+	g.dirs = legal(g.pos, g.dirs[:0])
+	g.scratch.Set(g.pos)
 	for _, d := range g.dirs {
-		g.pos.step(d)
-		if g.variant == noDupMCTS && g.seen.has(g.pos.hash) {
-			g.pos.set(g.scratch)
+		step(g.pos, d)
+		if g.variant == noDupMCTS && g.seen.has(g.pos.HashExact()) {
+			g.pos.Set(g.scratch)
 			continue
 		}
 		one := [1]level.Dir{d}
 		y := g.add(t, x, one[:])
-		if g.pos.solved() {
+		if g.pos.Solved() {
 			g.goal, g.goalTail = y, nil
 			return true
 		}
-		g.pos.set(g.scratch)
+		g.pos.Set(g.scratch)
 	}
 	return false
 }
 
 // Evaluate implements Game: a random rollout from the working state.
 func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
-	if g.pos.onGoal > g.bestOnGoal {
-		g.bestOnGoal, g.bestPlayer, g.bestBoxes = g.pos.onGoal, g.pos.player, g.bestBoxes[:0]
-		for s, box := range g.pos.box {
-			if box {
-				g.bestBoxes = append(g.bestBoxes, sokoban.Square(s))
-			}
-		}
+	if g.pos.OnGoal() > g.bestOnGoal {
+		g.bestOnGoal, g.bestPlayer = g.pos.OnGoal(), g.pos.Player()
+		g.bestBoxes = append(g.bestBoxes[:0], g.pos.BoxSquares()...)
 	}
-	if g.pos.solved() {
+	if g.pos.Solved() {
 		g.goal, g.goalTail = x, nil
 		return 1, true
 	}
@@ -167,22 +162,22 @@ func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
 		if i%rolloutCheck == rolloutCheck-1 && g.stop != nil && g.stop() {
 			break
 		}
-		g.dirs = g.pos.legal(g.dirs[:0])
+		g.dirs = legal(g.pos, g.dirs[:0])
 		if len(g.dirs) == 0 {
 			break
 		}
 		d := g.dirs[g.rng.IntN(len(g.dirs))]
-		g.pos.step(d)
+		step(g.pos, d)
 		g.tail = append(g.tail, d)
-		if g.pos.solved() {
+		if g.pos.Solved() {
 			g.goal, g.goalTail = x, g.tail
 			return 1, true
 		}
 		if g.variant == noveltyMCTS {
-			g.trail = append(g.trail, g.pos.hash)
+			g.trail = append(g.trail, g.pos.HashExact())
 		}
 	}
-	r := g.pos.covered()
+	r := covered(g.pos)
 	if g.variant == noveltyMCTS {
 		novel := 0
 		for _, h := range g.trail {
@@ -209,7 +204,7 @@ func (g *moveGame) best() []string {
 	if g.bestOnGoal < 0 {
 		return nil
 	}
-	return g.mb.b.PositionOf(g.bestBoxes, g.bestPlayer).Rows()
+	return g.b.PositionOf(g.bestBoxes, g.bestPlayer).Rows()
 }
 
 // steps appends to dst the steps from the root to x.
@@ -229,10 +224,10 @@ func (g *moveGame) steps(t *Tree, dst []level.Dir, x int32) []level.Dir {
 func (g *moveGame) solution(t *Tree) []level.Move {
 	dirs := g.steps(t, nil, g.goal)
 	dirs = append(dirs, g.goalTail...)
-	p := g.mb.start()
+	p := g.b.Start()
 	moves := make([]level.Move, len(dirs))
 	for i, d := range dirs {
-		moves[i] = level.Move{Dir: d, Push: p.step(d)}
+		moves[i] = level.Move{Dir: d, Push: step(p, d)}
 	}
 	return moves
 }

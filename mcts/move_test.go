@@ -23,26 +23,25 @@ func checkReversal(tr *Tree, g *moveGame) error {
 	}
 	type item struct {
 		x   int32
-		pos *movePos
+		pos *sokoban.Position
 	}
-	stack := []item{{Root, g.mb.start()}}
+	stack := []item{{Root, g.b.Start()}}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if it.pos.hash != g.own[it.x] {
+		if it.pos.HashExact() != g.own[it.x] {
 			return fmt.Errorf("node %d: its action lists lead to a state other than its own", it.x)
 		}
 		for y := tr.First(it.x); y != None; y = tr.Next(y) {
-			p := g.mb.start()
-			p.set(it.pos)
+			p := it.pos.Clone()
 			if len(g.acts[y]) == 0 {
 				return fmt.Errorf("node %d: empty action list", y)
 			}
 			for _, d := range g.acts[y] {
-				if !p.canStep(d) {
+				if _, _, ok := p.Step(d); !ok {
 					return fmt.Errorf("node %d: illegal step in its action list", y)
 				}
-				p.step(d)
+				step(p, d)
 			}
 			stack = append(stack, item{y, p})
 		}
@@ -74,7 +73,7 @@ func TestReversibilityCompression(t *testing.T) {
 			}
 		}
 		compressions += g.compressions
-		if g.extra[Root] == nil && tr.Kids(Root) > 0 && g.compressions > 50 {
+		if g.extra[Root] == nil && tr.nodes[Root].kids > 0 && g.compressions > 50 {
 			t.Logf("%s: the root absorbed no states", l.Name())
 		}
 	}

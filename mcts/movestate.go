@@ -1,126 +1,40 @@
 package mcts
 
 import (
-	"math/rand/v2"
-
 	"soko/level"
 	"soko/sokoban"
 )
 
-// moveBoard holds the static tables of the single-move Sokoban of 002: the
-// sokoban.Board's square indexing and neighbours, and Zobrist keys for the
-// boxes and the exact player square (not the canonical one: at this level
-// two player squares are two states).
-type moveBoard struct {
-	b           *sokoban.Board
-	zBox        []uint64
-	zPlayer     []uint64
-	startBoxes  []sokoban.Square
-	startPlayer sokoban.Square
-}
+// The single-move game's state is a sokoban.Position: the boxes and the
+// exact player square (at this level two player squares are two states),
+// identified by Position.HashExact.
 
-// moveZobristSeed fixes the keys, so that hashes are reproducible.
-const moveZobristSeed = 0x2002ca5e
-
-func newMoveBoard(b *sokoban.Board) *moveBoard {
-	mb := &moveBoard{b: b, zBox: make([]uint64, b.N), zPlayer: make([]uint64, b.N)}
-	rng := rand.New(rand.NewPCG(moveZobristSeed, uint64(b.N)))
-	for s := range mb.zBox {
-		mb.zBox[s] = rng.Uint64()
-		mb.zPlayer[s] = rng.Uint64()
+// step moves the player of p in direction d, which must be legal, and
+// reports whether it pushed a box.
+func step(p *sokoban.Position, d level.Dir) (pushed bool) {
+	to, push, _ := p.Step(d)
+	if push {
+		p.Apply(sokoban.Push{Box: to, Dir: d})
+	} else {
+		p.SetPlayer(to)
 	}
-	p := b.Start()
-	mb.startBoxes = append([]sokoban.Square(nil), p.BoxSquares()...)
-	mb.startPlayer = p.Player()
-	return mb
+	return push
 }
 
-// bytes returns the memory the board's tables take, with the game's three
-// working positions.
-func (mb *moveBoard) bytes() int64 {
-	return mb.b.Bytes() + int64(mb.b.N)*(8+8+3)
-}
-
-// movePos is a state of the single-move game: the box squares, the exact
-// player square, the Zobrist hash of both, and the number of boxes on goals.
-//
-// Invariant: box[s] is true exactly for the box squares; hash is the XOR of
-// zBox over them and zPlayer[player]; onGoal counts boxes on goals.
-type movePos struct {
-	mb     *moveBoard
-	box    []bool
-	player sokoban.Square
-	hash   uint64
-	onGoal int
-}
-
-func (mb *moveBoard) start() *movePos {
-	p := &movePos{mb: mb, box: make([]bool, mb.b.N), player: mb.startPlayer}
-	for _, s := range mb.startBoxes {
-		p.box[s] = true
-		p.hash ^= mb.zBox[s]
-		if mb.b.IsGoal(s) {
-			p.onGoal++
-		}
-	}
-	p.hash ^= mb.zPlayer[p.player]
-	return p
-}
-
-// set copies q into p.
-func (p *movePos) set(q *movePos) {
-	copy(p.box, q.box)
-	p.player, p.hash, p.onGoal = q.player, q.hash, q.onGoal
-}
-
-// solved reports whether every box is on a goal.
-func (p *movePos) solved() bool { return p.onGoal == len(p.mb.startBoxes) }
-
-// canStep reports whether the player can move in direction d: onto free
-// floor, or pushing a box onto free floor.
-func (p *movePos) canStep(d level.Dir) bool {
-	b := p.mb.b
-	t := b.Next(p.player, d)
-	if t < 0 {
-		return false
-	}
-	if !p.box[t] {
-		return true
-	}
-	u := b.Next(t, d)
-	return u >= 0 && !p.box[u]
-}
-
-// step moves the player in direction d, which must be legal, and reports
-// whether it pushed a box.
-func (p *movePos) step(d level.Dir) (pushed bool) {
-	mb := p.mb
-	t := mb.b.Next(p.player, d)
-	if p.box[t] {
-		u := mb.b.Next(t, d)
-		p.box[t], p.box[u] = false, true
-		p.hash ^= mb.zBox[t] ^ mb.zBox[u]
-		if mb.b.IsGoal(t) {
-			p.onGoal--
-		}
-		if mb.b.IsGoal(u) {
-			p.onGoal++
-		}
-		pushed = true
-	}
-	p.hash ^= mb.zPlayer[p.player] ^ mb.zPlayer[t]
-	p.player = t
-	return pushed
-}
-
-// legal appends the legal directions to dst.
-func (p *movePos) legal(dst []level.Dir) []level.Dir {
-	for d := level.Dir(0); d < 4; d++ {
-		if p.canStep(d) {
+// legal appends the directions the player of p can step in to dst: onto
+// free floor, or pushing a box onto free floor.
+func legal(p *sokoban.Position, dst []level.Dir) []level.Dir {
+	for d := range level.Dirs {
+		if _, _, ok := p.Step(d); ok {
 			dst = append(dst, d)
 		}
 	}
 	return dst
+}
+
+// covered returns the share of goals covered by boxes in p.
+func covered(p *sokoban.Position) float64 {
+	return float64(p.OnGoal()) / float64(len(p.BoxSquares()))
 }
 
 // hashSet is a set of 64-bit state hashes: open addressing over one flat
@@ -176,6 +90,3 @@ func (s *hashSet) add(h uint64) bool {
 
 func (s *hashSet) len() int     { return s.n }
 func (s *hashSet) bytes() int64 { return 8 * int64(cap(s.keys)) }
-
-// covered returns the share of goals covered by boxes.
-func (p *movePos) covered() float64 { return float64(p.onGoal) / float64(len(p.mb.startBoxes)) }

@@ -115,10 +115,10 @@ func (g *pushGame) moves(t *Tree) ([]level.Move, error) {
 	return moves, err
 }
 
-func (g *moveGame) rootSolved() bool { return g.root.solved() }
+func (g *moveGame) rootSolved() bool { return g.root.Solved() }
 
 func (g *moveGame) counts() (int64, int64, int64) {
-	return int64(g.seen.len()), g.expansions, g.bytes() + g.mb.bytes()
+	return int64(g.seen.len()), g.expansions, g.bytes() + g.b.Bytes() + g.pos.Bytes() + g.root.Bytes() + g.scratch.Bytes()
 }
 
 func (g *moveGame) moves(t *Tree) ([]level.Move, error) { return g.solution(t), nil }

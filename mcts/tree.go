@@ -81,17 +81,11 @@ func (t *Tree) Bytes() int64 {
 
 const nodeSize = 64 // bytes per node, padded
 
-// Parent returns x's parent, or None for the root.
-func (t *Tree) Parent(x int32) int32 { return t.nodes[x].parent }
-
 // First returns x's first child, or None.
 func (t *Tree) First(x int32) int32 { return t.nodes[x].first }
 
 // Next returns the next sibling of x, or None.
 func (t *Tree) Next(x int32) int32 { return t.nodes[x].next }
-
-// Kids returns the number of x's children.
-func (t *Tree) Kids(x int32) int { return int(t.nodes[x].kids) }
 
 // Depth returns the number of edges from the root to x.
 func (t *Tree) Depth(x int32) int { return int(t.nodes[x].depth) }
@@ -111,9 +105,6 @@ func (t *Tree) Value(x int32) float64 {
 
 // Move returns the game's action that leads from x's parent to x.
 func (t *Tree) Move(x int32) uint32 { return t.nodes[x].move }
-
-// SetMove replaces the action that leads from x's parent to x.
-func (t *Tree) SetMove(x int32, m uint32) { t.nodes[x].move = m }
 
 // State returns the game's state id of x.
 func (t *Tree) State(x int32) uint32 { return t.nodes[x].state }

@@ -16,12 +16,6 @@ type Config struct {
 	Hidden   int // units of the value head's hidden layer
 }
 
-// Reference is 003 §3's network: embedding 16, 10 residual blocks of 64
-// channels (the hidden size of the value head is not given there).
-func Reference(planes int) Config {
-	return Config{Planes: planes, Embed: 16, Channels: 64, Blocks: 10, Hidden: 64}
-}
-
 // Limits of a Config, far above any useful network and small enough that a
 // model file cannot ask for an absurd allocation.
 const (
@@ -318,18 +312,6 @@ func (n *Net) Values(ctx context.Context, in []float64, count, h, w int, out []f
 	return out, nil
 }
 
-// Logits returns the policy logits of board b of the last Values call: the
-// logit of a push of the box on square (x, y) in direction d (0..3) is at
-// d·H·W + y·W + x.
-func (n *Net) Logits(b int) []float64 {
-	hw := n.s.h * n.s.w
-	out := make([]float64, 4*hw)
-	for d := range 4 {
-		copy(out[d*hw:][:hw], n.logits[d*n.s.cols()+b*hw:][:hw])
-	}
-	return out
-}
-
 // Sample is one training example: a board's planes and its targets.
 type Sample struct {
 	Planes []float64 // Planes·H·W values, plane-major
@@ -339,14 +321,6 @@ type Sample struct {
 	// policy target.
 	Legal  []int32
 	Policy []float64
-}
-
-// Loss returns the mean squared error of the values and the mean
-// cross-entropy of the policies (over the samples that have a policy
-// target) on a batch of boards of h×w squares, without training.
-func (n *Net) Loss(batch []Sample, h, w int) (value, policy float64, err error) {
-	value, policy, _, _, err = n.loss(context.Background(), batch, h, w)
-	return value, policy, err
 }
 
 // loss runs the batch forward and returns the losses with their

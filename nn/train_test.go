@@ -44,7 +44,7 @@ func TestTrainingLearns(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(2, 2))
 	test := learnable(c, 64, 5, 5, r)
-	before, _, err := n.Loss(test, 5, 5)
+	before, _, _, _, err := n.loss(context.Background(), test, 5, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestTrainingLearns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after, _, err := n.Loss(test, 5, 5)
+	after, _, _, _, err := n.loss(context.Background(), test, 5, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

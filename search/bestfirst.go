@@ -65,7 +65,7 @@ type bestFirstConfig struct {
 	expandCorrals bool
 	// groups: the "groups" parameter is read, and when it is on, a search
 	// still running after groupsAfter expansions tries the group bound
-	// (groupBound), which raises the bound of the states scored after.
+	// (heuristic.GroupBound), which raises the bound of the states scored after.
 	groups bool
 }
 
@@ -95,143 +95,154 @@ const corralDeadCount = "corral.dead"
 // maxDepth keeps g within its 16-bit field.
 const maxDepth = 1<<16 - 2
 
+// deadPriority is the priority of a state known to be unsolvable.
+const deadPriority = -1
+
 // bestFirst runs a best-first search over pushes: the open list is a bucket
 // queue on priority, with ties broken by the scorer's tie value and then
 // last-in first-out. Per state it keeps g (pushes from the start), the
 // priority it was last queued with (older queue entries are stale), and
 // whether it was expanded; the goal test is made when a state is expanded.
 func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bestFirstConfig) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, cmp.Or(cfg.detectors, defaultDetectors))
-	if err != nil {
+	g, res, ok, err := startGraph(ctx, l, opts, cmp.Or(cfg.detectors, defaultDetectors))
+	if !ok {
+		return res, err
+	}
+	s := &bestFirstSearch{g: g, cfg: cfg}
+	if err := s.setUp(opts); err != nil {
 		return solver.Result{}, err
 	}
-	if st, ok := g.ready(); !ok {
+	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return g.stop(st), nil
 	}
+	return s.run()
+}
+
+// bestFirstSearch is one run of bestFirst: the push graph, what the
+// configuration turned on, and per state its cost, queued priority,
+// whether it was expanded, and its group bound.
+type bestFirstSearch struct {
+	g       *pushGraph
+	cfg     bestFirstConfig
+	sc      scorer
+	corrals *deadlock.Corrals // expandCorrals' detector, or nil
+	groups  bool              // the group bound is on and not set up yet
+
+	cost   []uint16 // pushes from the start
+	prio   []int32  // the priority last queued with, or deadPriority
+	closed []bool   // expanded (and not reopened since)
+	// grouped[id]: state id's group bound, once g.groups is set, or
+	// -1 before it first comes off the open list.
+	grouped []int32
+	open    bucketq.Queue
+	pushes  []sokoban.Push
+}
+
+// setUp reads the parameters the configuration asks for and builds the
+// scorer, the detectors and the tables they turn on. It returns early,
+// without an error, when the budget runs out (g.ready then says so).
+func (s *bestFirstSearch) setUp(opts solver.Options) error {
+	g, cfg := s.g, s.cfg
 	if cfg.frozen {
 		on, err := opts.Bool(frozenGoalsParam)
 		if err != nil {
-			return solver.Result{}, err
+			return err
 		}
 		if n := int64(g.board.N); on && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
 			g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
 		}
 		last, err := opts.Bool(parkedLastParam)
 		if err != nil {
-			return solver.Result{}, err
+			return err
 		}
 		if last {
 			g.parkedTie = bucketq.MaxTie / 4
 		}
 	}
-	var corrals *deadlock.Corrals
 	if cfg.expandCorrals {
 		on, err := opts.Bool(expandCorralsParam)
 		if err != nil {
-			return solver.Result{}, err
+			return err
 		}
 		if on {
-			corrals = deadlock.NewCorrals(g.board, g.dead)
-			corrals.FirstNodes = expandCorralNodes
+			s.corrals = deadlock.NewCorrals(g.board, g.dead)
+			s.corrals.FirstNodes = expandCorralNodes
 		}
 	}
-	sc, err := cfg.score(g)
-	if err != nil {
-		return solver.Result{}, err
+	var err error
+	if s.sc, err = cfg.score(g); err != nil {
+		return err
 	}
 	if err := g.setUpMoves(opts, true, true, cfg.rooms); err != nil {
-		return solver.Result{}, err
+		return err
 	}
-	if st, ok := g.ready(); !ok { // the budget ran out building the tables
-		return g.stop(st), nil
+	if _, ok := g.ready(); !ok {
+		return nil
 	}
 	if cfg.symmetry && !g.rooms {
 		on, err := opts.Bool(symmetryParam)
 		if err != nil {
-			return solver.Result{}, err
+			return err
 		}
 		if g.sym = newSymmetry(g.board); !on || g.sym == nil {
 			g.sym = nil
 		} else if g.charge(g.sym.Bytes()) {
-			return g.stop(g.halt), nil
+			return nil
 		}
 	}
 	if g.sym == nil { // with symmetry, its own tree of the region serves
 		g.region = sokoban.NewRegion(g.board)
 		if g.charge(g.region.Bytes()) {
-			return g.stop(g.halt), nil
+			return nil
 		}
 	}
-	groups := false
 	if cfg.groups {
-		if groups, err = opts.Bool(groupsParam); err != nil {
-			return solver.Result{}, err
+		if s.groups, err = opts.Bool(groupsParam); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// run searches from the start until a solution, an empty open list or the
+// budget's end.
+func (s *bestFirstSearch) run() (solver.Result, error) {
+	g, cfg := s.g, s.cfg
 	root := g.addRoot()
-	score := func(p *sokoban.Position, g int, id uint32) (int, int, bool) {
-		if sc.child != nil {
-			return sc.child(p, g, id)
-		}
-		return sc.score(p, g)
-	}
-	p0, t0, ok := sc.score(g.pos, 0)
+	p0, t0, ok := s.sc.score(g.pos, 0)
 	if !ok {
 		return g.stop(solver.NoSolution), nil
 	}
-	const dead = -1 // priority of a state known to be unsolvable
-	var (
-		cost   = []uint16{0}
-		prio   = []int32{int32(p0 + cfg.offset)}
-		closed = []bool{false}
-		// grouped[id]: state id's group bound, once g.groups is set, or
-		// -1 before it first comes off the open list.
-		grouped []int32
-		open    bucketq.Queue
-		pushes  = make([]sokoban.Push, 0, 64)
-	)
-	prio[0] = int32(queued(int(prio[0])))
-	open.Push(int(prio[0]), t0, root)
+	s.cost, s.prio, s.closed = []uint16{0}, []int32{int32(queued(p0 + cfg.offset))}, []bool{false}
+	s.pushes = make([]sokoban.Push, 0, 64)
+	s.open.Push(int(s.prio[0]), t0, root)
 	for {
-		id, p, ok := open.Pop()
+		id, p, ok := s.open.Pop()
 		if !ok {
 			return g.stop(solver.NoSolution), nil
 		}
-		if closed[id] || int32(p) != prio[id] {
+		if s.closed[id] || int32(p) != s.prio[id] {
 			continue // expanded already, or a stale entry
 		}
-		closed[id] = true
-		if st, stop := g.tick(7*int64(cap(cost)) + 4*int64(cap(grouped)) + open.Bytes() + g.groups.Bytes()); stop {
+		s.closed[id] = true
+		if st, stop := g.tick(7*int64(cap(s.cost)) + 4*int64(cap(s.grouped)) + s.open.Bytes() + g.groups.Bytes()); stop {
 			return g.stop(st), nil
 		}
-		if groups && g.stats.Expanded == groupsAfter {
-			groups = false
+		if s.groups && g.stats.Expanded == groupsAfter {
+			s.groups = false
 			if g.setUpGroups(int32(p0)) {
 				return g.stop(g.halt), nil
 			}
 			if g.groups != nil {
-				grouped = make([]int32, len(cost), cap(cost))
-				for i := range grouped {
-					grouped[i] = -1
+				s.grouped = make([]int32, len(s.cost), cap(s.cost))
+				for i := range s.grouped {
+					s.grouped[i] = -1
 				}
 			}
 		}
 		g.pos.Unpack(g.store.Key(id))
-		if g.groups != nil && grouped[id] < 0 {
-			// The group bound is taken when a state first comes off the
-			// open list, not when it is generated: most states generated
-			// never do. A state it raises goes back on the list.
-			x, ok := g.groups.bound(g.pos)
-			if !ok {
-				prio[id] = dead
-				continue
-			}
-			grouped[id] = x
-			if f := queued(int(cost[id]) + int(x) + cfg.offset); f > p {
-				closed[id], prio[id] = false, int32(f)
-				open.Push(f, int(x), id)
-				continue
-			}
+		if g.groups != nil && s.grouped[id] < 0 && s.regroup(id, p) {
+			continue
 		}
 		if g.pos.Solved() {
 			return g.solution(id)
@@ -241,69 +252,113 @@ func bestFirst(ctx context.Context, l *level.Level, opts solver.Options, cfg bes
 		if cfg.bound {
 			g.stats.Bound = p - cfg.offset
 		}
-		if corrals != nil && corrals.Dead(g.pos) {
+		if s.corrals != nil && s.corrals.Dead(g.pos) {
 			if g.stats.Counts == nil {
 				g.stats.Counts = map[string]int64{}
 			}
 			g.stats.Counts[corralDeadCount]++
-			prio[id] = dead
+			s.prio[id] = deadPriority
 			continue
 		}
-		if sc.parent != nil {
-			sc.parent(g.pos, id)
-		}
-		pushes = g.candidates(pushes[:0])
-		for _, m := range pushes {
-			if st, stop := g.pulse(); stop {
-				return g.stop(st), nil
-			}
-			mv := g.pushMacro(m)
-			if mv.steps == 0 {
-				continue
-			}
-			if int(cost[id])+mv.pushes() > maxDepth {
-				g.undoMacro(mv)
-				continue
-			}
-			depth := cost[id] + uint16(mv.pushes())
-			g.moved = mv.to
-			child, fresh := g.addMove(id, mv)
-			switch {
-			case fresh:
-				cost = append(cost, depth)
-				if grouped != nil {
-					grouped = append(grouped, -1)
-				}
-				cp, ct, ok := score(g.pos, int(depth), child)
-				if ok {
-					if grouped != nil {
-						cp, ct = inherit(cp, ct, int(depth), int(grouped[id]), mv.pushes())
-					}
-					cp = queued(cp + cfg.offset)
-					prio = append(prio, int32(cp))
-					closed = append(closed, false)
-					open.Push(cp, ct, child)
-				} else {
-					prio = append(prio, dead)
-					closed = append(closed, true)
-				}
-			case cfg.reopen && depth < cost[child] && prio[child] != dead:
-				cp, ct, _ := score(g.pos, int(depth), child)
-				if grouped != nil {
-					cp, ct = inherit(cp, ct, int(depth), int(grouped[id]), mv.pushes())
-					cp, ct = inherit(cp, ct, int(depth), int(grouped[child]), 0) // its own, if taken
-				}
-				cp = queued(cp + cfg.offset)
-				closed[child] = false
-				cost[child] = depth
-				prio[child] = int32(cp)
-				g.parent[child] = id
-				g.via[child] = mv.via()
-				open.Push(cp, ct, child)
-			}
-			g.undoMacro(mv)
+		if st, stop := s.expand(id); stop {
+			return g.stop(st), nil
 		}
 	}
+}
+
+// regroup takes the group bound of state id, off the open list with
+// priority p, when it first comes off: most states generated never do.
+// It reports whether the state is not to be expanded now: unsolvable, or
+// raised and put back on the list.
+func (s *bestFirstSearch) regroup(id uint32, p int) bool {
+	x, ok := s.g.groups.Bound(s.g.pos)
+	if !ok {
+		s.prio[id] = deadPriority
+		return true
+	}
+	s.grouped[id] = x
+	if f := queued(int(s.cost[id]) + int(x) + s.cfg.offset); f > p {
+		s.closed[id], s.prio[id] = false, int32(f)
+		s.open.Push(f, int(x), id)
+		return true
+	}
+	return false
+}
+
+// expand generates the children of state id, whose position g.pos holds,
+// and queues those that are new or, with reopen, reached by a shorter
+// path. It reports whether the budget ran out.
+func (s *bestFirstSearch) expand(id uint32) (solver.Status, bool) {
+	g, cfg := s.g, s.cfg
+	if s.sc.parent != nil {
+		s.sc.parent(g.pos, id)
+	}
+	s.pushes = g.candidates(s.pushes[:0])
+	for _, m := range s.pushes {
+		if st, stop := g.pulse(); stop {
+			return st, true
+		}
+		mv := g.pushMacro(m)
+		if mv.steps == 0 {
+			continue
+		}
+		if int(s.cost[id])+mv.pushes() > maxDepth {
+			g.undoMacro(mv)
+			continue
+		}
+		depth := s.cost[id] + uint16(mv.pushes())
+		g.moved = mv.to
+		child, fresh := g.addMove(id, mv)
+		switch {
+		case fresh:
+			s.cost = append(s.cost, depth)
+			if s.grouped != nil {
+				s.grouped = append(s.grouped, -1)
+			}
+			cp, ct, ok := s.score(int(depth), child, id, mv)
+			if ok {
+				cp = queued(cp + cfg.offset)
+				s.prio = append(s.prio, int32(cp))
+				s.closed = append(s.closed, false)
+				s.open.Push(cp, ct, child)
+			} else {
+				s.prio = append(s.prio, deadPriority)
+				s.closed = append(s.closed, true)
+			}
+		case cfg.reopen && depth < s.cost[child] && s.prio[child] != deadPriority:
+			cp, ct, _ := s.score(int(depth), child, id, mv)
+			if s.grouped != nil {
+				cp, ct = inherit(cp, ct, int(depth), int(s.grouped[child]), 0) // its own, if taken
+			}
+			cp = queued(cp + cfg.offset)
+			s.closed[child] = false
+			s.cost[child] = depth
+			s.prio[child] = int32(cp)
+			g.parent[child] = id
+			g.via[child] = mv.via()
+			s.open.Push(cp, ct, child)
+		}
+		g.undoMacro(mv)
+	}
+	return solver.Solved, false
+}
+
+// score rates state child, reached after depth pushes by move mv from
+// state id, with the position in g.pos: its priority (before the offset)
+// and tie-break, raised to what the parent's group bound leaves, and false
+// when it is unsolvable.
+func (s *bestFirstSearch) score(depth int, child, id uint32, mv macroMove) (int, int, bool) {
+	var cp, ct int
+	var ok bool
+	if s.sc.child != nil {
+		cp, ct, ok = s.sc.child(s.g.pos, depth, child)
+	} else {
+		cp, ct, ok = s.sc.score(s.g.pos, depth)
+	}
+	if s.grouped != nil {
+		cp, ct = inherit(cp, ct, depth, int(s.grouped[id]), mv.pushes())
+	}
+	return cp, ct, ok
 }
 
 // inherit raises a child's priority p and tie-break t (its bound) to what

@@ -19,12 +19,9 @@ type BFS struct{}
 
 // Solve implements solver.Solver.
 func (BFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return res, err
 	}
 	if err := g.setUpMoves(opts, false, false, false); err != nil {
 		return solver.Result{}, err

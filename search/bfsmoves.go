@@ -19,12 +19,9 @@ type BFSMoves struct{}
 
 // Solve implements solver.Solver.
 func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return res, err
 	}
 	add := func(parent uint32, d sokoban.Dir, push bool) (uint32, bool) {
 		g.key = g.pos.PackExact(g.key[:0])
@@ -53,20 +50,19 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 		g.track()
 		g.stats.Expanded++
 		from := g.pos.Player()
-		for d := sokoban.Dir(0); d < 4; d++ {
-			to := b.Next(from, d)
-			if to < 0 {
+		for d := range sokoban.Dirs {
+			to, push, ok := g.pos.Step(d)
+			if !ok {
 				continue
 			}
-			if !g.pos.HasBox(to) {
+			if !push {
 				g.pos.SetPlayer(to)
 				add(id, d, false)
 				g.pos.SetPlayer(from)
 				continue
 			}
-			front := b.Next(to, d)
 			m := sokoban.Push{Box: to, Dir: d}
-			if front < 0 || g.pos.HasBox(front) || g.dead[front] || g.push(m) {
+			if g.dead[b.Next(to, d)] || g.push(m) {
 				continue
 			}
 			child, fresh := add(id, d, true)

@@ -37,12 +37,9 @@ func (DFS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return res, err
 	}
 	if err := g.setUpMoves(opts, true, false, false); err != nil {
 		return solver.Result{}, err

@@ -38,7 +38,7 @@ func famaScore(g *pushGraph) (scorer, error) {
 	walls := make([]int, b.N)
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		xs[s], ys[s] = b.XY(s)
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			if b.Next(s, d) < 0 {
 				walls[s]++
 			}
@@ -52,7 +52,7 @@ func famaScore(g *pushGraph) (scorer, error) {
 		for _, s := range p.BoxSquares() {
 			if b.IsGoal(s) {
 				adjacent := walls[s]
-				for d := sokoban.Dir(0); d < 4; d++ {
+				for d := range sokoban.Dirs {
 					if n := b.Next(s, d); n >= 0 && p.HasBox(n) {
 						adjacent++
 					}

@@ -31,8 +31,8 @@ type pushGraph struct {
 	// state's tie value (parkedLastParam).
 	moved     sokoban.Square
 	parkedTie int
-	// groups, when set, raises A*'s bound (groupBound).
-	groups *groupBound
+	// groups, when set, raises A*'s bound (heuristic.GroupBound).
+	groups *heuristic.GroupBound
 	// macros holds the tables of pushMacro, which follows a box through
 	// tunnels when tunnels is set and into goal rooms when rooms is set.
 	macros *deadlock.Macros
@@ -163,6 +163,20 @@ func (g *pushGraph) stopped(err error) error {
 	}
 	g.halt = st
 	return nil
+}
+
+// startGraph is newPushGraph for a search about to start: ok is false
+// when it cannot, and res and err are then what the search returns (the
+// error, or the status ready gives).
+func startGraph(ctx context.Context, l *level.Level, opts solver.Options, detectors string) (g *pushGraph, res solver.Result, ok bool, err error) {
+	g, err = newPushGraph(ctx, l, opts, detectors)
+	if err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if st, ready := g.ready(); !ready {
+		return nil, g.stop(st), false, nil
+	}
+	return g, solver.Result{}, true, nil
 }
 
 // ready reports whether the search can start: it cannot when the budget
@@ -409,7 +423,7 @@ func (mv macroMove) via() uint32 {
 const viaRoom = 1 << 31
 
 // pushMacro applies push m followed, when macros are on, by the tunnel
-// macro of 001 §2.1.2: while the box stands in a one-wide tunnel along the
+// macro of 001 §2.1.2 (deadlock.Macros.CarriesOn): while the box stands in a one-wide tunnel along the
 // push, off any goal, on a square that splits the board (Board.Splits), and
 // the square ahead is such a square too, free and not dead, the box is
 // pushed on. Then, when goal-room macros are on too and the box stands on
@@ -430,9 +444,9 @@ func (g *pushGraph) pushMacro(m sokoban.Push) macroMove {
 	mv := macroMove{push: m, to: g.pos.Apply(m), steps: 1}
 	g.stats.Generated++
 	b := g.board
-	for g.tunnels && g.tunnelStep(mv.to, m.Dir) {
+	for g.tunnels && g.macros.CarriesOn(mv.to, m.Dir) {
 		next := b.Next(mv.to, m.Dir)
-		if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.tunnelStep(next, m.Dir) {
+		if next < 0 || g.pos.HasBox(next) || g.dead[next] || !g.macros.CarriesOn(next, m.Dir) {
 			break
 		}
 		mv.to = g.pos.Apply(sokoban.Push{Box: mv.to, Dir: m.Dir})
@@ -460,12 +474,6 @@ func (g *pushGraph) checkMacro(mv macroMove) macroMove {
 		mv.steps = 0
 	}
 	return mv
-}
-
-// tunnelStep reports whether a box on s, pushed in direction d, stands on a
-// square the tunnel macro carries it on from.
-func (g *pushGraph) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
-	return !g.board.IsGoal(s) && g.macros.InTunnel(s, d) && g.board.Splits(s, d)
 }
 
 // undoMacro undoes a move made by pushMacro.
@@ -551,7 +559,7 @@ func (g *pushGraph) stop(st solver.Status) solver.Result {
 	return solver.Result{Status: st, Stats: g.stats}
 }
 
-// setUpGroups sets the group bound up (newGroupBound) for the start
+// setUpGroups sets the group bound up (heuristic.NewGroupBound) for the start
 // position, whose bound is h, under the budget; g.groups stays nil where it
 // would not raise the bound. It reports whether the budget ran out first
 // (g.halt says how).
@@ -563,9 +571,9 @@ func (g *pushGraph) setUpGroups(h int32) bool {
 		g.halt, _ = solver.Stopped(err)
 		return true
 	}
-	g.groups = newGroupBound(g.board.Start(), g.dead, dist, h)
+	g.groups = heuristic.NewGroupBound(g.board.Start(), g.dead, dist, h)
 	if g.groups != nil {
-		g.groups.stop = func() bool {
+		g.groups.Stop = func() bool {
 			st, stop := g.guard.Check(&g.stats)
 			if stop {
 				g.halt = st
@@ -588,5 +596,5 @@ func (g *pushGraph) countGroups() {
 	g.stats.Counts["groups.nodes"] = g.groups.Nodes
 	g.stats.Counts["groups.hits"] = g.groups.Hits
 	g.stats.Counts["groups.misses"] = g.groups.Misses
-	g.stats.Counts["groups.states"] = int64(g.groups.states)
+	g.stats.Counts["groups.states"] = int64(g.groups.States())
 }

@@ -54,12 +54,9 @@ const unbounded = 1 << 30
 
 // Solve implements solver.Solver.
 func (IDAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	g, err := newPushGraph(ctx, l, opts, defaultDetectors)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return res, err
 	}
 	lb, err := g.matching()
 	if err != nil {

@@ -13,7 +13,7 @@
 //     heuristic.PushMatching.Leave), and, on levels still unsolved after
 //     20,000 expansions, raising the bound with the exact pushes of
 //     groups of boxes between tunnels, others taken off, from tables
-//     built backwards from the goals (groupBound); push-optimal.
+//     built backwards from the goals (heuristic.GroupBound); push-optimal.
 //   - wastar-push and greedy: weighted A* (Pohl 1970; f = g + W·h) and
 //     greedy best-first (f = h) over pushes on the same bound, for
 //     comparison.
@@ -94,7 +94,7 @@ var (
 	// player region is known already (see bestFirstConfig.expandCorrals).
 	expandCorralsParam = solver.Param{Name: "expandcorrals", Kind: solver.Bool, Default: "1",
 		Doc: "look for corral deadlocks in each state expanded"}
-	// groupsParam turns astar's group bound on (groupBound).
+	// groupsParam turns astar's group bound on (heuristic.GroupBound).
 	groupsParam = solver.Param{Name: "groups", Kind: solver.Bool, Default: "1",
 		Doc: "after 20000 expansions, raise the bound with exact pushes of groups of boxes between tunnels"}
 )

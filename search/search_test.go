@@ -166,3 +166,30 @@ func TestAStarMicrobanRegression(t *testing.T) {
 		t.Fatalf("astar solved %d of Microban's 155 at 400k expansions per level; it solved %d before", solved, want)
 	}
 }
+
+// TestAStarGroupsAgreeWithBFS solves levels with the group bound set up
+// from the first expansion, and finds BFS's push counts: on Microban 23
+// and 90 the bound is used (at their starts it gives 10 and 16 pushes, the
+// optimum, where the matching gives 6 and 10).
+func TestAStarGroupsAgreeWithBFS(t *testing.T) {
+	defer func(n int64) { groupsAfter = n }(groupsAfter)
+	groupsAfter = 1
+	levels := testlevel.Resolve(t, "microban:1-12,23,90,96,117,122,138,143")
+	used := 0
+	for _, l := range levels {
+		want := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
+		res, err := solver.Run(context.Background(), AStar{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != solver.Solved || res.Pushes != want.Pushes {
+			t.Errorf("%s: %v in %d pushes, want %d", l.Name(), res.Status, res.Pushes, want.Pushes)
+		}
+		if res.Stats.Counts["groups.hits"]+res.Stats.Counts["groups.misses"] > 0 {
+			used++
+		}
+	}
+	if used < 2 {
+		t.Fatalf("the group bound was used on %d levels", used)
+	}
+}

@@ -113,54 +113,6 @@ func TestFAMAHeuristic(t *testing.T) {
 	}
 }
 
-// marks draws a board with the squares for which mark is true as 'x'.
-func marks(b *sokoban.Board, mark func(sokoban.Square) bool) string {
-	var out []string
-	for y, row := range b.Level.Rows {
-		r := []byte(row)
-		for x := range r {
-			if t := b.At(x, y); t != sokoban.None && mark(t) {
-				r[x] = 'x'
-			}
-		}
-		out = append(out, strings.TrimRight(string(r), " "))
-	}
-	return strings.Join(out, "\n")
-}
-
-func TestWAStarDangerousCells(t *testing.T) {
-	// Corners (Alg. 1) and squares between corners along a wall without a
-	// door (Alg. 2): the top and left walls. The right wall has a door, the
-	// bottom wall a goal, so only their corners are dangerous.
-	l := testlevel.Grid(
-		"########",
-		"#      #",
-		"#      ##",
-		"#  $@   #",
-		"#      ##",
-		"#    . #",
-		"########",
-	)
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newWAStar(b, 200, 2)
-	got := marks(b, func(t sokoban.Square) bool { return s.dangerous[t] })
-	want := strings.Join([]string{
-		"########",
-		"#xxxxxx#",
-		"#x     ##",
-		"#x $@  x#",
-		"#x     ##",
-		"#x   .x#",
-		"########",
-	}, "\n")
-	if got != want {
-		t.Fatalf("dangerous cells:\n%s\nwant:\n%s", got, want)
-	}
-}
-
 func TestPruneAisles(t *testing.T) {
 	l := testlevel.Grid(
 		"#########",

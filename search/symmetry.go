@@ -34,8 +34,7 @@ type symmetry struct {
 	// Scratch: the player's region, its smallest image under each
 	// transform, the hash of each image, the image's boxes as a bit set,
 	// and the best key so far.
-	seen   []uint32
-	epoch  uint32
+	seen   sokoban.Marks
 	stack  []sokoban.Square
 	least  []sokoban.Square
 	hashes []uint64
@@ -128,7 +127,7 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 			sy.img[s*n+t], sy.zImg[s*n+t] = ts, sy.zBox[ts]
 		}
 	}
-	sy.seen = make([]uint32, b.N)
+	sy.seen = sokoban.NewMarks(b.N)
 	sy.least = make([]sokoban.Square, n)
 	sy.hashes = make([]uint64, n)
 	sy.set = make([]uint64, (b.N+63)/64)
@@ -142,7 +141,7 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 func (sy *symmetry) Bytes() int64 {
 	// Per transform and square: perm, inv, img, zImg, and the tree's sub,
 	// pre and suf; per square: zBox, zPlayer, seen, stack, and the tree's
-	// stamp, node, order and stack.
+	// marks, node, order and stack.
 	n := int64(len(sy.perm))
 	return n*int64(sy.b.N)*(4+4+4+8+4+4+4) + int64(sy.b.N)*(8+8+4+4+4+20+4+4)
 }
@@ -255,25 +254,21 @@ func (sy *symmetry) pack(dst []byte, boxes []sokoban.Square, t int) []byte {
 // region fills the player's region of p and sets least[t] to the smallest
 // image of its squares under each transform t.
 func (sy *symmetry) region(p *sokoban.Position) {
-	sy.epoch++
-	if sy.epoch == 0 {
-		clear(sy.seen)
-		sy.epoch = 1
-	}
+	sy.seen.Clear()
 	for t := range sy.least {
 		sy.least[t] = sokoban.Square(sy.b.N)
 	}
 	stack := append(sy.stack[:0], p.Player())
-	sy.seen[p.Player()] = sy.epoch
+	sy.seen.Add(p.Player())
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for t, perm := range sy.perm {
 			sy.least[t] = min(sy.least[t], perm[s])
 		}
-		for d := range sokoban.Dir(4) {
-			if n := sy.b.Next(s, d); n != sokoban.None && sy.seen[n] != sy.epoch && !p.HasBox(n) {
-				sy.seen[n] = sy.epoch
+		for d := range sokoban.Dirs {
+			if n := sy.b.Next(s, d); n != sokoban.None && !sy.seen.Has(n) && !p.HasBox(n) {
+				sy.seen.Add(n)
 				stack = append(stack, n)
 			}
 		}
@@ -293,9 +288,8 @@ func (sy *symmetry) push(m sokoban.Push, t int) sokoban.Push {
 // smallest square kept under every transform instead of one, so that the
 // least images of the region after a push come without a flood fill.
 type symTree struct {
-	stamp []uint32 // stamp[s] == epoch: s is in the region
-	epoch uint32
-	node  []symNode
+	in   sokoban.Marks // the squares of the region
+	node []symNode
 	// sub[s*T+t] is the smallest image under transform t of the squares
 	// of the subtree of s.
 	sub   []sokoban.Square
@@ -318,24 +312,20 @@ type symNode struct {
 }
 
 func newSymTree(squares, transforms int) symTree {
-	return symTree{stamp: make([]uint32, squares), node: make([]symNode, squares),
+	return symTree{in: sokoban.NewMarks(squares), node: make([]symNode, squares),
 		sub: make([]sokoban.Square, squares*transforms), order: make([]sokoban.Square, 0, squares),
 		pre: make([]sokoban.Square, (squares+1)*transforms), suf: make([]sokoban.Square, (squares+1)*transforms)}
 }
 
 // has reports whether s is in the region.
-func (tr *symTree) has(s sokoban.Square) bool { return tr.stamp[s] == tr.epoch }
+func (tr *symTree) has(s sokoban.Square) bool { return tr.in.Has(s) }
 
 // build makes the tree of the player's region of p.
 func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
-	tr.epoch++
-	if tr.epoch == 0 {
-		clear(tr.stamp)
-		tr.epoch = 1
-	}
-	e, n, b := tr.epoch, len(sy.perm), sy.b
+	tr.in.Clear()
+	in, n, b := tr.in, len(sy.perm), sy.b
 	root := p.Player()
-	tr.stamp[root] = e
+	in.Add(root)
 	tr.node[root] = symNode{disc: 1, low: 1, up: sokoban.None}
 	copy(tr.sub[int(root)*n:int(root)*n+n], sy.img[int(root)*n:int(root)*n+n])
 	tr.order = append(tr.order[:0], root)
@@ -344,16 +334,16 @@ func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		nv := &tr.node[v]
-		if nv.dir < 4 {
+		if nv.dir < sokoban.Dirs {
 			w := b.Next(v, nv.dir)
 			nv.dir++
 			switch {
 			case w == sokoban.None || p.HasBox(w):
-			case tr.stamp[w] == e:
+			case in.Has(w):
 				nv.low = min(nv.low, tr.node[w].disc)
 			default:
 				count++
-				tr.stamp[w] = e
+				in.Add(w)
 				tr.node[w] = symNode{disc: count, low: count, up: v}
 				copy(tr.sub[int(w)*n:int(w)*n+n], sy.img[int(w)*n:int(w)*n+n])
 				tr.order = append(tr.order, w)
@@ -417,7 +407,7 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 	tIn := tr.has(t)
 	var parts [5]bool // split-off subtrees under t's four directions, the rest
 	outside := false  // an area outside the old region touches s
-	for d := range sokoban.Dir(4) {
+	for d := range sokoban.Dirs {
 		x := b.Next(s, d)
 		if x == sokoban.None || x == t || p.HasBox(x) {
 			continue
@@ -425,13 +415,9 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		if !tr.has(x) {
 			if !outside {
 				outside = true
-				sy.epoch++
-				if sy.epoch == 0 {
-					clear(sy.seen)
-					sy.epoch = 1
-				}
+				sy.seen.Clear()
 			}
-			if sy.seen[x] != sy.epoch {
+			if !sy.seen.Has(x) {
 				tr.fillOutside(sy, p, x, s)
 			}
 			continue
@@ -466,7 +452,7 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		for k := range sy.least {
 			sy.least[k] = min(sy.least[k], before[k], behind[k])
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			c := b.Next(t, d)
 			if c == sokoban.None || !tr.has(c) {
 				continue
@@ -481,11 +467,11 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 }
 
 // fillOutside fills the area of p's free squares outside the tree's region
-// and other than s that holds x, marking it with sy's epoch, and lowers
+// and other than s that holds x, marking it in sy.seen, and lowers
 // sy.least to its least images.
 func (tr *symTree) fillOutside(sy *symmetry, p *sokoban.Position, x, s sokoban.Square) {
-	n, b, e := len(sy.perm), sy.b, sy.epoch
-	sy.seen[x] = e
+	n, b, seen := len(sy.perm), sy.b, sy.seen
+	seen.Add(x)
 	stack := append(sy.stack[:0], x)
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
@@ -493,9 +479,9 @@ func (tr *symTree) fillOutside(sy *symmetry, p *sokoban.Position, x, s sokoban.S
 		for k, m := range sy.img[int(v)*n : int(v)*n+n] {
 			sy.least[k] = min(sy.least[k], m)
 		}
-		for d := range sokoban.Dir(4) {
-			if w := b.Next(v, d); w != sokoban.None && w != s && sy.seen[w] != e && !tr.has(w) && !p.HasBox(w) {
-				sy.seen[w] = e
+		for d := range sokoban.Dirs {
+			if w := b.Next(v, d); w != sokoban.None && w != s && !seen.Has(w) && !tr.has(w) && !p.HasBox(w) {
+				seen.Add(w)
 				stack = append(stack, w)
 			}
 		}
@@ -512,7 +498,7 @@ func (tr *symTree) part(b *sokoban.Board, x, t sokoban.Square) int {
 	if dx <= dt || dx > nt.end {
 		return 4
 	}
-	for d := range sokoban.Dir(4) {
+	for d := range sokoban.Dirs {
 		c := b.Next(t, d)
 		if c == sokoban.None || !tr.has(c) {
 			continue

@@ -41,7 +41,7 @@ func TestSymmetryTables(t *testing.T) {
 				if b.IsGoal(ts) != b.IsGoal(s) || sy.inv[k][ts] != s {
 					t.Fatalf("%s: transform %d maps %d to %d: goal %v→%v, inverse %d", spec, k, s, ts, b.IsGoal(s), b.IsGoal(ts), sy.inv[k][ts])
 				}
-				for d := range sokoban.Dir(4) {
+				for d := range sokoban.Dirs {
 					n, tn := b.Next(s, d), b.Next(ts, sy.dir[k][d])
 					if n == sokoban.None && tn != sokoban.None || n != sokoban.None && tn != perm[n] {
 						t.Fatalf("%s: transform %d: neighbour %d of %d maps to %d, want %d", spec, k, d, s, tn, n)

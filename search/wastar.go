@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"soko/deadlock"
 	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
@@ -27,7 +28,8 @@ import (
 //   - looping cells: a move that leaves the state unchanged (into a wall, or
 //     pushing a box into a wall or a box) is not made;
 //   - dangerous cells: a box is never pushed into a corner (Alg. 1) or onto a
-//     square between corners along a wall without a door (Alg. 2, 3);
+//     square between corners along a wall without a door (Alg. 2, 3;
+//     deadlock.CornerSquares);
 //   - dead-end aisles (Alg. 4): before the search, empty squares with three
 //     walls around are walled up, repeatedly, so aisles that end in a dead
 //     end disappear;
@@ -79,12 +81,9 @@ func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int
 		return solver.Result{}, err
 	}
 	pruned := pruneAisles(l)
-	g, err := newPushGraph(ctx, pruned, opts, "none")
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if st, ok := g.ready(); !ok {
-		return g.stop(st), nil
+	g, res, ok, err := startGraph(ctx, pruned, opts, "none")
+	if !ok {
+		return res, err
 	}
 	s := newWAStar(g.board, w, p)
 	s.pos = g.pos
@@ -115,64 +114,17 @@ func newWAStar(b *sokoban.Board, w, p float64) *wastar {
 		s.xs[t], s.ys[t] = float64(x), float64(y)
 	}
 	wall := func(t sokoban.Square, d sokoban.Dir) bool { return b.Next(t, d) < 0 }
-	s.dangerous = make([]bool, b.N)
+	s.dangerous = deadlock.CornerSquares(b)
 	s.tunnel = [2][]bool{make([]bool, b.N), make([]bool, b.N)}
 	for t := sokoban.Square(0); int(t) < b.N; t++ {
 		s.tunnel[0][t] = wall(t, level.Left) && wall(t, level.Right) // a vertical corridor
 		s.tunnel[1][t] = wall(t, level.Up) && wall(t, level.Down)    // a horizontal one
-		if !b.IsGoal(t) {
-			s.dangerous[t] = isCorner(b, t) || s.betweenCorners(t)
-		}
 	}
 	return s
 }
 
 // bytes returns the memory of the search's static tables.
 func (s *wastar) bytes() int64 { return int64(s.b.N) * (1 + 2 + 8 + 8) }
-
-// isCorner is 001 Alg. 1: a wall above or below and one to the left or right.
-func isCorner(b *sokoban.Board, t sokoban.Square) bool {
-	vertical := b.Next(t, level.Up) < 0 || b.Next(t, level.Down) < 0
-	horizontal := b.Next(t, level.Left) < 0 || b.Next(t, level.Right) < 0
-	return vertical && horizontal
-}
-
-// betweenCorners is 001 Alg. 2: t lies against a wall, and walking along
-// that wall both ways reaches a corner before the wall has a door. As in the
-// document, only the first wall found (up, left, down, right) is examined.
-// A stretch with a goal on it is not dangerous.
-func (s *wastar) betweenCorners(t sokoban.Square) bool {
-	b := s.b
-	for _, side := range [4]sokoban.Dir{level.Up, level.Left, level.Down, level.Right} {
-		if b.Next(t, side) >= 0 {
-			continue
-		}
-		along := [2]sokoban.Dir{level.Left, level.Right}
-		if side == level.Left || side == level.Right {
-			along = [2]sokoban.Dir{level.Up, level.Down}
-		}
-		for _, d := range along {
-			for c := t; ; {
-				if b.IsGoal(c) {
-					return false
-				}
-				if c != t && isCorner(b, c) {
-					break
-				}
-				if b.Next(c, side) >= 0 {
-					return false // a door in the wall
-				}
-				n := b.Next(c, d)
-				if n < 0 {
-					break // the stretch ends in a wall: c was a corner
-				}
-				c = n
-			}
-		}
-		return true
-	}
-	return false
-}
 
 func (s *wastar) minkowski(a, c sokoban.Square) float64 {
 	dx, dy := math.Abs(s.xs[a]-s.xs[c]), math.Abs(s.ys[a]-s.ys[c])
@@ -254,9 +206,8 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		g.track()
 		g.stats.Expanded++
 		expandedHere++
-		from := pos.Player()
-		for d := sokoban.Dir(0); d < 4; d++ {
-			steps, push, ok := s.step(pos, from, d)
+		for d := range sokoban.Dirs {
+			steps, push, ok := s.step(pos, d)
 			if !ok {
 				continue
 			}
@@ -273,19 +224,18 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 	}
 }
 
-// step makes the move in direction d from square from, followed through a
-// tunnel if it enters one, and reports the number of steps, whether the
-// first step pushed a box, and false for a looping or dangerous move (the
-// position is then unchanged).
-func (s *wastar) step(pos *sokoban.Position, from sokoban.Square, d sokoban.Dir) (int, bool, bool) {
+// step makes the move in direction d, followed through a tunnel if it
+// enters one, and reports the number of steps, whether the first step
+// pushed a box, and false for a looping or dangerous move (the position is
+// then unchanged).
+func (s *wastar) step(pos *sokoban.Position, d sokoban.Dir) (int, bool, bool) {
 	b := s.b
-	to := b.Next(from, d)
-	if to < 0 {
-		return 0, false, false // into a wall: a looping cell
+	to, push, ok := pos.Step(d)
+	if !ok {
+		return 0, false, false // into a wall, or a box that cannot move: a looping cell
 	}
-	if pos.HasBox(to) {
-		front := b.Next(to, d)
-		if front < 0 || pos.HasBox(front) || s.dangerous[front] {
+	if push {
+		if s.dangerous[b.Next(to, d)] {
 			return 0, false, false
 		}
 		pos.Apply(sokoban.Push{Box: to, Dir: d})

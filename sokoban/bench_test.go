@@ -6,32 +6,28 @@ import (
 	"testing"
 
 	"soko/internal/testlevel"
-	"soko/levels"
 	"soko/sokoban"
 )
 
-// microbanBoards returns boards of the first n Microban levels.
-func microbanBoards(b *testing.B, n int) []*sokoban.Board {
-	c, err := levels.Collection("microban")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var boards []*sokoban.Board
-	for _, l := range c.Levels[:n] {
-		bd, err := sokoban.NewBoard(l)
+// boards returns the boards of the levels spec names (testlevel.Resolve).
+func boards(t testing.TB, spec string) []*sokoban.Board {
+	t.Helper()
+	var bs []*sokoban.Board
+	for _, l := range testlevel.Resolve(t, spec) {
+		b, err := sokoban.NewBoard(l)
 		if err != nil {
-			b.Fatal(err)
+			t.Fatal(err)
 		}
-		boards = append(boards, bd)
+		bs = append(bs, b)
 	}
-	return boards
+	return bs
 }
 
 // BenchmarkPushGeneration walks randomly through Microban positions; each
 // step is one reachability flood fill plus push generation, then one push
 // applied. It reports generated pushes per second.
 func BenchmarkPushGeneration(b *testing.B) {
-	boards := microbanBoards(b, 50)
+	boards := boards(b, "microban:1-50")
 	positions := make([]*sokoban.Position, len(boards))
 	for i, bd := range boards {
 		positions[i] = bd.Start()
@@ -59,7 +55,7 @@ func BenchmarkPushGeneration(b *testing.B) {
 // BenchmarkStore interns every push-state reachable on Microban levels (up
 // to a cap) and reports the store's bytes per state.
 func BenchmarkStore(b *testing.B) {
-	boards := microbanBoards(b, 20)
+	boards := boards(b, "microban:1-20")
 	var states, bytes int64
 	for b.Loop() {
 		states, bytes = 0, 0

@@ -6,6 +6,11 @@
 // LURD solution. Works cited by author and year are listed in the README's
 // References.
 //
+// It also holds the primitives the other packages build on instead of
+// writing them again: the directions (Dirs), a set of squares cleared in
+// constant time (Marks), a flood fill (Board.Fill) and the rule of one
+// player step (Position.Step).
+//
 // Square numbering: only floor squares the player can ever reach are
 // indexed, 0..N-1 in row-major order of the level grid. Walls, and squares
 // outside the walls, have no index; a neighbour that is not an indexed square
@@ -41,6 +46,9 @@ const None Square = -1
 // Dir is one of the four directions, in the order of level.Dir: Up, Down,
 // Left, Right. The opposite of d is d^1.
 type Dir = level.Dir
+
+// Dirs is the number of directions: for d := range Dirs visits each Dir.
+const Dirs = level.Dirs
 
 // Zobrist keys come from this fixed seed, so hashes and search orders are
 // reproducible from run to run.
@@ -122,7 +130,7 @@ func NewBoard(l *level.Level) (*Board, error) {
 	b.goal = make([]bool, b.N)
 	for s, c := range b.cell {
 		x, y := int(c)%w, int(c)/w
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			dx, dy := d.Delta()
 			nx, ny := x+dx, y+dy
 			b.next[s][d] = None

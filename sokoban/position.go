@@ -14,8 +14,8 @@ type Push struct {
 //
 // Invariants: boxAt[s] is the index in boxes of the box on s, or -1;
 // boxHash is the XOR of zBox over all box squares; onGoal counts boxes on
-// goals. After Reach, stamp[s] == epoch exactly for the squares the player
-// can walk to without pushing, and canon is the smallest of them.
+// goals. After Reach, reach holds exactly the squares the player can walk
+// to without pushing, and canon is the smallest of them.
 type Position struct {
 	b       *Board
 	boxes   []Square
@@ -24,8 +24,7 @@ type Position struct {
 	boxHash uint64
 	onGoal  int
 
-	stamp []uint32
-	epoch uint32
+	reach Marks
 	canon Square
 	fresh bool // reachability is up to date
 	stack []Square
@@ -36,7 +35,7 @@ func newPosition(b *Board) *Position {
 		b:     b,
 		boxes: make([]Square, len(b.startBoxes)),
 		boxAt: make([]int16, b.N),
-		stamp: make([]uint32, b.N),
+		reach: NewMarks(b.N),
 		stack: make([]Square, 0, b.N),
 	}
 	return p
@@ -59,12 +58,25 @@ func (p *Position) set(boxes []Square, player Square) {
 	p.fresh = false
 }
 
+// Set makes p a copy of q, a position on the same board.
+func (p *Position) Set(q *Position) {
+	copy(p.boxes, q.boxes)
+	copy(p.boxAt, q.boxAt)
+	p.player, p.boxHash, p.onGoal = q.player, q.boxHash, q.onGoal
+	p.fresh = false
+}
+
 // Clone returns an independent copy of p.
 func (p *Position) Clone() *Position {
 	q := newPosition(p.b)
 	q.set(p.boxes, p.player)
 	return q
 }
+
+// Bytes returns the memory p takes: per square the index of the box on
+// it, a reachability mark and a slot of the fill's stack; per box its
+// square.
+func (p *Position) Bytes() int64 { return int64(len(p.boxAt))*(2+4+4) + 4*int64(len(p.boxes)) }
 
 // Board returns the board p is on.
 func (p *Position) Board() *Board { return p.b }
@@ -90,23 +102,17 @@ func (p *Position) Reach() Square {
 	if p.fresh {
 		return p.canon
 	}
-	p.epoch++
-	if p.epoch == 0 { // wrapped: clear stamps once every 2^32 fills
-		for i := range p.stamp {
-			p.stamp[i] = 0
-		}
-		p.epoch = 1
-	}
-	e, next, boxAt, stamp := p.epoch, p.b.next, p.boxAt, p.stamp
+	p.reach.Clear()
+	reach, next, boxAt := p.reach, p.b.next, p.boxAt
 	stack := p.stack[:len(next)]
 	stack[0] = p.player
-	stamp[p.player] = e
+	reach.Add(p.player)
 	canon := p.player
 	for top := 1; top > 0; {
 		top--
 		for _, n := range next[stack[top]] {
-			if n >= 0 && stamp[n] != e && boxAt[n] < 0 {
-				stamp[n] = e
+			if n >= 0 && !reach.Has(n) && boxAt[n] < 0 {
+				reach.Add(n)
 				stack[top] = n
 				top++
 				canon = min(canon, n)
@@ -121,7 +127,7 @@ func (p *Position) Reach() Square {
 // Reachable reports whether the player can walk to s; it calls Reach if needed.
 func (p *Position) Reachable(s Square) bool {
 	p.Reach()
-	return p.stamp[s] == p.epoch
+	return p.reach.Has(s)
 }
 
 // Hash returns the Zobrist hash of the state: boxes and canonical player square.
@@ -150,12 +156,12 @@ func (p *Position) BoxHash() uint64 { return p.boxHash }
 // example dead squares; avoid may be nil) are left out.
 func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
 	p.Reach()
-	e, next, boxAt := p.epoch, p.b.next, p.boxAt
+	reach, next, boxAt := p.reach, p.b.next, p.boxAt
 	for _, s := range p.boxes {
 		nb := &next[s]
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			behind, front := nb[d^1], nb[d]
-			if behind < 0 || front < 0 || p.stamp[behind] != e || boxAt[front] >= 0 {
+			if behind < 0 || front < 0 || !reach.Has(behind) || boxAt[front] >= 0 {
 				continue
 			}
 			if avoid != nil && avoid[front] {
@@ -165,6 +171,23 @@ func (p *Position) Pushes(dst []Push, avoid []bool) []Push {
 		}
 	}
 	return dst
+}
+
+// Step reports what a player step in direction d does: the square it
+// enters, whether it pushes the box standing there, and false when it
+// cannot be made (a wall ahead, or a box with a wall or another box beyond
+// it). It changes nothing: Apply makes the push, SetPlayer the walk. The
+// searches and environments over single moves build on it.
+func (p *Position) Step(d Dir) (to Square, push, ok bool) {
+	to = p.b.next[p.player][d]
+	switch {
+	case to < 0:
+		return None, false, false
+	case p.boxAt[to] < 0:
+		return to, false, true
+	}
+	front := p.b.next[to][d]
+	return to, true, front >= 0 && p.boxAt[front] < 0
 }
 
 // CanPush reports whether push m is legal now.

@@ -73,7 +73,7 @@ func (b *Board) newFloorTree() *floorTree {
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		s := f.s
-		if f.d < 4 {
+		if f.d < Dirs {
 			c := b.next[s][f.d]
 			f.d++
 			switch {
@@ -206,7 +206,7 @@ func (pl *puller) search(from []Square) []int32 {
 	}
 	queue := pl.queue[:0]
 	for _, g := range from {
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			if links[int(g)*4+int(d)] >= 0 {
 				state[int(g)*4+int(d)] = 0
 				queue = append(queue, g*4+int32(d))
@@ -217,7 +217,7 @@ func (pl *puller) search(from []Square) []int32 {
 		st := queue[head]
 		s := st / 4
 		label := links[st]
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			// The player stands on the d side of the box (reachable from
 			// where he is) and pulls the box one square in direction d,
 			// stepping back one more square himself.

@@ -22,8 +22,7 @@ package sokoban
 // falls back to a flood fill.
 type Region struct {
 	b     *Board
-	stamp []uint32 // stamp[s] == epoch: s is in the region
-	epoch uint32
+	in    Marks // the squares of the region
 	node  []regionNode
 	stack []Square
 	// min1 < min2 are the region's two smallest squares (min2 None if
@@ -44,7 +43,7 @@ type regionNode struct {
 
 // NewRegion returns a Region for positions on b.
 func NewRegion(b *Board) *Region {
-	return &Region{b: b, stamp: make([]uint32, b.N), node: make([]regionNode, b.N), stack: make([]Square, 0, b.N)}
+	return &Region{b: b, in: NewMarks(b.N), node: make([]regionNode, b.N), stack: make([]Square, 0, b.N)}
 }
 
 // Bytes returns the memory the Region takes.
@@ -53,36 +52,30 @@ func (r *Region) Bytes() int64 { return int64(r.b.N) * (4 + 24 + 4) }
 // Of computes the region of position p. It is p's reachability too: p.Reach
 // and what relies on it need no flood fill of their own afterwards.
 func (r *Region) Of(p *Position) {
-	p.epoch++
-	if p.epoch == 0 {
-		clear(p.stamp)
-		p.epoch = 1
-	}
-	r.epoch++
-	if r.epoch == 0 {
-		clear(r.stamp)
-		r.epoch = 1
-	}
-	e, pe, next, boxAt, node := r.epoch, p.epoch, r.b.next, p.boxAt, r.node
+	p.reach.Clear()
+	r.in.Clear()
+	in, reach, next, boxAt, node := r.in, p.reach, r.b.next, p.boxAt, r.node
 	var n int32 = 1
 	root := p.player
-	r.stamp[root], p.stamp[root] = e, pe
+	in.Add(root)
+	reach.Add(root)
 	node[root] = regionNode{disc: 1, low: 1, up: None, least: root}
 	stack := append(r.stack[:0], root)
 	min1, min2 := root, None
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		nv := &node[v]
-		if nv.dir < 4 {
+		if nv.dir < Dirs {
 			w := next[v][nv.dir]
 			nv.dir++
 			switch {
 			case w < 0 || boxAt[w] >= 0:
-			case r.stamp[w] == e:
+			case in.Has(w):
 				nv.low = min(nv.low, node[w].disc)
 			default:
 				n++
-				r.stamp[w], p.stamp[w] = e, pe
+				in.Add(w)
+				reach.Add(w)
 				node[w] = regionNode{disc: n, low: n, up: v, least: w}
 				stack = append(stack, w)
 				if w < min1 {
@@ -111,7 +104,7 @@ func (r *Region) Of(p *Position) {
 func (r *Region) Size() int { return r.size }
 
 // Has reports whether s is in the region.
-func (r *Region) Has(s Square) bool { return r.stamp[s] == r.epoch }
+func (r *Region) Has(s Square) bool { return r.in.Has(s) }
 
 // After returns the canonical player square of position p, or false if it
 // cannot tell without a flood fill. Position p must be the position given

@@ -1,10 +1,10 @@
 package sokoban_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
-	"soko/internal/testlevel"
 	"soko/sokoban"
 )
 
@@ -14,11 +14,8 @@ import (
 // Region that always said "cannot tell" would pass the first check alone.
 func TestRegionAfterMatchesFloodFill(t *testing.T) {
 	var answered, asked int
-	for _, l := range testlevel.Resolve(t, "microban:1-40,93,144,153") {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range boards(t, "microban:1-40,93,144,153") {
+		l := b.Level
 		r := sokoban.NewRegion(b)
 		p := b.Start()
 		store := sokoban.NewStore(b.KeySize())
@@ -84,5 +81,45 @@ func TestRegionAfterMatchesFloodFill(t *testing.T) {
 	t.Logf("After answered %d of %d pushes", answered, asked)
 	if answered*10 < asked*8 {
 		t.Errorf("After answered only %d of %d pushes", answered, asked)
+	}
+}
+
+// TestFillLabelsAreas fills the areas of free squares (no box) at the start
+// of Microban levels, one from each square no earlier fill reached, and
+// checks them against a brute-force closure: each area holds its seed, is
+// closed under free neighbours, and the one holding the player is the
+// region Reach finds.
+func TestFillLabelsAreas(t *testing.T) {
+	for _, b := range boards(t, "microban:1-155") {
+		l := b.Level
+		p := b.Start()
+		free := func(s sokoban.Square) bool { return !p.HasBox(s) }
+		m := sokoban.NewMarks(b.N)
+		seen := 0
+		for s := range sokoban.Square(b.N) {
+			if m.Has(s) || !free(s) {
+				continue
+			}
+			m.Add(s)
+			area := b.Fill([]sokoban.Square{s}, m, free)
+			seen += len(area)
+			for _, x := range area {
+				for d := range sokoban.Dirs {
+					if n := b.Next(x, d); n != sokoban.None && free(n) && !slices.Contains(area, n) {
+						t.Fatalf("%s: area of square %d holds %d but not its free neighbour %d", l.Name(), s, x, n)
+					}
+				}
+			}
+			if slices.Contains(area, p.Player()) {
+				for x := range sokoban.Square(b.N) {
+					if slices.Contains(area, x) != p.Reachable(x) {
+						t.Fatalf("%s: square %d: in the player's area %v, reachable %v", l.Name(), x, slices.Contains(area, x), p.Reachable(x))
+					}
+				}
+			}
+		}
+		if seen != b.N-b.Boxes() {
+			t.Fatalf("%s: %d squares in areas, %d free", l.Name(), seen, b.N-b.Boxes())
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"soko/internal/testlevel"
 	"soko/sokoban"
 )
 
@@ -13,11 +12,8 @@ import (
 // that PullDistancesBySide agrees with PullDistances at the player's best
 // side and is never smaller at any side.
 func TestSidesMatchFloodFill(t *testing.T) {
-	for _, l := range testlevel.Resolve(t, "microban:1-20,144,153") {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, b := range boards(t, "microban:1-20,144,153") {
+		l := b.Level
 		sd := b.NewSides()
 		seen := make([]bool, b.N)
 		for s := sokoban.Square(0); int(s) < b.N; s++ {
@@ -31,7 +27,7 @@ func TestSidesMatchFloodFill(t *testing.T) {
 				for len(stack) > 0 {
 					v := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					for d := sokoban.Dir(0); d < 4; d++ {
+					for d := range sokoban.Dirs {
 						if w := b.Next(v, d); w >= 0 && !seen[w] {
 							seen[w] = true
 							stack = append(stack, w)
@@ -39,7 +35,7 @@ func TestSidesMatchFloodFill(t *testing.T) {
 					}
 				}
 				want := -1
-				for d := sokoban.Dir(0); d < 4; d++ {
+				for d := range sokoban.Dirs {
 					if w := b.Next(s, d); w >= 0 && seen[w] {
 						want = int(d)
 						break

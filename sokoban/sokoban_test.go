@@ -396,7 +396,7 @@ func slowSideLinks(b *Board) []int8 {
 		for i := range label {
 			label[i] = -1
 		}
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			start := b.Next(s, d)
 			links[int(s)*4+int(d)] = -1
 			if start < 0 {
@@ -408,7 +408,7 @@ func slowSideLinks(b *Board) []int8 {
 				for len(stack) > 0 {
 					c := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					for e := Dir(0); e < 4; e++ {
+					for e := range Dirs {
 						if n := b.Next(c, e); n >= 0 && n != s && label[n] < 0 {
 							label[n] = int8(d)
 							stack = append(stack, n)
@@ -494,5 +494,49 @@ func TestNearestGoal(t *testing.T) {
 				t.Fatalf("%s: (%d,%d): nearest goal %d pushes away, per-goal minimum %d", l.Name(), x, y, near[s], want)
 			}
 		}
+	}
+}
+
+func TestStep(t *testing.T) {
+	b := mustBoard(t, testlevel.Parse(t, "#######\n# @$$.#\n#  $ .#\n#    .#\n#######\n"))
+	p := b.Start()
+	player := p.Player()
+	for _, tc := range []struct {
+		d        Dir
+		to       Square
+		push, ok bool
+	}{
+		{level.Up, None, false, false},                        // a wall
+		{level.Left, b.Next(player, level.Left), false, true}, // a walk
+		{level.Right, None, true, false},                      // a box with a box beyond
+		{level.Down, b.Next(player, level.Down), false, true},
+	} {
+		to, push, ok := p.Step(tc.d)
+		if ok != tc.ok || ok && (to != tc.to || push != tc.push) {
+			t.Errorf("Step(%d) = %d, %v, %v; want %d, %v, %v", tc.d, to, push, ok, tc.to, tc.push, tc.ok)
+		}
+	}
+	p.SetPlayer(b.At(4, 2))
+	if to, push, ok := p.Step(level.Left); !ok || !push || to != b.At(3, 2) {
+		t.Errorf("Step(Left) beside the box = %d, %v, %v; want %d, true, true", to, push, ok, b.At(3, 2))
+	}
+	p.SetPlayer(b.At(3, 3))
+	if _, push, ok := p.Step(level.Up); ok || !push {
+		t.Errorf("Step(Up) under the box with a box beyond = %v, %v; want a push that cannot be made", push, ok)
+	}
+	if p.Player() != b.At(3, 3) {
+		t.Errorf("Step moved the player")
+	}
+}
+
+// TestSet checks that Set copies a position: a moved one made a copy of
+// the start packs, hashes and reaches as the start does.
+func TestSet(t *testing.T) {
+	b := mustBoard(t, testlevel.Grid(tiny[1].rows...))
+	start, p := b.Start(), b.Start()
+	p.Apply(p.Pushes(nil, nil)[0])
+	p.Set(start)
+	if !slices.Equal(p.Pack(nil), start.Pack(nil)) || p.HashExact() != start.HashExact() || p.Reach() != start.Reach() || p.OnGoal() != start.OnGoal() {
+		t.Fatalf("after Set:\n%s\nwant:\n%s", strings.Join(p.Rows(), "\n"), strings.Join(start.Rows(), "\n"))
 	}
 }

@@ -20,7 +20,7 @@ func (p *Position) Walk(target Square) ([]level.Dir, bool) {
 	from[p.player] = 4
 	for head := 0; head < len(queue) && from[target] < 0; head++ {
 		s := queue[head]
-		for d := Dir(0); d < 4; d++ {
+		for d := range Dirs {
 			n := p.b.Next(s, d)
 			if n >= 0 && from[n] < 0 && p.boxAt[n] < 0 {
 				from[n] = int8(d)

@@ -123,16 +123,6 @@ func (q *Queue) settle() {
 	}
 }
 
-// MinPriority returns the priority the next Pop will return, or -1 if the
-// queue is empty.
-func (q *Queue) MinPriority() int {
-	if q.n == 0 {
-		return -1
-	}
-	q.settle()
-	return q.cur
-}
-
 // Len returns the number of items in the queue.
 func (q *Queue) Len() int { return q.n }
 

@@ -71,8 +71,8 @@ func TestQueueMatchesReference(t *testing.T) {
 				q.Push(pr, tie, nextID)
 				ref.push(pr, tie, nextID)
 			default:
-				if got, want := q.MinPriority(), minPriority(&ref); got != want {
-					t.Fatalf("round %d: MinPriority %d, want %d", round, got, want)
+				if got, want := q.least(), minPriority(&ref); got != want {
+					t.Fatalf("round %d: least %d, want %d", round, got, want)
 				}
 				id, pr, ok := q.Pop()
 				want, wantOK := ref.pop()
@@ -106,8 +106,8 @@ func TestQueueMatchesReference(t *testing.T) {
 		if round%10 == 9 {
 			q.Reset()
 			ref.items = ref.items[:0]
-			if q.Len() != 0 || q.MinPriority() != -1 {
-				t.Fatalf("after Reset: Len %d, MinPriority %d", q.Len(), q.MinPriority())
+			if q.Len() != 0 || q.least() != -1 {
+				t.Fatalf("after Reset: Len %d, least %d", q.Len(), q.least())
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func TestQueueOrderKnown(t *testing.T) {
 			t.Fatalf("Pop = %d, %v; want %d", id, ok, w)
 		}
 	}
-	if q.Len() != 0 || q.MinPriority() != -1 {
+	if q.Len() != 0 || q.least() != -1 {
 		t.Fatalf("not empty at the end: Len %d", q.Len())
 	}
 }
@@ -247,4 +247,14 @@ func (h *refHeap) Pop() any {
 	it := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return it
+}
+
+// least returns the priority the next Pop will return, or -1 if the queue
+// is empty.
+func (q *Queue) least() int {
+	if q.n == 0 {
+		return -1
+	}
+	q.settle()
+	return q.cur
 }

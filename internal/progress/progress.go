@@ -3,7 +3,7 @@
 // solved, the estimated time left, and the runs in flight with their time
 // and states or iterations; while only one runs, also the portfolio member
 // searching and its description of its best position (solver.Progress's
-// Strategy and Detail, issue 12 item 7).
+// Strategy and Detail).
 package progress
 
 import (

@@ -1,4 +1,4 @@
-package search
+package heuristic
 
 import (
 	"context"
@@ -6,39 +6,55 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"soko/deadlock"
 	"soko/internal/stategraph"
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/sokoban"
-	"soko/solver"
 )
 
-// newTestGroups prepares a group bound for l whatever it gains at the
-// start (nil when the board gives it no two areas with boxes).
-func newTestGroups(t *testing.T, g *pushGraph) *groupBound {
+// groupLevel is a level's board with the dead squares and pull distances
+// a group bound is set up from, as the push searches do.
+type groupLevel struct {
+	board *sokoban.Board
+	dead  []bool
+	dist  [][]int32
+}
+
+// newGroupLevel prepares l for a group bound; false when l is impossible.
+func newGroupLevel(t testing.TB, l *level.Level) (*groupLevel, bool) {
 	t.Helper()
-	dist, err := g.board.PullDistances(context.Background())
+	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newGroupBound(g.board.Start(), g.dead, dist, -1)
+	if b.Impossible != "" {
+		return nil, false
+	}
+	dist, err := b.PullDistances(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &groupLevel{board: b, dead: deadlock.DeadSquares(b), dist: dist}, true
+}
+
+// newTestGroups prepares a group bound for g whatever it gains at the
+// start (nil when the board gives it no two areas with boxes).
+func newTestGroups(g *groupLevel) *GroupBound {
+	return NewGroupBound(g.board.Start(), g.dead, g.dist, -1)
 }
 
 // eachGroupGraph calls check for every Microban level that has a group
 // bound and a complete push graph of at most limit states.
-func eachGroupGraph(t *testing.T, limit int, check func(*level.Level, *pushGraph, *groupBound, *stategraph.Graph)) {
+func eachGroupGraph(t *testing.T, limit int, check func(*level.Level, *groupLevel, *GroupBound, *stategraph.Graph)) {
 	t.Helper()
 	for _, l := range testlevel.Resolve(t, "microban:1-155") {
-		g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := g.ready(); !ok {
+		g, ok := newGroupLevel(t, l)
+		if !ok {
 			continue
 		}
-		gb := newTestGroups(t, g)
+		gb := newTestGroups(g)
 		if gb == nil {
 			continue
 		}
@@ -54,17 +70,18 @@ func eachGroupGraph(t *testing.T, limit int, check func(*level.Level, *pushGraph
 // called dead. It must beat the matching somewhere.
 func TestGroupBoundIsAdmissible(t *testing.T) {
 	checked, states, raised := 0, 0, 0
-	eachGroupGraph(t, 200000, func(l *level.Level, g *pushGraph, gb *groupBound, sg *stategraph.Graph) {
-		lb, err := g.matching()
-		if err != nil || lb == nil {
+	eachGroupGraph(t, 200000, func(l *level.Level, g *groupLevel, gb *GroupBound, sg *stategraph.Graph) {
+		dist, err := g.board.PullDistancesBySide(context.Background())
+		if err != nil {
 			t.Fatal(err)
 		}
+		lb := NewSidedPushMatching(g.board, g.board.NewSides(), dist)
 		checked++
 		p := g.board.Start()
 		for id, key := range sg.Keys {
 			p.Unpack(key)
 			d := sg.Dist[id]
-			h, ok := gb.bound(p)
+			h, ok := gb.Bound(p)
 			switch {
 			case !ok && d >= 0:
 				t.Fatalf("%s: group bound calls a state %d pushes from solved dead:\n%s", l.Name(), d, strings.Join(p.Rows(), "\n"))
@@ -91,7 +108,7 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 // comes from the cache.
 func TestGroupCacheAgrees(t *testing.T) {
 	checked, groups, cached := 0, 0, 0
-	eachGroupGraph(t, 50000, func(l *level.Level, g *pushGraph, gb *groupBound, sg *stategraph.Graph) {
+	eachGroupGraph(t, 50000, func(l *level.Level, g *groupLevel, gb *GroupBound, sg *stategraph.Graph) {
 		checked++
 		p := g.board.Start()
 		var rest []sokoban.Square
@@ -171,11 +188,8 @@ func TestMoveSorted(t *testing.T) {
 // fill, on every state of the table of three boxes of Microban 144.
 func TestAfterPullMatchesFill(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:144")[0]
-	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gb := newTestGroups(t, g)
+	g, _ := newGroupLevel(t, l)
+	gb := newTestGroups(g)
 	pd := gb.table(3)
 	if pd == nil || !pd.full {
 		t.Fatal("no complete table of three boxes")
@@ -191,11 +205,10 @@ func TestAfterPullMatchesFill(t *testing.T) {
 			gb.mark[b] = true
 		}
 		m1, m2 := gb.articulate(canon)
-		e := gb.aepoch
 		for i, b := range boxes {
-			for dir := sokoban.Dir(0); dir < 4; dir++ {
+			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
-				if q < 0 || gb.astamp[q] != e {
+				if q < 0 || !gb.tree.Has(q) {
 					continue
 				}
 				r := gb.b.Next(q, dir)
@@ -203,7 +216,7 @@ func TestAfterPullMatchesFill(t *testing.T) {
 					continue
 				}
 				pulls++
-				got, ok := gb.afterPull(b, q, r, m1, m2, e)
+				got, ok := gb.afterPull(b, q, r, m1, m2)
 				if !ok {
 					continue
 				}
@@ -241,47 +254,14 @@ func TestGroupBoundMicroban144(t *testing.T) {
 		t.Skip("builds the tables of five and six boxes")
 	}
 	l := testlevel.Resolve(t, "microban:144")[0]
-	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dist, err := g.board.PullDistances(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gb := newGroupBound(g.pos, g.dead, dist, 24)
+	g, _ := newGroupLevel(t, l)
+	start := g.board.Start()
+	gb := NewGroupBound(start, g.dead, g.dist, 24)
 	if gb == nil || len(gb.families) != 2 {
 		t.Fatalf("group bound %v; want two families of pairs above the matching", gb)
 	}
-	if h, ok := gb.bound(g.pos); !ok || h != 30 {
+	if h, ok := gb.Bound(start); !ok || h != 30 {
 		t.Fatalf("group bound %d, %v at the start; want 30", h, ok)
-	}
-}
-
-// TestAStarGroupsAgreeWithBFS solves levels with the group bound set up
-// from the first expansion, and finds BFS's push counts: on Microban 23
-// and 90 the bound is used (at their starts it gives 10 and 16 pushes, the
-// optimum, where the matching gives 6 and 10).
-func TestAStarGroupsAgreeWithBFS(t *testing.T) {
-	defer func(n int64) { groupsAfter = n }(groupsAfter)
-	groupsAfter = 1
-	levels := testlevel.Resolve(t, "microban:1-12,23,90,96,117,122,138,143")
-	used := 0
-	for _, l := range levels {
-		want := run(t, BFS{}, l, solver.Budget{Time: time.Minute})
-		res, err := solver.Run(context.Background(), AStar{}, l, solver.Options{Budget: solver.Budget{Time: time.Minute}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != solver.Solved || res.Pushes != want.Pushes {
-			t.Errorf("%s: %v in %d pushes, want %d", l.Name(), res.Status, res.Pushes, want.Pushes)
-		}
-		if res.Stats.Counts["groups.hits"]+res.Stats.Counts["groups.misses"] > 0 {
-			used++
-		}
-	}
-	if used < 2 {
-		t.Fatalf("the group bound was used on %d levels", used)
 	}
 }
 
@@ -290,15 +270,8 @@ func TestAStarGroupsAgreeWithBFS(t *testing.T) {
 // second.
 func BenchmarkGroupTable(b *testing.B) {
 	l := testlevel.Resolve(b, "microban:144")[0]
-	g, err := newPushGraph(context.Background(), l, solver.Options{}, defaultDetectors)
-	if err != nil {
-		b.Fatal(err)
-	}
-	dist, err := g.board.PullDistances(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	gb := newGroupBound(g.pos, g.dead, dist, -1)
+	g, _ := newGroupLevel(b, l)
+	gb := newTestGroups(g)
 	states := 0
 	for b.Loop() {
 		clear(gb.pdbs)

@@ -1,4 +1,4 @@
-package search
+package heuristic
 
 import (
 	"encoding/binary"
@@ -6,12 +6,11 @@ import (
 	"slices"
 
 	"soko/deadlock"
-	"soko/heuristic"
 	"soko/internal/bucketq"
 	"soko/sokoban"
 )
 
-// groupBound is a second lower bound for astar, for levels whose boxes
+// GroupBound is a second lower bound for A*, for levels whose boxes
 // block each other in groups: the matching counts each box's pushes as if
 // it were alone, so where a few boxes must make way for each other it
 // falls short, whatever the goals they are matched with.
@@ -35,7 +34,7 @@ import (
 // table does not hold is at least one push further than its last complete
 // layer. At set-up, the groups are chosen with a small A* per candidate
 // group instead (solve).
-type groupBound struct {
+type GroupBound struct {
 	b    *sokoban.Board
 	dead []bool
 	// wall marks the boxes frozen on goals at the start; walls counts them.
@@ -57,13 +56,11 @@ type groupBound struct {
 	nodes int
 
 	// pdbs[k] is the table of groups of k boxes, once met; states is
-	// what all of them hold, tableBytes their memory, stop what says the
-	// search must stop.
+	// what all of them hold, tableBytes their memory.
 	pdbs       map[int]*groupPDB
 	states     int
 	tableBytes int64
-	stop       func() bool
-	matcher    *heuristic.Matcher
+	matcher    *Matcher
 	cost       []int32
 
 	// scratch
@@ -71,8 +68,7 @@ type groupBound struct {
 	sink    uint64               // bound's loads go here, so the compiler keeps them
 	rest    []sokoban.Square
 	key     []byte
-	stamp   []uint32
-	epoch   uint32
+	reached sokoban.Marks // reach's region
 	stack   []sokoban.Square
 	marked  []sokoban.Square
 	// boxAt marks the walls, and the boxes while reach works; mark the
@@ -81,12 +77,12 @@ type groupBound struct {
 	boxAt []bool
 	// nbr[s][d] is b.Next(s, d).
 	nbr [][4]sokoban.Square
-	// articulate's scratch: depth-first numbers, low points, largest
-	// numbers in subtrees, tree parents, smallest squares of subtrees and
-	// next directions.
+	// articulate's scratch: its region (tree), the regions outside it
+	// that outside filled (outer, with their smallest squares in olabel),
+	// depth-first numbers, low points, largest numbers in subtrees, tree
+	// parents, smallest squares of subtrees and next directions.
 	mark           []bool
-	astamp, ostamp []uint32
-	aepoch         uint32
+	tree, outer    sokoban.Marks
 	olabel         []sokoban.Square
 	disc, low, end []int32
 	up, least      []sokoban.Square
@@ -101,6 +97,11 @@ type groupBound struct {
 	bitsPer uint
 	sub     subSearch
 	moves   []subMove
+
+	// Stop, called while a table grows, reports whether the search that
+	// owns the bound must stop; the table is then left incomplete. It
+	// never stops unless set.
+	Stop func() bool
 
 	// Searches and Nodes count the sub-searches of the set-up and their
 	// expansions; Hits and Misses the lookups of the tables.
@@ -131,21 +132,21 @@ const (
 	maxKept     = 4
 )
 
-// newGroupBound returns the group bound for the board of start with dead
+// NewGroupBound returns the group bound for the board of start with dead
 // squares dead and pull distances dist (goal × square), or nil when it
 // cannot beat the matching at start, bound h: when the tunnels cut the
 // board into fewer than two areas with boxes, or when no choice of groups
 // gives more than h.
-func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *groupBound {
+func NewGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32) *GroupBound {
 	b := start.Board()
-	gb := &groupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
-		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, stop: func() bool { return false },
-		matcher: heuristic.NewMatcher(1), stamp: make([]uint32, b.N), boxAt: make([]bool, b.N),
-		mark: make([]bool, b.N), astamp: make([]uint32, b.N), ostamp: make([]uint32, b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
+	gb := &GroupBound{b: b, dead: dead, wall: make([]bool, b.N), free: make([]bool, b.N),
+		area: make([]int16, b.N), bitsPer: uint(bits.Len(uint(b.N))), nodes: groupNodes, pdbs: map[int]*groupPDB{}, Stop: func() bool { return false },
+		matcher: NewMatcher(1), reached: sokoban.NewMarks(b.N), boxAt: make([]bool, b.N),
+		mark: make([]bool, b.N), tree: sokoban.NewMarks(b.N), outer: sokoban.NewMarks(b.N), olabel: make([]sokoban.Square, b.N), disc: make([]int32, b.N), low: make([]int32, b.N), up: make([]sokoban.Square, b.N), least: make([]sokoban.Square, b.N), end: make([]int32, b.N),
 		next: make([]uint8, b.N)}
 	gb.nbr = make([][4]sokoban.Square, b.N)
 	for s := range gb.nbr {
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			gb.nbr[s][d] = b.Next(sokoban.Square(s), d)
 		}
 	}
@@ -197,7 +198,7 @@ func newGroupBound(start *sokoban.Position, dead []bool, dist [][]int32, h int32
 
 // cut splits the floor into areas at the tunnel squares, with the walls,
 // and returns their number and the pairs of areas that tunnels join.
-func (gb *groupBound) cut() (int, [][2]int16) {
+func (gb *GroupBound) cut() (int, [][2]int16) {
 	b := gb.b
 	blocked := func(s sokoban.Square, d sokoban.Dir) bool {
 		n := b.Next(s, d)
@@ -207,47 +208,42 @@ func (gb *groupBound) cut() (int, [][2]int16) {
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		tunnel[s] = !gb.wall[s] && (blocked(s, 0) && blocked(s, 1) || blocked(s, 2) && blocked(s, 3))
 	}
-	for s := range gb.area {
+	// The areas are numbered in the order of their smallest squares.
+	seen := sokoban.NewMarks(b.N)
+	var run []sokoban.Square
+	areas := 0
+	for s := range sokoban.Square(b.N) {
 		gb.area[s] = -1
 	}
-	areas := 0
-	fill := func(from sokoban.Square, in func(sokoban.Square) bool, mark func(sokoban.Square)) {
-		stack := []sokoban.Square{from}
-		mark(from)
-		for len(stack) > 0 {
-			s := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for d := sokoban.Dir(0); d < 4; d++ {
-				if n := b.Next(s, d); n >= 0 && in(n) {
-					mark(n)
-					stack = append(stack, n)
+	for s := range sokoban.Square(b.N) {
+		if gb.wall[s] || tunnel[s] || seen.Has(s) {
+			continue
+		}
+		seen.Add(s)
+		run = b.Fill(append(run[:0], s), seen, func(n sokoban.Square) bool { return !gb.wall[n] && !tunnel[n] })
+		for _, t := range run {
+			gb.area[t] = int16(areas)
+		}
+		areas++
+	}
+	// Each run of tunnel squares joins the areas next to it.
+	var joins [][2]int16
+	for s := range sokoban.Square(b.N) {
+		if !tunnel[s] || seen.Has(s) {
+			continue
+		}
+		seen.Add(s)
+		run = b.Fill(append(run[:0], s), seen, func(n sokoban.Square) bool { return tunnel[n] })
+		var touched []int16
+		for _, t := range run {
+			for d := range sokoban.Dirs {
+				if n := b.Next(t, d); n >= 0 {
+					if a := gb.area[n]; a >= 0 && !slices.Contains(touched, a) {
+						touched = append(touched, a)
+					}
 				}
 			}
 		}
-	}
-	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if gb.wall[s] || tunnel[s] || gb.area[s] >= 0 {
-			continue
-		}
-		a := int16(areas)
-		areas++
-		fill(s, func(n sokoban.Square) bool { return !gb.wall[n] && !tunnel[n] && gb.area[n] < 0 },
-			func(n sokoban.Square) { gb.area[n] = a })
-	}
-	// Each run of tunnel squares joins the areas next to it.
-	seen := make([]bool, b.N)
-	var joins [][2]int16
-	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if !tunnel[s] || seen[s] {
-			continue
-		}
-		var touched []int16
-		fill(s, func(n sokoban.Square) bool {
-			if a := gb.area[n]; a >= 0 && !slices.Contains(touched, a) {
-				touched = append(touched, a)
-			}
-			return tunnel[n] && !seen[n]
-		}, func(n sokoban.Square) { seen[n] = true })
 		slices.Sort(touched)
 		for i, a := range touched {
 			for _, c := range touched[i+1:] {
@@ -264,7 +260,7 @@ func (gb *groupBound) cut() (int, [][2]int16) {
 // a group of its own, or joined with one area next to it; and returns the
 // area → group map of the family with the largest bound at start, and
 // that bound.
-func (gb *groupBound) choose(start *sokoban.Position, areas int, joins [][2]int16, boxes []int) ([][]int16, int32) {
+func (gb *GroupBound) choose(start *sokoban.Position, areas int, joins [][2]int16, boxes []int) ([][]int16, int32) {
 	player := start.Player()
 	boxesOf := func(as ...int16) []sokoban.Square {
 		var out []sokoban.Square
@@ -378,10 +374,13 @@ func (gb *groupBound) choose(start *sokoban.Position, areas int, joins [][2]int1
 }
 
 // groupInf is the bound of a group with no solution.
-const groupInf = heuristic.Inf
+const groupInf = Inf
+
+// States returns the states that the tables of every group size hold.
+func (gb *GroupBound) States() int { return gb.states }
 
 // Bytes returns the memory the bound holds; none for a nil bound.
-func (gb *groupBound) Bytes() int64 {
+func (gb *GroupBound) Bytes() int64 {
 	if gb == nil {
 		return 0
 	}
@@ -390,7 +389,7 @@ func (gb *groupBound) Bytes() int64 {
 
 // bound returns the group bound of p, and false when a group of p has no
 // solution.
-func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
+func (gb *GroupBound) Bound(p *sokoban.Position) (int32, bool) {
 	gb.rest = gb.rest[:0]
 	walls := 0
 	for _, s := range p.BoxSquares() {
@@ -445,7 +444,7 @@ func (gb *groupBound) bound(p *sokoban.Position) (int32, bool) {
 
 // group returns the result of the problem of boxes (sorted) alone with
 // the player on player, from the table of len(boxes) boxes.
-func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
+func (gb *GroupBound) group(boxes []sokoban.Square, player sokoban.Square) groupEntry {
 	slot, key := gb.recentSlot(boxes, player)
 	if slot >= 0 {
 		if v := gb.recent[slot]; v != 0 && v&keyMask == key {
@@ -475,7 +474,7 @@ func (gb *groupBound) group(boxes []sokoban.Square, player sokoban.Square) group
 // matchRest returns match(boxes) for boxes in no group, which it sorts, through
 // the cache of recent results where there are two or more of them: their
 // key has the player on b.N, a square no group's key has.
-func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
+func (gb *GroupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
 	if len(boxes) < 2 {
 		return gb.match(boxes)
 	}
@@ -494,7 +493,7 @@ func (gb *groupBound) matchRest(boxes []sokoban.Square) (int32, bool) {
 
 // remember puts e in slot of the cache of recent results under key, when
 // slot is one (not −1) and e fits.
-func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
+func (gb *GroupBound) remember(slot int, key uint64, e groupEntry) {
 	if slot >= 0 && e.pushes < 255 {
 		c := uint64(0) // no solution: bound uses nothing else of the entry
 		if e.ok {
@@ -507,7 +506,7 @@ func (gb *groupBound) remember(slot int, key uint64, e groupEntry) {
 // recentSlot returns the slot of the cache of recent results for boxes
 // (sorted) and player, and the key that goes there; −1 when the key does
 // not fit.
-func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
+func (gb *GroupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) (int, uint64) {
 	if uint(len(boxes)+1)*gb.bitsPer >= distShift {
 		return -1, 0
 	}
@@ -521,7 +520,7 @@ func (gb *groupBound) recentSlot(boxes []sokoban.Square, player sokoban.Square) 
 	return int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits)), key
 }
 
-// recentBits sizes groupBound.recent, whose slots hold the key of the
+// recentBits sizes GroupBound.recent, whose slots hold the key of the
 // boxes and player (pack's layout with the player's own square, after a
 // bit set to 1) in the low distShift bits and, above, the result's pushes plus one, or 0 for
 // no solution; an empty slot is 0 (no key is).
@@ -532,7 +531,7 @@ const (
 
 // look returns the result of the problem of boxes (sorted) with the
 // player on canon from the table.
-func (gb *groupBound) look(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
+func (gb *GroupBound) look(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
 	pd := gb.table(len(boxes))
 	if pd == nil {
 		h, ok := gb.match(boxes)
@@ -558,7 +557,7 @@ func packGroup(dst []byte, boxes []sokoban.Square, canon sokoban.Square) []byte 
 	return binary.LittleEndian.AppendUint16(dst, uint16(canon))
 }
 
-// labelSlots is the number of box sets whose regions groupBound keeps.
+// labelSlots is the number of box sets whose regions GroupBound keeps.
 const labelSlots = 1 << 16
 
 // regionLabels are the regions of the player with boxes on the board:
@@ -581,7 +580,7 @@ type regionEntry struct {
 // of boxes when they are not those. The groups that a push leaves alone
 // keep their boxes, so one labelling (and its results) serves many
 // states.
-func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
+func (gb *GroupBound) regions(boxes []sokoban.Square) *regionLabels {
 	h := uint64(0)
 	for _, s := range boxes {
 		h = (h ^ uint64(s)) * 0x100000001b3
@@ -616,46 +615,30 @@ func (gb *groupBound) regions(boxes []sokoban.Square) *regionLabels {
 // reach marks the squares the player reaches from player with only boxes
 // (and the walls) on the board, lists them in marked, and returns the
 // smallest of them.
-func (gb *groupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokoban.Square {
+func (gb *GroupBound) reach(boxes []sokoban.Square, player sokoban.Square) sokoban.Square {
 	for _, s := range boxes {
 		gb.boxAt[s] = true
 	}
-	gb.epoch++
-	canon := gb.fill(player, gb.stamp, gb.epoch, gb.boxAt)
+	gb.reached.Clear()
+	canon := gb.fill(player, gb.reached, gb.boxAt)
 	for _, s := range boxes {
 		gb.boxAt[s] = false
 	}
 	return canon
 }
 
-// fill marks with e in stamp the squares reached from start without
-// crossing a square set in blocked (boxAt or mark, which mark the walls
-// too), lists them in marked, and returns the smallest of them.
-func (gb *groupBound) fill(start sokoban.Square, stamp []uint32, e uint32, blocked []bool) sokoban.Square {
-	stamp[start] = e
-	least := start
-	stack := append(gb.stack[:0], start)
-	gb.marked = append(gb.marked[:0], start)
-	for len(stack) > 0 {
-		s := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, n := range gb.nbr[s] {
-			if n < 0 || stamp[n] == e || blocked[n] {
-				continue
-			}
-			stamp[n] = e
-			least = min(least, n)
-			stack = append(stack, n)
-			gb.marked = append(gb.marked, n)
-		}
-	}
-	gb.stack = stack
-	return least
+// fill adds to m the squares reached from start without crossing a square
+// set in blocked (boxAt or mark, which mark the walls too) or one in m
+// already, lists them in marked, and returns the smallest of them.
+func (gb *GroupBound) fill(start sokoban.Square, m sokoban.Marks, blocked []bool) sokoban.Square {
+	m.Add(start)
+	gb.marked = gb.b.Fill(append(gb.marked[:0], start), m, func(n sokoban.Square) bool { return !blocked[n] })
+	return slices.Min(gb.marked)
 }
 
 // match returns the least total of distances from boxes to distinct free
 // goals, and false when there is no such assignment.
-func (gb *groupBound) match(boxes []sokoban.Square) (int32, bool) {
+func (gb *GroupBound) match(boxes []sokoban.Square) (int32, bool) {
 	k, m := len(boxes), len(gb.goals)
 	switch {
 	case k == 0:
@@ -683,7 +666,7 @@ func (gb *groupBound) match(boxes []sokoban.Square) (int32, bool) {
 	return gb.matcher.Solve(gb.cost, m)
 }
 
-// subSearch is the scratch of groupBound.solve: the states of one A* over
+// subSearch is the scratch of GroupBound.solve: the states of one A* over
 // the pushes of a group's boxes alone, k boxes each.
 type subSearch struct {
 	index  map[string]uint32
@@ -704,7 +687,7 @@ func (s *subSearch) bytes() int64 {
 // expansions. Out of budget, it returns the largest f it expanded, a lower
 // bound: the open list always holds a state of an optimal solution reached
 // by an optimal path, whose f is at most the optimum.
-func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
+func (gb *GroupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupEntry {
 	gb.Searches++
 	k := len(boxes)
 	h0, ok := gb.match(boxes)
@@ -757,12 +740,11 @@ func (gb *groupBound) solve(boxes []sokoban.Square, canon sokoban.Square) groupE
 		expanded++
 		gb.Nodes++
 		gb.reach(bx, s.player[id])
-		e := gb.epoch
 		moves := gb.moves[:0]
 		for i, box := range bx {
-			for d := sokoban.Dir(0); d < 4; d++ {
+			for d := range sokoban.Dirs {
 				behind, front := gb.b.Next(box, d^1), gb.b.Next(box, d)
-				if behind >= 0 && front >= 0 && gb.stamp[behind] == e && !gb.wall[front] && !gb.dead[front] && !slices.Contains(bx, front) {
+				if behind >= 0 && front >= 0 && gb.reached.Has(behind) && !gb.wall[front] && !gb.dead[front] && !slices.Contains(bx, front) {
 					moves = append(moves, subMove{box: i, to: front})
 				}
 			}
@@ -806,7 +788,7 @@ type subMove struct {
 }
 
 // onGoals reports whether every box stands on a free goal.
-func (gb *groupBound) onGoals(boxes []sokoban.Square) bool {
+func (gb *GroupBound) onGoals(boxes []sokoban.Square) bool {
 	for _, s := range boxes {
 		if !gb.free[s] {
 			return false
@@ -816,7 +798,7 @@ func (gb *groupBound) onGoals(boxes []sokoban.Square) bool {
 }
 
 // groupPDB holds the exact distances of the problems of k boxes alone
-// (groupBound.group's problems) for every state within some pushes of the
+// (GroupBound.group's problems) for every state within some pushes of the
 // goals, found by a breadth-first search backwards from every way of
 // putting k boxes on the free goals with the player in any of the regions
 // they leave, pulling one box a square at a time. A state is keyed by its
@@ -923,7 +905,7 @@ func (pd *groupPDB) insert(key uint64, d uint8) bool {
 // table returns the table of k boxes, building it the first time, as far
 // as the states left to the tables and the search's budget allow; nil
 // where its keys do not fit in distShift bits or it would be too large.
-func (gb *groupBound) table(k int) *groupPDB {
+func (gb *GroupBound) table(k int) *groupPDB {
 	if pd, ok := gb.pdbs[k]; ok {
 		return pd
 	}
@@ -959,17 +941,18 @@ func (gb *groupBound) table(k int) *groupPDB {
 	return pd
 }
 
-// articulate marks, with a new epoch of its own (reach's marks are
-// another's), the region of the player on root
+// articulate marks in tree (reach's marks are another set), the region of the player on root
 // with the boxes and walls of gb.mark on the board, numbering its squares in a
 // depth-first search with low points (Hopcroft and Tarjan's articulation
 // points, for afterPull), and returns its two smallest squares (the
 // second None for a region of one square).
-func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.Square) {
-	gb.aepoch++
-	e := gb.aepoch
+func (gb *GroupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.Square) {
+	gb.tree.Clear()
+	gb.outer.Clear()
+	tree := gb.tree
 	n := int32(1)
-	gb.astamp[root], gb.disc[root], gb.low[root], gb.up[root], gb.next[root], gb.least[root] = e, n, n, sokoban.None, 0, root
+	tree.Add(root)
+	gb.disc[root], gb.low[root], gb.up[root], gb.next[root], gb.least[root] = n, n, sokoban.None, 0, root
 	m1, m2 := root, sokoban.None
 	stack := append(gb.stack[:0], root)
 	for len(stack) > 0 {
@@ -982,12 +965,13 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 			if w < 0 || gb.mark[w] {
 				continue
 			}
-			if gb.astamp[w] == e {
+			if tree.Has(w) {
 				gb.low[v] = min(gb.low[v], gb.disc[w])
 				continue
 			}
 			n++
-			gb.astamp[w], gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = e, n, n, v, 0, w
+			tree.Add(w)
+			gb.disc[w], gb.low[w], gb.up[w], gb.next[w], gb.least[w] = n, n, v, 0, w
 			stack = append(stack, w)
 			if w < m1 {
 				m1, m2 = w, m1
@@ -1013,7 +997,7 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 }
 
 // afterPull returns the canonical player square after the box on b is
-// pulled onto q, a square of the region articulate marked (epoch e, two
+// pulled onto q, a square of the region articulate marked last (two
 // smallest squares m1 and m2), with the player on r, when it can tell
 // without a flood fill of the new region, as sokoban.Region.After does for
 // pushes: without q the region falls into parts (the subtrees of q's
@@ -1022,15 +1006,15 @@ func (gb *groupBound) articulate(root sokoban.Square) (sokoban.Square, sokoban.S
 // the other regions b touches (outside, smaller fills) when b touches r's
 // part. It cannot tell when the rest's smallest square is neither m1 nor
 // m2.
-func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokoban.Square, bool) {
+func (gb *GroupBound) afterPull(b, q, r, m1, m2 sokoban.Square) (sokoban.Square, bool) {
 	var touched [5]bool
 	others := sokoban.None // the smallest square of the other regions b touches
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		x := gb.b.Next(b, d)
 		if x < 0 || x == q || gb.mark[x] {
 			continue
 		}
-		if gb.astamp[x] != e {
+		if !gb.tree.Has(x) {
 			if o := gb.outside(x); others < 0 || o < others {
 				others = o
 			}
@@ -1078,12 +1062,11 @@ func (gb *groupBound) afterPull(b, q, r, m1, m2 sokoban.Square, e uint32) (sokob
 // outside returns the smallest square of the region of x, a free square
 // outside the one articulate marked last, filling it (and keeping its
 // label for the other pulls of the same state) the first time.
-func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
-	e := gb.aepoch
-	if gb.ostamp[x] == e {
+func (gb *GroupBound) outside(x sokoban.Square) sokoban.Square {
+	if gb.outer.Has(x) {
 		return gb.olabel[x]
 	}
-	least := gb.fill(x, gb.ostamp, e, gb.mark)
+	least := gb.fill(x, gb.outer, gb.mark)
 	for _, s := range gb.marked {
 		gb.olabel[s] = least
 	}
@@ -1093,14 +1076,14 @@ func (gb *groupBound) outside(x sokoban.Square) sokoban.Square {
 // part returns which part of the region articulate marked, without q,
 // holds x, another square of it: the direction from q of the child of q
 // whose subtree splits off and holds x, or 4 for the rest.
-func (gb *groupBound) part(x, q sokoban.Square) int {
+func (gb *GroupBound) part(x, q sokoban.Square) int {
 	dq, dx := gb.disc[q], gb.disc[x]
 	if dx <= dq || dx > gb.end[q] {
 		return 4
 	}
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		c := gb.b.Next(q, d)
-		if c < 0 || gb.astamp[c] != gb.aepoch || gb.up[c] != q || gb.disc[c] <= dq {
+		if c < 0 || !gb.tree.Has(c) || gb.up[c] != q || gb.disc[c] <= dq {
 			continue
 		}
 		if gb.disc[c] <= dx && dx <= gb.end[c] {
@@ -1116,14 +1099,14 @@ func (gb *groupBound) part(x, q sokoban.Square) int {
 // fits reports whether groups of k boxes get a table: their keys fit in
 // distShift bits and the placements of k boxes do not exceed
 // groupTableStates.
-func (gb *groupBound) fits(k int) bool {
+func (gb *GroupBound) fits(k int) bool {
 	bitsPer := uint(bits.Len(uint(gb.b.N)))
 	return k > 0 && k <= len(gb.goals) && uint(k+1)*bitsPer <= distShift && gb.placements(k) <= groupTableStates
 }
 
 // placements returns the number of ways of putting k boxes on the squares
 // that are not walls or dead.
-func (gb *groupBound) placements(k int) float64 {
+func (gb *GroupBound) placements(k int) float64 {
 	n := 0
 	for s := range gb.b.N {
 		if !gb.wall[s] && !gb.dead[s] {
@@ -1140,14 +1123,14 @@ func (gb *groupBound) placements(k int) float64 {
 // grow adds the next layer to pd unless that takes it past limit states
 // or the search must stop (the layer is then left incomplete), and reports
 // whether it did. A layer that adds nothing makes the table full.
-func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
+func (gb *GroupBound) grow(pd *groupPDB, limit int) bool {
 	k := pd.k
 	boxes := make([]sokoban.Square, k)
 	work := make([]sokoban.Square, k)
 	var next, kids []uint64
 	d := uint8(min(pd.done+1, 255))
 	for n, key := range pd.layer {
-		if n%1024 == 0 && gb.stop() {
+		if n%1024 == 0 && gb.Stop() {
 			return false
 		}
 		canon := pd.unpack(key, boxes)
@@ -1155,14 +1138,13 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 			gb.mark[b] = true
 		}
 		m1, m2 := gb.articulate(canon)
-		e := gb.aepoch
 		gb.moves = gb.moves[:0]
 		// A pull: the player next to a box steps away from it and
 		// drags it along, onto the square the player left.
 		for i, b := range boxes {
-			for dir := sokoban.Dir(0); dir < 4; dir++ {
+			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
-				if q < 0 || gb.astamp[q] != e {
+				if q < 0 || !gb.tree.Has(q) {
 					continue
 				}
 				if r := gb.b.Next(q, dir); r >= 0 && !gb.mark[r] {
@@ -1173,7 +1155,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 		kids = kids[:0]
 		for _, mv := range gb.moves {
 			b := boxes[mv.box]
-			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2, e)
+			child, ok := gb.afterPull(b, mv.to, mv.player, m1, m2)
 			moveSorted(work, boxes, mv.box, mv.to)
 			if !ok {
 				for _, x := range boxes {
@@ -1211,7 +1193,7 @@ func (gb *groupBound) grow(pd *groupPDB, limit int) bool {
 // sortMembers sorts the boxes of p into gb.members[k], by group of family
 // k, each group's squares in order (a position keeps its boxes in the
 // order they were pushed), and returns it.
-func (gb *groupBound) sortMembers(p *sokoban.Position, k int) [][]sokoban.Square {
+func (gb *GroupBound) sortMembers(p *sokoban.Position, k int) [][]sokoban.Square {
 	f, members := gb.families[k], gb.members[k]
 	for i := range members {
 		members[i] = members[i][:0]
