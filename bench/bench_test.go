@@ -189,8 +189,8 @@ func TestShardMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b bytes.Buffer
-	SolvedTables(&a, wholeRecs)
-	SolvedTables(&b, mergedRecs)
+	solvedTables(&a, wholeRecs)
+	solvedTables(&b, mergedRecs)
 	if a.String() != b.String() {
 		t.Fatalf("summaries differ:\nunsharded:\n%s\nsharded+merged:\n%s", a.String(), b.String())
 	}

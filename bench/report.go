@@ -220,10 +220,10 @@ func (t *table) markdown(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// SolvedTables writes the Markdown tables of levels solved per solver per
+// solvedTables writes the Markdown tables of levels solved per solver per
 // budget, one per collection (the shape of 000 Tables 6.1/6.2). A count is
 // the mean over seeds; a * marks a count with runs missing.
-func SolvedTables(w io.Writer, recs []Record) {
+func solvedTables(w io.Writer, recs []Record) {
 	d := newDataset(recs)
 	for _, t := range d.solvedTables() {
 		t.markdown(w)

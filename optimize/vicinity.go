@@ -202,7 +202,7 @@ func (o *optimizer) nearTable(n int) {
 					o.rankTab[int(s)*o.b.N+int(q)] = uint16(found)
 				}
 			}
-			for d := range sokoban.Dir(4) {
+			for d := range sokoban.Dirs {
 				if x := o.b.Next(q, d); x != sokoban.None && seen[x] != mark {
 					seen[x] = mark
 					queue = append(queue, x)
@@ -342,7 +342,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		player := pos.Player()
 		boxes = append(boxes[:0], pos.BoxSquares()...)
 		for _, s := range boxes {
-			for d := range sokoban.Dir(4) {
+			for d := range sokoban.Dirs {
 				behind, front := b.Next(s, d^1), b.Next(s, d)
 				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] || toGo[front] >= sokoban.Unreachable {
 					continue
@@ -496,13 +496,12 @@ func (h *openList) pop() item {
 // walker measures player walks by breadth-first search over the floor.
 type walker struct {
 	dist  []int32
-	stamp []uint32
-	epoch uint32
+	seen  sokoban.Marks // the squares the last search reached
 	queue []sokoban.Square
 }
 
 func newWalker(n int) walker {
-	return walker{dist: make([]int32, n), stamp: make([]uint32, n), queue: make([]sokoban.Square, 0, n)}
+	return walker{dist: make([]int32, n), seen: sokoban.NewMarks(n), queue: make([]sokoban.Square, 0, n)}
 }
 
 // fill measures the walks from p's player to every square.
@@ -511,7 +510,7 @@ func (w *walker) fill(p *sokoban.Position) { w.bfs(p, sokoban.None) }
 // at returns the walk to s measured by the last fill, or -1 when s cannot
 // be reached.
 func (w *walker) at(s sokoban.Square) int32 {
-	if w.stamp[s] != w.epoch {
+	if !w.seen.Has(int32(s)) {
 		return -1
 	}
 	return w.dist[s]
@@ -528,25 +527,23 @@ func (w *walker) distance(p *sokoban.Position, target sokoban.Square) int {
 }
 
 func (w *walker) bfs(p *sokoban.Position, target sokoban.Square) {
-	w.epoch++
-	if w.epoch == 0 {
-		clear(w.stamp)
-		w.epoch = 1
-	}
+	w.seen.Clear()
 	b := p.Board()
-	e := w.epoch
+	seen := w.seen
 	start := p.Player()
 	w.queue = append(w.queue[:0], start)
-	w.stamp[start], w.dist[start] = e, 0
+	seen.Add(int32(start))
+	w.dist[start] = 0
 	for head := 0; head < len(w.queue); head++ {
 		s := w.queue[head]
 		if s == target {
 			return
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			n := b.Next(s, d)
-			if n != sokoban.None && w.stamp[n] != e && !p.HasBox(n) {
-				w.stamp[n], w.dist[n] = e, w.dist[s]+1
+			if n != sokoban.None && !seen.Has(int32(n)) && !p.HasBox(n) {
+				seen.Add(int32(n))
+				w.dist[n] = w.dist[s] + 1
 				w.queue = append(w.queue, n)
 			}
 		}

@@ -71,7 +71,7 @@ func slowRank(o *optimizer, s, a sokoban.Square, limit int) int {
 				return n
 			}
 		}
-		for d := range sokoban.Dir(4) {
+		for d := range sokoban.Dirs {
 			if x := o.b.Next(q, d); x != sokoban.None && !seen[x] {
 				seen[x] = true
 				order = append(order, x)
