@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"soko/internal/golden"
@@ -15,8 +16,8 @@ import (
 
 // syntheticRecords are made-up results covering every part of a report:
 // two MCTS solvers on cbc60 at thesis budgets with two seeds, two search
-// solvers on microban with a time limit, an error and a missing run, and an
-// external program with a failed run.
+// solvers on microban with a time limit, runs that ended at each limit, an
+// error and a missing run, and an external program with a failed run.
 func syntheticRecords() []Record {
 	var recs []Record
 	add := func(solver, lvl string, b Budget, seed uint64, status string, pushes int, wall float64) {
@@ -59,22 +60,26 @@ func syntheticRecords() []Record {
 			}
 		}
 	}
-	for lv := 1; lv <= 3; lv++ {
-		id := fmt.Sprintf("microban:%d", lv)
-		add("astar", id, Budget{Time: time.Second}, 1, "solved", 5*lv, 0.1*float64(lv))
-		switch lv {
+	// Solve times from microseconds to seconds, so that the tables' times
+	// need each unit.
+	for lv, wall := range []float64{0.00042, 0.0123, 1.5} {
+		id := fmt.Sprintf("microban:%d", lv+1)
+		add("astar", id, Budget{Time: 2 * time.Second}, 1, "solved", 5*(lv+1), wall)
+		switch lv + 1 {
 		case 1:
-			add("bfs", id, Budget{Time: time.Second}, 1, "solved", 5, 0.3)
+			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "solved", 5, 0.3)
 		case 2:
-			add("bfs", id, Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "time limit", 0, 1.0)
 		}
 	}
 	add("astar", "microban:1", Budget{Time: 10 * time.Second}, 1, StatusError, 0, 0.5)
+	add("astar", "microban:2", Budget{Time: 10 * time.Second}, 1, "memory limit", 0, 3)
+	add("astar", "microban:3", Budget{Time: 10 * time.Second}, 1, "node limit", 0, 4)
 	// An external program: solves one level, crashes on one, runs out of
 	// time on the third.
-	add("fake", "microban:1", Budget{Time: time.Second}, 1, "solved", 6, 0.2)
-	add("fake", "microban:2", Budget{Time: time.Second}, 1, StatusFailed, 0, 0.01)
-	add("fake", "microban:3", Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+	add("fake", "microban:1", Budget{Time: 2 * time.Second}, 1, "solved", 6, 0.2)
+	add("fake", "microban:2", Budget{Time: 2 * time.Second}, 1, StatusFailed, 0, 0.01)
+	add("fake", "microban:3", Budget{Time: 2 * time.Second}, 1, "time limit", 0, 2.0)
 	recs[len(recs)-2].Error = "signal: segmentation fault"
 	return recs
 }
@@ -241,9 +246,10 @@ func TestComparePairDefault(t *testing.T) {
 	}
 }
 
-// Failed and error runs are counted and named in the report's header and
-// its runs table; without an output directory the report does not point at
-// files it did not write.
+// Every way a run ended is counted in the report's header and its runs
+// table (time limits too, not only failed and error runs, which are also
+// named by solver); without an output directory the report does not point
+// at files it did not write.
 func TestReportFailedRuns(t *testing.T) {
 	var recs []Record
 	add := func(solver, lvl, status, errMsg string) {
@@ -263,7 +269,9 @@ func TestReportFailedRuns(t *testing.T) {
 		}
 		out := md.String()
 		for _, want := range []string{"2 runs failed", "crashy 2", "1 run ended in an error", "wrong 1",
-			"| mine.xsb | crashy | t=1s | 3 | 0 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 1 |"} {
+			"How they ended: 1 solved, 1 time limit, 2 failed, 1 error.",
+			"| runs | solved | time limit | failed | error |",
+			"| mine.xsb | crashy | t=1s | 3 | 0 | 1 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 0 | 1 |"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("out-dir %q: the report lacks %q:\n%s", outDir, want, out)
 			}
@@ -355,5 +363,21 @@ func TestReportSingular(t *testing.T) {
 	p, err = pushDiffPlot(pushDiff{coll: "mine.xsb", a: "a", b: "b", budget: r.Budget, levels: []string{"mine.xsb:1"}, diffs: []float64{2}})
 	if err != nil || !strings.HasSuffix(p.Title.Text, "over 1 level both solve") {
 		t.Errorf("push-difference plot title %q, %v", p.Title.Text, err)
+	}
+}
+
+// Times in the tables have three significant digits in the unit that suits
+// them.
+func TestFmtSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		s    float64
+		want string
+	}{
+		{0.00042, "420 µs"}, {3e-7, "0.300 µs"}, {0.0009996, "1.00 ms"}, {0.0123, "12.3 ms"}, {0.2, "200 ms"},
+		{0.99996, "1.00 s"}, {1.5, "1.50 s"}, {125.4, "125 s"}, {0, "0 s"}, {math.NaN(), "—"},
+	} {
+		if got := fmtSeconds(tc.s); got != tc.want {
+			t.Errorf("fmtSeconds(%g) = %q, want %q", tc.s, got, tc.want)
+		}
 	}
 }

@@ -137,12 +137,12 @@ func (d *dataset) sweepTables() []*table {
 	var ts []*table
 	for _, sw := range d.sweeps() {
 		t := &table{
-			title:  fmt.Sprintf("### Parameter sweep: %s over %s at %s (001 Figs. 4–7)", sw.solver, sw.param, sw.budget),
-			header: []string{sw.param, "runs", "solved", "mean time (s)", "95% CI (s)"},
+			title:  fmt.Sprintf("### Parameter sweep: %s over %s at %s (%s)", sw.solver, sw.param, sw.budget, cite("001", "Figures 4 to 7")),
+			header: []string{sw.param, "runs", "solved", "mean time", "95% CI"},
 			notes:  []string{"Unsolved runs count at the time limit, so a mean with unsolved runs is a lower bound."},
 		}
 		for _, pt := range sw.points {
-			t.rows = append(t.rows, []string{pt.text, strconv.Itoa(pt.runs), strconv.Itoa(pt.solved), fmtF(pt.mean, 3), "±" + fmtF(pt.ci, 3)})
+			t.rows = append(t.rows, []string{pt.text, strconv.Itoa(pt.runs), strconv.Itoa(pt.solved), fmtSeconds(pt.mean), "±" + fmtSeconds(pt.ci)})
 		}
 		ts = append(ts, t)
 	}
@@ -164,7 +164,7 @@ func (d *dataset) sweepPlots(dir string) error {
 	}
 	for _, k := range order {
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("Impact of %s on %s (001 Figs. 4–7)\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
+		p.Title.Text = fmt.Sprintf("Impact of %s on %s\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
 		p.X.Label.Text = k.param
 		p.Y.Label.Text = "time (s)"
 		p.Y.Min = 0
