@@ -22,7 +22,7 @@ import (
 // ReportOptions say what Report makes.
 type ReportOptions struct {
 	// OutDir receives report.md, levels.md, summary.csv, runs.csv,
-	// pushdiff.csv, benchstat.txt and the plots (PNG and SVG). Empty: only
+	// pushdiff.csv, benchstat.txt and the plots (PNG, SVG and PDF). Empty: only
 	// the Markdown report is written, to the writer.
 	OutDir string
 	// Compare names the two solvers (labels, as in the tables) whose
@@ -562,7 +562,8 @@ type pushDiff struct {
 	coll       string
 	a, b       string
 	budget     Budget
-	levels     []string
+	levels     []string // those both solve
+	all        []string // the collection's levels in the results
 	diffs      []float64
 	pushesB    []float64 // b's pushes
 	moveRatios []float64 // moves a ÷ moves b
@@ -616,7 +617,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 			}
 			pa, pb := meanSolved(ra, pushesOf), meanSolved(rb, pushesOf)
 			ma, mb := meanSolved(ra, movesOf), meanSolved(rb, movesOf)
-			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i]}
+			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i], all: d.levels[c]}
 			for _, id := range d.levels[c] {
 				x, okA := pa[id]
 				y, okB := pb[id]
@@ -764,13 +765,13 @@ func fmtSeconds(s float64) string {
 	return strconv.FormatFloat(v, 'f', prec, 64) + " " + unit
 }
 
-// The documents the report's headings refer to, by the names the seeds'
-// list gives them, so that a reader can find the table or figure meant.
+// The documents the report's headings refer to, named by what a reader
+// knows them by (the README's list of source documents gives them in
+// full), so that the table or figure meant can be found.
 var documents = map[string]string{
 	"000": "the Schokoban thesis",
 	"001": "the hybrid Q-learning report",
-	"002": "the reversibility-compression MCTS paper",
-	"004": "the 2012 Sokoban project report",
+	"002": "the reversibility-compression paper",
 }
 
 // cite names a place in a document: cite("000", "Table 6.1") is "the
