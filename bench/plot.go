@@ -742,6 +742,26 @@ func (t levelTicks) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
+// secondsTicks are linearTicks for an axis of seconds, labelled in the
+// unit that suits the axis's largest value: "0.5 ms", "3 ms" rather than
+// "0.0005", "0.003".
+type secondsTicks struct{}
+
+func (secondsTicks) Ticks(lo, hi float64) []plot.Tick {
+	scale, unit := 1.0, " s"
+	switch top := max(math.Abs(lo), math.Abs(hi)); {
+	case top < 1e-3:
+		scale, unit = 1e-6, " µs"
+	case top < 1:
+		scale, unit = 1e-3, " ms"
+	}
+	ticks := linearTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value/scale*1e6)/1e6, 'g', 6, 64) + unit
+	}
+	return ticks
+}
+
 // linearTicks are ticks at the round step (1, 2 or 5 times a power of ten)
 // that gives closest to six of them, every one labelled; integer keeps the
 // step at least 1.

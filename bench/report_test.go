@@ -316,7 +316,8 @@ func TestCollectionNames(t *testing.T) {
 	}
 }
 
-// Every tick of the plots' axes is labelled, the log ones included.
+// Every tick of the plots' axes is labelled, the log ones included, and
+// an axis of seconds in one unit that suits it.
 func TestTicksLabelled(t *testing.T) {
 	for _, r := range [][2]float64{{0.007, 12}, {0.5, 3}, {25, 100000}, {1, 1e7}} {
 		ts := logTicks{}.Ticks(r[0], r[1])
@@ -327,6 +328,15 @@ func TestTicksLabelled(t *testing.T) {
 			if tk.Label == "" || tk.Value < r[0] || tk.Value > r[1] {
 				t.Errorf("log ticks over %v: %+v", r, tk)
 			}
+		}
+	}
+	for r, want := range map[[2]float64]string{{0, 0.0032}: "0 ms,0.5 ms,1 ms,1.5 ms,2 ms,2.5 ms,3 ms", {0, 0.00012}: "0 µs,20 µs,40 µs,60 µs,80 µs,100 µs,120 µs", {0, 25}: "0 s,5 s,10 s,15 s,20 s,25 s"} {
+		var labels []string
+		for _, tk := range (secondsTicks{}).Ticks(r[0], r[1]) {
+			labels = append(labels, tk.Label)
+		}
+		if got := strings.Join(labels, ","); got != want {
+			t.Errorf("seconds ticks over %v: %s, want %s", r, got, want)
 		}
 	}
 	for _, r := range [][2]float64{{0, 155}, {-30.5, 7}, {0, 12.8}, {0, 1}} {

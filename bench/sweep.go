@@ -149,6 +149,8 @@ func (d *dataset) sweepTables() []*table {
 	return ts
 }
 
+func byValue(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) }
+
 // sweepPlots draws, per solver and parameter, the mean time against the
 // parameter's value with 95% confidence bars, a line per budget.
 func (d *dataset) sweepPlots(dir string) error {
@@ -166,9 +168,9 @@ func (d *dataset) sweepPlots(dir string) error {
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("Impact of %s on %s\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
 		p.X.Label.Text = k.param
-		p.Y.Label.Text = "time (s)"
+		p.Y.Label.Text = "mean time"
 		p.Y.Min = 0
-		p.Y.Tick.Marker = linearTicks{}
+		p.Y.Tick.Marker = secondsTicks{}
 		var ticks []plot.Tick // a labelled tick at every value swept
 		for i, sw := range byPlot[k] {
 			for _, pt := range sw.points {
@@ -203,6 +205,10 @@ func (d *dataset) sweepPlots(dir string) error {
 			p.Legend.Add(fmt.Sprintf("%s (%d of %d solved)", sw.budget, solved, runs), line, points)
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		// Values from 1 to 200 (001's W) crowd at the left of a linear axis.
+		if lo, hi := slices.MinFunc(ticks, byValue).Value, slices.MaxFunc(ticks, byValue).Value; lo > 0 && hi/lo >= 10 {
+			p.X.Scale = plot.LogScale{}
+		}
 		p.Add(plotter.NewGrid())
 		if err := savePlot(p, dir, "sweep-"+k.solver+"-"+k.param); err != nil {
 			return err
