@@ -128,7 +128,7 @@ func savePlot(p *plot.Plot, dir, name string) error {
 		dc := draw.New(c)
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
-		p.Draw(draw.Crop(dc, 0, -vg.Points(4), legendH, 0))
+		p.Draw(draw.Crop(dc, vg.Points(2), -vg.Points(4), legendH, 0))
 		if legendH > 0 {
 			indent := max(0, (plotWidth-legendW)/2)
 			legend.Draw(draw.Crop(dc, indent, 0, vg.Points(2), -plotHeight))
