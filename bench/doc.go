@@ -17,9 +17,11 @@
 // [Report] reads results and writes the tables (Markdown and CSV: levels
 // solved per solver per budget, the shape of 000 Tables 6.1/6.2; per-level
 // tables; unique states per tree node, 002 Table I), benchstat-compatible text
-// ([WriteBenchstat]) and plots with gonum/plot (solved vs budget, 002 Figs.
-// 3/4; solve-time histogram, 004 Fig. 6; per-level push-count difference, 000
-// Figs. 6.1/6.2; unique states per node).
+// ([WriteBenchstat]) and plots with gonum/plot, a column of a two-column
+// paper wide, in PNG, SVG and PDF (levels solved: bars at one budget, vs
+// budget at several, 002 Figs. 3/4; levels solved within a time, the cactus
+// plot; solve-time histogram in log-spaced bins, 004 Fig. 6; per-level
+// push-count difference, 000 Figs. 6.1/6.2; unique states per node).
 //
 // External programs can be benchmarked beside soko's own solvers
 // ([External]); their solutions are replayed by package verify like ours.

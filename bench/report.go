@@ -16,12 +16,13 @@ import (
 
 	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/solver"
 )
 
 // ReportOptions say what Report makes.
 type ReportOptions struct {
 	// OutDir receives report.md, levels.md, summary.csv, runs.csv,
-	// pushdiff.csv, benchstat.txt and the plots (PNG and SVG). Empty: only
+	// pushdiff.csv, benchstat.txt and the plots (PNG, SVG and PDF). Empty: only
 	// the Markdown report is written, to the writer.
 	OutDir string
 	// Compare names the two solvers (labels, as in the tables) whose
@@ -304,7 +305,7 @@ func (d *dataset) thesisTables() []*table {
 			}
 		}
 		slices.Sort(iters)
-		t := &table{title: fmt.Sprintf("### %s: ours beside the thesis's logs (000 Table %s)", c, tableNo), header: []string{"iterations"}}
+		t := &table{title: fmt.Sprintf("### %s: ours beside the thesis's logs (%s)", c, cite("000", "Table "+tableNo)), header: []string{"iterations"}}
 		for _, it := range iters {
 			t.header = append(t.header, strconv.FormatInt(it, 10))
 		}
@@ -352,11 +353,15 @@ func (d *dataset) thesisTables() []*table {
 	return out
 }
 
-// timeTable summarises each group's runs: solved count, solve times, pushes,
-// nodes or iterations, peak memory.
+// timeTable summarises each group's runs: how each ended (a column per
+// status that occurs), solve times, pushes, nodes or iterations, peak
+// memory.
 func (d *dataset) timeTable() *table {
-	t := &table{title: "### Runs: times and sizes (solved runs only for time and pushes)",
-		header: []string{"collection", "solver", "budget", "runs", "solved", "failed", "errors", "mean wall s", "median wall s", "mean CPU s", "mean pushes", "mean nodes", "mean iterations", "max peak MiB"}}
+	statuses := d.statuses()
+	t := &table{title: "### Runs: how they ended, times and sizes (times and pushes of solved runs only)",
+		header: []string{"collection", "solver", "budget", "runs"}}
+	t.header = append(t.header, statuses...)
+	t.header = append(t.header, "mean wall", "median wall", "mean CPU", "mean pushes", "mean nodes", "mean iterations", "max peak MiB")
 	for _, c := range d.collections {
 		for _, s := range d.solversOf(c) {
 			for _, b := range d.budgetsOf(c) {
@@ -367,19 +372,13 @@ func (d *dataset) timeTable() *table {
 				var wall, cpu, pushes []float64
 				var nodes, iters float64
 				var peak int64
-				solved, failed, errs := 0, 0, 0
+				count := map[string]int{}
 				for _, r := range rs {
-					switch r.Status {
-					case StatusFailed:
-						failed++
-					case StatusError:
-						errs++
-					}
+					count[statusOf(r)]++
 					nodes += float64(r.Expanded)
 					iters += float64(r.Iterations)
 					peak = max(peak, r.PeakBytes)
 					if r.Solved() {
-						solved++
 						wall = append(wall, r.WallS)
 						if r.CPUMeasured() {
 							cpu = append(cpu, r.CPUS)
@@ -388,19 +387,57 @@ func (d *dataset) timeTable() *table {
 					}
 				}
 				n := float64(len(rs))
-				t.rows = append(t.rows, []string{c, s, b.String(), strconv.Itoa(len(rs)), strconv.Itoa(solved), strconv.Itoa(failed), strconv.Itoa(errs),
-					fmtF(mean(wall), 3), fmtF(median(wall), 3), fmtF(mean(cpu), 3), fmtF(mean(pushes), 1),
-					fmtF(nodes/n, 0), fmtF(iters/n, 0), fmtF(float64(peak)/(1<<20), 1)})
+				row := []string{c, s, b.String(), strconv.Itoa(len(rs))}
+				for _, st := range statuses {
+					row = append(row, strconv.Itoa(count[st]))
+				}
+				t.rows = append(t.rows, append(row, fmtSeconds(mean(wall)), fmtSeconds(median(wall)), fmtSeconds(mean(cpu)), fmtF(mean(pushes), 1),
+					fmtF(nodes/n, 0), fmtF(iters/n, 0), fmtF(float64(peak)/(1<<20), 1)))
 			}
 		}
 	}
 	return t
 }
 
+// notVerified is the status the report gives a run that says it solved its
+// level without a verified solution.
+const notVerified = "solved, not verified"
+
+// statusOf is how a run ended, as the report counts it.
+func statusOf(r *Record) string {
+	if r.Status == "solved" && !r.Verified {
+		return notVerified
+	}
+	return r.Status
+}
+
+// statuses lists how the runs ended: "solved" first, then the solver's
+// statuses in their own order, then failed and error, then any other, each
+// only if some run ended so ("solved" always).
+func (d *dataset) statuses() []string {
+	seen := map[string]bool{}
+	for i := range d.recs {
+		seen[statusOf(&d.recs[i])] = true
+	}
+	out := []string{"solved"}
+	delete(seen, "solved")
+	var known []string
+	for st := solver.NoSolution; st <= solver.DepthLimit; st++ {
+		known = append(known, st.String())
+	}
+	for _, st := range append(known, StatusFailed, StatusError, notVerified) {
+		if seen[st] {
+			out = append(out, st)
+			delete(seen, st)
+		}
+	}
+	return append(out, slices.Sorted(maps.Keys(seen))...)
+}
+
 // uniqueTable is 002 Table I: unique states per tree node, the mean over
 // runs of UniqueStates/TreeSize, for the solvers that report a tree.
 func (d *dataset) uniqueTable() *table {
-	t := &table{title: "### Unique states per tree node (002 Table I)", header: []string{"solver"}}
+	t := &table{title: "### Unique states per tree node (" + cite("002", "Table I") + ")", header: []string{"solver"}}
 	var bs []Budget
 	for _, b := range d.budgets {
 		for _, s := range d.solvers {
@@ -511,7 +548,7 @@ func (d *dataset) levelCell(c, s string, b Budget, id string) string {
 		}
 		return fmt.Sprintf("0/%d", len(runs))
 	}
-	v := fmt.Sprintf("%s (%ss)", formatCount(median(pushes)), fmtF(median(wall), 3))
+	v := fmt.Sprintf("%s (%s)", formatCount(median(pushes)), fmtSeconds(median(wall)))
 	if len(runs) > 1 {
 		v += fmt.Sprintf(" %d/%d", len(pushes), len(runs))
 	}
@@ -525,7 +562,8 @@ type pushDiff struct {
 	coll       string
 	a, b       string
 	budget     Budget
-	levels     []string
+	levels     []string // those both solve
+	all        []string // the collection's levels in the results
 	diffs      []float64
 	pushesB    []float64 // b's pushes
 	moveRatios []float64 // moves a ÷ moves b
@@ -579,7 +617,7 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 			}
 			pa, pb := meanSolved(ra, pushesOf), meanSolved(rb, pushesOf)
 			ma, mb := meanSolved(ra, movesOf), meanSolved(rb, movesOf)
-			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i]}
+			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i], all: d.levels[c]}
 			for _, id := range d.levels[c] {
 				x, okA := pa[id]
 				y, okB := pb[id]
@@ -620,7 +658,8 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 	if len(pds) == 0 {
 		return nil
 	}
-	t := &table{title: fmt.Sprintf("### Push-count difference %s − %s per level (000 Figs. 6.1/6.2) and moves ratio (002 §V.B.4)", pds[0].a, pds[0].b),
+	t := &table{title: fmt.Sprintf("### Push-count difference %s − %s per level (%s) and moves ratio (%s)",
+		pds[0].a, pds[0].b, cite("000", "Figures 6.1 and 6.2"), cite("002", "section V.B.4")),
 		header: []string{"collection", "budget", "levels both solve", "mean", "median", "shorter", "equal", "longer", "mean pushes " + pds[0].b,
 			"moves " + pds[0].a + " ÷ " + pds[0].b + ": mean (range)"}}
 	for _, pd := range pds {
@@ -702,6 +741,45 @@ func fmtF(x float64, prec int) string {
 	return strconv.FormatFloat(x, 'f', prec, 64)
 }
 
+// fmtSeconds writes a time in seconds to three significant digits in the
+// unit that suits its size: "420 µs", "12.3 ms", "1.50 s". Microban's
+// solves take well under a millisecond, XSokoban's up to minutes, and one
+// column holds both.
+func fmtSeconds(s float64) string {
+	switch {
+	case math.IsNaN(s):
+		return "—"
+	case s == 0:
+		return "0 s"
+	}
+	e := math.Floor(math.Log10(math.Abs(s)))
+	r := math.Round(s/math.Pow(10, e-2)) * math.Pow(10, e-2) // three significant digits
+	v, unit := r, "s"
+	switch a := math.Abs(r) * (1 + 1e-9); {
+	case a < 1e-3:
+		v, unit = r*1e6, "µs"
+	case a < 1:
+		v, unit = r*1e3, "ms"
+	}
+	prec := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)*(1+1e-9)))))
+	return strconv.FormatFloat(v, 'f', prec, 64) + " " + unit
+}
+
+// The documents the report's headings refer to, named by what a reader
+// knows them by (the README's list of source documents gives them in
+// full), so that the table or figure meant can be found.
+var documents = map[string]string{
+	"000": "the Schokoban thesis",
+	"001": "the hybrid Q-learning report",
+	"002": "the reversibility-compression paper",
+}
+
+// cite names a place in a document: cite("000", "Table 6.1") is "the
+// Schokoban thesis, 000, Table 6.1".
+func cite(doc, where string) string {
+	return documents[doc] + ", " + doc + ", " + where
+}
+
 // Report writes the Markdown report (levels solved per collection, the
 // thesis comparison where it applies, push-count differences, unique states
 // per node, run times) to w, and with opts.OutDir every other output.
@@ -710,6 +788,17 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", english.Count(len(d.recs), "run", "runs"), english.Count(len(d.solvers), "solver", "solvers"),
 		english.Count(len(d.collections), "collection", "collections"), english.Count(len(d.budgets), "budget", "budgets"))
+	var outcomes []string
+	for _, st := range d.statuses() {
+		n := 0
+		for i := range d.recs {
+			if statusOf(&d.recs[i]) == st {
+				n++
+			}
+		}
+		outcomes = append(outcomes, fmt.Sprintf("%d %s", n, st))
+	}
+	fmt.Fprintf(&md, " How they ended: %s.", strings.Join(outcomes, ", "))
 	where := "the results' error field"
 	if opts.OutDir != "" {
 		where = "runs.csv and levels.md"

@@ -4,19 +4,27 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
-	"soko/internal/golden"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
+
+	"soko/internal/golden"
 )
 
 // syntheticRecords are made-up results covering every part of a report:
 // two MCTS solvers on cbc60 at thesis budgets with two seeds, two search
-// solvers on microban with a time limit, an error and a missing run, and an
-// external program with a failed run.
+// solvers on microban with a time limit, runs that ended at each limit, an
+// error and a missing run, and an external program with a failed run.
 func syntheticRecords() []Record {
 	var recs []Record
 	add := func(solver, lvl string, b Budget, seed uint64, status string, pushes int, wall float64) {
@@ -59,22 +67,26 @@ func syntheticRecords() []Record {
 			}
 		}
 	}
-	for lv := 1; lv <= 3; lv++ {
-		id := fmt.Sprintf("microban:%d", lv)
-		add("astar", id, Budget{Time: time.Second}, 1, "solved", 5*lv, 0.1*float64(lv))
-		switch lv {
+	// Solve times from microseconds to seconds, so that the tables' times
+	// need each unit.
+	for lv, wall := range []float64{0.00042, 0.0123, 1.5} {
+		id := fmt.Sprintf("microban:%d", lv+1)
+		add("astar", id, Budget{Time: 2 * time.Second}, 1, "solved", 5*(lv+1), wall)
+		switch lv + 1 {
 		case 1:
-			add("bfs", id, Budget{Time: time.Second}, 1, "solved", 5, 0.3)
+			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "solved", 5, 0.3)
 		case 2:
-			add("bfs", id, Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "time limit", 0, 1.0)
 		}
 	}
 	add("astar", "microban:1", Budget{Time: 10 * time.Second}, 1, StatusError, 0, 0.5)
+	add("astar", "microban:2", Budget{Time: 10 * time.Second}, 1, "memory limit", 0, 3)
+	add("astar", "microban:3", Budget{Time: 10 * time.Second}, 1, "node limit", 0, 4)
 	// An external program: solves one level, crashes on one, runs out of
 	// time on the third.
-	add("fake", "microban:1", Budget{Time: time.Second}, 1, "solved", 6, 0.2)
-	add("fake", "microban:2", Budget{Time: time.Second}, 1, StatusFailed, 0, 0.01)
-	add("fake", "microban:3", Budget{Time: time.Second}, 1, "time limit", 0, 1.0)
+	add("fake", "microban:1", Budget{Time: 2 * time.Second}, 1, "solved", 6, 0.2)
+	add("fake", "microban:2", Budget{Time: 2 * time.Second}, 1, StatusFailed, 0, 0.01)
+	add("fake", "microban:3", Budget{Time: 2 * time.Second}, 1, "time limit", 0, 2.0)
 	recs[len(recs)-2].Error = "signal: segmentation fault"
 	return recs
 }
@@ -101,22 +113,37 @@ func TestReportGolden(t *testing.T) {
 	if string(rep) != md.String() {
 		t.Error("report.md differs from the printed report")
 	}
-	for _, name := range []string{"solved-cbc60", "solved-microban", "unique-per-node", "time-schokoban", "time-astar", "time-fake", "pushdiff-cbc60"} {
-		f, err := os.Open(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s.png: %v", name, err)
-		}
-		if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 200 {
-			t.Errorf("%s.png is %v", name, b)
-		}
-		svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
-		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
-			t.Errorf("%s.svg: %v", name, err)
+	for _, name := range []string{"solved-cbc60", "solved-microban", "cactus-cbc60", "cactus-microban", "unique-per-node",
+		"time-schokoban", "time-astar", "time-fake", "pushdiff-cbc60"} {
+		checkFigure(t, dir, name)
+	}
+	// Every figure is in all three formats.
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	for _, f := range pngs {
+		checkFigure(t, dir, strings.TrimSuffix(filepath.Base(f), ".png"))
+	}
+}
+
+// checkFigure checks that dir holds the figure name as a PNG a column wide
+// at 300 dots per inch, an SVG and a PDF.
+func checkFigure(t *testing.T, dir, name string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatalf("%s.png: %v", name, err)
+	}
+	if b := img.Bounds(); b.Dx() != 990 || b.Dy() < 600 {
+		t.Errorf("%s.png is %v, want 990 pixels (3.3 in) wide", name, b)
+	}
+	for ext, magic := range map[string]string{"svg": "<svg", "pdf": "%PDF-"} {
+		b, err := os.ReadFile(filepath.Join(dir, name+"."+ext))
+		if err != nil || !bytes.Contains(b[:min(len(b), 200)], []byte(magic)) {
+			t.Errorf("%s.%s: %v, or it does not start as one", name, ext, err)
 		}
 	}
 }
@@ -241,9 +268,10 @@ func TestComparePairDefault(t *testing.T) {
 	}
 }
 
-// Failed and error runs are counted and named in the report's header and
-// its runs table; without an output directory the report does not point at
-// files it did not write.
+// Every way a run ended is counted in the report's header and its runs
+// table (time limits too, not only failed and error runs, which are also
+// named by solver); without an output directory the report does not point
+// at files it did not write.
 func TestReportFailedRuns(t *testing.T) {
 	var recs []Record
 	add := func(solver, lvl, status, errMsg string) {
@@ -263,7 +291,9 @@ func TestReportFailedRuns(t *testing.T) {
 		}
 		out := md.String()
 		for _, want := range []string{"2 runs failed", "crashy 2", "1 run ended in an error", "wrong 1",
-			"| mine.xsb | crashy | t=1s | 3 | 0 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 1 |"} {
+			"How they ended: 1 solved, 1 time limit, 2 failed, 1 error.",
+			"| runs | solved | time limit | failed | error |",
+			"| mine.xsb | crashy | t=1s | 3 | 0 | 1 | 2 | 0 |", "| mine.xsb | wrong | t=1s | 1 | 0 | 0 | 0 | 1 |"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("out-dir %q: the report lacks %q:\n%s", outDir, want, out)
 			}
@@ -286,7 +316,8 @@ func TestCollectionNames(t *testing.T) {
 	}
 }
 
-// Every tick of the plots' axes is labelled, the log ones included.
+// Every tick of the plots' axes is labelled, the log ones included, and
+// an axis of seconds in one unit that suits it.
 func TestTicksLabelled(t *testing.T) {
 	for _, r := range [][2]float64{{0.007, 12}, {0.5, 3}, {25, 100000}, {1, 1e7}} {
 		ts := logTicks{}.Ticks(r[0], r[1])
@@ -297,6 +328,15 @@ func TestTicksLabelled(t *testing.T) {
 			if tk.Label == "" || tk.Value < r[0] || tk.Value > r[1] {
 				t.Errorf("log ticks over %v: %+v", r, tk)
 			}
+		}
+	}
+	for r, want := range map[[2]float64]string{{0, 0.0032}: "0 ms,0.5 ms,1 ms,1.5 ms,2 ms,2.5 ms,3 ms", {0, 0.00012}: "0 µs,20 µs,40 µs,60 µs,80 µs,100 µs,120 µs", {0, 25}: "0 s,5 s,10 s,15 s,20 s,25 s"} {
+		var labels []string
+		for _, tk := range (secondsTicks{}).Ticks(r[0], r[1]) {
+			labels = append(labels, tk.Label)
+		}
+		if got := strings.Join(labels, ","); got != want {
+			t.Errorf("seconds ticks over %v: %s, want %s", r, got, want)
 		}
 	}
 	for _, r := range [][2]float64{{0, 155}, {-30.5, 7}, {0, 12.8}, {0, 1}} {
@@ -335,6 +375,147 @@ func TestPushDiffPlotFitted(t *testing.T) {
 	}
 }
 
+// The push-difference plot says which way is better, and its x axis spans
+// the collection's levels in the results with ticks only at levels there
+// are: here levels 3-12 and 40-49, of which both solve four.
+func TestPushDiffPlotAxis(t *testing.T) {
+	pd := pushDiff{coll: "microban", a: "fess", b: "astar", budget: Budget{Time: time.Second}}
+	exists := map[float64]bool{}
+	for _, first := range []int{3, 40} {
+		for n := first; n < first+10; n++ {
+			pd.all = append(pd.all, fmt.Sprintf("microban:%d", n))
+			exists[float64(n)] = true
+		}
+	}
+	for _, n := range []int{4, 7, 41, 44} {
+		pd.levels = append(pd.levels, fmt.Sprintf("microban:%d", n))
+		pd.diffs = append(pd.diffs, float64(n%3-1))
+	}
+	p, err := pushDiffPlot(pd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min != 2.5 || p.X.Max != 49.5 {
+		t.Errorf("x axis %g..%g, want 2.5..49.5", p.X.Min, p.X.Max)
+	}
+	ticks := p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)
+	if len(ticks) < 2 {
+		t.Errorf("x ticks %v", ticks)
+	}
+	for _, tk := range ticks {
+		if !exists[tk.Value] {
+			t.Errorf("a tick at level %g, which is not in the results", tk.Value)
+		}
+	}
+	if !strings.Contains(p.Title.Text, "below zero: fess's solution is shorter (shorter is better)") {
+		t.Errorf("the title does not say which way is better: %q", p.Title.Text)
+	}
+}
+
+// Times in the tables have three significant digits in the unit that suits
+// them.
+func TestFmtSeconds(t *testing.T) {
+	for _, tc := range []struct {
+		s    float64
+		want string
+	}{
+		{0.00042, "420 µs"}, {3e-7, "0.300 µs"}, {0.0009996, "1.00 ms"}, {0.0123, "12.3 ms"}, {0.2, "200 ms"},
+		{0.99996, "1.00 s"}, {1.5, "1.50 s"}, {125.4, "125 s"}, {0, "0 s"}, {math.NaN(), "—"},
+	} {
+		if got := fmtSeconds(tc.s); got != tc.want {
+			t.Errorf("fmtSeconds(%g) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// barFills counts the rectangles p fills in the colour of the solved bars.
+func barFills(t *testing.T, p *plot.Plot) int {
+	t.Helper()
+	var rec recorder.Canvas
+	p.Draw(draw.Canvas{Canvas: &rec, Rectangle: vg.Rectangle{Max: vg.Point{X: plotWidth, Y: plotHeight}}})
+	var cur color.Color
+	n := 0
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *recorder.SetColor:
+			cur = a.Color
+		case *recorder.Fill:
+			if cur == color.Color(barColor) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// With one budget, levels solved is a bar per solver, named on the y axis;
+// with several, a line per solver and no bars.
+func TestSolvedPlotBars(t *testing.T) {
+	var one []Record
+	for _, r := range syntheticRecords() {
+		if r.Collection() == "microban" && r.Budget.Time == 2*time.Second {
+			one = append(one, r)
+		}
+	}
+	d := newDataset(one)
+	p, err := d.solvedPlot("microban")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := barFills(t, p); n != 3 {
+		t.Errorf("%d bars for three solvers at one budget", n)
+	}
+	var names []string
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		names = append(names, fmt.Sprintf("%s@%g", tk.Label, tk.Value))
+	}
+	if got := strings.Join(names, ","); got != "astar@2,bfs@1,fake@0" {
+		t.Errorf("y ticks %s, want the solvers top to bottom", got)
+	}
+	if p.X.Max != 3 {
+		t.Errorf("the bars' axis ends at %g, not at the 3 levels", p.X.Max)
+	}
+	p, err = newDataset(syntheticRecords()).solvedPlot("microban")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := barFills(t, p); n != 0 {
+		t.Errorf("%d bars at two budgets", n)
+	}
+}
+
+// The cactus plot and the time histogram put time on a log axis labelled
+// in units: here solves from 420 µs to 1.5 s at a 2 s limit.
+func TestTimeAxes(t *testing.T) {
+	var recs []Record
+	for _, r := range syntheticRecords() {
+		if r.Budget.Time == 2*time.Second {
+			recs = append(recs, r)
+		}
+	}
+	d := newDataset(recs)
+	cactus, err := d.cactusPlot("microban")
+	if err != nil || cactus == nil {
+		t.Fatalf("cactus plot %v, %v", cactus, err)
+	}
+	hist, err := d.timePlot("astar")
+	if err != nil || hist == nil {
+		t.Fatalf("time plot %v, %v", hist, err)
+	}
+	for name, p := range map[string]*plot.Plot{"cactus": cactus, "histogram": hist} {
+		var labels []string
+		for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+			labels = append(labels, tk.Label)
+		}
+		if got := strings.Join(labels, ","); !strings.Contains(got, "1 ms,10 ms,100 ms,1 s") {
+			t.Errorf("%s: x ticks %s", name, got)
+		}
+	}
+	if cactus.Y.Max != 3 {
+		t.Errorf("cactus y axis ends at %g, not at the 3 levels", cactus.Y.Max)
+	}
+}
+
 // A count of one reads in the singular everywhere in the report and plots.
 func TestReportSingular(t *testing.T) {
 	r := Record{Solver: "wrong", Level: "mine.xsb:1", Budget: Budget{Time: time.Second}, Seed: 1, Status: StatusError, Error: "invalid solution"}
@@ -353,7 +534,38 @@ func TestReportSingular(t *testing.T) {
 		t.Errorf("solved plot title %q, %v", p.Title.Text, err)
 	}
 	p, err = pushDiffPlot(pushDiff{coll: "mine.xsb", a: "a", b: "b", budget: r.Budget, levels: []string{"mine.xsb:1"}, diffs: []float64{2}})
-	if err != nil || !strings.HasSuffix(p.Title.Text, "over 1 level both solve") {
+	if err != nil || !strings.HasSuffix(p.Title.Text, "over the 1 level both solve") {
 		t.Errorf("push-difference plot title %q, %v", p.Title.Text, err)
+	}
+}
+
+// A solver that solved nothing, at a budget with no time limit, is a flat
+// line at zero across the cactus plot.
+func TestCactusUnsolvedSolver(t *testing.T) {
+	var recs []Record
+	for lv := 1; lv <= 3; lv++ {
+		for _, s := range []string{"schokoban", "vanillaban"} {
+			r := Record{Solver: s, Level: fmt.Sprintf("cbc60:%d", lv), Budget: Budget{Iterations: 25}, Seed: 1, Status: "iteration limit", WallS: 0.01}
+			if s == "schokoban" {
+				r.Status, r.Verified, r.WallS = "solved", true, 0.001*float64(lv)
+			}
+			r.Key = runKey(r.Solver, nil, 0, "", r.Level, "", r.Budget, 1)
+			recs = append(recs, r)
+		}
+	}
+	p, err := newDataset(recs).cactusPlot("cbc60")
+	if err != nil || p == nil {
+		t.Fatalf("cactus plot %v, %v", p, err)
+	}
+	var rec recorder.Canvas
+	p.Draw(draw.Canvas{Canvas: &rec, Rectangle: vg.Rectangle{Max: vg.Point{X: plotWidth, Y: plotHeight}}})
+	for _, a := range rec.Actions {
+		if s, ok := a.(*recorder.Stroke); ok {
+			for _, c := range s.Path {
+				if math.IsNaN(float64(c.Pos.X)) || math.IsInf(float64(c.Pos.X), 0) {
+					t.Fatalf("a line through %v", c.Pos)
+				}
+			}
+		}
 	}
 }

@@ -137,17 +137,19 @@ func (d *dataset) sweepTables() []*table {
 	var ts []*table
 	for _, sw := range d.sweeps() {
 		t := &table{
-			title:  fmt.Sprintf("### Parameter sweep: %s over %s at %s (001 Figs. 4–7)", sw.solver, sw.param, sw.budget),
-			header: []string{sw.param, "runs", "solved", "mean time (s)", "95% CI (s)"},
+			title:  fmt.Sprintf("### Parameter sweep: %s over %s at %s (%s)", sw.solver, sw.param, sw.budget, cite("001", "Figures 4 to 7")),
+			header: []string{sw.param, "runs", "solved", "mean time", "95% CI"},
 			notes:  []string{"Unsolved runs count at the time limit, so a mean with unsolved runs is a lower bound."},
 		}
 		for _, pt := range sw.points {
-			t.rows = append(t.rows, []string{pt.text, strconv.Itoa(pt.runs), strconv.Itoa(pt.solved), fmtF(pt.mean, 3), "±" + fmtF(pt.ci, 3)})
+			t.rows = append(t.rows, []string{pt.text, strconv.Itoa(pt.runs), strconv.Itoa(pt.solved), fmtSeconds(pt.mean), "±" + fmtSeconds(pt.ci)})
 		}
 		ts = append(ts, t)
 	}
 	return ts
 }
+
+func byValue(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) }
 
 // sweepPlots draws, per solver and parameter, the mean time against the
 // parameter's value with 95% confidence bars, a line per budget.
@@ -164,11 +166,11 @@ func (d *dataset) sweepPlots(dir string) error {
 	}
 	for _, k := range order {
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("Impact of %s on %s (001 Figs. 4–7)\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
+		p.Title.Text = fmt.Sprintf("Impact of %s on %s\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
 		p.X.Label.Text = k.param
-		p.Y.Label.Text = "time (s)"
+		p.Y.Label.Text = "mean time"
 		p.Y.Min = 0
-		p.Y.Tick.Marker = linearTicks{}
+		p.Y.Tick.Marker = secondsTicks{}
 		var ticks []plot.Tick // a labelled tick at every value swept
 		for i, sw := range byPlot[k] {
 			for _, pt := range sw.points {
@@ -203,6 +205,10 @@ func (d *dataset) sweepPlots(dir string) error {
 			p.Legend.Add(fmt.Sprintf("%s (%d of %d solved)", sw.budget, solved, runs), line, points)
 		}
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		// Values from 1 to 200 (001's W) crowd at the left of a linear axis.
+		if lo, hi := slices.MinFunc(ticks, byValue).Value, slices.MaxFunc(ticks, byValue).Value; lo > 0 && hi/lo >= 10 {
+			p.X.Scale = plot.LogScale{}
+		}
 		p.Add(plotter.NewGrid())
 		if err := savePlot(p, dir, "sweep-"+k.solver+"-"+k.param); err != nil {
 			return err
