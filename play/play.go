@@ -142,7 +142,8 @@ func (m *Model) move(d level.Dir) {
 }
 
 // show moves to the game i places after the one shown (before, when i is
-// negative), pausing the replay; each game keeps its position.
+// negative), pausing the replay; each game keeps its position. Where there
+// is no such game it says why and changes nothing.
 func (m *Model) show(i int) {
 	j := m.cur + i
 	switch {
@@ -153,6 +154,8 @@ func (m *Model) show(i int) {
 	case j >= len(m.games):
 		m.note = "this is the last level"
 	default:
+		m.playing = false
+		m.gen++
 		m.cur = j
 	}
 }
@@ -186,10 +189,8 @@ func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 		pause()
 		g.Restart()
 	case "n", "pgdown":
-		pause()
 		m.show(1)
 	case "p", "pgup":
-		pause()
 		m.show(-1)
 	case "space", " ":
 		if m.playing {

@@ -357,3 +357,29 @@ func TestSmallWindow(t *testing.T) {
 		t.Fatalf("n in a small window:\n%s", v)
 	}
 }
+
+// TestNextPausesReplay: n with one level leaves a running replay running;
+// moving to another level pauses it, and its ticks are ignored there.
+func TestNextPausesReplay(t *testing.T) {
+	m := newModel(t)
+	moves, _ := level.ParseLURD(solution1)
+	m.Replay(moves)
+	m.Init()
+	send(m, "n")
+	if !m.playing || !strings.Contains(view(m), "this is the only level") {
+		t.Fatalf("n with one level:\n%s", view(m))
+	}
+	m = New(parse(t, microban1+"\n"+microban2))
+	m.Replay(moves)
+	m.Init()
+	gen := m.gen
+	send(m, "n")
+	m.Update(tickMsg{gen})
+	if m.playing || m.Game().Moves() != 0 || m.games[0].Moves() != 0 {
+		t.Fatalf("after n, a tick of the replay played: %q, %q", m.games[0].LURD(), m.Game().LURD())
+	}
+	send(m, "p", "space")
+	if !m.playing || !strings.Contains(view(m), "replay playing: 0 of 33 steps") {
+		t.Fatalf("back on the replay's level, space:\n%s", view(m))
+	}
+}

@@ -108,7 +108,7 @@ func (m *Model) help() []string {
 
 // wrap joins pieces with sep into lines at most width columns wide (one
 // line when width is 0), breaking between pieces, and within a piece (at a
-// space, else anywhere) only when it is wider than a line.
+// space or a slash, else anywhere) only when it is wider than a line.
 func wrap(pieces []string, sep string, width int) []string {
 	var lines []string
 	cur := ""
@@ -131,7 +131,7 @@ func wrap(pieces []string, sep string, width int) []string {
 	}
 	var out []string
 	for _, l := range lines {
-		out = append(out, strings.Split(ansi.Wrap(l, width, ""), "\n")...)
+		out = append(out, strings.Split(ansi.Wrap(l, width, "/"), "\n")...)
 	}
 	return out
 }
