@@ -1,221 +1,85 @@
 // Package play is `soko play`: a terminal Sokoban player built on Bubble
-// Tea. Model holds the game (the position, the moves played and the moves
-// that redo or a replay would play next); Update and View are plain
-// functions of it, so tests drive them with messages and read the text
-// without a terminal.
+// Tea. Model holds the levels of a run, each a Game (the position, the
+// moves played and the moves that redo or a replay would play next), and
+// which one is shown; Update and View are plain functions of it, so tests
+// drive them with messages and read the text without a terminal.
 package play
 
 import (
 	"fmt"
-	"strings"
+	"math"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
-	"soko/internal/english"
 	"soko/level"
 )
 
-// step is a move played: its direction and whether it pushed a box.
-type step struct {
-	dir  level.Dir
-	push bool
-}
+// MinSpeed is the slowest replay, in steps a second: the - key stops
+// there. The + key stops at maxKeySpeed, beyond what is worth watching; a
+// faster speed set by SetSpeed is kept until - is pressed.
+const (
+	MinSpeed    = 0.5
+	maxKeySpeed = 100
+)
 
-// Model is the game. Squares are indexed y*w + x on the level's grid.
+// Model is the player: the games of the levels named, one shown at a
+// time, and the pace of the replay.
 type Model struct {
-	lvl     *level.Level
-	w, h    int
-	wall    []bool
-	goal    []bool
-	box     []bool
-	inside  []bool // reachable by the player from the start: drawn as floor
-	player  int
-	start   []bool // boxes at the start
-	start0  int    // player at the start
-	goals   int
-	history []step
-	future  []level.Dir // what redo, or the replay, plays next; future[0] first
+	games []*Game
+	cur   int // the game shown
 
-	playing bool          // the replay is running
-	every   time.Duration // between replay steps
-	gen     int           // tells current ticks from stale ones
-	note    string        // a message for the status line
-	quit    bool
+	speed   float64 // replay and redo steps a second
+	playing bool    // the replay (or redo) is running
+	gen     int     // tells current ticks from stale ones
+	note    string  // a message for the line under the status
+
+	width, height int // the window, 0 until the program reports it
 }
 
-// New returns a model at the start of l.
-func New(l *level.Level) *Model {
-	m := &Model{lvl: l, w: l.Width, h: l.Height, every: time.Second / 8}
-	n := m.w * m.h
-	m.wall, m.goal, m.box, m.inside = make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)
-	for y, row := range l.Rows {
-		for x := 0; x < len(row) && x < m.w; x++ {
-			i := y*m.w + x
-			switch row[x] {
-			case level.Wall:
-				m.wall[i] = true
-			case level.Goal:
-				m.goal[i] = true
-			case level.Box:
-				m.box[i] = true
-			case level.BoxOnGoal:
-				m.box[i], m.goal[i] = true, true
-			case level.Player:
-				m.player = i
-			case level.PlayerOnGoal:
-				m.player, m.goal[i] = i, true
-			}
-			if m.goal[i] {
-				m.goals++
-			}
-		}
+// New returns a model at the start of the first of ls, which must name at
+// least one level.
+func New(ls []*level.Level) *Model {
+	m := &Model{speed: 8}
+	for _, l := range ls {
+		m.games = append(m.games, newGame(l))
 	}
-	stack := []int{m.player}
-	m.inside[m.player] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for d := level.Up; d <= level.Right; d++ {
-			if j, ok := m.next(i, d); ok && !m.wall[j] && !m.inside[j] {
-				m.inside[j] = true
-				stack = append(stack, j)
-			}
-		}
-	}
-	m.start, m.start0 = append([]bool(nil), m.box...), m.player
 	return m
 }
 
-// next returns the square beside i in direction d, and false off the grid.
-func (m *Model) next(i int, d level.Dir) (int, bool) {
-	dx, dy := d.Delta()
-	x, y := i%m.w+dx, i/m.w+dy
-	if x < 0 || y < 0 || x >= m.w || y >= m.h {
-		return 0, false
-	}
-	return y*m.w + x, true
-}
+// Game is the game shown.
+func (m *Model) Game() *Game { return m.games[m.cur] }
 
-// Replay loads moves to be played by the replay (or redo), from the
-// start, and sets the replay running at speed steps a second.
-func (m *Model) Replay(moves []level.Move, speed float64) {
-	m.Restart()
-	m.future = m.future[:0]
-	for _, mv := range moves {
-		m.future = append(m.future, mv.Dir)
-	}
-	if speed > 0 {
-		m.every = time.Duration(float64(time.Second) / speed)
-	}
-	m.playing = len(m.future) > 0
-}
-
-// Move plays one step by hand; it reports whether the step was legal. A
-// step equal to the next one of a loaded replay keeps the rest of it.
-func (m *Model) Move(d level.Dir) bool {
-	if !m.step(d) {
-		return false
-	}
-	if len(m.future) > 0 && m.future[0] == d {
-		m.future = m.future[1:]
-	} else {
-		m.future = nil
-	}
-	return true
-}
-
-func (m *Model) step(d level.Dir) bool {
-	j, ok := m.next(m.player, d)
-	if !ok || m.wall[j] {
-		return false
-	}
-	push := m.box[j]
-	if push {
-		k, ok := m.next(j, d)
-		if !ok || m.wall[k] || m.box[k] {
-			return false
-		}
-		m.box[j], m.box[k] = false, true
-	}
-	m.player = j
-	m.history = append(m.history, step{d, push})
-	return true
-}
-
-// Undo takes back the last step; it reports whether there was one.
-func (m *Model) Undo() bool {
-	if len(m.history) == 0 {
-		return false
-	}
-	s := m.history[len(m.history)-1]
-	m.history = m.history[:len(m.history)-1]
-	dx, dy := s.dir.Delta()
-	back := m.player - dx - dy*m.w
-	if s.push {
-		m.box[m.player+dx+dy*m.w], m.box[m.player] = false, true
-	}
-	m.player = back
-	m.future = append([]level.Dir{s.dir}, m.future...)
-	return true
-}
-
-// Redo plays the next step of the replay or of the undone steps.
-func (m *Model) Redo() bool {
-	if len(m.future) == 0 {
-		return false
-	}
-	if !m.step(m.future[0]) {
-		m.note = fmt.Sprintf("step %d is illegal here; the replay stops", len(m.history)+1)
-		m.future, m.playing = nil, false
-		return false
-	}
-	m.future = m.future[1:]
-	return true
-}
-
-// Restart goes back to the start; the steps taken back can be redone.
-func (m *Model) Restart() {
-	for m.Undo() {
-	}
-}
-
-// Moves and Pushes count the steps played.
-func (m *Model) Moves() int { return len(m.history) }
-
-// Pushes counts the steps played that pushed a box.
-func (m *Model) Pushes() int {
-	n := 0
-	for _, s := range m.history {
-		if s.push {
-			n++
+// Played returns, in their order, the games of the levels where a step was
+// played; when there are none, the game shown.
+func (m *Model) Played() []*Game {
+	var out []*Game
+	for _, g := range m.games {
+		if g.touched {
+			out = append(out, g)
 		}
 	}
-	return n
+	if len(out) == 0 {
+		out = append(out, m.Game())
+	}
+	return out
 }
 
-// OnGoals counts the boxes on goals.
-func (m *Model) OnGoals() int {
-	n := 0
-	for i := range m.box {
-		if m.box[i] && m.goal[i] {
-			n++
-		}
-	}
-	return n
+// SetSpeed sets the pace of the replay and of redo played with Space, in
+// steps a second.
+func (m *Model) SetSpeed(stepsPerSecond float64) { m.speed = stepsPerSecond }
+
+// Replay loads moves into the game shown, from its start, to be played by
+// the replay (or redo), and sets the replay running.
+func (m *Model) Replay(moves []level.Move) {
+	m.Game().load(moves)
+	m.playing = len(moves) > 0
 }
 
-// Solved reports whether every goal has a box.
-func (m *Model) Solved() bool { return m.OnGoals() == m.goals }
-
-// LURD returns the steps played.
-func (m *Model) LURD() string {
-	b := make([]byte, len(m.history))
-	for i, s := range m.history {
-		b[i] = s.dir.Letter(s.push)
-	}
-	return string(b)
+// speedText is the speed as the status and notes write it: "8 steps/s".
+func (m *Model) speedText() string {
+	return strconv.FormatFloat(math.Round(m.speed*10)/10, 'f', -1, 64) + " steps/s"
 }
 
 // tickMsg advances the replay; gen tells ticks of an earlier run apart.
@@ -223,7 +87,8 @@ type tickMsg struct{ gen int }
 
 func (m *Model) tick() tea.Cmd {
 	gen := m.gen
-	return tea.Tick(m.every, func(time.Time) tea.Msg { return tickMsg{gen} })
+	every := time.Duration(float64(time.Second) / m.speed)
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
 // Init starts the replay, when one is loaded.
@@ -234,138 +99,115 @@ func (m *Model) Init() tea.Cmd {
 	return nil
 }
 
-// Update handles keys and replay ticks.
+// Update handles keys, the window's size and replay ticks.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if msg.gen != m.gen || !m.playing {
 			return m, nil
 		}
-		if !m.Redo() || len(m.future) == 0 {
+		if !m.redo() || len(m.Game().future) == 0 {
 			m.playing = false
 			return m, nil
 		}
 		return m, m.tick()
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyPressMsg:
 		return m.key(msg.String())
 	}
 	return m, nil
 }
 
+// redo plays the next step ahead, saying so when it is illegal.
+func (m *Model) redo() bool {
+	g := m.Game()
+	if len(g.future) == 0 {
+		return false
+	}
+	if !g.Redo() {
+		m.note = fmt.Sprintf("step %d is illegal here; the steps ahead are dropped", g.Moves()+1)
+		return false
+	}
+	return true
+}
+
+// move plays a step by hand, saying so when it leaves the replay.
+func (m *Model) move(d level.Dir) {
+	g := m.Game()
+	was := g.onReplay && len(g.future) > 0
+	if g.Move(d) && was && !g.onReplay {
+		m.note = "off the replay: its remaining steps are dropped"
+	}
+}
+
+// show moves to the game i places after the one shown (before, when i is
+// negative), pausing the replay; each game keeps its position. Where there
+// is no such game it says why and changes nothing.
+func (m *Model) show(i int) {
+	j := m.cur + i
+	switch {
+	case len(m.games) == 1:
+		m.note = "this is the only level: name several (such as microban:1-10) to move between them"
+	case j < 0:
+		m.note = "this is the first level"
+	case j >= len(m.games):
+		m.note = "this is the last level"
+	default:
+		m.playing = false
+		m.gen++
+		m.cur = j
+	}
+}
+
 func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 	m.note = ""
 	pause := func() { m.playing = false; m.gen++ }
+	g := m.Game()
 	switch k {
 	case "q", "esc", "ctrl+c":
-		m.quit = true
 		return m, tea.Quit
 	case "up", "w", "k":
 		pause()
-		m.Move(level.Up)
+		m.move(level.Up)
 	case "down", "s", "j":
 		pause()
-		m.Move(level.Down)
+		m.move(level.Down)
 	case "left", "a", "h":
 		pause()
-		m.Move(level.Left)
+		m.move(level.Left)
 	case "right", "d", "l":
 		pause()
-		m.Move(level.Right)
+		m.move(level.Right)
 	case "u", "z", "backspace":
 		pause()
-		m.Undo()
+		g.Undo()
 	case "y":
 		pause()
-		m.Redo()
+		m.redo()
 	case "r":
 		pause()
-		m.Restart()
+		g.Restart()
+	case "n", "pgdown":
+		m.show(1)
+	case "p", "pgup":
+		m.show(-1)
 	case "space", " ":
 		if m.playing {
 			pause()
-		} else if len(m.future) > 0 {
+		} else if len(g.future) > 0 {
 			m.playing = true
 			m.gen++
 			return m, m.tick()
 		}
 	case "+", "=":
-		m.every = max(m.every*2/3, 10*time.Millisecond)
+		if m.speed < maxKeySpeed {
+			m.speed = min(m.speed*1.5, maxKeySpeed)
+		}
+		m.note = "speed " + m.speedText()
 	case "-", "_":
-		m.every = min(m.every*3/2, 2*time.Second)
+		m.speed = max(m.speed/1.5, MinSpeed)
+		m.note = "speed " + m.speedText()
 	}
 	return m, nil
-}
-
-var (
-	wallStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#8a7660"))
-	goalStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#e0534a")).Bold(true)
-	boxStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("#e0a040")).Bold(true)
-	doneStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#4cc060")).Bold(true)
-	playerStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("#5b8def")).Bold(true)
-	dimStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("#888888"))
-	solvedStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#2f8a3e")).Bold(true)
-)
-
-// Board draws the position, two columns per square: ██ wall, [] box
-// (green on a goal), ·· goal, @ the player.
-func (m *Model) Board() string {
-	var b strings.Builder
-	for y := range m.h {
-		for x := range m.w {
-			i := y*m.w + x
-			switch {
-			case m.wall[i]:
-				b.WriteString(wallStyle.Render("██"))
-			case m.player == i && m.goal[i]:
-				b.WriteString(playerStyle.Render("@") + goalStyle.Render("."))
-			case m.player == i:
-				b.WriteString(playerStyle.Render("@ "))
-			case m.box[i] && m.goal[i]:
-				b.WriteString(doneStyle.Render("[]"))
-			case m.box[i]:
-				b.WriteString(boxStyle.Render("[]"))
-			case m.goal[i]:
-				b.WriteString(goalStyle.Render("··"))
-			default:
-				b.WriteString("  ")
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// Status is the line under the board.
-func (m *Model) Status() string {
-	s := fmt.Sprintf("%s   moves %d   pushes %d   boxes on goals %d/%d", m.lvl.Name(), m.Moves(), m.Pushes(), m.OnGoals(), m.goals)
-	if n := len(m.future); n > 0 {
-		state := "paused"
-		if m.playing {
-			state = "playing"
-		}
-		s += fmt.Sprintf("   replay %s, step %d of %d", state, len(m.history), len(m.history)+n)
-	}
-	return s
-}
-
-const help = "arrows/wasd/hjkl move · u undo · y redo · r restart · space play/pause · +/- speed · q quit"
-
-// View draws the board, the counters, the solved banner and the keys.
-func (m *Model) View() tea.View {
-	var b strings.Builder
-	b.WriteString(m.Board())
-	b.WriteByte('\n')
-	b.WriteString(m.Status())
-	b.WriteByte('\n')
-	if m.Solved() {
-		b.WriteString(solvedStyle.Render(fmt.Sprintf(" SOLVED in %s, %s! ", english.Count(m.Moves(), "move", "moves"), english.Count(m.Pushes(), "push", "pushes"))))
-		b.WriteByte('\n')
-	}
-	if m.note != "" {
-		b.WriteString(m.note + "\n")
-	}
-	b.WriteString(dimStyle.Render(help))
-	v := tea.NewView(b.String())
-	v.AltScreen = true
-	return v
 }

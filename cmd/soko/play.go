@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -22,14 +24,17 @@ type playConfig struct {
 	speed  float64
 }
 
-const playDoc = `Plays LEVEL in the terminal: arrows, WASD or HJKL move, U/Z/Backspace
-undo, Y redo, R restart, Q quits and prints the moves played in LURD. With
---replay it animates a solution (a file, - for standard input, or inline
-LURD, as for soko verify); Space pauses, + and - change the speed.
+const playDoc = `Plays LEVELS in the terminal, one at a time: a level (microban:12), a range
+(microban:1-10) or a whole collection (microban). Arrows, WASD or HJKL move,
+U/Z/Backspace undo, Y redo, R restart, N/PgDn and P/PgUp go to the next and
+previous level (each keeps its position), Q quits and prints, for each level
+where a step was played, whether it is solved and the moves in LURD. With
+--replay it animates a solution of one level (a file, - for standard input,
+or inline LURD, as for soko verify); Space pauses, + and - change the speed.
 
 It needs a terminal for the board and the keys: with standard output or
 standard input not a terminal it stops at once (exit status 2). When the
-level or the solution is read from standard input (-), the keys are read
+levels or the solution are read from standard input (-), the keys are read
 from the controlling terminal. To check a solution without a terminal, use
 soko verify.
 `
@@ -46,7 +51,7 @@ func playFlags() (*flag.FlagSet, *playConfig) {
 // slows a replay down to (a step every 2 s), the fastest far beyond what a
 // terminal redraws.
 const (
-	minSpeed = 0.5
+	minSpeed = play.MinSpeed
 	maxSpeed = 1000
 )
 
@@ -63,15 +68,15 @@ func terminal(x any) (*os.File, bool) {
 }
 
 // runPlay is soko play: the terminal player (package play). When it ends
-// it prints the moves played in LURD.
+// it prints the moves played in LURD, a line for each level played.
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, c := playFlags()
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("play: want one LEVEL, got %s", english.Count(len(pos), "argument", "arguments"))
+	if len(pos) == 0 {
+		return usagef("play: no levels given")
 	}
 	if !(c.speed >= minSpeed && c.speed <= maxSpeed) {
 		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
@@ -86,7 +91,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	keys, ok := terminal(stdin)
 	if !ok {
-		if pos[0] != "-" && c.replay != "-" {
+		if !slices.Contains(pos, "-") && c.replay != "-" {
 			return errNoTerminal("standard input is not one")
 		}
 		in, out, err := tea.OpenTTY()
@@ -101,11 +106,13 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
-	if len(lvls) != 1 {
-		return usagef("play: %q names %d levels; name exactly one", pos[0], len(lvls))
-	}
-	m := play.New(lvls[0])
+	m := play.New(lvls)
+	m.SetSpeed(c.speed)
 	if c.replay != "" {
+		if len(lvls) != 1 {
+			return usagef("play: --replay animates a solution of one level, and %s names %d; name one, such as %s",
+				strings.Join(pos, " "), len(lvls), levelID(lvls[0]))
+		}
 		text, err := readSolution(ctx, c.replay, stdin)
 		if err != nil {
 			return err
@@ -114,7 +121,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if err != nil {
 			return fmt.Errorf("play: solution: %w", err)
 		}
-		m.Replay(moves, c.speed)
+		m.Replay(moves)
 	}
 	// A signal (SIGINT, SIGTERM, SIGHUP: see process) ends the context; the
 	// program then quits as the q key does, drawing its last frame and
@@ -132,11 +139,13 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if ctx.Err() != nil {
 		return errInterrupted
 	}
-	result := "not solved"
-	if m.Solved() {
-		result = "solved"
+	for _, g := range m.Played() {
+		result := "not solved"
+		if g.Solved() {
+			result = "solved"
+		}
+		fmt.Fprintf(stdout, "%s: %s, %s, %s: %s\n", levelID(g.Level()), result,
+			english.Count(g.Moves(), "move", "moves"), english.Count(g.Pushes(), "push", "pushes"), g.LURD())
 	}
-	fmt.Fprintf(stdout, "%s: %s, %s, %s: %s\n", levelID(lvls[0]), result,
-		english.Count(m.Moves(), "move", "moves"), english.Count(m.Pushes(), "push", "pushes"), m.LURD())
 	return nil
 }

@@ -31,23 +31,27 @@ func TestPlayTmux(t *testing.T) {
 	}
 	sock := fmt.Sprintf("soko-test-%d", os.Getpid())
 	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
-	// startWith runs soko in a new tmux window, after prefix (such as
-	// "echo |") and before suffix (such as "</dev/null").
-	startWith := func(name, prefix, suffix string, args ...string) {
+	// startSized runs soko in a new tmux window of w×h, after prefix (such
+	// as "echo |") and before suffix (such as "</dev/null").
+	startSized := func(name string, w, h int, prefix, suffix string, args ...string) {
 		cmd := fmt.Sprintf("%s env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s %s; echo EXIT=$?; sleep 60",
 			prefix, os.Args[0], strings.Join(args, " "), suffix)
-		tmux(t, sock, "new-session", "-d", "-s", name, "-x", "110", "-y", "30", cmd)
+		tmux(t, sock, "new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd)
 	}
+	startWith := func(name, prefix, suffix string, args ...string) { startSized(name, 110, 30, prefix, suffix, args...) }
 	start := func(name string, args ...string) { startWith(name, "", "", args...) }
 	screen := func(name string) string { return tmux(t, sock, "capture-pane", "-p", "-t", name) }
+	// waitFor waits until the screen shows each of want, on one line or
+	// wrapped over several.
 	waitFor := func(name string, want ...string) string {
 		t.Helper()
 		deadline := time.Now().Add(15 * time.Second)
 		for {
 			s := screen(name)
+			flat := strings.Join(strings.Fields(s), " ")
 			ok := true
 			for _, w := range want {
-				ok = ok && strings.Contains(s, w)
+				ok = ok && (strings.Contains(s, w) || strings.Contains(flat, w))
 			}
 			if ok {
 				return s
@@ -71,6 +75,40 @@ func TestPlayTmux(t *testing.T) {
 	tmux(t, sock, "send-keys", "-t", "play", "q")
 	waitFor("play", "microban:1: not solved, 2 moves, 0 pushes: dl", "EXIT=0")
 
+	// Several levels: n goes to the next, which has its own board; at the
+	// end each level played has its line.
+	start("levels", "play", "microban:1-3")
+	waitFor("levels", "microban:1 (level 1 of 3)", "n/pgdn next level", "q quit")
+	tmux(t, sock, "send-keys", "-t", "levels", "Down", "n")
+	s = waitFor("levels", "microban:2 (level 2 of 3)", "moves 0", "boxes on goals 2/3")
+	if !strings.Contains(s, "██░░██@ ░░██") {
+		t.Fatalf("level 2's board is not on the screen:\n%s", s)
+	}
+	tmux(t, sock, "send-keys", "-t", "levels", "Right", "PgDn")
+	waitFor("levels", "microban:3 (level 3 of 3)", "moves 0")
+	tmux(t, sock, "send-keys", "-t", "levels", "PgUp")
+	waitFor("levels", "microban:2 (level 2 of 3)", "moves 1")
+	tmux(t, sock, "send-keys", "-t", "levels", "q")
+	waitFor("levels", "microban:1: not solved, 1 move, 0 pushes: d", "microban:2: not solved, 1 move, 0 pushes: r", "EXIT=0")
+	if s := screen("levels"); strings.Contains(s, "microban:3:") {
+		t.Errorf("a level looked at but not played has a line:\n%s", s)
+	}
+	start("replaymany", "play", "--replay", "dlU", "microban:1-3")
+	waitFor("replaymany", "--replay animates a solution of one level, and microban:1-3 names 3", "EXIT=2")
+
+	// A window too small for the board says how large to make it, and
+	// keeps the level's address and the keys; made larger, it shows the
+	// board.
+	startSized("small", 20, 8, "", "", "play", "microban:1-3")
+	s = waitFor("small", "The window (20×8) is too small for this level (6×7 squares): enlarge it to", "microban:1", "q quit")
+	if strings.Contains(s, "█") {
+		t.Fatalf("a cut board in a window too small:\n%s", s)
+	}
+	tmux(t, sock, "send-keys", "-t", "small", "n")
+	waitFor("small", "microban:2", "too small")
+	tmux(t, sock, "resize-window", "-t", "small", "-x", "110", "-y", "30")
+	waitFor("small", "██░░██@ ░░██", "microban:2 (level 2 of 3)", "q quit")
+
 	// In a terminal, but with standard input a pipe or /dev/null: soko play
 	// stops at once.
 	startWith("pipe", "echo |", "", "play", "microban:1")
@@ -88,7 +126,7 @@ func TestPlayTmux(t *testing.T) {
 	for _, sig := range []string{"TERM", "HUP"} {
 		name := "signal" + sig
 		startWith(name, "timeout --foreground --preserve-status -s "+sig+" 2", "", "play", "--speed", "0.5", "--replay", "dlU", "microban:1")
-		waitFor(name, "step 0 of 3")
+		waitFor(name, "replay playing: 0 of 3 steps")
 		if s := waitFor(name, "soko: interrupted", "EXIT=130"); strings.Contains(s, "q quit") {
 			t.Errorf("SIG%s: the board is still on the screen:\n%s", sig, s)
 		}
