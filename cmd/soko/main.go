@@ -6,7 +6,7 @@
 //	soko list [COLLECTION]              the embedded collections, or one's levels
 //	soko solvers                        the registered solvers
 //	soko show LEVEL                     print levels as XSB
-//	soko play LEVEL                     play in the terminal
+//	soko play LEVELS                    play in the terminal
 //	soko serve                          the web page
 //	soko bench, soko report             benchmarks, tables and plots
 //	soko version                        the build's version and revision

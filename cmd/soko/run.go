@@ -90,7 +90,7 @@ var commands = []command{
 		}},
 	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
 		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
-	{name: "play", args: "[flags] LEVEL", summary: "play a level in the terminal, or watch a solution", doc: playDoc,
+	{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc,
 		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
