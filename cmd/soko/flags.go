@@ -233,6 +233,16 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseLevels is parseArgs for a command whose positional arguments are
+// level specs, at least one.
+func parseLevels(fs *flag.FlagSet, args []string) ([]string, error) {
+	specs, err := parseArgs(fs, args)
+	if err == nil && len(specs) == 0 {
+		err = usagef("%s: no levels given", fs.Name())
+	}
+	return specs, err
+}
+
 var (
 	badValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-(\S+): (.*)$`)
 	noFlag   = regexp.MustCompile(`^flag provided but not defined: -(\S+)$`)

@@ -71,12 +71,9 @@ func terminal(x any) (*os.File, bool) {
 // it prints the moves played in LURD, a line for each level played.
 func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, c := playFlags()
-	pos, err := parseArgs(fs, args)
+	pos, err := parseLevels(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(pos) == 0 {
-		return usagef("play: no levels given")
 	}
 	if !(c.speed >= minSpeed && c.speed <= maxSpeed) {
 		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)

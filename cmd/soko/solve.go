@@ -111,12 +111,9 @@ func levelID(l *level.Level) string {
 
 func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	fs, c := solveFlags()
-	specs, err := parseArgs(fs, args)
+	specs, err := parseLevels(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(specs) == 0 {
-		return usagef("solve: no levels given")
 	}
 	entry, ok := solver.Lookup(c.algo)
 	if !ok {

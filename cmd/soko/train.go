@@ -67,12 +67,9 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 
 func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, c := trainFlags()
-	specs, err := parseArgs(fs, args)
+	specs, err := parseLevels(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(specs) == 0 {
-		return usagef("train: no levels given")
 	}
 	if c.out == "" {
 		return usagef("train: --out FILE is required")
