@@ -69,7 +69,7 @@ func TestPullMacroMovesMatchPulls(t *testing.T) {
 // walk to, steps back onto a free square and draws the box after him.
 func pulls(p *sokoban.Position, box sokoban.Square) (out []*sokoban.Position, to []sokoban.Square) {
 	b := p.Board()
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		n := b.Next(box, d)
 		if n == sokoban.None || p.HasBox(n) || !p.Reachable(n) {
 			continue

@@ -59,11 +59,10 @@ type featurer struct {
 	b     *sokoban.Board
 	plan  *plan
 	near  []int32
-	pulls [][]int32 // pull distances to each goal (Board.PullDistances)
-	goal  [][]int32 // pull distances per plan step: goal[k] to order[k]
-	hot   *hotspots // nil: no table
-	stamp []uint32
-	epoch uint32
+	pulls [][]int32     // pull distances to each goal (Board.PullDistances)
+	goal  [][]int32     // pull distances per plan step: goal[k] to order[k]
+	hot   *hotspots     // nil: no table
+	seen  sokoban.Marks // squares regions has reached
 	stack []sokoban.Square
 	// onGoals counts boxes on goals in any order as packed, with no
 	// box out of plan: the goals strategy, for levels the plan misleads.
@@ -81,7 +80,7 @@ type featurer struct {
 // newFeaturer returns a featurer for plan pl, with the pull distances of
 // Board.PullDistances and their minimum over the goals, near.
 func newFeaturer(b *sokoban.Board, pl *plan, dist [][]int32, near []int32) *featurer {
-	f := &featurer{b: b, near: near, pulls: dist, stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+	f := &featurer{b: b, near: near, pulls: dist, seen: sokoban.NewMarks(b.N), stack: make([]sokoban.Square, 0, b.N)}
 	if pl != nil {
 		f.setPlan(pl)
 	}
@@ -168,32 +167,28 @@ func (f *featurer) after(p *sokoban.Position, regions, hot int) features {
 // smallest square of the player's: squares are taken in increasing order,
 // so each area is entered first at its smallest square.
 func (f *featurer) regions(p *sokoban.Position) (int, sokoban.Square) {
-	f.epoch++
-	if f.epoch == 0 {
-		clear(f.stamp)
-		f.epoch = 1
-	}
-	e, b, n := f.epoch, f.b, 0
+	f.seen.Clear()
+	seen, b, n := f.seen, f.b, 0
 	canon, player := sokoban.None, p.Player()
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if f.stamp[s] == e || p.HasBox(s) {
+		if seen.Has(int32(s)) || p.HasBox(s) {
 			continue
 		}
 		n++
-		f.stamp[s] = e
+		seen.Add(int32(s))
 		stack := append(f.stack[:0], s)
 		for len(stack) > 0 {
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for d := sokoban.Dir(0); d < 4; d++ {
-				if c := b.Next(t, d); c != sokoban.None && f.stamp[c] != e && !p.HasBox(c) {
-					f.stamp[c] = e
+			for d := range sokoban.Dirs {
+				if c := b.Next(t, d); c != sokoban.None && !seen.Has(int32(c)) && !p.HasBox(c) {
+					seen.Add(int32(c))
 					stack = append(stack, c)
 				}
 			}
 		}
 		f.stack = stack
-		if canon == sokoban.None && f.stamp[player] == e {
+		if canon == sokoban.None && seen.Has(int32(player)) {
 			canon = s
 		}
 	}

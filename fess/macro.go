@@ -184,7 +184,7 @@ func (g *macroGen) link(s sokoban.Square) {
 	b := g.b
 	const wall, above = -2, -1
 	var part [4]int32
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		c := b.Next(s, d)
 		switch {
 		case !g.free(c):
@@ -233,7 +233,7 @@ func (g *macroGen) partMinOf(s sokoban.Square, part int32) sokoban.Square {
 		return g.subMin[g.met[part-1]]
 	}
 	m := min(g.prefMin[g.num[s]-1], g.sufMin[g.last[s]])
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		ch := g.b.Next(s, d)
 		if g.free(ch) && g.parent[ch] == s && g.low[ch] < g.num[s] {
 			m = min(m, g.subMin[ch])
@@ -259,7 +259,7 @@ func (g *macroGen) search(from sokoban.Square, reach func(sokoban.Square) bool, 
 	g.occ[from] = false
 	g.link(from)
 	q := g.queue[:0]
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		if n := b.Next(from, d); g.free(n) && reach(n) {
 			st := int32(from)*4 + int32(d)
 			g.seen[st], g.dist[st], g.prev[st] = r, 0, -1
@@ -348,13 +348,13 @@ func (g *macroGen) passing(s sokoban.Square, d sokoban.Dir) bool {
 }
 
 func (g *macroGen) tunnelStep(s sokoban.Square, d sokoban.Dir) bool {
-	return s != sokoban.None && !g.b.IsGoal(s) && g.macros.InTunnel(s, d) && g.b.Splits(s, d)
+	return s != sokoban.None && g.macros.CarriesOn(s, d)
 }
 
 // movable reports whether the box on from can be pushed at all now.
 func (g *macroGen) movable(p *sokoban.Position, from sokoban.Square) bool {
 	b := g.b
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		behind, front := b.Next(from, d^1), b.Next(from, d)
 		if g.free(front) && g.free(behind) && p.Reachable(behind) && (g.dead == nil || !g.dead[front]) {
 			return true
@@ -405,7 +405,7 @@ func (g *macroGen) generatePull(p *sokoban.Position, from sokoban.Square, dst []
 
 // pullable reports whether the box on from can be pulled at all now.
 func (g *macroGen) pullable(p *sokoban.Position, from sokoban.Square) bool {
-	for d := sokoban.Dir(0); d < 4; d++ {
+	for d := range sokoban.Dirs {
 		to := g.b.Next(from, d)
 		if g.free(to) && p.Reachable(to) && g.free(g.b.Next(to, d)) && (g.dead == nil || !g.dead[to]) {
 			return true

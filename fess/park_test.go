@@ -116,7 +116,7 @@ func flood(b *sokoban.Board, occ []bool, s sokoban.Square) []bool {
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
+		for d := range sokoban.Dirs {
 			if c := b.Next(t, d); c != sokoban.None && !seen[c] && !occ[c] {
 				seen[c] = true
 				stack = append(stack, c)

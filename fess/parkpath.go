@@ -120,7 +120,7 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 			}
 		}
 	}()
-	reach := func(s sokoban.Square) bool { return ps.stamp[s] == ps.epoch }
+	reach := func(s sokoban.Square) bool { return ps.seen.Has(int32(s)) }
 	for i, nd := range path {
 		if !keep[i] {
 			continue

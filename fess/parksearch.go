@@ -46,8 +46,7 @@ type parkSearch struct {
 	best     int32
 	bestRank uint64
 	// scratch
-	stamp []uint32
-	epoch uint32
+	seen  sokoban.Marks // the squares the last flood or regions reached
 	stack []sokoban.Square
 	boxes []sokoban.Square
 	key   []byte
@@ -71,7 +70,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 	rows, dead := startRows(g, starts)
 	g.dead = dead
 	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), store: sokoban.NewStore(2 * (len(starts) + 1)), done: -1, bestRank: ^uint64(0),
-		stamp: make([]uint32, b.N), stack: make([]sokoban.Square, 0, b.N)}
+		seen: sokoban.NewMarks(b.N), stack: make([]sokoban.Square, 0, b.N)}
 	for _, s := range starts {
 		ps.start[s] = true
 	}
@@ -94,7 +93,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 		}
 		ps.flood(s)
 		for t := sokoban.Square(0); int(t) < b.N; t++ {
-			if ps.stamp[t] == ps.epoch {
+			if ps.seen.Has(int32(t)) {
 				covered[t] = true
 			}
 		}
@@ -149,35 +148,26 @@ func sinkOf(b *sokoban.Board, starts []sokoban.Square) []bool {
 	return best
 }
 
-// flood marks (stamp == epoch) the free squares the player reaches from s,
-// the boxes placed in g, and returns the smallest.
+// flood marks in ps.seen the free squares the player reaches from s, the
+// boxes placed in g, and returns the smallest.
 func (ps *parkSearch) flood(s sokoban.Square) sokoban.Square {
-	return ps.fill(s, ps.nextEpoch())
+	ps.seen.Clear()
+	return ps.fill(s)
 }
 
-// nextEpoch starts a new mark for fill.
-func (ps *parkSearch) nextEpoch() uint32 {
-	ps.epoch++
-	if ps.epoch == 0 {
-		clear(ps.stamp)
-		ps.epoch = 1
-	}
-	return ps.epoch
-}
-
-// fill marks with e the free squares reached from s that are not marked
+// fill adds to ps.seen the free squares reached from s that are not in it
 // yet, and returns the smallest of those and s.
-func (ps *parkSearch) fill(s sokoban.Square, e uint32) sokoban.Square {
-	b := ps.b
-	ps.stamp[s] = e
+func (ps *parkSearch) fill(s sokoban.Square) sokoban.Square {
+	b, seen := ps.b, ps.seen
+	seen.Add(int32(s))
 	canon := s
 	stack := append(ps.stack[:0], s)
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for d := sokoban.Dir(0); d < 4; d++ {
-			if c := b.Next(t, d); ps.g.free(c) && ps.stamp[c] != e {
-				ps.stamp[c] = e
+		for d := range sokoban.Dirs {
+			if c := b.Next(t, d); ps.g.free(c) && !seen.Has(int32(c)) {
+				seen.Add(int32(c))
 				canon = min(canon, c)
 				stack = append(stack, c)
 			}
@@ -189,11 +179,12 @@ func (ps *parkSearch) fill(s sokoban.Square, e uint32) sokoban.Square {
 
 // regions counts the areas of free squares, the boxes placed in g.
 func (ps *parkSearch) regions() int {
-	n, e := 0, ps.nextEpoch()
+	n := 0
+	ps.seen.Clear()
 	for s := sokoban.Square(0); int(s) < ps.b.N; s++ {
-		if ps.stamp[s] != e && ps.g.free(s) {
+		if !ps.seen.Has(int32(s)) && ps.g.free(s) {
 			n++
-			ps.fill(s, e)
+			ps.fill(s)
 		}
 	}
 	return n
@@ -289,7 +280,7 @@ func (ps *parkSearch) step() bool {
 	ps.flood(player)
 	reached := make([]bool, b.N)
 	for s := range reached {
-		reached[s] = ps.stamp[s] == ps.epoch
+		reached[s] = ps.seen.Has(int32(s))
 	}
 	reach := func(s sokoban.Square) bool { return reached[s] }
 	type pull struct {

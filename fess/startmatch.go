@@ -19,15 +19,14 @@ type startMatcher struct {
 	boxOf   []int16
 	squares []sokoban.Square
 	// scratch for a child
-	try   []int16
-	seen  []uint32
-	epoch uint32
+	try  []int16
+	seen sokoban.Marks // start squares seen this round
 }
 
 // newStartMatcher prepares the matcher from rows: rows[t][s] is the pushes a
 // lone box needs from start t to square s (sokoban.Unreachable: none).
 func newStartMatcher(n int, rows [][]int32) *startMatcher {
-	m := &startMatcher{reach: make([][]int16, n), boxOf: make([]int16, len(rows)), try: make([]int16, len(rows)), seen: make([]uint32, len(rows))}
+	m := &startMatcher{reach: make([][]int16, n), boxOf: make([]int16, len(rows)), try: make([]int16, len(rows)), seen: sokoban.NewMarks(len(rows))}
 	for t, row := range rows {
 		for s, d := range row {
 			if d < sokoban.Unreachable {
@@ -87,22 +86,16 @@ func (m *startMatcher) child(from, to sokoban.Square) bool {
 }
 
 // round starts a search for an augmenting path: no start square seen.
-func (m *startMatcher) round() {
-	m.epoch++
-	if m.epoch == 0 {
-		clear(m.seen)
-		m.epoch = 1
-	}
-}
+func (m *startMatcher) round() { m.seen.Clear() }
 
 // augment looks for an augmenting path from box i in matching boxOf, over
 // the start squares not seen this round, applying it when found.
 func (m *startMatcher) augment(boxOf []int16, i int) bool {
 	for _, t := range m.reach[m.squares[i]] {
-		if m.seen[t] == m.epoch {
+		if m.seen.Has(int32(t)) {
 			continue
 		}
-		m.seen[t] = m.epoch
+		m.seen.Add(int32(t))
 		if boxOf[t] < 0 || m.augment(boxOf, int(boxOf[t])) {
 			boxOf[t] = int16(i)
 			return true
