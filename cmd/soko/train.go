@@ -134,6 +134,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fmt.Fprintf(stdout, "trained %s on %s: %d rounds, %d searches (%d solved), %d samples harvested, %d training steps of %d in %.1fs (%.0f samples/s in training steps)\n",
 		netShape(net.Config), english.Count(len(lvls), "level", "levels"), rep.Rounds, rep.Searches, rep.Solved, rep.Samples, rep.Steps, alphazero.DefaultBatch,
 		rep.Elapsed.Seconds(), persec)
+	if rep.Steps == 0 {
+		fmt.Fprintf(stderr, "train: no training step finished, so the model in %s has its initial weights: give more --time, or a smaller network\n", c.out)
+	}
 	if n := len(rep.Curve); n > 0 {
 		last := rep.Curve[n-1]
 		fmt.Fprintf(stdout, "final losses: value %.4f, policy %.4f (first round: %.4f, %.4f)\n", last.Value, last.Policy, rep.Curve[0].Value, rep.Curve[0].Policy)
