@@ -278,7 +278,8 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	if !until.IsZero() {
 		mctx, mcancel = context.WithDeadline(ctx, until)
 	}
-	mopts := Options{Budget: b, Seed: opts.Seed + uint64(m.index), Params: m.Params, Model: opts.Model, Threads: 1}
+	mopts := Options{Budget: b, Seed: opts.Seed + uint64(m.index), Params: m.Params, Model: opts.Model, Threads: 1,
+		Trace: opts.Trace.Strategy(m.Name)}
 	if t.progress != nil {
 		mopts.Progress = func(ev Progress) { t.note(i, ev) }
 	}
@@ -288,6 +289,14 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	run := func() {
 		defer mcancel()
 		res, err := Run(mctx, m.solver, l, mopts)
+		if mopts.Trace != nil {
+			rec := memberRecord{Status: res.Status.String(), Budget: b.Time.Round(100 * time.Microsecond).Seconds(), Nodes: b.Nodes,
+				Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: res.Stats.Elapsed.Round(100 * time.Microsecond).Seconds()}
+			if err != nil {
+				rec.Status, rec.Error = "error", err.Error()
+			}
+			mopts.Trace.Write("member", rec)
+		}
 		done <- outcome{i, res, err}
 	}
 	if t.parallel {
@@ -295,6 +304,20 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	} else {
 		run()
 	}
+}
+
+// memberRecord is the trace record of a member that ended: how (its
+// status, or "error" with the error), on what budget (seconds, nodes; 0
+// for none), and its counters.
+type memberRecord struct {
+	Status    string  `json:"status"`
+	Error     string  `json:"error,omitempty"`
+	Budget    float64 `json:"budget_s"`
+	Nodes     int64   `json:"budget_nodes"`
+	Expanded  int64   `json:"expanded"`
+	Generated int64   `json:"generated"`
+	Stored    int64   `json:"stored"`
+	Elapsed   float64 `json:"elapsed_s"`
 }
 
 // budget returns member i's budget and deadline when k members may run at

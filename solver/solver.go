@@ -110,6 +110,7 @@ type Options struct {
 	Model    string            // a trained model file for the learning solvers (soko solve --model); "" for none
 	Threads  int               // goroutines the solver may search with (soko --threads); 0 means 1; see Portfolio
 	Progress func(Progress)    // called from the solver's goroutine about ten times a second; may be nil
+	Trace    *Trace            // where the solver may write its trace (soko solve --trace); nil: off
 }
 
 // Result is what a search found.
