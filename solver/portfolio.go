@@ -107,6 +107,10 @@ type Member struct {
 // when one could not start; otherwise the status of the last member, in
 // list order, that ran. A member's error ends the portfolio with that error,
 // naming the member, unless a solution was found first.
+//
+// With Options.Trace set, each member traces to a view named after it
+// (Trace.Strategy), and the portfolio writes a "member" record as each
+// ends: its status, budget and counters.
 type Portfolio struct {
 	Members []Member
 	// Since is when the budget's time started; zero means when Solve is
