@@ -41,6 +41,7 @@ type engine struct {
 	parked  bool
 
 	guard  *solver.Guard
+	tr     *tracer // nil: tracing off (trace.go)
 	budget solver.Budget
 	stats  solver.Stats
 	static int64 // bytes of the static tables
@@ -90,6 +91,7 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	}
 	e.par.backMemory = opts.Budget.Memory / backMemoryPart
 	e.budget = opts.Budget
+	e.tr = newTracer(opts.Trace)
 	if b.Impossible != "" {
 		return nil, solver.NoSolution, nil
 	}
@@ -177,6 +179,9 @@ func (e *engine) left(share float64, steps, most int64) bool {
 
 // run searches until a solution, the end of the graph or the budget.
 func (e *engine) run() (solver.Result, error) {
+	if e.tr != nil {
+		e.tr.start(e)
+	}
 	if _, isDead := e.tier.checker.CheckPosition(e.pos); isDead || !e.tier.feasible(e.pos) {
 		return e.stop(solver.NoSolution), nil
 	}
@@ -189,6 +194,9 @@ func (e *engine) run() (solver.Result, error) {
 	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
 	e.queue.best = e.tree.at(root).cell
 	e.stats.Stored = 1
+	if e.tr != nil {
+		e.tr.root(e, root)
+	}
 	e.guard.Best(e.drawBest)
 	e.guard.Describe(func() string {
 		k := e.queue.cells[e.queue.best].key

@@ -32,6 +32,9 @@ const (
 // children, weighs them with the advisors and queues the new ones. done is
 // set when a child solves the level.
 func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
+	if e.tr != nil {
+		e.tr.expanding(e, id)
+	}
 	e.tree.at(id).state = expanded
 	e.stats.Expanded++
 	e.tier.learn(&e.tree, id)
@@ -127,4 +130,7 @@ func (e *engine) place(id uint32, parent *node, k child) {
 	}
 	nd.cell = e.queue.cellFor(key)
 	e.queue.add(nd.cell, k.id, w, k.feat)
+	if e.tr != nil && e.queue.best != e.tr.best {
+		e.tr.newBest(e, k.id)
+	}
 }

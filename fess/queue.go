@@ -89,13 +89,19 @@ func (e *engine) next() (uint32, bool) {
 		wait := &q.cells[c].wait
 		for wait.Len() > 0 {
 			en := heap.Pop(wait).(entry)
-			nd := e.tree.at(en.id)
-			if nd.state != generated || int32(en.key>>48) != nd.weight || nd.cell != c {
-				continue // stale: expanded, or queued again lighter or elsewhere
+			if !e.current(en, c) {
+				continue
 			}
 			return en.id, true
 		}
 	}
+}
+
+// current reports whether entry en of cell c is not stale: its node was
+// not expanded, nor queued again lighter or in another cell.
+func (e *engine) current(en entry, c int32) bool {
+	nd := e.tree.at(en.id)
+	return nd.state == generated && int32(en.key>>48) == nd.weight && nd.cell == c
 }
 
 // bestWaiting returns the best cell that has nodes waiting, or -1 when

@@ -3,7 +3,6 @@ package fess
 import (
 	"fmt"
 
-	"soko/deadlock"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -51,6 +50,9 @@ func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error)
 	}
 	pushes = append(pushes, tail...)
 	e.finishStats()
+	if e.tr != nil {
+		e.tr.end(e, solver.Solved)
+	}
 	moves, err := e.b.Expand(pushes)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("%s: %w", e.b.Level.Name(), err)
@@ -61,6 +63,9 @@ func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error)
 // stop ends the search with a status other than Solved.
 func (e *engine) stop(st solver.Status) solver.Result {
 	e.finishStats()
+	if e.tr != nil {
+		e.tr.end(e, st)
+	}
 	return solver.Result{Status: st, Stats: e.stats}
 }
 
@@ -72,16 +77,14 @@ func (e *engine) finishStats() {
 	e.guard.Finish(&e.stats)
 	t := &e.tier
 	e.stats.Counts = map[string]int64{
-		"cells":            int64(len(e.queue.cells)),
-		"boxes":            int64(e.b.Boxes()),
-		"macro_moves":      e.stats.Generated,
-		"dead.corral":      int64(t.fired[detCorral]),
-		"dead.frozengoals": int64(t.fired[detFrozen]),
-		"dead.matching":    int64(t.fired[detMatching]),
-		"dead.pattern":     int64(t.fired[detPattern]),
-		"dead.subtree":     int64(t.fired[detSubtree]),
-		"patterns":         int64(t.patterns.Len()),
-		"patterns.tried":   int64(t.patterns.Tried),
+		"cells":          int64(len(e.queue.cells)),
+		"boxes":          int64(e.b.Boxes()),
+		"macro_moves":    e.stats.Generated,
+		"patterns":       int64(t.patterns.Len()),
+		"patterns.tried": int64(t.patterns.Tried),
+	}
+	for k, n := range t.deadCounts() {
+		e.stats.Counts["dead."+k] = n
 	}
 	if bk := e.back; bk != nil {
 		e.stats.Counts["backward.expanded"] = bk.expanded
@@ -105,11 +108,6 @@ func (e *engine) finishStats() {
 		e.stats.Counts["best.regions"] = int64(best.conn)
 		e.stats.Counts["best.outofplan"] = int64(best.oop)
 		e.stats.Counts["best.hotspots"] = int64(best.hot)
-	}
-	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
-		if t.checker.On.On(k) {
-			e.stats.Counts["dead."+k.String()] = int64(t.checker.Fired[k])
-		}
 	}
 }
 
