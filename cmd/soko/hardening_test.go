@@ -125,6 +125,7 @@ func TestOutputTargets(t *testing.T) {
 			{"optimize", "--out", target, "microban:2", "rRR"},
 			{"solve", "--cpuprofile", target, "microban:1"},
 			{"solve", "--memprofile", target, "microban:1"},
+			{"solve", "--trace", target, "microban:1"},
 		} {
 			start := time.Now()
 			_, _, err := soko(t, "", args...)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -35,8 +36,10 @@ type solveConfig struct {
 	noLURD  bool
 	profile profileFiles
 	opt     solveOptimize
-	out     string  // --out FILE.sok
-	sok     *sokOut // the --out file, once open
+	out     string        // --out FILE.sok
+	sok     *sokOut       // the --out file, once open
+	trace   string        // --trace FILE
+	tracer  *solver.Trace // writes to it while the levels are solved
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -70,6 +73,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
+	fs.StringVar(&c.trace, "trace", "", "write where each search's time went to `FILE`, as JSONL (fess writes it; other solvers ignore it)")
 	c.profile.register(fs)
 	optimizeSolveFlags(fs, &c.opt)
 	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
@@ -128,6 +132,9 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := c.profile.check("solve"); err != nil {
 		return err
 	}
+	if err := checkOut("solve", "--trace", c.trace); err != nil {
+		return err
+	}
 	if c.out != "" {
 		if c.sok, err = openSokOut(ctx, "solve", "--out", c.out); err != nil {
 			return err
@@ -152,6 +159,18 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			err = errors.Join(err, fmt.Errorf("solve: %w", perr))
 		}
 	}()
+	if c.trace != "" {
+		f, ferr := outfile.Create(c.trace)
+		if ferr != nil {
+			return fmt.Errorf("solve: --trace: %w", ferr)
+		}
+		c.tracer = solver.NewTrace(f)
+		defer func() {
+			if terr := errors.Join(c.tracer.Err(), f.Close()); terr != nil {
+				err = errors.Join(err, fmt.Errorf("solve: --trace: %w", terr))
+			}
+		}()
+	}
 	err = solveAll(ctx, entry, lvls, c, stdout, stderr)
 	if c.sok != nil {
 		err = errors.Join(err, c.sok.write(stderr)) // what was solved, also when interrupted
@@ -279,7 +298,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Progress: func(p solver.Progress) { prog.Update(slot, p) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level), Progress: func(p solver.Progress) { prog.Update(slot, p) }}
 	res, err := solver.Run(ctx, entry.New(), l, opts)
 	if err != nil {
 		r.Error = err.Error()
