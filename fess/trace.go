@@ -21,7 +21,7 @@ type tracer struct {
 	// best (the trace's clock, and the expansions then), and the board of
 	// the node that reached it.
 	best         int32
-	bestAt       float64
+	bestAt       time.Duration
 	bestExpanded int64
 	bestBoard    []string
 	expandedIn   []int64 // expansions per cell
@@ -120,7 +120,7 @@ func (tr *tracer) root(e *engine, id uint32) {
 // any before: the counters, and the node.
 func (tr *tracer) newBest(e *engine, id uint32) {
 	tr.best = e.queue.best
-	tr.bestAt = seconds(tr.t.Elapsed())
+	tr.bestAt = tr.t.Elapsed()
 	tr.bestExpanded = e.stats.Expanded
 	nd := tr.node(e, id, nil)
 	tr.bestBoard = nd.Board
@@ -180,7 +180,7 @@ func (tr *tracer) end(e *engine, st solver.Status) {
 	if tr.best >= 0 {
 		b := tr.bestSince(e)
 		rec.bestRecord = &b
-		rec.BestHeld = seconds(tr.t.Elapsed()) - tr.bestAt
+		rec.BestHeld = seconds(tr.t.Elapsed() - tr.bestAt)
 		rec.BestWaiting = e.waiting(tr.best)
 		rec.BestBoard = tr.bestBoard
 	}
@@ -195,15 +195,15 @@ func (tr *tracer) end(e *engine, st solver.Status) {
 }
 
 // seconds returns d in seconds, to the tenth of a millisecond as the
-// trace's clock (solver.Trace).
-func seconds(d time.Duration) float64 { return d.Round(100 * time.Microsecond).Seconds() }
+// trace's clock (solver.TraceSeconds).
+func seconds(d time.Duration) float64 { return solver.TraceSeconds(d) }
 
 func (tr *tracer) counters(e *engine) counters {
 	return counters{e.stats.Expanded, e.stats.Generated, e.stats.Stored, len(e.queue.cells)}
 }
 
 func (tr *tracer) bestSince(e *engine) bestRecord {
-	return bestRecord{cellOf(e.queue.cells[tr.best].key), tr.bestAt, tr.bestExpanded}
+	return bestRecord{cellOf(e.queue.cells[tr.best].key), seconds(tr.bestAt), tr.bestExpanded}
 }
 
 // node describes node id; rows is its board, or nil to draw it from the

@@ -294,8 +294,8 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 		defer mcancel()
 		res, err := Run(mctx, m.solver, l, mopts)
 		if mopts.Trace != nil {
-			rec := memberRecord{Status: res.Status.String(), Budget: b.Time.Round(100 * time.Microsecond).Seconds(), Nodes: b.Nodes,
-				Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: res.Stats.Elapsed.Round(100 * time.Microsecond).Seconds()}
+			rec := memberRecord{Status: res.Status.String(), Budget: TraceSeconds(b.Time), Nodes: b.Nodes,
+				Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: TraceSeconds(res.Stats.Elapsed)}
 			if err != nil {
 				rec.Status, rec.Error = "error", err.Error()
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -93,7 +94,7 @@ func (t *Trace) Write(event string, rec any) {
 			panic("solver: trace record " + event + " is not a JSON object")
 		}
 	}
-	secs := t.Elapsed().Seconds()
+	secs := TraceSeconds(t.Elapsed())
 	s := t.sink
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -121,6 +122,10 @@ func (t *Trace) Write(event string, rec any) {
 	b.WriteByte('\n')
 	_, s.err = s.w.Write(b.Bytes())
 }
+
+// TraceSeconds returns d in seconds rounded to the tenth of a
+// millisecond, the trace clock's resolution, for a record's times.
+func TraceSeconds(d time.Duration) float64 { return math.Round(d.Seconds()*1e4) / 1e4 }
 
 // writeString writes s as a JSON string.
 func writeString(b *bytes.Buffer, s string) {
