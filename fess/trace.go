@@ -18,12 +18,12 @@ type tracer struct {
 	t    *solver.Trace
 	next time.Time // when the next snapshot is due
 	// The best cell as last recorded (-1 before the root), when it became
-	// best (the trace's clock, and the expansions then), and the board of
-	// the node that reached it.
+	// best (the trace's clock, and the expansions then), and the node that
+	// reached it.
 	best         int32
 	bestAt       time.Duration
 	bestExpanded int64
-	bestBoard    []string
+	bestNode     uint32
 	expandedIn   []int64 // expansions per cell
 }
 
@@ -122,12 +122,11 @@ func (tr *tracer) newBest(e *engine, id uint32) {
 	tr.best = e.queue.best
 	tr.bestAt = tr.t.Elapsed()
 	tr.bestExpanded = e.stats.Expanded
-	nd := tr.node(e, id, nil)
-	tr.bestBoard = nd.Board
+	tr.bestNode = id
 	tr.t.Write("best", struct {
 		counters
 		Node nodeRecord `json:"node"`
-	}{tr.counters(e), nd})
+	}{tr.counters(e), tr.node(e, id, nil)})
 }
 
 // expanding counts the expansion of node id, whose position is e.pos, in
@@ -163,9 +162,10 @@ type cellCount struct {
 const topCells = 5
 
 // end records how the strategy ended: its status and counters, the best
-// cell, since when and for how long it was best and the board that
-// reached it, the nodes still waiting in it, the cells the expansions went
-// to, and what the deadlock tier found.
+// cell, since when and for how long it was best, the board that reached
+// it and the boards on its path from the root (to find offline where the
+// path went dead), the nodes still waiting in it, the cells the
+// expansions went to, and what the deadlock tier found.
 func (tr *tracer) end(e *engine, st solver.Status) {
 	rec := struct {
 		Status solver.Status `json:"status"`
@@ -174,6 +174,7 @@ func (tr *tracer) end(e *engine, st solver.Status) {
 		BestHeld    float64          `json:"best_held_s,omitempty"`
 		BestWaiting int              `json:"best_waiting"`
 		BestBoard   []string         `json:"best_board,omitempty"`
+		BestPath    [][]string       `json:"best_path,omitempty"`
 		Top         []cellCount      `json:"top_cells"`
 		Dead        map[string]int64 `json:"dead"`
 	}{Status: st, counters: tr.counters(e), Dead: e.tier.deadCounts()}
@@ -182,7 +183,11 @@ func (tr *tracer) end(e *engine, st solver.Status) {
 		rec.bestRecord = &b
 		rec.BestHeld = seconds(tr.t.Elapsed() - tr.bestAt)
 		rec.BestWaiting = e.waiting(tr.best)
-		rec.BestBoard = tr.bestBoard
+		for a := tr.bestNode; a != noParent; a = e.tree.at(a).parent {
+			rec.BestPath = append(rec.BestPath, tr.board(e, a))
+		}
+		slices.Reverse(rec.BestPath)
+		rec.BestBoard = rec.BestPath[len(rec.BestPath)-1]
 	}
 	for c, n := range tr.expandedIn {
 		if n > 0 {
@@ -211,9 +216,7 @@ func (tr *tracer) bestSince(e *engine) bestRecord {
 func (tr *tracer) node(e *engine, id uint32, rows []string) nodeRecord {
 	nd := e.tree.at(id)
 	if rows == nil {
-		q := e.b.Start()
-		q.Unpack(e.tree.store.Key(id))
-		rows = q.Rows()
+		rows = tr.board(e, id)
 	}
 	depth := 0
 	for a := nd.parent; a != noParent; a = e.tree.at(a).parent {
@@ -221,6 +224,13 @@ func (tr *tracer) node(e *engine, id uint32, rows []string) nodeRecord {
 	}
 	return nodeRecord{Features: cellOf(nd.feat.cell()), Next: nd.feat.next, Dist: nd.feat.dist,
 		Cell: cellOf(e.queue.cells[nd.cell].key), InBest: nd.cell == e.queue.best, Weight: nd.weight, Depth: depth, Board: rows}
+}
+
+// board draws node id's position.
+func (tr *tracer) board(e *engine, id uint32) []string {
+	q := e.b.Start()
+	q.Unpack(e.tree.store.Key(id))
+	return q.Rows()
 }
 
 // queued counts the entries in the cells' heaps, stale ones included.

@@ -42,8 +42,9 @@ func traced(t *testing.T, l *level.Level, nodes int64, params map[string]string,
 // TestTraceRecords: on a level the portfolio leaves unsolved, every FESS
 // strategy traces start, root, its best cells, at least one snapshot and
 // its end, in that order; the end's counters are the member's, its best
-// cell is the last best record's, with the board that reached it and its
-// time (to the millisecond: each reads the clock), and
+// cell is the last best record's, with the board that reached it, the
+// path to it from the root and its time (to the millisecond: each reads
+// the clock), and
 // the cells it lists hold at most the expansions there were.
 func TestTraceRecords(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:29")[0]
@@ -87,6 +88,13 @@ func TestTraceRecords(t *testing.T) {
 		}
 		if rows := end["best_board"].([]any); len(rows) != l.Height {
 			t.Errorf("%s: best board of %d rows, want %d", s, len(rows), l.Height)
+		}
+		path := end["best_path"].([]any)
+		if len(path) != int(node["depth"].(float64))+1 || !reflect.DeepEqual(path[len(path)-1], end["best_board"]) {
+			t.Errorf("%s: a best path of %d boards to a node at depth %v, ending %v", s, len(path), node["depth"], path[len(path)-1])
+		}
+		if root := rs[2]["node"].(map[string]any); !reflect.DeepEqual(path[0], root["board"]) {
+			t.Errorf("%s: the best path starts at %v, not at the root %v", s, path[0], root["board"])
 		}
 		sum := 0.0
 		for _, c := range end["top_cells"].([]any) {
