@@ -72,8 +72,14 @@ func (t *Trace) Strategy(name string) *Trace {
 	return &u
 }
 
-// Elapsed returns the time since the level's search started (Level).
-func (t *Trace) Elapsed() time.Duration { return time.Since(t.start) }
+// Elapsed returns the time since the level's search started (Level); 0
+// when t is nil.
+func (t *Trace) Elapsed() time.Duration {
+	if t == nil {
+		return 0
+	}
+	return time.Since(t.start)
+}
 
 // Write writes one record: the stamped fields, then the fields of rec,
 // which must marshal to a JSON object (a struct or a map; nil for none).

@@ -56,7 +56,7 @@ func TestTraceStampsRecords(t *testing.T) {
 func TestTraceNilIsOff(t *testing.T) {
 	var tr *solver.Trace
 	tr.Level("x").Strategy("y").Write("z", map[string]int{"a": 1})
-	if tr.Level("x") != nil || tr.Strategy("y") != nil || tr.Err() != nil {
+	if tr.Level("x") != nil || tr.Strategy("y") != nil || tr.Err() != nil || tr.Elapsed() != 0 {
 		t.Error("a nil trace's views are nil and it has no error")
 	}
 }
