@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,7 +34,46 @@ func TestGenerate(t *testing.T) {
 			t.Fatalf("level %d: solution %q: %v %s", l.Index, lurd, err, rep.Reason)
 		}
 	}
-	for _, bad := range [][]string{{"--size", "10"}, {"--size", "2x2"}, {"--boxes", "0"}, {"--count", "0"}, {"--min-pushes", "-1"}, {"extra"}} {
+	for _, bad := range [][]string{{"--size", "10"}, {"--size", "2x2"}, {"--boxes", "0"}, {"--count", "0"}, {"--min-pushes", "-1"}, {"extra"},
+		{"--max-expanded", "-1"}, {"--min-pushes", "12", "--max-pushes", "10"}, {"--effort", "nope"}, {"--stats-of", "nope-collection"}} {
 		usage(t, "", append([]string{"generate"}, bad...)...)
+	}
+}
+
+// The band flags keep only levels in the band, as the header and each
+// level's comment say; --stats prints the distributions of the levels
+// made, and --stats-of those of a collection.
+func TestGenerateBandAndStats(t *testing.T) {
+	out, errOut, err := soko(t, "", "generate", "--count", "5", "--seed", "4", "--min-pushes", "13", "--max-pushes", "15", "--stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "optimal pushes 13 to 15") {
+		t.Fatalf("the header does not name the band:\n%s", out)
+	}
+	coll, err := level.ParseCollection(strings.NewReader(out), "gen")
+	if err != nil || len(coll.Levels) != 5 {
+		t.Fatalf("%v, %d levels", err, len(coll.Levels))
+	}
+	for _, l := range coll.Levels {
+		var opt int
+		if _, err := fmt.Sscanf(l.Comments[0][strings.Index(l.Comments[0], "optimal pushes"):], "optimal pushes %d", &opt); err != nil || opt < 13 || opt > 15 {
+			t.Fatalf("level %d: %q: outside the band", l.Index, l.Comments[0])
+		}
+	}
+	for _, want := range []string{"generated, 10x10, 4 boxes, seed 4: 5 levels", "optimal pushes", "boxes off goals", "astar expanded", "floor squares"} {
+		if !strings.Contains(errOut, want) {
+			t.Fatalf("--stats does not print %q:\n%s", want, errOut)
+		}
+	}
+	// Boxoban unfiltered test 000, levels 1-2: 13 and 14 optimal pushes.
+	out, _, err = soko(t, "", "generate", "--stats-of", "boxoban-unfiltered-test-000:1-2", "--effort", "greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"boxoban-unfiltered-test-000:1-2: 2 levels", "13.50", "greedy expanded"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("--stats-of does not print %q:\n%s", want, out)
+		}
 	}
 }
