@@ -34,12 +34,13 @@ const turnChance = 0.35
 var deltas = [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} // in level.Dir order
 
 // newRoom carves a room and places goals and player, or returns nil when
-// the walk carved too little floor for them. The walk follows Boxoban's
-// topology generator (gym-sokoban's room_utils, the generator the Boxoban
-// levels were made with): from a random inner square and direction, each
-// step may turn, moves one square (kept inside the outer walls) and then
-// carves a random pattern centred on the square reached. Its length,
-// cfg.RoomSteps, decides how much of the frame the room fills.
+// the walk carved too little floor for them. The walk follows the topology
+// generator of the Imagination-Augmented Agents appendix, which made the
+// Boxoban levels, as gym-sokoban's room_utils implements it: from a random
+// inner square and direction, each step may turn, moves one square (kept
+// inside the outer walls) and then carves a random pattern centred on the
+// square reached. Its length, cfg.RoomSteps, decides how much of the frame
+// the room fills.
 func newRoom(cfg Config, rng *rand.Rand) *room {
 	r := &room{w: cfg.Width, h: cfg.Height, floor: make([]bool, cfg.Width*cfg.Height)}
 	x, y := 1+rng.IntN(r.w-2), 1+rng.IntN(r.h-2)
@@ -75,8 +76,9 @@ func newRoom(cfg Config, rng *rand.Rand) *room {
 
 // reverse is the reverse-play search of one room: a depth-first search
 // over the positions reachable from the solved one by steps and pulls, as
-// Boxoban's generator does it (gym-sokoban's depth_first_search): every
-// position met is scored, the first time it is met, by the path that
+// gym-sokoban's reading of Boxoban's generator does it (its
+// depth_first_search, there up to 300,000 positions, here Config.Explore):
+// every position met is scored, the first time it is met, by the path that
 // reached it, and the best one is kept with that path.
 type reverse struct {
 	r        *room
