@@ -62,8 +62,8 @@ type Config struct {
 	CheckNodes               int64  // node budget of each check; default 20000
 
 	RoomSteps int // steps of the room's random walk; default 42·(Width+Height−4)/16
-	Explore   int // positions the reverse play may visit per room; default 2000
-	Depth     int // steps deep the reverse play may go; default 300, as Boxoban's generator
+	Explore   int // positions the reverse play may visit per room; default 2000, 500 a box beyond 4 boxes
+	Depth     int // steps deep the reverse play may go; default 300 as Boxoban's generator, 75 a box beyond 4
 }
 
 // Limits on Config.
@@ -95,13 +95,15 @@ func (c Config) withDefaults() (Config, error) {
 		// as Boxoban's rooms do (32 floor squares on average).
 		c.RoomSteps = 42 * (c.Width + c.Height - 4) / 16
 	}
+	// More boxes need a longer search to pull every one off its goal.
+	scale := max(c.Boxes, 4)
 	if c.Explore == 0 {
-		// Enough for Boxoban's distribution of optimal pushes on 10×10
-		// grids with 4 boxes (docs/learning.md), a millisecond's work.
-		c.Explore = 2000
+		// 2000 with 4 boxes: enough for Boxoban's distribution of optimal
+		// pushes on 10×10 grids (docs/learning.md), a millisecond's work.
+		c.Explore = 500 * scale
 	}
 	if c.Depth == 0 {
-		c.Depth = 300
+		c.Depth = 75 * scale
 	}
 	switch {
 	case c.Width < MinSize || c.Width > MaxSize || c.Height < MinSize || c.Height > MaxSize:

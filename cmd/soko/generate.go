@@ -147,7 +147,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
 		formatRate(float64(c.count)/elapsed.Seconds()), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
 	if c.stats {
-		title := fmt.Sprintf("generated, %dx%d, %d boxes, seed %d", c.cfg.Width, c.cfg.Height, c.cfg.Boxes, c.cfg.Seed)
+		title := fmt.Sprintf("generated, %dx%d, %s, seed %d", c.cfg.Width, c.cfg.Height, english.Count(c.cfg.Boxes, "box", "boxes"), c.cfg.Seed)
 		fmt.Fprint(stderr, generate.Summarize(samples).Format(title, effortName(c.cfg)))
 	}
 	return nil
