@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +24,20 @@ func TestGenerate(t *testing.T) {
 	coll, err := level.ParseCollection(strings.NewReader(one), "gen")
 	if err != nil || len(coll.Levels) != 6 {
 		t.Fatalf("%v, %d levels", err, len(coll.Levels))
+	}
+	// Level i does not depend on --count either.
+	three, _, err := soko(t, "", "generate", "--count", "3", "--seed", "9", "--size", "9x8", "--boxes", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := level.ParseCollection(strings.NewReader(three), "gen")
+	if err != nil || len(first.Levels) != 3 {
+		t.Fatalf("%v, %d levels", err, len(first.Levels))
+	}
+	for i, l := range first.Levels {
+		if !slices.Equal(l.Rows, coll.Levels[i].Rows) || !slices.Equal(l.Comments, coll.Levels[i].Comments) {
+			t.Fatalf("level %d of --count 3 differs from level %d of --count 6", i+1, i+1)
+		}
 	}
 	for _, l := range coll.Levels {
 		if l.Width != 9 || l.Height != 8 || l.Boxes() != 3 || len(l.Comments) != 1 {
