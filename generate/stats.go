@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"soko/internal/english"
 	"soko/level"
 	"soko/search"
 	"soko/solver"
@@ -170,7 +171,7 @@ func Summarize(samples []Sample) Summary {
 // the solver whose expansions were counted.
 func (s Summary) Format(title, effort string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d levels", title, s.Levels)
+	fmt.Fprintf(&b, "%s: %s", title, english.Count(s.Levels, "level", "levels"))
 	if s.Unsolved > 0 {
 		fmt.Fprintf(&b, ", %d not solved by the push-optimal check within its budget (left out of pushes and expansions)", s.Unsolved)
 	}

@@ -38,7 +38,8 @@ type generateConfig struct {
 	workers int
 	out     string
 	stats   bool
-	statsOf string
+	statsOf repeatValue
+	plot    string
 }
 
 func generateFlags() (*flag.FlagSet, *generateConfig) {
@@ -56,7 +57,8 @@ func generateFlags() (*flag.FlagSet, *generateConfig) {
 	fs.StringVar(&c.cfg.Effort, "effort", "astar", "the registered solver `NAME` whose expansions --min-expanded, --max-expanded and the statistics count (astar, greedy, ...)")
 	fs.Int64Var(&c.cfg.CheckNodes, "check-nodes", 20000, "node budget `N` of each check; a level the push-optimal A* cannot solve within it is kept only when no maximum is set")
 	fs.BoolVar(&c.stats, "stats", false, "also print the distributions of optimal pushes, boxes off goals, expansions and floor squares of the levels made, to standard error")
-	fs.StringVar(&c.statsOf, "stats-of", "", "generate nothing: print those distributions for the levels `LEVELS` (a level spec, such as boxoban-unfiltered-test-000)")
+	fs.Var(&c.statsOf, "stats-of", "generate nothing: print those distributions for the levels `LEVELS` (a level spec, such as boxoban-unfiltered-test-000; repeatable, a table each)")
+	fs.StringVar(&c.plot, "plot", "", "with --stats or --stats-of, draw the optimal pushes' distribution of each set of levels to `FILE.png`")
 	fs.Var(workersValue{&c.workers}, "j", "generate `N` levels at once")
 	fs.StringVar(&c.out, "out", "", "write the collection to `FILE` instead of standard output")
 	return fs, c
@@ -104,7 +106,13 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
 	}
-	if c.statsOf != "" {
+	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
+		return usagef("generate: --plot goes with --stats or --stats-of")
+	}
+	if err := checkOut("generate", "--plot", c.plot); err != nil {
+		return err
+	}
+	if len(c.statsOf) > 0 {
 		return statsOf(ctx, c, stdin, stdout)
 	}
 	if err := checkOut("generate", "--out", c.out); err != nil {
@@ -149,6 +157,9 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.stats {
 		title := fmt.Sprintf("generated, %dx%d, %s, seed %d", c.cfg.Width, c.cfg.Height, english.Count(c.cfg.Boxes, "box", "boxes"), c.cfg.Seed)
 		fmt.Fprint(stderr, generate.Summarize(samples).Format(title, effortName(c.cfg)))
+		if c.plot != "" {
+			return generate.PlotPushes([]generate.Set{{Name: title, Samples: samples}}, c.plot)
+		}
 	}
 	return nil
 }
@@ -161,26 +172,39 @@ func effortName(cfg generate.Config) string {
 	return cfg.Effort
 }
 
-// statsOf measures the levels of --stats-of as the generator measures its
-// own and prints their distributions to stdout.
+// statsOf measures the levels of each --stats-of as the generator measures
+// its own and prints their distributions to stdout, a table each, and
+// their plot to --plot.
 func statsOf(ctx context.Context, c *generateConfig, stdin io.Reader, stdout io.Writer) error {
-	lvls, err := levels.ResolveAll(ctx, []string{c.statsOf}, stdin)
-	if err != nil {
-		return err
-	}
-	samples := make([]generate.Sample, 0, len(lvls))
-	for _, l := range lvls {
-		m, err := generate.Measure(ctx, l, c.cfg)
+	var sets []generate.Set
+	for i, spec := range c.statsOf {
+		lvls, err := levels.ResolveAll(ctx, []string{spec}, stdin)
 		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return fmt.Errorf("generate: %s: %w", levelID(l), err)
+			return err
 		}
-		samples = append(samples, m)
+		set := generate.Set{Name: spec, Samples: make([]generate.Sample, 0, len(lvls))}
+		for _, l := range lvls {
+			m, err := generate.Measure(ctx, l, c.cfg)
+			if err != nil {
+				if ctx.Err() != nil {
+					return errInterrupted
+				}
+				return fmt.Errorf("generate: %s: %w", levelID(l), err)
+			}
+			set.Samples = append(set.Samples, m)
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if _, err := fmt.Fprint(stdout, generate.Summarize(set.Samples).Format(spec, effortName(c.cfg))); err != nil {
+			return err
+		}
+		sets = append(sets, set)
 	}
-	_, err = fmt.Fprint(stdout, generate.Summarize(samples).Format(c.statsOf, effortName(c.cfg)))
-	return err
+	if c.plot != "" {
+		return generate.PlotPushes(sets, c.plot)
+	}
+	return nil
 }
 
 // formatRate writes a rate with three significant digits in plain

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -91,4 +94,17 @@ func TestGenerateBandAndStats(t *testing.T) {
 			t.Fatalf("--stats-of does not print %q:\n%s", want, out)
 		}
 	}
+	// Two sets: a table each, and one plot of both.
+	png := filepath.Join(t.TempDir(), "pushes.png")
+	out, _, err = soko(t, "", "generate", "--stats-of", "boxoban-unfiltered-test-000:1-2", "--stats-of", "boxoban-medium-valid-000:1", "--plot", png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "1-2: 2 levels") || !strings.Contains(out, "boxoban-medium-valid-000:1: 1 level\n") {
+		t.Fatalf("--stats-of twice does not print both tables:\n%s", out)
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Fatalf("--plot wrote no PNG: %v", err)
+	}
+	usage(t, "", "generate", "--plot", png)
 }
