@@ -30,6 +30,7 @@ output is deterministic per seed. The collection goes to standard output (or
 --out); the rate of generation, and with --stats the distributions of the
 levels made, to standard error. --stats-of LEVELS generates nothing: it
 measures those levels in the same way and prints their distributions.
+--plot draws the optimal pushes of each set of levels measured.
 `
 
 type generateConfig struct {
