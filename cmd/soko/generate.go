@@ -15,6 +15,7 @@ import (
 	"soko/generate"
 	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/level"
 	"soko/levels"
 )
 
@@ -107,6 +108,9 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
 	}
+	if c.cfg.Effort == "" {
+		c.cfg.Effort = "astar" // as the generator takes it
+	}
 	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
 		return usagef("generate: --plot goes with --stats or --stats-of")
 	}
@@ -157,7 +161,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		formatRate(float64(c.count)/elapsed.Seconds()), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
 	if c.stats {
 		title := fmt.Sprintf("generated, %dx%d, %s, seed %d", c.cfg.Width, c.cfg.Height, english.Count(c.cfg.Boxes, "box", "boxes"), c.cfg.Seed)
-		fmt.Fprint(stderr, generate.Summarize(samples).Format(title, effortName(c.cfg)))
+		fmt.Fprint(stderr, generate.Summarize(samples).Format(title, c.cfg.Effort))
 		if c.plot != "" {
 			return generate.PlotPushes([]generate.Set{{Name: title, Samples: samples}}, c.plot)
 		}
@@ -165,26 +169,23 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return nil
 }
 
-// effortName is the solver whose expansions are counted.
-func effortName(cfg generate.Config) string {
-	if cfg.Effort == "" {
-		return "astar"
-	}
-	return cfg.Effort
-}
-
 // statsOf measures the levels of each --stats-of as the generator measures
 // its own and prints their distributions to stdout, a table each, and
 // their plot to --plot.
 func statsOf(ctx context.Context, c *generateConfig, stdin io.Reader, stdout io.Writer) error {
-	var sets []generate.Set
+	// Every spec is resolved before any is measured: a bad one is a usage
+	// error before the work starts.
+	sets := make([]generate.Set, len(c.statsOf))
+	lvls := make([][]*level.Level, len(c.statsOf))
 	for i, spec := range c.statsOf {
-		lvls, err := levels.ResolveAll(ctx, []string{spec}, stdin)
-		if err != nil {
+		var err error
+		if lvls[i], err = levels.ResolveAll(ctx, []string{spec}, stdin); err != nil {
 			return err
 		}
-		set := generate.Set{Name: spec, Samples: make([]generate.Sample, 0, len(lvls))}
-		for _, l := range lvls {
+		sets[i].Name = spec
+	}
+	for i, set := range sets {
+		for _, l := range lvls[i] {
 			m, err := generate.Measure(ctx, l, c.cfg)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -194,13 +195,13 @@ func statsOf(ctx context.Context, c *generateConfig, stdin io.Reader, stdout io.
 			}
 			set.Samples = append(set.Samples, m)
 		}
+		sets[i] = set
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		if _, err := fmt.Fprint(stdout, generate.Summarize(set.Samples).Format(spec, effortName(c.cfg))); err != nil {
+		if _, err := fmt.Fprint(stdout, generate.Summarize(set.Samples).Format(set.Name, c.cfg.Effort)); err != nil {
 			return err
 		}
-		sets = append(sets, set)
 	}
 	if c.plot != "" {
 		return generate.PlotPushes(sets, c.plot)
