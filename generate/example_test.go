@@ -22,12 +22,12 @@ func Example() {
 	// Output:
 	// ; 1 seed 42 #1
 	// ########
-	// #.  ####
-	// #  .####
 	// #   ####
-	// #$$#####
-	// #@ #####
+	// #.   ###
+	// #   $###
+	// #.   ###
+	// #   $@##
+	// ###   ##
 	// ########
-	// ########
-	// solved by its construction: true - optimal pushes: 6
+	// solved by its construction: true - optimal pushes: 12
 }

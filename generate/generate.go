@@ -1,29 +1,33 @@
 // Package generate makes Boxoban-style Sokoban levels with a solution known
-// from their construction: the training data of the learning solvers of
-// issue 13 (seed 001 §2.2.2, seed 003 §2.4), unlimited and reproducible. It
-// follows the recipe of the Boxoban levels (Racanière et al. 2017,
-// "Imagination-Augmented Agents", appendix, and Schrader's gym-sokoban; see
-// the README's References), written anew here:
+// from their construction: training data for the learning solvers (seed 001
+// §2.2.2, seed 003 §2.4), unlimited and reproducible. It follows the recipe
+// the Boxoban levels were made with (Racanière et al. 2017,
+// "Imagination-Augmented Agents", appendix; Schrader's gym-sokoban,
+// room_utils; see the README's References), written anew here:
 //
-//  1. Room: all walls, then a random walk through the interior that changes
-//     direction with probability 0.35 per step and carves one of five small
-//     floor patterns around each square it visits. The walk is connected,
-//     so every floor square is reachable.
+//  1. Room: all walls, then a random walk over the interior that may turn
+//     with probability 0.35 at each step and carves one of five small floor
+//     patterns around each square it reaches. The walk is connected, so
+//     every floor square is reachable. Its length (42 steps on a 10×10
+//     grid) makes rooms of about half the interior, as in Boxoban.
 //  2. Goals and player: Boxes goals and the player on distinct random floor
 //     squares, a box on every goal.
-//  3. Reverse play: the player walks at random and, when it steps away from
-//     a box, pulls it along with probability one half. A pull is a push
-//     played backwards, so the reversed walk with pulls turned into pushes
-//     solves the level the walk ends in. Several walks are tried per room;
-//     the position kept is the one, along any walk, with the best score:
+//  3. Reverse play: a depth-first search from that solved position over
+//     player steps and pulls (a pull is a push played backwards), at most
+//     Explore positions and Depth steps deep, as Boxoban's generator
+//     searches. Each position is scored by the path that first reached it:
 //     the number of times the pulled box changed times the total distance
-//     of the boxes from their goals (Boxoban's score), with every box off
-//     every goal.
+//     of the boxes from their goals (Boxoban's score), 0 while a box stands
+//     on a goal. The best position is the level; its path, reversed with
+//     pulls turned into pushes, is the solution.
 //  4. Checks: the construction's solution is replayed by the independent
-//     verifier (package verify); a level is rejected when the push-optimal
-//     A* (package search) solves it within its node budget in fewer than
-//     MinPushes pushes — trivially solved levels never pass. When the node
-//     budget runs out first the level is kept: it is hard, not trivial.
+//     verifier (package verify); the push-optimal A* (package search)
+//     measures the level within CheckNodes expansions, and the Effort
+//     solver's expansions with it. A level outside the band set by
+//     MinPushes, MaxPushes, MinExpanded and MaxExpanded is dropped and
+//     another room tried. With no band the levels' optimal pushes follow
+//     those of Boxoban's unfiltered levels (docs/learning.md); a band makes
+//     sets like its medium or hard ones.
 //
 // Level i of a seed is drawn from a generator seeded with (Seed, i) alone,
 // so a level depends only on the configuration, the seed and its number —
@@ -38,21 +42,28 @@ import (
 	"strings"
 
 	"soko/level"
-	"soko/search"
 	"soko/solver"
 	"soko/verify"
 )
 
 // Config describes the levels to generate. The zero value of a field means
-// its default.
+// its default; a zero bound means no bound.
 type Config struct {
 	Width, Height int    // grid size, the outer walls included; default 10×10 as Boxoban
 	Boxes         int    // default 4
 	Seed          uint64 // the level stream
-	MinPushes     int    // reject levels the push-optimal check solves in fewer pushes; default 2·Boxes
-	Walks         int    // reverse-play walks tried per room; default 8
-	WalkSteps     int    // steps per walk; default 10·(Width + Height), times Boxes/4 beyond 4 boxes
-	CheckNodes    int64  // node budget of the push-optimal check; default 20000
+
+	// The difficulty band. A level the push-optimal check cannot solve
+	// within CheckNodes has no known optimum: it is kept only when neither
+	// maximum is set.
+	MinPushes, MaxPushes     int    // push-optimal solution length
+	MinExpanded, MaxExpanded int64  // expansions of the Effort solver to solve the level
+	Effort                   string // registered solver whose expansions are measured; default "astar"
+	CheckNodes               int64  // node budget of each check; default 20000
+
+	RoomSteps int // steps of the room's random walk; default 42·(Width+Height−4)/16
+	Explore   int // positions the reverse play may visit per room; default 2000, 500 a box beyond 4 boxes
+	Depth     int // steps deep the reverse play may go; default 300 as Boxoban's generator, 75 a box beyond 4
 }
 
 // Limits on Config.
@@ -73,18 +84,26 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Boxes == 0 {
 		c.Boxes = 4
 	}
-	if c.MinPushes == 0 {
-		c.MinPushes = 2 * c.Boxes
-	}
-	if c.Walks == 0 {
-		c.Walks = 8
-	}
-	if c.WalkSteps == 0 {
-		// Every box must leave its goal: more boxes need longer walks.
-		c.WalkSteps = 10 * (c.Width + c.Height) * max(c.Boxes, 4) / 4
+	if c.Effort == "" {
+		c.Effort = "astar"
 	}
 	if c.CheckNodes == 0 {
 		c.CheckNodes = 20000
+	}
+	if c.RoomSteps == 0 {
+		// 42 on Boxoban's 10×10 grid fills about half of its 8×8 interior,
+		// as Boxoban's rooms do (32 floor squares on average).
+		c.RoomSteps = 42 * (c.Width + c.Height - 4) / 16
+	}
+	// More boxes need a longer search to pull every one off its goal.
+	scale := max(c.Boxes, 4)
+	if c.Explore == 0 {
+		// 2000 with 4 boxes: enough for Boxoban's distribution of optimal
+		// pushes on 10×10 grids (docs/learning.md), a millisecond's work.
+		c.Explore = 500 * scale
+	}
+	if c.Depth == 0 {
+		c.Depth = 75 * scale
 	}
 	switch {
 	case c.Width < MinSize || c.Width > MaxSize || c.Height < MinSize || c.Height > MaxSize:
@@ -93,8 +112,16 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%d boxes: want 1 to %d", c.Boxes, MaxBoxes)
 	case c.Boxes+1 > (c.Width-2)*(c.Height-2)/3:
 		return c, fmt.Errorf("%d boxes do not fit a %dx%d room (at most %d)", c.Boxes, c.Width, c.Height, (c.Width-2)*(c.Height-2)/3-1)
-	case c.MinPushes < 0 || c.Walks < 0 || c.WalkSteps < 0 || c.CheckNodes < 0:
+	case c.MinPushes < 0 || c.MaxPushes < 0 || c.MinExpanded < 0 || c.MaxExpanded < 0 ||
+		c.Explore < 0 || c.Depth < 0 || c.RoomSteps < 0 || c.CheckNodes < 0:
 		return c, errors.New("negative limit")
+	case c.MaxPushes > 0 && c.MaxPushes < c.MinPushes:
+		return c, fmt.Errorf("pushes from %d to %d: an empty band", c.MinPushes, c.MaxPushes)
+	case c.MaxExpanded > 0 && c.MaxExpanded < c.MinExpanded:
+		return c, fmt.Errorf("expansions from %d to %d: an empty band", c.MinExpanded, c.MaxExpanded)
+	}
+	if _, ok := solver.Lookup(c.Effort); !ok {
+		return c, fmt.Errorf("effort solver %q is not registered (soko solvers lists them)", c.Effort)
 	}
 	return c, nil
 }
@@ -111,13 +138,15 @@ type Level struct {
 	Solution []level.Move // verified
 	Pushes   int          // pushes in Solution
 	Optimal  int          // push-optimal length found by the check, or 0 when its budget ran out
+	Expanded int64        // expansions of the Effort solver
+	EffortOK bool         // the Effort solver solved the level within CheckNodes
 	Score    int          // the reverse play's score (box changes × distance)
 	Rooms    int          // rooms tried for this level, rejected ones included
 }
 
 // maxRooms bounds the rooms tried for one level: a configuration that
-// yields nothing (too many boxes for the floor a walk carves) ends with an
-// error instead of looping.
+// yields nothing (too many boxes for the floor a walk carves, a band no
+// level falls in) ends with an error instead of looping.
 const maxRooms = 10000
 
 // One returns level number i (from 1) of cfg's seed.
@@ -135,48 +164,42 @@ func One(ctx context.Context, cfg Config, i int) (Level, error) {
 		if r == nil {
 			continue
 		}
-		best := r.reversePlay(cfg, rng)
-		if best.score == 0 {
+		score, boxes, player, moves := r.reversePlay(cfg, rng)
+		if score == 0 {
 			continue
 		}
-		l, err := r.level(best, cfg, i)
+		l, err := r.level(boxes, player, cfg, i)
 		if err != nil {
 			return Level{}, err
 		}
-		g := Level{Level: l, Solution: best.solution(), Score: best.score, Rooms: rooms}
+		g := Level{Level: l, Solution: forward(moves), Score: score, Rooms: rooms}
 		rep := verify.Replay(l, g.Solution)
 		if !rep.Solved {
 			return Level{}, fmt.Errorf("generate: level %d: the construction's solution fails: %s", i, rep.Reason)
 		}
 		g.Pushes = rep.Pushes
-		ok, err := g.check(ctx, cfg)
+		m, err := measure(ctx, l, cfg)
 		if err != nil {
 			return Level{}, err
 		}
-		if ok {
+		if m.Status == solver.NoSolution {
+			return Level{}, fmt.Errorf("generate: %s: A* finds no solution of a level built with one", l.Title)
+		}
+		if cfg.inBand(m) {
+			g.Optimal, g.Expanded, g.EffortOK = m.Optimal, m.Expanded, m.EffortOK
 			return g, nil
 		}
 	}
-	return Level{}, fmt.Errorf("generate: level %d: no acceptable level in %d rooms; try fewer boxes or a larger size", i, maxRooms)
+	return Level{}, fmt.Errorf("generate: level %d: no acceptable level in %d rooms; widen the band, or try fewer boxes or a larger size", i, maxRooms)
 }
 
-// check runs the push-optimal A* within the node budget and reports
-// whether the level is not trivial: not solved in fewer than MinPushes.
-func (g *Level) check(ctx context.Context, cfg Config) (bool, error) {
-	opts := solver.Options{Budget: solver.Budget{Nodes: cfg.CheckNodes}}
-	res, err := solver.Run(ctx, search.AStar{}, g.Level, opts)
-	switch {
-	case err != nil:
-		return false, err
-	case res.Status == solver.Solved:
-		g.Optimal = res.Pushes
-		return res.Pushes >= cfg.MinPushes, nil
-	case res.Status == solver.NoSolution:
-		return false, fmt.Errorf("generate: %s: A* finds no solution of a level built with one", g.Level.Title)
-	case ctx.Err() != nil:
-		return false, ctx.Err()
-	}
-	return true, nil // the budget ran out: not trivial
+// inBand reports whether a level measured m falls in the difficulty band.
+// A check that ran out of budget meets every minimum and no maximum.
+func (c Config) inBand(m Sample) bool {
+	pushes := m.Optimal == 0 && c.MaxPushes == 0 ||
+		m.Optimal > 0 && m.Optimal >= c.MinPushes && (c.MaxPushes == 0 || m.Optimal <= c.MaxPushes)
+	expanded := m.Expanded >= c.MinExpanded && (c.MaxExpanded == 0 || m.EffortOK && m.Expanded <= c.MaxExpanded)
+	return pushes && expanded
 }
 
 // Collection formats levels as a collection file: Header, then each level
@@ -190,13 +213,32 @@ func Collection(cfg Config, levels []Level) string {
 	return b.String()
 }
 
-// Header is the comment line that starts a collection of count levels.
+// Header is the comment line that starts a collection of count levels; it
+// names the difficulty band when one is set.
 func Header(cfg Config, count int) string {
 	if full, err := cfg.withDefaults(); err == nil {
 		cfg = full
 	}
-	return fmt.Sprintf("; soko generate: %d levels, %dx%d, %d boxes, seed %d (Boxoban-style, see package generate)\n",
-		count, cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed)
+	band := ""
+	if cfg.MinPushes > 0 || cfg.MaxPushes > 0 {
+		band += ", optimal pushes " + span(int64(cfg.MinPushes), int64(cfg.MaxPushes))
+	}
+	if cfg.MinExpanded > 0 || cfg.MaxExpanded > 0 {
+		band += ", " + cfg.Effort + " expansions " + span(cfg.MinExpanded, cfg.MaxExpanded)
+	}
+	return fmt.Sprintf("; soko generate: %d levels, %dx%d, %d boxes, seed %d%s (Boxoban-style, see package generate)\n",
+		count, cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed, band)
+}
+
+// span writes a band with 0 for an open end.
+func span(lo, hi int64) string {
+	switch {
+	case hi == 0:
+		return fmt.Sprintf("%d or more", lo)
+	case lo == 0:
+		return fmt.Sprintf("at most %d", hi)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
 // Format writes one level for a collection: a blank line, a comment with

@@ -34,25 +34,29 @@ const turnChance = 0.35
 var deltas = [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} // in level.Dir order
 
 // newRoom carves a room and places goals and player, or returns nil when
-// the walk carved too little floor for them.
+// the walk carved too little floor for them. The walk follows the topology
+// generator of the Imagination-Augmented Agents appendix, which made the
+// Boxoban levels, as gym-sokoban's room_utils implements it: from a random
+// inner square and direction, each step may turn, moves one square (kept
+// inside the outer walls) and then carves a random pattern centred on the
+// square reached. Its length, cfg.RoomSteps, decides how much of the frame
+// the room fills.
 func newRoom(cfg Config, rng *rand.Rand) *room {
 	r := &room{w: cfg.Width, h: cfg.Height, floor: make([]bool, cfg.Width*cfg.Height)}
-	inner := (r.w - 2) * (r.h - 2)
-	steps := max(25*inner/64, 4) // Boxoban walks 25 steps in its 8×8 interior
 	x, y := 1+rng.IntN(r.w-2), 1+rng.IntN(r.h-2)
 	d := rng.IntN(4)
-	for range steps {
+	for range cfg.RoomSteps {
+		if rng.Float64() < turnChance {
+			d = rng.IntN(4)
+		}
+		x = min(max(x+deltas[d][0], 1), r.w-2)
+		y = min(max(y+deltas[d][1], 1), r.h-2)
 		for _, o := range patterns[rng.IntN(len(patterns))] {
 			cx, cy := x+o[0], y+o[1]
 			if cx >= 1 && cx <= r.w-2 && cy >= 1 && cy <= r.h-2 {
 				r.floor[cy*r.w+cx] = true
 			}
 		}
-		if rng.Float64() < turnChance {
-			d = rng.IntN(4)
-		}
-		x = min(max(x+deltas[d][0], 1), r.w-2)
-		y = min(max(y+deltas[d][1], 1), r.h-2)
 	}
 	var cells []int
 	for c, f := range r.floor {
@@ -70,78 +74,135 @@ func newRoom(cfg Config, rng *rand.Rand) *room {
 	return r
 }
 
-// walk is one reverse-play walk: the moves made (each a player step, a pull
-// when Pull is set) and the state after each.
-type walk struct {
-	r      *room
-	boxes  []int // box i's cell
-	player int
-	moves  []level.Move // reverse steps: Dir the player stepped, Push meaning a pull
-	last   int          // the box pulled last, -1 at first
-	swaps  int          // times the pulled box changed
-	score  int
+// reverse is the reverse-play search of one room: a depth-first search
+// over the positions reachable from the solved one by steps and pulls, as
+// gym-sokoban's reading of Boxoban's generator does it (its
+// depth_first_search, there up to 300,000 positions, here Config.Explore):
+// every position met is scored, the first time it is met, by the path that
+// reached it, and the best one is kept with that path.
+type reverse struct {
+	r        *room
+	rng      *rand.Rand
+	boxes    []int // box i's cell; box i's goal is r.goals[i]
+	player   int
+	path     []level.Move // the reverse steps so far: Dir the player stepped, Push meaning a pull
+	seen     map[uint64]struct{}
+	explore  int // positions the search may still visit
+	maxDepth int
+
+	best      int // best score met
+	bestBoxes []int
+	bestMoves []level.Move
+	bestPlay  int
 }
 
-// reversePlay runs cfg.Walks walks and returns the best position met: the
-// walk cut at its best-scoring step.
-func (r *room) reversePlay(cfg Config, rng *rand.Rand) walk {
-	var best walk
-	for range cfg.Walks {
-		w := walk{r: r, boxes: slices.Clone(r.goals), player: r.player, last: -1}
-		for range cfg.WalkSteps {
-			w.step(rng)
-			if s := w.value(); s > best.score {
-				best = w
-				best.boxes = slices.Clone(w.boxes)
-				best.moves = slices.Clone(w.moves)
-				best.score = s
-			}
-		}
+// zobrist gives each cell a random key for a box and one for the player, so
+// that a position's key is the XOR of its squares' keys, updated per step
+// (the order of the boxes does not change it). A collision can only make the
+// search skip a position: the path kept is always one that was played.
+type zobrist struct{ box, player []uint64 }
+
+func newZobrist(n int) zobrist {
+	// A fixed seed: the keys are the same for every level and seed.
+	rng := rand.New(rand.NewPCG(0x5eed, 0x2b))
+	z := zobrist{box: make([]uint64, n), player: make([]uint64, n)}
+	for i := range n {
+		z.box[i], z.player[i] = rng.Uint64(), rng.Uint64()
 	}
-	return best
+	return z
 }
 
-// step moves the player one square in a random open direction, pulling the
-// box behind it with probability one half.
-func (w *walk) step(rng *rand.Rand) {
-	r := w.r
-	d := level.Dir(rng.IntN(4))
-	px, py := w.player%r.w, w.player/r.w
-	to := (py+deltas[d][1])*r.w + px + deltas[d][0]
-	if !r.floor[to] || w.boxAt(to) >= 0 {
+// reversePlay searches cfg.Explore positions at most, cfg.Depth steps deep
+// at most, and returns the best position met and the moves that reach it
+// from the solved one; score 0 when no position had every box off every
+// goal.
+func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, player int, moves []level.Move) {
+	z := newZobrist(r.w * r.h)
+	s := &reverse{r: r, rng: rng, boxes: slices.Clone(r.goals), player: r.player,
+		seen: make(map[uint64]struct{}, cfg.Explore), explore: cfg.Explore, maxDepth: cfg.Depth}
+	key := z.player[r.player]
+	for _, b := range s.boxes {
+		key ^= z.box[b]
+	}
+	s.search(z, key, -1, 0)
+	return s.best, s.bestBoxes, s.bestPlay, s.bestMoves
+}
+
+// search visits the current position, reached with swaps changes of the
+// pulled box, the last one pulled being last (-1: none yet), and searches
+// on from it.
+func (s *reverse) search(z zobrist, key uint64, last, swaps int) {
+	if s.explore <= 0 || len(s.path) >= s.maxDepth {
 		return
 	}
-	behind := (py-deltas[d][1])*r.w + px - deltas[d][0]
-	pull := false
-	if b := w.boxAt(behind); b >= 0 && rng.IntN(2) == 0 {
-		w.boxes[b] = w.player
-		if b != w.last {
-			w.swaps++
-			w.last = b
-		}
-		pull = true
+	if _, ok := s.seen[key]; ok {
+		return
 	}
-	w.player = to
-	w.moves = append(w.moves, level.Move{Dir: d, Push: pull})
+	s.seen[key] = struct{}{}
+	s.explore--
+	if v := s.value(swaps); v > s.best {
+		s.best = v
+		s.bestBoxes = slices.Clone(s.boxes)
+		s.bestMoves = slices.Clone(s.path)
+		s.bestPlay = s.player
+	}
+	r := s.r
+	// Boxoban's search tries its eight actions in a fixed order; a random
+	// first direction per position spreads the search over the room.
+	first := s.rng.IntN(8)
+	for k := range 8 {
+		a := (first + k) % 8
+		d, pull := level.Dir(a%4), a >= 4
+		to := s.player + deltas[d][1]*r.w + deltas[d][0]
+		if !r.floor[to] || s.boxAt(to) >= 0 {
+			continue
+		}
+		from := s.player
+		b := -1
+		if pull {
+			b = s.boxAt(from - deltas[d][1]*r.w - deltas[d][0])
+			if b < 0 {
+				continue // nothing to pull: the plain step covers it
+			}
+		}
+		next := key ^ z.player[from] ^ z.player[to]
+		nlast, nswaps := last, swaps
+		if b >= 0 {
+			next ^= z.box[s.boxes[b]] ^ z.box[from]
+			s.boxes[b] = from
+			if b != last {
+				nlast, nswaps = b, swaps+1
+			}
+		}
+		s.player = to
+		s.path = append(s.path, level.Move{Dir: d, Push: b >= 0})
+		s.search(z, next, nlast, nswaps)
+		s.path = s.path[:len(s.path)-1]
+		s.player = from
+		if b >= 0 {
+			s.boxes[b] = from - deltas[d][1]*r.w - deltas[d][0]
+		}
+	}
 }
 
-func (w *walk) boxAt(c int) int {
-	return slices.Index(w.boxes, c)
+func (s *reverse) boxAt(c int) int {
+	return slices.Index(s.boxes, c)
 }
 
 // value is Boxoban's score of the current position: box changes times the
 // total Manhattan distance of the boxes from their own goals, and 0 while
 // any box stands on a goal.
-func (w *walk) value() int {
+func (s *reverse) value(swaps int) int {
 	dist := 0
-	for i, c := range w.boxes {
-		if slices.Contains(w.r.goals, c) {
+	w := s.r.w
+	for i, c := range s.boxes {
+		if slices.Contains(s.r.goals, c) {
 			return 0
 		}
-		g := w.r.goals[i]
-		dist += abs(c%w.r.w-g%w.r.w) + abs(c/w.r.w-g/w.r.w)
+		g := s.r.goals[i]
+		dist += abs(c%w-g%w) + abs(c/w-g/w)
 	}
-	return w.swaps * dist
+	return swaps * dist
 }
 
 func abs(x int) int {
@@ -151,18 +212,19 @@ func abs(x int) int {
 	return x
 }
 
-// solution turns the reverse walk into the forward solution: the steps in
+// forward turns reverse play into the forward solution: the steps in
 // reverse order, each in the opposite direction, pulls becoming pushes.
-func (w walk) solution() []level.Move {
-	out := make([]level.Move, len(w.moves))
-	for i, m := range w.moves {
-		out[len(w.moves)-1-i] = level.Move{Dir: m.Dir ^ 1, Push: m.Push}
+func forward(moves []level.Move) []level.Move {
+	out := make([]level.Move, len(moves))
+	for i, m := range moves {
+		out[len(moves)-1-i] = level.Move{Dir: m.Dir ^ 1, Push: m.Push}
 	}
 	return out
 }
 
-// level draws the walk's position as a validated level.
-func (r *room) level(w walk, cfg Config, i int) (*level.Level, error) {
+// level draws the position with the given boxes and player as a validated
+// level.
+func (r *room) level(boxes []int, player int, cfg Config, i int) (*level.Level, error) {
 	rows := make([][]byte, r.h)
 	for y := range rows {
 		rows[y] = make([]byte, r.w)
@@ -184,10 +246,10 @@ func (r *room) level(w walk, cfg Config, i int) (*level.Level, error) {
 	for _, g := range r.goals {
 		rows[g/r.w][g%r.w] = level.Goal
 	}
-	for _, b := range w.boxes {
+	for _, b := range boxes {
 		put(b, level.Box, level.BoxOnGoal)
 	}
-	put(w.player, level.Player, level.PlayerOnGoal)
+	put(player, level.Player, level.PlayerOnGoal)
 	var text []byte
 	for _, row := range rows {
 		text = append(append(text, row...), '\n')

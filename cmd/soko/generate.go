@@ -15,15 +15,23 @@ import (
 	"soko/generate"
 	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/level"
+	"soko/levels"
 )
 
 const generateDoc = `Generates Boxoban-style levels (package generate): a room grown by a random
-walk, goals placed, boxes pulled away from them by random reverse play. Every
-level is written with the solution its construction gives, replayed by the
-independent verifier, and levels the push-optimal A* solves in fewer than
---min-pushes pushes are rejected. Level i of a seed is the same whatever
---count or -j: the output is deterministic per seed. The collection goes to
-standard output (or --out); the rate of generation to standard error.
+walk over the frame, goals placed, boxes pulled away from them by a
+reverse-play search as in Boxoban's generator. Every level is written with the
+solution its construction gives, replayed by the independent verifier. The
+push-optimal A* measures each level (and --effort's solver its expansions);
+levels outside the band of --min-pushes, --max-pushes, --min-expanded and
+--max-expanded are dropped. With no band the optimal pushes follow Boxoban's
+unfiltered levels. Level i of a seed is the same whatever --count or -j: the
+output is deterministic per seed. The collection goes to standard output (or
+--out); the rate of generation, and with --stats the distributions of the
+levels made, to standard error. --stats-of LEVELS generates nothing: it
+measures those levels in the same way and prints their distributions.
+--plot draws the optimal pushes of each set of levels measured.
 `
 
 type generateConfig struct {
@@ -31,6 +39,9 @@ type generateConfig struct {
 	count   int
 	workers int
 	out     string
+	stats   bool
+	statsOf repeatValue
+	plot    string
 }
 
 func generateFlags() (*flag.FlagSet, *generateConfig) {
@@ -41,8 +52,15 @@ func generateFlags() (*flag.FlagSet, *generateConfig) {
 	fs.IntVar(&c.cfg.Boxes, "boxes", 4, "`N` boxes per level")
 	fs.IntVar(&c.count, "count", 10, "generate `N` levels")
 	fs.Uint64Var(&c.cfg.Seed, "seed", 1, "the level stream's seed `N`")
-	fs.IntVar(&c.cfg.MinPushes, "min-pushes", 0, "reject levels solved in fewer than `N` pushes (default: 2 per box)")
-	fs.Int64Var(&c.cfg.CheckNodes, "check-nodes", 20000, "node budget `N` of the push-optimal check; a level it cannot solve within it is kept")
+	fs.IntVar(&c.cfg.MinPushes, "min-pushes", 0, "drop levels whose optimal solution has fewer than `N` pushes")
+	fs.IntVar(&c.cfg.MaxPushes, "max-pushes", 0, "drop levels whose optimal solution has more than `N` pushes (0: no maximum)")
+	fs.Int64Var(&c.cfg.MinExpanded, "min-expanded", 0, "drop levels --effort's solver solves in fewer than `N` expansions")
+	fs.Int64Var(&c.cfg.MaxExpanded, "max-expanded", 0, "drop levels --effort's solver solves in more than `N` expansions (0: no maximum)")
+	fs.StringVar(&c.cfg.Effort, "effort", "astar", "the registered solver `NAME` whose expansions --min-expanded, --max-expanded and the statistics count (astar, greedy, ...)")
+	fs.Int64Var(&c.cfg.CheckNodes, "check-nodes", 20000, "node budget `N` of each check; a level the push-optimal A* cannot solve within it is kept only when no maximum is set")
+	fs.BoolVar(&c.stats, "stats", false, "also print the distributions of optimal pushes, boxes off goals, expansions and floor squares of the levels made, to standard error")
+	fs.Var(&c.statsOf, "stats-of", "generate nothing: print those distributions for the levels `LEVELS` (a level spec, such as boxoban-unfiltered-test-000; repeatable, a table each)")
+	fs.StringVar(&c.plot, "plot", "", "with --stats or --stats-of, draw the optimal pushes' distribution of each set of levels to `FILE.png`")
 	fs.Var(workersValue{&c.workers}, "j", "generate `N` levels at once")
 	fs.StringVar(&c.out, "out", "", "write the collection to `FILE` instead of standard output")
 	return fs, c
@@ -69,7 +87,7 @@ func (v sizeFlag) Set(s string) error {
 	return nil
 }
 
-func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, c := generateFlags()
 	rest, err := parseArgs(fs, args)
 	if err != nil {
@@ -84,11 +102,23 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if c.cfg.Boxes < 1 || c.cfg.Width < 1 || c.cfg.Height < 1 {
 		return usagef("generate: --boxes and --size must be at least 1")
 	}
-	if c.cfg.MinPushes < 0 || c.cfg.CheckNodes < 0 {
-		return usagef("generate: --min-pushes and --check-nodes must be at least 0")
+	if c.cfg.MinPushes < 0 || c.cfg.MaxPushes < 0 || c.cfg.MinExpanded < 0 || c.cfg.MaxExpanded < 0 || c.cfg.CheckNodes < 0 {
+		return usagef("generate: --min-pushes, --max-pushes, --min-expanded, --max-expanded and --check-nodes must be at least 0")
 	}
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
+	}
+	if c.cfg.Effort == "" {
+		c.cfg.Effort = "astar" // as the generator takes it
+	}
+	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
+		return usagef("generate: --plot goes with --stats or --stats-of")
+	}
+	if err := checkOut("generate", "--plot", c.plot); err != nil {
+		return err
+	}
+	if len(c.statsOf) > 0 {
+		return statsOf(ctx, c, stdin, stdout)
 	}
 	if err := checkOut("generate", "--out", c.out); err != nil {
 		return err
@@ -105,7 +135,13 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		out, file = f, f
 	}
 	start := time.Now()
-	written, rooms, err := generateInOrder(ctx, c, out)
+	var samples []generate.Sample
+	keep := func(g generate.Level) {
+		if c.stats {
+			samples = append(samples, g.Sample())
+		}
+	}
+	written, rooms, err := generateInOrder(ctx, c, out, keep)
 	if errors.Is(err, errInterrupted) {
 		// The file holds whole levels only; say where it stops.
 		_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
@@ -123,6 +159,53 @@ func runGenerate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	fmt.Fprintf(stderr, "generated %s in %s: %s levels/s with %s (%s tried)\n",
 		english.Count(c.count, "level", "levels"), elapsed.Round(time.Millisecond),
 		formatRate(float64(c.count)/elapsed.Seconds()), english.Count(c.workers, "worker", "workers"), english.Count(rooms, "room", "rooms"))
+	if c.stats {
+		title := fmt.Sprintf("generated, %dx%d, %s, seed %d", c.cfg.Width, c.cfg.Height, english.Count(c.cfg.Boxes, "box", "boxes"), c.cfg.Seed)
+		fmt.Fprint(stderr, generate.Summarize(samples).Format(title, c.cfg.Effort))
+		if c.plot != "" {
+			return generate.PlotPushes([]generate.Set{{Name: title, Samples: samples}}, c.plot)
+		}
+	}
+	return nil
+}
+
+// statsOf measures the levels of each --stats-of as the generator measures
+// its own and prints their distributions to stdout, a table each, and
+// their plot to --plot.
+func statsOf(ctx context.Context, c *generateConfig, stdin io.Reader, stdout io.Writer) error {
+	// Every spec is resolved before any is measured: a bad one is a usage
+	// error before the work starts.
+	sets := make([]generate.Set, len(c.statsOf))
+	lvls := make([][]*level.Level, len(c.statsOf))
+	for i, spec := range c.statsOf {
+		var err error
+		if lvls[i], err = levels.ResolveAll(ctx, []string{spec}, stdin); err != nil {
+			return err
+		}
+		sets[i].Name = spec
+	}
+	for i, set := range sets {
+		for _, l := range lvls[i] {
+			m, err := generate.Measure(ctx, l, c.cfg)
+			if err != nil {
+				if ctx.Err() != nil {
+					return errInterrupted
+				}
+				return fmt.Errorf("generate: %s: %w", levelID(l), err)
+			}
+			set.Samples = append(set.Samples, m)
+		}
+		sets[i] = set
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if _, err := fmt.Fprint(stdout, generate.Summarize(set.Samples).Format(set.Name, c.cfg.Effort)); err != nil {
+			return err
+		}
+	}
+	if c.plot != "" {
+		return generate.PlotPushes(sets, c.plot)
+	}
 	return nil
 }
 
@@ -139,8 +222,9 @@ func formatRate(r float64) string {
 // generateInOrder generates the levels on c.workers workers and writes
 // them to w in order as they come, each level in one write, so that w
 // holds whole levels whenever the process stops; it holds at most a window
-// of levels in memory. It returns the levels written and the rooms tried.
-func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (written, rooms int, err error) {
+// of levels in memory. It hands each level written to keep, and returns
+// the levels written and the rooms tried.
+func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer, keep func(generate.Level)) (written, rooms int, err error) {
 	if _, err := io.WriteString(w, generate.Header(c.cfg, c.count)); err != nil {
 		return 0, 0, err
 	}
@@ -185,6 +269,7 @@ func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer) (writt
 		if _, err := io.WriteString(w, generate.Format(r.g)); err != nil {
 			return i, rooms, err
 		}
+		keep(r.g)
 	}
 	return c.count, rooms, nil
 }
