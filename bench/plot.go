@@ -359,13 +359,11 @@ func (d *dataset) solvedBars(c string, b Budget) (*plot.Plot, error) {
 		at.Labels = append(at.Labels, text)
 		ticks[i] = plot.Tick{Value: y, Label: s}
 	}
-	bar, err := plotter.NewBarChart(vals, min(vg.Points(14), plotHeight*0.5/vg.Length(n)))
+	bar, err := newBars(vals, min(vg.Points(14), plotHeight*0.5/vg.Length(n)))
 	if err != nil {
 		return nil, err
 	}
 	bar.Horizontal = true
-	bar.Color = barColor
-	bar.LineStyle.Width = 0
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Levels solved at %s: %s (%s)", b, c, english.Count(len(d.levels[c]), "level", "levels"))
 	if seeds := d.seeds[c]; seeds > 1 {
@@ -682,13 +680,11 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	// About 70% of each level's share of the width, between half a point
 	// and 12 points.
 	bw := max(vg.Points(0.5), min((plotWidth-vg.Points(40))/vg.Length(len(vals))*0.7, vg.Points(12)))
-	bar, err := plotter.NewBarChart(vals, bw)
+	bar, err := newBars(vals, bw)
 	if err != nil {
 		return nil, err
 	}
 	bar.XMin = xmin
-	bar.Color = barColor
-	bar.LineStyle.Width = 0
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Pushes of %s minus pushes of %s, per level\nbelow zero: %s's solution is shorter (shorter is better)\n%s at %s: mean %s over the %s both solve",
 		pd.a, pd.b, pd.a, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), english.Count(len(pd.diffs), "level", "levels"))
@@ -844,4 +840,16 @@ func secondsLabel(v float64) string {
 		return strconv.FormatFloat(math.Round(v*1e6)/1e3, 'g', -1, 64) + " ms"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64) + " s"
+}
+
+// newBars is a bar chart of vals in the report's bar colour, bars width
+// wide, without outlines.
+func newBars(vals plotter.Values, width vg.Length) (*plotter.BarChart, error) {
+	bar, err := plotter.NewBarChart(vals, width)
+	if err != nil {
+		return nil, err
+	}
+	bar.Color = barColor
+	bar.LineStyle.Width = 0
+	return bar, nil
 }
