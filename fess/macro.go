@@ -45,9 +45,8 @@ type macroGen struct {
 	occ    []bool // squares holding a box that stays put
 
 	// depth-first search, per box
-	visit  []uint32 // == epoch: met by the search
-	linked []uint32 // == epoch: links of the square computed (link)
-	epoch  uint32
+	visit  sokoban.Marks // squares met by the search
+	linked sokoban.Marks // squares whose links are computed (link)
 	num    []int32
 	low    []int32
 	last   []int32
@@ -82,7 +81,7 @@ func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 	n := b.N
 	return &macroGen{
 		b: b, dead: dead, occ: make([]bool, n),
-		visit: make([]uint32, n), linked: make([]uint32, n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
+		visit: sokoban.NewMarks(n), linked: sokoban.NewMarks(n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
 		parent: make([]sokoban.Square, n), links: make([]int8, 4*n),
 		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
 		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
@@ -117,18 +116,15 @@ func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.
 // that, with a box on s (and the other boxes in place), the player can walk
 // between the d and e neighbours; -1 where the neighbour is not free.
 func (g *macroGen) split(root sokoban.Square) {
-	g.epoch++
-	if g.epoch == 0 {
-		clear(g.visit)
-		clear(g.linked)
-		g.epoch = 1
-	}
-	e, b := g.epoch, g.b
+	g.visit.Clear()
+	g.linked.Clear()
+	visit, b := g.visit, g.b
 	wasOcc := g.occ[root]
 	g.occ[root] = false
 	count := int32(1)
 	g.met = append(g.met[:0], root)
-	g.visit[root], g.num[root], g.low[root], g.parent[root] = e, 1, 1, sokoban.None
+	visit.Add(int32(root))
+	g.num[root], g.low[root], g.parent[root] = 1, 1, sokoban.None
 	g.subMin[root] = root
 	stack := append(g.frames[:0], dfsFrame{s: root})
 	for len(stack) > 0 {
@@ -139,9 +135,10 @@ func (g *macroGen) split(root sokoban.Square) {
 			f.d++
 			switch {
 			case !g.free(c):
-			case g.visit[c] != e:
+			case !visit.Has(int32(c)):
 				count++
-				g.visit[c], g.num[c], g.low[c], g.parent[c] = e, count, count, s
+				visit.Add(int32(c))
+				g.num[c], g.low[c], g.parent[c] = count, count, s
 				g.subMin[c] = c
 				g.met = append(g.met, c)
 				stack = append(stack, dfsFrame{s: c})
@@ -177,10 +174,10 @@ func (g *macroGen) split(root sokoban.Square) {
 // lies in the subtree of one child of s, which hangs on to the root's part
 // unless s cuts it off (low(child) >= num(s)).
 func (g *macroGen) link(s sokoban.Square) {
-	if g.linked[s] == g.epoch {
+	if g.linked.Has(int32(s)) {
 		return
 	}
-	g.linked[s] = g.epoch
+	g.linked.Add(int32(s))
 	b := g.b
 	const wall, above = -2, -1
 	var part [4]int32
