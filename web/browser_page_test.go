@@ -3,6 +3,8 @@
 package web
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -101,4 +103,98 @@ func TestBrowserStaleState(t *testing.T) {
 	if sel != "microban:1" {
 		t.Errorf("back from the pasted level, the lists show %s", sel)
 	}
+}
+
+// TestBrowserSave: moves played by hand appear in the LURD box; the level
+// downloads as .xsb, and with that solution as .sok (the file soko writes,
+// from POST /api/sok); copying puts the same text on the clipboard. A LURD
+// that is not a solution is not saved, and says why.
+func TestBrowserSave(t *testing.T) {
+	b, url := browserPage(t)
+	dir := artifactDir()
+	downloads, err := os.MkdirTemp("", "soko-downloads-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(downloads) })
+	b.must("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads})
+	b.must("Browser.grantPermissions", map[string]any{"origin": url, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
+	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
+
+	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+	keys := map[rune]string{'u': "ArrowUp", 'd': "ArrowDown", 'l': "ArrowLeft", 'r': "ArrowRight"}
+	box := func() string {
+		var s string
+		b.eval(`document.getElementById("solution").value`, &s)
+		return s
+	}
+	for i, c := range strings.ToLower(sol) {
+		b.press(keys[c])
+		if i == 2 {
+			if got := box(); got != "dlU" {
+				t.Fatalf("after three moves by hand the LURD box holds %q", got)
+			}
+		}
+	}
+	b.waitFor("the level solved by hand", "soko.state().solved", 5*time.Second)
+	if got := box(); got != sol {
+		t.Fatalf("solved by hand, the LURD box holds %q, want %q", got, sol)
+	}
+
+	file := func(name string) string {
+		t.Helper()
+		path := filepath.Join(downloads, name)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+				return string(data)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no download %s", path)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	wantSok := "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban:1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\n"
+	b.click("dlSok")
+	if got := file("microban-1.sok"); got != wantSok {
+		t.Errorf("microban-1.sok:\n%s\nwant\n%s", got, wantSok)
+	}
+	var xsb string
+	b.eval(`soko.xsb()`, &xsb)
+	b.click("dlXsb")
+	if got := file("microban-1.xsb"); got != xsb || !strings.Contains(got, "#*@  #") {
+		t.Errorf("microban-1.xsb:\n%s\nwant\n%s", got, xsb)
+	}
+	t.Logf("screenshot of the saved solution: %s", b.screenshot(dir, "browser-save.png"))
+
+	clip := func() string {
+		var s string
+		b.eval(`navigator.clipboard.readText()`, &s)
+		return s
+	}
+	b.click("cpSok")
+	b.waitFor("the copy", `document.getElementById("saveOut").textContent.startsWith("copied")`, 5*time.Second)
+	if got := clip(); got != wantSok {
+		t.Errorf("copied .sok:\n%s\nwant\n%s", got, wantSok)
+	}
+	b.click("cpXsb")
+	b.waitFor("the copy", `document.getElementById("saveOut").textContent.startsWith("copied the level's XSB")`, 5*time.Second)
+	if got := clip(); got != xsb {
+		t.Errorf("copied XSB:\n%s\nwant\n%s", got, xsb)
+	}
+
+	// Restart and a move the solution does not make: the box holds the
+	// moves now played, which solve nothing, and saving them is refused.
+	b.press("r")
+	if got := box(); got != sol {
+		t.Fatalf("after a restart the LURD box holds %q, want the solution still", got)
+	}
+	b.press("ArrowUp")
+	if got := box(); got != "u" {
+		t.Fatalf("after a restart and another move the LURD box holds %q, want \"u\"", got)
+	}
+	b.click("dlSok")
+	b.waitFor("the refusal", `document.getElementById("saveOut").textContent.includes("not a solution of microban:1")`, 5*time.Second)
 }
