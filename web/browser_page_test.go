@@ -105,10 +105,11 @@ func TestBrowserStaleState(t *testing.T) {
 	}
 }
 
-// TestBrowserSave: moves played by hand appear in the LURD box; the level
-// downloads as .xsb, and with that solution as .sok (the file soko writes,
-// from POST /api/sok); copying puts the same text on the clipboard. A LURD
-// that is not a solution is not saved, and says why.
+// TestBrowserSave: moves played by hand appear in the LURD box; a level
+// solved by hand is marked in the level list, and stays marked after a
+// reload; the level downloads as .xsb, and with that solution as .sok (the
+// file soko writes, from POST /api/sok); copying puts the same text on the
+// clipboard. A LURD that is not a solution is not saved, and says why.
 func TestBrowserSave(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
@@ -140,6 +141,16 @@ func TestBrowserSave(t *testing.T) {
 	b.waitFor("the level solved by hand", "soko.state().solved", 5*time.Second)
 	if got := box(); got != sol {
 		t.Fatalf("solved by hand, the LURD box holds %q, want %q", got, sol)
+	}
+	// The level list marks the level solved, and keeps the mark.
+	mark := func() string {
+		var s string
+		b.eval(`(() => { const o = document.querySelector('#levelSel option[value="1"]'); return o.textContent + " | " + o.title; })()`, &s)
+		return s
+	}
+	const marked = "✓ 1 — 6×7, 2 boxes | solved here: 33 moves, 8 pushes"
+	if got := mark(); got != marked {
+		t.Errorf("level 1 in the list: %q, want %q", got, marked)
 	}
 
 	file := func(name string) string {
@@ -197,4 +208,12 @@ func TestBrowserSave(t *testing.T) {
 	}
 	b.click("dlSok")
 	b.waitFor("the refusal", `document.getElementById("saveOut").textContent.includes("not a solution of microban:1")`, 5*time.Second)
+
+	b.must("Page.navigate", map[string]any{"url": url + "/?again#microban:1"})
+	b.waitFor("the page to load again", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
+	if got := mark(); got != marked {
+		t.Errorf("level 1 in the list after a reload: %q, want %q", got, marked)
+	}
+	b.eval(`document.getElementById("levelSel").size = 6`, nil) // opened, as a list box: a screenshot has no drop-down
+	t.Logf("screenshot of the level list with a solved mark: %s", b.screenshot(dir, "browser-solved-mark.png"))
 }
