@@ -183,7 +183,8 @@ type navState struct {
 
 // TestBrowserNavigation follows the URL: a deep link, the level buttons,
 // Back and Forward, a fragment typed in the address bar, a pasted level
-// (no fragment; Back and Forward bring it back), and links to an unknown
+// (its board in the fragment; Back and Forward bring it back, and its link
+// opens it), and links to an unknown
 // collection and to a level past the end, which say so and leave the
 // controls off. After every step the board shows what the URL names.
 func TestBrowserNavigation(t *testing.T) {
@@ -287,22 +288,31 @@ func TestBrowserNavigation(t *testing.T) {
 	b.eval("history.back()", nil)
 	at("microban:3")
 
-	// A pasted level has no fragment; Back returns to the collection's
-	// level and Forward to the pasted one.
+	// A pasted level's fragment is its board, run-length encoded; Back
+	// returns to the collection's level and Forward to the pasted one.
+	const link = "#level=5%23|%23@$.%23|5%23"
 	b.eval(`document.getElementById("paste").value = "#####\n#@$.#\n#####"`, nil)
 	b.click("loadPaste")
 	b.waitFor("the pasted level", `soko.state().level === "pasted:1"`, 10*time.Second)
-	if st = state(); st.Hash != "" || !st.Controls {
-		t.Fatalf("pasted: %+v", st)
+	if st = state(); st.Hash != link || !st.Controls {
+		t.Fatalf("pasted: %+v, want the fragment %s", st, link)
 	}
 	b.eval("history.back()", nil)
 	at("microban:3")
 	b.eval("history.forward()", nil)
-	b.waitFor("the pasted level again", `soko.state().level === "pasted:1" && soko.state().hash === ""`, 10*time.Second)
+	b.waitFor("the pasted level again", fmt.Sprintf(`soko.state().level === "pasted:1" && soko.state().hash === %q`, link), 10*time.Second)
 	// Its one-push solution is counted in the singular.
 	b.eval(`document.getElementById("solution").value = "R"`, nil)
 	b.click("verifyBtn")
 	b.waitFor("the verifier's answer in the singular", `soko.state().verify.endsWith(": 1 move, 1 push")`, 10*time.Second)
+
+	// The pasted level's link, and one whose board cannot be read, on a
+	// fresh load.
+	b.must("Page.navigate", map[string]any{"url": url + "/?shared" + link})
+	b.waitFor("the shared pasted level", fmt.Sprintf(`window.soko && soko.ready && soko.state().level === "pasted:1" && soko.state().hash === %q && soko.state().controls`, link), 20*time.Second)
+	b.must("Page.navigate", map[string]any{"url": url + "/?broken#level=5%23|%23@$x.%23|5%23"})
+	b.waitFor("the broken link", `window.soko && soko.ready && soko.state().error.includes("cannot be read")`, 20*time.Second)
+	noBoard("#level= with a bad board")
 
 	// Deep links on a fresh load.
 	b.must("Page.navigate", map[string]any{"url": url + "/?fresh#nosuch:5"})
