@@ -3,6 +3,7 @@
 package web
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,4 +217,96 @@ func TestBrowserSave(t *testing.T) {
 	}
 	b.eval(`document.getElementById("levelSel").size = 6`, nil) // opened, as a list box: a screenshot has no drop-down
 	t.Logf("screenshot of the level list with a solved mark: %s", b.screenshot(dir, "browser-solved-mark.png"))
+}
+
+// TestBrowserPhone plays on a phone's screen, 400×800 with touch: the
+// board comes first and is whole without scrolling, a swipe moves the
+// player, a tap on a box beside the player pushes it, a tap on a floor
+// square walks there, and the on-screen arrows move. Then a click on the
+// desktop's board walks too.
+func TestBrowserPhone(t *testing.T) {
+	b, url := browserPage(t)
+	dir := artifactDir()
+	b.must("Emulation.setDeviceMetricsOverride", map[string]any{"width": 400, "height": 800, "deviceScaleFactor": 1, "mobile": true})
+	b.must("Emulation.setTouchEmulationEnabled", map[string]any{"enabled": true, "maxTouchPoints": 1})
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
+	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
+
+	var box struct{ Top, Bottom, Left, Right, Scroll, PadBottom, Width, Height float64 }
+	b.eval(`(() => { const r = document.getElementById("board").getBoundingClientRect(), p = document.getElementById("pad").getBoundingClientRect();
+		return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, scroll: scrollY, padBottom: p.bottom, width: innerWidth, height: innerHeight}; })()`, &box)
+	t.Logf("board at %+v", box)
+	if box.Width != 400 || box.Height != 800 || box.Scroll != 0 || box.Top < 0 || box.Left < 0 || box.Right > 400 || box.Bottom > 800 || box.PadBottom > 800 {
+		t.Errorf("the board or the arrows are not whole on a 400×800 screen: %+v", box)
+	}
+
+	type state struct {
+		Moves  int
+		Lurd   string
+		Player []int
+	}
+	var st state
+	read := func() state {
+		t.Helper()
+		var s state
+		b.eval("soko.state()", &s)
+		return s
+	}
+	// at returns the middle of square (x, y) of the board in the window.
+	at := func(x, y int) (float64, float64) {
+		t.Helper()
+		var p struct{ X, Y float64 }
+		b.eval(fmt.Sprintf(`(() => { const r = document.getElementById("board").getBoundingClientRect(), t = r.width / %d;
+			return {x: r.left + (%d + .5) * t, y: r.top + (%d + .5) * t}; })()`, 6, x, y), &p)
+		return p.X, p.Y
+	}
+	touch := func(points ...[2]float64) {
+		t.Helper()
+		for i, p := range points {
+			typ := "touchMove"
+			if i == 0 {
+				typ = "touchStart"
+			}
+			b.must("Input.dispatchTouchEvent", map[string]any{"type": typ, "touchPoints": []map[string]any{{"x": p[0], "y": p[1]}}})
+		}
+		b.must("Input.dispatchTouchEvent", map[string]any{"type": "touchEnd", "touchPoints": []map[string]any{}})
+	}
+
+	// Microban 1: the player starts at (2, 3), a box at (3, 4).
+	x, y := at(2, 3)
+	touch([2]float64{x, y}, [2]float64{x, y + 30}, [2]float64{x + 5, y + 70}) // a swipe down
+	if st = read(); st.Lurd != "d" {
+		t.Fatalf("after a swipe down: %+v", st)
+	}
+	x, y = at(3, 4)
+	touch([2]float64{x, y}) // a tap on the box beside the player
+	b.waitFor("the push", `soko.state().lurd === "dR"`, 5*time.Second)
+	x, y = at(1, 1)
+	touch([2]float64{x, y}) // a tap on a floor square: walk there
+	b.waitFor("the walk", `soko.state().player[0] === 1 && soko.state().player[1] === 1`, 5*time.Second)
+	if st = read(); st.Moves != 7 || st.Lurd[:2] != "dR" || strings.ContainsAny(st.Lurd[2:], "UDLR") {
+		t.Errorf("after the walk to (1, 1): %+v, want 5 moves after dR without a push", st)
+	}
+	b.click("padD")
+	if st = read(); st.Moves != 8 || st.Player[0] != 1 || st.Player[1] != 2 {
+		t.Errorf("after the down arrow: %+v", st)
+	}
+	b.eval("scrollTo(0, 0)", nil)
+	t.Logf("screenshot of a phone mid-play: %s", b.screenshot(dir, "browser-phone-play.png"))
+
+	// A desktop: no arrows, and a click walks.
+	b.must("Emulation.setTouchEmulationEnabled", map[string]any{"enabled": false})
+	b.must("Emulation.clearDeviceMetricsOverride", nil)
+	b.must("Page.navigate", map[string]any{"url": url + "/?desktop#microban:1"})
+	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
+	var pad string
+	b.eval(`getComputedStyle(document.getElementById("pad")).display`, &pad)
+	if pad != "none" {
+		t.Errorf("on-screen arrows on a desktop: display %q", pad)
+	}
+	x, y = at(1, 4)
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		b.must("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1})
+	}
+	b.waitFor("the walk", `soko.state().player[0] === 1 && soko.state().player[1] === 4`, 5*time.Second)
 }
