@@ -99,10 +99,18 @@ func TestBrowser(t *testing.T) {
 	b.eval(`soko.load("xsokoban90", 39)`, nil)
 	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
 	b.click("solveBtn")
-	b.waitFor("live progress with a board", `document.getElementById("stExpanded").textContent !== "–" && document.getElementById("best").width > 10`, 15*time.Second)
+	b.waitFor("live progress on the main board", `document.getElementById("stExpanded").textContent !== "–" && soko.state().live`, 15*time.Second)
 	time.Sleep(1500 * time.Millisecond)
 	dir := artifactDir()
+	var caption string
+	b.eval(`document.getElementById("liveCaption").textContent`, &caption)
+	if !strings.HasPrefix(caption, "Live: the most promising position fess") {
+		t.Errorf("live caption %q", caption)
+	}
 	t.Logf("screenshot of a running solver: %s", b.screenshot(dir, "browser-solver-running.png"))
+	// A move brings the game back; the solver's positions go to the small board.
+	b.press("ArrowLeft")
+	b.waitFor("the position on the small board", `!soko.state().live && soko.state().moves === 1 && document.getElementById("best").width > 10`, 10*time.Second)
 	b.click("stopBtn")
 	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled"`, 10*time.Second)
 
