@@ -232,13 +232,24 @@ func TestBrowserPhone(t *testing.T) {
 	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
 	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
 
-	var box struct{ Top, Bottom, Left, Right, Scroll, PadBottom, Width, Height float64 }
-	b.eval(`(() => { const r = document.getElementById("board").getBoundingClientRect(), p = document.getElementById("pad").getBoundingClientRect();
-		return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, scroll: scrollY, padBottom: p.bottom, width: innerWidth, height: innerHeight}; })()`, &box)
-	t.Logf("board at %+v", box)
-	if box.Width != 400 || box.Height != 800 || box.Scroll != 0 || box.Top < 0 || box.Left < 0 || box.Right > 400 || box.Bottom > 800 || box.PadBottom > 800 {
-		t.Errorf("the board or the arrows are not whole on a 400×800 screen: %+v", box)
+	// whole checks that the board and the arrows under it are in sight.
+	whole := func(id string) {
+		t.Helper()
+		var box struct{ Top, Bottom, Left, Right, Scroll, PadBottom, Width, Height float64 }
+		b.eval(`(() => { const r = document.getElementById("board").getBoundingClientRect(), p = document.getElementById("pad").getBoundingClientRect();
+			return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, scroll: scrollY, padBottom: p.bottom, width: innerWidth, height: innerHeight}; })()`, &box)
+		t.Logf("%s: board at %+v", id, box)
+		if box.Width != 400 || box.Height != 800 || box.Scroll != 0 || box.Top < 0 || box.Left < 0 || box.Right > 400 || box.Bottom > 800 || box.PadBottom > 800 {
+			t.Errorf("%s: the board or the arrows are not whole on a 400×800 screen: %+v", id, box)
+		}
 	}
+	b.eval(`soko.load("xsokoban90", 39)`, nil)
+	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
+	whole("xsokoban90:39")
+	t.Logf("screenshot of a large level on a phone: %s", b.screenshot(dir, "browser-phone-large.png"))
+	b.eval("history.back()", nil)
+	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
+	whole("microban:1")
 
 	type state struct {
 		Moves  int
