@@ -305,7 +305,33 @@ func TestBrowserPhone(t *testing.T) {
 	b.eval("scrollTo(0, 0)", nil)
 	t.Logf("screenshot of a phone mid-play: %s", b.screenshot(dir, "browser-phone-play.png"))
 
-	// A desktop: no arrows, and a click walks.
+	// The live view of fess on a phone: on the main board, in sight.
+	b.eval(`soko.load("xsokoban90", 39)`, nil)
+	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
+	b.click("solveBtn")
+	b.waitFor("live progress on the main board", `soko.state().live`, 15*time.Second)
+	b.eval("scrollTo(0, 0)", nil)
+	time.Sleep(time.Second)
+	whole("xsokoban90:39, live")
+	t.Logf("screenshot of the live view on a phone: %s", b.screenshot(dir, "browser-phone-live.png"))
+	b.click("stopBtn")
+	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled" && !soko.state().live`, 10*time.Second)
+
+	// A level solved on a phone: its mark in the level list, and Save.
+	b.eval(`soko.load("microban", 1)`, nil)
+	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
+	keys := map[rune]string{'u': "ArrowUp", 'd': "ArrowDown", 'l': "ArrowLeft", 'r': "ArrowRight"}
+	for _, c := range "dlurrrdlullddruluruuldrddrruldluu" {
+		b.press(keys[c])
+	}
+	b.waitFor("the level solved", "soko.state().solved", 5*time.Second)
+	b.eval("scrollTo(0, 0)", nil)
+	t.Logf("screenshot of a solved level on a phone: %s", b.screenshot(dir, "browser-phone-solved.png"))
+	b.eval(`document.getElementById("saveOut").scrollIntoView({block: "end"})`, nil)
+	t.Logf("screenshot of Save on a phone: %s", b.screenshot(dir, "browser-phone-save.png"))
+	b.eval(`(() => { const s = document.getElementById("levelSel"); s.size = 6; s.scrollIntoView({block: "center"}); })()`, nil)
+	t.Logf("screenshot of the level list on a phone: %s", b.screenshot(dir, "browser-phone-levels.png"))
+
 	b.must("Emulation.setTouchEmulationEnabled", map[string]any{"enabled": false})
 	b.must("Emulation.clearDeviceMetricsOverride", nil)
 	b.must("Page.navigate", map[string]any{"url": url + "/?desktop#microban:1"})
