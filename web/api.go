@@ -17,6 +17,7 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
+	"soko/sokfile"
 	"soko/sokoban"
 	"soko/solver"
 	"soko/verify"
@@ -531,6 +532,63 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		"fail_step": rep.FailStep,
 		"reason":    rep.Reason,
 		"solution":  level.FormatLURD(moves),
+	})
+}
+
+// sok answers POST /api/sok {level…, solution?, solver?}: the level as a
+// .sok file, as soko solve --out writes it (package sokfile), with the
+// solution section when a solution is given, and a file name for it. The
+// board is followed by a Title line (the level's name when it has no title
+// of its own). A solution must solve the level (the verifier has the last
+// word): one that does not is a 422, one that does not parse a 400 with
+// its line and column. Solver, when given, is written as the "Solver:"
+// note; the date is not written, so the same request gives the same file.
+func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		levelRef
+		Solution string `json:"solution"`
+		Solver   string `json:"solver"`
+	}
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	named := *l
+	if strings.TrimSpace(named.Title) == "" {
+		named.Title = levelID(l)
+	}
+	f := sokfile.New()
+	entry := f.Append(&named)
+	if strings.TrimSpace(req.Solution) != "" {
+		moves, err := level.ParseLURD(req.Solution)
+		if err != nil {
+			ae := errorf(http.StatusBadRequest, "solution: %v", err)
+			var le *level.Error
+			if errors.As(err, &le) {
+				ae.Line, ae.Col = le.Line, le.Col
+			}
+			writeAPIError(w, ae)
+			return
+		}
+		if rep := verify.Replay(l, moves); !rep.Solved {
+			writeError(w, http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
+			return
+		}
+		sol := &sokfile.Solution{LURD: level.FormatLURD(moves)}
+		if req.Solver != "" {
+			sol.Solver = "soko " + req.Solver
+		}
+		entry.Add(sol, false)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"level": levelID(l),
+		"name":  strings.ReplaceAll(levelID(l), ":", "-") + ".sok",
+		"sok":   string(f.Bytes()),
 	})
 }
 

@@ -96,7 +96,8 @@ func TestBrowserPlanOverlay(t *testing.T) {
 
 // TestBrowserSolverDetail: while a search runs, its words about the best
 // board stand under that board; a portfolio's result names the member that
-// solved the level and lists the members' counters.
+// solved the level, as a member of the solver chosen, and lists the
+// members' counters.
 func TestBrowserSolverDetail(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
@@ -104,10 +105,24 @@ func TestBrowserSolverDetail(t *testing.T) {
 	b.waitFor("the page to load XSokoban 39", `window.soko && soko.ready && soko.state().level === "xsokoban90:39"`, 20*time.Second)
 	b.click("solveBtn") // fess, the page's default: a portfolio, so the member speaks
 	b.waitFor("the best board's detail", `soko.state().detail !== ""`, 15*time.Second)
+	b.waitFor("a detail with fess's features", `soko.state().detail.includes("packed")`, 15*time.Second)
 	var st planState
 	b.eval("soko.state()", &st)
-	if !regexp.MustCompile(`^(greedy: boxes on goals \d+ of 25|(goals|opener|plan): packed \d+ of 25, regions \d+, .*)$`).MatchString(st.Detail) {
+	if !regexp.MustCompile(`^(greedy: boxes on goals \d+ of 25|\w+: packed \d+ of 25, regions \d+, .*)$`).MatchString(st.Detail) {
 		t.Errorf("detail %q", st.Detail)
+	}
+	// Only the rows fess fills are shown, and its terms are explained.
+	var live struct {
+		Empty []string
+		Gloss string
+	}
+	b.eval(`({empty: [...document.querySelectorAll("#stats tr")].filter(r => !r.hidden && r.cells[1].textContent === "–").map(r => r.cells[0].textContent),
+		gloss: document.getElementById("bestGloss").hidden ? "" : document.getElementById("bestGloss").textContent})`, &live)
+	if len(live.Empty) > 0 {
+		t.Errorf("rows fess leaves empty are shown: %v", live.Empty)
+	}
+	if strings.Contains(st.Detail, "packed") && !strings.Contains(live.Gloss, "packed: boxes home in plan order") {
+		t.Errorf("detail %q explained as %q", st.Detail, live.Gloss)
 	}
 	b.eval(`document.getElementById("bestDetail").scrollIntoView({block: "center"})`, nil)
 	t.Logf("screenshot of the detail: %s", b.screenshot(dir, "browser-solver-detail.png"))
@@ -127,7 +142,7 @@ func TestBrowserSolverDetail(t *testing.T) {
 	}
 	b.eval(`({status: document.getElementById("jobStatus").textContent, counts: document.getElementById("stCounts").textContent,
 		hidden: document.getElementById("countsBox").hidden})`, &shown)
-	if st.Strategy != "astar" || !strings.HasSuffix(shown.Status, " by astar") || shown.Hidden || !strings.Contains(shown.Counts, "astar.expanded") {
+	if st.Strategy != "astar" || !strings.HasSuffix(shown.Status, " by portfolio (its astar member)") || shown.Hidden || !strings.Contains(shown.Counts, "astar.expanded") {
 		t.Errorf("portfolio result: strategy %q, %+v", st.Strategy, shown)
 	}
 	b.eval(`document.getElementById("countsBox").open = true`, nil)

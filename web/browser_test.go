@@ -99,10 +99,18 @@ func TestBrowser(t *testing.T) {
 	b.eval(`soko.load("xsokoban90", 39)`, nil)
 	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
 	b.click("solveBtn")
-	b.waitFor("live progress with a board", `document.getElementById("stExpanded").textContent !== "–" && document.getElementById("best").width > 10`, 15*time.Second)
+	b.waitFor("live progress on the main board", `document.getElementById("stExpanded").textContent !== "–" && soko.state().live`, 15*time.Second)
 	time.Sleep(1500 * time.Millisecond)
 	dir := artifactDir()
+	var caption string
+	b.eval(`document.getElementById("liveCaption").textContent`, &caption)
+	if !strings.HasPrefix(caption, "Live: the most promising position fess") {
+		t.Errorf("live caption %q", caption)
+	}
 	t.Logf("screenshot of a running solver: %s", b.screenshot(dir, "browser-solver-running.png"))
+	// A move brings the game back; the solver's positions go to the small board.
+	b.press("ArrowLeft")
+	b.waitFor("the position on the small board", `!soko.state().live && soko.state().moves === 1 && document.getElementById("best").width > 10`, 10*time.Second)
 	b.click("stopBtn")
 	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled"`, 10*time.Second)
 
@@ -183,7 +191,8 @@ type navState struct {
 
 // TestBrowserNavigation follows the URL: a deep link, the level buttons,
 // Back and Forward, a fragment typed in the address bar, a pasted level
-// (no fragment; Back and Forward bring it back), and links to an unknown
+// (its board in the fragment; Back and Forward bring it back, and its link
+// opens it), and links to an unknown
 // collection and to a level past the end, which say so and leave the
 // controls off. After every step the board shows what the URL names.
 func TestBrowserNavigation(t *testing.T) {
@@ -287,22 +296,31 @@ func TestBrowserNavigation(t *testing.T) {
 	b.eval("history.back()", nil)
 	at("microban:3")
 
-	// A pasted level has no fragment; Back returns to the collection's
-	// level and Forward to the pasted one.
+	// A pasted level's fragment is its board, run-length encoded; Back
+	// returns to the collection's level and Forward to the pasted one.
+	const link = "#level=5%23|%23@$.%23|5%23"
 	b.eval(`document.getElementById("paste").value = "#####\n#@$.#\n#####"`, nil)
 	b.click("loadPaste")
 	b.waitFor("the pasted level", `soko.state().level === "pasted:1"`, 10*time.Second)
-	if st = state(); st.Hash != "" || !st.Controls {
-		t.Fatalf("pasted: %+v", st)
+	if st = state(); st.Hash != link || !st.Controls {
+		t.Fatalf("pasted: %+v, want the fragment %s", st, link)
 	}
 	b.eval("history.back()", nil)
 	at("microban:3")
 	b.eval("history.forward()", nil)
-	b.waitFor("the pasted level again", `soko.state().level === "pasted:1" && soko.state().hash === ""`, 10*time.Second)
+	b.waitFor("the pasted level again", fmt.Sprintf(`soko.state().level === "pasted:1" && soko.state().hash === %q`, link), 10*time.Second)
 	// Its one-push solution is counted in the singular.
 	b.eval(`document.getElementById("solution").value = "R"`, nil)
 	b.click("verifyBtn")
 	b.waitFor("the verifier's answer in the singular", `soko.state().verify.endsWith(": 1 move, 1 push")`, 10*time.Second)
+
+	// The pasted level's link, and one whose board cannot be read, on a
+	// fresh load.
+	b.must("Page.navigate", map[string]any{"url": url + "/?shared" + link})
+	b.waitFor("the shared pasted level", fmt.Sprintf(`window.soko && soko.ready && soko.state().level === "pasted:1" && soko.state().hash === %q && soko.state().controls`, link), 20*time.Second)
+	b.must("Page.navigate", map[string]any{"url": url + "/?broken#level=5%23|%23@$x.%23|5%23"})
+	b.waitFor("the broken link", `window.soko && soko.ready && soko.state().error.includes("cannot be read")`, 20*time.Second)
+	noBoard("#level= with a bad board")
 
 	// Deep links on a fresh load.
 	b.must("Page.navigate", map[string]any{"url": url + "/?fresh#nosuch:5"})

@@ -316,11 +316,28 @@ func (b *browser) press(key string) {
 // click clicks the middle of the element with the given id with the mouse.
 func (b *browser) click(id string) {
 	b.t.Helper()
+	b.mouse(id, "mouseMoved", "mousePressed", "mouseReleased")
+}
+
+// hover moves the mouse over the middle of the element with the given id.
+func (b *browser) hover(id string) {
+	b.t.Helper()
+	b.mouse(id, "mouseMoved")
+}
+
+// mouse sends mouse events of the given types at the middle of the element
+// with the given id, scrolled into view.
+func (b *browser) mouse(id string, types ...string) {
+	b.t.Helper()
 	var r struct{ X, Y float64 }
 	b.eval(fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.scrollIntoView({block: "center"});
 		const r = e.getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`, id), &r)
-	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
-		b.must("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": r.X, "y": r.Y, "button": "left", "clickCount": 1})
+	for _, typ := range types {
+		button := "left"
+		if typ == "mouseMoved" { // no button held: a hover, not a drag
+			button = "none"
+		}
+		b.must("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": r.X, "y": r.Y, "button": button, "clickCount": 1})
 	}
 }
 

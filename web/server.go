@@ -222,6 +222,7 @@ func (s *Server) routes() {
 		{"GET", "/api/jobs/{id}/events", s.events},
 		{"POST", "/api/jobs/{id}/cancel", s.cancel},
 		{"POST", "/api/verify", s.verify},
+		{"POST", "/api/sok", s.sok},
 		{"POST", "/api/analyze", s.analyze},
 		{"POST", "/api/plan", s.plan},
 	}
