@@ -183,7 +183,10 @@ func TestStartMatcher(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", l.Name(), err)
 		}
 		b := e.b
-		bk := newBackward(e)
+		bk, err := newBackward(context.Background(), e)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 40 {
 			if _, more := bk.step(); !more {
 				break

@@ -40,7 +40,10 @@ func BenchmarkBackward(b *testing.B) {
 			b.Fatalf("no engine: %v", err)
 		}
 		b.StartTimer()
-		bk := newBackward(e)
+		bk, err := newBackward(context.Background(), e)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for range 2000 {
 			if _, more := bk.step(); !more {
 				break

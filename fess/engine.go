@@ -213,7 +213,12 @@ func (e *engine) run() (solver.Result, error) {
 		}
 	}
 	if e.par.backShare > 0 && e.back == nil {
-		e.back = newBackward(e)
+		bk, err := e.startBackward()
+		if err != nil {
+			res, _, err := e.stopped(err)
+			return res, err
+		}
+		e.back = bk
 	}
 	if res, done, err := e.expand(root); done {
 		return res, err
