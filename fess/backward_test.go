@@ -178,7 +178,7 @@ func TestStartMatcher(t *testing.T) {
 	levels := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1,44")...)
 	for _, l := range levels {
 		guard := solver.NewGuard(context.Background(), solver.Options{})
-		e, _, err := newEngine(l, guard, solver.Options{})
+		e, _, err := newEngine(l, guard, solver.Options{}, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", l.Name(), err)
 		}
