@@ -165,8 +165,11 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 }
 
 // step expands the next position of the backward search. It reports
-// whether the searches met, and false with nothing left to expand.
-func (bk *backward) step() (met, more bool) {
+// whether the searches met, and false with nothing left to expand or when
+// stop (nil: never) said to give up: one expansion takes seconds on the
+// largest boards, so it asks now and then within it (the position is then
+// expanded in part).
+func (bk *backward) step(stop func() bool) (met, more bool) {
 	if len(bk.open) == 0 {
 		return false, false
 	}
@@ -181,11 +184,18 @@ func (bk *backward) step() (met, more bool) {
 	bk.starts.prepare(boxes)
 	bk.gen.place(boxes)
 	bk.moves = bk.moves[:0]
-	for _, s := range boxes {
+	for i, s := range boxes {
+		if i%checkBoxes == checkBoxes-1 && stop != nil && stop() {
+			bk.gen.lift(boxes)
+			return false, false
+		}
 		bk.moves = bk.gen.generatePull(p, s, bk.moves)
 	}
 	bk.gen.lift(boxes)
-	for _, m := range bk.moves {
+	for i, m := range bk.moves {
+		if i%checkMoves == checkMoves-1 && stop != nil && stop() {
+			return false, false
+		}
 		if bk.add(id, m, m.From, m.To, m.canon, bk.at(id).conn+int16(m.regions)) {
 			return true, true
 		}
@@ -253,7 +263,7 @@ func (e *engine) backward() bool {
 		if e.par.backMemory > 0 && bk.bytes() > e.par.backMemory {
 			return false
 		}
-		met, more := bk.step()
+		met, more := bk.step(e.halt(0))
 		if met {
 			return true
 		}

@@ -188,7 +188,7 @@ func TestStartMatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 40 {
-			if _, more := bk.step(); !more {
+			if _, more := bk.step(nil); !more {
 				break
 			}
 		}

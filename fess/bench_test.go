@@ -45,7 +45,7 @@ func BenchmarkBackward(b *testing.B) {
 			b.Fatal(err)
 		}
 		for range 2000 {
-			if _, more := bk.step(); !more {
+			if _, more := bk.step(nil); !more {
 				break
 			}
 		}

@@ -59,7 +59,7 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(); !more {
+		if _, more := bk.step(e.halt(imagineShare)); !more {
 			break
 		}
 		e.stats.Expanded++
@@ -96,7 +96,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(); !more {
+		if _, more := bk.step(e.halt(replanShare)); !more {
 			break
 		}
 		e.stats.Expanded++
@@ -176,4 +176,15 @@ func (e *engine) stopped(err error) (res solver.Result, done bool, _ error) {
 		return e.stop(st), true, nil
 	}
 	return solver.Result{}, true, err
+}
+
+// halt returns the stop of one step of the backward search: the guard's
+// deadline has passed or its context is done, or with share above 0, that
+// share of the budget is spent. Expansions are counted between steps, so
+// within one only the clock can spend the share.
+func (e *engine) halt(share float64) func() bool {
+	return func() bool {
+		_, stop := e.guard.Check(&e.stats)
+		return stop || share > 0 && e.spent(e.budget, share)
+	}
 }
