@@ -2,6 +2,7 @@ package fess
 
 import (
 	"container/heap"
+	"context"
 	"slices"
 	"unsafe"
 
@@ -60,12 +61,16 @@ type bnode struct {
 
 // newBackward prepares the backward search of e's level and queues its
 // roots: the solved position, which the forward store holds only when the
-// start is solved, a case run has ended before.
-func newBackward(e *engine) *backward {
+// start is solved, a case run has ended before. It returns ctx.Err() when
+// ctx is done first.
+func newBackward(ctx context.Context, e *engine) (*backward, error) {
 	b := e.b
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
-	rows, dead := startRows(g, starts)
+	rows, dead, err := startRows(ctx, g, starts)
+	if err != nil {
+		return nil, err
+	}
 	start := make([]bool, b.N)
 	for _, s := range starts {
 		start[s] = true
@@ -95,7 +100,7 @@ func newBackward(e *engine) *backward {
 		conn, _ := e.feat.regions(p)
 		bk.add(noParent, Macro{}, sokoban.None, sokoban.None, canon, int16(conn))
 	}
-	return bk
+	return bk, nil
 }
 
 // at returns node id.
@@ -160,8 +165,11 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 }
 
 // step expands the next position of the backward search. It reports
-// whether the searches met, and false with nothing left to expand.
-func (bk *backward) step() (met, more bool) {
+// whether the searches met, and false with nothing left to expand or when
+// stop (nil: never) said to give up: one expansion takes seconds on the
+// largest boards, so it asks now and then within it (the position is then
+// expanded in part).
+func (bk *backward) step(stop func() bool) (met, more bool) {
 	if len(bk.open) == 0 {
 		return false, false
 	}
@@ -176,11 +184,18 @@ func (bk *backward) step() (met, more bool) {
 	bk.starts.prepare(boxes)
 	bk.gen.place(boxes)
 	bk.moves = bk.moves[:0]
-	for _, s := range boxes {
+	for i, s := range boxes {
+		if i%checkBoxes == checkBoxes-1 && stop != nil && stop() {
+			bk.gen.lift(boxes)
+			return false, false
+		}
 		bk.moves = bk.gen.generatePull(p, s, bk.moves)
 	}
 	bk.gen.lift(boxes)
-	for _, m := range bk.moves {
+	for i, m := range bk.moves {
+		if i%checkMoves == checkMoves-1 && stop != nil && stop() {
+			return false, false
+		}
 		if bk.add(id, m, m.From, m.To, m.canon, bk.at(id).conn+int16(m.regions)) {
 			return true, true
 		}
@@ -248,7 +263,7 @@ func (e *engine) backward() bool {
 		if e.par.backMemory > 0 && bk.bytes() > e.par.backMemory {
 			return false
 		}
-		met, more := bk.step()
+		met, more := bk.step(e.halt(0))
 		if met {
 			return true
 		}
@@ -270,7 +285,9 @@ type meeting struct {
 // startRows returns, for each square of starts, the pushes a lone box there
 // needs to each square (sokoban.Unreachable where it never gets), with g
 // (no boxes placed), and the squares no box from a start square reaches.
-func startRows(g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []bool) {
+// It takes about a second on the largest boards (255 boxes), so it looks at
+// ctx before each row and returns ctx.Err() when ctx is done.
+func startRows(ctx context.Context, g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []bool, err error) {
 	b := g.b
 	anywhere := func(sokoban.Square) bool { return true }
 	dead = make([]bool, b.N)
@@ -279,6 +296,9 @@ func startRows(g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []boo
 	}
 	rows = make([][]int32, len(starts))
 	for i, s := range starts {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		row := make([]int32, b.N)
 		for t := range row {
 			row[t] = sokoban.Unreachable
@@ -291,7 +311,7 @@ func startRows(g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []boo
 		}
 		rows[i] = row
 	}
-	return rows, dead
+	return rows, dead, nil
 }
 
 // nearestGoal returns, for each square, the least of the pull distances

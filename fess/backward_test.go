@@ -178,14 +178,17 @@ func TestStartMatcher(t *testing.T) {
 	levels := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1,44")...)
 	for _, l := range levels {
 		guard := solver.NewGuard(context.Background(), solver.Options{})
-		e, _, err := newEngine(l, guard, solver.Options{})
+		e, _, err := newEngine(l, guard, solver.Options{}, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", l.Name(), err)
 		}
 		b := e.b
-		bk := newBackward(e)
+		bk, err := newBackward(context.Background(), e)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for range 40 {
-			if _, more := bk.step(); !more {
+			if _, more := bk.step(nil); !more {
 				break
 			}
 		}
@@ -240,5 +243,33 @@ func TestStartMatcher(t *testing.T) {
 	}
 	if infeasible == 0 || infeasible == checked {
 		t.Fatalf("%d of %d checks infeasible: the test does not tell the answers apart", infeasible, checked)
+	}
+}
+
+// TestBackwardStepStops: a step of the backward search whose stop says to
+// give up ends within the expansion (one takes seconds on the largest
+// boards), storing fewer children than the whole step, and reports that
+// the search is not to go on.
+func TestBackwardStepStops(t *testing.T) {
+	l := testlevel.Open(40, 40, 2*checkBoxes)
+	stored := func(stop func() bool) (int, bool) {
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil)
+		if err != nil || e == nil {
+			t.Fatalf("no engine: %v", err)
+		}
+		bk, err := newBackward(context.Background(), e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, more := bk.step(stop)
+		return bk.store.Len(), more
+	}
+	whole, more := stored(nil)
+	if !more {
+		t.Fatal("the whole step ended the search")
+	}
+	part, more := stored(func() bool { return true })
+	if more || part >= whole {
+		t.Errorf("stopped step: %d positions stored (the whole step %d), more %v; want fewer and false", part, whole, more)
 	}
 }

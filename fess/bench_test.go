@@ -35,14 +35,17 @@ func BenchmarkBackward(b *testing.B) {
 	var expanded, stored int64
 	for b.Loop() {
 		b.StopTimer()
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{})
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil)
 		if err != nil || e == nil {
 			b.Fatalf("no engine: %v", err)
 		}
 		b.StartTimer()
-		bk := newBackward(e)
+		bk, err := newBackward(context.Background(), e)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for range 2000 {
-			if _, more := bk.step(); !more {
+			if _, more := bk.step(nil); !more {
 				break
 			}
 		}

@@ -71,10 +71,12 @@ const (
 	staticKeys  = 16
 )
 
-// newEngine builds the static tables of a search of l under the guard. A
-// nil engine with a status means the budget ran out (or the level is
-// impossible) before the search could start.
-func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engine, solver.Status, error) {
+// newEngine builds the static tables of a search of l under the guard; pl,
+// when not nil, is l's packing plan worked out already (PlanOrder), which
+// takes seconds on the largest boards. A nil engine with a status means
+// the budget ran out (or the level is impossible) before the search could
+// start.
+func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *plan) (*engine, solver.Status, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return nil, 0, err
@@ -114,9 +116,10 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options) (*engin
 	if st, stop := e.charge(e.tier.matching.Bytes() + e.tier.checker.Bytes() + e.gen.bytes() + e.gen.macros.Bytes() + staticBoard*int64(b.N)); stop {
 		return nil, st, nil
 	}
-	planGen := newMacroGen(b, nil)
-	if e.plan, err = newPlan(setUp, b, planGen); err != nil {
-		return e.setUpFailed(err)
+	if e.plan = pl; pl == nil {
+		if e.plan, err = newPlan(setUp, b, newMacroGen(b, nil)); err != nil {
+			return e.setUpFailed(err)
+		}
 	}
 	e.feat = newFeaturer(b, e.plan, dist, e.near)
 	if e.feat.hot, err = newHotspots(setUp, b); err != nil {
@@ -213,7 +216,12 @@ func (e *engine) run() (solver.Result, error) {
 		}
 	}
 	if e.par.backShare > 0 && e.back == nil {
-		e.back = newBackward(e)
+		bk, err := e.startBackward()
+		if err != nil {
+			res, _, err := e.stopped(err)
+			return res, err
+		}
+		e.back = bk
 	}
 	if res, done, err := e.expand(root); done {
 		return res, err

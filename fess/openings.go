@@ -50,13 +50,16 @@ func (e *engine) open() (res solver.Result, done bool, err error) {
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
 	// run checks the start against the backward store afterwards.
-	bk := newBackward(e)
+	bk, err := e.startBackward()
+	if err != nil {
+		return e.stopped(err)
+	}
 	e.back = bk
 	for e.left(imagineShare, bk.expanded, imagineNodes) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(); !more {
+		if _, more := bk.step(e.halt(imagineShare)); !more {
 			break
 		}
 		e.stats.Expanded++
@@ -84,13 +87,16 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 // store stays for the forward search to meet. done is set when the whole
 // budget runs out.
 func (e *engine) replan() (res solver.Result, done bool, err error) {
-	bk := newBackward(e)
+	bk, err := e.startBackward()
+	if err != nil {
+		return e.stopped(err)
+	}
 	e.back = bk
 	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(); !more {
+		if _, more := bk.step(e.halt(replanShare)); !more {
 			break
 		}
 		e.stats.Expanded++
@@ -104,10 +110,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 	defer cancel()
 	pl, err := orderedPlan(setUp, e.b, newMacroGen(e.b, nil), bk.fillOrder(bk.off, e.plan.order), 0)
 	if err != nil {
-		if st, ok := solver.Stopped(err); ok {
-			return e.stop(st), true, nil
-		}
-		return solver.Result{}, true, err
+		return e.stopped(err)
 	}
 	e.plan = pl
 	e.feat.setPlan(pl)
@@ -120,7 +123,12 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 // where it found none, from its best (parkSearch.entries). done is set
 // when the whole budget runs out.
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
-	ps := newParkSearch(e.b, e.near)
+	setUp, cancel := e.guard.SetUp()
+	defer cancel()
+	ps, err := newParkSearch(setUp, e.b, e.near)
+	if err != nil {
+		return e.stopped(err)
+	}
 	e.parking = ps // counted in e.bytes while it runs
 	defer func() { e.parking = nil }()
 	expanded := int64(0)
@@ -140,14 +148,9 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
 	}
-	setUp, cancel := e.guard.SetUp()
-	defer cancel()
 	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries(ps.end()))
 	if err != nil {
-		if st, ok := solver.Stopped(err); ok {
-			return e.stop(st), true, nil
-		}
-		return solver.Result{}, true, err
+		return e.stopped(err)
 	}
 	if st, stop := e.charge(pk.bytes()); stop {
 		return e.stop(st), true, nil
@@ -155,4 +158,33 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	e.feat.park = pk
 	e.parked = ps.done >= 0
 	return solver.Result{}, false, nil
+}
+
+// startBackward sets up the backward search under the guard's set-up
+// context: its tables take about a second on the largest boards.
+func (e *engine) startBackward() (*backward, error) {
+	setUp, cancel := e.guard.SetUp()
+	defer cancel()
+	return newBackward(setUp, e)
+}
+
+// stopped ends the search on err from set-up work done under the guard's
+// set-up context: with the budget's status when the budget ran out, else
+// with the error.
+func (e *engine) stopped(err error) (res solver.Result, done bool, _ error) {
+	if st, ok := solver.Stopped(err); ok {
+		return e.stop(st), true, nil
+	}
+	return solver.Result{}, true, err
+}
+
+// halt returns the stop of one step of the backward search: the guard's
+// deadline has passed or its context is done, or with share above 0, that
+// share of the budget is spent. Expansions are counted between steps, so
+// within one only the clock can spend the share.
+func (e *engine) halt(share float64) func() bool {
+	return func() bool {
+		_, stop := e.guard.Check(&e.stats)
+		return stop || share > 0 && e.spent(e.budget, share)
+	}
 }

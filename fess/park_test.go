@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -24,7 +25,10 @@ func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := newParkSearch(b, nearestGoal(dist, b.N))
+	ps, err := newParkSearch(context.Background(), b, nearestGoal(dist, b.N))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for range parkNodes {
 		if !ps.step() {
 			break
@@ -213,5 +217,29 @@ func TestParkMemory(t *testing.T) {
 	}
 	if res.Stats.Expanded >= nodes*parkShare {
 		t.Errorf("stopped after %d expansions, past the parking search's %v", res.Stats.Expanded, nodes*parkShare)
+	}
+}
+
+// TestParkPlanDeadline: on the largest board, where the parking search's
+// set-up takes about a second and its plan's zones seconds more, ParkPlan
+// stops at its context's deadline (within the margin two loaded cores
+// need), and the set-up alone stops at once on a context already done.
+func TestParkPlanDeadline(t *testing.T) {
+	b, err := sokoban.NewBoard(testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget, margin = 500 * time.Millisecond, 1500 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	start := time.Now()
+	_, _, _, err = ParkPlan(ctx, b)
+	if elapsed := time.Since(start); err != context.DeadlineExceeded || elapsed > budget+margin {
+		t.Errorf("ParkPlan: %v after %v, want the deadline within %v", err, elapsed, budget+margin)
+	}
+	done, cancelNow := context.WithCancel(context.Background())
+	cancelNow()
+	if _, err := newParkSearch(done, b, make([]int32, b.N)); err != context.Canceled {
+		t.Errorf("newParkSearch on a cancelled context: %v, want %v", err, context.Canceled)
 	}
 }

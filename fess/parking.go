@@ -113,11 +113,14 @@ func newParking(ctx context.Context, b *sokoban.Board, g *macroGen, entries []pa
 			pk.ok = append(pk.ok, ok)
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		g.place(walls)
 		for j := k; j < len(entries); j++ {
+			// A pull search takes milliseconds on the largest boards,
+			// and a step has one per entry left.
+			if err := ctx.Err(); err != nil {
+				g.lift(walls)
+				return nil, err
+			}
 			to := entries[j].to
 			g.split(to)
 			g.search(to, anywhere, true)
@@ -164,7 +167,10 @@ func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []s
 	if err != nil {
 		return nil, nil, false, err
 	}
-	ps := newParkSearch(b, nearestGoal(dist, b.N))
+	ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N))
+	if err != nil {
+		return nil, nil, false, err
+	}
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		if ps.sink[s] {
 			sink = append(sink, s)

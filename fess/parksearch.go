@@ -2,6 +2,7 @@ package fess
 
 import (
 	"container/heap"
+	"context"
 	"hash/maphash"
 	"slices"
 	"unsafe"
@@ -63,11 +64,15 @@ type parkNode struct {
 }
 
 // newParkSearch prepares the parking search of b, with near the pushes from
-// each square to the nearest goal, and queues its roots.
-func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
+// each square to the nearest goal, and queues its roots. It returns
+// ctx.Err() when ctx is done first.
+func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32) (*parkSearch, error) {
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
-	rows, dead := startRows(g, starts)
+	rows, dead, err := startRows(ctx, g, starts)
+	if err != nil {
+		return nil, err
+	}
 	g.dead = dead
 	ps := &parkSearch{b: b, g: g, near: near, starts: starts, rows: rows, start: make([]bool, b.N), store: sokoban.NewStore(2 * (len(starts) + 1)), done: -1, bestRank: ^uint64(0),
 		seen: sokoban.NewMarks(b.N), stack: make([]sokoban.Square, 0, b.N)}
@@ -100,7 +105,7 @@ func newParkSearch(b *sokoban.Board, near []int32) *parkSearch {
 		ps.add(-1, goals, s, sokoban.None, sokoban.None, 0, false)
 	}
 	g.lift(goals)
-	return ps
+	return ps, nil
 }
 
 // sinkOf returns the sink: of the regions of squares a lone box can be

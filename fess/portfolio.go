@@ -157,7 +157,7 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 // solve runs one FESS search with strategy s.
 func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
-	e, st, err := newEngine(l, guard, opts)
+	e, st, err := newEngine(l, guard, opts, nil)
 	if e != nil {
 		e.use(s)
 	}

@@ -100,7 +100,7 @@ func TestFocusing(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:15")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
 	engineFor := func(s *strategy) *engine {
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
