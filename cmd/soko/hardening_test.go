@@ -260,3 +260,30 @@ func TestFrictions(t *testing.T) {
 		t.Errorf("the default solver's line does not name fess and its member:\n%s", out)
 	}
 }
+
+// Under nohup (SIGHUP ignored from the start) a hang-up does not stop a
+// long run; SIGINT still does.
+func TestNohupKeepsRunning(t *testing.T) {
+	nohup, err := exec.LookPath("nohup")
+	if err != nil || testing.Short() {
+		t.Skip("needs nohup and a child process")
+	}
+	cmd := exec.Command(nohup, os.Args[0], "-test.run=^TestBenchHelperProcess$", "--", "solve", "--time", "20s", "--no-solution", "xsokoban90:29")
+	cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() { done <- exitStatus(cmd, 10*time.Second) }()
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGHUP)
+	select {
+	case code := <-done:
+		t.Fatalf("the hang-up stopped soko under nohup (exit status %d)", code)
+	case <-time.After(500 * time.Millisecond):
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if code := <-done; code != 130 {
+		t.Errorf("SIGINT after the hang-up: exit status %d, want 130", code)
+	}
+}

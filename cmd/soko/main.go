@@ -37,7 +37,7 @@ func process(args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(signals, stopSignals()...)
 	defer signal.Stop(signals)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, os.Stdin, os.Stdout, os.Stderr) }()
@@ -48,6 +48,17 @@ func process(args []string) int {
 		err = stopped(cancel, done, signals)
 	}
 	return exitCode(err, os.Stderr)
+}
+
+// stopSignals are the signals that stop a command: SIGINT, SIGTERM, and
+// SIGHUP unless the process was started with it ignored (nohup), since
+// catching a signal ends its being ignored.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // stopGrace is how long a command may take to wind up after the first
