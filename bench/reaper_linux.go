@@ -82,7 +82,10 @@ func reap(args []string) (usage, error) {
 		return usage{}, fmt.Errorf("reaper: prctl(PR_SET_CHILD_SUBREAPER): %v", errno)
 	}
 	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	if !signal.Ignored(syscall.SIGHUP) { // under nohup a hang-up stays ignored
+		signal.Notify(stop, syscall.SIGHUP)
+	}
 	group, shell, start, u, err := startShell(args[1])
 	if err != nil || shell < 0 {
 		return u, err
