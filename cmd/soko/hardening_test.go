@@ -85,7 +85,7 @@ func TestNeverEndingInput(t *testing.T) {
 			defer r.Close()
 			defer w.Close()
 			cmd, stderr := child(t, r, args...)
-			time.Sleep(300 * time.Millisecond) // well into the wait for input
+			time.Sleep(1500 * time.Millisecond) // well into the wait for input, even with ten children starting on two loaded cores
 			sig := os.Interrupt
 			if i%2 == 1 {
 				sig = syscall.SIGTERM
@@ -275,7 +275,7 @@ func TestNohupKeepsRunning(t *testing.T) {
 	}
 	done := make(chan int, 1)
 	go func() { done <- exitStatus(cmd, 10*time.Second) }()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(time.Second) // started, signal handlers in place, solving
 	cmd.Process.Signal(syscall.SIGHUP)
 	select {
 	case code := <-done:
