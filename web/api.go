@@ -512,14 +512,9 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, e)
 		return
 	}
-	moves, err := level.ParseLURD(req.Solution)
-	if err != nil {
-		ae := errorf(http.StatusBadRequest, "solution: %v", err)
-		var le *level.Error
-		if errors.As(err, &le) {
-			ae.Line, ae.Col = le.Line, le.Col
-		}
-		writeAPIError(w, ae)
+	moves, e := parseSolution(req.Solution)
+	if e != nil {
+		writeAPIError(w, e)
 		return
 	}
 	rep := verify.Replay(l, moves)
@@ -533,6 +528,21 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		"reason":    rep.Reason,
 		"solution":  level.FormatLURD(moves),
 	})
+}
+
+// parseSolution reads a request's LURD; a bad one is a 400 with the line
+// and column of the fault.
+func parseSolution(text string) ([]level.Move, *apiError) {
+	moves, err := level.ParseLURD(text)
+	if err != nil {
+		ae := errorf(http.StatusBadRequest, "solution: %v", err)
+		var le *level.Error
+		if errors.As(err, &le) {
+			ae.Line, ae.Col = le.Line, le.Col
+		}
+		return nil, ae
+	}
+	return moves, nil
 }
 
 // sok answers POST /api/sok {level…, solution?, solver?}: the level as a
@@ -565,14 +575,9 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 	f := sokfile.New()
 	entry := f.Append(&named)
 	if strings.TrimSpace(req.Solution) != "" {
-		moves, err := level.ParseLURD(req.Solution)
-		if err != nil {
-			ae := errorf(http.StatusBadRequest, "solution: %v", err)
-			var le *level.Error
-			if errors.As(err, &le) {
-				ae.Line, ae.Col = le.Line, le.Col
-			}
-			writeAPIError(w, ae)
+		moves, e := parseSolution(req.Solution)
+		if e != nil {
+			writeAPIError(w, e)
 			return
 		}
 		if rep := verify.Replay(l, moves); !rep.Solved {
