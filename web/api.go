@@ -62,6 +62,24 @@ func writeAPIError(w http.ResponseWriter, e *apiError) { writeJSON(w, e.status, 
 
 // decode reads a JSON request body into v: application/json, at most
 // MaxBody bytes, one object with no unknown fields.
+// decodeLevel decodes a request body that names a level (a struct holding
+// a levelRef) into req and returns the level; on a fault it has answered
+// the request and returns false.
+func (s *Server) decodeLevel(w http.ResponseWriter, r *http.Request, req interface {
+	level() (*level.Level, *apiError)
+}) (*level.Level, bool) {
+	if e := s.decode(w, r, req); e != nil {
+		writeAPIError(w, e)
+		return nil, false
+	}
+	l, e := req.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return nil, false
+	}
+	return l, true
+}
+
 func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *apiError {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -303,13 +321,8 @@ type solveRequest struct {
 
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	var req solveRequest
-	if e := s.decode(w, r, &req); e != nil {
-		writeAPIError(w, e)
-		return
-	}
-	l, e := req.level()
-	if e != nil {
-		writeAPIError(w, e)
+	l, ok := s.decodeLevel(w, r, &req)
+	if !ok {
 		return
 	}
 	name := req.Solver
@@ -503,13 +516,8 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		levelRef
 		Solution string `json:"solution"`
 	}
-	if e := s.decode(w, r, &req); e != nil {
-		writeAPIError(w, e)
-		return
-	}
-	l, e := req.level()
-	if e != nil {
-		writeAPIError(w, e)
+	l, ok := s.decodeLevel(w, r, &req)
+	if !ok {
 		return
 	}
 	moves, e := parseSolution(req.Solution)
@@ -559,13 +567,8 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 		Solution string `json:"solution"`
 		Solver   string `json:"solver"`
 	}
-	if e := s.decode(w, r, &req); e != nil {
-		writeAPIError(w, e)
-		return
-	}
-	l, e := req.level()
-	if e != nil {
-		writeAPIError(w, e)
+	l, ok := s.decodeLevel(w, r, &req)
+	if !ok {
 		return
 	}
 	named := *l
@@ -604,13 +607,8 @@ type xy [2]int
 // its board; on a bad request it answers it and returns ok false.
 func (s *Server) requestBoard(w http.ResponseWriter, r *http.Request) (l *level.Level, b *sokoban.Board, ok bool) {
 	var req levelRef
-	if e := s.decode(w, r, &req); e != nil {
-		writeAPIError(w, e)
-		return nil, nil, false
-	}
-	l, e := req.level()
-	if e != nil {
-		writeAPIError(w, e)
+	l, ok = s.decodeLevel(w, r, &req)
+	if !ok {
 		return nil, nil, false
 	}
 	b, err := sokoban.NewBoard(l)
