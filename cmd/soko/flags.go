@@ -30,8 +30,9 @@ func parseDuration(s string) (time.Duration, error) {
 
 // parseCount reads a node or iteration limit: a whole number, 0 for none.
 func parseCount(s string) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n < 0 {
+	s = strings.TrimSpace(s)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || !naturalSyntax.MatchString(s) {
 		return 0, errors.New("want a whole number, at least 0 (0: no limit)")
 	}
 	return n, nil
@@ -108,8 +109,9 @@ func (v workersValue) String() string {
 }
 
 func (v workersValue) Set(s string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 {
+	s = strings.TrimSpace(s)
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || !naturalSyntax.MatchString(s) {
 		return errors.New("want a whole number, at least 1")
 	}
 	*v.n = n

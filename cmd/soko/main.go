@@ -3,9 +3,9 @@
 //	soko solve microban:1-20            solve levels with the default solver
 //	soko solve --algo bfs --json FILE   JSONL results for scripts
 //	soko verify microban:1 SOLUTION     replay a LURD solution
-//	soko list [COLLECTION]              the embedded collections, or one's levels
+//	soko list [LEVELS]                  the embedded collections, or a file's or collection's levels
 //	soko solvers                        the registered solvers
-//	soko show LEVEL                     print levels as XSB
+//	soko show LEVELS                    print levels as XSB
 //	soko play LEVELS                    play in the terminal
 //	soko serve                          the web page
 //	soko bench, soko report             benchmarks, tables and plots
