@@ -245,6 +245,8 @@ func TestFrictions(t *testing.T) {
 		{[]string{"generate", "--seed", "-1"}, `bad --seed "-1": want a whole number from 0`},
 		{[]string{"generate", "--count", "1_0"}, `bad --count "1_0": want a whole number written in decimal digits`},
 		{[]string{"generate", "--count", "+5"}, `bad --count "+5"`},
+		{[]string{"solve", "--nodes", "+5", "microban:1"}, `bad --nodes "+5"`},
+		{[]string{"solve", "-j", "+2", "microban:1"}, `bad -j "+2"`},
 		{[]string{"play", "--speed", "0x10", "microban:1"}, `bad --speed "0x10": want a decimal number`},
 		{[]string{"play", "--speed", "1e-308", "microban:1"}, "want steps per second from 0.5"},
 		{[]string{"solve", "--algo", "wastar", "--param", "w=2", "--w", "3", "microban:1"}, "parameter w given twice"},
