@@ -3,11 +3,15 @@ package alphazero
 import (
 	"fmt"
 	"image/color"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"soko/internal/outfile"
 )
 
 // PlotLoss writes the loss curve of a training run, the value and policy
@@ -47,7 +51,11 @@ func PlotLoss(curve []Point, title, path string) error {
 		p.Legend.Add(s.name, l)
 	}
 	p.Legend.Top = true
-	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+	if err == nil {
+		err = outfile.WriteTo(path, wt)
+	}
+	if err != nil {
 		return fmt.Errorf("loss plot: %w", err)
 	}
 	return nil

@@ -3,10 +3,14 @@ package generate
 import (
 	"fmt"
 	"image/color"
+	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"soko/internal/outfile"
 
 	"soko/solver"
 )
@@ -61,7 +65,11 @@ func PlotPushes(sets []Set, path string) error {
 		p.Legend.Add(fmt.Sprintf("%s (%d levels, mean %.2f, median %g)", s.Name, solved, d.Mean, d.Median), l)
 	}
 	p.Legend.Top = true
-	if err := p.Save(8*vg.Inch, 5*vg.Inch, path); err != nil {
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
+	if err == nil {
+		err = outfile.WriteTo(path, wt)
+	}
+	if err != nil {
 		return fmt.Errorf("pushes plot: %w", err)
 	}
 	return nil

@@ -145,3 +145,12 @@ func kind(m fs.FileMode) string {
 	}
 	return "an irregular file"
 }
+
+// WriteTo writes what wt writes to path through Replace, as a plot's
+// WriterTo gives it.
+func WriteTo(path string, wt io.WriterTo) error {
+	return Replace(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
+}
