@@ -95,6 +95,11 @@ func (p Param) String() string {
 // underscores, no plus sign).
 var decimal = regexp.MustCompile(`^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
 
+// IsDecimal reports whether s is written as a number value is: plain
+// decimal digits with an optional sign, point and exponent. The soko
+// command holds its number flags to the same syntax.
+func IsDecimal(s string) bool { return decimal.MatchString(s) }
+
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Check reports whether v is a value p accepts, with an error naming the
@@ -139,7 +144,7 @@ func (p Param) parse(v string) (float64, error) {
 		}
 		return 0, nil
 	}
-	if !decimal.MatchString(v) {
+	if !IsDecimal(v) {
 		return 0, bad("not a decimal number")
 	}
 	x, err := strconv.ParseFloat(v, 64)

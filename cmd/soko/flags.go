@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"soko/solver"
 )
 
 // This file holds what every command's flags share: the value types that
@@ -156,12 +158,12 @@ func (v checkedDuration) Set(s string) error {
 // numbers only: the flag package also reads 1_0, 0x10 and +5.
 type checkedNumber struct {
 	flag.Value
-	syntax *regexp.Regexp
+	syntax func(string) bool
 	want   string
 }
 
 func (v checkedNumber) Set(s string) error {
-	if !v.syntax.MatchString(s) {
+	if !v.syntax(s) {
 		return errors.New(v.want)
 	}
 	return v.Value.Set(s)
@@ -170,7 +172,6 @@ func (v checkedNumber) Set(s string) error {
 var (
 	wholeSyntax   = regexp.MustCompile(`^-?[0-9]+$`)
 	naturalSyntax = regexp.MustCompile(`^[0-9]+$`)
-	decimalSyntax = regexp.MustCompile(`^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
 	errNotWhole   = "want a whole number written in decimal digits"
 	errNotNatural = "want a whole number from 0, written in decimal digits"
 	errNotDecimal = "want a decimal number such as 8 or 0.5"
@@ -189,11 +190,11 @@ func checkFlagTypes(fs *flag.FlagSet) {
 		case time.Duration:
 			f.Value = checkedDuration{f.Value}
 		case int, int64:
-			f.Value = checkedNumber{f.Value, wholeSyntax, errNotWhole}
+			f.Value = checkedNumber{f.Value, wholeSyntax.MatchString, errNotWhole}
 		case uint, uint64:
-			f.Value = checkedNumber{f.Value, naturalSyntax, errNotNatural}
+			f.Value = checkedNumber{f.Value, naturalSyntax.MatchString, errNotNatural}
 		case float64:
-			f.Value = checkedNumber{f.Value, decimalSyntax, errNotDecimal}
+			f.Value = checkedNumber{f.Value, solver.IsDecimal, errNotDecimal}
 		}
 	})
 }
