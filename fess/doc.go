@@ -46,7 +46,9 @@
 //     pull search in which boxes pulled into the sink leave the board.
 //   - portfolio.go: the strategy table, each strategy one row with its
 //     share of the budget, run one after another as Festival runs its
-//     searches; solver.go registers the solver and its parameters.
+//     searches, or (rounds.go) in slices of growing length, each resumed
+//     where it paused, a stalled strategy yielding its turns; solver.go
+//     registers the solver and its parameters.
 //   - solution.go: the solution, replayed from the macro-moves (and the
 //     backward path undone), and the counters.
 //

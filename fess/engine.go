@@ -45,6 +45,16 @@ type engine struct {
 	budget solver.Budget
 	stats  solver.Stats
 	static int64 // bytes of the static tables
+
+	// Run in slices (rounds.go), the guard is the slice's and budget the
+	// strategy's whole share: before is the engine's own time in the
+	// slices before this one; a slice's limit pauses the search once the
+	// forward search has its root (begun), setting paused, and resume
+	// goes on from there.
+	slices bool
+	before time.Duration
+	begun  bool
+	paused bool
 }
 
 // params are the engine's parameters besides the strategy (solver.go).
@@ -166,8 +176,17 @@ func (e *engine) bytes() int64 {
 // compares with share·limit rather than a quotient with share, so that the
 // expansion a share ends at is the same as it has always been.
 func (e *engine) spent(b solver.Budget, share float64) bool {
-	return b.Time > 0 && e.guard.Elapsed() >= time.Duration(float64(b.Time)*share) ||
+	return b.Time > 0 && e.elapsed() >= time.Duration(float64(b.Time)*share) ||
 		b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*share
+}
+
+// elapsed returns the engine's own time: the guard's, and in slices that
+// of the slices before (while paused, only theirs).
+func (e *engine) elapsed() time.Duration {
+	if e.paused {
+		return e.before
+	}
+	return e.before + e.guard.Elapsed()
 }
 
 // left reports whether a search run before the forward one (openings.go),
@@ -180,7 +199,8 @@ func (e *engine) left(share float64, steps, most int64) bool {
 	return !e.spent(e.budget, share)
 }
 
-// run searches until a solution, the end of the graph or the budget.
+// run searches until a solution, the end of the graph or the budget (in
+// slices: or the slice's end, and resume goes on).
 func (e *engine) run() (solver.Result, error) {
 	if e.tr != nil {
 		e.tr.start(e)
@@ -200,12 +220,7 @@ func (e *engine) run() (solver.Result, error) {
 	if e.tr != nil {
 		e.tr.root(e, root)
 	}
-	e.guard.Best(e.drawBest)
-	e.guard.Describe(func() string {
-		k := e.queue.cells[e.queue.best].key
-		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
-			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
-	})
+	e.watch()
 	if e.pos.Solved() {
 		return e.solution(root, nil)
 	}
@@ -223,12 +238,30 @@ func (e *engine) run() (solver.Result, error) {
 		}
 		e.back = bk
 	}
+	e.begun = true
 	if res, done, err := e.expand(root); done {
 		return res, err
 	}
+	return e.loop()
+}
+
+// watch hands the guard the drawing and description of the best cell for
+// progress events.
+func (e *engine) watch() {
+	e.guard.Best(e.drawBest)
+	e.guard.Describe(func() string {
+		k := e.queue.cells[e.queue.best].key
+		return fmt.Sprintf("packed %d of %d, regions %d, out of plan %d, hotspots %d",
+			k.packed, len(e.b.Goals()), k.conn, k.oop, k.hot)
+	})
+}
+
+// loop is the FESS loop: pick a node from the cell queue, run the
+// expensive deadlock tier on it, expand it.
+func (e *engine) loop() (solver.Result, error) {
 	for {
 		if st, stop := e.tick(); stop {
-			return e.stop(st), nil
+			return e.stopOrPause(st), nil
 		}
 		if e.backward() {
 			return e.met()
@@ -246,4 +279,31 @@ func (e *engine) run() (solver.Result, error) {
 			return res, err
 		}
 	}
+}
+
+// resume goes on with a search paused at a slice's end, under guard, the
+// next slice's.
+func (e *engine) resume(guard *solver.Guard) (solver.Result, error) {
+	e.guard, e.paused = guard, false
+	e.watch()
+	return e.loop()
+}
+
+// pauses reports whether status st from the guard pauses the search
+// (stopOrPause).
+func (e *engine) pauses(st solver.Status) bool {
+	return e.slices && e.begun && (st == solver.TimeLimit || st == solver.NodeLimit)
+}
+
+// stopOrPause ends the search, or in slices pauses it, on status st from the
+// guard: a slice's time or node limit pauses a search that has begun; the
+// memory limit, cancelling, and anything before the root end it.
+func (e *engine) stopOrPause(st solver.Status) solver.Result {
+	if !e.pauses(st) {
+		return e.stop(st)
+	}
+	e.before += e.guard.Elapsed()
+	e.paused = true
+	e.finishStats()
+	return solver.Result{Status: st, Stats: e.stats}
 }

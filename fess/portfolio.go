@@ -138,8 +138,30 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	}
 	own := map[string]string{}
 	for k, v := range opts.Params {
-		if k != strategiesParam.Name {
+		if k != strategiesParam.Name && k != roundsParam.Name {
 			own[k] = v
+		}
+	}
+	inRounds, err := opts.Bool(roundsParam)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if inRounds && opts.Threads <= 1 && (opts.Budget.Time > 0 || opts.Budget.Nodes > 0) {
+		rs := &rounds{l: l, opts: opts}
+		for i := range strategies {
+			s := &strategies[i]
+			if !slices.Contains(on, s.name) {
+				continue
+			}
+			rs.share += float64(s.share)
+			if s.name == "greedy" {
+				rs.greedy = s
+				continue
+			}
+			rs.runners = append(rs.runners, &runner{s: s, index: i, own: own, weight: float64(s.share)})
+		}
+		if len(rs.runners) > 0 {
+			return rs.solve(ctx)
 		}
 	}
 	members := make([]solver.Member, len(strategies))

@@ -74,7 +74,7 @@ func (e *engine) stop(st solver.Status) solver.Result {
 // positions found dead by each detector.
 func (e *engine) finishStats() {
 	e.stats.Bytes = max(e.stats.Bytes, e.bytes())
-	e.guard.Finish(&e.stats)
+	e.stats.Elapsed = e.elapsed()
 	t := &e.tier
 	e.stats.Counts = map[string]int64{
 		"cells":          int64(len(e.queue.cells)),

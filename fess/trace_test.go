@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,10 +48,23 @@ func traced(t *testing.T, l *level.Level, nodes int64, params map[string]string,
 // the clock), and
 // the cells it lists hold at most the expansions there were.
 func TestTraceRecords(t *testing.T) {
+	for _, rounds := range []string{"1", "0"} {
+		t.Run("rounds="+rounds, func(t *testing.T) { traceRecords(t, rounds) })
+	}
+}
+
+// traceRecords is TestTraceRecords with rounds on or off: in rounds each
+// strategy's records end with its last slice and its end, whose counters
+// are the slice's; one after another with its end and its member record.
+func traceRecords(t *testing.T, rounds string) {
 	l := testlevel.Resolve(t, "xsokoban90:29")[0]
-	res, recs := traced(t, l, 3000, nil, true)
+	res, recs := traced(t, l, 3000, map[string]string{"rounds": rounds}, true)
 	if res.Status == solver.Solved {
 		t.Fatal("xsokoban90:29 solved; the test wants a level the budget leaves unsolved")
+	}
+	last := "member"
+	if rounds == "1" {
+		last = "slice"
 	}
 	byStrategy := map[string][]map[string]any{}
 	for _, r := range recs {
@@ -65,14 +79,18 @@ func TestTraceRecords(t *testing.T) {
 				events = append(events, e)
 			}
 		}
+		if rounds == "1" && len(rs) > 0 { // the last slice, then the end
+			rs = append(rs[:len(rs)-2:len(rs)-2], rs[len(rs)-1], rs[len(rs)-2])
+			events = append(slices.DeleteFunc(events, func(e string) bool { return e == "slice" }), "slice")
+		}
 		if len(events) < 6 || events[0] != "start" || events[1] != "root" || events[2] != "best" ||
-			events[len(events)-2] != "end" || events[len(events)-1] != "member" || !strings.Contains(strings.Join(events, " "), "snapshot") {
-			t.Errorf("%s: events %v, want start, root, best, snapshots among bests, end, member", s, events)
+			events[len(events)-2] != "end" || events[len(events)-1] != last || !strings.Contains(strings.Join(events, " "), "snapshot") {
+			t.Errorf("%s: events %v, want start, root, best, snapshots among bests, end, %s", s, events, last)
 			continue
 		}
 		end, member := rs[len(rs)-2], rs[len(rs)-1]
-		if end["status"] != "node limit" || end["expanded"] != member["expanded"] || end["stored"] != member["stored"] {
-			t.Errorf("%s: end %v, member %v: want node limit with the member's counters", s, end, member)
+		if end["status"] != "node limit" || end["expanded"] != member["expanded"] || rounds == "0" && end["stored"] != member["stored"] {
+			t.Errorf("%s: end %v, %s %v: want node limit with its counters", s, end, last, member)
 		}
 		var lastBest map[string]any
 		for _, r := range rs {

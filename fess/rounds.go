@@ -1,0 +1,391 @@
+package fess
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"soko/level"
+	"soko/search"
+	"soko/solver"
+)
+
+// The rounds (issue 26 item 4; docs/fess.md, "The rounds"): with one
+// thread, greedy runs first on its share as before, then the FESS
+// strategies run in slices, each resumed where it paused, instead of each
+// to the end of its share in turn. The strategy that has had the least
+// time for its weight goes next, for a slice as long as all it has had so
+// far, so the slices double and every strategy reaches any part of its
+// share at about the same time: at 60 s each has had six times its 10 s.
+// A strategy whose best cell did not change in a slice and has no node
+// left waiting is stalled: its weight halves (down to stallFloor of its
+// share), so the others get its turns; a new best cell gives it back its
+// share.
+const (
+	firstSlice = 1.0 / 16 // a strategy's first slice, as a part of its share, besides its opening
+	stallFloor = 1.0 / 8  // the least weight a stalled strategy keeps, as a part of its share
+)
+
+// roundsParam switches the rounds off: the strategies then run one after
+// another to the end of their shares (solver.Portfolio).
+var roundsParam = solver.Param{Name: "rounds", Kind: solver.Bool, Default: "1",
+	Doc: "run the FESS strategies in slices of growing length, each resumed where it paused, a stalled one yielding its turns (with one thread); 0: one after another, each to the end of its share"}
+
+// runner is a FESS strategy resumed slice after slice: a solver.Solver of
+// which each Solve runs one slice, so that solver.Run verifies its
+// solution as it verifies every other.
+type runner struct {
+	s      *strategy
+	index  int // in the strategy table, for the seed
+	own    map[string]string
+	whole  solver.Budget // its share of the budget, which its openings and focusing go by
+	e      *engine       // nil before its first slice
+	weight float64       // its share, less while it is stalled
+	used   float64       // its slices so far: seconds, or expansions without a time limit
+	stats  solver.Stats  // as of its last slice
+	ran    bool
+}
+
+// Solve implements solver.Solver: the runner's next slice, within opts's
+// budget (its time, and its nodes counted from the strategy's start).
+func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	guard := solver.NewGuard(ctx, opts)
+	if r.e != nil {
+		return r.e.resume(guard)
+	}
+	whole := opts
+	whole.Budget = r.whole
+	whole.Budget.Memory = opts.Budget.Memory
+	e, st, err := newEngine(l, guard, whole, nil)
+	if e != nil {
+		e.use(r.s)
+		e.slices = true
+	}
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if e == nil {
+		res := solver.Result{Status: st}
+		guard.Finish(&res.Stats)
+		return res, nil
+	}
+	r.e = e
+	return e.run()
+}
+
+// opening returns the part of its share a strategy's opening takes
+// (openings.go), which its first slice gets besides firstSlice.
+func (s *strategy) opening() float64 {
+	switch {
+	case s.imagine:
+		return imagineShare
+	case s.park:
+		return parkShare
+	case s.onGoals:
+		return 0
+	}
+	return replanShare // where peeling finds no order
+}
+
+// stalled reports whether the best cell is the one it was (before) and
+// has no node left waiting.
+func (e *engine) stalled(before int32) bool {
+	return e.queue.best == before && len(e.queue.cells[before].wait) == 0
+}
+
+// rounds runs greedy (when on) and then the runners as the comment at the
+// top says, under opts's budget, which has a time or a node limit.
+type rounds struct {
+	l       *level.Level
+	opts    solver.Options
+	start   time.Time
+	greedy  *strategy // nil: off
+	share   float64   // greedy's share and the runners', summed
+	runners []*runner
+	greedyS solver.Stats
+}
+
+func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
+	rs.start = time.Now()
+	budget := rs.opts.Budget
+	var deadline time.Time
+	if budget.Time > 0 {
+		deadline = rs.start.Add(budget.Time)
+	}
+	var nodes int64 // expanded by all so far
+	if g := rs.greedy; g != nil {
+		res, err := rs.runGreedy(ctx, deadline)
+		if err != nil || res.Status == solver.Solved {
+			return res, err
+		}
+		nodes = rs.greedyS.Expanded
+	}
+	// Each runner's whole share of what greedy left.
+	rest := rs.share
+	if rs.greedy != nil {
+		rest -= float64(rs.greedy.share)
+	}
+	for _, r := range rs.runners {
+		part := float64(r.s.share) / rest
+		if budget.Time > 0 {
+			r.whole.Time = time.Duration(float64(time.Until(deadline)) * part)
+		}
+		if budget.Nodes > 0 {
+			r.whole.Nodes = max(int64(float64(budget.Nodes-nodes)*part), 1)
+		}
+	}
+	last := solver.TimeLimit
+	for {
+		r := rs.pick()
+		if r == nil {
+			break
+		}
+		sb, st := rs.slice(r, deadline, nodes)
+		if st != solver.Solved {
+			last = st
+			break
+		}
+		var before int32 = -1
+		if r.e != nil && r.e.begun {
+			before = r.e.queue.best
+		}
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if sb.Time > 0 {
+			sctx, cancel = context.WithTimeout(ctx, sb.Time)
+		}
+		res, err := solver.Run(sctx, r, rs.l, rs.sliceOptions(r, sb))
+		cancel()
+		if err != nil {
+			return solver.Result{}, fmt.Errorf("portfolio member %s: %w", r.s.name, err)
+		}
+		nodes += res.Stats.Expanded - r.stats.Expanded
+		r.stats, r.ran = res.Stats, true
+		if r.e != nil && r.e.paused && res.Status != solver.Solved {
+			if budget.Time > 0 {
+				r.used = r.e.elapsed().Seconds()
+			} else {
+				r.used = float64(r.e.stats.Expanded)
+			}
+			switch {
+			case before < 0 || r.e.queue.best != before:
+				r.weight = float64(r.s.share)
+			case r.e.stalled(before):
+				r.weight = max(r.weight/2, float64(r.s.share)*stallFloor)
+			}
+		}
+		rs.traceSlice(r, sb, res, before)
+		switch {
+		case res.Status == solver.Solved:
+			out := solver.Result{Status: solver.Solved, Moves: res.Moves, Pushes: res.Pushes, Stats: rs.sum()}
+			out.Stats.Strategy = r.s.name
+			out.Stats.Elapsed = time.Since(rs.start)
+			rs.end(solver.Cancelled, r)
+			return out, nil
+		case res.Status == solver.NoSolution:
+			// Every FESS strategy is exhaustive: the end of its graph
+			// proves there is no solution.
+			out := solver.Result{Status: solver.NoSolution, Stats: rs.sum()}
+			out.Stats.Elapsed = time.Since(rs.start)
+			rs.end(solver.Cancelled, r)
+			return out, nil
+		case r.e == nil || !r.e.paused:
+			last = res.Status
+			r.weight = 0 // ended for good: out of the rounds
+		}
+	}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		last = solver.TimeLimit
+	case ctx.Err() != nil:
+		last = solver.Cancelled
+	}
+	rs.end(last, nil)
+	out := solver.Result{Status: last, Stats: rs.sum()}
+	out.Stats.Elapsed = time.Since(rs.start)
+	return out, nil
+}
+
+// pick returns the runner still in the rounds that has had the least time
+// for its weight (the first such in the table), nil when none is left.
+func (rs *rounds) pick() *runner {
+	var best *runner
+	for _, r := range rs.runners {
+		if r.weight > 0 && (best == nil || r.used/r.weight < best.used/best.weight) {
+			best = r
+		}
+	}
+	return best
+}
+
+// slice returns runner r's next slice (its time, or its nodes), or the
+// limit that leaves nothing: as long as all it has had so far, at least
+// firstSlice of its share, its opening besides on the first; all that is
+// left when it is the only runner left.
+func (rs *rounds) slice(r *runner, deadline time.Time, nodes int64) (solver.Budget, solver.Status) {
+	part := firstSlice
+	if r.e == nil {
+		part += r.s.opening()
+	}
+	alone := true
+	for _, o := range rs.runners {
+		if o != r && o.weight > 0 {
+			alone = false
+		}
+	}
+	var sb solver.Budget
+	b := rs.opts.Budget
+	if b.Time > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return sb, solver.TimeLimit
+		}
+		sb.Time = max(time.Duration(r.used*float64(time.Second)), time.Duration(float64(r.whole.Time)*part))
+		if alone || sb.Time > left {
+			sb.Time = left
+		}
+	}
+	if b.Nodes > 0 {
+		left := b.Nodes - nodes
+		if left <= 0 {
+			return sb, solver.NodeLimit
+		}
+		n := left
+		if b.Time <= 0 && !alone {
+			n = min(left, max(int64(r.used), int64(float64(r.whole.Nodes)*part), 1))
+		}
+		sb.Nodes = r.stats.Expanded + n
+	}
+	if b.Memory > 0 {
+		sb.Memory = max(b.Memory/int64(len(rs.runners)), 1)
+	}
+	return sb, solver.Solved
+}
+
+// sliceOptions returns the options of runner r's slice under budget sb.
+func (rs *rounds) sliceOptions(r *runner, sb solver.Budget) solver.Options {
+	o := solver.Options{Budget: sb, Seed: rs.opts.Seed + uint64(r.index), Params: r.own, Model: rs.opts.Model, Threads: 1,
+		Trace: rs.opts.Trace.Strategy(r.s.name)}
+	if rs.opts.Progress != nil {
+		o.Progress = func(ev solver.Progress) {
+			r.stats = ev.Stats
+			out := solver.Progress{Stats: rs.sum(), Board: ev.Board, Detail: ev.Detail}
+			out.Elapsed = time.Since(rs.start)
+			out.Strategy = r.s.name
+			rs.opts.Progress(out)
+		}
+	}
+	return o
+}
+
+// runGreedy runs greedy first on its share, as solver.Portfolio would.
+func (rs *rounds) runGreedy(ctx context.Context, deadline time.Time) (solver.Result, error) {
+	g := rs.greedy
+	part := float64(g.share) / rs.share
+	var b solver.Budget
+	gctx := ctx
+	if rs.opts.Budget.Time > 0 {
+		b.Time = max(time.Duration(float64(time.Until(deadline))*part), 1)
+		var cancel context.CancelFunc
+		gctx, cancel = context.WithTimeout(ctx, b.Time)
+		defer cancel()
+	}
+	if rs.opts.Budget.Nodes > 0 {
+		b.Nodes = max(int64(float64(rs.opts.Budget.Nodes)*part), 1)
+	}
+	b.Memory = rs.opts.Budget.Memory
+	o := solver.Options{Budget: b, Seed: rs.opts.Seed, Params: map[string]string{}, Threads: 1, Trace: rs.opts.Trace.Strategy(g.name)}
+	res, err := solver.Run(gctx, search.Greedy{}, rs.l, o)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("portfolio member %s: %w", g.name, err)
+	}
+	rs.greedyS = res.Stats
+	if o.Trace != nil {
+		o.Trace.Write("member", memberRecord{Status: res.Status.String(), Budget: solver.TraceSeconds(b.Time), Nodes: b.Nodes,
+			Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: solver.TraceSeconds(res.Stats.Elapsed)})
+	}
+	if res.Status == solver.Solved {
+		res.Stats = rs.sum()
+		res.Stats.Strategy = g.name
+		res.Stats.Elapsed = time.Since(rs.start)
+	}
+	return res, nil
+}
+
+// end ends the runners still paused (but the one that found the answer)
+// with status st, so that their traces have an end record.
+func (rs *rounds) end(st solver.Status, winner *runner) {
+	for _, r := range rs.runners {
+		if r != winner && r.e != nil && r.e.paused {
+			r.stats = r.e.stop(st).Stats
+		}
+	}
+}
+
+// sum adds up greedy's and the runners' statistics as solver.Portfolio
+// does, but for Bytes: the runners' engines are all held at once.
+func (rs *rounds) sum() solver.Stats {
+	out := solver.Stats{Counts: map[string]int64{}}
+	add := func(name string, s solver.Stats) {
+		out.Expanded += s.Expanded
+		out.Generated += s.Generated
+		out.Stored += s.Stored
+		out.Bytes += s.Bytes
+		out.Counts[name+".expanded"] = s.Expanded
+		for k, n := range s.Counts {
+			out.Counts[name+"."+k] = n
+		}
+	}
+	if rs.greedy != nil {
+		add(rs.greedy.name, rs.greedyS)
+	}
+	for _, r := range rs.runners {
+		if r.ran {
+			add(r.s.name, r.stats)
+		}
+	}
+	return out
+}
+
+// memberRecord is greedy's trace record, as solver.Portfolio writes it
+// for every member: how it ended, on what budget, its counters.
+type memberRecord struct {
+	Status    string  `json:"status"`
+	Budget    float64 `json:"budget_s"`
+	Nodes     int64   `json:"budget_nodes"`
+	Expanded  int64   `json:"expanded"`
+	Generated int64   `json:"generated"`
+	Stored    int64   `json:"stored"`
+	Elapsed   float64 `json:"elapsed_s"`
+}
+
+// sliceRecord is the trace record of a slice: how it ended, its budget (seconds, nodes counted from
+// the strategy's start), the strategy's expansions and own time so far,
+// its weight for the next, and whether its best cell changed or stalled.
+type sliceRecord struct {
+	Status   string  `json:"status"`
+	Slice    float64 `json:"slice_s"`
+	Nodes    int64   `json:"budget_nodes"`
+	Expanded int64   `json:"expanded"`
+	Own      float64 `json:"own_s"`
+	Weight   float64 `json:"weight,omitempty"`
+	Improved bool    `json:"improved,omitempty"`
+	Stalled  bool    `json:"stalled,omitempty"`
+}
+
+// traceSlice writes runner r's slice record, after its weight is set.
+func (rs *rounds) traceSlice(r *runner, sb solver.Budget, res solver.Result, before int32) {
+	t := rs.opts.Trace.Strategy(r.s.name)
+	if t == nil {
+		return
+	}
+	rec := sliceRecord{Status: res.Status.String(), Slice: solver.TraceSeconds(sb.Time), Nodes: sb.Nodes,
+		Expanded: res.Stats.Expanded, Own: solver.TraceSeconds(res.Stats.Elapsed)}
+	if r.e != nil && r.e.paused {
+		rec.Status = "paused"
+		rec.Improved = before < 0 || r.e.queue.best != before
+		rec.Stalled = !rec.Improved && r.e.stalled(before)
+		rec.Weight = r.weight
+	}
+	t.Write("slice", rec)
+}
