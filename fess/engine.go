@@ -46,12 +46,13 @@ type engine struct {
 	stats  solver.Stats
 	static int64 // bytes of the static tables
 
-	// Run in slices (rounds.go), the guard is the slice's and budget the
-	// strategy's whole share: before is the engine's own time in the
-	// slices before this one; a slice's limit pauses the search once the
-	// forward search has its root (begun), setting paused, and resume
-	// goes on from there.
+	// Run in slices (rounds.go), budget is the strategy's whole share
+	// and until the slice's end, in own time and expansions: once the
+	// forward search has its root (begun), the loop pauses there, setting
+	// paused, and resume goes on from there under the next slice's guard
+	// and end. before is the engine's own time in the slices before.
 	slices bool
+	until  solver.Budget
 	before time.Duration
 	begun  bool
 	paused bool
@@ -260,8 +261,11 @@ func (e *engine) watch() {
 // expensive deadlock tier on it, expand it.
 func (e *engine) loop() (solver.Result, error) {
 	for {
+		if st, over := e.sliceOver(); over {
+			return e.pause(st), nil
+		}
 		if st, stop := e.tick(); stop {
-			return e.stopOrPause(st), nil
+			return e.stop(st), nil
 		}
 		if e.backward() {
 			return e.met()
@@ -282,26 +286,31 @@ func (e *engine) loop() (solver.Result, error) {
 }
 
 // resume goes on with a search paused at a slice's end, under guard, the
-// next slice's.
-func (e *engine) resume(guard *solver.Guard) (solver.Result, error) {
-	e.guard, e.paused = guard, false
+// next slice's, until its end.
+func (e *engine) resume(guard *solver.Guard, until solver.Budget) (solver.Result, error) {
+	e.guard, e.until, e.paused = guard, until, false
 	e.watch()
 	return e.loop()
 }
 
-// pauses reports whether status st from the guard pauses the search
-// (stopOrPause).
-func (e *engine) pauses(st solver.Status) bool {
-	return e.slices && e.begun && (st == solver.TimeLimit || st == solver.NodeLimit)
+// sliceOver reports whether the slice has reached its end (with the limit
+// it reached), once the search has begun: set-up and openings run whole in
+// the first slice.
+func (e *engine) sliceOver() (solver.Status, bool) {
+	switch {
+	case !e.slices || !e.begun:
+		return solver.Solved, false
+	case e.until.Nodes > 0 && e.stats.Expanded >= e.until.Nodes:
+		return solver.NodeLimit, true
+	case e.until.Time > 0 && e.elapsed() >= e.until.Time:
+		return solver.TimeLimit, true
+	}
+	return solver.Solved, false
 }
 
-// stopOrPause ends the search, or in slices pauses it, on status st from the
-// guard: a slice's time or node limit pauses a search that has begun; the
-// memory limit, cancelling, and anything before the root end it.
-func (e *engine) stopOrPause(st solver.Status) solver.Result {
-	if !e.pauses(st) {
-		return e.stop(st)
-	}
+// pause ends a slice with status st: the search keeps its tree and queue
+// for resume.
+func (e *engine) pause(st solver.Status) solver.Result {
 	e.before += e.guard.Elapsed()
 	e.paused = true
 	e.finishStats()

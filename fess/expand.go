@@ -56,7 +56,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		if i%checkBoxes == checkBoxes-1 {
 			if st, stop := e.guard.Check(&e.stats); stop {
 				e.gen.lift(boxes)
-				return e.interrupted(id, st), true, nil
+				return e.stop(st), true, nil
 			}
 		}
 		x.moves = e.gen.generate(p, movers[i], x.moves)
@@ -97,7 +97,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		p.Relocate(m.To, m.From, player)
 		if len(x.kids)%checkMoves == checkMoves-1 {
 			if st, stop := e.guard.Check(&e.stats); stop {
-				return e.interrupted(id, st), true, nil
+				return e.stop(st), true, nil
 			}
 		}
 	}
@@ -106,21 +106,6 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		e.place(id, &parent, k)
 	}
 	return solver.Result{}, false, nil
-}
-
-// interrupted ends or pauses the search (stopOrPause) on status st in the
-// middle of node id's expansion. A paused search queues the node again,
-// where it waited, so that resume expands it whole: the children made so
-// far are stored and still waiting to be placed, and come out of the
-// generator again.
-func (e *engine) interrupted(id uint32, st solver.Status) solver.Result {
-	if e.pauses(st) {
-		nd := e.tree.at(id)
-		nd.state = generated
-		e.stats.Expanded--
-		e.queue.add(nd.cell, id, nd.weight, nd.feat)
-	}
-	return e.stopOrPause(st)
 }
 
 // place queues child k of node id (whose node is parent) with its weight,

@@ -19,12 +19,13 @@ import (
 // far, so the slices double and every strategy reaches any part of its
 // share at about the same time: at 60 s each has had six times its 10 s.
 // A strategy whose best cell did not change in a slice and has no node
-// left waiting is stalled: its weight halves (down to stallFloor of its
-// share), so the others get its turns; a new best cell gives it back its
-// share.
+// left waiting is stalled; stalled in stallSlices slices in a row, its
+// weight halves (down to stallFloor of its share), so the others get its
+// turns; a new best cell gives it back its share.
 const (
-	firstSlice = 1.0 / 16 // a strategy's first slice, as a part of its share, besides its opening
-	stallFloor = 1.0 / 8  // the least weight a stalled strategy keeps, as a part of its share
+	firstSlice  = 1.0 / 16 // a strategy's first slice, as a part of its share, besides its opening
+	stallSlices = 2
+	stallFloor  = 1.0 / 8 // the least weight a stalled strategy keeps, as a part of its share
 )
 
 // roundsParam switches the rounds off: the strategies then run one after
@@ -41,18 +42,21 @@ type runner struct {
 	own    map[string]string
 	whole  solver.Budget // its share of the budget, which its openings and focusing go by
 	e      *engine       // nil before its first slice
+	until  solver.Budget // the end of its next slice: its own time and expansions
 	weight float64       // its share, less while it is stalled
+	stalls int           // slices in a row it stalled in
 	used   float64       // its slices so far: seconds, or expansions without a time limit
 	stats  solver.Stats  // as of its last slice
 	ran    bool
 }
 
-// Solve implements solver.Solver: the runner's next slice, within opts's
-// budget (its time, and its nodes counted from the strategy's start).
+// Solve implements solver.Solver: the runner's next slice, to r.until,
+// within opts's budget (what is left of the portfolio's time, and its
+// nodes counted from the strategy's start), which ends the strategy.
 func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	if r.e != nil {
-		return r.e.resume(guard)
+		return r.e.resume(guard, r.until)
 	}
 	whole := opts
 	whole.Budget = r.whole
@@ -60,7 +64,7 @@ func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options)
 	e, st, err := newEngine(l, guard, whole, nil)
 	if e != nil {
 		e.use(r.s)
-		e.slices = true
+		e.slices, e.until = true, r.until
 	}
 	if err != nil {
 		return solver.Result{}, err
@@ -136,7 +140,7 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		}
 	}
 	last := solver.TimeLimit
-	for {
+	for ctx.Err() == nil {
 		r := rs.pick()
 		if r == nil {
 			break
@@ -152,7 +156,7 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		}
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if sb.Time > 0 {
-			sctx, cancel = context.WithTimeout(ctx, sb.Time)
+			sctx, cancel = context.WithDeadline(ctx, deadline)
 		}
 		res, err := solver.Run(sctx, r, rs.l, rs.sliceOptions(r, sb))
 		cancel()
@@ -169,12 +173,16 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 			}
 			switch {
 			case before < 0 || r.e.queue.best != before:
-				r.weight = float64(r.s.share)
+				r.weight, r.stalls = float64(r.s.share), 0
 			case r.e.stalled(before):
-				r.weight = max(r.weight/2, float64(r.s.share)*stallFloor)
+				if r.stalls++; r.stalls >= stallSlices {
+					r.weight = max(r.weight/2, float64(r.s.share)*stallFloor)
+				}
+			default:
+				r.stalls = 0
 			}
 		}
-		rs.traceSlice(r, sb, res, before)
+		rs.traceSlice(r, res, before)
 		switch {
 		case res.Status == solver.Solved:
 			out := solver.Result{Status: solver.Solved, Moves: res.Moves, Pushes: res.Pushes, Stats: rs.sum()}
@@ -218,10 +226,11 @@ func (rs *rounds) pick() *runner {
 	return best
 }
 
-// slice returns runner r's next slice (its time, or its nodes), or the
-// limit that leaves nothing: as long as all it has had so far, at least
-// firstSlice of its share, its opening besides on the first; all that is
-// left when it is the only runner left.
+// slice sets runner r's next slice (r.until) and returns its budget,
+// which is all that is left, or the limit that leaves nothing. The slice
+// is as long as all r has had so far, at least firstSlice of its share,
+// its opening besides on the first; it has no end when r is the only
+// runner left.
 func (rs *rounds) slice(r *runner, deadline time.Time, nodes int64) (solver.Budget, solver.Status) {
 	part := firstSlice
 	if r.e == nil {
@@ -234,15 +243,17 @@ func (rs *rounds) slice(r *runner, deadline time.Time, nodes int64) (solver.Budg
 		}
 	}
 	var sb solver.Budget
+	r.until = solver.Budget{}
 	b := rs.opts.Budget
 	if b.Time > 0 {
 		left := time.Until(deadline)
 		if left <= 0 {
 			return sb, solver.TimeLimit
 		}
-		sb.Time = max(time.Duration(r.used*float64(time.Second)), time.Duration(float64(r.whole.Time)*part))
-		if alone || sb.Time > left {
-			sb.Time = left
+		sb.Time = left
+		if !alone {
+			own := time.Duration(r.used * float64(time.Second))
+			r.until.Time = own + max(own, time.Duration(float64(r.whole.Time)*part))
 		}
 	}
 	if b.Nodes > 0 {
@@ -250,11 +261,10 @@ func (rs *rounds) slice(r *runner, deadline time.Time, nodes int64) (solver.Budg
 		if left <= 0 {
 			return sb, solver.NodeLimit
 		}
-		n := left
+		sb.Nodes = r.stats.Expanded + left
 		if b.Time <= 0 && !alone {
-			n = min(left, max(int64(r.used), int64(float64(r.whole.Nodes)*part), 1))
+			r.until.Nodes = r.stats.Expanded + max(int64(r.used), int64(float64(r.whole.Nodes)*part), 1)
 		}
-		sb.Nodes = r.stats.Expanded + n
 	}
 	if b.Memory > 0 {
 		sb.Memory = max(b.Memory/int64(len(rs.runners)), 1)
@@ -359,13 +369,15 @@ type memberRecord struct {
 	Elapsed   float64 `json:"elapsed_s"`
 }
 
-// sliceRecord is the trace record of a slice: how it ended, its budget (seconds, nodes counted from
-// the strategy's start), the strategy's expansions and own time so far,
-// its weight for the next, and whether its best cell changed or stalled.
+// sliceRecord is the trace record of a slice: how it ended ("paused"
+// when it did not), where it was to end (the strategy's own seconds and
+// expansions; 0: at the end of the budget), the strategy's expansions and
+// own time so far, its weight for the next, and whether its best cell
+// changed or stalled.
 type sliceRecord struct {
 	Status   string  `json:"status"`
-	Slice    float64 `json:"slice_s"`
-	Nodes    int64   `json:"budget_nodes"`
+	Until    float64 `json:"until_s"`
+	Nodes    int64   `json:"until_expanded"`
 	Expanded int64   `json:"expanded"`
 	Own      float64 `json:"own_s"`
 	Weight   float64 `json:"weight,omitempty"`
@@ -374,12 +386,12 @@ type sliceRecord struct {
 }
 
 // traceSlice writes runner r's slice record, after its weight is set.
-func (rs *rounds) traceSlice(r *runner, sb solver.Budget, res solver.Result, before int32) {
+func (rs *rounds) traceSlice(r *runner, res solver.Result, before int32) {
 	t := rs.opts.Trace.Strategy(r.s.name)
 	if t == nil {
 		return
 	}
-	rec := sliceRecord{Status: res.Status.String(), Slice: solver.TraceSeconds(sb.Time), Nodes: sb.Nodes,
+	rec := sliceRecord{Status: res.Status.String(), Until: solver.TraceSeconds(r.until.Time), Nodes: r.until.Nodes,
 		Expanded: res.Stats.Expanded, Own: solver.TraceSeconds(res.Stats.Elapsed)}
 	if r.e != nil && r.e.paused {
 		rec.Status = "paused"

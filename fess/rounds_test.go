@@ -15,16 +15,17 @@ import (
 // solution length, differential against the one-go run.
 func TestResumeIsSeamless(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
-	whole := solver.Budget{Nodes: 3000}
-	want, err := solve(context.Background(), l, solver.Options{Budget: whole}, row("dive"))
+	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
+	want, err := solve(context.Background(), l, whole, row("dive"))
 	if err != nil || want.Status != solver.Solved {
 		t.Fatalf("in one go: %v, %v", want.Status, err)
 	}
-	r := &runner{s: row("dive"), whole: whole}
-	next, slices := int64(500), 0 // the first slice holds the opening
+	r := &runner{s: row("dive"), whole: whole.Budget}
+	slices := 0
 	var got solver.Result
 	for {
-		got, err = solver.Run(context.Background(), r, l, solver.Options{Budget: solver.Budget{Nodes: next}})
+		r.until.Nodes += 97
+		got, err = solver.Run(context.Background(), r, l, whole)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,10 +33,10 @@ func TestResumeIsSeamless(t *testing.T) {
 		if r.e == nil || !r.e.paused {
 			break
 		}
-		if got.Status != solver.NodeLimit || got.Stats.Expanded != next {
-			t.Fatalf("slice %d paused with %v after %d expansions, want a node limit at %d", slices, got.Status, got.Stats.Expanded, next)
+		if got.Status != solver.NodeLimit || got.Stats.Expanded != max(r.until.Nodes, r.e.stats.Expanded) {
+			t.Fatalf("slice %d paused with %v after %d expansions, want at %d", slices, got.Status, got.Stats.Expanded, r.until.Nodes)
 		}
-		next += 97
+		r.until.Nodes = got.Stats.Expanded
 	}
 	if slices < 10 {
 		t.Fatalf("%d slices: the test wants many", slices)
@@ -46,47 +47,23 @@ func TestResumeIsSeamless(t *testing.T) {
 	}
 }
 
-// TestPauseInMidExpansion: a slice that ends in the middle of an
-// expansion (its clock is looked at every checkBoxes boxes) pauses the
-// search with the node queued again where it waited and not counted, and
-// the search resumes from there.
-func TestPauseInMidExpansion(t *testing.T) {
-	l := testlevel.Resolve(t, "xsokoban90:39")[0] // 25 boxes: every box moves without PI-corral pruning
-	opts := solver.Options{Budget: solver.Budget{Nodes: 100}, Params: map[string]string{"picorral": "0"}}
-	e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
-	if err != nil || e == nil {
-		t.Fatalf("no engine: %v", err)
+// TestFirstSliceBegins: a slice never ends before the forward search has
+// its root: set-up and opening (imagine's backward search here, on a third
+// of the share) run whole in the first slice however short, which then
+// ends at once, and the strategy resumes from there.
+func TestFirstSliceBegins(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:29")[0]
+	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
+	r := &runner{s: row("imagine"), whole: whole.Budget, until: solver.Budget{Time: time.Nanosecond}}
+	res, err := solver.Run(context.Background(), r, l, whole)
+	if err != nil || r.e == nil || !r.e.begun || !r.e.paused || res.Status != solver.TimeLimit || res.Stats.Expanded < 1000 {
+		t.Fatalf("first slice: %v, %v, after %d expansions; want paused on its time once begun, after the opening's 1,000", res.Status, err, res.Stats.Expanded)
 	}
-	e.use(row("plan"))
-	e.slices = true
-	if res, err := e.run(); err != nil || !e.paused || res.Stats.Expanded != 100 {
-		t.Fatalf("first slice: %v, %v, paused %v, after %d expansions", res.Status, err, e.paused, res.Stats.Expanded)
-	}
-
-	over, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
-	defer cancel()
-	e.guard, e.paused = solver.NewGuard(over, solver.Options{}), false
-	id, ok := e.next()
-	if !ok {
-		t.Fatal("no node waiting")
-	}
-	e.pos.Unpack(e.tree.store.Key(id))
-	res, done, err := e.expand(id)
-	if err != nil || !done || !e.paused || res.Status != solver.TimeLimit || res.Stats.Expanded != 100 {
-		t.Fatalf("expansion out of time: %v, %v, done %v, paused %v, %d expansions; want paused on a time limit after 100", res.Status, err, done, e.paused, res.Stats.Expanded)
-	}
-	nd := e.tree.at(id)
-	queued := false
-	for _, en := range e.queue.cells[nd.cell].wait {
-		queued = queued || en.id == id && e.current(en, nd.cell)
-	}
-	if nd.state != generated || !queued {
-		t.Fatalf("node %d: state %d, queued %v; want it waiting in its cell again", id, nd.state, queued)
-	}
-
-	res, err = e.resume(solver.NewGuard(context.Background(), solver.Options{Budget: solver.Budget{Nodes: 200}}))
-	if err != nil || res.Status != solver.NodeLimit || res.Stats.Expanded != 200 {
-		t.Errorf("resumed: %v, %v after %d expansions, want a node limit at 200", res.Status, err, res.Stats.Expanded)
+	first := res.Stats.Expanded
+	r.until = solver.Budget{Nodes: first + 50}
+	res, err = solver.Run(context.Background(), r, l, whole)
+	if err != nil || !r.e.paused || res.Stats.Expanded != first+50 {
+		t.Errorf("second slice: %v, %v after %d expansions, want paused at %d", res.Status, err, res.Stats.Expanded, first+50)
 	}
 }
 
