@@ -127,13 +127,19 @@ func solveSolver(c *solveConfig) string {
 	return name
 }
 
-// addSolveResult puts a result of soko solve in its --out file.
+// addSolveResult puts a result of soko solve in its --out file. A
+// solution the optimizer shortened says so in its "Solver:": "soko fess,
+// optimized for pushes".
 func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 	lurd := ""
 	if r.Error == "" && r.Status == solver.Solved {
 		lurd = r.Solution
 	}
-	o.add(e, lurd, solveSolver(c))
+	name := solveSolver(c)
+	if r.Optimize == "complete" || r.Optimize == "stopped" {
+		name += ", optimized for " + c.opt.String()
+	}
+	o.add(e, lurd, name)
 }
 
 // entriesByID maps the ids of levels in results (bench.Record.Level) to

@@ -35,7 +35,7 @@ type solveConfig struct {
 	json    bool
 	noLURD  bool
 	profile profileFiles
-	opt     solveOptimize
+	opt     optimize.Policy // --optimize, --metric
 	out     string        // --out FILE.sok
 	sok     *sokOut       // the --out file, once open
 	trace   string        // --trace FILE
@@ -75,7 +75,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	fs.StringVar(&c.trace, "trace", "", "write where each search's time went to `FILE`, as JSONL (fess writes it; other solvers ignore it)")
 	c.profile.register(fs)
-	optimizeSolveFlags(fs, &c.opt)
+	policyFlags(fs, &c.opt)
 	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
 	return fs, c
 }
@@ -100,8 +100,11 @@ type record struct {
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
 	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
-	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
 	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
+	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
+	FoundMoves   int              `json:"found_moves,omitempty"`
+	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s
+	Optimize     string           `json:"optimize,omitempty"`   // what the optimizer did: "complete", "stopped" (its time ran out), "off"
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -299,26 +302,33 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	solved := false
 	defer func() { prog.End(slot, solved) }()
 	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level), Progress: func(p solver.Progress) { prog.Update(slot, p) }}
-	res, err := solver.Run(ctx, entry.New(), l, opts)
-	if err != nil {
-		r.Error = err.Error()
-		return r
-	}
+	res, err := optimize.Solve(ctx, entry.New(), l, opts, c.opt)
 	r.Status = res.Status
-	r.Seconds = res.Stats.Elapsed.Seconds()
+	r.Seconds = (res.Stats.Elapsed + res.Time).Seconds()
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
 	r.Counts, r.Strategy = st.Counts, st.Strategy
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
-		if c.opt.on {
-			if r.Error = optimizeSolved(ctx, l, &res, c.opt); r.Error != "" {
-				return r
-			}
-			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
-			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		if !c.opt.Off {
+			r.FoundPushes, r.FoundMoves = res.Found.Pushes, res.Found.Moves
+			r.OptimizeS = res.Time.Seconds()
+		}
+		switch {
+		case c.opt.Off:
+			r.Optimize = "off"
+		case res.Complete:
+			r.Optimize = "complete"
+		case res.Optimized:
+			r.Optimize = "stopped"
+		default:
+			r.Optimize = "cancelled" // interrupted before it began
 		}
 		if !c.noLURD || c.sok != nil {
 			r.Solution = level.FormatLURD(res.Moves)
@@ -348,8 +358,8 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
-	if u := r.Unoptimized; u != nil {
-		fmt.Fprintf(w, "  optimized from %d pushes, %d moves\n", u.Pushes, u.Moves)
+	if r.Status == solver.Solved && r.Optimize != "" && r.Optimize != "off" {
+		fmt.Fprintf(w, "  found %d pushes, %d moves; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.OptimizeS, r.Optimize)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0
