@@ -123,10 +123,10 @@ type Record struct {
 	Budget    Budget            `json:"budget"`
 	Seed      uint64            `json:"seed"`
 
-	Status   string  `json:"status"`
-	Verified bool    `json:"verified"` // the solution was replayed by package verify
-	Pushes   int     `json:"pushes"`
-	Moves    int     `json:"moves"`
+	Status   string `json:"status"`
+	Verified bool   `json:"verified"` // the solution was replayed by package verify
+	Pushes   int    `json:"pushes"`
+	Moves    int    `json:"moves"`
 	// The optimizer (optimize.Solve): Optimize is its policy when not the
 	// default ("off", or "moves" for moves first; part of the key and
 	// label); FoundPushes and FoundMoves are the solver's own solution and
@@ -137,9 +137,9 @@ type Record struct {
 	FoundPushes int     `json:"found_pushes,omitempty"`
 	FoundMoves  int     `json:"found_moves,omitempty"`
 	OptimizeS   float64 `json:"optimize_s,omitempty"`
-	WallS    float64 `json:"wall_s"`
-	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
-	CPUScope string  `json:"cpu_scope,omitempty"`
+	WallS       float64 `json:"wall_s"`
+	CPUS        float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
+	CPUScope    string  `json:"cpu_scope,omitempty"`
 
 	Expanded     int64            `json:"expanded,omitempty"`
 	Generated    int64            `json:"generated,omitempty"`

@@ -36,10 +36,10 @@ type solveConfig struct {
 	noLURD  bool
 	profile profileFiles
 	opt     optimize.Policy // --optimize, --metric
-	out     string        // --out FILE.sok
-	sok     *sokOut       // the --out file, once open
-	trace   string        // --trace FILE
-	tracer  *solver.Trace // writes to it while the levels are solved
+	out     string          // --out FILE.sok
+	sok     *sokOut         // the --out file, once open
+	trace   string          // --trace FILE
+	tracer  *solver.Trace   // writes to it while the levels are solved
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -99,8 +99,8 @@ type record struct {
 	Iterations   int64            `json:"iterations,omitempty"`
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
-	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
-	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
+	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
+	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level
 	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
 	FoundMoves   int              `json:"found_moves,omitempty"`
 	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s
