@@ -156,7 +156,8 @@ func entriesByID(es []levels.Entry) map[string]levels.Entry {
 
 // addRecord puts a run of soko bench in its --sok file: the level, and the
 // solution when the run solved it. Its "Solver:" is the solver's label
-// ("soko wastar(w=200)"), or an external solver's name.
+// ("soko wastar(w=200)", with ", optimized for pushes" when the optimizer
+// ran), or an external solver's name.
 func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 	e, ok := byID[rec.Level]
 	if !ok {
@@ -167,8 +168,13 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 		lurd = rec.Solution
 	}
 	name := "soko " + rec.SolverLabel()
-	if rec.External != "" {
+	switch {
+	case rec.External != "":
 		name = rec.Solver
+	case rec.FoundMoves > 0 && rec.Optimize == "moves":
+		name += ", optimized for moves"
+	case rec.FoundMoves > 0:
+		name += ", optimized for pushes"
 	}
 	o.add(e, lurd, name)
 }

@@ -161,7 +161,7 @@ func TestBenchSok(t *testing.T) {
 		}
 	}
 	text := readText(t, path)
-	if strings.Count(text, "\nSolution (") != 2 || !strings.Contains(text, "\nSolution (8 pushes, 33 moves)\n") || !strings.Contains(text, "\nSolver: soko fess\n") {
+	if strings.Count(text, "\nSolution (") != 2 || !strings.Contains(text, "\nSolution (8 pushes, 33 moves)\n") || !strings.Contains(text, "\nSolver: soko fess, optimized for pushes\n") {
 		t.Fatalf("the .sok file:\n%s", text)
 	}
 	out, _, err := soko(t, "", "verify", path)
