@@ -155,7 +155,7 @@ func TestSolveOptimize(t *testing.T) {
 		if r.Pushes != c.pushes || r.Moves != c.moves || (r.FoundPushes == 15 && r.FoundMoves == 59) != c.found {
 			t.Errorf("%v: %s", c.args, out)
 		}
-		if !strings.Contains(out, `"found_pushes":`) != !c.found || (c.found && r.Optimize != "complete") || (!c.found && r.Optimize != "off") {
+		if !strings.Contains(out, `"found_pushes":`) != !c.found || (c.found && r.Optimizer != "complete") || (!c.found && r.Optimizer != "off") {
 			t.Errorf("%v: found_* and optimize fields: %s", c.args, out)
 		}
 	}

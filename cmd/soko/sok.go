@@ -136,7 +136,7 @@ func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 		lurd = r.Solution
 	}
 	name := solveSolver(c)
-	if r.Optimize == "complete" || r.Optimize == "stopped" {
+	if r.Optimizer == "complete" || r.Optimizer == "stopped" {
 		name += ", optimized for " + c.opt.String()
 	}
 	o.add(e, lurd, name)

@@ -107,7 +107,7 @@ type record struct {
 	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
 	FoundMoves   int              `json:"found_moves,omitempty"`
 	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s
-	Optimize     string           `json:"optimize,omitempty"`   // what the optimizer did: "complete", "stopped" (its time ran out), "off"
+	Optimizer    string           `json:"optimizer,omitempty"`  // how the optimizer ended: "complete", "stopped" (its time or memory ran out, or Ctrl-C), "cancelled" (before it began), "off"
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -325,13 +325,13 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 		}
 		switch {
 		case c.opt.Off:
-			r.Optimize = "off"
+			r.Optimizer = "off"
 		case res.Complete:
-			r.Optimize = "complete"
+			r.Optimizer = "complete"
 		case res.Optimized:
-			r.Optimize = "stopped"
+			r.Optimizer = "stopped"
 		default:
-			r.Optimize = "cancelled" // interrupted before it began
+			r.Optimizer = "cancelled" // interrupted before it began
 		}
 		if !c.noLURD || c.sok != nil {
 			r.Solution = level.FormatLURD(res.Moves)
@@ -361,8 +361,8 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
-	if r.Status == solver.Solved && r.Optimize != "" && r.Optimize != "off" {
-		fmt.Fprintf(w, "  found %d pushes, %d moves; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.OptimizeS, r.Optimize)
+	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
+		fmt.Fprintf(w, "  found %d pushes, %d moves; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.OptimizeS, r.Optimizer)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0
