@@ -446,12 +446,12 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	rec := func(status string, pushes int, wall float64) Record {
 		r := Record{Solver: "astar", Level: "microban:1", LevelHash: "h", Budget: Budget{Time: time.Second}, Seed: 1,
 			Status: status, Verified: status == "solved", Pushes: pushes, WallS: wall}
-		r.Key = runKey(r.Solver, nil, 0, "", r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, r.LevelHash, r.Budget, r.Seed)
 		return r
 	}
 	other := rec("solved", 5, 0.1)
 	other.Level = "microban:2"
-	other.Key = runKey(other.Solver, nil, 0, "", other.Level, other.LevelHash, other.Budget, other.Seed)
+	other.Key = runKey(other.Solver, nil, 0, "", "", other.Level, other.LevelHash, other.Budget, other.Seed)
 	write := func(name string, recs ...Record) string {
 		var b bytes.Buffer
 		w := NewJSONLWriter(&b)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"soko/level"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -22,15 +23,32 @@ type SolverSpec struct {
 	Threads  int       // goroutines each run may use (solver.Options.Threads, soko bench --threads); 0 means 1
 	Model    Model     // the model file each run is given (solver.Options.Model, soko bench --model); zero for none
 	External *External // nil for a registered solver
+	// Optimize is the optimizer's policy for a registered solver's
+	// solutions (optimize.ParsePolicy; soko bench --optimize, --metric or
+	// NAME:optimize=VALUE): "" or "pushes" (the default), "moves" or "off".
+	// External programs' solutions are never optimized.
+	Optimize string
+}
+
+// optimizeLabel is the policy as labels and keys write it: "" for the
+// default.
+func (s SolverSpec) optimizeLabel() string {
+	if s.External != nil || s.Optimize == "pushes" {
+		return ""
+	}
+	return s.Optimize
 }
 
 // Label is the solver's name in tables and keys: "wastar(p=2,w=200)", with
 // threads=N after the parameters when N > 1 and then model=ID when it has
 // a model: "portfolio(threads=2)", "alphazero(model=m.bin@1a2b3c4d)".
-func (s SolverSpec) Label() string { return solverLabel(s.Name, s.Params, s.Threads, s.Model.ID) }
+func (s SolverSpec) Label() string {
+	return solverLabel(s.Name, s.Params, s.Threads, s.Model.ID, s.optimizeLabel())
+}
 
 // ParseSolverSpec reads "NAME" or "NAME:k=v:k=v" (parameters for that
-// solver only), e.g. "wastar:w=1".
+// solver only), e.g. "wastar:w=1"; optimize=VALUE sets the optimizer's
+// policy instead (SolverSpec.Optimize): "fess:optimize=off".
 func ParseSolverSpec(s string) (SolverSpec, error) {
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	spec := SolverSpec{Name: parts[0]}
@@ -41,6 +59,14 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" || v == "" {
 			return spec, fmt.Errorf("solver %q: want NAME:k=v, got %q", s, p)
+		}
+		if k == "optimize" {
+			pol, err := optimize.ParsePolicy(v)
+			if err != nil {
+				return spec, fmt.Errorf("solver %q: %v", s, err)
+			}
+			spec.Optimize = pol.String()
+			continue
 		}
 		if spec.Params == nil {
 			spec.Params = map[string]string{}
@@ -87,7 +113,7 @@ type Job struct {
 
 // Key identifies the job's run in a results file (Record.Key).
 func (j Job) Key() string {
-	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.Solver.Model.ID, j.ID, j.Hash, j.Budget, j.Seed)
+	return runKey(j.Solver.Name, j.Solver.Params, j.Solver.Threads, j.Solver.Model.ID, j.Solver.optimizeLabel(), j.ID, j.Hash, j.Budget, j.Seed)
 }
 
 // UnloadableHash stands for LevelHash for a level that could not be

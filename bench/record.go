@@ -123,13 +123,23 @@ type Record struct {
 	Budget    Budget            `json:"budget"`
 	Seed      uint64            `json:"seed"`
 
-	Status   string  `json:"status"`
-	Verified bool    `json:"verified"` // the solution was replayed by package verify
-	Pushes   int     `json:"pushes"`
-	Moves    int     `json:"moves"`
-	WallS    float64 `json:"wall_s"`
-	CPUS     float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
-	CPUScope string  `json:"cpu_scope,omitempty"`
+	Status   string `json:"status"`
+	Verified bool   `json:"verified"` // the solution was replayed by package verify
+	Pushes   int    `json:"pushes"`
+	Moves    int    `json:"moves"`
+	// The optimizer (optimize.Solve): Optimize is its policy when not the
+	// default ("off", or "moves" for moves first; part of the key and
+	// label); FoundPushes and FoundMoves are the solver's own solution and
+	// OptimizeS the optimizer's part of WallS. Records written before soko
+	// optimized by default have none of them, and hold the solver's own
+	// solution in Pushes and Moves.
+	Optimize    string  `json:"optimize,omitempty"`
+	FoundPushes int     `json:"found_pushes,omitempty"`
+	FoundMoves  int     `json:"found_moves,omitempty"`
+	OptimizeS   float64 `json:"optimize_s,omitempty"`
+	WallS       float64 `json:"wall_s"`
+	CPUS        float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
+	CPUScope    string  `json:"cpu_scope,omitempty"`
 
 	Expanded     int64            `json:"expanded,omitempty"`
 	Generated    int64            `json:"generated,omitempty"`
@@ -158,7 +168,9 @@ func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 // SolverSpec.Label does: "wastar(p=2,w=200)", "portfolio(threads=2)",
 // "alphazero(model=m.bin@1a2b3c4d)". Runs with different threads or models
 // are different rows of a report.
-func (r *Record) SolverLabel() string { return solverLabel(r.Solver, r.Params, r.Threads, r.Model) }
+func (r *Record) SolverLabel() string {
+	return solverLabel(r.Solver, r.Params, r.Threads, r.Model, r.Optimize)
+}
 
 // Collection is the part of the level id before the last ':', or the whole
 // id when it has none: an embedded collection's name, or the level file as
@@ -171,7 +183,7 @@ func (r *Record) Collection() string {
 	return r.Level
 }
 
-func solverLabel(name string, params map[string]string, threads int, model string) string {
+func solverLabel(name string, params map[string]string, threads int, model, optimize string) string {
 	args := formatParams(params)
 	if threads > 1 {
 		if args != "" {
@@ -184,6 +196,12 @@ func solverLabel(name string, params map[string]string, threads int, model strin
 			args += ","
 		}
 		args += "model=" + model
+	}
+	if optimize != "" {
+		if args != "" {
+			args += ","
+		}
+		args += "optimize=" + optimize
 	}
 	if args == "" {
 		return name
@@ -199,21 +217,21 @@ func formatParams(params map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
-// runKey identifies a run: solver, parameters, threads, model, level id and hash,
-// budget, seed. The level id is part of it so that two levels with the same
+// runKey identifies a run: solver, parameters, threads, model, optimizer
+// policy (when not the default), level id and hash, budget, seed. The level id is part of it so that two levels with the same
 // board in one benchmark are two runs; the hash, so that an edited level
 // file is run again. One thread leaves the key as it was before threads
 // existed, so older results files resume.
-func runKey(solverName string, params map[string]string, threads int, model, levelID, hash string, b Budget, seed uint64) string {
-	return strings.Join([]string{solverLabel(solverName, params, threads, model), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
+func runKey(solverName string, params map[string]string, threads int, model, optimize, levelID, hash string, b Budget, seed uint64) string {
+	return strings.Join([]string{solverLabel(solverName, params, threads, model, optimize), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
 }
 
 // fixThreadsKey gives a record written with threads > 1 but a key without
 // them (soko bench before threads were in the key) the key it has now, so
 // that resuming or merging does not take it for a one-thread run.
 func fixThreadsKey(r *Record) {
-	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Model, r.Level, r.LevelHash, r.Budget, r.Seed) {
-		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Model, r.Level, r.LevelHash, r.Budget, r.Seed)
+	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Model, r.Optimize, r.Level, r.LevelHash, r.Budget, r.Seed) {
+		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Model, r.Optimize, r.Level, r.LevelHash, r.Budget, r.Seed)
 	}
 }
 

@@ -46,7 +46,7 @@ func syntheticRecords() []Record {
 		if status == StatusError {
 			r.Error = "solver returned an invalid solution"
 		}
-		r.Key = runKey(r.Solver, r.Params, 0, "", r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, r.LevelHash, r.Budget, r.Seed)
 		recs = append(recs, r)
 	}
 	for _, it := range []int64{25, 100000} {
@@ -247,7 +247,7 @@ func TestComparePairDefault(t *testing.T) {
 				if lv <= n {
 					r.Status, r.Verified, r.Pushes = "solved", true, 5
 				}
-				r.Key = runKey(r.Solver, r.Params, 0, "", r.Level, "", r.Budget, 1)
+				r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, "", r.Budget, 1)
 				recs = append(recs, r)
 			}
 		}
@@ -276,7 +276,7 @@ func TestReportFailedRuns(t *testing.T) {
 	var recs []Record
 	add := func(solver, lvl, status, errMsg string) {
 		r := Record{Solver: solver, Level: lvl, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3, Error: errMsg}
-		r.Key = runKey(r.Solver, nil, 0, "", r.Level, "", r.Budget, 1)
+		r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
 		recs = append(recs, r)
 	}
 	add("crashy", "/home/me/sets/mine.xsb:1", StatusFailed, "signal: segmentation fault")
@@ -519,7 +519,7 @@ func TestTimeAxes(t *testing.T) {
 // A count of one reads in the singular everywhere in the report and plots.
 func TestReportSingular(t *testing.T) {
 	r := Record{Solver: "wrong", Level: "mine.xsb:1", Budget: Budget{Time: time.Second}, Seed: 1, Status: StatusError, Error: "invalid solution"}
-	r.Key = runKey(r.Solver, nil, 0, "", r.Level, "", r.Budget, 1)
+	r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
 	var md bytes.Buffer
 	if err := Report(&md, []Record{r}, ReportOptions{NoPlots: true}); err != nil {
 		t.Fatal(err)
@@ -549,7 +549,7 @@ func TestCactusUnsolvedSolver(t *testing.T) {
 			if s == "schokoban" {
 				r.Status, r.Verified, r.WallS = "solved", true, 0.001*float64(lv)
 			}
-			r.Key = runKey(r.Solver, nil, 0, "", r.Level, "", r.Budget, 1)
+			r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
 			recs = append(recs, r)
 		}
 	}

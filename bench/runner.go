@@ -10,6 +10,7 @@ import (
 
 	"soko/internal/progress"
 	"soko/level"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -181,7 +182,13 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 	}
 	cpu0 := clock()
 	t0 := time.Now()
-	res, err := solver.Run(ctx, e.New(), j.Level, opts)
+	pol, err := optimize.ParsePolicy(j.Solver.Optimize)
+	if err != nil {
+		rec.Status, rec.Error, rec.CPUScope = StatusError, err.Error(), CPUNone
+		return rec, true
+	}
+	rec.Optimize = j.Solver.optimizeLabel()
+	res, err := optimize.Solve(ctx, e.New(), j.Level, opts, pol)
 	rec.WallS = time.Since(t0).Seconds()
 	rec.CPUScope = CPUNone
 	if cpu0 >= 0 {
@@ -189,16 +196,19 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 			rec.CPUS, rec.CPUScope = (cpu1 - cpu0).Seconds(), scope
 		}
 	}
-	if ctx.Err() != nil && (err != nil || res.Status == solver.Cancelled) {
-		return rec, false
+	if ctx.Err() != nil && (err != nil || res.Status == solver.Cancelled || (res.Status == solver.Solved && !pol.Off && !res.Complete)) {
+		return rec, false // cut short, the search or its optimization: run again on resume
 	}
 	if err != nil {
 		rec.Status, rec.Error = StatusError, err.Error()
 		return rec, true
 	}
-	fillStats(&rec, res)
+	fillStats(&rec, res.Result)
 	if res.Status == solver.Solved {
-		rec.Verified = true // solver.Run replayed it
+		rec.Verified = true // solver.Run replayed it, and Optimize its result
+		if !pol.Off {
+			rec.FoundPushes, rec.FoundMoves, rec.OptimizeS = res.Found.Pushes, res.Found.Moves, res.Time.Seconds()
+		}
 		if !r.NoSolution {
 			rec.Solution = level.FormatLURD(res.Moves)
 		}

@@ -70,7 +70,7 @@ func (d *dataset) sweeps() []sweep {
 			}
 			rest := maps.Clone(r.Params)
 			delete(rest, name)
-			k := sweepKey{solverLabel(r.Solver, rest, r.Threads, r.Model), name, formatParams(rest), r.Budget.String()}
+			k := sweepKey{solverLabel(r.Solver, rest, r.Threads, r.Model, r.Optimize), name, formatParams(rest), r.Budget.String()}
 			if groups[k] == nil {
 				groups[k] = map[string][]*Record{}
 			}

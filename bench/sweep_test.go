@@ -18,7 +18,7 @@ func TestSweeps(t *testing.T) {
 	add := func(solver string, params map[string]string, lvl string, status string, wall float64) {
 		r := Record{Solver: solver, Params: params, Level: lvl, LevelHash: "h" + lvl, Budget: Budget{Time: 2 * time.Second},
 			Seed: 1, Status: status, Verified: status == "solved", WallS: wall}
-		r.Key = runKey(r.Solver, r.Params, 0, "", r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, r.LevelHash, r.Budget, r.Seed)
 		recs = append(recs, r)
 	}
 	add("wastar", map[string]string{"w": "1"}, "microban:1", "solved", 1.0)

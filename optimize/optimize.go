@@ -39,6 +39,10 @@
 // the number of boxes off each of them is updated in constant time per
 // configuration (stretch.admit).
 //
+// Solve (policy.go) runs a solver and hands its solution to Optimize
+// within the level's time limit: soko solve, soko bench and the web API
+// call it (issue 27 item 1, "short by default").
+//
 // Costs are compared lexicographically: the metric first, the other count
 // second, so an optimisation for pushes also shortens moves where that is
 // free. Every search step honours the context; when it is cancelled the best
@@ -259,10 +263,13 @@ func pushesOf(b *sokoban.Board, moves []level.Move) ([]sokoban.Push, error) {
 			p.SetPlayer(n)
 			continue
 		}
-		push := sokoban.Push{Box: n, Dir: m.Dir}
-		if !p.CanPush(push) {
+		// The player stands behind the box: the push is legal when the
+		// square in front is free floor (CanPush would also work out that
+		// the player can reach where they stand, a cost on big boards).
+		if f := b.Next(n, m.Dir); f == sokoban.None || p.HasBox(f) {
 			return nil, fmt.Errorf("step %d is not a legal push", i+1)
 		}
+		push := sokoban.Push{Box: n, Dir: m.Dir}
 		p.Apply(push)
 		pushes = append(pushes, push)
 	}

@@ -47,11 +47,17 @@ func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []
 
 // run applies the passes in order until the context ends.
 func (o *optimizer) run() {
+	if o.done() {
+		return
+	}
 	o.begin("cycles")
 	o.cutCycles()
+	if o.done() {
+		return
+	}
 	o.begin("runs")
 	o.boxRuns()
-	if len(o.radii) > 0 {
+	if len(o.radii) > 0 && !o.done() {
 		o.begin("vicinity")
 		o.vicinity()
 	}

@@ -341,7 +341,13 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		h := bound(pos)
 		player := pos.Player()
 		boxes = append(boxes[:0], pos.BoxSquares()...)
-		for _, s := range boxes {
+		for i, s := range boxes {
+			// An expansion on a board of many boxes tests hundreds of
+			// children for deadlocks: look at the context on the way.
+			if i%16 == 15 && o.ctx.Err() != nil {
+				o.stopped = true
+				return nil, gain, false
+			}
 			for d := range sokoban.Dirs {
 				behind, front := b.Next(s, d^1), b.Next(s, d)
 				if behind == sokoban.None || front == sokoban.None || pos.HasBox(front) || o.dead[front] || toGo[front] >= sokoban.Unreachable {

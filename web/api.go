@@ -17,6 +17,7 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
+	"soko/optimize"
 	"soko/sokfile"
 	"soko/sokoban"
 	"soko/solver"
@@ -317,6 +318,8 @@ type solveRequest struct {
 	MemoryMiB  int64             `json:"memory_mib"`
 	Threads    int               `json:"threads"`
 	Params     map[string]string `json:"params"`
+	Optimize   string            `json:"optimize"` // "on" (or left out) or "off"
+	Metric     string            `json:"metric"`   // "pushes" (or left out) or "moves"
 }
 
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
@@ -368,11 +371,28 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if req.MemoryMiB > 0 && req.MemoryMiB < s.cfg.MaxMemory>>20 {
 		b.Memory = req.MemoryMiB << 20
 	}
+	var pol optimize.Policy
+	switch req.Optimize {
+	case "", "on":
+	case "off":
+		pol.Off = true
+	default:
+		writeError(w, http.StatusBadRequest, "bad optimize %q: want on or off", req.Optimize)
+		return
+	}
+	if req.Metric != "" {
+		m, err := optimize.ParseMetric(req.Metric)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "bad metric %q: want pushes or moves", req.Metric)
+			return
+		}
+		pol.Metric = m
+	}
 	seed := req.Seed
 	if seed == 0 {
 		seed = 1
 	}
-	j, err := s.jobs.start(l, entry, solver.Options{Budget: b, Seed: seed, Params: req.Params, Threads: threads})
+	j, err := s.jobs.start(l, entry, solver.Options{Budget: b, Seed: seed, Params: req.Params, Threads: threads}, pol)
 	if errors.Is(err, errBusy) {
 		running, waiting := s.jobs.load()
 		w.Header().Set("Retry-After", "5")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"soko/level"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -61,12 +62,18 @@ type progressJSON struct {
 
 // resultJSON is the data of a "result" event: how the search ended.
 type resultJSON struct {
-	Status   string    `json:"status"` // a solver status ("solved", "time limit", …) or "error"
-	Solution string    `json:"solution,omitempty"`
-	Moves    int       `json:"moves"`
-	Pushes   int       `json:"pushes"`
-	Stats    statsJSON `json:"stats"`
-	Error    string    `json:"error,omitempty"`
+	Status   string `json:"status"` // a solver status ("solved", "time limit", …) or "error"
+	Solution string `json:"solution,omitempty"`
+	Moves    int    `json:"moves"`
+	Pushes   int    `json:"pushes"`
+	// The solver's own solution, which the optimizer shortened to the
+	// above (optimize.Solve), and the optimizer's time; left out when it
+	// did not run.
+	FoundMoves  int       `json:"found_moves,omitempty"`
+	FoundPushes int       `json:"found_pushes,omitempty"`
+	OptimizeMS  float64   `json:"optimize_ms,omitempty"`
+	Stats       statsJSON `json:"stats"`
+	Error       string    `json:"error,omitempty"`
 }
 
 // budgetJSON is the budget a job runs under, after the server's caps.
@@ -85,6 +92,7 @@ type job struct {
 	level   *level.Level
 	entry   solver.Entry
 	opts    solver.Options
+	policy  optimize.Policy
 	created time.Time
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -191,7 +199,7 @@ func newID() string {
 }
 
 // start queues a run of e on l; it returns errBusy when the queue is full.
-func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options) (*job, error) {
+func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol optimize.Policy) (*job, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -202,7 +210,7 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options) (*job,
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	now := time.Now()
-	j := &job{id: newID(), level: l, entry: e, opts: opts, created: now, ctx: ctx, cancel: cancel,
+	j := &job{id: newID(), level: l, entry: e, opts: opts, policy: pol, created: now, ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), state: stateQueued, subs: map[chan struct{}]struct{}{}, lastSeen: now}
 	m.byID[j.id] = j
 	m.active++
@@ -274,7 +282,7 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 		j.notifyLocked()
 		j.mu.Unlock()
 	}
-	res, err := solver.Run(j.ctx, j.entry.New(), j.level, opts)
+	res, err := optimize.Solve(j.ctx, j.entry.New(), j.level, opts, j.policy)
 	if err != nil {
 		return &resultJSON{Status: "error", Error: err.Error(), Stats: statsOf(res.Stats)}
 	}
@@ -282,6 +290,10 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 	if res.Status == solver.Solved {
 		r.Solution = level.FormatLURD(res.Moves)
 		r.Moves = len(res.Moves)
+		if res.Optimized {
+			r.FoundMoves, r.FoundPushes = res.Found.Moves, res.Found.Pushes
+			r.OptimizeMS = float64(res.Time) / float64(time.Millisecond)
+		}
 	}
 	return r
 }

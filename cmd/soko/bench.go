@@ -19,6 +19,7 @@ import (
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
+	"soko/optimize"
 	"soko/solver"
 )
 
@@ -69,6 +70,7 @@ type benchConfig struct {
 	preset, out, shard, model         string
 	workers, threads                  int
 	memory                            int64
+	opt                               optimize.Policy // --optimize, --metric: for the solvers without their own optimize=
 	noLURD, dryRun                    bool
 	sok                               string                  // --sok FILE.sok
 	sokOut                            *sokOut                 // the --sok file, once open
@@ -99,6 +101,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each run side by side")
 	fs.StringVar(&c.model, "model", "", "model `FILE` given to every run of the registered solvers (soko train; alphazero); its name and hash label the runs")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
+	policyFlags(fs, &c.opt)
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
 	fs.StringVar(&c.sok, "sok", "", "also put the levels with their verified solutions in `FILE.sok`, as 'soko solve --out' does")
@@ -338,6 +341,9 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		if s.External == nil {
 			solvers[i].Threads = c.threads // part of each run's key and label
 			solvers[i].Model = model       // likewise
+			if solvers[i].Optimize == "" {
+				solvers[i].Optimize = c.opt.String() // likewise, when not the default
+			}
 			s = solvers[i]
 		}
 		if err := s.Check(); err != nil {

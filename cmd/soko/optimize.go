@@ -21,7 +21,6 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
-	"soko/solver"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -475,39 +474,41 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 	}
 }
 
-// solveOptimize holds the --optimize flags of soko solve.
-type solveOptimize struct {
-	on     bool
-	metric optimize.Metric
-	time   time.Duration
-}
-
-func optimizeSolveFlags(fs *flag.FlagSet, c *solveOptimize) {
-	fs.BoolVar(&c.on, "optimize", false, "shorten each solution with the optimizer (see 'soko help optimize')")
-	fs.Func("optimize-metric", "what --optimize shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
+// policyFlags defines --optimize and --metric, the optimizer policy of
+// soko solve and soko bench (optimize.Solve).
+func policyFlags(fs *flag.FlagSet, p *optimize.Policy) {
+	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
+	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
 		}
-		c.metric = m
+		p.Metric = m
 		return nil
 	})
-	c.time = 10 * time.Second
-	fs.Var(durationValue{&c.time}, "optimize-time", "time limit `D` of --optimize per solution (0: none)")
 }
 
-// optimizeSolved replaces a solver's verified solution with the optimizer's
-// and returns an error message, or "" on success.
-func optimizeSolved(ctx context.Context, l *level.Level, res *solver.Result, c solveOptimize) string {
-	if c.time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.time)
-		defer cancel()
+// onOffValue is a flag that is on by default and reads on or off (true
+// or false too). It takes its value as other flags do, --optimize off or
+// --optimize=off, so it is not a boolean flag of package flag, which
+// would not read --optimize off.
+type onOffValue struct{ off *bool }
+
+func (v onOffValue) String() string {
+	if v.off != nil && *v.off {
+		return "off"
 	}
-	out, err := optimize.Optimize(ctx, l, res.Moves, optimize.Options{Metric: c.metric})
-	if err != nil {
-		return "optimize: " + err.Error()
+	return "on"
+}
+
+func (v onOffValue) Set(s string) error {
+	switch s {
+	case "on", "true":
+		*v.off = false
+	case "off", "false":
+		*v.off = true
+	default:
+		return errors.New("want on or off")
 	}
-	res.Moves, res.Pushes = out.Moves, out.After.Pushes
-	return ""
+	return nil
 }

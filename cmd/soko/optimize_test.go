@@ -118,13 +118,49 @@ func TestOptimizeInterrupted(t *testing.T) {
 	}
 }
 
+// soko solve optimizes by default: greedy's solution of Microban 3 is 15
+// pushes and 59 moves, the optimizer's 13 and 41 (push-optimal, as astar
+// finds); --optimize off gives greedy's own, and --json carries both.
 func TestSolveOptimize(t *testing.T) {
-	out, _, err := soko(t, "", "solve", "--algo", "greedy", "--optimize", "--optimize-metric", "moves", "microban:3")
+	out, _, err := soko(t, "", "solve", "--algo", "greedy", "microban:3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "optimized from 15 pushes, 59 moves") {
-		t.Errorf("solve --optimize:\n%s", out)
+	if !strings.Contains(out, "pushes   13  moves    41") || !strings.Contains(out, "found 15 pushes, 59 moves; optimizer") || !strings.Contains(out, "complete") {
+		t.Errorf("solve:\n%s", out)
+	}
+	l := testlevel.Resolve(t, "microban:3")[0]
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[2])); !rep.Solved || rep.Pushes != 13 || rep.Moves != 41 {
+		t.Errorf("the solution printed: %+v\n%s", rep, out)
+	}
+	out, _, err = soko(t, "", "solve", "--algo", "greedy", "--optimize", "off", "microban:3")
+	if err != nil || !strings.Contains(out, "pushes   15  moves    59") || strings.Contains(out, "found") {
+		t.Errorf("--optimize off: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		args          []string
+		pushes, moves int
+		found         bool
+	}{
+		{[]string{"--optimize=on"}, 13, 41, true},
+		{[]string{"--metric", "moves"}, 13, 41, true},
+		{[]string{"--optimize=off"}, 15, 59, false},
+	} {
+		out, _, err := soko(t, "", append([]string{"solve", "--json", "--algo", "greedy", "microban:3"}, c.args...)...)
+		var r record
+		if err != nil || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, out)
+		}
+		if r.Pushes != c.pushes || r.Moves != c.moves || (r.FoundPushes == 15 && r.FoundMoves == 59) != c.found {
+			t.Errorf("%v: %s", c.args, out)
+		}
+		if !strings.Contains(out, `"found_pushes":`) != !c.found || (c.found && r.Optimizer != "complete") || (!c.found && r.Optimizer != "off") {
+			t.Errorf("%v: found_* and optimize fields: %s", c.args, out)
+		}
+	}
+	if msg := usage(t, "", "solve", "--optimize", "maybe", "microban:3"); !strings.Contains(msg, "want on or off") {
+		t.Errorf("--optimize maybe: %s", msg)
 	}
 }
 

@@ -127,13 +127,19 @@ func solveSolver(c *solveConfig) string {
 	return name
 }
 
-// addSolveResult puts a result of soko solve in its --out file.
+// addSolveResult puts a result of soko solve in its --out file. A
+// solution the optimizer shortened says so in its "Solver:": "soko fess,
+// optimized for pushes".
 func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 	lurd := ""
 	if r.Error == "" && r.Status == solver.Solved {
 		lurd = r.Solution
 	}
-	o.add(e, lurd, solveSolver(c))
+	name := solveSolver(c)
+	if r.Optimizer == "complete" || r.Optimizer == "stopped" {
+		name += ", optimized for " + c.opt.String()
+	}
+	o.add(e, lurd, name)
 }
 
 // entriesByID maps the ids of levels in results (bench.Record.Level) to
@@ -150,7 +156,8 @@ func entriesByID(es []levels.Entry) map[string]levels.Entry {
 
 // addRecord puts a run of soko bench in its --sok file: the level, and the
 // solution when the run solved it. Its "Solver:" is the solver's label
-// ("soko wastar(w=200)"), or an external solver's name.
+// ("soko wastar(w=200)", with ", optimized for pushes" when the optimizer
+// ran), or an external solver's name.
 func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 	e, ok := byID[rec.Level]
 	if !ok {
@@ -161,8 +168,13 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 		lurd = rec.Solution
 	}
 	name := "soko " + rec.SolverLabel()
-	if rec.External != "" {
+	switch {
+	case rec.External != "":
 		name = rec.Solver
+	case rec.FoundMoves > 0 && rec.Optimize == "moves":
+		name += ", optimized for moves"
+	case rec.FoundMoves > 0:
+		name += ", optimized for pushes"
 	}
 	o.add(e, lurd, name)
 }

@@ -35,17 +35,20 @@ type solveConfig struct {
 	json    bool
 	noLURD  bool
 	profile profileFiles
-	opt     solveOptimize
-	out     string        // --out FILE.sok
-	sok     *sokOut       // the --out file, once open
-	trace   string        // --trace FILE
-	tracer  *solver.Trace // writes to it while the levels are solved
+	opt     optimize.Policy // --optimize, --metric
+	out     string          // --out FILE.sok
+	sok     *sokOut         // the --out file, once open
+	trace   string          // --trace FILE
+	tracer  *solver.Trace   // writes to it while the levels are solved
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
 finish, its status, pushes and moves (– when unsolved), time and states
-expanded, then the solution in LURD. Every solution is replayed by the
-independent verifier before it is printed. --memory 0 means no memory limit;
+expanded, then the solution in LURD. Each solution is shortened by the
+optimizer within --time (the solver gets the limit less 0.1 s, the
+optimizer what is left, at most a quarter; --optimize off: the solver's
+own). Every solution is replayed by the independent verifier before it is
+printed. --memory 0 means no memory limit;
 without --memory a third of physical memory is shared by the workers.
 `
 
@@ -75,7 +78,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	fs.StringVar(&c.trace, "trace", "", "write where each search's time went to `FILE`, as JSONL (fess writes it; other solvers ignore it)")
 	c.profile.register(fs)
-	optimizeSolveFlags(fs, &c.opt)
+	policyFlags(fs, &c.opt)
 	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
 	return fs, c
 }
@@ -99,9 +102,12 @@ type record struct {
 	Iterations   int64            `json:"iterations,omitempty"`
 	TreeSize     int64            `json:"tree_size,omitempty"`
 	UniqueStates int64            `json:"unique_states,omitempty"`
-	Counts       map[string]int64 `json:"counts,omitempty"`      // the solver's own counters (solver.Stats.Counts)
-	Unoptimized  *optimize.Score  `json:"unoptimized,omitempty"` // the solver's own solution, with --optimize
-	Strategy     string           `json:"strategy,omitempty"`    // the portfolio member that solved the level
+	Counts       map[string]int64 `json:"counts,omitempty"`       // the solver's own counters (solver.Stats.Counts)
+	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level
+	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
+	FoundMoves   int              `json:"found_moves,omitempty"`
+	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s
+	Optimizer    string           `json:"optimizer,omitempty"`  // how the optimizer ended: "complete", "stopped" (its time or memory ran out, or Ctrl-C), "cancelled" (before it began), "off"
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
 }
@@ -299,26 +305,33 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	solved := false
 	defer func() { prog.End(slot, solved) }()
 	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level), Progress: func(p solver.Progress) { prog.Update(slot, p) }}
-	res, err := solver.Run(ctx, entry.New(), l, opts)
-	if err != nil {
-		r.Error = err.Error()
-		return r
-	}
+	res, err := optimize.Solve(ctx, entry.New(), l, opts, c.opt)
 	r.Status = res.Status
-	r.Seconds = res.Stats.Elapsed.Seconds()
+	r.Seconds = (res.Stats.Elapsed + res.Time).Seconds()
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
 	r.Counts, r.Strategy = st.Counts, st.Strategy
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
 	if res.Status == solver.Solved {
 		solved = true
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
-		if c.opt.on {
-			if r.Error = optimizeSolved(ctx, l, &res, c.opt); r.Error != "" {
-				return r
-			}
-			r.Unoptimized = &optimize.Score{Pushes: r.Pushes, Moves: r.Moves}
-			r.Pushes, r.Moves = res.Pushes, len(res.Moves)
+		if !c.opt.Off {
+			r.FoundPushes, r.FoundMoves = res.Found.Pushes, res.Found.Moves
+			r.OptimizeS = res.Time.Seconds()
+		}
+		switch {
+		case c.opt.Off:
+			r.Optimizer = "off"
+		case res.Complete:
+			r.Optimizer = "complete"
+		case res.Optimized:
+			r.Optimizer = "stopped"
+		default:
+			r.Optimizer = "cancelled" // interrupted before it began
 		}
 		if !c.noLURD || c.sok != nil {
 			r.Solution = level.FormatLURD(res.Moves)
@@ -348,8 +361,8 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
-	if u := r.Unoptimized; u != nil {
-		fmt.Fprintf(w, "  optimized from %d pushes, %d moves\n", u.Pushes, u.Moves)
+	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
+		fmt.Fprintf(w, "  found %d pushes, %d moves; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.OptimizeS, r.Optimizer)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0

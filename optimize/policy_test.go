@@ -1,0 +1,145 @@
+package optimize
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"soko/internal/testlevel"
+	"soko/level"
+	"soko/search"
+	"soko/solver"
+	"soko/verify"
+)
+
+func TestPolicyShares(t *testing.T) {
+	var p Policy
+	for _, c := range []struct {
+		limit, elapsed, search, opt time.Duration
+	}{
+		{10 * time.Second, 0, 9900 * time.Millisecond, 2500 * time.Millisecond},
+		{10 * time.Second, 9 * time.Second, 9900 * time.Millisecond, time.Second},
+		{10 * time.Second, 9950 * time.Millisecond, 9900 * time.Millisecond, 100 * time.Millisecond}, // the search overran: the reserve
+		{time.Second, 500 * time.Millisecond, 900 * time.Millisecond, 250 * time.Millisecond},
+		{200 * time.Millisecond, 0, 150 * time.Millisecond, 50 * time.Millisecond},
+		{0, time.Hour, 0, UnlimitedTime},
+	} {
+		if got := p.SearchBudget(solver.Budget{Time: c.limit, Nodes: 7}); got != (solver.Budget{Time: c.search, Nodes: 7}) {
+			t.Errorf("limit %v: search budget %+v, want %v", c.limit, got, c.search)
+		}
+		if got := p.Time(c.limit, c.elapsed); got != c.opt {
+			t.Errorf("limit %v, search %v: optimizer %v, want %v", c.limit, c.elapsed, got, c.opt)
+		}
+		if c.limit > 0 && c.search+min(c.opt, c.limit-c.search) > c.limit {
+			t.Errorf("limit %v: %v + %v is over the limit", c.limit, c.search, c.opt)
+		}
+	}
+	if got := (Policy{Off: true}).SearchBudget(solver.Budget{Time: time.Second}); got.Time != time.Second {
+		t.Errorf("off: the search gets %v, want the whole second", got.Time)
+	}
+	for _, s := range []string{"", "on", "pushes", "moves", "off"} {
+		p, err := ParsePolicy(s)
+		want := map[string]string{"": "pushes", "on": "pushes"}[s]
+		if want == "" {
+			want = s
+		}
+		if err != nil || p.String() != want {
+			t.Errorf("ParsePolicy(%q) = %v, %v", s, p, err)
+		}
+	}
+	if _, err := ParsePolicy("maybe"); err == nil {
+		t.Error("ParsePolicy(maybe): no error")
+	}
+}
+
+// Greedy's solution of Microban 3 is 15 pushes and 59 moves; Solve
+// returns the push-optimal 13 and 41, verified, and says what greedy found.
+func TestSolveShortens(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:3")[0]
+	for _, c := range []struct {
+		p             Policy
+		pushes, moves int
+	}{
+		{Policy{}, 13, 41},
+		{Policy{Metric: Moves}, 13, 41},
+		{Policy{Off: true}, 15, 59},
+	} {
+		out, err := Solve(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, c.p)
+		if err != nil || out.Status != solver.Solved {
+			t.Fatalf("%v: %v %v", c.p, out.Status, err)
+		}
+		rep := verify.Replay(l, out.Moves)
+		if !rep.Solved || rep.Pushes != c.pushes || rep.Moves != c.moves || out.Pushes != c.pushes {
+			t.Errorf("%v: %d pushes (Pushes %d), %d moves, solved %v; want %d and %d", c.p, rep.Pushes, out.Pushes, rep.Moves, rep.Solved, c.pushes, c.moves)
+		}
+		if out.Found != (Score{Pushes: 15, Moves: 59}) || out.Optimized == c.p.Off || (!c.p.Off && !out.Complete) {
+			t.Errorf("%v: found %+v, optimized %v, complete %v", c.p, out.Found, out.Optimized, out.Complete)
+		}
+	}
+}
+
+// fake returns a fixed solution after sleeping for a share of its time
+// budget, and remembers the budget it was given.
+type fake struct {
+	moves  []level.Move
+	share  float64
+	budget *solver.Budget
+	cancel context.CancelFunc // called before returning, when set
+}
+
+func (f fake) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	*f.budget = opts.Budget
+	time.Sleep(time.Duration(f.share * float64(opts.Budget.Time)))
+	if f.cancel != nil {
+		f.cancel()
+	}
+	return solver.Result{Status: solver.Solved, Moves: f.moves}, nil
+}
+
+// The optimizer's share fits inside the time limit: a search that takes
+// its whole budget leaves the optimizer the reserve, one that takes none
+// leaves it a quarter of the limit, and on a board where the optimizer
+// has more to do than that it stops in time with a verified solution.
+func TestSolveStaysInsideTheLimit(t *testing.T) {
+	l, moves := bigDetours(t, 60)
+	const limit = time.Second
+	// The optimizer's first and last steps (reading the pushes, the final
+	// walks and replay: about 25 ms here) and a loaded machine.
+	const slack = 400 * time.Millisecond
+	for _, share := range []float64{0, 1} {
+		var got solver.Budget
+		start := time.Now()
+		out, err := Solve(context.Background(), fake{moves: moves, share: share, budget: &got}, l, solver.Options{Budget: solver.Budget{Time: limit}}, Policy{})
+		took := time.Since(start)
+		if err != nil || out.Status != solver.Solved || !out.Optimized {
+			t.Fatalf("search share %v: %v %v, optimized %v", share, out.Status, err, out.Optimized)
+		}
+		if got.Time != limit-MinTime {
+			t.Errorf("the search got %v of %v, want %v", got.Time, limit, limit-MinTime)
+		}
+		if took > limit+slack || out.Time > limit/4+slack {
+			t.Errorf("search share %v: took %v, the optimizer %v, over the limit %v", share, took, out.Time, limit)
+		}
+		if rep := verify.Replay(l, out.Moves); !rep.Solved || rep.Pushes != out.Pushes || rep.Pushes > out.Found.Pushes {
+			t.Errorf("search share %v: %d pushes (Pushes %d) from %+v, solved %v", share, rep.Pushes, out.Pushes, out.Found, rep.Solved)
+		}
+		t.Logf("search share %v: took %v, optimizer %v, complete %v, %+v → %d pushes", share, took, out.Time, out.Complete, out.Found, out.Pushes)
+	}
+}
+
+// Cancelled as the search returns, Solve gives the solver's own solution
+// at once.
+func TestSolveCancelled(t *testing.T) {
+	l, moves := bigDetours(t, 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got solver.Budget
+	start := time.Now()
+	out, err := Solve(ctx, fake{moves: moves, budget: &got, cancel: cancel}, l, solver.Options{}, Policy{})
+	if err != nil || out.Status != solver.Solved || out.Optimized || out.Pushes != out.Found.Pushes || len(out.Moves) != len(moves) {
+		t.Fatalf("%v %v, optimized %v, %d pushes from %+v", out.Status, err, out.Optimized, out.Pushes, out.Found)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("cancelled, took %v", took)
+	}
+}
