@@ -347,3 +347,33 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	b.waitFor("the walk", `soko.state().player[0] === 1 && soko.state().player[1] === 4`, 5*time.Second)
 }
+
+// TestBrowserShorten: the page's solve hands the solution to the optimizer
+// by default and says how long it was found; "no: the solver's own" sends
+// optimize off and shows the solver's solution. Greedy's on Microban 3 is
+// 59 moves, which the optimizer shortens.
+func TestBrowserShorten(t *testing.T) {
+	b, url := browserPage(t)
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:3"})
+	b.waitFor("the page to load Microban 3", `window.soko && soko.ready && soko.state().level === "microban:3"`, 20*time.Second)
+	for _, tc := range []struct {
+		shorten string
+		cond    string // on the finished job
+	}{
+		{"pushes", `j.moves > 0 && j.found_moves === 59 && j.moves < 59 && /shortened by the optimizer from 59 moves/.test(document.getElementById("jobStatus").textContent)`},
+		{"off", `j.moves === 59 && j.found_moves === 0 && !/shortened/.test(document.getElementById("jobStatus").textContent)`},
+	} {
+		b.eval(`(() => { document.getElementById("solverSel").value = "greedy"; document.getElementById("shortenSel").value = "`+tc.shorten+`"; return true; })()`, nil)
+		var prev string
+		b.eval(`soko.state().job ? String(soko.state().job.id) : ""`, &prev)
+		b.click("solveBtn")
+		b.waitFor("the "+tc.shorten+" job to end", `(j => j && String(j.id) !== "`+prev+`" && j.status === "solved")(soko.state().job)`, 20*time.Second)
+		var ok bool
+		b.eval(`(j => `+tc.cond+`)(soko.state().job)`, &ok)
+		if !ok {
+			var state any
+			b.eval(`[soko.state().job, document.getElementById("jobStatus").textContent]`, &state)
+			t.Errorf("shorten %s: job and status %v", tc.shorten, state)
+		}
+	}
+}
