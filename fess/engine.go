@@ -47,11 +47,10 @@ type engine struct {
 	static int64 // bytes of the static tables
 
 	// Run in slices (rounds.go), budget is the strategy's whole share
-	// and until the slice's end, in own time and expansions: once the
-	// forward search has its root (begun), the loop pauses there, setting
-	// paused, and resume goes on from there under the next slice's guard
-	// and end. before is the engine's own time in the slices before.
-	slices bool
+	// and until the slice's end, in own time and expansions (zero: none):
+	// once the forward search has its root (begun), the loop pauses there,
+	// setting paused, and resume goes on from there under the next slice's
+	// guard and end. before is the engine's own time in the slices before.
 	until  solver.Budget
 	before time.Duration
 	begun  bool
@@ -298,7 +297,7 @@ func (e *engine) resume(guard *solver.Guard, until solver.Budget) (solver.Result
 // the first slice.
 func (e *engine) sliceOver() (solver.Status, bool) {
 	switch {
-	case !e.slices || !e.begun:
+	case !e.begun:
 		return solver.Solved, false
 	case e.until.Nodes > 0 && e.stats.Expanded >= e.until.Nodes:
 		return solver.NodeLimit, true

@@ -178,11 +178,13 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 
 // solve runs one FESS search with strategy s.
 func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
-	guard := solver.NewGuard(ctx, opts)
+	return start(l, solver.NewGuard(ctx, opts), opts, s, nil)
+}
+
+// start builds the engine of a search of l with strategy s under guard,
+// hands it to set (when not nil) and runs it.
+func start(l *level.Level, guard *solver.Guard, opts solver.Options, s *strategy, set func(*engine)) (solver.Result, error) {
 	e, st, err := newEngine(l, guard, opts, nil)
-	if e != nil {
-		e.use(s)
-	}
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -190,6 +192,10 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy
 		res := solver.Result{Status: st}
 		guard.Finish(&res.Stats)
 		return res, nil
+	}
+	e.use(s)
+	if set != nil {
+		set(e)
 	}
 	return e.run()
 }

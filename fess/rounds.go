@@ -61,21 +61,7 @@ func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options)
 	whole := opts
 	whole.Budget = r.whole
 	whole.Budget.Memory = opts.Budget.Memory
-	e, st, err := newEngine(l, guard, whole, nil)
-	if e != nil {
-		e.use(r.s)
-		e.slices, e.until = true, r.until
-	}
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if e == nil {
-		res := solver.Result{Status: st}
-		guard.Finish(&res.Stats)
-		return res, nil
-	}
-	r.e = e
-	return e.run()
+	return start(l, guard, whole, r.s, func(e *engine) { e.until, r.e = r.until, e })
 }
 
 // opening returns the part of its share a strategy's opening takes
@@ -165,24 +151,11 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		}
 		nodes += res.Stats.Expanded - r.stats.Expanded
 		r.stats, r.ran = res.Stats, true
-		if r.e != nil && r.e.paused && res.Status != solver.Solved {
-			if budget.Time > 0 {
-				r.used = r.e.elapsed().Seconds()
-			} else {
-				r.used = float64(r.e.stats.Expanded)
-			}
-			switch {
-			case before < 0 || r.e.queue.best != before:
-				r.weight, r.stalls = float64(r.s.share), 0
-			case r.e.stalled(before):
-				if r.stalls++; r.stalls >= stallSlices {
-					r.weight = max(r.weight/2, float64(r.s.share)*stallFloor)
-				}
-			default:
-				r.stalls = 0
-			}
+		var improved, stalled bool
+		if r.e != nil && r.e.paused {
+			improved, stalled = r.reweigh(before, budget.Time > 0)
 		}
-		rs.traceSlice(r, res, before)
+		rs.traceSlice(r, res, improved, stalled)
 		switch {
 		case res.Status == solver.Solved:
 			out := solver.Result{Status: solver.Solved, Moves: res.Moves, Pushes: res.Pushes, Stats: rs.sum()}
@@ -212,6 +185,31 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 	out := solver.Result{Status: last, Stats: rs.sum()}
 	out.Stats.Elapsed = time.Since(rs.start)
 	return out, nil
+}
+
+// reweigh counts the own time (or without a time limit the expansions) of
+// runner r, paused, and sets its weight: its share back when its best cell
+// changed in the slice from before (-1: none yet), halved after
+// stallSlices slices in a row in which it stalled.
+func (r *runner) reweigh(before int32, timed bool) (improved, stalled bool) {
+	if timed {
+		r.used = r.e.elapsed().Seconds()
+	} else {
+		r.used = float64(r.e.stats.Expanded)
+	}
+	improved = before < 0 || r.e.queue.best != before
+	stalled = !improved && r.e.stalled(before)
+	switch {
+	case improved:
+		r.weight, r.stalls = float64(r.s.share), 0
+	case stalled:
+		if r.stalls++; r.stalls >= stallSlices {
+			r.weight = max(r.weight/2, float64(r.s.share)*stallFloor)
+		}
+	default:
+		r.stalls = 0
+	}
+	return improved, stalled
 }
 
 // pick returns the runner still in the rounds that has had the least time
@@ -306,14 +304,11 @@ func (rs *rounds) runGreedy(ctx context.Context, deadline time.Time) (solver.Res
 	b.Memory = rs.opts.Budget.Memory
 	o := solver.Options{Budget: b, Seed: rs.opts.Seed, Params: map[string]string{}, Threads: 1, Trace: rs.opts.Trace.Strategy(g.name)}
 	res, err := solver.Run(gctx, search.Greedy{}, rs.l, o)
+	solver.TraceMember(o.Trace, res, b, err)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("portfolio member %s: %w", g.name, err)
 	}
 	rs.greedyS = res.Stats
-	if o.Trace != nil {
-		o.Trace.Write("member", memberRecord{Status: res.Status.String(), Budget: solver.TraceSeconds(b.Time), Nodes: b.Nodes,
-			Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: solver.TraceSeconds(res.Stats.Elapsed)})
-	}
 	if res.Status == solver.Solved {
 		res.Stats = rs.sum()
 		res.Stats.Strategy = g.name
@@ -357,18 +352,6 @@ func (rs *rounds) sum() solver.Stats {
 	return out
 }
 
-// memberRecord is greedy's trace record, as solver.Portfolio writes it
-// for every member: how it ended, on what budget, its counters.
-type memberRecord struct {
-	Status    string  `json:"status"`
-	Budget    float64 `json:"budget_s"`
-	Nodes     int64   `json:"budget_nodes"`
-	Expanded  int64   `json:"expanded"`
-	Generated int64   `json:"generated"`
-	Stored    int64   `json:"stored"`
-	Elapsed   float64 `json:"elapsed_s"`
-}
-
 // sliceRecord is the trace record of a slice: how it ended ("paused"
 // when it did not), where it was to end (the strategy's own seconds and
 // expansions; 0: at the end of the budget), the strategy's expansions and
@@ -386,7 +369,7 @@ type sliceRecord struct {
 }
 
 // traceSlice writes runner r's slice record, after its weight is set.
-func (rs *rounds) traceSlice(r *runner, res solver.Result, before int32) {
+func (rs *rounds) traceSlice(r *runner, res solver.Result, improved, stalled bool) {
 	t := rs.opts.Trace.Strategy(r.s.name)
 	if t == nil {
 		return
@@ -394,10 +377,7 @@ func (rs *rounds) traceSlice(r *runner, res solver.Result, before int32) {
 	rec := sliceRecord{Status: res.Status.String(), Until: solver.TraceSeconds(r.until.Time), Nodes: r.until.Nodes,
 		Expanded: res.Stats.Expanded, Own: solver.TraceSeconds(res.Stats.Elapsed)}
 	if r.e != nil && r.e.paused {
-		rec.Status = "paused"
-		rec.Improved = before < 0 || r.e.queue.best != before
-		rec.Stalled = !rec.Improved && r.e.stalled(before)
-		rec.Weight = r.weight
+		rec.Status, rec.Improved, rec.Stalled, rec.Weight = "paused", improved, stalled, r.weight
 	}
 	t.Write("slice", rec)
 }

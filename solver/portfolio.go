@@ -293,14 +293,7 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	run := func() {
 		defer mcancel()
 		res, err := Run(mctx, m.solver, l, mopts)
-		if mopts.Trace != nil {
-			rec := memberRecord{Status: res.Status.String(), Budget: TraceSeconds(b.Time), Nodes: b.Nodes,
-				Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: TraceSeconds(res.Stats.Elapsed)}
-			if err != nil {
-				rec.Status, rec.Error = "error", err.Error()
-			}
-			mopts.Trace.Write("member", rec)
-		}
+		TraceMember(mopts.Trace, res, b, err)
 		done <- outcome{i, res, err}
 	}
 	if t.parallel {
@@ -308,6 +301,21 @@ func (t *tally) start1(ctx context.Context, i int, b Budget, until time.Time, l 
 	} else {
 		run()
 	}
+}
+
+// TraceMember writes to t (nil: tracing off) the "member" record of a
+// portfolio member that ended with res, or err, on budget b; a solver that
+// schedules its own members, as fess's rounds do, writes it too.
+func TraceMember(t *Trace, res Result, b Budget, err error) {
+	if t == nil {
+		return
+	}
+	rec := memberRecord{Status: res.Status.String(), Budget: TraceSeconds(b.Time), Nodes: b.Nodes,
+		Expanded: res.Stats.Expanded, Generated: res.Stats.Generated, Stored: res.Stats.Stored, Elapsed: TraceSeconds(res.Stats.Elapsed)}
+	if err != nil {
+		rec.Status, rec.Error = "error", err.Error()
+	}
+	t.Write("member", rec)
 }
 
 // memberRecord is the trace record of a member that ended: how (its
