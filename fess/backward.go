@@ -49,6 +49,15 @@ type backward struct {
 	off     uint32
 	offRank uint64
 	start   []bool // the start's box squares
+	// greedy orders the search by the pushes that take each box from
+	// its nearest start square (nearStart), fewest first: the back
+	// strategy, which searches towards the start alone.
+	greedy    bool
+	nearStart []int32
+	// nearest is the queued position with the least of that sum, and
+	// nearestSum the sum (for progress).
+	nearest    uint32
+	nearestSum int
 }
 
 // bnode is a position of the backward search, reached from parent by a
@@ -76,9 +85,16 @@ func newBackward(ctx context.Context, e *engine) (*backward, error) {
 		start[s] = true
 	}
 	g.dead = dead
-	bk := &backward{e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
+	nearStart := make([]int32, b.N)
+	for s := range nearStart {
+		nearStart[s] = sokoban.Unreachable
+		for _, row := range rows {
+			nearStart[s] = min(nearStart[s], row[s])
+		}
+	}
+	bk := &backward{nearestSum: -1, greedy: e.strat != nil && e.strat.back, nearStart: nearStart, e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
-	bk.static = bk.starts.bytes() + g.bytes() + int64(b.N)
+	bk.static = bk.starts.bytes() + g.bytes() + 5*int64(b.N)
 	// One root per area of free squares around the filled goals.
 	bk.sorted = slices.Sorted(slices.Values(b.Goals()))
 	p := bk.pos
@@ -128,6 +144,12 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true
 	}
+	for _, f := range bk.e.peers {
+		if fid, ok := f.tree.store.Find(key, hash); ok {
+			bk.e.meeting = meeting{forward: fid, backward: id, ok: true, in: f}
+			return true
+		}
+	}
 	p := bk.pos
 	player := p.Player()
 	if from != sokoban.None {
@@ -139,8 +161,9 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	} else {
 		ok = bk.starts.child(from, to)
 	}
-	var onGoals, offStart, spread int
+	var onGoals, offStart, spread, toStart int
 	for _, s := range p.BoxSquares() {
+		toStart += int(min(bk.nearStart[s], 1<<16))
 		if bk.e.b.IsGoal(s) {
 			onGoals++
 			if !bk.start[s] {
@@ -151,6 +174,12 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	}
 	spreadRank := uint64(1<<16 - 1 - min(spread, 1<<16-1))
 	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | spreadRank
+	if bk.greedy {
+		rank = uint64(toStart)<<32 | uint64(max(conn, 0))<<16 | uint64(offStart)
+		if ok && (bk.nearestSum < 0 || toStart < bk.nearestSum) {
+			bk.nearest, bk.nearestSum = id, toStart
+		}
+	}
 	offRank := uint64(offStart)<<32 | uint64(max(conn, 0))<<16 | spreadRank
 	if from != sokoban.None {
 		p.Relocate(to, from, player)
@@ -280,6 +309,7 @@ func (e *engine) backward() bool {
 type meeting struct {
 	forward, backward uint32
 	ok                bool
+	in                *engine // whose tree forward is in, when not the searching engine's
 }
 
 // startRows returns, for each square of starts, the pushes a lone box there

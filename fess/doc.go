@@ -37,7 +37,9 @@
 //     every move; learned patterns, the corral search, boxes cut off by
 //     boxes frozen on goals and the matching only when a node comes up.
 //   - backward.go, startmatch.go: the backward search over pull
-//     macro-moves, which the forward search meets in the middle.
+//     macro-moves, which the forward search meets in the middle; greedy
+//     towards the start squares, it is the back strategy (issue 26 item
+//     3: Sokolution's and YASS's searches from the solved position).
 //   - openings.go: what a strategy runs first: imagine's imagined board
 //     (Festival's HF), park's parking plan, and the plan taken from the
 //     backward search where peeling finds no order.

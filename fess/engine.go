@@ -35,6 +35,9 @@ type engine struct {
 	back      *backward
 	meeting   meeting
 	replanned bool
+	// peers are the engines of the other strategies of the rounds, whose
+	// trees the back strategy's search meets besides its own (rounds.go).
+	peers []*engine
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch
@@ -230,6 +233,17 @@ func (e *engine) run() (solver.Result, error) {
 			return e.met()
 		}
 	}
+	if e.strat.back {
+		bk, err := e.startBackward()
+		if err != nil {
+			res, _, err := e.stopped(err)
+			return res, err
+		}
+		e.back = bk
+		e.begun = true
+		e.watch()
+		return e.loop()
+	}
 	if e.par.backShare > 0 && e.back == nil {
 		bk, err := e.startBackward()
 		if err != nil {
@@ -248,6 +262,17 @@ func (e *engine) run() (solver.Result, error) {
 // watch hands the guard the drawing and description of the best cell for
 // progress events.
 func (e *engine) watch() {
+	if bk := e.back; e.strat.back && bk != nil {
+		e.guard.Best(func() []string {
+			q := e.b.Start()
+			q.Unpack(bk.store.Key(bk.nearest))
+			return q.Rows()
+		})
+		e.guard.Describe(func() string {
+			return fmt.Sprintf("pulled back from the solved position: %d positions, the nearest %d pushes from the start squares", bk.store.Len(), bk.nearestSum)
+		})
+		return
+	}
 	e.guard.Best(e.drawBest)
 	e.guard.Describe(func() string {
 		k := e.queue.cells[e.queue.best].key
@@ -265,6 +290,24 @@ func (e *engine) loop() (solver.Result, error) {
 		}
 		if st, stop := e.tick(); stop {
 			return e.stop(st), nil
+		}
+		if e.strat.back {
+			met, more := e.back.step(e.halt(0))
+			if met || more {
+				e.stats.Expanded++
+			}
+			if met {
+				return e.met()
+			}
+			if more {
+				continue
+			}
+			if st, stop := e.guard.Check(&e.stats); stop {
+				return e.stop(st), nil // within a step: it may be cut short
+			}
+			// The whole graph of pulls from the solved position is
+			// searched: the start is not in it.
+			return e.stop(solver.NoSolution), nil
 		}
 		if e.backward() {
 			return e.met()

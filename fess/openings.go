@@ -36,7 +36,7 @@ func (e *engine) open() (res solver.Result, done bool, err error) {
 			return res, done, err
 		}
 	}
-	if (!e.plan.peeled || e.par.backPlan) && !e.feat.onGoals && !e.strat.imagine && e.feat.park == nil {
+	if (!e.plan.peeled || e.par.backPlan) && !e.feat.onGoals && !e.strat.imagine && !e.strat.back && e.feat.park == nil {
 		return e.replan()
 	}
 	return solver.Result{}, false, nil

@@ -48,6 +48,9 @@ type runner struct {
 	used   float64       // its slices so far: seconds, or expansions without a time limit
 	stats  solver.Stats  // as of its last slice
 	ran    bool
+	// meet, for the back strategy, returns the other strategies' engines
+	// whose trees its search meets (engine.peers), as of its next slice.
+	meet func() []*engine
 }
 
 // Solve implements solver.Solver: the runner's next slice, to r.until,
@@ -56,12 +59,32 @@ type runner struct {
 func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	if r.e != nil {
+		if r.meet != nil {
+			r.e.peers = r.meet()
+		}
 		return r.e.resume(guard, r.until)
 	}
 	whole := opts
 	whole.Budget = r.whole
 	whole.Budget.Memory = opts.Budget.Memory
-	return start(l, guard, whole, r.s, func(e *engine) { e.until, r.e = r.until, e })
+	return start(l, guard, whole, r.s, func(e *engine) {
+		e.until, r.e = r.until, e
+		if r.meet != nil {
+			e.peers = r.meet()
+		}
+	})
+}
+
+// engines returns the engines of the runners other than r whose forward
+// search has begun.
+func (rs *rounds) engines(r *runner) []*engine {
+	var out []*engine
+	for _, o := range rs.runners {
+		if o != r && o.e != nil && o.e.begun && !o.s.back {
+			out = append(out, o.e)
+		}
+	}
+	return out
 }
 
 // opening returns the part of its share a strategy's opening takes
@@ -72,7 +95,7 @@ func (s *strategy) opening() float64 {
 		return imagineShare
 	case s.park:
 		return parkShare
-	case s.onGoals:
+	case s.onGoals, s.back:
 		return 0
 	}
 	return replanShare // where peeling finds no order
@@ -81,6 +104,9 @@ func (s *strategy) opening() float64 {
 // stalled reports whether the best cell is the one it was (before) and
 // has no node left waiting.
 func (e *engine) stalled(before int32) bool {
+	if e.strat.back {
+		return false // its progress is not in cells
+	}
 	return e.queue.best == before && len(e.queue.cells[before].wait) == 0
 }
 

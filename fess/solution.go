@@ -8,14 +8,23 @@ import (
 )
 
 // met ends the search with the solution through the meeting: the forward
-// path to the position both searches stored, then the backward path from
-// it undone.
+// path to the position both searches stored (in the tree of the engine
+// the meeting names, another strategy's for the back strategy), then the
+// backward path from it undone.
 func (e *engine) met() (solver.Result, error) {
 	tail := e.back.pushes(e.meeting.backward)
 	if tail == nil {
 		return solver.Result{}, fmt.Errorf("%s: pull macro-move lost on replay", e.b.Level.Name())
 	}
-	return e.solution(e.meeting.forward, tail)
+	f := e
+	if e.meeting.in != nil {
+		f = e.meeting.in
+	}
+	head, err := f.pushesTo(e.meeting.forward)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return e.solved(append(head, tail...))
 }
 
 // finish ends the search with the solution reaching id, then tail.
@@ -30,6 +39,15 @@ func (e *engine) finish(id uint32, tail []sokoban.Push) solver.Result {
 // solution replays the macro-moves from the root to id, appends tail and
 // expands the pushes into moves.
 func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error) {
+	pushes, err := e.pushesTo(id)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return e.solved(append(pushes, tail...))
+}
+
+// pushesTo replays the macro-moves from the root to id into pushes.
+func (e *engine) pushesTo(id uint32) ([]sokoban.Push, error) {
 	var path []Macro
 	for ; e.tree.at(id).parent != noParent; id = e.tree.at(id).parent {
 		path = append(path, e.tree.at(id).move)
@@ -41,14 +59,18 @@ func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error)
 		steps := e.gen.path(p, path[i])
 		e.gen.lift(p.BoxSquares())
 		if steps == nil {
-			return solver.Result{}, fmt.Errorf("%s: macro-move %d lost on replay", e.b.Level.Name(), len(path)-i)
+			return nil, fmt.Errorf("%s: macro-move %d lost on replay", e.b.Level.Name(), len(path)-i)
 		}
 		for _, m := range steps {
 			p.Apply(m)
 		}
 		pushes = append(pushes, steps...)
 	}
-	pushes = append(pushes, tail...)
+	return pushes, nil
+}
+
+// solved ends the search with the solution pushes, expanded into moves.
+func (e *engine) solved(pushes []sokoban.Push) (solver.Result, error) {
 	e.finishStats()
 	if e.tr != nil {
 		e.tr.end(e, solver.Solved)
@@ -94,6 +116,9 @@ func (e *engine) finishStats() {
 		}
 		if e.meeting.ok {
 			e.stats.Counts["met"] = 1
+			if e.meeting.in != nil {
+				e.stats.Counts["met.other"] = 1 // another strategy's tree
+			}
 		}
 	}
 	if pk := e.feat.park; pk != nil {

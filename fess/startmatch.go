@@ -20,6 +20,7 @@ type startMatcher struct {
 	squares []sokoban.Square
 	// scratch for a child
 	try  []int16
+	left []int         // boxes the greedy start left unmatched
 	seen sokoban.Marks // start squares seen this round
 }
 
@@ -53,7 +54,24 @@ func (m *startMatcher) prepare(squares []sokoban.Square) bool {
 	for t := range m.boxOf {
 		m.boxOf[t] = -1
 	}
-	for i := range m.squares {
+	// A free start square for each box where there is one first, then
+	// augmenting paths for the boxes left: most boxes take the first, so
+	// few searches run (the greedy start of Kuhn's algorithm).
+	left := m.left[:0]
+	for i, s := range m.squares {
+		matched := false
+		for _, t := range m.reach[s] {
+			if m.boxOf[t] < 0 {
+				m.boxOf[t], matched = int16(i), true
+				break
+			}
+		}
+		if !matched {
+			left = append(left, i)
+		}
+	}
+	m.left = left
+	for _, i := range left {
 		m.round()
 		if !m.augment(m.boxOf, i) {
 			return false
