@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -109,6 +110,15 @@ func newCanvas(format string, w, h vg.Length) vg.CanvasWriterTo {
 	return vgpdf.New(w, h)
 }
 
+// svgFontFallbacks gives the SVG's text fonts to fall back on where
+// Liberation Serif, which the plot was laid out in, is not installed:
+// Times New Roman and Times, of the same widths, then any serif font. A
+// viewer's default font instead is often a wider sans-serif, and the
+// title then runs past the figure's edge.
+func svgFontFallbacks(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;"))
+}
+
 // savePlot writes p as name.png, name.svg and name.pdf in dir, with the
 // column's font sizes, its title wrapped and shrunk to fit the width, and
 // its legend (if it has entries) centred below the plot.
@@ -133,11 +143,19 @@ func savePlot(p *plot.Plot, dir, name string) error {
 			indent := max(0, (plotWidth-legendW)/2)
 			legend.Draw(draw.Crop(dc, indent, 0, vg.Points(2), -plotHeight))
 		}
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return fmt.Errorf("plot %s: %w", name, err)
+		}
+		data := buf.Bytes()
+		if format == "svg" {
+			data = svgFontFallbacks(data)
+		}
 		f, err := outfile.Create(filepath.Join(dir, fileName(name)+"."+format))
 		if err != nil {
 			return err
 		}
-		_, err = c.WriteTo(f)
+		_, err = f.Write(data)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -315,8 +315,8 @@ func sized(t *testing.T, m *Model, w, h int) string {
 }
 
 // TestSmallWindow: the screen always fits the window: the board two
-// columns a square, one, or a message saying what size to make it, with
-// the status and keys kept.
+// columns a square, one, the board with its status but not the keys, or a
+// message saying what size to make it, with the status and keys kept.
 func TestSmallWindow(t *testing.T) {
 	m := New(parse(t, microban1+"\n"+microban2))
 	if v := sized(t, m, 110, 30); !strings.Contains(v, "██░░··██") || strings.Contains(v, "small window") || !strings.Contains(v, "q quit") {
@@ -331,6 +331,19 @@ func TestSmallWindow(t *testing.T) {
 	v := sized(t, m, 10, 40)
 	if !strings.Contains(v, "█░.█") || strings.Contains(v, "██░░") || !strings.Contains(flat(v), "small window") || !strings.Contains(v, "q quit") {
 		t.Fatalf("10×40:\n%s", v)
+	}
+	// Room for the board and its status, not the keys: those, and a line
+	// saying so, whose size shows the keys.
+	v = sized(t, m, 30, 12)
+	if !strings.Contains(v, "██░░··██") || !strings.Contains(v, "boxes on goals 1/2") || !strings.Contains(v, "keys hidden") || strings.Contains(v, "q quit") {
+		t.Fatalf("30×12:\n%s", v)
+	}
+	var kw, kh int
+	if _, err := fmt.Sscanf(flat(v)[strings.Index(flat(v), "keys hidden: ")+len("keys hidden: "):], "%d×%d", &kw, &kh); err != nil {
+		t.Fatalf("30×12: %v\n%s", err, v)
+	}
+	if v := sized(t, m, kw, kh); !strings.Contains(v, "██░░··██") || !strings.Contains(v, "q quit") || strings.Contains(v, "keys hidden") {
+		t.Fatalf("%d×%d, the size named for the keys:\n%s", kw, kh, v)
 	}
 	// Too small for any board: the message, the address and the keys.
 	v = sized(t, m, 20, 8)

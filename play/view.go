@@ -179,8 +179,9 @@ func (m *Model) fullSize() (w, h int) {
 
 // render is the screen: the board and the lines under it. Once the window's
 // size is known, all of it fits: the board is drawn two columns a square,
-// else one, else not at all, with a message asking for a larger window
-// above the level's address and the keys that still work.
+// else one; else the board with its status only, and a line saying the
+// keys are not shown; else no board, but a message asking for a larger
+// window above the level's address and the keys that still work.
 func (m *Model) render() string {
 	g := m.Game()
 	if m.width <= 0 || m.height <= 0 {
@@ -196,7 +197,23 @@ func (m *Model) render() string {
 			return g.Board(wide) + "\n" + strings.Join(text, "\n")
 		}
 	}
+	// Room for the board and its status but not the keys: the status, and
+	// a line saying the keys are left out and what size shows them.
 	w, h := m.fullSize()
+	for _, wide := range []bool{true, false} {
+		cols := 1
+		if wide {
+			cols = 2
+		}
+		text := wrap(m.status(), "   ", m.width)
+		msg := fmt.Sprintf("keys hidden: %d×%d shows them", w, h)
+		for _, l := range wrap(strings.Fields(msg), " ", m.width) {
+			text = append(text, warnStyle.Render(l))
+		}
+		if cols*g.w <= m.width && g.h+1+len(text) <= m.height {
+			return g.Board(wide) + "\n" + strings.Join(text, "\n")
+		}
+	}
 	msg := fmt.Sprintf("The window (%d×%d) is too small for this level (%d×%d squares): enlarge it to %d×%d.", m.width, m.height, g.w, g.h, w, h)
 	var lines []string
 	for _, l := range wrap(strings.Fields(msg), " ", m.width) {

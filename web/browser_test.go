@@ -30,7 +30,7 @@ func browserPage(t *testing.T) (*browser, string) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	t.Cleanup(cancel)
 	s := New(Config{MaxJobs: 2, MaxQueue: 2, MaxTime: 20 * time.Second})
 	ts := httptest.NewServer(s)

@@ -115,8 +115,8 @@ func startBrowser(ctx context.Context, t *testing.T, path string) *browser {
 			t.Fatalf("chromium exited without a debugging port:\n%s", log.String())
 		}
 		wsURL = u
-	case <-time.After(30 * time.Second):
-		t.Fatalf("chromium did not open its debugging port in 30 s")
+	case <-time.After(60 * time.Second):
+		t.Fatalf("chromium did not open its debugging port in 60 s")
 	}
 	host := strings.TrimPrefix(wsURL, "ws://")
 	host, _, _ = strings.Cut(host, "/")

@@ -501,13 +501,15 @@ func sameFile(a, b string) bool {
 }
 
 const reportDoc = `Reads bench results and prints a Markdown report: levels solved per solver
-per budget for each collection (000 Tables 6.1/6.2), the thesis's logged
-numbers beside ours for cbc60 and schokoban-microban100, per-level push-count
-differences of two solvers, unique states per tree node (002 Table I) and run
-times. With --out-dir it also writes report.md, levels.md (per-level tables),
-summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots (cactus
-plots of levels solved within t among them) in PNG, SVG and PDF at the
-width of a paper's column. --benchstat prints the benchstat text instead of the report.
+per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
+6.2), the thesis's logged numbers beside ours for cbc60 and
+schokoban-microban100, per-level push-count differences of two solvers,
+unique states per tree node (the reversibility-compression paper's Table I)
+and how every run ended, with its times. With --out-dir it also writes
+report.md, levels.md (per-level tables), summary.csv, runs.csv,
+pushdiff.csv, benchstat.txt and the plots (cactus plots of levels solved
+within t among them) in PNG, SVG and PDF at the width of a paper's column.
+--benchstat prints the benchstat text instead of the report.
 `
 
 func runReport(args []string, stdout, stderr io.Writer) error {
