@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"soko/internal/testlevel"
-	"soko/level"
 	"soko/nn"
 	"soko/solver"
 )
@@ -40,7 +39,7 @@ func saveModel(t *testing.T, c nn.Config) string {
 // short time limit or a cancelled context stops within the budget.
 func TestSolveTimeOnBigBoard(t *testing.T) {
 	model := saveModel(t, DefaultConfig())
-	l := testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
+	l := testlevel.Open(128, 128, 255)
 	e, _ := solver.Lookup("alphazero")
 	const budget = 300 * time.Millisecond
 	for _, c := range []struct {
