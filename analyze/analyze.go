@@ -35,7 +35,7 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
 // PlanTime is the budget of the two fess plans Render prints, the packing
 // plan and then the parking plan. On every XSokoban level both together
 // take at most about 2.2 s (the parking search stops itself at 2 s); on
-// the largest boards, 128×128 with 255 boxes, each alone takes seconds. A
+// a 128×128 board with 255 boxes each alone takes seconds. A
 // plan not worked out within it is reported as such; the rest of the
 // analysis takes milliseconds on any board.
 const PlanTime = 3 * time.Second

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -215,7 +216,7 @@ func TestRenderLargest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "floor squares 15876, dead squares 500, boxes 255, tunnel squares 0, goal rooms 0"; !strings.Contains(got, want) {
+	if want := fmt.Sprintf("floor squares 15876, dead squares 500, boxes %d, tunnel squares 0, goal rooms 0", level.MaxBoxes); !strings.Contains(got, want) {
 		t.Errorf("the counts line is missing %q:\n%s", want, got[strings.Index(got, "floor squares"):])
 	}
 	for _, plan := range []string{"fess packing plan", "fess parking plan"} {
@@ -236,8 +237,9 @@ func TestRenderLargest(t *testing.T) {
 }
 
 // TestRenderMaze analyses a 128×128 maze of corridors one square wide with
-// 255 boxes and goals in it, with no time for the fess plans: the board is
-// marked and counted, and both plans are reported as not worked out.
+// the most boxes a level may have and their goals in it, with no time for
+// the fess plans: the board is marked and counted, and both plans are
+// reported as not worked out.
 func TestRenderMaze(t *testing.T) {
 	l := maze(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
 	got, err := render(context.Background(), l, 0)
@@ -251,7 +253,7 @@ func TestRenderMaze(t *testing.T) {
 	if strings.ContainsAny(board, "-|") {
 		t.Errorf("the board has XSB floor or row separators:\n%s", board)
 	}
-	m := regexp.MustCompile(`floor squares (\d+), dead squares \d+, boxes 255, tunnel squares (\d+), goal rooms \d+\n`).FindStringSubmatch(rest)
+	m := regexp.MustCompile(`floor squares (\d+), dead squares \d+, boxes ` + strconv.Itoa(level.MaxBoxes) + `, tunnel squares (\d+), goal rooms \d+\n`).FindStringSubmatch(rest)
 	if m == nil {
 		t.Fatalf("no counts line:\n%s", rest)
 	}

@@ -315,7 +315,7 @@ type meeting struct {
 // startRows returns, for each square of starts, the pushes a lone box there
 // needs to each square (sokoban.Unreachable where it never gets), with g
 // (no boxes placed), and the squares no box from a start square reaches.
-// It takes about a second on the largest boards (255 boxes), so it looks at
+// It takes about a second on a 128×128 board with 255 boxes, so it looks at
 // ctx before each row and returns ctx.Err() when ctx is done.
 func startRows(ctx context.Context, g *macroGen, starts []sokoban.Square) (rows [][]int32, dead []bool, err error) {
 	b := g.b

@@ -145,7 +145,7 @@ func (pk *parking) bytes() int64 {
 }
 
 // parkPlanTime bounds the parking search of ParkPlan: an expansion takes
-// about a second on the largest boards (255 boxes).
+// about a second on a 128×128 board with 255 boxes.
 const parkPlanTime = 2 * time.Second
 
 // ParkEntry is one step of a parking plan, for people (soko analyze): a box

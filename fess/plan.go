@@ -308,8 +308,8 @@ func PlanOrder(ctx context.Context, b *sokoban.Board) ([]sokoban.Square, error) 
 	return e.plan.order, nil
 }
 
-// planOrderTime is the budget PlanOrder searches under: the largest boards
-// (255 boxes) take seconds a backward expansion.
+// planOrderTime is the budget PlanOrder searches under: a 128×128 board
+// with 255 boxes takes seconds a backward expansion.
 const planOrderTime = 10 * time.Second
 
 // orderOrNil returns pl's order, nil for a nil plan.

@@ -59,10 +59,19 @@ const (
 
 // Size limits enforced by the parser. A level larger than this is rejected
 // with an error rather than allowed to exhaust memory in the solvers.
+//
+// No box index is stored in fewer than 16 bits (sokoban.Position's boxAt
+// is int16), so the core would take any box count a 128×128 board can hold
+// (at most 15,875). MaxBoxes bounds the tables that grow with the goals
+// instead: the largest, the pull distances (4 bytes per goal and floor
+// square), stays within 64 MiB on the largest board (1,024 × 15,876 × 4
+// bytes = 62 MiB). That is 3.5 times the largest level of the collections
+// the project runs (Sasquatch VI 50: 288 boxes, which Festival and YASS
+// load too).
 const (
 	MaxWidth  = 128
 	MaxHeight = 128
-	MaxBoxes  = 255
+	MaxBoxes  = 1024
 )
 
 // Level is one validated Sokoban board.

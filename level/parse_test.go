@@ -2,6 +2,7 @@ package level
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -225,12 +226,8 @@ func TestParseErrors(t *testing.T) {
 	for range MaxHeight + 1 {
 		tall.WriteString("#\n")
 	}
-	var many strings.Builder
-	many.WriteString("; 4\n" + strings.Repeat("#", 123) + "\n#@" + strings.Repeat(" ", 120) + "#\n")
-	for range 5 {
-		many.WriteString("#" + strings.Repeat("$.", 60) + " #\n")
-	}
-	many.WriteString(strings.Repeat("#", 123) + "\n")
+	manyRows := MaxBoxes/60 + 1
+	many := "; 4\n" + boxRows(manyRows)
 
 	tests := []struct {
 		name      string
@@ -254,7 +251,7 @@ func TestParseErrors(t *testing.T) {
 		{"leading tab", "#####\n\t#@$.#\n#####\n", 1, 2, 1, "tab character in board (tabs are not allowed in boards; use spaces)"},
 		{"too wide", wide.String(), 1, 1, 129, "row wider than the maximum width 128"},
 		{"too high", tall.String(), 1, 129, 1, "level higher than the maximum height 128"},
-		{"too many boxes", many.String(), 4, 2, 0, "300 boxes, more than the limit of 255"},
+		{"too many boxes", many, 4, 2, 0, fmt.Sprintf("%d boxes, more than the limit of %d", 60*manyRows, MaxBoxes)},
 		{"count zero", "5#|#@$.#|0#5#\n", 1, 1, 10, "run-length count 0"},
 		{"count at end", "5#|#@$.#|5#3\n", 1, 1, 12, "run-length count not followed by a board character"},
 		{"count before bar", "5#|#@$.#3|5#\n", 1, 1, 9, "run-length count not followed by a board character"},
@@ -279,6 +276,36 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("got  %#v\nwant %#v", *e, want)
 			}
 		})
+	}
+}
+
+// boxRows is a closed 123-wide level of n rows of 60 boxes, each beside
+// its goal, below a row where the player stands.
+func boxRows(n int) string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat("#", 123) + "\n#@" + strings.Repeat(" ", 120) + "#\n")
+	for range n {
+		b.WriteString("#" + strings.Repeat("$.", 60) + " #\n")
+	}
+	b.WriteString(strings.Repeat("#", 123) + "\n")
+	return b.String()
+}
+
+// A level of more than 255 boxes loads (Sasquatch VI 50 has 288), up to
+// MaxBoxes.
+func TestParseManyBoxes(t *testing.T) {
+	for _, rows := range []int{5, MaxBoxes / 60} {
+		ls, err := ParseString(boxRows(rows), "m.xsb")
+		if err != nil {
+			t.Fatalf("%d boxes: %v", 60*rows, err)
+		}
+		if got := ls[0].Boxes(); got != 60*rows {
+			t.Errorf("%d boxes read as %d", 60*rows, got)
+		}
+	}
+	exact := strings.Replace(boxRows(MaxBoxes/60+1), strings.Repeat("$.", 60), strings.Repeat("$.", MaxBoxes%60)+strings.Repeat("  ", 60-MaxBoxes%60), 1)
+	if ls, err := ParseString(exact, "m.xsb"); err != nil || ls[0].Boxes() != MaxBoxes {
+		t.Errorf("a level of exactly MaxBoxes boxes: %v", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package level
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -81,7 +82,7 @@ func TestParseCollectionTooManyBoxes(t *testing.T) {
 		t.Fatalf("%d levels and %d unloadable, want 2 and 1", len(c.Levels), len(c.Unloadable))
 	}
 	u := c.Unloadable[0]
-	want := "s.sok:6: level 50: 256 boxes, more than the limit of 255"
+	want := fmt.Sprintf("s.sok:6: level 50: %d boxes, more than the limit of %d", MaxBoxes+1, MaxBoxes)
 	if u.Err.Error() != want || u.Pos != 2 || u.Title != "Big" {
 		t.Errorf("got %q (pos %d, title %q), want %q at pos 2 titled Big", u.Err, u.Pos, u.Title, want)
 	}

@@ -16,12 +16,13 @@ import (
 
 // The largest boards soko accepts: 128×128 with open floor, with few boxes
 // (cheap set-up, then long searches over 15,876 squares) and with the most
-// boxes a level may have (255 goals: the pull-distance table alone takes
-// longer than the budgets below, and one expansion can take a second).
+// boxes a level may have (level.MaxBoxes goals: the pull-distance table
+// alone takes longer than the budgets below, and one expansion can take
+// seconds).
 func bigLevels() map[string]*level.Level {
 	return map[string]*level.Level{
-		"128x128, 4 boxes":   testlevel.Open(level.MaxWidth, level.MaxHeight, 4),
-		"128x128, 255 boxes": testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes),
+		"128x128, 4 boxes":        testlevel.Open(level.MaxWidth, level.MaxHeight, 4),
+		"128x128, MaxBoxes boxes": testlevel.Open(level.MaxWidth, level.MaxHeight, level.MaxBoxes),
 	}
 }
 
@@ -64,7 +65,7 @@ func TestBigBoardsHonourTime(t *testing.T) {
 func TestBigBoardsMemoryAndCancel(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	l := bigLevels()["128x128, 255 boxes"]
+	l := bigLevels()["128x128, MaxBoxes boxes"]
 	for _, e := range solver.Entries() {
 		for _, tc := range []struct {
 			ctx    context.Context

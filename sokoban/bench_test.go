@@ -26,8 +26,15 @@ func boards(t testing.TB, spec string) []*sokoban.Board {
 // BenchmarkPushGeneration walks randomly through Microban positions; each
 // step is one reachability flood fill plus push generation, then one push
 // applied. It reports generated pushes per second.
-func BenchmarkPushGeneration(b *testing.B) {
-	boards := boards(b, "microban:1-50")
+func BenchmarkPushGeneration(b *testing.B) { benchPushes(b, "microban:1-50") }
+
+// BenchmarkPushGenerationXSokoban is BenchmarkPushGeneration on the 90
+// XSokoban levels: bigger boards (more than 256 squares on most, so two-byte
+// keys) and more boxes.
+func BenchmarkPushGenerationXSokoban(b *testing.B) { benchPushes(b, "xsokoban90") }
+
+func benchPushes(b *testing.B, spec string) {
+	boards := boards(b, spec)
 	positions := make([]*sokoban.Position, len(boards))
 	for i, bd := range boards {
 		positions[i] = bd.Start()
@@ -54,8 +61,14 @@ func BenchmarkPushGeneration(b *testing.B) {
 
 // BenchmarkStore interns every push-state reachable on Microban levels (up
 // to a cap) and reports the store's bytes per state.
-func BenchmarkStore(b *testing.B) {
-	boards := boards(b, "microban:1-20")
+func BenchmarkStore(b *testing.B) { benchStore(b, "microban:1-20", 200000) }
+
+// BenchmarkStoreXSokoban is BenchmarkStore on XSokoban 1–10, whose state
+// spaces pass any cap: the first 20,000 states of each, breadth first.
+func BenchmarkStoreXSokoban(b *testing.B) { benchStore(b, "xsokoban90:1-10", 20000) }
+
+func benchStore(b *testing.B, spec string, limit int) {
+	boards := boards(b, spec)
 	var states, bytes int64
 	for b.Loop() {
 		states, bytes = 0, 0
@@ -65,7 +78,7 @@ func BenchmarkStore(b *testing.B) {
 			key := p.Pack(nil)
 			st.Intern(key, p.Hash())
 			var pushes []sokoban.Push
-			for id := uint32(0); int(id) < st.Len() && st.Len() < 200000; id++ {
+			for id := uint32(0); int(id) < st.Len() && st.Len() < limit; id++ {
 				p.Unpack(st.Key(id))
 				pushes = p.Pushes(pushes[:0], nil)
 				for _, m := range pushes {

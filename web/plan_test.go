@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -117,7 +118,7 @@ func TestPlanErrors(t *testing.T) {
 }
 
 // TestAnalyzeLargest: POST /api/analyze on a pasted level of the largest
-// size, an open 128×128 room with 255 boxes, with its overlays and its
+// size, an open 128×128 room with the most boxes a level may have, with its overlays and its
 // text, not a 503: the fess plans, which take seconds there, stop at the
 // analysis's budget (analyze.PlanTime), well inside the server's limit,
 // and the text says so of a plan cut off.
@@ -132,7 +133,7 @@ func TestAnalyzeLargest(t *testing.T) {
 	if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d %.300s", resp.StatusCode, body)
 	}
-	if len(a.Dead) != 500 || !strings.Contains(a.Text, "floor squares 15876, dead squares 500, boxes 255, tunnel squares 0, goal rooms 0\n") {
+	if len(a.Dead) != 500 || !strings.Contains(a.Text, fmt.Sprintf("floor squares 15876, dead squares 500, boxes %d, tunnel squares 0, goal rooms 0\n", level.MaxBoxes)) {
 		t.Errorf("%d dead squares; text:\n%s", len(a.Dead), a.Text[strings.Index(a.Text, "legend"):])
 	}
 	for _, plan := range []string{"fess packing plan", "fess parking plan"} {

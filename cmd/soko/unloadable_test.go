@@ -2,23 +2,26 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"soko/bench"
+	"soko/level"
 )
 
-// unloadableFile writes a collection of four levels whose third has 256
-// boxes, more than a level may have, and returns its path.
+// unloadableFile writes a collection of four levels whose third has one
+// box more than a level may have, and returns its path.
 func unloadableFile(t *testing.T) string {
 	t.Helper()
 	good := "#####\n#@$.#\n#####\n"
 	var big strings.Builder
 	big.WriteString(strings.Repeat("#", 18) + "\n#@" + strings.Repeat(" ", 15) + "#\n")
-	for range 16 {
-		big.WriteString("#" + strings.Repeat("*", 16) + "#\n")
+	for n := level.MaxBoxes + 1; n > 0; n -= 16 {
+		k := min(n, 16)
+		big.WriteString("#" + strings.Repeat("*", k) + strings.Repeat(" ", 16-k) + "#\n")
 	}
 	big.WriteString(strings.Repeat("#", 18) + "\n")
 	path := filepath.Join(t.TempDir(), "c.xsb")
@@ -29,8 +32,11 @@ func unloadableFile(t *testing.T) string {
 	return path
 }
 
-// The unloadable level's error, as the commands give it.
-const bigError = ":11: level 3: 256 boxes, more than the limit of 255"
+// The unloadable level's reason and error, as the commands give them.
+var (
+	bigReason = fmt.Sprintf("%d boxes, more than the limit of %d", level.MaxBoxes+1, level.MaxBoxes)
+	bigError  = ":11: level 3: " + bigReason
+)
 
 // One level that cannot be loaded is an error of that level: solve, list,
 // show and bench do the others and exit with status 1, and a selection
@@ -46,7 +52,7 @@ func TestUnloadableLevel(t *testing.T) {
 
 	out, _, err = soko(t, "", "list", path)
 	if !errors.Is(err, errSilent) || strings.Count(out, "\n") != 4 ||
-		!strings.Contains(out, path+":3 cannot load: line 11: 256 boxes, more than the limit of 255  (Big)") {
+		!strings.Contains(out, path+":3 cannot load: line 11: "+bigReason+"  (Big)") {
 		t.Errorf("list: %v\n%s", err, out)
 	}
 
