@@ -15,10 +15,11 @@ import (
 	"soko/levels"
 	"soko/solver"
 
-	_ "soko/fess"   // registers the FESS solver
-	_ "soko/mcts"   // registers the MCTS solvers
-	_ "soko/qlearn" // registers the learning solvers
-	_ "soko/search" // registers the search solvers
+	_ "soko/distance" // registers the distance-model solvers
+	_ "soko/fess"     // registers the FESS solver
+	_ "soko/mcts"     // registers the MCTS solvers
+	_ "soko/qlearn"   // registers the learning solvers
+	_ "soko/search"   // registers the search solvers
 )
 
 // usageError is a mistake in the command line; it exits with status 2.
