@@ -33,22 +33,29 @@ type Estimator struct {
 }
 
 // NewEstimator returns an estimator for board b with model m (nil: the
-// bound alone) that stops the network when ctx ends.
-func NewEstimator(ctx context.Context, m *Model, b *sokoban.Board) (*Estimator, error) {
-	bd, err := newBoard(ctx, b)
+// bound alone). Its tables are built under setUp, which may end the
+// building with its error; the network stops when ctx ends.
+func NewEstimator(ctx, setUp context.Context, m *Model, b *sokoban.Board) (*Estimator, error) {
+	bd, err := newBoard(setUp, b)
 	if err != nil {
 		return nil, err
 	}
-	return &Estimator{ctx: ctx, model: m, bd: bd, batch: max(1, maxSquares/(b.Width*b.Level.Height)), pos: b.Start()}, nil
+	return &Estimator{ctx: ctx, model: m, bd: bd, batch: batchOf(b), pos: b.Start()}, nil
 }
 
-// Bytes returns the memory the estimator's tables and a batch take.
-func (e *Estimator) Bytes() int64 {
-	n := int64(e.bd.b.N)
-	bytes := 4*n*int64(len(e.bd.b.Goals())) + 8*n + e.bd.bound.Bytes()
-	if e.model != nil {
-		hw := e.bd.b.Width * e.bd.b.Level.Height
-		bytes += e.model.Net.Config.Bytes(e.batch, hw, false) + 8*int64(planes*hw*e.batch)
+// batchOf is the boards of one network batch on board b.
+func batchOf(b *sokoban.Board) int { return max(1, maxSquares/(b.Width*b.Level.Height)) }
+
+// EstimatorBytes returns the memory an estimator for board b with model m
+// (nil: none) holds: the bound's table of pull distances, the squares'
+// tables, and the network's working memory and planes for a batch.
+func EstimatorBytes(m *Model, b *sokoban.Board) int64 {
+	n := int64(b.N)
+	bytes := 4*n*int64(len(b.Goals())) + 8*n + b.PullBytes()
+	if m != nil {
+		hw := b.Width * b.Level.Height
+		batch := batchOf(b)
+		bytes += m.Net.Config.Bytes(batch, hw, false) + 8*int64(planes*hw*batch)
 	}
 	return bytes
 }

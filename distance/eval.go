@@ -43,7 +43,7 @@ func Measure(ctx context.Context, m *Model, levels []*level.Level, nodes int64) 
 			continue
 		}
 		e.Levels++
-		est, err := NewEstimator(ctx, m, b)
+		est, err := NewEstimator(ctx, ctx, m, b)
 		if err != nil {
 			return e, err
 		}

@@ -101,23 +101,24 @@ func (MCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (sol
 	if b.Impossible != "" {
 		return mcts.SolveValued(ctx, l, opts, c, nil) // says no solution
 	}
-	e, err := NewEstimator(ctx, m, b)
-	if err != nil {
-		if st, ok := solver.Stopped(err); ok {
-			res := solver.Result{Status: st}
-			solver.NewGuard(ctx, opts).Finish(&res.Stats)
-			return res, nil
-		}
-		return solver.Result{}, err
-	}
-	need := e.Bytes()
+	need := EstimatorBytes(m, b)
 	if opts.Budget.Memory > 0 {
 		if need >= opts.Budget.Memory {
+			// The estimator alone does not fit: stop before building it.
 			res := solver.Result{Status: solver.MemoryLimit, Stats: solver.Stats{Bytes: need}}
 			solver.NewGuard(ctx, opts).Finish(&res.Stats)
 			return res, nil
 		}
-		opts.Budget.Memory -= need
+		opts.Budget.Memory -= need // the search's tables get the rest
+	}
+	e, err := NewEstimator(ctx, ctx, m, b)
+	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			res := solver.Result{Status: st, Stats: solver.Stats{Bytes: need}}
+			solver.NewGuard(ctx, opts).Finish(&res.Stats)
+			return res, nil
+		}
+		return solver.Result{}, err
 	}
 	res, err := mcts.SolveValued(ctx, l, opts, c, &evaluator{e: e, weight: weight})
 	res.Stats.Bytes += need
@@ -155,9 +156,10 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	}
 	defer cancel()
 	var e *Estimator
-	res, err := search.GreedyWith(ctx, l, opts, func(b *sokoban.Board) (search.Estimate, error) {
+	bytes := func(b *sokoban.Board) int64 { return EstimatorBytes(m, b) }
+	res, err := search.GreedyWith(ctx, l, opts, bytes, func(setUp context.Context, b *sokoban.Board) (search.Estimate, error) {
 		var err error
-		if e, err = NewEstimator(ctx, m, b); err != nil {
+		if e, err = NewEstimator(ctx, setUp, m, b); err != nil {
 			return nil, err
 		}
 		return func(p *sokoban.Position) (float64, bool) {

@@ -26,14 +26,26 @@ func GreedyParams() []solver.Param {
 // GreedyWith is greedy best-first search over pushes as Greedy runs it
 // (the same pruning, macros and parameters, ties to the shallower state),
 // ordered by an estimate from outside the package instead of the matching
-// bound: newEstimate builds it once the level's board is prepared, and it
-// is asked once for every new state. Priorities are the estimate in tenths
-// of a push, rounded (EstimateResolution).
-func GreedyWith(ctx context.Context, l *level.Level, opts solver.Options, newEstimate func(b *sokoban.Board) (Estimate, error)) (solver.Result, error) {
+// bound: newEstimate builds it once the level's board is prepared, under
+// the set-up context of the budget (solver.Guard.SetUp; an error of that
+// context ends the search with the budget's status), after bytes(board)
+// bytes have been counted against the memory budget; it is asked once for
+// every new state. Priorities are the estimate in tenths of a push,
+// rounded (EstimateResolution).
+func GreedyWith(ctx context.Context, l *level.Level, opts solver.Options, bytes func(b *sokoban.Board) int64,
+	newEstimate func(setUp context.Context, b *sokoban.Board) (Estimate, error)) (solver.Result, error) {
 	score := func(g *pushGraph) (scorer, error) {
-		est, err := newEstimate(g.board)
+		if g.halt != solver.Solved || g.charge(bytes(g.board)) {
+			return scorer{}, nil // ready stops the search
+		}
+		setUp, cancel := g.guard.SetUp()
+		defer cancel()
+		est, err := newEstimate(setUp, g.board)
 		if err != nil {
-			return scorer{}, err
+			return scorer{}, g.stopped(err)
+		}
+		if est == nil {
+			return scorer{}, nil
 		}
 		return scorer{score: func(p *sokoban.Position, depth int) (int, int, bool) {
 			h, ok := est(p)
