@@ -15,10 +15,11 @@ import (
 	"soko/levels"
 	"soko/solver"
 
-	_ "soko/fess"   // registers the FESS solver
-	_ "soko/mcts"   // registers the MCTS solvers
-	_ "soko/qlearn" // registers the learning solvers
-	_ "soko/search" // registers the search solvers
+	_ "soko/distance" // registers the distance-model solvers
+	_ "soko/fess"     // registers the FESS solver
+	_ "soko/mcts"     // registers the MCTS solvers
+	_ "soko/qlearn"   // registers the learning solvers
+	_ "soko/search"   // registers the search solvers
 )
 
 // usageError is a mistake in the command line; it exits with status 2.
@@ -90,6 +91,8 @@ var commands = []command{
 		}},
 	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
 		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
+	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,
+		flags: func() *flag.FlagSet { fs, _ := trainDistFlags(); return fs }, run: runTrainDist},
 	{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc,
 		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",

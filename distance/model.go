@@ -1,0 +1,157 @@
+package distance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"soko/deadlock"
+	"soko/heuristic"
+	"soko/nn"
+	"soko/sokoban"
+)
+
+// The input planes, per grid square.
+const (
+	planeWall  = iota // not a floor square of the board
+	planeGoal         // a goal
+	planeBox          // a box
+	planeReach        // the player can walk there
+	planeDead         // a dead floor square: a box there can reach no goal
+	planeNear         // on a box: its pushes to the nearest goal, alone, / scale
+	planeBound        // every square: the position's bound / scale
+	planes
+)
+
+// scale divides pushes into the network's range, in the input and the
+// output.
+const scale = 10
+
+// DeadGap is the target of a dead position: its bound plus DeadGap pushes.
+// Boxoban's medium levels need at most 39 pushes; 20 more than the bound
+// puts a dead position behind nearly every live one with the same boxes
+// on goals, without a target so far off that it dominates the squared
+// error.
+const DeadGap = 20
+
+// Unsolvable is the estimate of a position whose bound is infeasible (a box
+// that can reach no goal): beyond any live position's of Boxoban's size,
+// but not so far that one such child, averaged into its parent's value by
+// MCTS, outweighs all its live siblings.
+const Unsolvable = 60
+
+// meta names the encoding in the model file; a model of another encoding
+// is refused.
+const meta = "soko distance v1: planes wall,goal,box,reach,dead,near,bound; pushes above the pull-distance matching bound, scale 10"
+
+// DefaultConfig is the network of the distance model: package nn's tower,
+// small enough to evaluate a 10×10 board in a fraction of a millisecond.
+func DefaultConfig() nn.Config {
+	return nn.Config{Planes: planes, Embed: 16, Channels: 16, Blocks: 2, Hidden: 32}
+}
+
+// board holds what the encoding and the bound need of one board.
+type board struct {
+	b     *sokoban.Board
+	dead  []bool
+	near  []int32
+	bound *heuristic.PushMatching
+	check *deadlock.Checker
+}
+
+func newBoard(ctx context.Context, b *sokoban.Board) (*board, error) {
+	dist, err := b.PullDistances(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dead := deadlock.DeadSquares(b)
+	return &board{b: b, dead: dead, near: b.NearestGoal(), bound: heuristic.NewPushMatching(b, dist),
+		check: deadlock.NewChecker(b, dead, detectors)}, nil
+}
+
+// detectors are the dynamic deadlock detectors whose finds are dead
+// examples: those of the MCTS solvers (package mcts).
+var detectors = deadlock.Detectors{WallSegment: true, Freeze: true}
+
+// Bound returns p's pull-distance matching bound, or false when no
+// matching is feasible.
+func (bd *board) Bound(p *sokoban.Position) (int, bool) {
+	h, ok := bd.bound.Bound(p)
+	return int(h), ok
+}
+
+// encode appends the planes of p, whose bound is h, to dst.
+func (bd *board) encode(dst []float64, p *sokoban.Position, h int) []float64 {
+	b := bd.b
+	w, ht := b.Width, b.Level.Height
+	hw := w * ht
+	start := len(dst)
+	for range planes * hw {
+		dst = append(dst, 0)
+	}
+	in := dst[start:]
+	p.Reach()
+	hb := float64(h) / scale
+	for y := range ht {
+		for x := range w {
+			i := y*w + x
+			in[planeBound*hw+i] = hb
+			s := b.At(x, y)
+			if s == sokoban.None {
+				in[planeWall*hw+i] = 1
+				continue
+			}
+			if b.IsGoal(s) {
+				in[planeGoal*hw+i] = 1
+			}
+			if bd.dead[s] {
+				in[planeDead*hw+i] = 1
+			}
+			if p.HasBox(s) {
+				in[planeBox*hw+i] = 1
+				if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
+					in[planeNear*hw+i] = float64(d) / scale
+				}
+			}
+			if p.Reachable(s) {
+				in[planeReach*hw+i] = 1
+			}
+		}
+	}
+	return dst
+}
+
+// Model is a trained distance model.
+type Model struct {
+	Net *nn.Net
+}
+
+// errEncoding is wrapped when a model file holds a network of another
+// input encoding.
+var errEncoding = errors.New("not a distance model of this version")
+
+// Load reads a model written by Train (Model.Save).
+func Load(path string) (*Model, error) {
+	net, err := nn.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if net.Meta != meta || net.Planes != planes {
+		return nil, fmt.Errorf("model %s: %w (it says %q)", path, errEncoding, net.Meta)
+	}
+	return &Model{Net: net}, nil
+}
+
+// Save writes the model to path.
+func (m *Model) Save(path string) error { return m.Net.Save(path) }
+
+// gap turns a network output into pushes above the bound: never negative
+// (the bound is admissible), and a non-finite output (a diverged network)
+// counts as dead.
+func gap(out float64) float64 {
+	if math.IsNaN(out) || math.IsInf(out, 0) {
+		return DeadGap
+	}
+	return min(max(out*scale, 0), Unsolvable)
+}
