@@ -163,7 +163,9 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	}
 	var onGoals, offStart, spread, toStart int
 	for _, s := range p.BoxSquares() {
-		toStart += int(min(bk.nearStart[s], 1<<16))
+		if bk.greedy {
+			toStart += int(min(bk.nearStart[s], 1<<16))
+		}
 		if bk.e.b.IsGoal(s) {
 			onGoals++
 			if !bk.start[s] {
@@ -173,8 +175,10 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		spread += int(min(bk.e.near[s], 1<<10))
 	}
 	spreadRank := uint64(1<<16 - 1 - min(spread, 1<<16-1))
-	rank := uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | spreadRank
-	if bk.greedy {
+	var rank uint64
+	if !bk.greedy {
+		rank = uint64(max(conn, 0))<<32 | uint64(onGoals)<<16 | spreadRank
+	} else {
 		rank = uint64(toStart)<<32 | uint64(max(conn, 0))<<16 | uint64(offStart)
 		if ok && (bk.nearestSum < 0 || toStart < bk.nearestSum) {
 			bk.nearest, bk.nearestSum = id, toStart

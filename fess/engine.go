@@ -233,18 +233,7 @@ func (e *engine) run() (solver.Result, error) {
 			return e.met()
 		}
 	}
-	if e.strat.back {
-		bk, err := e.startBackward()
-		if err != nil {
-			res, _, err := e.stopped(err)
-			return res, err
-		}
-		e.back = bk
-		e.begun = true
-		e.watch()
-		return e.loop()
-	}
-	if e.par.backShare > 0 && e.back == nil {
+	if (e.strat.back || e.par.backShare > 0) && e.back == nil {
 		bk, err := e.startBackward()
 		if err != nil {
 			res, _, err := e.stopped(err)
@@ -253,6 +242,10 @@ func (e *engine) run() (solver.Result, error) {
 		e.back = bk
 	}
 	e.begun = true
+	if e.strat.back {
+		e.watch() // its best is the backward search's
+		return e.loop()
+	}
 	if res, done, err := e.expand(root); done {
 		return res, err
 	}

@@ -162,11 +162,7 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 				rs.greedy = s
 				continue
 			}
-			r := &runner{s: s, index: i, own: own, weight: float64(s.share)}
-			if s.back {
-				r.meet = func() []*engine { return rs.engines(r) }
-			}
-			rs.runners = append(rs.runners, r)
+			rs.runners = append(rs.runners, &runner{s: s, index: i, own: own, weight: float64(s.share)})
 		}
 		if len(rs.runners) > 0 {
 			return rs.solve(ctx)

@@ -48,9 +48,9 @@ type runner struct {
 	used   float64       // its slices so far: seconds, or expansions without a time limit
 	stats  solver.Stats  // as of its last slice
 	ran    bool
-	// meet, for the back strategy, returns the other strategies' engines
-	// whose trees its search meets (engine.peers), as of its next slice.
-	meet func() []*engine
+	// peers, for the back strategy, are the other strategies' engines
+	// whose trees its search meets in its next slice (engine.peers).
+	peers []*engine
 }
 
 // Solve implements solver.Solver: the runner's next slice, to r.until,
@@ -59,20 +59,13 @@ type runner struct {
 func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	if r.e != nil {
-		if r.meet != nil {
-			r.e.peers = r.meet()
-		}
+		r.e.peers = r.peers
 		return r.e.resume(guard, r.until)
 	}
 	whole := opts
 	whole.Budget = r.whole
 	whole.Budget.Memory = opts.Budget.Memory
-	return start(l, guard, whole, r.s, func(e *engine) {
-		e.until, r.e = r.until, e
-		if r.meet != nil {
-			e.peers = r.meet()
-		}
-	})
+	return start(l, guard, whole, r.s, func(e *engine) { e.until, e.peers, r.e = r.until, r.peers, e })
 }
 
 // engines returns the engines of the runners other than r whose forward
@@ -169,6 +162,9 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if sb.Time > 0 {
 			sctx, cancel = context.WithDeadline(ctx, deadline)
+		}
+		if r.s.back {
+			r.peers = rs.engines(r)
 		}
 		res, err := solver.Run(sctx, r, rs.l, rs.sliceOptions(r, sb))
 		cancel()
