@@ -18,8 +18,6 @@ import (
 const DefaultWeight = 0.8
 
 var (
-	cParam = solver.Param{Name: "c", Kind: solver.Real, Default: strconv.FormatFloat(mcts.DefaultPushC, 'g', -1, 64),
-		Min: 0, Max: 1e6, Doc: "UCT exploration constant (values are in pushes)"}
 	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: strconv.FormatFloat(DefaultWeight, 'g', -1, 64),
 		Min: 0, Max: 1, Doc: "share of the model in a node's value, the rest the matching heuristic (1: the model alone)"}
 )
@@ -28,7 +26,7 @@ func init() {
 	solver.Register(solver.Entry{
 		Name:    "alphazero",
 		Summary: "Schokoban MCTS valued by a network trained with soko train, --model FILE (003 §2.4, §3.1); without a model, Schokoban",
-		Params:  []solver.Param{cParam, weightParam},
+		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return Solver{} },
 	})
 }
@@ -44,7 +42,7 @@ type Solver struct{}
 
 // Solve implements solver.Solver.
 func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	c, err := opts.Real(cParam)
+	c, err := opts.Real(mcts.PushCParam)
 	if err != nil {
 		return solver.Result{}, err
 	}

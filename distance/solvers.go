@@ -2,7 +2,6 @@ package distance
 
 import (
 	"context"
-	"strconv"
 
 	"soko/level"
 	"soko/mcts"
@@ -12,8 +11,6 @@ import (
 )
 
 var (
-	cParam = solver.Param{Name: "c", Kind: solver.Real, Default: strconv.FormatFloat(mcts.DefaultPushC, 'g', -1, 64),
-		Min: 0, Max: 1e6, Doc: "UCT exploration constant (values are in pushes)"}
 	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: "1",
 		Min: 0, Max: 1, Doc: "share of the estimate in a node's value, the rest Schokoban's Manhattan matching"}
 )
@@ -22,7 +19,7 @@ func init() {
 	solver.Register(solver.Entry{
 		Name:    "mcts-dist",
 		Summary: "Schokoban MCTS valued by the distance model of soko train-dist, --model FILE (003 §4.2.2); without a model, the pull-distance matching bound",
-		Params:  []solver.Param{cParam, weightParam},
+		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return MCTS{} },
 	})
 	solver.Register(solver.Entry{
@@ -81,7 +78,7 @@ func counts(res *solver.Result, m *Model, e *Estimator) {
 
 // Solve implements solver.Solver.
 func (MCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	c, err := opts.Real(cParam)
+	c, err := opts.Real(mcts.PushCParam)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -40,6 +40,14 @@ func cParam(def float64) solver.Param {
 		Min: 0, Max: maxC, Doc: "UCT exploration constant"}
 }
 
+// PushCParam is c for the solvers built on Schokoban's push game whose
+// values are in pushes (alphazero, mcts-dist).
+var PushCParam = func() solver.Param {
+	p := cParam(DefaultPushC)
+	p.Doc += " (values are in pushes)"
+	return p
+}()
+
 var (
 	pushCParam  = cParam(DefaultPushC)
 	cyclesParam = solver.Param{Name: "cycles", Kind: solver.Bool, Default: "0",
