@@ -313,7 +313,8 @@ func (e *engine) backward() bool {
 type meeting struct {
 	forward, backward uint32
 	ok                bool
-	in                *engine // whose tree forward is in, when not the searching engine's
+	in                *engine   // whose tree forward is in, when not the searching engine's
+	from              *backward // whose store backward is in, when not the searching engine's
 }
 
 // startRows returns, for each square of starts, the pushes a lone box there

@@ -36,8 +36,11 @@ type engine struct {
 	meeting   meeting
 	replanned bool
 	// peers are the engines of the other strategies of the rounds, whose
-	// trees the back strategy's search meets besides its own (rounds.go).
-	peers []*engine
+	// trees the back strategy's search meets besides its own (rounds.go);
+	// behind is the back strategy's search, whose store a forward
+	// strategy's search meets (nil: none, or this is the back strategy).
+	peers  []*engine
+	behind *backward
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch

@@ -90,6 +90,14 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 					return res, true, err
 				}
 			}
+			if bk := e.behind; bk != nil {
+				if bid, ok := bk.store.Find(key, hash); ok {
+					p.Relocate(m.To, m.From, player)
+					e.meeting = meeting{forward: cid, backward: bid, ok: true, from: bk}
+					res, err := e.met()
+					return res, true, err
+				}
+			}
 		}
 		if e.tree.at(cid).state == generated {
 			x.kids = append(x.kids, child{move: m, id: cid, feat: e.tree.at(cid).feat, weight: 1})

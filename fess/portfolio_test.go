@@ -242,3 +242,38 @@ func TestBackMeetsOthers(t *testing.T) {
 		t.Errorf("the spliced solution does not solve the level: %s", r.Reason)
 	}
 }
+
+// TestForwardMeetsBack checks the other direction of the meeting: a
+// forward strategy whose search reaches a position in the back strategy's
+// store (engine.behind) ends with the spliced solution, where neither
+// search alone solves the level in its budget.
+func TestForwardMeetsBack(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:146")[0]
+	search := func(s string, nodes int64, behind *backward) (solver.Result, *engine) {
+		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", s, err)
+		}
+		e.use(row(s))
+		e.behind = behind
+		res, err := e.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, e
+	}
+	back, be := search("back", 3_000, nil)
+	plan, _ := search("plan", 2_000, nil)
+	met, pe := search("plan", 2_000, be.back)
+	if back.Status != solver.NodeLimit || plan.Status != solver.NodeLimit || met.Status != solver.Solved || pe.meeting.from != be.back {
+		t.Fatalf("back alone %v, plan alone %v; plan with back's store %v after %d expansions, met in back's store: %v",
+			back.Status, plan.Status, met.Status, met.Stats.Expanded, pe.meeting.from == be.back)
+	}
+	if met.Stats.Counts["met.back"] != 1 {
+		t.Errorf("counts %v: want met.back 1", met.Stats.Counts)
+	}
+	if r := verify.Replay(l, met.Moves); !r.Solved {
+		t.Errorf("the spliced solution does not solve the level: %s", r.Reason)
+	}
+}

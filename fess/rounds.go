@@ -49,8 +49,11 @@ type runner struct {
 	stats  solver.Stats  // as of its last slice
 	ran    bool
 	// peers, for the back strategy, are the other strategies' engines
-	// whose trees its search meets in its next slice (engine.peers).
-	peers []*engine
+	// whose trees its search meets in its next slice (engine.peers);
+	// behind, for the others, the back strategy's search, whose store
+	// theirs meets (engine.behind).
+	peers  []*engine
+	behind *backward
 }
 
 // Solve implements solver.Solver: the runner's next slice, to r.until,
@@ -59,13 +62,13 @@ type runner struct {
 func (r *runner) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	guard := solver.NewGuard(ctx, opts)
 	if r.e != nil {
-		r.e.peers = r.peers
+		r.e.peers, r.e.behind = r.peers, r.behind
 		return r.e.resume(guard, r.until)
 	}
 	whole := opts
 	whole.Budget = r.whole
 	whole.Budget.Memory = opts.Budget.Memory
-	return start(l, guard, whole, r.s, func(e *engine) { e.until, e.peers, r.e = r.until, r.peers, e })
+	return start(l, guard, whole, r.s, func(e *engine) { e.until, e.peers, e.behind, r.e = r.until, r.peers, r.behind, e })
 }
 
 // engines returns the engines of the runners other than r whose forward
@@ -78,6 +81,17 @@ func (rs *rounds) engines(r *runner) []*engine {
 		}
 	}
 	return out
+}
+
+// behind returns the back strategy's search once it has begun, nil
+// before or without one.
+func (rs *rounds) behind() *backward {
+	for _, o := range rs.runners {
+		if o.s.back && o.e != nil {
+			return o.e.back
+		}
+	}
+	return nil
 }
 
 // opening returns the part of its share a strategy's opening takes
@@ -165,6 +179,8 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		}
 		if r.s.back {
 			r.peers = rs.engines(r)
+		} else {
+			r.behind = rs.behind()
 		}
 		res, err := solver.Run(sctx, r, rs.l, rs.sliceOptions(r, sb))
 		cancel()

@@ -10,9 +10,14 @@ import (
 // met ends the search with the solution through the meeting: the forward
 // path to the position both searches stored (in the tree of the engine
 // the meeting names, another strategy's for the back strategy), then the
-// backward path from it undone.
+// backward path from it undone (in the store the meeting names, the back
+// strategy's for a forward one).
 func (e *engine) met() (solver.Result, error) {
-	tail := e.back.pushes(e.meeting.backward)
+	bk := e.back
+	if e.meeting.from != nil {
+		bk = e.meeting.from
+	}
+	tail := bk.pushes(e.meeting.backward)
 	if tail == nil {
 		return solver.Result{}, fmt.Errorf("%s: pull macro-move lost on replay", e.b.Level.Name())
 	}
@@ -107,6 +112,9 @@ func (e *engine) finishStats() {
 	}
 	for k, n := range t.deadCounts() {
 		e.stats.Counts["dead."+k] = n
+	}
+	if e.meeting.from != nil {
+		e.stats.Counts["met.back"] = 1 // the back strategy's store
 	}
 	if bk := e.back; bk != nil {
 		e.stats.Counts["backward.expanded"] = bk.expanded
