@@ -35,7 +35,7 @@ func TestPushGameDeadlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newPushGame(b, false)
+		g := newPushGame(b, false, nil)
 		if got := g.check.Deadlocked(b.Start(), b.At(tc.x, tc.y)); got != tc.want {
 			t.Errorf("box at column %d, row %d of\n%s: deadlocked %v, want %v", tc.x, tc.y, tc.text, got, tc.want)
 		}

@@ -55,8 +55,8 @@ type moveGame struct {
 
 	expansions, compressions int64
 
-	// stop, when set, is asked every rolloutCheck rollout steps whether
-	// the search must end (the budget or the context); see interruptible.
+	// stop, when not nil, is asked every rolloutCheck rollout steps
+	// whether the search must end (the budget or the context; budget.stop).
 	stop func() bool
 
 	// The evaluated state with the most boxes on goals, for progress events.
@@ -67,10 +67,12 @@ type moveGame struct {
 	path                  []int32
 }
 
-func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64) *moveGame {
+// newMoveGame returns the game of variant on b with rollouts of at most
+// depth steps; stop, if not nil, says when a long rollout must end.
+func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64, stop func() bool) *moveGame {
 	g := &moveGame{
 		b: b, pos: b.Start(), root: b.Start(), scratch: b.Start(),
-		variant: variant, depth: depth, goal: None, bestOnGoal: -1,
+		variant: variant, depth: depth, goal: None, bestOnGoal: -1, stop: stop,
 		rng:  rand.New(rand.NewPCG(seed, 0x726f6c6c)),
 		seen: newHashSet(1 << 12),
 	}
@@ -196,8 +198,6 @@ func (g *moveGame) Evaluate(t *Tree, x int32) (float64, bool) {
 
 // rolloutCheck is how many rollout steps pass between looks at the budget.
 const rolloutCheck = 1024
-
-func (g *moveGame) interruptWith(stop func() bool) { g.stop = stop }
 
 // best draws the evaluated state with the most boxes on goals.
 func (g *moveGame) best() []string {

@@ -59,7 +59,7 @@ func TestReversibilityCompression(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newMoveGame(b, reversible, DefaultRolloutDepth, 5)
+		g := newMoveGame(b, reversible, DefaultRolloutDepth, 5, nil)
 		tr := NewTree(0)
 		s := NewSearch(tr, g, 5)
 		s.Eliminate = true
@@ -184,11 +184,10 @@ func TestRolloutStopsAndCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"mcts", "mcts-n", "mcts-r"} {
-		g := newMoveGame(b, moveVariants[v], MaxRolloutDepth, 1)
+		asked := 0
+		g := newMoveGame(b, moveVariants[v], MaxRolloutDepth, 1, func() bool { asked++; return asked == 3 })
 		tr := NewTree(0)
 		before := g.bytes()
-		asked := 0
-		g.interruptWith(func() bool { asked++; return asked == 3 })
 		if _, found := g.Evaluate(tr, Root); found {
 			t.Fatalf("%s: a random walk solved %s", v, l.Name())
 		}

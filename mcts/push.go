@@ -59,6 +59,12 @@ type pushGame struct {
 	expansions int64
 	static     int64 // memory of the tables built before the search
 
+	// stop, when not nil, is asked during set-up and every expandCheck
+	// pushes of an expansion whether the search must end (budget.stop);
+	// stopped records that an expansion ended part way for it.
+	stop    func() bool
+	stopped bool
+
 	bestReward float64 // the highest reward evaluated, for progress events
 	bestKey    []byte  // its state, packed
 	reparents  int64
@@ -76,13 +82,21 @@ const (
 // tiles (Alg. 2) are the dead squares, which push generation avoids.
 var detectors = deadlock.Detectors{WallSegment: true, Freeze: true}
 
-func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
+// newPushGame builds the game of b and its tables. stop, if not nil, is
+// asked between the tables and every setUpRows rows of the distance table
+// whether to give up (a board may have a thousand goals and sixteen
+// thousand squares); newPushGame then returns nil.
+func newPushGame(b *sokoban.Board, transpose bool, stop func() bool) *pushGame {
 	g := &pushGame{
 		board:     b,
 		pos:       b.Start(),
 		store:     sokoban.NewStore(b.KeySize()),
 		transpose: transpose,
 		goal:      None,
+		stop:      stop,
+	}
+	if g.halt() {
+		return nil
 	}
 	g.dead = deadlock.DeadSquares(b)
 	g.check = deadlock.NewChecker(b, g.dead, detectors)
@@ -94,6 +108,9 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	}
 	g.manhattan = make([]int32, len(goals)*b.N)
 	for gi, gs := range goals {
+		if gi%setUpRows == 0 && g.halt() {
+			return nil
+		}
 		gx, gy := xs[gs], ys[gs]
 		row := g.manhattan[gi*b.N : (gi+1)*b.N]
 		for s := range row {
@@ -109,6 +126,22 @@ func newPushGame(b *sokoban.Board, transpose bool) *pushGame {
 	g.nodeOf = append(g.nodeOf, Root)
 	return g
 }
+
+// setUpRows is how many rows of the distance table (one per goal, a
+// square each) are filled between two looks at the budget, and
+// expandCheck how many pushes of one expansion are tried between two:
+// each is well under a millisecond of work, and a look costs a few
+// nanoseconds.
+const (
+	setUpRows   = 64
+	expandCheck = 16
+)
+
+// halt asks stop, if there is one, whether the search must end.
+func (g *pushGame) halt() bool { return g.stop != nil && g.stop() }
+
+// Stopped implements Stopper.
+func (g *pushGame) Stopped() bool { return g.stopped }
 
 func abs(x int32) int32 {
 	if x < 0 {
@@ -170,12 +203,20 @@ func (g *pushGame) Removed(t *Tree, x int32) {
 }
 
 // Expand implements Game: one child per legal push that does not deadlock.
+// A node with hundreds of boxes has hundreds of pushes, each checked for
+// deadlocks and interned, so the budget is looked at every expandCheck of
+// them.
 func (g *pushGame) Expand(t *Tree, x int32) bool {
 	t.MarkExpanded(x)
 	g.expansions++
 	g.pushes = g.pos.Pushes(g.pushes[:0], g.dead)
 	depth := t.nodes[x].depth
-	for _, m := range g.pushes {
+	for i, m := range g.pushes {
+		if i%expandCheck == expandCheck-1 && g.halt() {
+			// Half expanded: the search ends here (Stopped).
+			g.stopped = true
+			return false
+		}
 		to := g.pos.Apply(m)
 		if g.check.Deadlocked(g.pos, to) {
 			g.pos.Undo(m)

@@ -63,7 +63,7 @@ func TestSchokobanRestructuring(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := newPushGame(b, true)
+		g := newPushGame(b, true, nil)
 		tr := NewTree(0)
 		s := NewSearch(tr, g, 7)
 		s.Eliminate = true

@@ -36,6 +36,16 @@ type Remover interface {
 	Removed(t *Tree, x int32)
 }
 
+// Stopper is implemented by games whose expansion looks at the search's
+// budget itself and can end part way when it runs out (a push game's node
+// with hundreds of boxes). Stopped reports whether the last Expand did:
+// the node may then be half expanded, and the iteration ends at once with
+// Stopped, without Recursive Node Elimination or backup, for the search
+// must end.
+type Stopper interface {
+	Stopped() bool
+}
+
 // Outcome says how one iteration ended.
 type Outcome int8
 
@@ -44,6 +54,7 @@ const (
 	Continue  Outcome = iota // go on
 	Found                    // the game met a solution
 	Exhausted                // Recursive Node Elimination deleted everything: no solution
+	Stopped                  // the game's expansion stopped on its budget (Stopper): end the search
 )
 
 // Search is the generic MCTS loop of 000 §3.2 (Fig. 3.2): selection with UCT,
@@ -73,6 +84,7 @@ type Search struct {
 	Eliminate bool    // Recursive Node Elimination of childless expanded nodes
 
 	visitor Visitor
+	stopper Stopper
 	removed func(int32)
 }
 
@@ -81,6 +93,7 @@ type Search struct {
 func NewSearch(t *Tree, g Game, seed uint64) *Search {
 	s := &Search{Tree: t, Game: g, Rand: rand.New(rand.NewPCG(seed, 0x6d637473)), C: 1}
 	s.visitor, _ = g.(Visitor)
+	s.stopper, _ = g.(Stopper)
 	if r, ok := g.(Remover); ok {
 		s.removed = func(x int32) { r.Removed(t, x) }
 	}
@@ -105,6 +118,9 @@ func (s *Search) Iterate() Outcome {
 	if t.nodes[x].flags&expanded == 0 {
 		if g.Expand(t, x) {
 			return Found
+		}
+		if s.stopper != nil && s.stopper.Stopped() {
+			return Stopped
 		}
 	}
 	if t.nodes[x].first == None {

@@ -90,16 +90,20 @@ func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpo
 			return solver.Result{}, err
 		}
 	}
+	r := startBudget(ctx, opts)
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if b.Impossible != "" {
-		return noSolution(ctx, opts), nil
+		return r.finish(solver.NoSolution), nil
 	}
-	g := newPushGame(b, transpose)
+	g := newPushGame(b, transpose, r.stop)
+	if g == nil {
+		return r.finish(r.halted), nil
+	}
 	g.cycles = cycles
-	return runGame(ctx, opts, g, c, true)
+	return r.search(opts, g, c, true)
 }
 
 // sokobanGame is a Sokoban game the MCTS loop drives: a Game that also
@@ -131,42 +135,51 @@ func (g *moveGame) counts() (int64, int64, int64) {
 
 func (g *moveGame) moves(t *Tree) ([]level.Move, error) { return g.solution(t), nil }
 
-// noSolution is the result for a level that is unsolvable before any search.
-func noSolution(ctx context.Context, opts solver.Options) solver.Result {
-	var stats solver.Stats
-	solver.NewGuard(ctx, opts).Finish(&stats)
-	return solver.Result{Status: solver.NoSolution, Stats: stats}
+// budget enforces one solve's limits. Its guard starts before the board and
+// the game's tables are built, so that set-up counts against the time
+// limit and shows in the time reported, and stop lets work that runs
+// between two of the loop's Ticks (set-up, the pushes of one expansion, a
+// long rollout) look at the clock and the context itself.
+type budget struct {
+	guard  *solver.Guard
+	stats  solver.Stats
+	halted solver.Status // the status a look by stop ended with; Solved while none has
 }
 
-// runGame runs MCTS iterations on g under the options' budget until a
-// solution enters the tree, the tree is exhausted, or the budget ends.
-func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64, eliminate bool) (solver.Result, error) {
-	guard := solver.NewGuard(ctx, opts)
-	guard.Best(g.best)
-	t := NewTree(0)
-	stats := solver.Stats{TreeSize: 1, UniqueStates: 1, Stored: 1}
-	finish := func(st solver.Status) solver.Result {
-		guard.Finish(&stats)
-		return solver.Result{Status: st, Stats: stats}
+// startBudget starts the clock of a solve under opts.
+func startBudget(ctx context.Context, opts solver.Options) *budget {
+	return &budget{guard: solver.NewGuard(ctx, opts)}
+}
+
+// stop looks at the clock and the context now and reports whether the
+// search must end; then halted holds the status it ends with.
+func (r *budget) stop() bool {
+	st, stop := r.guard.Check(&r.stats)
+	if stop {
+		r.halted = st
 	}
+	return stop
+}
+
+// finish returns the result with status st and the statistics so far.
+func (r *budget) finish(st solver.Status) solver.Result {
+	r.guard.Finish(&r.stats)
+	return solver.Result{Status: st, Stats: r.stats}
+}
+
+// search runs MCTS iterations on g, built with r.stop, under the options'
+// budget until a solution enters the tree, the tree is exhausted, or the
+// budget ends.
+func (r *budget) search(opts solver.Options, g sokobanGame, c float64, eliminate bool) (solver.Result, error) {
+	r.guard.Best(g.best)
+	t := NewTree(0)
+	r.stats = solver.Stats{TreeSize: 1, UniqueStates: 1, Stored: 1}
+	stats := &r.stats
 	if g.rootSolved() {
-		return finish(solver.Solved), nil
+		return r.finish(solver.Solved), nil
 	}
 	s := NewSearch(t, g, opts.Seed)
 	s.C, s.Eliminate = c, eliminate
-	// A long rollout looks at the clock and the context itself; when they
-	// say stop, the iteration ends early and the loop below stops with
-	// their status.
-	var halted solver.Status
-	if r, ok := g.(interruptible); ok {
-		r.interruptWith(func() bool {
-			st, stop := guard.Check(&stats)
-			if stop {
-				halted = st
-			}
-			return stop
-		})
-	}
 	update := func() {
 		unique, expansions, bytes := g.counts()
 		stats.TreeSize = int64(t.Len())
@@ -177,8 +190,8 @@ func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64,
 	}
 	for {
 		update()
-		if st, stop := guard.Tick(&stats); stop {
-			return finish(st), nil
+		if st, stop := r.guard.Tick(stats); stop {
+			return r.finish(st), nil
 		}
 		out := s.Iterate()
 		stats.Iterations++
@@ -189,7 +202,7 @@ func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64,
 			if err != nil {
 				return solver.Result{}, err
 			}
-			res := finish(solver.Solved)
+			res := r.finish(solver.Solved)
 			res.Moves = moves
 			for _, mv := range moves {
 				if mv.Push {
@@ -198,19 +211,16 @@ func runGame(ctx context.Context, opts solver.Options, g sokobanGame, c float64,
 			}
 			return res, nil
 		case Exhausted:
-			return finish(solver.NoSolution), nil
+			return r.finish(solver.NoSolution), nil
 		}
-		if halted != solver.Solved {
+		// A long rollout or expansion that looked at the budget itself and
+		// was told to stop ended the iteration early (Stopped, or a
+		// shortened rollout).
+		if r.halted != solver.Solved {
 			update()
-			return finish(halted), nil
+			return r.finish(r.halted), nil
 		}
 	}
-}
-
-// interruptible is a game whose evaluation can run long enough to look at
-// the budget itself: stop reports whether the search must end.
-type interruptible interface {
-	interruptWith(stop func() bool)
 }
 
 // DefaultMoveC and DefaultRolloutDepth are 002 §V.A's settings for all four
@@ -286,15 +296,16 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if err != nil {
 		return solver.Result{}, err
 	}
+	r := startBudget(ctx, opts)
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if b.Impossible != "" {
-		return noSolution(ctx, opts), nil
+		return r.finish(solver.NoSolution), nil
 	}
-	g := newMoveGame(b, variant, depth, opts.Seed)
-	return runGame(ctx, opts, g, c, eliminate)
+	g := newMoveGame(b, variant, depth, opts.Seed, r.stop)
+	return r.search(opts, g, c, eliminate)
 }
 
 // eliminateDefault is the default of the "eliminate" parameter: whether an

@@ -34,20 +34,33 @@ type valueGame struct {
 	out   []float64
 }
 
-func newValueGame(b *sokoban.Board, eval Evaluator) *valueGame {
-	return &valueGame{pushGame: newPushGame(b, true), eval: eval}
+// newValueGame is newPushGame (stop as there) with values from eval.
+func newValueGame(b *sokoban.Board, eval Evaluator, stop func() bool) *valueGame {
+	pg := newPushGame(b, true, stop)
+	if pg == nil {
+		return nil
+	}
+	return &valueGame{pushGame: pg, eval: eval}
 }
 
 // Expand implements Game: the push game's expansion, then one batch
-// evaluation of the new children.
+// evaluation of the new children. Each child's matching reward takes
+// a matching of all the boxes, so the budget is looked at before each.
 func (g *valueGame) Expand(t *Tree, x int32) bool {
 	if g.pushGame.Expand(t, x) {
 		return true
+	}
+	if g.stopped {
+		return false
 	}
 	g.batch = g.batch[:0]
 	for y := t.First(x); y != None; y = t.Next(y) {
 		if t.Visits(y) > 0 {
 			continue // re-parented with its statistics
+		}
+		if g.halt() {
+			g.stopped = true // the search ends: what is queued is never evaluated
+			return false
 		}
 		m := unpackPush(t.Move(y))
 		g.pos.Apply(m)
@@ -80,17 +93,26 @@ func (g *valueGame) Evaluate(t *Tree, x int32) (float64, bool) {
 // SolveValued runs Schokoban (000 §5) with UCT constant c whose node
 // values come from eval; with a nil eval it is Schokoban itself.
 func SolveValued(ctx context.Context, l *level.Level, opts solver.Options, c float64, eval Evaluator) (solver.Result, error) {
+	r := startBudget(ctx, opts)
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if b.Impossible != "" {
-		return noSolution(ctx, opts), nil
+		return r.finish(solver.NoSolution), nil
 	}
+	var g sokobanGame
 	if eval == nil {
-		return runGame(ctx, opts, newPushGame(b, true), c, true)
+		if pg := newPushGame(b, true, r.stop); pg != nil {
+			g = pg
+		}
+	} else if vg := newValueGame(b, eval, r.stop); vg != nil {
+		g = vg
 	}
-	return runGame(ctx, opts, newValueGame(b, eval), c, true)
+	if g == nil {
+		return r.finish(r.halted), nil
+	}
+	return r.search(opts, g, c, true)
 }
 
 // ValueSearch is the search SolveValued runs, driven one iteration at a
@@ -108,10 +130,10 @@ type ValueSearch struct {
 func NewValueSearch(b *sokoban.Board, eval Evaluator, c float64, seed uint64) *ValueSearch {
 	v := &ValueSearch{Tree: NewTree(0)}
 	if eval == nil {
-		v.push = newPushGame(b, true)
+		v.push = newPushGame(b, true, nil)
 		v.game = v.push
 	} else {
-		g := newValueGame(b, eval)
+		g := newValueGame(b, eval, nil)
 		v.push, v.game = g.pushGame, g
 	}
 	v.search = NewSearch(v.Tree, v.game, seed)
