@@ -70,6 +70,17 @@
 // and the exact player square, as 002's hash lists do; push-level states by
 // their packed form in a sokoban.Store, so no collision can merge two.
 //
+// Budgets: the clock starts before the board and the tables are built, so
+// set-up counts against the time limit. Besides the loop's look at the
+// budget before each iteration (solver.Guard.Tick), the push-level games
+// look at the clock and the context while they build their tables, every
+// 16 pushes of an expansion and, with an Evaluator, before each child's
+// value; the move-level games every 1,024 rollout steps. A node of a level
+// with hundreds of boxes has hundreds of pushes, so one expansion would
+// otherwise run long past the limit. An expansion stopped part way ends
+// its iteration with Stopped (Stopper), and the solver returns TimeLimit
+// or Cancelled.
+//
 // Statistics: Iterations, TreeSize (nodes at the end) and UniqueStates
 // (distinct states ever added to the tree) are reported for every solver;
 // UniqueStates/TreeSize is 002 Table I's unique states per tree node.
