@@ -45,9 +45,15 @@ func (c *looksCtx) Err() error {
 }
 
 // flatEval is an Evaluator that values every position by its reward.
-type flatEval struct{ queued []float64 }
+type flatEval struct {
+	queued []float64
+	added  int
+}
 
-func (e *flatEval) Add(_ *sokoban.Position, reward float64) { e.queued = append(e.queued, reward) }
+func (e *flatEval) Add(_ *sokoban.Position, reward float64) {
+	e.queued = append(e.queued, reward)
+	e.added++
+}
 
 func (e *flatEval) Flush(dst []float64) []float64 {
 	dst = append(dst, e.queued...)
@@ -128,5 +134,32 @@ func TestStoppedExpansionKeepsTree(t *testing.T) {
 			t.Errorf("stop at look %d: %v with %d nodes after %d looks, want Stopped with at most %d",
 				stopAt, out, tr.Len(), asked, 1+stopAt*expandCheck)
 		}
+	}
+}
+
+// TestStoppedValuesStopPromptly: with an Evaluator, the expansion also
+// looks at the budget before each child's matching reward (hundreds of
+// boxes each), not only while it pushes: stopped a few looks after the
+// pushes are done, it has queued a few children, not all.
+func TestStoppedValuesStopPromptly(t *testing.T) {
+	b, err := sokoban.NewBoard(testlevel.Open(40, 40, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &flatEval{}
+	g := newValueGame(b, e, nil)
+	pushes := len(g.pos.Pushes(nil, g.dead))
+	asked, stopAt := 0, pushes/expandCheck+4 // four looks after the last one among the pushes
+	g.stop = func() bool { asked++; return asked >= stopAt }
+	tr := NewTree(0)
+	s := NewSearch(tr, g, 1)
+	s.Eliminate = true
+	if out := s.Iterate(); out != Continue { // evaluates the root
+		t.Fatalf("first iteration: %v", out)
+	}
+	before := e.added
+	if out := s.Iterate(); out != Stopped || e.added-before > 4 {
+		t.Errorf("expanding the root's %d pushes, stopped at look %d: %v with %d values asked for, want Stopped with at most 4",
+			pushes, stopAt, out, e.added-before)
 	}
 }
