@@ -211,6 +211,7 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		case r.e == nil || !r.e.paused:
 			last = res.Status
 			r.weight = 0 // ended for good: out of the rounds
+			r.drop()
 		}
 	}
 	switch {
@@ -303,9 +304,30 @@ func (rs *rounds) slice(r *runner, deadline time.Time, nodes int64) (solver.Budg
 		}
 	}
 	if b.Memory > 0 {
-		sb.Memory = max(b.Memory/int64(len(rs.runners)), 1)
+		sb.Memory = max(b.Memory/int64(rs.live()), 1)
 	}
 	return sb, solver.Solved
+}
+
+// live returns the number of runners still in the rounds: the memory
+// limit is shared among them, so that one that ended (on its memory, say,
+// at 300 s) hands its part to the others.
+func (rs *rounds) live() int {
+	n := 0
+	for _, r := range rs.runners {
+		if r.weight > 0 {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
+// drop lets the engine of a runner out of the rounds go, with the memory
+// it held (its statistics stay for the sums); the other strategies stop
+// meeting its tree from their next slice on.
+func (r *runner) drop() {
+	r.e, r.peers, r.behind = nil, nil, nil
+	r.stats.Bytes = 0
 }
 
 // sliceOptions returns the options of runner r's slice under budget sb.

@@ -104,3 +104,28 @@ func TestRoundsYield(t *testing.T) {
 		t.Errorf("plan stalled and still had %d expansions, its whole share", res.Stats.Counts["plan.expanded"])
 	}
 }
+
+// TestMemoryGoesToLive: the memory limit is shared among the strategies
+// still in the rounds, so that one that ended (dropped, its engine let go)
+// hands its part to the others.
+func TestMemoryGoesToLive(t *testing.T) {
+	rs := &rounds{opts: solver.Options{Budget: solver.Budget{Nodes: 1000, Memory: 1200}}}
+	for range 4 {
+		rs.runners = append(rs.runners, &runner{s: row("plan"), weight: 1, e: &engine{}, ran: true, stats: solver.Stats{Bytes: 100}})
+	}
+	sb, _ := rs.slice(rs.runners[0], time.Time{}, 0)
+	if sb.Memory != 300 {
+		t.Errorf("four strategies in: a slice's memory %d, want 300", sb.Memory)
+	}
+	for _, r := range rs.runners[2:] {
+		r.weight = 0
+		r.drop()
+	}
+	sb, _ = rs.slice(rs.runners[0], time.Time{}, 0)
+	if sb.Memory != 600 {
+		t.Errorf("two left: a slice's memory %d, want 600", sb.Memory)
+	}
+	if sum := rs.sum(); rs.runners[2].e != nil || sum.Bytes != 200 {
+		t.Errorf("dropped engine kept (%v), bytes summed %d, want the two left's 200", rs.runners[2].e != nil, sum.Bytes)
+	}
+}
