@@ -127,6 +127,7 @@ type rounds struct {
 	share   float64   // greedy's share and the runners', summed
 	runners []*runner
 	greedyS solver.Stats
+	peak    int64 // the most bytes sum has seen the engines hold together
 }
 
 func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
@@ -388,7 +389,8 @@ func (rs *rounds) end(st solver.Status, winner *runner) {
 }
 
 // sum adds up greedy's and the runners' statistics as solver.Portfolio
-// does, but for Bytes: the runners' engines are all held at once.
+// does, but for Bytes: the runners' engines are all held at once, those
+// dropped no more, and Bytes is the most they held together so far.
 func (rs *rounds) sum() solver.Stats {
 	out := solver.Stats{Counts: map[string]int64{}}
 	add := func(name string, s solver.Stats) {
@@ -409,6 +411,8 @@ func (rs *rounds) sum() solver.Stats {
 			add(r.s.name, r.stats)
 		}
 	}
+	rs.peak = max(rs.peak, out.Bytes)
+	out.Bytes = rs.peak
 	return out
 }
 

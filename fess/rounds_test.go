@@ -107,11 +107,14 @@ func TestRoundsYield(t *testing.T) {
 
 // TestMemoryGoesToLive: the memory limit is shared among the strategies
 // still in the rounds, so that one that ended (dropped, its engine let go)
-// hands its part to the others.
+// hands its part to the others; the bytes reported stay the most held.
 func TestMemoryGoesToLive(t *testing.T) {
 	rs := &rounds{opts: solver.Options{Budget: solver.Budget{Nodes: 1000, Memory: 1200}}}
 	for range 4 {
 		rs.runners = append(rs.runners, &runner{s: row("plan"), weight: 1, e: &engine{}, ran: true, stats: solver.Stats{Bytes: 100}})
+	}
+	if b := rs.sum().Bytes; b != 400 {
+		t.Errorf("four engines of 100 bytes: %d bytes summed", b)
 	}
 	sb, _ := rs.slice(rs.runners[0], time.Time{}, 0)
 	if sb.Memory != 300 {
@@ -125,7 +128,12 @@ func TestMemoryGoesToLive(t *testing.T) {
 	if sb.Memory != 600 {
 		t.Errorf("two left: a slice's memory %d, want 600", sb.Memory)
 	}
-	if sum := rs.sum(); rs.runners[2].e != nil || sum.Bytes != 200 {
-		t.Errorf("dropped engine kept (%v), bytes summed %d, want the two left's 200", rs.runners[2].e != nil, sum.Bytes)
+	rs.runners[0].stats.Bytes = 500
+	if sum := rs.sum(); rs.runners[2].e != nil || sum.Bytes != 600 {
+		t.Errorf("dropped engine kept (%v), bytes summed %d, want the two left's 600", rs.runners[2].e != nil, sum.Bytes)
+	}
+	rs.runners[0].stats.Bytes = 100
+	if b := rs.sum().Bytes; b != 600 {
+		t.Errorf("bytes reported %d after the engines shrank, want the most held, 600", b)
 	}
 }
