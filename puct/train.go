@@ -47,12 +47,12 @@ type TrainOptions struct {
 
 // Defaults of TrainOptions.
 const (
-	DefaultWarmLevels = 500
-	DefaultWarmSteps  = 600
-	DefaultRounds     = 8
-	DefaultGames      = 60
+	DefaultWarmLevels = 1000
+	DefaultWarmSteps  = 1500
+	DefaultRounds     = 10
+	DefaultGames      = 100
 	DefaultSims       = 32
-	DefaultSteps      = 150
+	DefaultSteps      = 300
 	DefaultBatch      = 64
 	DefaultWindow     = 4
 )
