@@ -64,8 +64,11 @@ const (
 	dirichletAlpha = 0.3
 	noiseShare     = 0.25
 	explorePushes  = 4 // pushes drawn in proportion to the visits
-	checkNodes     = 20000
 )
+
+// checkNodes is astar's budget for a warm-start level's optimal path: the
+// generator's check budget, within which it measured the level.
+const checkNodes = 20000
 
 // RoundReport describes the warm start (Round 0) or one self-play round.
 type RoundReport struct {
@@ -317,8 +320,11 @@ func (w *player) warm(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 		return nil, false, err
 	}
 	res, err := search.AStar{}.Solve(ctx, l, solver.Options{Budget: solver.Budget{Nodes: checkNodes}})
-	if err != nil || res.Status != solver.Solved {
-		return nil, false, ctx.Err()
+	if err != nil {
+		return nil, false, err
+	}
+	if res.Status != solver.Solved {
+		return nil, false, ctx.Err() // no optimal path known: no samples
 	}
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
