@@ -2,6 +2,7 @@ package puct
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -38,7 +39,7 @@ const (
 
 // Search is one PUCT search from a root position (see the package
 // comment). It is deterministic: it draws no random numbers except in
-// Noise.
+// noise, which only self-play calls.
 type Search struct {
 	bd    *board
 	model *Model // nil: uniform priors and the bound as the value
@@ -222,7 +223,10 @@ func (s *Search) evaluate(x int32, h int) float64 {
 			}
 			return math.Pow(Gamma, float64(h)+gap(s.values[0]))
 		}
-		s.Stopped = err // the only error of a batch built here
+		if s.ctx.Err() == nil {
+			panic(fmt.Sprintf("puct: a batch the search built is malformed: %v", err))
+		}
+		s.Stopped = err
 	}
 	for i := range kids {
 		kids[i].prior = float32(1 / float64(len(kids)))
