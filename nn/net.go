@@ -312,6 +312,30 @@ func (n *Net) Values(ctx context.Context, in []float64, count, h, w int, out []f
 	return out, nil
 }
 
+// Evaluate computes, for each of count boards of h×w squares whose planes
+// lie one board after the other in in, its value into values and its
+// policy logits into logits (both grown as needed): board b's logit of a
+// push in direction d from square (x, y) is logits[b·4·H·W + d·H·W +
+// y·W + x], the index Sample.Legal uses, plus b·4·H·W. It stops between
+// layers and chunks with ctx's error once ctx is done.
+func (n *Net) Evaluate(ctx context.Context, in []float64, count, h, w int, values, logits []float64) ([]float64, []float64, error) {
+	if err := n.checkBatch(in, count, h, w); err != nil {
+		return values, logits, err
+	}
+	if err := n.forward(ctx, in, count, h, w, false); err != nil {
+		return values, logits, err
+	}
+	values = append(values[:0], n.value...)
+	hw, m := h*w, n.s.cols()
+	logits = grow(logits, 4*m)
+	for b := range count {
+		for d := range 4 {
+			copy(logits[(b*4+d)*hw:][:hw], n.logits[d*m+b*hw:][:hw])
+		}
+	}
+	return values, logits, nil
+}
+
 // Sample is one training example: a board's planes and its targets.
 type Sample struct {
 	Planes []float64 // Planes·H·W values, plane-major

@@ -3,6 +3,7 @@ package nn
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -104,5 +105,61 @@ func TestBadBatches(t *testing.T) {
 	}
 	if _, err := New(Config{Planes: 1, Embed: 1, Channels: 1, Blocks: 0, Hidden: 1}, 1); err == nil {
 		t.Error("New accepted a network of no blocks")
+	}
+}
+
+// TestEvaluateMatchesTraining: Evaluate's values are Values', and its
+// logits are those training reads at Sample.Legal's indices, board by
+// board, whether boards go in one batch or alone.
+func TestEvaluateMatchesTraining(t *testing.T) {
+	c := Config{Planes: 2, Embed: 4, Channels: 8, Blocks: 1, Hidden: 8}
+	n, err := New(c, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h, w, count = 4, 5, 3
+	hw := h * w
+	batch := learnable(c, count, h, w, rand.New(rand.NewPCG(6, 6)))
+	var in []float64
+	for _, s := range batch {
+		in = append(in, s.Planes...)
+	}
+	ctx := context.Background()
+	values, logits, err := n.Evaluate(ctx, in, count, h, w, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := n.Values(ctx, in, count, h, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(values) != count || len(logits) != 4*hw*count {
+		t.Fatalf("%d values and %d logits, want %d and %d", len(values), len(logits), count, 4*hw*count)
+	}
+	if _, _, _, _, err := n.loss(ctx, batch, h, w); err != nil {
+		t.Fatal(err)
+	}
+	trained := append([]float64(nil), n.logits...) // the next evaluations overwrite them
+	m := count * hw
+	for b := range count {
+		if values[b] != want[b] {
+			t.Errorf("board %d: Evaluate's value %g, Values' %g", b, values[b], want[b])
+		}
+		alone, one, err := n.Evaluate(ctx, batch[b].Planes, 1, h, w, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(alone[0]-values[b]) > 1e-12 {
+			t.Errorf("board %d: value %g alone, %g in the batch", b, alone[0], values[b])
+		}
+		for l := range 4 * hw {
+			got := logits[b*4*hw+l]
+			if tr := trained[l/hw*m+b*hw+l%hw]; got != tr {
+				t.Fatalf("board %d, logit %d: Evaluate %g, training %g", b, l, got, tr)
+			}
+			if math.Abs(one[l]-got) > 1e-12 {
+				t.Fatalf("board %d, logit %d: %g alone, %g in the batch", b, l, one[l], got)
+			}
+		}
 	}
 }

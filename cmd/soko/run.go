@@ -93,6 +93,8 @@ var commands = []command{
 		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
 	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,
 		flags: func() *flag.FlagSet { fs, _ := trainDistFlags(); return fs }, run: runTrainDist},
+	{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc,
+		flags: func() *flag.FlagSet { fs, _ := trainPuctFlags(); return fs }, run: runTrainPuct},
 	{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc,
 		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",
