@@ -1,20 +1,22 @@
 #!/bin/sh
-# Regenerates the table of the distance model in docs/learning.md: on the
-# 1,000 levels of boxoban-medium-valid-000 (never trained on), Schokoban,
-# mcts-dist without a model (the pull-distance matching bound) and with
-# MODEL, at equal iterations and at equal wall time; greedy, greedy-dist
-# without a model and with MODEL at equal expansions, and their
-# expansions and time per expansion on the levels both greedy and
-# greedy-dist with MODEL solve.
+# Regenerates the learning table of docs/learning.md (issue 29 item 4): on
+# the 1,000 levels of boxoban-medium-valid-000 (never trained on),
+# Schokoban, mcts-dist without a model (the pull-distance matching bound)
+# and with DIST_MODEL, and puct with PUCT_MODEL, at equal iterations and
+# at equal wall time (0.1 s a level, the network's cost counted); greedy,
+# greedy-dist without a model and with DIST_MODEL at equal expansions, and
+# their expansions and time per expansion on the levels both greedy and
+# greedy-dist with DIST_MODEL solve.
 #
-#   results/dist-table.sh MODEL [DIR]
+#   results/learning-table.sh DIST_MODEL PUCT_MODEL [DIR]
 #
 # Runs go one level at a time (-j 1) into DIR/*.jsonl (default
-# dist-table/); a file already there is not run again. SOKO names the
+# learning-table/); a file already there is not run again. SOKO names the
 # binary (default: soko on the PATH).
 set -eu
 model=$1
-dir=${2:-dist-table}
+puct=$2
+dir=${3:-learning-table}
 soko=${SOKO:-soko}
 set=boxoban-medium-valid-000
 mkdir -p "$dir"
@@ -30,11 +32,13 @@ for it in 200 1000; do
 	run schokoban-${it}it --algo schokoban --iterations $it
 	run mcts-bound-${it}it --algo mcts-dist --iterations $it
 	run mcts-dist-${it}it --algo mcts-dist --model "$model" --iterations $it
+	run puct-${it}it --algo puct --model "$puct" --iterations $it
 done
 for t in 0.1s; do
 	run schokoban-$t --algo schokoban --time $t
 	run mcts-bound-$t --algo mcts-dist --time $t
 	run mcts-dist-$t --algo mcts-dist --model "$model" --time $t
+	run puct-$t --algo puct --model "$puct" --time $t
 done
 for n in 200 1000; do
 	run greedy-${n}n --algo greedy --nodes $n
