@@ -29,10 +29,10 @@ run() {
 	fi
 }
 for it in 200 1000; do
-	run schokoban-${it}it --algo schokoban --iterations $it
-	run mcts-bound-${it}it --algo mcts-dist --iterations $it
-	run mcts-dist-${it}it --algo mcts-dist --model "$model" --iterations $it
-	run puct-${it}it --algo puct --model "$puct" --iterations $it
+	run schokoban-${it}it --algo schokoban --iterations $it --time 0
+	run mcts-bound-${it}it --algo mcts-dist --iterations $it --time 0
+	run mcts-dist-${it}it --algo mcts-dist --model "$model" --iterations $it --time 0
+	run puct-${it}it --algo puct --model "$puct" --iterations $it --time 0
 done
 for t in 0.1s; do
 	run schokoban-$t --algo schokoban --time $t
@@ -41,9 +41,9 @@ for t in 0.1s; do
 	run puct-$t --algo puct --model "$puct" --time $t
 done
 for n in 200 1000; do
-	run greedy-${n}n --algo greedy --nodes $n
-	run greedy-bound-${n}n --algo greedy-dist --nodes $n
-	run greedy-dist-${n}n --algo greedy-dist --model "$model" --nodes $n
+	run greedy-${n}n --algo greedy --nodes $n --time 0
+	run greedy-bound-${n}n --algo greedy-dist --nodes $n --time 0
+	run greedy-dist-${n}n --algo greedy-dist --model "$model" --nodes $n --time 0
 done
 
 # field NAME: the number (or string) of "NAME": in the current line.
