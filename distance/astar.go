@@ -15,7 +15,7 @@ import (
 // builds nothing per position, which on Boxoban's small levels costs more
 // than the search itself.
 type labeler struct {
-	bd    *board
+	bd    *Board
 	store *sokoban.Store
 	g     []int32
 	open  openList
@@ -24,7 +24,7 @@ type labeler struct {
 	pos   *sokoban.Position
 }
 
-func newLabeler(bd *board) *labeler {
+func newLabeler(bd *Board) *labeler {
 	return &labeler{bd: bd, pos: bd.b.Start()}
 }
 

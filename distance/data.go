@@ -73,7 +73,7 @@ func (x Example) Target() float64 {
 // Dataset is the examples of a set of levels.
 type Dataset struct {
 	Levels   []*level.Level
-	boards   []*board
+	boards   []*Board
 	Examples []Example
 	Skipped  int // positions left out: astar ran out of budget on them
 	Unsolved int // levels astar did not solve within the generator's check budget
@@ -82,7 +82,7 @@ type Dataset struct {
 // levelData is what one level contributes.
 type levelData struct {
 	l        *level.Level
-	bd       *board
+	bd       *Board
 	examples []Example
 	skipped  int
 	unsolved bool
@@ -167,7 +167,7 @@ func label(ctx context.Context, l *level.Level, nodes int64, excursions int, rng
 	if err != nil {
 		return levelData{err: err}
 	}
-	if d.bd, err = newBoard(ctx, b); err != nil {
+	if d.bd, err = NewBoard(ctx, b); err != nil {
 		return levelData{err: err}
 	}
 	path, err := optimalPath(ctx, b, l, nodes*10)
@@ -225,8 +225,7 @@ func label(ctx context.Context, l *level.Level, nodes int64, excursions int, rng
 			q := path[k].Clone()
 			steps := 2 + rng.IntN(3)
 			for range steps {
-				moves := q.Pushes(nil, d.bd.dead)
-				moves = liveOnly(q, moves, d.bd)
+				moves := d.bd.Children(q, nil)
 				if len(moves) == 0 {
 					break
 				}
@@ -245,20 +244,6 @@ func label(ctx context.Context, l *level.Level, nodes int64, excursions int, rng
 		}
 	}
 	return d
-}
-
-// liveOnly keeps the pushes of p that the detectors do not find
-// deadlocked.
-func liveOnly(p *sokoban.Position, moves []sokoban.Push, bd *board) []sokoban.Push {
-	kept := moves[:0]
-	for _, m := range moves {
-		to := p.Apply(m)
-		if !bd.check.Deadlocked(p, to) {
-			kept = append(kept, m)
-		}
-		p.Undo(m)
-	}
-	return kept
 }
 
 // label runs the labeler from position p within nodes expansions: its

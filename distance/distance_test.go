@@ -39,7 +39,7 @@ func TestEncodeTinyLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bd, err := newBoard(context.Background(), b)
+	bd, err := NewBoard(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestEncodeTinyLevel(t *testing.T) {
 	if !ok || h != 2 {
 		t.Fatalf("bound = %d, %v; want 2, true", h, ok)
 	}
-	in := bd.encode(nil, p, h)
+	in := bd.Encode(nil, p, h)
 	w, hw := b.Width, b.Width*b.Level.Height
 	if len(in) != planes*hw {
 		t.Fatalf("%d plane values, want %d", len(in), planes*hw)
@@ -100,7 +100,7 @@ func TestLabelerAgreesWithAstar(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := sokoban.NewBoard(g.Level)
-		bd, err := newBoard(ctx, b)
+		bd, err := NewBoard(ctx, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestLabelerAgreesWithAstar(t *testing.T) {
 		p := b.Start()
 		for step := range 4 {
 			if step > 0 {
-				moves := liveOnly(p, p.Pushes(nil, bd.dead), bd)
+				moves := bd.Children(p, nil)
 				if len(moves) == 0 {
 					break
 				}

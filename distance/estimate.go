@@ -20,7 +20,7 @@ const maxSquares = 8192
 type Estimator struct {
 	ctx     context.Context
 	model   *Model // nil: the bound alone
-	bd      *board
+	bd      *Board
 	batch   int
 	pos     *sokoban.Position // decodes the queued positions
 	keys    []byte
@@ -36,7 +36,7 @@ type Estimator struct {
 // bound alone). Its tables are built under setUp, which may end the
 // building with its error; the network stops when ctx ends.
 func NewEstimator(ctx, setUp context.Context, m *Model, b *sokoban.Board) (*Estimator, error) {
-	bd, err := newBoard(setUp, b)
+	bd, err := NewBoard(setUp, b)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (e *Estimator) Flush(dst []float64) []float64 {
 				continue
 			}
 			e.pos.Unpack(e.keys[end*size:][:size])
-			e.in = e.bd.encode(e.in, e.pos, e.bounds[end])
+			e.in = e.bd.Encode(e.in, e.pos, e.bounds[end])
 			n++
 		}
 		if n > 0 {

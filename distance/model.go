@@ -12,7 +12,7 @@ import (
 	"soko/sokoban"
 )
 
-// The input planes, per grid square.
+// The input planes, per grid square (Board.Encode).
 const (
 	planeWall  = iota // not a floor square of the board
 	planeGoal         // a goal
@@ -24,9 +24,16 @@ const (
 	planes
 )
 
+// Planes is the number of input planes Board.Encode writes a square.
+const Planes = planes
+
 // scale divides pushes into the network's range, in the input and the
-// output.
-const scale = 10
+// output; Scale is it for the networks of other packages that read the
+// same encoding.
+const (
+	scale = 10
+	Scale = scale
+)
 
 // DeadGap is the target of a dead position: its bound plus DeadGap pushes.
 // Boxoban's medium levels need at most 39 pushes; 20 more than the bound
@@ -51,8 +58,10 @@ func DefaultConfig() nn.Config {
 	return nn.Config{Planes: planes, Embed: 16, Channels: 16, Blocks: 2, Hidden: 32}
 }
 
-// board holds what the encoding and the bound need of one board.
-type board struct {
+// Board holds what the encoding and the bound need of one board: the
+// distance model's input, which package puct's network reads too, the
+// pull-distance matching bound and the detectors that keep a push.
+type Board struct {
 	b     *sokoban.Board
 	dead  []bool
 	near  []int32
@@ -60,29 +69,51 @@ type board struct {
 	check *deadlock.Checker
 }
 
-func newBoard(ctx context.Context, b *sokoban.Board) (*board, error) {
+// NewBoard builds b's tables; it returns ctx.Err() when ctx is done first.
+func NewBoard(ctx context.Context, b *sokoban.Board) (*Board, error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {
 		return nil, err
 	}
 	dead := deadlock.DeadSquares(b)
-	return &board{b: b, dead: dead, near: b.NearestGoal(), bound: heuristic.NewPushMatching(b, dist),
+	return &Board{b: b, dead: dead, near: b.NearestGoal(), bound: heuristic.NewPushMatching(b, dist),
 		check: deadlock.NewChecker(b, dead, detectors)}, nil
 }
 
 // detectors are the dynamic deadlock detectors whose finds are dead
-// examples: those of the MCTS solvers (package mcts).
+// examples and cut a push (Board.Children): those of the MCTS solvers
+// (package mcts).
 var detectors = deadlock.Detectors{WallSegment: true, Freeze: true}
 
 // Bound returns p's pull-distance matching bound, or false when no
 // matching is feasible.
-func (bd *board) Bound(p *sokoban.Position) (int, bool) {
+func (bd *Board) Bound(p *sokoban.Position) (int, bool) {
 	h, ok := bd.bound.Bound(p)
 	return int(h), ok
 }
 
-// encode appends the planes of p, whose bound is h, to dst.
-func (bd *board) encode(dst []float64, p *sokoban.Position, h int) []float64 {
+// Children appends to dst the pushes of p that stay live: none onto a
+// dead square, none the detectors find deadlocked.
+func (bd *Board) Children(p *sokoban.Position, dst []sokoban.Push) []sokoban.Push {
+	start := len(dst)
+	dst = p.Pushes(dst, bd.dead)
+	kept := dst[:start]
+	for _, m := range dst[start:] {
+		if !bd.check.Deadlocked(p, p.Apply(m)) {
+			kept = append(kept, m)
+		}
+		p.Undo(m)
+	}
+	return kept
+}
+
+// Bytes is the memory of the board's tables.
+func (bd *Board) Bytes() int64 {
+	return bd.b.Bytes() + bd.check.Bytes() + bd.bound.Bytes() + 5*int64(bd.b.N)
+}
+
+// Encode appends the planes of p, whose bound is h, to dst.
+func (bd *Board) Encode(dst []float64, p *sokoban.Position, h int) []float64 {
 	b := bd.b
 	w, ht := b.Width, b.Level.Height
 	hw := w * ht

@@ -109,7 +109,7 @@ func drawBatch(ds *Dataset, pos []*sokoban.Position, n int, rng *rand.Rand) ([]n
 			pos[x.Board] = p
 		}
 		p.Unpack(x.Key)
-		batch = append(batch, nn.Sample{Planes: bd.encode(nil, p, x.Bound), Value: x.Target() / scale})
+		batch = append(batch, nn.Sample{Planes: bd.Encode(nil, p, x.Bound), Value: x.Target() / scale})
 	}
 	return batch, h, w
 }

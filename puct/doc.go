@@ -32,7 +32,9 @@
 //
 // Network (Model): package nn's residual tower on seven planes per square
 // (walls, goals, boxes, the player's region, dead squares, each box's
-// pushes to its nearest goal, the bound); the value head's output is the
+// pushes to its nearest goal, the bound: the distance model's encoding,
+// distance.Board, whose bound and live pushes the search uses too); the
+// value head's output is the
 // pushes above the bound / 10; the policy head's logit of pushing the box
 // on square (x, y) in direction d is its 1×1 convolution's channel d at
 // (x, y), masked to the children's pushes.

@@ -6,27 +6,17 @@ import (
 	"fmt"
 	"math"
 
-	"soko/deadlock"
-	"soko/heuristic"
+	"soko/distance"
 	"soko/nn"
 	"soko/sokoban"
 )
 
-// The input planes, per grid square.
+// The input planes and their scale are the distance model's
+// (distance.Board.Encode); scale also divides the value head's output.
 const (
-	planeWall  = iota // not a floor square of the board
-	planeGoal         // a goal
-	planeBox          // a box
-	planeReach        // the player can walk there
-	planeDead         // a dead floor square: a box there can reach no goal
-	planeNear         // on a box: its pushes to the nearest goal, alone, / scale
-	planeBound        // every square: the position's bound / scale
-	planes
+	planes = distance.Planes
+	scale  = distance.Scale
 )
-
-// scale divides pushes into the network's range, in the input and in the
-// value head's output.
-const scale = 10
 
 // Gamma turns pushes into a leaf value: a position estimated d pushes from
 // its solution is worth Gamma^d, so a solved position is worth 1 and a
@@ -49,88 +39,20 @@ func DefaultConfig() nn.Config {
 	return nn.Config{Planes: planes, Embed: 16, Channels: 16, Blocks: 2, Hidden: 32}
 }
 
-// detectors are the dynamic deadlock detectors that cut children from the
-// tree: those of the MCTS solvers (package mcts).
-var detectors = deadlock.Detectors{WallSegment: true, Freeze: true}
-
-// board holds what the search and the encoding need of one board.
+// board holds what the search and the encoding need of one board: the
+// distance model's tables (its encoding, the bound, the dead squares and
+// the detectors of the MCTS solvers that cut a push), and the board.
 type board struct {
-	b     *sokoban.Board
-	dead  []bool
-	near  []int32
-	bound *heuristic.PushMatching
-	check *deadlock.Checker
+	*distance.Board
+	b *sokoban.Board
 }
 
 func newBoard(ctx context.Context, b *sokoban.Board) (*board, error) {
-	dist, err := b.PullDistances(ctx)
+	d, err := distance.NewBoard(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	dead := deadlock.DeadSquares(b)
-	return &board{b: b, dead: dead, near: b.NearestGoal(), bound: heuristic.NewPushMatching(b, dist),
-		check: deadlock.NewChecker(b, dead, detectors)}, nil
-}
-
-// bytes is the memory of the board's tables.
-func (bd *board) bytes() int64 {
-	return bd.b.Bytes() + bd.check.Bytes() + bd.bound.Bytes() + 5*int64(bd.b.N)
-}
-
-// children appends to dst the pushes of p that the search keeps: none onto
-// a dead square, none the detectors find deadlocked.
-func (bd *board) children(p *sokoban.Position, dst []sokoban.Push) []sokoban.Push {
-	start := len(dst)
-	dst = p.Pushes(dst, bd.dead)
-	kept := dst[:start]
-	for _, m := range dst[start:] {
-		if !bd.check.Deadlocked(p, p.Apply(m)) {
-			kept = append(kept, m)
-		}
-		p.Undo(m)
-	}
-	return kept
-}
-
-// encode appends the planes of p, whose bound is h, to dst.
-func (bd *board) encode(dst []float64, p *sokoban.Position, h int) []float64 {
-	b := bd.b
-	w, ht := b.Width, b.Level.Height
-	hw := w * ht
-	start := len(dst)
-	for range planes * hw {
-		dst = append(dst, 0)
-	}
-	in := dst[start:]
-	p.Reach()
-	hb := float64(h) / scale
-	for y := range ht {
-		for x := range w {
-			i := y*w + x
-			in[planeBound*hw+i] = hb
-			s := b.At(x, y)
-			if s == sokoban.None {
-				in[planeWall*hw+i] = 1
-				continue
-			}
-			if b.IsGoal(s) {
-				in[planeGoal*hw+i] = 1
-			}
-			if bd.dead[s] {
-				in[planeDead*hw+i] = 1
-			}
-			if p.HasBox(s) {
-				in[planeBox*hw+i] = 1
-				if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
-					in[planeNear*hw+i] = float64(d) / scale
-				}
-			}
-			if p.Reachable(s) {
-				in[planeReach*hw+i] = 1
-			}
-		}
-	}
-	return dst
+	return &board{Board: d, b: b}, nil
 }
 
 // logit is the index of push m's policy logit on board b (nn.Sample.Legal).

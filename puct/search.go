@@ -156,12 +156,12 @@ func (s *Search) norm(q float64) float64 {
 func (s *Search) expand(x int32) (float64, bool) {
 	s.Expanded++
 	s.nodes[x].expanded = true
-	h, ok := s.bd.bound.Bound(s.pos)
+	h, ok := s.bd.Bound(s.pos)
 	if !ok {
 		s.kill(x)
 		return 0, false
 	}
-	s.pushes = s.bd.children(s.pos, s.pushes[:0])
+	s.pushes = s.bd.Children(s.pos, s.pushes[:0])
 	first := int32(len(s.nodes))
 	for _, m := range s.pushes {
 		s.pos.Apply(m)
@@ -184,7 +184,7 @@ func (s *Search) expand(x int32) (float64, bool) {
 		s.kill(x)
 		return 0, false
 	}
-	v := s.evaluate(x, int(h))
+	v := s.evaluate(x, h)
 	if s.Evaluated == 1 {
 		s.lo, s.hi = v, v
 	} else {
@@ -204,7 +204,7 @@ func (s *Search) evaluate(x int32, h int) float64 {
 	kids := s.nodes[p.first : p.first+p.count]
 	if s.model != nil && s.Stopped == nil {
 		b := s.bd.b
-		s.in = s.bd.encode(s.in[:0], s.pos, h)
+		s.in = s.bd.Encode(s.in[:0], s.pos, h)
 		var err error
 		s.values, s.logits, err = s.model.Net.Evaluate(s.ctx, s.in, 1, b.Level.Height, b.Width, s.values, s.logits)
 		if err == nil {

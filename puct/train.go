@@ -293,15 +293,15 @@ func levelOf(ctx context.Context, o TrainOptions, k int) (*level.Level, error) {
 // remaining < 0), and the policy target policy over the pushes kids (none
 // when policy is nil).
 func sample(bd *board, p *sokoban.Position, remaining int, kids []sokoban.Push, policy []float64) (nn.Sample, bool) {
-	h, ok := bd.bound.Bound(p)
+	h, ok := bd.Bound(p)
 	if !ok {
 		return nn.Sample{}, false
 	}
 	target := float64(DeadGap)
 	if remaining >= 0 {
-		target = float64(remaining - int(h))
+		target = float64(remaining - h)
 	}
-	s := nn.Sample{Planes: bd.encode(nil, p, int(h)), Value: target / scale}
+	s := nn.Sample{Planes: bd.Encode(nil, p, h), Value: target / scale}
 	if policy != nil {
 		for _, m := range kids {
 			s.Legal = append(s.Legal, logit(bd.b, m))
@@ -354,7 +354,7 @@ func (w *player) warm(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 	var out []nn.Sample
 	var kids []sokoban.Push
 	for i, q := range path {
-		kids = bd.children(q, kids[:0])
+		kids = bd.Children(q, kids[:0])
 		policy := make([]float64, len(kids))
 		found := false
 		for j, m := range kids {
@@ -396,8 +396,8 @@ func (w *player) play(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, uint64(k)))
 	p := b.Start()
-	h0, _ := bd.bound.Bound(p)
-	limit := 2*int(h0) + 20
+	h0, _ := bd.Bound(p)
+	limit := 2*h0 + 20
 	history := []*sokoban.Position{p.Clone()}
 	var recs []record
 	var evaluated int64
@@ -426,7 +426,7 @@ func (w *player) play(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 			// root's included, with its push as the policy target.
 			q := p.Clone()
 			for _, m := range s.solution() {
-				kids := bd.children(q, nil)
+				kids := bd.Children(q, nil)
 				policy := make([]float64, len(kids))
 				for j, c := range kids {
 					if c == m {
