@@ -82,18 +82,16 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
 			}
-			if e.back != nil {
-				if bid, ok := e.back.store.Find(key, hash); ok {
-					p.Relocate(m.To, m.From, player)
-					e.meeting = meeting{forward: cid, backward: bid, ok: true}
-					res, err := e.met()
-					return res, true, err
+			for _, bk := range [...]*backward{e.back, e.behind} {
+				if bk == nil {
+					continue
 				}
-			}
-			if bk := e.behind; bk != nil {
 				if bid, ok := bk.store.Find(key, hash); ok {
 					p.Relocate(m.To, m.From, player)
-					e.meeting = meeting{forward: cid, backward: bid, ok: true, from: bk}
+					e.meeting = meeting{forward: cid, backward: bid, ok: true}
+					if bk != e.back {
+						e.meeting.from = bk
+					}
 					res, err := e.met()
 					return res, true, err
 				}
