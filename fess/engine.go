@@ -221,7 +221,7 @@ func (e *engine) run() (solver.Result, error) {
 	e.tree.sortBoxes(e.pos)
 	root, _ := e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
 	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
-	e.queue.best = e.tree.at(root).cell
+	e.queue.best, e.queue.first = e.tree.at(root).cell, root
 	e.stats.Stored = 1
 	if e.tr != nil {
 		e.tr.root(e, root)

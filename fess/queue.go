@@ -49,6 +49,7 @@ type cellQueue struct {
 	fresh  []int32 // cells not yet visited by the round robin
 	rr     int     // the round robin's next cell
 	best   int32   // the best cell so far
+	first  uint32  // the node that made best the best cell (drawn for progress)
 	turn   uint64
 }
 
@@ -151,7 +152,7 @@ func (q *cellQueue) cellFor(k cellKey) int32 {
 // the best cell when it is better.
 func (q *cellQueue) add(c int32, id uint32, w int32, f features) {
 	if q.cells[c].key.better(q.cells[q.best].key) {
-		q.best = c
+		q.best, q.first = c, id
 	}
 	heap.Push(&q.cells[c].wait, entry{key: uint64(w)<<48 | f.order(), id: id})
 }

@@ -144,14 +144,13 @@ func (e *engine) finishStats() {
 	}
 }
 
-// drawBest draws a node of the best cell, for progress events.
+// drawBest draws the node that took the search to its best cell, for
+// progress events.
 func (e *engine) drawBest() []string {
-	for id := e.tree.nodes.Len() - 1; id >= 0; id-- {
-		if e.tree.at(uint32(id)).cell == e.queue.best {
-			q := e.b.Start()
-			q.Unpack(e.tree.store.Key(uint32(id)))
-			return q.Rows()
-		}
+	if e.tree.nodes.Len() == 0 {
+		return nil
 	}
-	return nil
+	q := e.b.Start()
+	q.Unpack(e.tree.store.Key(e.queue.first))
+	return q.Rows()
 }

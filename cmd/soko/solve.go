@@ -304,7 +304,10 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
-	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level), Progress: func(p solver.Progress) { prog.Update(slot, p) }}
+	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level)}
+	if prog.Active() {
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
+	}
 	res, err := optimize.Solve(ctx, entry.New(), l, opts, c.opt)
 	r.Status = res.Status
 	r.Seconds = (res.Stats.Elapsed + res.Time).Seconds()
