@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
@@ -154,6 +155,26 @@ func nearStart(b *sokoban.Board, dead []bool, limit int) []*sokoban.Position {
 	return out
 }
 
+// scattered returns n positions of b with its boxes on live squares
+// chosen at random (seeded), the player on a free square: positions a
+// search may never meet, with boxes on and off goals in every mix.
+func scattered(b *sokoban.Board, dead []bool, n int) []*sokoban.Position {
+	rng := rand.New(rand.NewPCG(uint64(b.N), 1))
+	var live []sokoban.Square
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if !dead[s] {
+			live = append(live, s)
+		}
+	}
+	k := len(b.Goals())
+	var out []*sokoban.Position
+	for range n {
+		rng.Shuffle(len(live), func(i, j int) { live[i], live[j] = live[j], live[i] })
+		out = append(out, b.PositionOf(slices.Clone(live[:k]), live[k]))
+	}
+	return out
+}
+
 // pushClosure returns the positions (packed) that single pushes of the box
 // on box reach from p, with their fewest pushes, p itself left out.
 func pushClosure(p *sokoban.Position, box sokoban.Square, dead []bool) map[string]int32 {
@@ -280,7 +301,7 @@ func TestHotspots(t *testing.T) {
 // equals the count made from scratch, on every macro-move of positions
 // near the start of XSokoban levels.
 func TestHotspotsAfter(t *testing.T) {
-	checked := 0
+	checked, onGoals := 0, 0
 	for _, l := range testlevel.Resolve(t, "xsokoban90:1-6") {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
@@ -292,7 +313,7 @@ func TestHotspotsAfter(t *testing.T) {
 		}
 		dead := deadlock.DeadSquares(b)
 		g := newMacroGen(b, dead)
-		for _, p := range nearStart(b, dead, 30) {
+		for _, p := range append(nearStart(b, dead, 30), scattered(b, dead, 30)...) {
 			h.prepare(p)
 			g.place(p.BoxSquares())
 			var moves []Macro
@@ -307,12 +328,16 @@ func TestHotspotsAfter(t *testing.T) {
 					t.Fatalf("%s: box %d to %d: %d hotspots updated, %d counted", l.Name(), m.From, m.To, got, want)
 				}
 				checked++
+				if h.goalBit[m.From]|h.goalBit[m.To] != 0 {
+					onGoals++
+				}
 			}
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no move checked")
+	if checked == 0 || onGoals == 0 {
+		t.Fatalf("%d moves checked, %d of them to or from a goal", checked, onGoals)
 	}
+	t.Logf("%d moves checked, %d of them to or from a goal", checked, onGoals)
 }
 
 // TestLearnsPatterns: on Microban 144, whose plan misleads plan FESS into

@@ -18,11 +18,12 @@ type hotspots struct {
 	goalBit []uint64 // square -> its goal's bit, or 0
 	blocked []uint64
 
-	// For the children of one position (prepare): the goals it fills, and
-	// per box square q the boxes s != q with blocked[s*N+q] meeting an
-	// empty goal.
-	full  uint64
-	count []int16
+	// For the children of one position (prepare): the goals it fills; per
+	// box square q the boxes s != q with blocked[s*N+q] meeting an empty
+	// goal, and the union of those blocked[s*N+q].
+	full   uint64
+	count  []int16
+	anyBox []uint64
 }
 
 const (
@@ -39,7 +40,7 @@ func newHotspots(ctx context.Context, b *sokoban.Board) (*hotspots, error) {
 	if len(goals) > hotspotGoals || b.N > hotspotSquares || len(goals) == 0 {
 		return nil, nil
 	}
-	h := &hotspots{n: b.N, goalBit: make([]uint64, b.N), blocked: make([]uint64, b.N*b.N), count: make([]int16, b.N)}
+	h := &hotspots{n: b.N, goalBit: make([]uint64, b.N), blocked: make([]uint64, b.N*b.N), count: make([]int16, b.N), anyBox: make([]uint64, b.N)}
 	for i, g := range goals {
 		h.goalBit[g] = 1 << i
 	}
@@ -85,7 +86,7 @@ func (h *hotspots) bytes() int64 {
 	if h == nil {
 		return 0
 	}
-	return 8*int64(len(h.blocked)+len(h.goalBit)) + 2*int64(len(h.count))
+	return 8*int64(len(h.blocked)+len(h.goalBit)+len(h.anyBox)) + 2*int64(len(h.count))
 }
 
 // prepare notes what the children of p share, for after.
@@ -99,26 +100,34 @@ func (h *hotspots) prepare(p *sokoban.Position) {
 		h.full |= h.goalBit[s]
 	}
 	for _, q := range boxes {
-		n := int16(0)
+		n, union := int16(0), uint64(0)
 		for _, s := range boxes {
-			if s != q && h.blocked[int(s)*h.n+int(q)]&^h.full != 0 {
+			if s == q {
+				continue
+			}
+			bl := h.blocked[int(s)*h.n+int(q)]
+			union |= bl
+			if bl&^h.full != 0 {
 				n++
 			}
 		}
-		h.count[q] = n
+		h.count[q], h.anyBox[q] = n, union
 	}
 }
 
 // after returns hotspots(p) for a child p of the prepared position, in
-// which the box on from went to to. Where neither square is a goal the
-// empty goals are the same, and only the pairs with the moved box change:
-// O(boxes) instead of O(boxes²).
+// which the box on from went to to: O(boxes) instead of O(boxes²). Where
+// neither square is a goal the empty goals are the same, and only the pairs
+// with the moved box change the counts. Where one is, the empty goals
+// change too, and the union of what the other boxes block answers for
+// most boxes at once: nothing left of it on an empty goal, or the moved
+// box not among what is; only the rest are counted again.
 func (h *hotspots) after(p *sokoban.Position, from, to sokoban.Square) int {
 	if h == nil {
 		return 0
 	}
 	if h.goalBit[from]|h.goalBit[to] != 0 {
-		return h.hotspots(p)
+		return h.afterGoal(p, from, to)
 	}
 	blocks := func(s, q sokoban.Square) int16 {
 		if h.blocked[int(s)*h.n+int(q)]&^h.full != 0 {
@@ -136,6 +145,40 @@ func (h *hotspots) after(p *sokoban.Position, from, to sokoban.Square) int {
 		}
 		if !moved && blocks(q, to) != 0 {
 			moved = true
+		}
+	}
+	if moved {
+		hot++
+	}
+	return hot
+}
+
+// afterGoal is after where the box left a goal or came to one.
+func (h *hotspots) afterGoal(p *sokoban.Position, from, to sokoban.Square) int {
+	full := h.full&^h.goalBit[from] | h.goalBit[to]
+	boxes := p.BoxSquares()
+	hot, moved := 0, false
+	for _, q := range boxes {
+		if q == to {
+			continue
+		}
+		if !moved && h.blocked[int(q)*h.n+int(to)]&^full != 0 {
+			moved = true
+		}
+		switch {
+		case h.blocked[int(to)*h.n+int(q)]&^full != 0:
+			hot++
+		case h.anyBox[q]&^full == 0:
+			// neither the others nor the moved box block q's way
+		case h.blocked[int(from)*h.n+int(q)]&^full == 0:
+			hot++ // another box blocks it
+		default:
+			for _, s := range boxes {
+				if s != q && s != to && h.blocked[int(s)*h.n+int(q)]&^full != 0 {
+					hot++
+					break
+				}
+			}
 		}
 	}
 	if moved {
