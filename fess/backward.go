@@ -215,7 +215,7 @@ func (bk *backward) step(stop func() bool) (met, more bool) {
 	bk.sorted = append(bk.sorted[:0], boxes...)
 	slices.Sort(bk.sorted)
 	bk.starts.prepare(boxes)
-	bk.gen.place(boxes)
+	bk.gen.placeAll(boxes)
 	bk.moves = bk.moves[:0]
 	for i, s := range boxes {
 		if i%checkBoxes == checkBoxes-1 && stop != nil && stop() {

@@ -49,7 +49,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		}
 	}
 	e.tree.sortBoxes(p)
-	e.gen.place(boxes)
+	e.gen.placeAll(boxes)
 	x := &e.exp
 	x.moves = x.moves[:0]
 	for i := range movers {

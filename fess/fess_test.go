@@ -414,3 +414,45 @@ func levelPlan(t *testing.T, l *level.Level) (*sokoban.Board, *plan) {
 	}
 	return b, pl
 }
+
+// TestForestMatchesSplit: the macro-moves generated from the forest of
+// the placed position (placeAll, then generate or generatePull) are the ones
+// split's search per box gives, with the same player regions, canonical
+// squares and region counts, pushed and pulled, on positions near the
+// start and scattered ones.
+func TestForestMatchesSplit(t *testing.T) {
+	checked := 0
+	for _, l := range append(testlevel.Resolve(t, "xsokoban90:1-20"), testlevel.Resolve(t, "microban:100-155")...) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := deadlock.DeadSquares(b)
+		forest, split := newMacroGen(b, dead), newMacroGen(b, dead)
+		for _, p := range append(nearStart(b, dead, 20), scattered(b, dead, 20)...) {
+			boxes := p.BoxSquares()
+			forest.placeAll(boxes)
+			split.place(boxes)
+			for _, box := range boxes {
+				for _, pull := range []bool{false, true} {
+					var got, want []Macro
+					if pull {
+						got, want = forest.generatePull(p, box, nil), split.generatePull(p, box, nil)
+					} else {
+						got, want = forest.generate(p, box, nil), split.generate(p, box, nil)
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: box %d, pull %v:\n%v\nfrom the forest,\n%v\nfrom split", l.Name(), box, pull, got, want)
+					}
+					checked += len(got)
+				}
+			}
+			forest.lift(boxes)
+			split.lift(boxes)
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d macro-moves checked", checked)
+	}
+	t.Logf("%d macro-moves checked", checked)
+}

@@ -44,6 +44,18 @@ type macroGen struct {
 	macros *deadlock.Macros
 	occ    []bool // squares holding a box that stays put
 
+	// place's forest (forest.go): the depth-first search of the free
+	// squares done once per position, from which link answers for any box
+	// (from, whose square the player may then cross). split's search for
+	// one box overwrites it.
+	placed      bool // place was called and lift not yet
+	forestReady bool // the arrays below hold the forest of the placed boxes
+	useForest   bool // link answers from the forest (else from split's search)
+	from        sokoban.Square
+	fromNext    [4]sokoban.Square // from's neighbours in the forest, None where not
+	tree        []int32           // square -> its tree of the forest
+	treeMin     []sokoban.Square  // tree -> its smallest square
+
 	// depth-first search, per box
 	visit  sokoban.Marks // squares met by the search
 	linked sokoban.Marks // squares whose links are computed (link)
@@ -86,12 +98,13 @@ func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
 		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
 		seen: make([]uint32, 4*n), dist: make([]int32, 4*n), prev: make([]int32, 4*n), queue: make([]int32, 0, 4*n),
+		tree: make([]int32, n),
 	}
 }
 
 // bytes returns the memory of the scratch space.
 func (g *macroGen) bytes() int64 {
-	return int64(g.b.N) * (1 + 4*5 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1)
+	return int64(g.b.N) * (1 + 4*5 + 4 + 4 + 4*(4+4+4+4) + 4*3 + 16 + 1 + 4 + 4)
 }
 
 // place marks the boxes of p (all but none) as standing still.
@@ -101,11 +114,20 @@ func (g *macroGen) place(boxes []sokoban.Square) {
 	}
 }
 
+// placeAll is place for a position whose every box's moves are generated
+// next, with no other change to the boxes before lift: the moves come from
+// one forest (forest.go) instead of a search per box.
+func (g *macroGen) placeAll(boxes []sokoban.Square) {
+	g.place(boxes)
+	g.placed, g.forestReady = true, false
+}
+
 // lift clears the marks of place.
 func (g *macroGen) lift(boxes []sokoban.Square) {
 	for _, s := range boxes {
 		g.occ[s] = false
 	}
+	g.placed, g.forestReady = false, false
 }
 
 func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.occ[s] }
@@ -116,6 +138,7 @@ func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.
 // that, with a box on s (and the other boxes in place), the player can walk
 // between the d and e neighbours; -1 where the neighbour is not free.
 func (g *macroGen) split(root sokoban.Square) {
+	g.useForest, g.forestReady = false, false
 	g.visit.Clear()
 	g.linked.Clear()
 	visit, b := g.visit, g.b
@@ -178,6 +201,10 @@ func (g *macroGen) link(s sokoban.Square) {
 		return
 	}
 	g.linked.Add(int32(s))
+	if g.useForest {
+		g.linkForest(s)
+		return
+	}
 	b := g.b
 	const wall, above = -2, -1
 	var part [4]int32
@@ -312,7 +339,11 @@ func (g *macroGen) generate(p *sokoban.Position, from sokoban.Square, dst []Macr
 // pulled, to each (square, player region) the search reaches but its start.
 // Pushed, it leaves out the stops that only pass through a tunnel.
 func (g *macroGen) destinations(p *sokoban.Position, from sokoban.Square, dst []Macro, pull bool) []Macro {
-	g.split(from)
+	if g.placed {
+		g.startForest(from)
+	} else {
+		g.split(from)
+	}
 	g.search(from, p.Reachable, pull)
 	for _, st := range g.queue {
 		s, d := sokoban.Square(st/4), sokoban.Dir(st%4)

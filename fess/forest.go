@@ -1,0 +1,195 @@
+package fess
+
+import "soko/sokoban"
+
+// The forest: macro-moves without a depth-first search per box. split
+// searches the free area around one box's square, that square freed, for
+// every box of a position; but the boxes that stay put are the same for
+// all of them. growForest searches the free squares of the placed position
+// once (all its boxes in place, so a forest of one tree per area), and
+// linkForest answers link's question for the box on from standing on s
+// from it: in the board with from freed and s taken, the free neighbours
+// of s fall into the parts of the forest without s (a child's subtree that
+// s cuts off, the rest of s's tree, or another tree), except that from,
+// free now, joins every part one of its own free neighbours lies in.
+
+// Part labels of a neighbour of s (forestPart): a child's subtree is the
+// child's number (from 1); the rest are negative.
+const (
+	partWall  int32 = -1 // not a free square
+	partAbove int32 = -2 // the rest of s's tree
+	partFrom  int32 = -3 // the part from joins
+	partTree  int32 = -4 // partTree - t: the whole of tree t
+)
+
+// growForest runs the depth-first search over every area of free squares
+// of the placed position: numbers, low points, subtree ends and smallest
+// squares as split keeps them, and per tree its smallest square, its root:
+// each search starts from the smallest free square not yet met.
+func (g *macroGen) growForest() {
+	g.visit.Clear()
+	b := g.b
+	g.met = g.met[:0]
+	g.treeMin = g.treeMin[:0]
+	count := int32(0)
+	for r := sokoban.Square(0); int(r) < b.N; r++ {
+		if !g.free(r) || g.visit.Has(int32(r)) {
+			continue
+		}
+		t := int32(len(g.treeMin))
+		count++
+		g.visit.Add(int32(r))
+		g.num[r], g.low[r], g.parent[r], g.subMin[r], g.tree[r] = count, count, sokoban.None, r, t
+		g.met = append(g.met, r)
+		stack := append(g.frames[:0], dfsFrame{s: r})
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			s := f.s
+			if f.d < 4 {
+				c := b.Next(s, f.d)
+				f.d++
+				switch {
+				case !g.free(c):
+				case !g.visit.Has(int32(c)):
+					count++
+					g.visit.Add(int32(c))
+					g.num[c], g.low[c], g.parent[c], g.subMin[c], g.tree[c] = count, count, s, c, t
+					g.met = append(g.met, c)
+					stack = append(stack, dfsFrame{s: c})
+				case c != g.parent[s]:
+					g.low[s] = min(g.low[s], g.num[c])
+				}
+				continue
+			}
+			g.last[s] = count
+			stack = stack[:len(stack)-1]
+			if p := g.parent[s]; p != sokoban.None {
+				g.low[p] = min(g.low[p], g.low[s])
+				g.subMin[p] = min(g.subMin[p], g.subMin[s])
+			}
+		}
+		g.frames = stack
+		g.treeMin = append(g.treeMin, r)
+	}
+	g.forestReady = true
+}
+
+// startForest readies the forest for the box on from: growForest when
+// the placed boxes changed, and from's neighbours in the forest.
+func (g *macroGen) startForest(from sokoban.Square) {
+	g.useForest, g.from = true, from
+	if !g.forestReady {
+		g.growForest()
+	}
+	g.linked.Clear()
+	for d := range sokoban.Dirs {
+		g.fromNext[d] = sokoban.None
+		if c := g.b.Next(from, d); g.inForest(c) {
+			g.fromNext[d] = c
+		}
+	}
+}
+
+// inForest reports whether c is one of the forest's squares: free with
+// every placed box in place (from is not).
+func (g *macroGen) inForest(c sokoban.Square) bool {
+	return c != sokoban.None && c != g.from && g.visit.Has(int32(c))
+}
+
+// forestPart returns the part of the forest without s that the forest
+// square c lies in: as link finds it from split's search, with trees.
+func (g *macroGen) forestPart(s, c sokoban.Square) int32 {
+	if !g.inForest(s) || g.tree[c] != g.tree[s] {
+		return partTree - g.tree[c]
+	}
+	if g.num[c] < g.num[s] {
+		return partAbove
+	}
+	for d := range sokoban.Dirs {
+		ch := g.b.Next(s, d)
+		if g.inForest(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
+			if g.low[ch] < g.num[s] { // s's subtree but not cut off (never at the root)
+				return partAbove
+			}
+			return g.num[ch]
+		}
+	}
+	return partAbove
+}
+
+// fromParts returns the parts (forestPart of s) that from's free
+// neighbours lie in, partWall where there is none; none when s is from.
+func (g *macroGen) fromParts(s sokoban.Square) (parts [4]int32) {
+	for d, c := range g.fromNext {
+		parts[d] = partWall
+		if c != sokoban.None && c != s {
+			parts[d] = g.forestPart(s, c)
+		}
+	}
+	return parts
+}
+
+// linkForest is link for square s from the forest (see the top).
+func (g *macroGen) linkForest(s sokoban.Square) {
+	joined := [4]int32{partWall, partWall, partWall, partWall}
+	if s != g.from {
+		joined = g.fromParts(s)
+	}
+	var part [4]int32
+	for d := range sokoban.Dirs {
+		c := g.b.Next(s, d)
+		switch {
+		case !g.free(c):
+			part[d] = partWall
+		case c == g.from:
+			part[d] = partFrom
+		default:
+			part[d] = g.forestPart(s, c)
+			for _, j := range joined {
+				if j == part[d] {
+					part[d] = partFrom
+				}
+			}
+		}
+	}
+	g.parts[s] = 0
+	for d := 0; d < 4; d++ {
+		g.links[int(s)*4+d] = -1
+		if part[d] == partWall {
+			continue
+		}
+		for e := 0; e < 4; e++ {
+			if part[e] == part[d] {
+				g.links[int(s)*4+d] = int8(e)
+				break
+			}
+		}
+		if g.links[int(s)*4+d] == int8(d) {
+			g.parts[s]++
+			m := g.b.N
+			if part[d] == partFrom {
+				m = int(g.from)
+				for _, j := range joined {
+					if j != partWall {
+						m = min(m, int(g.forestMin(s, j)))
+					}
+				}
+			} else {
+				m = int(g.forestMin(s, part[d]))
+			}
+			g.partMin[int(s)*4+d] = sokoban.Square(m)
+		}
+	}
+}
+
+// forestMin returns the smallest square of part (forestPart of s). The
+// rest of s's tree holds its root, the tree's smallest square.
+func (g *macroGen) forestMin(s sokoban.Square, part int32) sokoban.Square {
+	switch {
+	case part >= 1:
+		return g.subMin[g.met[part-1]]
+	case part == partAbove:
+		return g.treeMin[g.tree[s]]
+	}
+	return g.treeMin[partTree-part]
+}
