@@ -16,16 +16,15 @@ import (
 // one to one with the free goals that way (a free goal no box can reach,
 // say, behind a row of frozen boxes). Each goal's squares are found by a
 // breadth-first search backwards from it over (box square, player square)
-// states, pulling the box and walking the player, and are cached per set
-// of frozen boxes. It keeps scratch space; use one per goroutine.
+// states, pulling the box and walking the player (pullReach), and are
+// cached per set of frozen boxes. It keeps scratch space; use one per goroutine.
 type FrozenGoals struct {
 	b      *sokoban.Board
 	freeze *Freeze
 	cache  map[uint64]*frozenSet
 	zKey   []uint64
 	wall   []bool
-	seen   []bool
-	queue  []int32
+	pull   *pullReach // over wall
 	frozen []sokoban.Square
 	movers []sokoban.Square
 	key    uint64        // of frozen
@@ -53,6 +52,7 @@ const frozenCache = 4096
 func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64]*frozenSet{},
 		zKey: make([]uint64, b.N), wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
+	f.pull = newPullReach(b, f.wall)
 	x := uint64(0x9e3779b97f4a7c15)
 	for s := range f.zKey {
 		x ^= x << 13
@@ -66,7 +66,7 @@ func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 // Bytes returns the memory the detector holds now, its cache included.
 func (f *FrozenGoals) Bytes() int64 {
 	n := int64(f.b.N)
-	return n*(8+1) + int64(len(f.seen)) + 4*int64(cap(f.queue)) + f.cacheBytes
+	return n*(8+1) + f.pull.bytes() + f.cacheBytes
 }
 
 // setBytes returns the memory set holds, as Bytes counts it.
@@ -202,57 +202,12 @@ func (f *FrozenGoals) search() *frozenSet {
 		}
 	}()
 	set := &frozenSet{}
+	f.pull.prepare()
 	for _, g := range b.Goals() {
 		if !f.wall[g] {
 			set.goals = append(set.goals, g)
-			set.reach = append(set.reach, f.pullFrom(g))
+			set.reach = append(set.reach, f.pull.from(g))
 		}
 	}
 	return set
-}
-
-// pullFrom returns the squares a lone box reaches when pulled from goal,
-// with the player starting on any side of it: those from which it can be
-// pushed onto goal.
-func (f *FrozenGoals) pullFrom(goal sokoban.Square) []bool {
-	b, n := f.b, f.b.N
-	if f.seen == nil {
-		f.seen = make([]bool, n*n)
-	}
-	q := f.queue[:0]
-	visit := func(box, player sokoban.Square) {
-		if st := int32(box)*int32(n) + int32(player); !f.seen[st] {
-			f.seen[st] = true
-			q = append(q, st)
-		}
-	}
-	for d := range sokoban.Dirs {
-		if pl := b.Next(goal, d); pl != sokoban.None && !f.wall[pl] {
-			visit(goal, pl)
-		}
-	}
-	reach := make([]bool, n)
-	for h := 0; h < len(q); h++ {
-		box, pl := sokoban.Square(q[h]/int32(n)), sokoban.Square(q[h]%int32(n))
-		reach[box] = true
-		for d := range sokoban.Dirs {
-			next := b.Next(pl, d)
-			if next == sokoban.None || f.wall[next] {
-				continue
-			}
-			if next != box {
-				visit(box, next) // walk
-			}
-			// Pull: the player stands on the d^1 side of the box, steps
-			// away from it in direction d, and the box follows onto pl.
-			if b.Next(pl, d^1) == box {
-				visit(pl, next)
-			}
-		}
-	}
-	for _, st := range q { // f.seen is all false again
-		f.seen[st] = false
-	}
-	f.queue = q
-	return reach
 }
