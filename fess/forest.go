@@ -13,7 +13,7 @@ import "soko/sokoban"
 // s cuts off, the rest of s's tree, or another tree), except that from,
 // free now, joins every part one of its own free neighbours lies in.
 
-// Part labels of a neighbour of s (forestPart): a child's subtree is the
+// Part labels of a neighbour of s (macroGen.part): a child's subtree is the
 // child's number (from 1); the rest are negative.
 const (
 	partWall  int32 = -1 // not a free square
@@ -96,44 +96,64 @@ func (g *macroGen) inForest(c sokoban.Square) bool {
 	return c != sokoban.None && c != g.from && g.visit.Has(int32(c))
 }
 
-// forestPart returns the part of the forest without s that the forest
-// square c lies in: as link finds it from split's search, with trees.
-func (g *macroGen) forestPart(s, c sokoban.Square) int32 {
-	if !g.inForest(s) || g.tree[c] != g.tree[s] {
-		return partTree - g.tree[c]
-	}
-	if g.num[c] < g.num[s] {
-		return partAbove
+// cut is a child of s in the forest: the numbers of its subtree, and the
+// part it lies in without s (its own number when s cuts it off).
+type cut struct{ lo, hi, part int32 }
+
+// parter labels the squares of the forest with their part without s
+// (see the top), its children found once.
+type parter struct {
+	s    sokoban.Square
+	in   bool // s is a forest square (not from)
+	kids [4]cut
+	n    int
+}
+
+func (g *macroGen) parterOf(s sokoban.Square) parter {
+	pt := parter{s: s, in: g.inForest(s)}
+	if !pt.in {
+		return pt
 	}
 	for d := range sokoban.Dirs {
 		ch := g.b.Next(s, d)
-		if g.inForest(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
-			if g.low[ch] < g.num[s] { // s's subtree but not cut off (never at the root)
-				return partAbove
+		if g.inForest(ch) && g.parent[ch] == s {
+			part := g.num[ch]
+			if g.low[ch] < g.num[s] { // not cut off (never at the root)
+				part = partAbove
 			}
-			return g.num[ch]
+			pt.kids[pt.n] = cut{g.num[ch], g.last[ch], part}
+			pt.n++
+		}
+	}
+	return pt
+}
+
+// part returns the part of forest square c: the whole of another tree,
+// the subtree of a child s cuts off, or the rest of s's tree.
+func (g *macroGen) part(pt *parter, c sokoban.Square) int32 {
+	if !pt.in || g.tree[c] != g.tree[pt.s] {
+		return partTree - g.tree[c]
+	}
+	if n := g.num[c]; n > g.num[pt.s] {
+		for _, k := range pt.kids[:pt.n] {
+			if k.lo <= n && n <= k.hi {
+				return k.part
+			}
 		}
 	}
 	return partAbove
 }
 
-// fromParts returns the parts (forestPart of s) that from's free
-// neighbours lie in, partWall where there is none; none when s is from.
-func (g *macroGen) fromParts(s sokoban.Square) (parts [4]int32) {
-	for d, c := range g.fromNext {
-		parts[d] = partWall
-		if c != sokoban.None && c != s {
-			parts[d] = g.forestPart(s, c)
-		}
-	}
-	return parts
-}
-
 // linkForest is link for square s from the forest (see the top).
 func (g *macroGen) linkForest(s sokoban.Square) {
+	pt := g.parterOf(s)
 	joined := [4]int32{partWall, partWall, partWall, partWall}
 	if s != g.from {
-		joined = g.fromParts(s)
+		for d, c := range g.fromNext {
+			if c != sokoban.None && c != s {
+				joined[d] = g.part(&pt, c)
+			}
+		}
 	}
 	var part [4]int32
 	for d := range sokoban.Dirs {
@@ -144,7 +164,7 @@ func (g *macroGen) linkForest(s sokoban.Square) {
 		case c == g.from:
 			part[d] = partFrom
 		default:
-			part[d] = g.forestPart(s, c)
+			part[d] = g.part(&pt, c)
 			for _, j := range joined {
 				if j == part[d] {
 					part[d] = partFrom
@@ -182,7 +202,7 @@ func (g *macroGen) linkForest(s sokoban.Square) {
 	}
 }
 
-// forestMin returns the smallest square of part (forestPart of s). The
+// forestMin returns the smallest square of part (of s). The
 // rest of s's tree holds its root, the tree's smallest square.
 func (g *macroGen) forestMin(s sokoban.Square, part int32) sokoban.Square {
 	switch {
