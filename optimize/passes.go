@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"context"
+	"time"
 
 	"soko/deadlock"
 	"soko/sokoban"
@@ -27,9 +28,13 @@ type optimizer struct {
 
 	best     []sokoban.Push
 	score    Score
-	stopped  bool // a search stopped on the context
-	outgrown bool // the last search stopped at the memory budget
-	limited  bool // a search of the shortest stretch outgrew the memory budget
+	stopped  bool      // a search stopped on the context
+	outgrown bool      // the last search stopped at the memory budget
+	slow     bool      // the last search stopped at its share of the time
+	until    time.Time // when the running search stops (zero: at the context's end)
+	share    int       // a search gets 1/share of the time left (0, 1: all of it)
+	cut      bool      // a search of this turn stopped at its share
+	limited  bool      // a search of the shortest stretch outgrew the memory budget
 	searches int
 	expanded int64
 	pass     string
@@ -56,6 +61,7 @@ func (o *optimizer) run() {
 		return
 	}
 	o.begin("runs")
+	o.share = firstShare // a search of a run that takes its share is left out
 	o.boxRuns()
 	if len(o.radii) > 0 && !o.done() {
 		o.begin("vicinity")
@@ -167,14 +173,33 @@ func (o *optimizer) boxRuns() {
 	}
 }
 
-// vicinity searches stretches of the solution. Stretches start short
+// vicinity runs turns of vicinity searches (vicinityTurns), first with
+// each search bounded to a share of the time left (1/firstShare), so that
+// no stretch whose vicinity is huge takes all the time while cheaper ones
+// elsewhere wait; when a turn ends with a search cut short by its share,
+// the turns start again with twice the share, and the last has none.
+func (o *optimizer) vicinity() {
+	for share := firstShare; !o.done(); share /= 2 {
+		o.share, o.cut = share, false
+		o.vicinityTurns()
+		if !o.cut || share <= 1 {
+			return
+		}
+	}
+}
+
+// firstShare is the inverse of the share of the time left that one stretch
+// search gets in the first turns of the vicinity search.
+const firstShare = 16
+
+// vicinityTurns searches stretches of the solution. Stretches start short
 // (firstStretch pushes) and slide by half their length, wrapping round at
 // the end; when every stretch has been searched once since the last gain,
 // their length doubles, up to the whole solution (at most maxStretch
 // pushes), and the search ends when a turn of the longest brings no gain.
-// A stretch whose search outgrows the memory is halved, and stretches stay
-// at most that long from then on.
-func (o *optimizer) vicinity() {
+// A stretch whose search outgrows the memory, or its share of the time, is
+// halved, and stretches stay at most that long from then on.
+func (o *optimizer) vicinityTurns() {
 	size, ceiling := min(len(o.best), firstStretch), maxStretch
 	quiet := 0 // stretches searched since the last gain
 	for i := 0; !o.done(); {
@@ -189,6 +214,13 @@ func (o *optimizer) vicinity() {
 		case gained:
 			quiet = 0
 			continue // the same stretch again: it may shrink further
+		case o.slow:
+			o.cut = true
+			if size > minStretch {
+				size /= 2
+				ceiling, quiet = size, 0
+				continue
+			}
 		case o.outgrown && size > minStretch:
 			size /= 2
 			ceiling, quiet = size, 0
@@ -229,7 +261,11 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 		start.Apply(m)
 	}
 	seg := o.best[i:j]
-	o.outgrown = false
+	o.outgrown, o.slow = false, false
+	o.until = time.Time{}
+	if d, ok := o.ctx.Deadline(); ok && o.share > 1 {
+		o.until = time.Now().Add(time.Until(d) / time.Duration(o.share))
+	}
 	var next *sokoban.Push
 	if j < len(o.best) {
 		next = &o.best[j]
