@@ -25,7 +25,14 @@
 //     lies in the set, so the result is never longer. Stretches start at 32
 //     pushes, slide along the solution, and double in length each time a
 //     turn over the whole solution brings no gain, up to the whole solution;
-//     one whose search outgrows its memory is halved.
+//     one whose search outgrows its memory is halved. Under a deadline, on
+//     a solution of shareFrom pushes or more, each search first gets only
+//     a sixteenth of the optimizer's time, so that one huge vicinity does
+//     not take all of it while cheap cuts elsewhere wait; a search that
+//     runs out of its share is dropped and its stretch halved, and the
+//     turns start again with twice the share until the last, which has
+//     none. A stretch searched to its end without a gain is remembered
+//     (by its start position and pushes) and not searched again.
 //
 // A stretch's search is A* over positions with the player's exact square,
 // on a consistent bound (each box's pushes, alone on the board, to the

@@ -325,3 +325,60 @@ func TestMemoryLimited(t *testing.T) {
 		t.Errorf("default memory: memory limited %v, complete %v, %v", res.MemoryLimited, res.Complete, err)
 	}
 }
+
+// Under a deadline the first turns bound each search to a share of the
+// time left; the last turn has none, so with time enough the result is
+// the one without a deadline: the optimum on these levels, complete.
+func TestSharesKeepTheOptimum(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:1-12") {
+		greedy := solve(t, search.Greedy{}, l)
+		astar := solve(t, search.AStar{}, l)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := Optimize(ctx, l, greedy.Moves, Options{})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		free := check(t, l, greedy.Moves, Options{})
+		if res.After.Pushes != astar.Pushes || !res.Complete {
+			t.Errorf("%s: %+v (complete %v) under a deadline, the optimum is %d pushes", l.Name(), res.After, res.Complete, astar.Pushes)
+		}
+		if res.After.Pushes != free.After.Pushes {
+			t.Errorf("%s: %+v under a deadline, %+v without", l.Name(), res.After, free.After)
+		}
+	}
+}
+
+// A search that takes more than its share of the time is cut short (slow)
+// and finds nothing; the vicinity turns that follow still reach the
+// optimum.
+func TestSlowSearchIsCutAndRetried(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:9")[0]
+	greedy := solve(t, search.Greedy{}, l)
+	astar := solve(t, search.AStar{}, l)
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushes, err := pushesOf(b, greedy.Moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o := newOptimizer(ctx, b, Pushes, DefaultRadii, DefaultMemory, nil)
+	o.best, o.score = pushes, o.scoreOf(pushes)
+	o.share = 1 << 40 // each search's share: under a nanosecond
+	cut := false
+	for i := 0; i+minStretch <= len(o.best); i++ {
+		o.improve(i, len(o.best), o.radii)
+		cut = cut || o.slow
+	}
+	if !cut {
+		t.Errorf("no search was cut short with a share of 2^-40 of the time left")
+	}
+	o.vicinity()
+	if o.score.Pushes != astar.Pushes {
+		t.Errorf("%d pushes after the turns, the optimum is %d", o.score.Pushes, astar.Pushes)
+	}
+}

@@ -2,6 +2,9 @@ package optimize
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/maphash"
+	"time"
 
 	"soko/deadlock"
 	"soko/sokoban"
@@ -27,8 +30,15 @@ type optimizer struct {
 
 	best     []sokoban.Push
 	score    Score
-	stopped  bool // a search stopped on the context
-	outgrown bool // the last search stopped at the memory budget
+	stopped  bool                // a search stopped on the context
+	outgrown bool                // the last search stopped at the memory budget
+	slow     bool                // the last search stopped at its share of the time
+	until    time.Time           // when the running search stops (zero: at the context's end)
+	share    int                 // a search gets 1/share of the optimizer's time (0, 1: all that is left)
+	total    time.Duration       // the optimizer's time: the context's deadline when it began (0: none)
+	cut      bool                // a search of this turn stopped at its share
+	tried    map[uint64]struct{} // stretchKey of the searches that ran to their end without a gain
+	seed     maphash.Seed
 	limited  bool // a search of the shortest stretch outgrew the memory budget
 	searches int
 	expanded int64
@@ -37,12 +47,18 @@ type optimizer struct {
 
 func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []int, memory int64, progress func(Progress)) *optimizer {
 	dead := deadlock.DeadSquares(b)
-	return &optimizer{
+	o := &optimizer{
 		ctx: ctx, b: b, metric: metric, radii: radii, memory: memory, progress: progress,
 		dead:    dead,
 		checker: deadlock.NewChecker(b, dead, deadlock.Core()),
 		walk:    newWalker(b.N),
+		tried:   make(map[uint64]struct{}),
+		seed:    maphash.MakeSeed(),
 	}
+	if d, ok := ctx.Deadline(); ok {
+		o.total = time.Until(d)
+	}
+	return o
 }
 
 // run applies the passes in order until the context ends.
@@ -56,6 +72,9 @@ func (o *optimizer) run() {
 		return
 	}
 	o.begin("runs")
+	if len(o.best) >= shareFrom {
+		o.share = firstShare // a search of a run that takes its share is left out
+	}
 	o.boxRuns()
 	if len(o.radii) > 0 && !o.done() {
 		o.begin("vicinity")
@@ -167,14 +186,44 @@ func (o *optimizer) boxRuns() {
 	}
 }
 
-// vicinity searches stretches of the solution. Stretches start short
+// vicinity runs turns of vicinity searches (vicinityTurns), first with
+// each search bounded to a share of the optimizer's time (1/firstShare), so that
+// no stretch whose vicinity is huge takes all the time while cheaper ones
+// elsewhere wait; when a turn ends with a search cut short by its share,
+// the turns start again with twice the share, and the last has none.
+// Solutions shorter than shareFrom pushes get a single turn with none.
+func (o *optimizer) vicinity() {
+	if len(o.best) < shareFrom {
+		o.share = 0
+		o.vicinityTurns()
+		return
+	}
+	for share := firstShare; !o.done(); share /= 2 {
+		o.share, o.cut = share, false
+		o.vicinityTurns()
+		if !o.cut || share <= 1 {
+			return
+		}
+	}
+}
+
+// shareFrom is the shortest solution, in pushes, whose searches get shares
+// of the time: on shorter ones the few stretches need no such turns, and
+// the searches cut short and run again would waste their time.
+const shareFrom = 128
+
+// firstShare is the inverse of the share of the optimizer's time that one stretch
+// search gets in the first turns of the vicinity search.
+const firstShare = 16
+
+// vicinityTurns searches stretches of the solution. Stretches start short
 // (firstStretch pushes) and slide by half their length, wrapping round at
 // the end; when every stretch has been searched once since the last gain,
 // their length doubles, up to the whole solution (at most maxStretch
 // pushes), and the search ends when a turn of the longest brings no gain.
-// A stretch whose search outgrows the memory is halved, and stretches stay
-// at most that long from then on.
-func (o *optimizer) vicinity() {
+// A stretch whose search outgrows the memory, or its share of the time, is
+// halved, and stretches stay at most that long from then on.
+func (o *optimizer) vicinityTurns() {
 	size, ceiling := min(len(o.best), firstStretch), maxStretch
 	quiet := 0 // stretches searched since the last gain
 	for i := 0; !o.done(); {
@@ -189,6 +238,13 @@ func (o *optimizer) vicinity() {
 		case gained:
 			quiet = 0
 			continue // the same stretch again: it may shrink further
+		case o.slow:
+			o.cut = true
+			if size > minStretch {
+				size /= 2
+				ceiling, quiet = size, 0
+				continue
+			}
 		case o.outgrown && size > minStretch:
 			size /= 2
 			ceiling, quiet = size, 0
@@ -229,13 +285,24 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 		start.Apply(m)
 	}
 	seg := o.best[i:j]
-	o.outgrown = false
 	var next *sokoban.Push
 	if j < len(o.best) {
 		next = &o.best[j]
 	}
+	key := o.stretchKey(start, seg, next, radii)
+	if _, ok := o.tried[key]; ok {
+		return false // searched to its end before, with no gain
+	}
+	o.outgrown, o.slow = false, false
+	o.until = time.Time{}
+	if o.total > 0 && o.share > 1 {
+		o.until = time.Now().Add(o.total / time.Duration(o.share))
+	}
 	path, gain, ok := o.search(start, seg, next, radii)
 	if !ok {
+		if !o.slow && !o.outgrown && !o.done() {
+			o.tried[key] = struct{}{}
+		}
 		return false
 	}
 	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
@@ -245,4 +312,34 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	// The path ends with the boxes where the stretch left them, and its
 	// gain counts the walk to the next push: the rest is unchanged.
 	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
+}
+
+// stretchKey hashes what a stretch search depends on: the position it
+// starts from (the player's exact square), the stretch's pushes, the push
+// after it (none for the last stretch) and the radii. A search that ran
+// to its end without a gain is not run again on the same key (o.tried):
+// after a gain elsewhere, or in a later turn, it would find nothing again.
+func (o *optimizer) stretchKey(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, radii []int) uint64 {
+	var h maphash.Hash
+	h.SetSeed(o.seed)
+	h.Write(start.PackExact(nil))
+	var buf [8]byte
+	push := func(m sokoban.Push) {
+		binary.LittleEndian.PutUint32(buf[:4], uint32(m.Box))
+		buf[4] = byte(m.Dir)
+		h.Write(buf[:5])
+	}
+	for _, m := range seg {
+		push(m)
+	}
+	if next != nil {
+		buf[0] = 1
+		h.Write(buf[:1])
+		push(*next)
+	}
+	for _, r := range radii {
+		binary.LittleEndian.PutUint32(buf[:4], uint32(r))
+		h.Write(buf[:4])
+	}
+	return h.Sum64()
 }

@@ -3,6 +3,7 @@ package optimize
 import (
 	"bytes"
 	"math"
+	"time"
 
 	"soko/sokoban"
 )
@@ -323,6 +324,10 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		// than a look at the context.
 		if o.ctx.Err() != nil {
 			o.stopped = true
+			return nil, gain, false
+		}
+		if o.expanded%64 == 0 && !o.until.IsZero() && time.Now().After(o.until) {
+			o.slow = true
 			return nil, gain, false
 		}
 		if g.bytes()+v.bytes() > o.memory {
