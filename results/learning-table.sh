@@ -6,9 +6,11 @@
 # at equal wall time (0.1 s a level, the network's cost counted); greedy,
 # greedy-dist without a model and with DIST_MODEL at equal expansions, and
 # their expansions and time per expansion on the levels both greedy and
-# greedy-dist with DIST_MODEL solve.
+# greedy-dist with DIST_MODEL solve; 003's alphazero with AZ_MODEL, as
+# 0.8·model + 0.2·heuristic (its default weight) and as the model alone
+# (weight=1), at equal iterations and wall time.
 #
-#   results/learning-table.sh DIST_MODEL PUCT_MODEL [DIR]
+#   results/learning-table.sh DIST_MODEL PUCT_MODEL AZ_MODEL [DIR]
 #
 # Runs go one level at a time (-j 1) into DIR/*.jsonl (default
 # learning-table/); a file already there is not run again. SOKO names the
@@ -16,7 +18,8 @@
 set -eu
 model=$1
 puct=$2
-dir=${3:-learning-table}
+az=$3
+dir=${4:-learning-table}
 soko=${SOKO:-soko}
 set=boxoban-medium-valid-000
 mkdir -p "$dir"
@@ -44,6 +47,15 @@ for n in 200 1000; do
 	run greedy-${n}n --algo greedy --nodes $n --time 0
 	run greedy-bound-${n}n --algo greedy-dist --nodes $n --time 0
 	run greedy-dist-${n}n --algo greedy-dist --model "$model" --nodes $n --time 0
+done
+for b in 200it 0.1s 1000it; do
+	case $b in
+	*it) limit="--iterations ${b%it} --time 0" ;;
+	*) limit="--time $b" ;;
+	esac
+	# $limit is split into its flags on purpose.
+	run alphazero-mixed-$b --algo alphazero --model "$az" $limit
+	run alphazero-model-$b --algo alphazero --model "$az" --param weight=1 $limit
 done
 
 # field NAME: the number (or string) of "NAME": in the current line.
