@@ -37,38 +37,7 @@ func (g *macroGen) growForest() {
 			continue
 		}
 		t := int32(len(g.treeMin))
-		count++
-		g.visit.Add(int32(r))
-		g.num[r], g.low[r], g.parent[r], g.subMin[r], g.tree[r] = count, count, sokoban.None, r, t
-		g.met = append(g.met, r)
-		stack := append(g.frames[:0], dfsFrame{s: r})
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			s := f.s
-			if f.d < 4 {
-				c := b.Next(s, f.d)
-				f.d++
-				switch {
-				case !g.free(c):
-				case !g.visit.Has(int32(c)):
-					count++
-					g.visit.Add(int32(c))
-					g.num[c], g.low[c], g.parent[c], g.subMin[c], g.tree[c] = count, count, s, c, t
-					g.met = append(g.met, c)
-					stack = append(stack, dfsFrame{s: c})
-				case c != g.parent[s]:
-					g.low[s] = min(g.low[s], g.num[c])
-				}
-				continue
-			}
-			g.last[s] = count
-			stack = stack[:len(stack)-1]
-			if p := g.parent[s]; p != sokoban.None {
-				g.low[p] = min(g.low[p], g.low[s])
-				g.subMin[p] = min(g.subMin[p], g.subMin[s])
-			}
-		}
-		g.frames = stack
+		count = g.number(r, count, t)
 		g.treeMin = append(g.treeMin, r)
 	}
 	g.forestReady = true

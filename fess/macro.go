@@ -141,14 +141,33 @@ func (g *macroGen) split(root sokoban.Square) {
 	g.useForest, g.forestReady = false, false
 	g.visit.Clear()
 	g.linked.Clear()
-	visit, b := g.visit, g.b
+	b := g.b
 	wasOcc := g.occ[root]
 	g.occ[root] = false
-	count := int32(1)
-	g.met = append(g.met[:0], root)
-	visit.Add(int32(root))
-	g.num[root], g.low[root], g.parent[root] = 1, 1, sokoban.None
-	g.subMin[root] = root
+	g.met = g.met[:0]
+	g.number(root, 0, 0)
+	m := len(g.met)
+	g.prefMin[0], g.sufMin[m] = sokoban.Square(b.N), sokoban.Square(b.N)
+	for i, s := range g.met {
+		g.prefMin[i+1] = min(g.prefMin[i], s)
+	}
+	for i := m - 1; i >= 0; i-- {
+		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
+	}
+	g.occ[root] = wasOcc
+}
+
+// number runs the depth-first search from root over the free squares
+// the search has not met (visit), numbering them from count+1 in the
+// order met (appended to met) and keeping, per square, its low point, its
+// parent, the greatest number in its subtree (last), its subtree's
+// smallest square and tree. It returns the last number given.
+func (g *macroGen) number(root sokoban.Square, count, tree int32) int32 {
+	b := g.b
+	count++
+	g.visit.Add(int32(root))
+	g.num[root], g.low[root], g.parent[root], g.subMin[root], g.tree[root] = count, count, sokoban.None, root, tree
+	g.met = append(g.met, root)
 	stack := append(g.frames[:0], dfsFrame{s: root})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -158,11 +177,10 @@ func (g *macroGen) split(root sokoban.Square) {
 			f.d++
 			switch {
 			case !g.free(c):
-			case !visit.Has(int32(c)):
+			case !g.visit.Has(int32(c)):
 				count++
-				visit.Add(int32(c))
-				g.num[c], g.low[c], g.parent[c] = count, count, s
-				g.subMin[c] = c
+				g.visit.Add(int32(c))
+				g.num[c], g.low[c], g.parent[c], g.subMin[c], g.tree[c] = count, count, s, c, tree
 				g.met = append(g.met, c)
 				stack = append(stack, dfsFrame{s: c})
 			case c != g.parent[s]:
@@ -178,15 +196,7 @@ func (g *macroGen) split(root sokoban.Square) {
 		}
 	}
 	g.frames = stack
-	m := len(g.met)
-	g.prefMin[0], g.sufMin[m] = sokoban.Square(b.N), sokoban.Square(b.N)
-	for i, s := range g.met {
-		g.prefMin[i+1] = min(g.prefMin[i], s)
-	}
-	for i := m - 1; i >= 0; i-- {
-		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
-	}
-	g.occ[root] = wasOcc
+	return count
 }
 
 // link computes links, parts and partMin for square s of the area split
