@@ -141,33 +141,21 @@ func (g *macroGen) linkForest(s sokoban.Square) {
 			}
 		}
 	}
-	g.parts[s] = 0
-	for d := 0; d < 4; d++ {
-		g.links[int(s)*4+d] = -1
-		if part[d] == partWall {
+	for d, rep := range g.join(s, part, partWall) {
+		if !rep {
 			continue
 		}
-		for e := 0; e < 4; e++ {
-			if part[e] == part[d] {
-				g.links[int(s)*4+d] = int8(e)
-				break
+		if part[d] != partFrom {
+			g.partMin[int(s)*4+d] = g.forestMin(s, part[d])
+			continue
+		}
+		m := g.from
+		for _, j := range joined {
+			if j != partWall {
+				m = min(m, g.forestMin(s, j))
 			}
 		}
-		if g.links[int(s)*4+d] == int8(d) {
-			g.parts[s]++
-			m := g.b.N
-			if part[d] == partFrom {
-				m = int(g.from)
-				for _, j := range joined {
-					if j != partWall {
-						m = min(m, int(g.forestMin(s, j)))
-					}
-				}
-			} else {
-				m = int(g.forestMin(s, part[d]))
-			}
-			g.partMin[int(s)*4+d] = sokoban.Square(m)
-		}
+		g.partMin[int(s)*4+d] = m
 	}
 }
 

@@ -239,6 +239,17 @@ func (g *macroGen) link(s sokoban.Square) {
 			}
 		}
 	}
+	for d, rep := range g.join(s, part, wall) {
+		if rep {
+			g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
+		}
+	}
+}
+
+// join sets links and parts for square s from the part of each side's
+// neighbour (wall: none), and reports the sides that stand for their
+// part: the least side of each.
+func (g *macroGen) join(s sokoban.Square, part [4]int32, wall int32) (rep [4]bool) {
 	g.parts[s] = 0
 	for d := 0; d < 4; d++ {
 		g.links[int(s)*4+d] = -1
@@ -253,9 +264,10 @@ func (g *macroGen) link(s sokoban.Square) {
 		}
 		if g.links[int(s)*4+d] == int8(d) {
 			g.parts[s]++
-			g.partMin[int(s)*4+d] = g.partMinOf(s, part[d])
+			rep[d] = true
 		}
 	}
+	return rep
 }
 
 // partMinOf returns the smallest square of the part (a child's number, or
