@@ -46,7 +46,7 @@ func (g *macroGen) growForest() {
 // startForest readies the forest for the box on from: growForest when
 // the placed boxes changed, and from's neighbours in the forest.
 func (g *macroGen) startForest(from sokoban.Square) {
-	g.useForest, g.from = true, from
+	g.from = from
 	if !g.forestReady {
 		g.growForest()
 	}

@@ -44,13 +44,12 @@ type macroGen struct {
 	macros *deadlock.Macros
 	occ    []bool // squares holding a box that stays put
 
-	// place's forest (forest.go): the depth-first search of the free
+	// placeAll's forest (forest.go): the depth-first search of the free
 	// squares done once per position, from which link answers for any box
 	// (from, whose square the player may then cross). split's search for
 	// one box overwrites it.
-	placed      bool // place was called and lift not yet
+	placed      bool // placeAll was called and lift not yet: link answers from the forest
 	forestReady bool // the arrays below hold the forest of the placed boxes
-	useForest   bool // link answers from the forest (else from split's search)
 	from        sokoban.Square
 	fromNext    [4]sokoban.Square // from's neighbours in the forest, None where not
 	tree        []int32           // square -> its tree of the forest
@@ -138,7 +137,7 @@ func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.
 // that, with a box on s (and the other boxes in place), the player can walk
 // between the d and e neighbours; -1 where the neighbour is not free.
 func (g *macroGen) split(root sokoban.Square) {
-	g.useForest, g.forestReady = false, false
+	g.forestReady = false
 	g.visit.Clear()
 	g.linked.Clear()
 	b := g.b
@@ -211,7 +210,7 @@ func (g *macroGen) link(s sokoban.Square) {
 		return
 	}
 	g.linked.Add(int32(s))
-	if g.useForest {
+	if g.placed {
 		g.linkForest(s)
 		return
 	}
