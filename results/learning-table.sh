@@ -20,6 +20,9 @@ model=$1
 puct=$2
 az=$3
 dir=${4:-learning-table}
+for f in "$model" "$puct" "$az"; do
+	[ -f "$f" ] || { echo "learning-table.sh: $f: no such model file (arguments: DIST_MODEL PUCT_MODEL AZ_MODEL [DIR])" >&2; exit 2; }
+done
 soko=${SOKO:-soko}
 set=boxoban-medium-valid-000
 mkdir -p "$dir"
