@@ -61,10 +61,15 @@ type backward struct {
 }
 
 // bnode is a position of the backward search, reached from parent by a
-// pull macro-move.
+// pull macro-move: of the ways the search generated it, the one with the
+// fewest pulls from a root when it was generated (depth). A parent's depth
+// is always less than its child's (every move pulls), so the links never
+// make a cycle; a node's descendants keep their depths when it gets a
+// shorter path, which can then be more than their paths, never less.
 type bnode struct {
 	parent uint32
 	move   Macro
+	depth  int32
 	conn   int16 // areas of free squares
 }
 
@@ -136,10 +141,17 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 	key, hash := bk.e.tree.keys.pack(bk.key, bk.sorted, from, to, canon)
 	bk.key = key
 	id, fresh := bk.store.Intern(key, hash)
+	depth := int32(0)
+	if parent != noParent {
+		depth = bk.at(parent).depth + move.Pushes
+	}
 	if !fresh {
+		if nd := bk.at(id); depth < nd.depth {
+			nd.parent, nd.move, nd.depth = parent, move, depth
+		}
 		return false
 	}
-	bk.nodes.Append(bnode{parent: parent, move: move, conn: conn})
+	bk.nodes.Append(bnode{parent: parent, move: move, depth: depth, conn: conn})
 	if fid, ok := bk.e.tree.store.Find(key, hash); ok {
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true

@@ -273,3 +273,92 @@ func TestBackwardStepStops(t *testing.T) {
 		t.Errorf("stopped step: %d positions stored (the whole step %d), more %v; want fewer and false", part, whole, more)
 	}
 }
+
+// TestPathsTakeTheShorterWay checks the solution paths of both searches
+// after a while on a level with many transpositions: every node's path
+// (the forward tree's pathStep links, the backward parents) replays to
+// its position, pushes no more than the node's depth, and its step comes
+// from a node of smaller depth, so no path loops. The forward tree's paths
+// must together push fewer than its search parents' paths, and no node's
+// more.
+func TestPathsTakeTheShorterWay(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:146")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 1_000}}
+	search := func(s string) *engine {
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", s, err)
+		}
+		e.use(row(s))
+		if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+			t.Fatalf("%s: %v %v, want the node limit", s, res.Status, err)
+		}
+		return e
+	}
+	pe := search("plan")
+	var short, long int
+	for id := uint32(0); int(id) < pe.tree.nodes.Len(); id++ {
+		pushes, err := pe.pushesTo(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step := pe.tree.pathStep(id); step.parent != noParent && pe.tree.at(step.parent).depth >= pe.tree.at(id).depth {
+			t.Fatalf("forward node %d: its path's step comes from depth %d, it is at %d", id, pe.tree.at(step.parent).depth, pe.tree.at(id).depth)
+		}
+		if int32(len(pushes)) > pe.tree.at(id).depth {
+			t.Fatalf("forward node %d: path of %d pushes, depth %d", id, len(pushes), pe.tree.at(id).depth)
+		}
+		checkReaches(t, pe, pushes, pe.tree.store.Key(id))
+		n := 0
+		for a := id; pe.tree.at(a).parent != noParent; a = pe.tree.at(a).parent {
+			n += int(pe.tree.at(a).move.Pushes)
+		}
+		if len(pushes) > n {
+			t.Fatalf("forward node %d: path of %d pushes, its search parents' %d", id, len(pushes), n)
+		}
+		short += len(pushes)
+		long += n
+	}
+	if short >= long {
+		t.Errorf("forward paths push %d in all, search parents' paths %d: want fewer", short, long)
+	}
+	bk := search("back").back
+	for id := uint32(0); int(id) < bk.nodes.Len(); id++ {
+		nd := bk.at(id)
+		if nd.parent != noParent && bk.at(nd.parent).depth >= nd.depth {
+			t.Fatalf("backward node %d: parent at depth %d, it at %d", id, bk.at(nd.parent).depth, nd.depth)
+		}
+		tail := bk.pushes(id)
+		if (tail == nil && nd.parent != noParent) || int32(len(tail)) > nd.depth {
+			t.Fatalf("backward node %d: path of %d pushes (nil: lost), depth %d", id, len(tail), nd.depth)
+		}
+		p := bk.e.b.Start()
+		p.Unpack(bk.store.Key(id))
+		for i, m := range tail {
+			if !p.CanPush(m) {
+				t.Fatalf("backward node %d: push %d of %d is illegal", id, i, len(tail))
+			}
+			p.Apply(m)
+		}
+		if !p.Solved() {
+			t.Fatalf("backward node %d: its pushes do not solve the level", id)
+		}
+	}
+}
+
+// checkReaches checks that pushes from the start reach the position packed in key.
+func checkReaches(t *testing.T, e *engine, pushes []sokoban.Push, key []byte) {
+	t.Helper()
+	p := e.b.Start()
+	for i, m := range pushes {
+		if !p.CanPush(m) {
+			t.Fatalf("push %d of %d is illegal", i, len(pushes))
+		}
+		p.Apply(m)
+	}
+	q := e.b.Start()
+	q.Unpack(key)
+	if !slices.Equal(slices.Sorted(slices.Values(p.BoxSquares())), slices.Sorted(slices.Values(q.BoxSquares()))) {
+		t.Fatalf("the path ends with boxes on %v, the node has %v", p.BoxSquares(), q.BoxSquares())
+	}
+}

@@ -78,7 +78,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		cid, isNew := e.tree.store.Intern(key, hash)
 		if isNew {
 			e.stats.Stored++
-			e.tree.nodes.Append(node{parent: id, move: m, feat: f, weight: -1})
+			e.tree.nodes.Append(node{parent: id, move: m, feat: f, weight: -1, depth: parent.depth + m.Pushes})
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
 			}
@@ -96,6 +96,9 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 					return res, true, err
 				}
 			}
+		}
+		if !isNew {
+			e.tree.reached(cid, id, m)
 		}
 		if e.tree.at(cid).state == generated {
 			x.kids = append(x.kids, child{move: m, id: cid, feat: e.tree.at(cid).feat, weight: 1})
@@ -124,7 +127,7 @@ func (e *engine) place(id uint32, parent *node, k child) {
 		return // already queued at least as light
 	}
 	if nd.weight >= 0 {
-		nd.parent, nd.move = id, k.move
+		e.tree.reparent(k.id, id, k.move)
 	}
 	nd.weight = w
 	key := parent.feat.cell()

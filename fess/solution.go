@@ -54,8 +54,9 @@ func (e *engine) solution(id uint32, tail []sokoban.Push) (solver.Result, error)
 // pushesTo replays the macro-moves from the root to id into pushes.
 func (e *engine) pushesTo(id uint32) ([]sokoban.Push, error) {
 	var path []Macro
-	for ; e.tree.at(id).parent != noParent; id = e.tree.at(id).parent {
-		path = append(path, e.tree.at(id).move)
+	for l := e.tree.pathStep(id); l.parent != noParent; l = e.tree.pathStep(id) {
+		path = append(path, l.move)
+		id = l.parent
 	}
 	p := e.b.Start()
 	var pushes []sokoban.Push

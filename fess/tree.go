@@ -24,6 +24,7 @@ type node struct {
 	sub    int32 // expansions in its subtree, itself included
 	cell   int32 // the cell of the best feature vector on its path
 	feat   features
+	depth  int32 // pushes from the root along the path the solution takes (tree.link)
 	state  uint8
 }
 
@@ -36,6 +37,10 @@ type tree struct {
 	store *sokoban.Store
 	nodes chunked.Slice[node]
 	keys  keyer
+	// shorter holds, for the nodes reached again by fewer pushes than
+	// their depth, the link of that shorter path; a solution follows it
+	// rather than parent, which the search keeps.
+	shorter map[uint32]link
 	// scratch: the last key packed, the boxes of the position being
 	// expanded, sorted (for keyOf), and its children's hashes (touch)
 	key    []byte
@@ -43,8 +48,52 @@ type tree struct {
 	hashes []uint64
 }
 
+// link is the step of a path: the position it comes from and the move.
+type link struct {
+	parent uint32
+	move   Macro
+}
+
+// linkBytes is what one entry of a shorter table takes, roughly: the key,
+// the link and the map's own overhead.
+const linkBytes = 48
+
 func newTree(b *sokoban.Board) tree {
-	return tree{store: sokoban.NewStore(b.KeySize()), keys: newKeyer(b)}
+	return tree{store: sokoban.NewStore(b.KeySize()), keys: newKeyer(b), shorter: map[uint32]link{}}
+}
+
+// pathStep returns the link node id's solution path takes back towards the
+// root: its shorter link if it has one, its parent otherwise.
+func (t *tree) pathStep(id uint32) link {
+	if l, ok := t.shorter[id]; ok {
+		return l
+	}
+	nd := t.at(id)
+	return link{nd.parent, nd.move}
+}
+
+// reached notes that node id is reached again from node from by move:
+// when that is fewer pushes from the root, its solution path goes there.
+// Depths along the path strictly fall (every move pushes), so the links
+// never make a cycle; a node's descendants keep their depths, which can
+// then be more than their paths, never less.
+func (t *tree) reached(id, from uint32, move Macro) {
+	d := t.at(from).depth + move.Pushes
+	if nd := t.at(id); d < nd.depth {
+		nd.depth = d
+		t.shorter[id] = link{from, move}
+	}
+}
+
+// reparent gives node id a new search parent by move; its solution path
+// stays where it was (reached may shorten it).
+func (t *tree) reparent(id, parent uint32, move Macro) {
+	nd := t.at(id)
+	if _, ok := t.shorter[id]; !ok {
+		t.shorter[id] = link{nd.parent, nd.move}
+	}
+	nd.parent, nd.move = parent, move
+	t.reached(id, parent, move)
 }
 
 // at returns node id.
@@ -52,7 +101,7 @@ func (t *tree) at(id uint32) *node { return t.nodes.At(int(id)) }
 
 // bytes returns the memory the nodes and the store take.
 func (t *tree) bytes() int64 {
-	return t.store.Bytes() + int64(t.nodes.Cap())*int64(unsafe.Sizeof(node{}))
+	return t.store.Bytes() + int64(t.nodes.Cap())*int64(unsafe.Sizeof(node{})) + linkBytes*int64(len(t.shorter))
 }
 
 // sortBoxes sorts the box squares of p into t.sorted, for keyOf.
