@@ -129,13 +129,17 @@ type Record struct {
 	Moves    int    `json:"moves"`
 	// The optimizer (optimize.Solve): Optimize is its policy when not the
 	// default ("off", or "moves" for moves first; part of the key and
-	// label); FoundPushes and FoundMoves are the solver's own solution and
-	// OptimizeS the optimizer's part of WallS. Records written before soko
+	// label); FoundPushes and FoundMoves are the solver's own solution,
+	// AStarPushes and AStarMoves A*'s when the found one wandered and A*
+	// solved the level again (optimize.WanderRatio), and OptimizeS the
+	// optimizer's part of WallS, that search included. Records written before soko
 	// optimized by default have none of them, and hold the solver's own
 	// solution in Pushes and Moves.
 	Optimize    string  `json:"optimize,omitempty"`
 	FoundPushes int     `json:"found_pushes,omitempty"`
 	FoundMoves  int     `json:"found_moves,omitempty"`
+	AStarPushes int     `json:"astar_pushes,omitempty"`
+	AStarMoves  int     `json:"astar_moves,omitempty"`
 	OptimizeS   float64 `json:"optimize_s,omitempty"`
 	WallS       float64 `json:"wall_s"`
 	CPUS        float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner

@@ -208,6 +208,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 		rec.Verified = true // solver.Run replayed it, and Optimize its result
 		if !pol.Off {
 			rec.FoundPushes, rec.FoundMoves, rec.OptimizeS = res.Found.Pushes, res.Found.Moves, res.Time.Seconds()
+			rec.AStarPushes, rec.AStarMoves = res.Resolved.Pushes, res.Resolved.Moves
 		}
 		if !r.NoSolution {
 			rec.Solution = level.FormatLURD(res.Moves)

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"soko/heuristic"
 	"soko/level"
+	"soko/search"
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -20,8 +23,16 @@ import (
 //     limit and at least the reserve (10 s: from 0.1 s to 2.5 s). It stops
 //     earlier when a turn over the whole solution finds nothing, which on
 //     most levels is within milliseconds.
-//   - Without a time limit (a node or iteration budget only, or none) it
-//     gets UnlimitedTime.
+//   - A solution that wanders, with at least WanderRatio times the pushes
+//     of the start's lower bound (the least-cost matching of boxes to
+//     goals), is first searched again by A* (package search, push-optimal)
+//     in the part of the limit the optimizer will not use, at most a
+//     quarter of it; the shorter of the two in the metric goes to the
+//     optimizer. A search that wanders to a solution of thousands of
+//     pushes where A* finds the few dozen of the optimum leaves the
+//     optimizer a local search far from the optimum (docs/optimize.md).
+//   - Without a time limit (a node or iteration budget only, or none) the
+//     optimizer, and a search again, each get UnlimitedTime.
 //   - Node and iteration limits bound the search only; the optimizer's
 //     memory is the level's memory limit, at most DefaultMemory.
 //
@@ -35,6 +46,10 @@ const MinTime = 100 * time.Millisecond
 
 // UnlimitedTime is the optimizer's time when the level has no time limit.
 const UnlimitedTime = 10 * time.Second
+
+// WanderRatio is how many times the start's lower bound a solution's pushes
+// must be for Solve to search the level again with A* before optimizing.
+const WanderRatio = 3
 
 // Policy says whether and how Solve shortens a solution.
 type Policy struct {
@@ -90,6 +105,21 @@ func (p Policy) Time(limit, elapsed time.Duration) time.Duration {
 	return min(limit/4, max(limit-elapsed, reserve(limit)))
 }
 
+// ResolveTime is the time A* gets to search again for a wandering
+// solution after a search that took elapsed of the level's time limit (0:
+// none): what the optimizer will leave of the limit, at most a quarter of
+// it; 0 when that is less than MinTime.
+func (p Policy) ResolveTime(limit, elapsed time.Duration) time.Duration {
+	if limit <= 0 {
+		return UnlimitedTime
+	}
+	t := min(limit/4, limit-elapsed-p.Time(limit, elapsed))
+	if t < MinTime {
+		return 0
+	}
+	return t
+}
+
 // progressEvery is the shortest time between two progress events of the
 // optimizer in Solve.
 const progressEvery = 100 * time.Millisecond
@@ -101,6 +131,7 @@ type Outcome struct {
 	// Stats are the search's (Stats.Elapsed its time alone).
 	solver.Result
 	Found     Score         // the solver's own solution, when Status is Solved
+	Resolved  Score         // A*'s solution when the found one wandered and A* solved the level in its time (zero otherwise)
 	Optimized bool          // the optimizer ran on it
 	Complete  bool          // and ran its passes to their end (not stopped by its time, the context or memory)
 	Time      time.Duration // the optimizer's time
@@ -125,13 +156,17 @@ func Solve(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Opt
 	if p.Off || ctx.Err() != nil {
 		return out, nil
 	}
+	t0 := time.Now()
+	moves := res.Moves
+	if a, ok := p.resolve(ctx, l, opts, res.Stats, out.Found, limit, time.Since(start)); ok {
+		out.Resolved, moves = Score{Pushes: a.Pushes, Moves: len(a.Moves)}, a.Moves
+	}
 	octx, cancel := context.WithTimeout(ctx, p.Time(limit, time.Since(start)))
 	defer cancel()
 	o := Options{Metric: p.Metric, Memory: DefaultMemory}
 	if m := opts.Budget.Memory; m > 0 && m < o.Memory {
 		o.Memory = m
 	}
-	t0 := time.Now()
 	if opts.Progress != nil {
 		// As a solver does: about ten times a second at most, the first a
 		// tenth of a second in.
@@ -143,7 +178,7 @@ func Solve(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Opt
 			}
 		}
 	}
-	r, err := Optimize(octx, l, res.Moves, o)
+	r, err := Optimize(octx, l, moves, o)
 	out.Time = time.Since(t0)
 	if err != nil {
 		return out, fmt.Errorf("optimize: %w", err)
@@ -151,4 +186,45 @@ func Solve(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Opt
 	out.Moves, out.Pushes = r.Moves, r.After.Pushes
 	out.Optimized, out.Complete = true, r.Complete
 	return out, nil
+}
+
+// resolve searches l again with A* when the solution found, of score found,
+// wanders (WanderRatio) and the limit leaves it time (ResolveTime), and
+// returns A*'s solution when it is shorter in the metric. A* runs on the
+// level's budget of memory; its solution is verified by solver.Run.
+func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found Score, limit, elapsed time.Duration) (solver.Result, bool) {
+	t := p.ResolveTime(limit, elapsed)
+	if t <= 0 {
+		return solver.Result{}, false
+	}
+	rctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
+	lb, ok := startBound(rctx, l)
+	if !ok || found.Pushes < WanderRatio*max(lb, 1) {
+		return solver.Result{}, false
+	}
+	if opts.Progress != nil {
+		opts.Progress(solver.Progress{Stats: stats, Detail: fmt.Sprintf("searching again with astar: %d pushes found, at least %d needed", found.Pushes, lb)})
+	}
+	a, err := solver.Run(rctx, search.AStar{}, l, solver.Options{Budget: solver.Budget{Time: t, Memory: opts.Budget.Memory}})
+	if err != nil || a.Status != solver.Solved || !p.Metric.Better(Score{Pushes: a.Pushes, Moves: len(a.Moves)}, found) {
+		return solver.Result{}, false
+	}
+	return a, true
+}
+
+// startBound returns the pushes of the least-cost matching of l's boxes to
+// its goals at the start (heuristic.PushMatching), false when there is none
+// or ctx ended first.
+func startBound(ctx context.Context, l *level.Level) (int, bool) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return 0, false
+	}
+	dist, err := b.PullDistances(ctx)
+	if err != nil {
+		return 0, false
+	}
+	lb, ok := heuristic.NewPushMatching(b, dist).Bound(b.Start())
+	return int(lb), ok
 }

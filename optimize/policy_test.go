@@ -34,6 +34,21 @@ func TestPolicyShares(t *testing.T) {
 			t.Errorf("limit %v: %v + %v is over the limit", c.limit, c.search, c.opt)
 		}
 	}
+	for _, c := range []struct{ limit, elapsed, want time.Duration }{
+		{10 * time.Second, time.Second, 2500 * time.Millisecond},     // a quarter at most
+		{10 * time.Second, 6 * time.Second, 1500 * time.Millisecond}, // what the optimizer's quarter leaves
+		{10 * time.Second, 7450 * time.Millisecond, 0},               // less than MinTime left: none
+		{10 * time.Second, 9 * time.Second, 0},                       // the optimizer takes the rest
+		{time.Second, 0, 250 * time.Millisecond},                     // a quarter of a short limit
+		{0, time.Hour, UnlimitedTime},                                // no limit
+	} {
+		if got := p.ResolveTime(c.limit, c.elapsed); got != c.want {
+			t.Errorf("limit %v, search %v: A* again %v, want %v", c.limit, c.elapsed, got, c.want)
+		}
+		if r := p.ResolveTime(c.limit, c.elapsed); c.limit > 0 && c.elapsed+r+p.Time(c.limit, c.elapsed+r) > max(c.limit, c.elapsed+p.Time(c.limit, c.elapsed)) {
+			t.Errorf("limit %v, search %v: A* %v and the optimizer go over the limit", c.limit, c.elapsed, r)
+		}
+	}
 	if got := (Policy{Off: true}).SearchBudget(solver.Budget{Time: time.Second}); got.Time != time.Second {
 		t.Errorf("off: the search gets %v, want the whole second", got.Time)
 	}
@@ -78,6 +93,34 @@ func TestSolveShortens(t *testing.T) {
 	}
 }
 
+// A solution of many times the start's lower bound is searched again by
+// A*, whose optimum the optimizer then starts from: depth-first search
+// wanders to 312 pushes on Microban 5, whose optimum is 6. Greedy's 15 on
+// Microban 3 is less than WanderRatio times its bound: no search again.
+func TestSolveSearchesWanderingAgain(t *testing.T) {
+	for _, c := range []struct {
+		level           string
+		s               solver.Solver
+		found, resolved Score
+		pushes          int
+	}{
+		{"microban:5", search.DFS{}, Score{312, 1417}, Score{6, 27}, 6},
+		{"microban:3", search.Greedy{}, Score{15, 59}, Score{}, 13},
+	} {
+		l := testlevel.Resolve(t, c.level)[0]
+		out, err := Solve(context.Background(), c.s, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, Policy{})
+		if err != nil || out.Status != solver.Solved {
+			t.Fatalf("%s: %v %v", c.level, out.Status, err)
+		}
+		if out.Found != c.found || out.Resolved != c.resolved || out.Pushes != c.pushes {
+			t.Errorf("%s: found %+v, A* %+v, final %d pushes; want %+v, %+v, %d", c.level, out.Found, out.Resolved, out.Pushes, c.found, c.resolved, c.pushes)
+		}
+		if rep := verify.Replay(l, out.Moves); !rep.Solved || rep.Pushes != out.Pushes {
+			t.Errorf("%s: the solution does not replay to %d pushes: %+v", c.level, out.Pushes, rep)
+		}
+	}
+}
+
 // fake returns a fixed solution after sleeping for a share of its time
 // budget, and remembers the budget it was given.
 type fake struct {
@@ -98,7 +141,8 @@ func (f fake) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 
 // The optimizer's share fits inside the time limit: a search that takes
 // its whole budget leaves the optimizer the reserve, one that takes none
-// leaves it a quarter of the limit, and on a board where the optimizer
+// leaves it a quarter of the limit (and A*, should the solution wander,
+// another quarter), and on a board where the optimizer
 // has more to do than that it stops in time with a verified solution.
 func TestSolveStaysInsideTheLimit(t *testing.T) {
 	l, moves := bigDetours(t, 60)
@@ -117,7 +161,7 @@ func TestSolveStaysInsideTheLimit(t *testing.T) {
 		if got.Time != limit-MinTime {
 			t.Errorf("the search got %v of %v, want %v", got.Time, limit, limit-MinTime)
 		}
-		if took > limit+slack || out.Time > limit/4+slack {
+		if took > limit+slack || out.Time > limit/2+slack {
 			t.Errorf("search share %v: took %v, the optimizer %v, over the limit %v", share, took, out.Time, limit)
 		}
 		if rep := verify.Replay(l, out.Moves); !rep.Solved || rep.Pushes != out.Pushes || rep.Pushes > out.Found.Pushes {

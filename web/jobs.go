@@ -67,10 +67,13 @@ type resultJSON struct {
 	Moves    int    `json:"moves"`
 	Pushes   int    `json:"pushes"`
 	// The solver's own solution, which the optimizer shortened to the
-	// above (optimize.Solve), and the optimizer's time; left out when it
-	// did not run.
+	// above (optimize.Solve), A*'s when the solver's wandered and A*
+	// solved the level again, and the optimizer's time (A*'s included);
+	// left out when they did not run.
 	FoundMoves  int       `json:"found_moves,omitempty"`
 	FoundPushes int       `json:"found_pushes,omitempty"`
+	AStarMoves  int       `json:"astar_moves,omitempty"`
+	AStarPushes int       `json:"astar_pushes,omitempty"`
 	OptimizeMS  float64   `json:"optimize_ms,omitempty"`
 	Stats       statsJSON `json:"stats"`
 	Error       string    `json:"error,omitempty"`
@@ -292,6 +295,7 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 		r.Moves = len(res.Moves)
 		if res.Optimized {
 			r.FoundMoves, r.FoundPushes = res.Found.Moves, res.Found.Pushes
+			r.AStarMoves, r.AStarPushes = res.Resolved.Moves, res.Resolved.Pushes
 			r.OptimizeMS = float64(res.Time) / float64(time.Millisecond)
 		}
 	}

@@ -106,7 +106,9 @@ type record struct {
 	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level
 	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
 	FoundMoves   int              `json:"found_moves,omitempty"`
-	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s
+	AStarPushes  int              `json:"astar_pushes,omitempty"` // A*'s solution, when the found one wandered and A* searched again (optimize.WanderRatio)
+	AStarMoves   int              `json:"astar_moves,omitempty"`
+	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s, a search again by A* included
 	Optimizer    string           `json:"optimizer,omitempty"`  // how the optimizer ended: "complete", "stopped" (its time or memory ran out, or Ctrl-C), "cancelled" (before it began), "off"
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
@@ -324,6 +326,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 		r.Pushes, r.Moves = res.Pushes, len(res.Moves)
 		if !c.opt.Off {
 			r.FoundPushes, r.FoundMoves = res.Found.Pushes, res.Found.Moves
+			r.AStarPushes, r.AStarMoves = res.Resolved.Pushes, res.Resolved.Moves
 			r.OptimizeS = res.Time.Seconds()
 		}
 		switch {
@@ -365,7 +368,11 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
 	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
-		fmt.Fprintf(w, "  found %d pushes, %d moves; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.OptimizeS, r.Optimizer)
+		astar := ""
+		if r.AStarPushes > 0 {
+			astar = fmt.Sprintf("; astar %d pushes, %d moves", r.AStarPushes, r.AStarMoves)
+		}
+		fmt.Fprintf(w, "  found %d pushes, %d moves%s; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, astar, r.OptimizeS, r.Optimizer)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0
