@@ -268,6 +268,65 @@ func (bk *backward) pushes(id uint32) []sokoban.Push {
 	return out
 }
 
+// descend returns pushes that take the position of backward node id to the
+// solved position, at most its depth: each step goes to the stored
+// position, shallower than the one it leaves, whose depth plus the pushes
+// of the push macro-move there (gen, a forward generator) is least. The
+// search found each position's depth along its own parent links only, and
+// one push from a position on a deep path often reaches a shallow one it
+// stored from elsewhere; where no move reaches a shallower stored position
+// (gen leaves out moves that stop in a tunnel), the step undoes the node's
+// pull instead. It returns nil when a pull is lost on replay.
+func (bk *backward) descend(gen *macroGen, id uint32) []sokoban.Push {
+	p := bk.e.b.Start()
+	p.Unpack(bk.store.Key(id))
+	var out, steps []sokoban.Push
+	var sorted []sokoban.Square
+	var moves []Macro
+	var key []byte
+	for bk.at(id).parent != noParent {
+		p.Reach()
+		boxes := p.BoxSquares()
+		sorted = append(sorted[:0], boxes...)
+		slices.Sort(sorted)
+		gen.placeAll(boxes)
+		moves = moves[:0]
+		for _, s := range boxes {
+			moves = gen.generate(p, s, moves)
+		}
+		gen.lift(boxes)
+		next, step := bk.at(id).parent, Macro{}
+		cost := bk.at(id).move.Pushes + bk.at(next).depth
+		for _, m := range moves {
+			k, h := bk.e.tree.keys.pack(key, sorted, m.From, m.To, m.canon)
+			key = k
+			if y, ok := bk.store.Find(k, h); ok && bk.at(y).depth < bk.at(id).depth && m.Pushes+bk.at(y).depth < cost {
+				next, step, cost = y, m, m.Pushes+bk.at(y).depth
+			}
+		}
+		if step.Pushes > 0 {
+			gen.place(boxes)
+			steps = gen.path(p, step)
+			gen.lift(boxes)
+		} else {
+			q := bk.e.b.Start()
+			q.Unpack(bk.store.Key(next))
+			bk.gen.place(q.BoxSquares())
+			steps = bk.gen.unpull(q, bk.at(id).move)
+			bk.gen.lift(q.BoxSquares())
+		}
+		if steps == nil {
+			return nil
+		}
+		for _, m := range steps {
+			p.Apply(m)
+		}
+		out = append(out, steps...)
+		id = next
+	}
+	return out
+}
+
 // fillOrder returns the goals in the order a forward solution through the
 // backward path to node id fills them for the last time: the goals whose
 // box is never pulled off on the way first (in the order of first), then

@@ -280,7 +280,9 @@ func TestBackwardStepStops(t *testing.T) {
 // its position, pushes no more than the node's depth, and its step comes
 // from a node of smaller depth, so no path loops. The forward tree's paths
 // must together push fewer than its search parents' paths, and no node's
-// more.
+// more; the backward descents must solve the level from every node, push
+// no more than the node's depth, and together fewer than the parents'
+// paths.
 func TestPathsTakeTheShorterWay(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 1_000}}
@@ -323,6 +325,7 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 		t.Errorf("forward paths push %d in all, search parents' paths %d: want fewer", short, long)
 	}
 	bk := search("back").back
+	var paths, descents int
 	for id := uint32(0); int(id) < bk.nodes.Len(); id++ {
 		nd := bk.at(id)
 		if nd.parent != noParent && bk.at(nd.parent).depth >= nd.depth {
@@ -343,6 +346,28 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 		if !p.Solved() {
 			t.Fatalf("backward node %d: its pushes do not solve the level", id)
 		}
+		if id%8 != 0 {
+			continue // the descents of one node in eight: each generates moves all the way
+		}
+		down := bk.descend(bk.e.gen, id)
+		if (down == nil && nd.parent != noParent) || int32(len(down)) > nd.depth {
+			t.Fatalf("backward node %d: descent of %d pushes (nil: lost), its path %d, depth %d", id, len(down), len(tail), nd.depth)
+		}
+		p.Unpack(bk.store.Key(id))
+		for i, m := range down {
+			if !p.CanPush(m) {
+				t.Fatalf("backward node %d: push %d of %d of the descent is illegal", id, i, len(down))
+			}
+			p.Apply(m)
+		}
+		if !p.Solved() {
+			t.Fatalf("backward node %d: its descent does not solve the level", id)
+		}
+		paths += len(tail)
+		descents += len(down)
+	}
+	if descents >= paths {
+		t.Errorf("backward paths push %d in all, descents %d: want fewer", paths, descents)
 	}
 }
 

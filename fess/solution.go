@@ -21,6 +21,9 @@ func (e *engine) met() (solver.Result, error) {
 	if tail == nil {
 		return solver.Result{}, fmt.Errorf("%s: pull macro-move lost on replay", e.b.Level.Name())
 	}
+	if short := bk.descend(e.gen, e.meeting.backward); short != nil && len(short) < len(tail) {
+		tail = short
+	}
 	f := e
 	if e.meeting.in != nil {
 		f = e.meeting.in
