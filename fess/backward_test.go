@@ -335,17 +335,7 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 		if (tail == nil && nd.parent != noParent) || int32(len(tail)) > nd.depth {
 			t.Fatalf("backward node %d: path of %d pushes (nil: lost), depth %d", id, len(tail), nd.depth)
 		}
-		p := bk.e.b.Start()
-		p.Unpack(bk.store.Key(id))
-		for i, m := range tail {
-			if !p.CanPush(m) {
-				t.Fatalf("backward node %d: push %d of %d is illegal", id, i, len(tail))
-			}
-			p.Apply(m)
-		}
-		if !p.Solved() {
-			t.Fatalf("backward node %d: its pushes do not solve the level", id)
-		}
+		checkSolves(t, bk, id, tail, "path")
 		if id%8 != 0 {
 			continue // the descents of one node in eight: each generates moves all the way
 		}
@@ -353,21 +343,29 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 		if (down == nil && nd.parent != noParent) || int32(len(down)) > nd.depth {
 			t.Fatalf("backward node %d: descent of %d pushes (nil: lost), its path %d, depth %d", id, len(down), len(tail), nd.depth)
 		}
-		p.Unpack(bk.store.Key(id))
-		for i, m := range down {
-			if !p.CanPush(m) {
-				t.Fatalf("backward node %d: push %d of %d of the descent is illegal", id, i, len(down))
-			}
-			p.Apply(m)
-		}
-		if !p.Solved() {
-			t.Fatalf("backward node %d: its descent does not solve the level", id)
-		}
+		checkSolves(t, bk, id, down, "descent")
 		paths += len(tail)
 		descents += len(down)
 	}
 	if descents >= paths {
 		t.Errorf("backward paths push %d in all, descents %d: want fewer", paths, descents)
+	}
+}
+
+// checkSolves checks that pushes (the node's what) solve the level from
+// the position of backward node id.
+func checkSolves(t *testing.T, bk *backward, id uint32, pushes []sokoban.Push, what string) {
+	t.Helper()
+	p := bk.e.b.Start()
+	p.Unpack(bk.store.Key(id))
+	for i, m := range pushes {
+		if !p.CanPush(m) {
+			t.Fatalf("backward node %d: push %d of %d of its %s is illegal", id, i, len(pushes), what)
+		}
+		p.Apply(m)
+	}
+	if !p.Solved() {
+		t.Fatalf("backward node %d: its %s does not solve the level", id, what)
 	}
 }
 
