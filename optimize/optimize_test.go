@@ -23,6 +23,21 @@ func solve(t testing.TB, s solver.Solver, l *level.Level) solver.Result {
 	return res
 }
 
+// greedyPushes returns l's board and greedy's solution of it as pushes.
+func greedyPushes(t testing.TB, l *level.Level) (*sokoban.Board, []sokoban.Push) {
+	t.Helper()
+	greedy := solve(t, search.Greedy{}, l)
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pushes, err := pushesOf(b, greedy.Moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, pushes
+}
+
 func lurd(t *testing.T, s string) []level.Move {
 	t.Helper()
 	ms, err := level.ParseLURD(s)
@@ -354,16 +369,8 @@ func TestSharesKeepTheOptimum(t *testing.T) {
 // optimum.
 func TestSlowSearchIsCutAndRetried(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:9")[0]
-	greedy := solve(t, search.Greedy{}, l)
 	astar := solve(t, search.AStar{}, l)
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pushes, err := pushesOf(b, greedy.Moves)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, pushes := greedyPushes(t, l)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	o := newOptimizer(ctx, b, Pushes, DefaultRadii, DefaultMemory, nil)

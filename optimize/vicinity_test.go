@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"soko/internal/testlevel"
-	"soko/search"
 	"soko/sokoban"
 )
 
@@ -100,15 +99,7 @@ func permutations(n int) [][]int {
 func TestAdmitMatchesDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, l := range testlevel.Resolve(t, "microban:5,10,30,60") {
-		greedy := solve(t, search.Greedy{}, l)
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pushes, err := pushesOf(b, greedy.Moves)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, pushes := greedyPushes(t, l)
 		for _, radii := range [][]int{{3}, {5, 2}, {4, 4, 1}} {
 			o := newOptimizer(context.Background(), b, Pushes, radii, DefaultMemory, nil)
 			start := b.Start()
