@@ -389,3 +389,33 @@ func TestSlowSearchIsCutAndRetried(t *testing.T) {
 		t.Errorf("%d pushes after the turns, the optimum is %d", o.score.Pushes, astar.Pushes)
 	}
 }
+
+// A stretch remembered as searched to its end is skipped, and its skip
+// says nothing of how the search before it ended: a search cut at its
+// share just before must not make the turn halve its stretches again and
+// again (which once ended the turns early, the result "complete" where a
+// full turn found more).
+func TestRememberedStretchLeavesNoFlags(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:9")[0]
+	b, pushes := greedyPushes(t, l)
+	o := newOptimizer(context.Background(), b, Pushes, DefaultRadii, DefaultMemory, nil)
+	o.best, o.score = pushes, o.scoreOf(pushes)
+	i, j := -1, 0
+	for k := 0; k+minStretch <= len(o.best); k++ {
+		if !o.improve(k, k+minStretch, o.radii) && !o.slow && !o.outgrown {
+			i, j = k, k+minStretch // searched to its end without a gain: remembered
+			break
+		}
+	}
+	if i < 0 {
+		t.Fatal("every stretch gained: no remembered one to skip")
+	}
+	searches := o.searches
+	o.slow, o.outgrown = true, true // as a search cut short would leave them
+	if o.improve(i, j, o.radii) || o.searches != searches {
+		t.Fatalf("stretch %d..%d searched again", i, j)
+	}
+	if o.slow || o.outgrown {
+		t.Errorf("a skipped stretch reports slow %v, outgrown %v", o.slow, o.outgrown)
+	}
+}

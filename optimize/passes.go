@@ -289,11 +289,11 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	if j < len(o.best) {
 		next = &o.best[j]
 	}
+	o.outgrown, o.slow = false, false // of this stretch's search, not the last one
 	key := o.stretchKey(start, seg, next, radii)
 	if _, ok := o.tried[key]; ok {
 		return false // searched to its end before, with no gain
 	}
-	o.outgrown, o.slow = false, false
 	o.until = time.Time{}
 	if o.total > 0 && o.share > 1 {
 		o.until = time.Now().Add(o.total / time.Duration(o.share))
