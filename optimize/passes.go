@@ -51,7 +51,7 @@ func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []
 		ctx: ctx, b: b, metric: metric, radii: radii, memory: memory, progress: progress,
 		dead:    dead,
 		checker: deadlock.NewChecker(b, dead, deadlock.Core()),
-		walk:    newWalker(b.N),
+		walk:    newWalker(b),
 		tried:   make(map[uint64]struct{}),
 		seed:    maphash.MakeSeed(),
 	}

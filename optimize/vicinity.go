@@ -369,7 +369,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
-				key = pos.PackExact(key[:0])
+				key = pos.PackAt(key[:0], s) // as PackExact, sorting by insertion: pos was unpacked sorted, one push ago
 				child, fresh := g.store.Intern(key, pos.HashExact())
 				if fresh {
 					// Tested once: a position outside the vicinity or
@@ -505,14 +505,25 @@ func (h *openList) pop() item {
 }
 
 // walker measures player walks by breadth-first search over the floor.
+// It keeps the board's neighbour table and marks squares with a stamp of
+// the search, the boxes with the stamp and no walk, so that a step looks at
+// one entry of one table.
 type walker struct {
-	dist  []int32
-	seen  sokoban.Marks // the squares the last search reached
+	next  [][4]sokoban.Square
+	stamp []uint32
+	epoch uint32
+	dist  []int32 // the walk to a square stamped; -1 on a box
 	queue []sokoban.Square
 }
 
-func newWalker(n int) walker {
-	return walker{dist: make([]int32, n), seen: sokoban.NewMarks(n), queue: make([]sokoban.Square, 0, n)}
+func newWalker(b *sokoban.Board) walker {
+	w := walker{next: make([][4]sokoban.Square, b.N), stamp: make([]uint32, b.N), dist: make([]int32, b.N), queue: make([]sokoban.Square, 0, b.N)}
+	for s := range w.next {
+		for d := range sokoban.Dirs {
+			w.next[s][d] = b.Next(sokoban.Square(s), d)
+		}
+	}
+	return w
 }
 
 // fill measures the walks from p's player to every square.
@@ -521,7 +532,7 @@ func (w *walker) fill(p *sokoban.Position) { w.bfs(p, sokoban.None) }
 // at returns the walk to s measured by the last fill, or -1 when s cannot
 // be reached.
 func (w *walker) at(s sokoban.Square) int32 {
-	if !w.seen.Has(int32(s)) {
+	if w.stamp[s] != w.epoch {
 		return -1
 	}
 	return w.dist[s]
@@ -538,23 +549,25 @@ func (w *walker) distance(p *sokoban.Position, target sokoban.Square) int {
 }
 
 func (w *walker) bfs(p *sokoban.Position, target sokoban.Square) {
-	w.seen.Clear()
-	b := p.Board()
-	seen := w.seen
+	if w.epoch++; w.epoch == 0 {
+		clear(w.stamp)
+		w.epoch = 1
+	}
+	epoch, stamp, dist := w.epoch, w.stamp, w.dist
+	for _, s := range p.BoxSquares() {
+		stamp[s], dist[s] = epoch, -1
+	}
 	start := p.Player()
 	w.queue = append(w.queue[:0], start)
-	seen.Add(int32(start))
-	w.dist[start] = 0
+	stamp[start], dist[start] = epoch, 0
 	for head := 0; head < len(w.queue); head++ {
 		s := w.queue[head]
 		if s == target {
 			return
 		}
-		for d := range sokoban.Dirs {
-			n := b.Next(s, d)
-			if n != sokoban.None && !seen.Has(int32(n)) && !p.HasBox(n) {
-				seen.Add(int32(n))
-				w.dist[n] = w.dist[s] + 1
+		for _, n := range w.next[s] {
+			if n != sokoban.None && stamp[n] != epoch {
+				stamp[n], dist[n] = epoch, dist[s]+1
 				w.queue = append(w.queue, n)
 			}
 		}
