@@ -19,15 +19,16 @@ import (
 //   - The search gets the time limit less a reserve, MinTime or a quarter
 //     of the limit when that is smaller (10 s: 9.9 s), so that the
 //     optimizer always has some time and the whole stays inside the limit.
-//   - The optimizer gets what the search left, at most a quarter of the
-//     limit and at least the reserve (10 s: from 0.1 s to 2.5 s). It stops
+//   - The optimizer gets what the search left, at most half the limit
+//     and at least the reserve (10 s: from 0.1 s to 5 s). It stops
 //     earlier when a turn over the whole solution finds nothing, which on
-//     most levels is within milliseconds.
+//     most levels is within milliseconds; on a long solution its vicinity
+//     searches use all it gets, and more time finds more.
 //   - A solution that wanders, with at least WanderRatio times the pushes
 //     of the start's lower bound (the least-cost matching of boxes to
 //     goals), is first searched again by A* (package search, push-optimal)
-//     in the part of the limit the optimizer will not use, at most a
-//     quarter of it; the shorter of the two in the metric goes to the
+//     in what is left of the limit after a quarter of it kept for the
+//     optimizer, at most a quarter; the shorter of the two in the metric goes to the
 //     optimizer. A search that wanders to a solution of thousands of
 //     pushes where A* finds the few dozen of the optimum leaves the
 //     optimizer a local search far from the optimum (docs/optimize.md).
@@ -102,18 +103,19 @@ func (p Policy) Time(limit, elapsed time.Duration) time.Duration {
 	if limit <= 0 {
 		return UnlimitedTime
 	}
-	return min(limit/4, max(limit-elapsed, reserve(limit)))
+	return min(limit/2, max(limit-elapsed, reserve(limit)))
 }
 
 // ResolveTime is the time A* gets to search again for a wandering
 // solution after a search that took elapsed of the level's time limit (0:
-// none): what the optimizer will leave of the limit, at most a quarter of
-// it; 0 when that is less than MinTime.
+// none): what is left of the limit after a quarter of it (or all that is
+// left, when less) kept for the optimizer, at most a quarter; 0 when that
+// is less than MinTime. The optimizer then gets its Time after both.
 func (p Policy) ResolveTime(limit, elapsed time.Duration) time.Duration {
 	if limit <= 0 {
 		return UnlimitedTime
 	}
-	t := min(limit/4, limit-elapsed-p.Time(limit, elapsed))
+	t := min(limit/4, limit-elapsed-min(limit/4, max(limit-elapsed, reserve(limit))))
 	if t < MinTime {
 		return 0
 	}

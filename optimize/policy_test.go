@@ -17,11 +17,12 @@ func TestPolicyShares(t *testing.T) {
 	for _, c := range []struct {
 		limit, elapsed, search, opt time.Duration
 	}{
-		{10 * time.Second, 0, 9900 * time.Millisecond, 2500 * time.Millisecond},
+		{10 * time.Second, 0, 9900 * time.Millisecond, 5 * time.Second}, // half at most
+		{10 * time.Second, 7 * time.Second, 9900 * time.Millisecond, 3 * time.Second},
 		{10 * time.Second, 9 * time.Second, 9900 * time.Millisecond, time.Second},
 		{10 * time.Second, 9950 * time.Millisecond, 9900 * time.Millisecond, 100 * time.Millisecond}, // the search overran: the reserve
-		{time.Second, 500 * time.Millisecond, 900 * time.Millisecond, 250 * time.Millisecond},
-		{200 * time.Millisecond, 0, 150 * time.Millisecond, 50 * time.Millisecond},
+		{time.Second, 500 * time.Millisecond, 900 * time.Millisecond, 500 * time.Millisecond},
+		{200 * time.Millisecond, 0, 150 * time.Millisecond, 100 * time.Millisecond},
 		{0, time.Hour, 0, UnlimitedTime},
 	} {
 		if got := p.SearchBudget(solver.Budget{Time: c.limit, Nodes: 7}); got != (solver.Budget{Time: c.search, Nodes: 7}) {
@@ -36,7 +37,7 @@ func TestPolicyShares(t *testing.T) {
 	}
 	for _, c := range []struct{ limit, elapsed, want time.Duration }{
 		{10 * time.Second, time.Second, 2500 * time.Millisecond},     // a quarter at most
-		{10 * time.Second, 6 * time.Second, 1500 * time.Millisecond}, // what the optimizer's quarter leaves
+		{10 * time.Second, 6 * time.Second, 1500 * time.Millisecond}, // what a quarter kept for the optimizer leaves
 		{10 * time.Second, 7450 * time.Millisecond, 0},               // less than MinTime left: none
 		{10 * time.Second, 9 * time.Second, 0},                       // the optimizer takes the rest
 		{time.Second, 0, 250 * time.Millisecond},                     // a quarter of a short limit

@@ -46,7 +46,7 @@ const solveDoc = `Solves each level with one solver and prints, in level order a
 finish, its status, pushes and moves (– when unsolved), time and states
 expanded, then the solution in LURD. Each solution is shortened by the
 optimizer within --time (the solver gets the limit less 0.1 s, the
-optimizer what is left, at most a quarter; --optimize off: the solver's
+optimizer what is left, at most half; --optimize off: the solver's
 own). Every solution is replayed by the independent verifier before it is
 printed. --memory 0 means no memory limit;
 without --memory a third of physical memory is shared by the workers.
