@@ -115,7 +115,8 @@ func (p Policy) ResolveTime(limit, elapsed time.Duration) time.Duration {
 	if limit <= 0 {
 		return UnlimitedTime
 	}
-	t := min(limit/4, limit-elapsed-min(limit/4, max(limit-elapsed, reserve(limit))))
+	kept := min(limit/4, max(limit-elapsed, reserve(limit))) // for the optimizer
+	t := min(limit/4, limit-elapsed-kept)
 	if t < MinTime {
 		return 0
 	}

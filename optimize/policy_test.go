@@ -142,8 +142,8 @@ func (f fake) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 
 // The optimizer's share fits inside the time limit: a search that takes
 // its whole budget leaves the optimizer the reserve, one that takes none
-// leaves it a quarter of the limit (and A*, should the solution wander,
-// another quarter), and on a board where the optimizer
+// leaves it half the limit (and A*, should the solution wander, a quarter
+// before it), and on a board where the optimizer
 // has more to do than that it stops in time with a verified solution.
 func TestSolveStaysInsideTheLimit(t *testing.T) {
 	l, moves := bigDetours(t, 60)
