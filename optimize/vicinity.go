@@ -505,25 +505,17 @@ func (h *openList) pop() item {
 }
 
 // walker measures player walks by breadth-first search over the floor.
-// It keeps the board's neighbour table and marks squares with a stamp of
-// the search, the boxes with the stamp and no walk, so that a step looks at
-// one entry of one table.
+// Each search marks the boxes reached with no walk (-1), so that a step
+// looks at one mark and not at the boxes too.
 type walker struct {
-	next  [][4]sokoban.Square
-	stamp []uint32
-	epoch uint32
-	dist  []int32 // the walk to a square stamped; -1 on a box
+	b     *sokoban.Board
+	seen  sokoban.Marks // the squares the last search reached, and the boxes
+	dist  []int32       // the walk to a square seen; -1 on a box
 	queue []sokoban.Square
 }
 
 func newWalker(b *sokoban.Board) walker {
-	w := walker{next: make([][4]sokoban.Square, b.N), stamp: make([]uint32, b.N), dist: make([]int32, b.N), queue: make([]sokoban.Square, 0, b.N)}
-	for s := range w.next {
-		for d := range sokoban.Dirs {
-			w.next[s][d] = b.Next(sokoban.Square(s), d)
-		}
-	}
-	return w
+	return walker{b: b, seen: sokoban.NewMarks(b.N), dist: make([]int32, b.N), queue: make([]sokoban.Square, 0, b.N)}
 }
 
 // fill measures the walks from p's player to every square.
@@ -532,7 +524,7 @@ func (w *walker) fill(p *sokoban.Position) { w.bfs(p, sokoban.None) }
 // at returns the walk to s measured by the last fill, or -1 when s cannot
 // be reached.
 func (w *walker) at(s sokoban.Square) int32 {
-	if w.stamp[s] != w.epoch {
+	if !w.seen.Has(int32(s)) {
 		return -1
 	}
 	return w.dist[s]
@@ -549,25 +541,25 @@ func (w *walker) distance(p *sokoban.Position, target sokoban.Square) int {
 }
 
 func (w *walker) bfs(p *sokoban.Position, target sokoban.Square) {
-	if w.epoch++; w.epoch == 0 {
-		clear(w.stamp)
-		w.epoch = 1
-	}
-	epoch, stamp, dist := w.epoch, w.stamp, w.dist
+	w.seen.Clear()
+	seen, dist := w.seen, w.dist
 	for _, s := range p.BoxSquares() {
-		stamp[s], dist[s] = epoch, -1
+		seen.Add(int32(s))
+		dist[s] = -1
 	}
 	start := p.Player()
 	w.queue = append(w.queue[:0], start)
-	stamp[start], dist[start] = epoch, 0
+	seen.Add(int32(start))
+	dist[start] = 0
 	for head := 0; head < len(w.queue); head++ {
 		s := w.queue[head]
 		if s == target {
 			return
 		}
-		for _, n := range w.next[s] {
-			if n != sokoban.None && stamp[n] != epoch {
-				stamp[n], dist[n] = epoch, dist[s]+1
+		for _, n := range w.b.Neighbours(s) {
+			if n != sokoban.None && !seen.Has(int32(n)) {
+				seen.Add(int32(n))
+				dist[n] = dist[s] + 1
 				w.queue = append(w.queue, n)
 			}
 		}

@@ -193,6 +193,10 @@ func (b *Board) Bytes() int64 {
 // Next returns the neighbour of s in direction d, or None.
 func (b *Board) Next(s Square, d Dir) Square { return b.next[s][d] }
 
+// Neighbours returns the neighbours of s in the order of Dirs, None where
+// there is none: one look for a loop over all four.
+func (b *Board) Neighbours(s Square) [4]Square { return b.next[s] }
+
 // IsGoal reports whether s is a goal.
 func (b *Board) IsGoal(s Square) bool { return b.goal[s] }
 
