@@ -8,16 +8,12 @@ import "soko/sokoban"
 // states rather than (box square, player square) ones. Which sides of a
 // square the player can walk between with the box on it comes from the
 // articulation points of one depth-first search of the free squares per
-// set of walls (as fess's macro-moves find them), so a goal costs O(N), not
-// O(N²). It keeps scratch space.
+// set of walls (sokoban.Cuts, as fess's macro-moves find them), so a goal
+// costs O(N), not O(N²). It keeps scratch space.
 type pullReach struct {
 	b      *sokoban.Board
 	wall   []bool
-	num    []int32 // depth-first number from 1, 0: not free
-	low    []int32
-	last   []int32 // the greatest number in the square's subtree
-	parent []sokoban.Square
-	stack  []pullFrame
+	cuts   sokoban.Cuts
 	part   []int8 // square*4+side: the least side joined with it, -1 none
 	parted []bool // part is computed for the square
 	seen   []uint32
@@ -25,61 +21,28 @@ type pullReach struct {
 	queue  []int32
 }
 
-type pullFrame struct {
-	s sokoban.Square
-	d sokoban.Dir
-}
-
 func newPullReach(b *sokoban.Board, wall []bool) *pullReach {
 	n := b.N
-	return &pullReach{b: b, wall: wall, num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
-		parent: make([]sokoban.Square, n), part: make([]int8, 4*n), parted: make([]bool, n), seen: make([]uint32, 4*n)}
+	return &pullReach{b: b, wall: wall, cuts: sokoban.NewCuts(n), part: make([]int8, 4*n), parted: make([]bool, n), seen: make([]uint32, 4*n)}
 }
 
 // bytes returns the memory of the scratch space.
 func (r *pullReach) bytes() int64 {
-	return int64(r.b.N)*(4*4+4+1+4*4) + 4*int64(cap(r.queue)) + 8*int64(cap(r.stack))
+	return int64(r.b.N)*(sokoban.CutsBytes+1+4*4) + 4*int64(cap(r.queue)) + 4*int64(cap(r.cuts.Met))
 }
 
 func (r *pullReach) free(s sokoban.Square) bool { return s != sokoban.None && !r.wall[s] }
 
 // prepare numbers the free squares, the walls as they stand now.
 func (r *pullReach) prepare() {
-	b := r.b
-	clear(r.num)
+	r.cuts.Visit.Clear()
+	r.cuts.Met = r.cuts.Met[:0]
 	clear(r.parted)
 	count := int32(0)
-	for root := sokoban.Square(0); int(root) < b.N; root++ {
-		if !r.free(root) || r.num[root] != 0 {
-			continue
+	for root := sokoban.Square(0); int(root) < r.b.N; root++ {
+		if r.free(root) && !r.cuts.Visit.Has(int32(root)) {
+			count = r.cuts.Number(r.b, r.wall, root, count, 0)
 		}
-		count++
-		r.num[root], r.low[root], r.parent[root] = count, count, sokoban.None
-		stack := append(r.stack[:0], pullFrame{s: root})
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			s := f.s
-			if f.d < 4 {
-				c := b.Next(s, f.d)
-				f.d++
-				switch {
-				case !r.free(c):
-				case r.num[c] == 0:
-					count++
-					r.num[c], r.low[c], r.parent[c] = count, count, s
-					stack = append(stack, pullFrame{s: c})
-				case c != r.parent[s]:
-					r.low[s] = min(r.low[s], r.num[c])
-				}
-				continue
-			}
-			r.last[s] = count
-			stack = stack[:len(stack)-1]
-			if p := r.parent[s]; p != sokoban.None {
-				r.low[p] = min(r.low[p], r.low[s])
-			}
-		}
-		r.stack = stack
 	}
 }
 
@@ -92,19 +55,20 @@ func (r *pullReach) sides(s sokoban.Square) {
 	}
 	r.parted[s] = true
 	const wall, above = -2, -1
+	c := &r.cuts
 	var label [4]int32
 	for d := range sokoban.Dirs {
-		c := r.b.Next(s, d)
+		n := r.b.Next(s, d)
 		label[d] = above
 		switch {
-		case !r.free(c):
+		case !r.free(n):
 			label[d] = wall
-		case r.num[c] > r.num[s]: // below s, in a child's subtree or not
+		case c.Num[n] > c.Num[s]: // below s, in a child's subtree or not
 			for e := range sokoban.Dirs {
 				ch := r.b.Next(s, e)
-				if r.free(ch) && r.parent[ch] == s && r.num[ch] <= r.num[c] && r.num[c] <= r.last[ch] {
-					if r.low[ch] >= r.num[s] {
-						label[d] = r.num[ch] // cut off (every child of a root is)
+				if r.free(ch) && c.Parent[ch] == s && c.Num[ch] <= c.Num[n] && c.Num[n] <= c.Last[ch] {
+					if c.Low[ch] >= c.Num[s] {
+						label[d] = c.Num[ch] // cut off (every child of a root is)
 					}
 					break
 				}

@@ -27,17 +27,17 @@ const (
 // squares as split keeps them, and per tree its smallest square, its root:
 // each search starts from the smallest free square not yet met.
 func (g *macroGen) growForest() {
-	g.visit.Clear()
+	g.Visit.Clear()
 	b := g.b
-	g.met = g.met[:0]
+	g.Met = g.Met[:0]
 	g.treeMin = g.treeMin[:0]
 	count := int32(0)
 	for r := sokoban.Square(0); int(r) < b.N; r++ {
-		if !g.free(r) || g.visit.Has(int32(r)) {
+		if !g.free(r) || g.Visit.Has(int32(r)) {
 			continue
 		}
 		t := int32(len(g.treeMin))
-		count = g.number(r, count, t)
+		count = g.Number(g.b, g.occ, r, count, t)
 		g.treeMin = append(g.treeMin, r)
 	}
 	g.forestReady = true
@@ -62,7 +62,7 @@ func (g *macroGen) startForest(from sokoban.Square) {
 // inForest reports whether c is one of the forest's squares: free with
 // every placed box in place (from is not).
 func (g *macroGen) inForest(c sokoban.Square) bool {
-	return c != sokoban.None && c != g.from && g.visit.Has(int32(c))
+	return c != sokoban.None && c != g.from && g.Visit.Has(int32(c))
 }
 
 // cut is a child of s in the forest: the numbers of its subtree, and the
@@ -85,12 +85,12 @@ func (g *macroGen) parterOf(s sokoban.Square) parter {
 	}
 	for d := range sokoban.Dirs {
 		ch := g.b.Next(s, d)
-		if g.inForest(ch) && g.parent[ch] == s {
-			part := g.num[ch]
-			if g.low[ch] < g.num[s] { // not cut off (never at the root)
+		if g.inForest(ch) && g.Parent[ch] == s {
+			part := g.Num[ch]
+			if g.Low[ch] < g.Num[s] { // not cut off (never at the root)
 				part = partAbove
 			}
-			pt.kids[pt.n] = cut{g.num[ch], g.last[ch], part}
+			pt.kids[pt.n] = cut{g.Num[ch], g.Last[ch], part}
 			pt.n++
 		}
 	}
@@ -100,10 +100,10 @@ func (g *macroGen) parterOf(s sokoban.Square) parter {
 // part returns the part of forest square c: the whole of another tree,
 // the subtree of a child s cuts off, or the rest of s's tree.
 func (g *macroGen) part(pt *parter, c sokoban.Square) int32 {
-	if !pt.in || g.tree[c] != g.tree[pt.s] {
-		return partTree - g.tree[c]
+	if !pt.in || g.Tree[c] != g.Tree[pt.s] {
+		return partTree - g.Tree[c]
 	}
-	if n := g.num[c]; n > g.num[pt.s] {
+	if n := g.Num[c]; n > g.Num[pt.s] {
 		for _, k := range pt.kids[:pt.n] {
 			if k.lo <= n && n <= k.hi {
 				return k.part
@@ -164,9 +164,9 @@ func (g *macroGen) linkForest(s sokoban.Square) {
 func (g *macroGen) forestMin(s sokoban.Square, part int32) sokoban.Square {
 	switch {
 	case part >= 1:
-		return g.subMin[g.met[part-1]]
+		return g.SubMin[g.Met[part-1]]
 	case part == partAbove:
-		return g.treeMin[g.tree[s]]
+		return g.treeMin[g.Tree[s]]
 	}
 	return g.treeMin[partTree-part]
 }

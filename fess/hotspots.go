@@ -57,7 +57,7 @@ func newHotspots(ctx context.Context, b *sokoban.Board) (*hotspots, error) {
 			}
 			g.split(goal)
 			g.search(goal, anywhere, true)
-			work += len(g.queue) + len(g.met)
+			work += len(g.queue) + len(g.Met)
 			for _, st := range g.queue {
 				into[st/4] |= 1 << i
 			}

@@ -52,24 +52,16 @@ type macroGen struct {
 	forestReady bool // the arrays below hold the forest of the placed boxes
 	from        sokoban.Square
 	fromNext    [4]sokoban.Square // from's neighbours in the forest, None where not
-	tree        []int32           // square -> its tree of the forest
-	treeMin     []sokoban.Square  // tree -> its smallest square
+	treeMin     []sokoban.Square  // tree -> its smallest square (Cuts.Tree: square -> its tree)
 
-	// depth-first search, per box
-	visit  sokoban.Marks // squares met by the search
+	// depth-first search, per box: Met holds the squares the search met
+	sokoban.Cuts
 	linked sokoban.Marks // squares whose links are computed (link)
-	num    []int32
-	low    []int32
-	last   []int32
-	parent []sokoban.Square
-	frames []dfsFrame
-	met    []sokoban.Square // the squares the search met
-	links  []int8           // square*4+side: the least side joined with it, -1 wall
-	// The smallest square of each part: subMin[s] of the search's subtree
+	links  []int8        // square*4+side: the least side joined with it, -1 wall
+	// The smallest square of each part: SubMin[s] of the search's subtree
 	// under s, prefMin[i] of the squares numbered 1..i, sufMin[i] of those
 	// numbered past i, partMin[s*4+d] of the part of the area without s
 	// holding the d neighbour of s (for d with links[s*4+d] == d).
-	subMin  []sokoban.Square
 	prefMin []sokoban.Square
 	sufMin  []sokoban.Square
 	partMin []sokoban.Square
@@ -83,21 +75,14 @@ type macroGen struct {
 	queue []int32
 }
 
-type dfsFrame struct {
-	s sokoban.Square
-	d sokoban.Dir
-}
-
 func newMacroGen(b *sokoban.Board, dead []bool) *macroGen {
 	n := b.N
 	return &macroGen{
 		b: b, dead: dead, occ: make([]bool, n),
-		visit: sokoban.NewMarks(n), linked: sokoban.NewMarks(n), num: make([]int32, n), low: make([]int32, n), last: make([]int32, n),
-		parent: make([]sokoban.Square, n), links: make([]int8, 4*n),
-		subMin: make([]sokoban.Square, n), prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
+		Cuts: sokoban.NewCuts(n), linked: sokoban.NewMarks(n), links: make([]int8, 4*n),
+		prefMin: make([]sokoban.Square, n+1), sufMin: make([]sokoban.Square, n+1),
 		partMin: make([]sokoban.Square, 4*n), parts: make([]int8, n),
 		seen: make([]uint32, 4*n), dist: make([]int32, 4*n), prev: make([]int32, 4*n), queue: make([]int32, 0, 4*n),
-		tree: make([]int32, n),
 	}
 }
 
@@ -138,64 +123,22 @@ func (g *macroGen) free(s sokoban.Square) bool { return s != sokoban.None && !g.
 // between the d and e neighbours; -1 where the neighbour is not free.
 func (g *macroGen) split(root sokoban.Square) {
 	g.forestReady = false
-	g.visit.Clear()
+	g.Visit.Clear()
 	g.linked.Clear()
 	b := g.b
 	wasOcc := g.occ[root]
 	g.occ[root] = false
-	g.met = g.met[:0]
-	g.number(root, 0, 0)
-	m := len(g.met)
+	g.Met = g.Met[:0]
+	g.Number(g.b, g.occ, root, 0, 0)
+	m := len(g.Met)
 	g.prefMin[0], g.sufMin[m] = sokoban.Square(b.N), sokoban.Square(b.N)
-	for i, s := range g.met {
+	for i, s := range g.Met {
 		g.prefMin[i+1] = min(g.prefMin[i], s)
 	}
 	for i := m - 1; i >= 0; i-- {
-		g.sufMin[i] = min(g.sufMin[i+1], g.met[i])
+		g.sufMin[i] = min(g.sufMin[i+1], g.Met[i])
 	}
 	g.occ[root] = wasOcc
-}
-
-// number runs the depth-first search from root over the free squares
-// the search has not met (visit), numbering them from count+1 in the
-// order met (appended to met) and keeping, per square, its low point, its
-// parent, the greatest number in its subtree (last), its subtree's
-// smallest square and tree. It returns the last number given.
-func (g *macroGen) number(root sokoban.Square, count, tree int32) int32 {
-	b := g.b
-	count++
-	g.visit.Add(int32(root))
-	g.num[root], g.low[root], g.parent[root], g.subMin[root], g.tree[root] = count, count, sokoban.None, root, tree
-	g.met = append(g.met, root)
-	stack := append(g.frames[:0], dfsFrame{s: root})
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		s := f.s
-		if f.d < 4 {
-			c := b.Next(s, f.d)
-			f.d++
-			switch {
-			case !g.free(c):
-			case !g.visit.Has(int32(c)):
-				count++
-				g.visit.Add(int32(c))
-				g.num[c], g.low[c], g.parent[c], g.subMin[c], g.tree[c] = count, count, s, c, tree
-				g.met = append(g.met, c)
-				stack = append(stack, dfsFrame{s: c})
-			case c != g.parent[s]:
-				g.low[s] = min(g.low[s], g.num[c])
-			}
-			continue
-		}
-		g.last[s] = count
-		stack = stack[:len(stack)-1]
-		if p := g.parent[s]; p != sokoban.None {
-			g.low[p] = min(g.low[p], g.low[s])
-			g.subMin[p] = min(g.subMin[p], g.subMin[s])
-		}
-	}
-	g.frames = stack
-	return count
 }
 
 // link computes links, parts and partMin for square s of the area split
@@ -222,15 +165,15 @@ func (g *macroGen) link(s sokoban.Square) {
 		switch {
 		case !g.free(c):
 			part[d] = wall
-		case g.num[c] < g.num[s]:
+		case g.Num[c] < g.Num[s]:
 			part[d] = above
 		default:
 			part[d] = above
 			for dc := sokoban.Dir(0); dc < 4; dc++ {
 				ch := b.Next(s, dc)
-				if g.free(ch) && g.parent[ch] == s && g.num[ch] <= g.num[c] && g.num[c] <= g.last[ch] {
-					part[d] = g.num[ch]
-					if g.parent[s] != sokoban.None && g.low[ch] < g.num[s] {
+				if g.free(ch) && g.Parent[ch] == s && g.Num[ch] <= g.Num[c] && g.Num[c] <= g.Last[ch] {
+					part[d] = g.Num[ch]
+					if g.Parent[s] != sokoban.None && g.Low[ch] < g.Num[s] {
 						part[d] = above
 					}
 					break
@@ -275,13 +218,13 @@ func (g *macroGen) join(s sokoban.Square, part [4]int32, wall int32) (rep [4]boo
 // subtrees of the children that hang on to it.
 func (g *macroGen) partMinOf(s sokoban.Square, part int32) sokoban.Square {
 	if part >= 0 {
-		return g.subMin[g.met[part-1]]
+		return g.SubMin[g.Met[part-1]]
 	}
-	m := min(g.prefMin[g.num[s]-1], g.sufMin[g.last[s]])
+	m := min(g.prefMin[g.Num[s]-1], g.sufMin[g.Last[s]])
 	for d := range sokoban.Dirs {
 		ch := g.b.Next(s, d)
-		if g.free(ch) && g.parent[ch] == s && g.low[ch] < g.num[s] {
-			m = min(m, g.subMin[ch])
+		if g.free(ch) && g.Parent[ch] == s && g.Low[ch] < g.Num[s] {
+			m = min(m, g.SubMin[ch])
 		}
 	}
 	return m

@@ -124,7 +124,7 @@ func newParking(ctx context.Context, b *sokoban.Board, g *macroGen, entries []pa
 			to := entries[j].to
 			g.split(to)
 			g.search(to, anywhere, true)
-			work += len(g.queue) + len(g.met)
+			work += len(g.queue) + len(g.Met)
 			for _, st := range g.queue {
 				set(sokoban.Square(st / 4))
 			}

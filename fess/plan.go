@@ -128,7 +128,7 @@ func (pl *plan) zones(pr *planner) error {
 			}
 			g.split(goal)
 			g.search(goal, anywhere, true)
-			pr.work += len(g.queue) + len(g.met)
+			pr.work += len(g.queue) + len(g.Met)
 			for _, st := range g.queue {
 				in[st/4] = true
 			}
@@ -170,7 +170,7 @@ func (pr *planner) try(goal sokoban.Square) (kind int, dist int32) {
 	g := pr.g
 	g.split(goal)
 	g.search(goal, func(sokoban.Square) bool { return true }, true)
-	pr.work += len(g.queue) + len(g.met)
+	pr.work += len(g.queue) + len(g.Met)
 	kind = stuck
 	for _, st := range g.queue {
 		s := sokoban.Square(st / 4)
