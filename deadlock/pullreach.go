@@ -28,7 +28,7 @@ func newPullReach(b *sokoban.Board, wall []bool) *pullReach {
 
 // bytes returns the memory of the scratch space.
 func (r *pullReach) bytes() int64 {
-	return int64(r.b.N)*(sokoban.CutsBytes+1+4*4) + 4*int64(cap(r.queue)) + 4*int64(cap(r.cuts.Met))
+	return int64(r.b.N)*(sokoban.CutsBytes+4+1+4*4) + 4*int64(cap(r.queue))
 }
 
 func (r *pullReach) free(s sokoban.Square) bool { return s != sokoban.None && !r.wall[s] }

@@ -30,8 +30,9 @@ func NewCuts(n int) Cuts {
 		Parent: make([]Square, n), SubMin: make([]Square, n), Tree: make([]int32, n)}
 }
 
-// CutsBytes is the memory of NewCuts(n) per square.
-const CutsBytes = 4*4 + 4*3 + 1
+// CutsBytes is the most memory a Cuts takes per square: its six tables,
+// Visit's stamps, and Met and the search's stack grown to every square.
+const CutsBytes = 6*4 + 4 + 4 + 8
 
 // Number numbers the squares not in occ that root reaches and Visit does
 // not hold, depth first from root, from count+1 on, under tree label tree.

@@ -48,7 +48,7 @@ func TestCutsMatchFloodFill(t *testing.T) {
 							continue
 						}
 						if got, want := label[d] == label[e], joined(b, free, s, nd, ne); got != want {
-							t.Fatalf("%d neighbours %d and %d of square %d: joined %v by the numbering, %v by a flood fill", b.N, nd, ne, s, got, want)
+							t.Fatalf("board of %d squares, neighbours %d and %d of square %d: joined %v by the numbering, %v by a flood fill", b.N, nd, ne, s, got, want)
 						}
 						checked++
 					}
