@@ -46,14 +46,6 @@
 // the number of boxes off each of them is updated in constant time per
 // configuration (stretch.admit).
 //
-// In the pushes metric the turns run first with the search keyed by the
-// player's region instead of their square (one position per region, the
-// square the last push left the player on giving the walks), and looking
-// for fewer pushes only. It proves most stretches have no shorter path in
-// about a third of the expansions, so more and longer stretches are
-// searched within a deadline; then the turns run again over exact squares,
-// for fewer moves, with the time left.
-//
 // Solve (policy.go) runs a solver and hands its solution to Optimize
 // within the level's time limit: soko solve, soko bench and the web API
 // call it (issue 27 item 1, "short by default").

@@ -22,7 +22,7 @@ type optimizer struct {
 	dead     []bool
 	checker  *deadlock.Checker
 	walk     walker
-	region   *sokoban.Region  // the player's region in a search with regions, made on first use
+	region   *sokoban.Region  // searchPushes's regions, made on first use
 	graph    graph            // the searches' tables, reused
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
@@ -44,7 +44,7 @@ type optimizer struct {
 	searches int
 	expanded int64
 	pass     string
-	regions  bool // the searches key positions by the player's region and seek fewer pushes only (vicinity)
+	pushOnly bool // the vicinity searches are searchPushes (vicinity)
 }
 
 func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []int, memory int64, progress func(Progress)) *optimizer {
@@ -195,15 +195,15 @@ func (o *optimizer) boxRuns() {
 // the turns start again with twice the share, and the last has none.
 // Solutions shorter than shareFrom pushes get a single turn with none.
 //
-// In the pushes metric the turns run twice: first with searches that key
-// positions by the player's region and look for fewer pushes only (search),
-// which prove most stretches have no shorter path in a third of the
-// expansions, then over exact squares for fewer moves with the time left.
+// In the pushes metric the turns run twice: first with searchPushes, which
+// proves most stretches have no shorter path in a third of the expansions
+// (one position per player region, no plateau of paths as long), then over
+// exact squares for fewer moves with the time left.
 func (o *optimizer) vicinity() {
 	if o.metric == Pushes {
-		o.regions = true
+		o.pushOnly = true
 		o.vicinitySchedule()
-		o.regions = false
+		o.pushOnly = false
 	}
 	o.vicinitySchedule()
 }
@@ -315,6 +315,9 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	if o.total > 0 && o.share > 1 {
 		o.until = time.Now().Add(o.total / time.Duration(o.share))
 	}
+	if o.pushOnly {
+		return o.improvePushes(start, seg, next, i, j, key, radii)
+	}
 	path, gain, ok := o.search(start, seg, next, radii)
 	if !ok {
 		if !o.slow && !o.outgrown && !o.done() {
@@ -329,6 +332,37 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	// The path ends with the boxes where the stretch left them, and its
 	// gain counts the walk to the next push: the rest is unchanged.
 	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
+}
+
+// polishRadii are the radii of the search for fewer moves that follows a
+// gain of searchPushes on the stretch it replaced: smaller than the
+// default's, since it searches every path of as many pushes.
+var polishRadii = []int{10, 5}
+
+// improvePushes is improve's step with searchPushes. A shorter path is
+// accepted, and its stretch is searched again over exact squares for
+// fewer moves at as many pushes: searchPushes takes any path of the
+// fewest pushes, and its walks can be long.
+func (o *optimizer) improvePushes(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, i, j int, key uint64, radii []int) bool {
+	path, ok := o.searchPushes(start, seg, next, radii)
+	if !ok {
+		if !o.slow && !o.outgrown && !o.done() {
+			o.tried[key] = struct{}{}
+		}
+		return false
+	}
+	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
+	out = append(out, o.best[:i]...)
+	out = append(out, path...)
+	out = append(out, o.best[j:]...)
+	if !o.accept(out, o.scoreOf(out)) {
+		return false
+	}
+	o.pushOnly = false
+	o.improve(i, i+len(path), polishRadii)
+	o.pushOnly = true
+	o.outgrown, o.slow = false, false // the polish's, not this search's
+	return true
 }
 
 // stretchKey hashes what a stretch search depends on: the position it
@@ -358,7 +392,7 @@ func (o *optimizer) stretchKey(start *sokoban.Position, seg []sokoban.Push, next
 		binary.LittleEndian.PutUint32(buf[:4], uint32(r))
 		h.Write(buf[:4])
 	}
-	if o.regions {
+	if o.pushOnly {
 		h.Write([]byte{1})
 	}
 	return h.Sum64()

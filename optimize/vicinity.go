@@ -257,18 +257,6 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 // stretch's own cost are never stored: they cannot lead to a shorter path.
 // Reaching the target boxes queues a goal item whose cost includes the
 // walk to next; the stretch is replaced when that item comes first.
-//
-// With o.regions a position is its boxes and the player's region (its
-// smallest square, from the region before the push: sokoban.Region), the
-// player standing where the push that reached it at the least cost left
-// them, and only paths of fewer pushes than seg are searched. The pushes
-// of the path found are the fewest in the vicinity, as over exact squares
-// (a push's pushes do not depend on the player's square); its moves are
-// those of a path with one arrival per region, so they may be more than
-// the fewest at as many pushes. In the pushes metric most stretches have
-// no shorter path, and proving it takes about a third of the expansions
-// this way: one position per region instead of one per square a push
-// leaves the player on, and none of the paths as long as seg.
 func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, radii []int) (path []sokoban.Push, gain Score, ok bool) {
 	o.searches++
 	v := newStretch(o, start, seg, radii)
@@ -291,14 +279,6 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		toGo = b.PullFrom(end.BoxSquares())
 	}
 	old := o.metric.cost(segScore)
-	regions := o.regions
-	if regions {
-		old = o.metric.cost(Score{Pushes: segScore.Pushes})
-		if o.region == nil {
-			o.region = sokoban.NewRegion(b)
-		}
-	}
-	r := o.region
 	targetKey := end.PackExact(nil)
 	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
 	const hScale = costScale + 1                                          // a bound of h pushes is h pushes and h moves
@@ -313,12 +293,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 	g := o.graph.reset(b)
 	pos := start.Clone()
 	key := pos.PackExact(nil)
-	if regions {
-		key = pos.Pack(key[:0])
-		g.store.Intern(key, pos.Hash())
-	} else {
-		g.store.Intern(key, pos.HashExact())
-	}
+	g.store.Intern(key, pos.HashExact())
 	g.add(noParent, sokoban.Push{}, 0)
 	g.open.push(item{f: bound(pos) * hScale, g: 0, id: 0})
 	const goal = noParent - 1 // the goal item's id
@@ -339,15 +314,6 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		}
 		g.closed[id] = true
 		pos.Unpack(g.store.Key(id))
-		if regions {
-			// The player stands where the push into the position left them.
-			if id == 0 {
-				pos.SetPlayer(start.Player())
-			} else {
-				pos.SetPlayer(g.via[id].Box)
-			}
-			r.Of(pos)
-		}
 		if next == nil && pos.Solved() {
 			goalCost, goalParent = it.g, id
 			g.open.push(item{f: it.g, g: it.g, id: goal})
@@ -403,19 +369,8 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
-				var child uint32
-				var fresh bool
-				if regions {
-					canon, known := r.After(pos, s, to)
-					if !known {
-						canon = pos.Reach()
-					}
-					key = pos.PackAt(key[:0], canon)
-					child, fresh = g.store.Intern(key, pos.HashAt(canon))
-				} else {
-					key = pos.PackAt(key[:0], s) // as PackExact, sorting by insertion: pos was unpacked sorted, one push ago
-					child, fresh = g.store.Intern(key, pos.HashExact())
-				}
+				key = pos.PackAt(key[:0], s) // as PackExact, sorting by insertion: pos was unpacked sorted, one push ago
+				child, fresh := g.store.Intern(key, pos.HashExact())
 				if fresh {
 					// Tested once: a position outside the vicinity or
 					// deadlocked is stored closed and never queued.
