@@ -197,7 +197,7 @@ func (o *optimizer) boxRuns() {
 //
 // In the pushes metric the turns run twice: first with searchPushes, which
 // proves most stretches have no shorter path in a third of the expansions
-// (one position per player region, no plateau of paths as long), then over
+// (one position per player region instead of one per square), then over
 // exact squares for fewer moves with the time left.
 func (o *optimizer) vicinity() {
 	if o.metric == Pushes {

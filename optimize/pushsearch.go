@@ -12,12 +12,12 @@ import (
 // returns a path of fewer pushes than seg, or ok false.
 //
 // In the pushes metric most stretches have no shorter path, and proving
-// that is what a search spends its time on. The search over exact player
-// squares and pushes then moves must expand every position whose bound
-// reaches the stretch's pushes with fewer moves; that plateau is most of
-// the vicinity. This search stops below it, and stores one position per
-// region instead of one per square the player stands on after a push.
-// Walks are left to the exact search that follows (vicinity).
+// that is what a search spends its time on. Keyed by regions, this search
+// stores one position per region instead of one per square a push leaves
+// the player on, and proves it in about a third of the expansions of the
+// search over exact squares (which, stopped below the paths as long as
+// seg, saves only a twentieth: docs/optimize.md, "Pushes first"). Walks
+// are left to the search over exact squares (improvePushes, vicinity).
 //
 // The open list orders by the bound, and among equal bounds the deepest
 // first, which reaches an end sooner when one exists.
