@@ -234,14 +234,18 @@ const shareFrom = 128
 const firstShare = 16
 
 // vicinityTurns searches stretches of the solution. Stretches start short
-// (firstStretch pushes) and slide by half their length, wrapping round at
+// (firstStretch pushes, firstPushStretch with searchPushes) and slide by half their length, wrapping round at
 // the end; when every stretch has been searched once since the last gain,
 // their length doubles, up to the whole solution (at most maxStretch
 // pushes), and the search ends when a turn of the longest brings no gain.
 // A stretch whose search outgrows the memory, or its share of the time, is
 // halved, and stretches stay at most that long from then on.
 func (o *optimizer) vicinityTurns() {
-	size, ceiling := min(len(o.best), firstStretch), maxStretch
+	first := firstStretch
+	if o.pushOnly {
+		first = firstPushStretch
+	}
+	size, ceiling := min(len(o.best), first), maxStretch
 	quiet := 0 // stretches searched since the last gain
 	for i := 0; !o.done(); {
 		n := len(o.best)
@@ -284,13 +288,15 @@ func (o *optimizer) vicinityTurns() {
 }
 
 // minStretch is the shortest stretch the vicinity search splits down to;
-// firstStretch the length it starts with; maxStretch the longest it grows
-// to, since testing a position against the vicinity takes time in
+// firstStretch the length it starts with (firstPushStretch for
+// searchPushes: docs/optimize.md, "Pushes first"); maxStretch the longest
+// it grows to, since testing a position against the vicinity takes time in
 // proportion to the stretch.
 const (
-	minStretch   = 4
-	firstStretch = 32
-	maxStretch   = 1024
+	minStretch       = 4
+	firstStretch     = 32
+	firstPushStretch = 16
+	maxStretch       = 1024
 )
 
 // improve searches the vicinity of the stretch of pushes i..j of the best
