@@ -53,16 +53,20 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 	}
 	r := o.region
 
+	bound := func(p *sokoban.Position) int64 {
+		h := int64(0)
+		for _, s := range p.BoxSquares() {
+			h += int64(toGo[s])
+		}
+		return h
+	}
+
 	g := o.graph.reset(b)
 	pos := start.Clone()
-	h := int64(0)
-	for _, s := range pos.BoxSquares() {
-		h += int64(toGo[s])
-	}
 	key := pos.Pack(nil)
 	g.store.Intern(key, pos.Hash())
 	g.add(noParent, sokoban.Push{}, 0)
-	g.open.push(item{f: order(h, 0), g: 0, id: 0})
+	g.open.push(item{f: order(bound(pos), 0), g: 0, id: 0})
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
 	for len(g.open) > 0 {
 		it := g.open.pop()
@@ -93,10 +97,7 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 			o.outgrown = true
 			return nil, false
 		}
-		h := int64(0)
-		for _, s := range pos.BoxSquares() {
-			h += int64(toGo[s])
-		}
+		h := bound(pos)
 		player := pos.Player()
 		c := it.g + 1
 		boxes = append(boxes[:0], pos.BoxSquares()...)
