@@ -331,10 +331,7 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 		}
 		return false
 	}
-	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
-	out = append(out, o.best[:i]...)
-	out = append(out, path...)
-	out = append(out, o.best[j:]...)
+	out := o.splice(i, j, path)
 	// The path ends with the boxes where the stretch left them, and its
 	// gain counts the walk to the next push: the rest is unchanged.
 	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
@@ -357,10 +354,7 @@ func (o *optimizer) improvePushes(start *sokoban.Position, seg []sokoban.Push, n
 		}
 		return false
 	}
-	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
-	out = append(out, o.best[:i]...)
-	out = append(out, path...)
-	out = append(out, o.best[j:]...)
+	out := o.splice(i, j, path)
 	if !o.accept(out, o.scoreOf(out)) {
 		return false
 	}
@@ -369,6 +363,14 @@ func (o *optimizer) improvePushes(start *sokoban.Position, seg []sokoban.Push, n
 	o.pushOnly = true
 	o.outgrown, o.slow = false, false // the polish's, not this search's
 	return true
+}
+
+// splice returns the best solution with its pushes i..j replaced by path.
+func (o *optimizer) splice(i, j int, path []sokoban.Push) []sokoban.Push {
+	out := make([]sokoban.Push, 0, i+len(path)+len(o.best)-j)
+	out = append(out, o.best[:i]...)
+	out = append(out, path...)
+	return append(out, o.best[j:]...)
 }
 
 // stretchKey hashes what a stretch search depends on: the position it

@@ -32,17 +32,7 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 	for _, m := range seg {
 		end.Apply(m)
 	}
-	var toGo []int32
-	nextBehind := sokoban.None
-	if next == nil {
-		if o.toGoal == nil {
-			o.toGoal = b.NearestGoal()
-		}
-		toGo = o.toGoal
-	} else {
-		nextBehind = b.Next(next.Box, next.Dir^1)
-		toGo = b.PullFrom(end.BoxSquares())
-	}
+	toGo, nextBehind := o.target(end, next)
 	targetKey := end.Pack(nil)
 	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
 	old := int64(len(seg))
@@ -53,13 +43,7 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 	}
 	r := o.region
 
-	bound := func(p *sokoban.Position) int64 {
-		h := int64(0)
-		for _, s := range p.BoxSquares() {
-			h += int64(toGo[s])
-		}
-		return h
-	}
+	bound := func(p *sokoban.Position) int64 { return boundOf(toGo, p) }
 
 	g := o.graph.reset(b)
 	pos := start.Clone()

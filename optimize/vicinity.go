@@ -266,29 +266,15 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 	b := o.b
 	end := start.Clone()
 	segScore := Score{Pushes: len(seg), Moves: o.walkCost(end, seg)}
-	var toGo []int32
-	var nextBehind sokoban.Square
-	if next == nil {
-		if o.toGoal == nil {
-			o.toGoal = b.NearestGoal()
-		}
-		toGo = o.toGoal
-	} else {
-		nextBehind = b.Next(next.Box, next.Dir^1)
+	toGo, nextBehind := o.target(end, next)
+	if next != nil {
 		segScore.Moves += o.walk.distance(end, nextBehind)
-		toGo = b.PullFrom(end.BoxSquares())
 	}
 	old := o.metric.cost(segScore)
 	targetKey := end.PackExact(nil)
 	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
 	const hScale = costScale + 1                                          // a bound of h pushes is h pushes and h moves
-	bound := func(p *sokoban.Position) int64 {
-		h := int64(0)
-		for _, s := range p.BoxSquares() {
-			h += int64(toGo[s])
-		}
-		return h
-	}
+	bound := func(p *sokoban.Position) int64 { return boundOf(toGo, p) }
 
 	g := o.graph.reset(b)
 	pos := start.Clone()
@@ -384,6 +370,29 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 		}
 	}
 	return nil, gain, false
+}
+
+// target returns what a search of a stretch ending at end needs of its
+// end: per square, the pushes that take a lone box to the nearest square
+// of end's boxes, or to the nearest goal for the last stretch (next nil);
+// and the square behind next, where the player must be able to walk.
+func (o *optimizer) target(end *sokoban.Position, next *sokoban.Push) (toGo []int32, nextBehind sokoban.Square) {
+	if next == nil {
+		if o.toGoal == nil {
+			o.toGoal = o.b.NearestGoal()
+		}
+		return o.toGoal, sokoban.None
+	}
+	return o.b.PullFrom(end.BoxSquares()), o.b.Next(next.Box, next.Dir^1)
+}
+
+// boundOf is the searches' bound of p: the sum of toGo over its boxes.
+func boundOf(toGo []int32, p *sokoban.Position) int64 {
+	h := int64(0)
+	for _, s := range p.BoxSquares() {
+		h += int64(toGo[s])
+	}
+	return h
 }
 
 const noParent = ^uint32(0)
