@@ -234,10 +234,11 @@ const shareFrom = 128
 const firstShare = 16
 
 // vicinityTurns searches stretches of the solution. Stretches start short
-// (firstStretch pushes, firstPushStretch with searchPushes) and slide by half their length, wrapping round at
-// the end; when every stretch has been searched once since the last gain,
-// their length doubles, up to the whole solution (at most maxStretch
-// pushes), and the search ends when a turn of the longest brings no gain.
+// (firstStretch pushes, firstPushStretch with searchPushes) and slide by
+// half their length, wrapping round at the end; when every stretch has
+// been searched once since the last gain, their length doubles, up to the
+// whole solution (at most maxStretch pushes), and the search ends when a
+// turn of the longest brings no gain.
 // A stretch whose search outgrows the memory, or its share of the time, is
 // halved, and stretches stay at most that long from then on.
 func (o *optimizer) vicinityTurns() {
@@ -337,10 +338,21 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
 }
 
-// polishRadii are the radii of the search for fewer moves that follows a
-// gain of searchPushes on the stretch it replaced: smaller than the
-// default's, since it searches every path of as many pushes.
+// polishRadii are the largest radii of the search for fewer moves that
+// follows a gain of searchPushes on the stretch it replaced: smaller than
+// the default's, since it searches every path of as many pushes.
 var polishRadii = []int{10, 5}
+
+// polish returns the radii of that search for vicinity radii: each no
+// larger than polishRadii's or the vicinity's, as many as the fewer of
+// the two have.
+func polish(radii []int) []int {
+	out := make([]int, min(len(radii), len(polishRadii)))
+	for i := range out {
+		out[i] = min(radii[i], polishRadii[i])
+	}
+	return out
+}
 
 // improvePushes is improve's step with searchPushes. A shorter path is
 // accepted, and its stretch is searched again over exact squares for
@@ -359,7 +371,7 @@ func (o *optimizer) improvePushes(start *sokoban.Position, seg []sokoban.Push, n
 		return false
 	}
 	o.pushOnly = false
-	o.improve(i, i+len(path), polishRadii)
+	o.improve(i, i+len(path), polish(radii))
 	o.pushOnly = true
 	o.outgrown, o.slow = false, false // the polish's, not this search's
 	return true

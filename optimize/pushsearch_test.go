@@ -3,6 +3,7 @@ package optimize
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"soko/internal/testlevel"
@@ -79,5 +80,20 @@ func TestPushSearchMatchesExact(t *testing.T) {
 	t.Logf("%d with a gain, %d without", gains, none)
 	if gains == 0 || none == 0 {
 		t.Fatalf("%d stretches with a gain, %d without: the test needs both", gains, none)
+	}
+}
+
+// The search for fewer moves after a gain never looks wider than the
+// vicinity the user asked for, nor wider than polishRadii.
+func TestPolishRadii(t *testing.T) {
+	for _, c := range []struct{ radii, want []int }{
+		{[]int{20, 10}, []int{10, 5}},
+		{[]int{3}, []int{3}},
+		{[]int{30, 15, 8}, []int{10, 5}},
+		{[]int{8, 6}, []int{8, 5}},
+	} {
+		if got := polish(c.radii); !slices.Equal(got, c.want) {
+			t.Errorf("radii %v: polish %v, want %v", c.radii, got, c.want)
+		}
 	}
 }
