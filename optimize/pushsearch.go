@@ -43,14 +43,12 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 	}
 	r := o.region
 
-	bound := func(p *sokoban.Position) int64 { return boundOf(toGo, p) }
-
 	g := o.graph.reset(b)
 	pos := start.Clone()
 	key := pos.Pack(nil)
 	g.store.Intern(key, pos.Hash())
 	g.add(noParent, sokoban.Push{}, 0)
-	g.open.push(item{f: order(bound(pos), 0), g: 0, id: 0})
+	g.open.push(item{f: order(boundOf(toGo, pos), 0), g: 0, id: 0})
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
 	for len(g.open) > 0 {
 		it := g.open.pop()
@@ -81,7 +79,7 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 			o.outgrown = true
 			return nil, false
 		}
-		h := bound(pos)
+		h := boundOf(toGo, pos)
 		player := pos.Player()
 		c := it.g + 1
 		boxes = append(boxes[:0], pos.BoxSquares()...)
