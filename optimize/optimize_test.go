@@ -368,7 +368,7 @@ func TestSharesKeepTheOptimum(t *testing.T) {
 // and finds nothing; the vicinity turns that follow still reach the
 // optimum.
 func TestSlowSearchIsCutAndRetried(t *testing.T) {
-	l := testlevel.Resolve(t, "microban:9")[0]
+	l := testlevel.Resolve(t, "microban:40")[0]
 	astar := solve(t, search.AStar{}, l)
 	b, pushes := greedyPushes(t, l)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

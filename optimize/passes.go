@@ -26,8 +26,9 @@ type optimizer struct {
 	graph    graph            // the searches' tables, reused
 	near     []sokoban.Square // nearTable: per square its nearN nearest
 	nearN    int
-	toGoal   []int32  // pushes from each square to the nearest goal, for the last stretch's bound
-	rankTab  []uint16 // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
+	pullTo   [][]int32 // pullsTo's tables, per square
+	toGoal   []int32   // pushes from each square to the nearest goal, for the last stretch's bound
+	rankTab  []uint16  // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
 
 	best     []sokoban.Push
 	score    Score

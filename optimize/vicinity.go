@@ -248,13 +248,15 @@ func (o *optimizer) rank(s, a sokoban.Square) int {
 // was stopped by the memory budget.
 //
 // It is A* over positions with the player's exact square: a push costs one
-// push and the walk to it plus one move. The bound is the sum over the
-// boxes of the pushes that take a lone box from its square to the nearest
-// square of the target configuration (sokoban.Board.PullFrom), counted as
-// that many pushes and moves. It is consistent, since one push changes one
-// box's term by at most one and costs at least one push and one move, so a
-// position is closed once, and positions whose cost and bound reach the
-// stretch's own cost are never stored: they cannot lead to a shorter path.
+// push and the walk to it plus one move. The bound is newEndMatch's
+// matching of the boxes to the target configuration's squares, counted as
+// that many pushes and moves; a child is first tested against the cheaper
+// sum of each box's nearest target square (boundOf), which the matching
+// never falls below. Positions whose cost and bound reach the stretch's
+// own cost are never stored: they cannot lead to a shorter path. A
+// position is closed once: one push changes a box's distances by one
+// except where the player cannot reach the side a box's best path starts
+// from, and there the path found may miss a cheaper one, never a valid one.
 // Reaching the target boxes queues a goal item whose cost includes the
 // walk to next; the stretch is replaced when that item comes first.
 func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *sokoban.Push, radii []int) (path []sokoban.Push, gain Score, ok bool) {
@@ -274,14 +276,18 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 	targetKey := end.PackExact(nil)
 	boxBytes := len(targetKey) - len(targetKey)/(len(end.BoxSquares())+1) // the packed boxes, without the player
 	const hScale = costScale + 1                                          // a bound of h pushes is h pushes and h moves
-	bound := func(p *sokoban.Position) int64 { return boundOf(toGo, p) }
+	em := o.newEndMatch(end.BoxSquares())
 
 	g := o.graph.reset(b)
 	pos := start.Clone()
+	h0, feasible := em.Bound(pos)
+	if !feasible {
+		return nil, gain, false
+	}
 	key := pos.PackExact(nil)
 	g.store.Intern(key, pos.HashExact())
 	g.add(noParent, sokoban.Push{}, 0)
-	g.open.push(item{f: bound(pos) * hScale, g: 0, id: 0})
+	g.open.push(item{f: int64(h0) * hScale, g: 0, id: 0})
 	const goal = noParent - 1 // the goal item's id
 	goalCost, goalParent := int64(math.MaxInt64), noParent
 	boxes := make([]sokoban.Square, 0, len(pos.BoxSquares()))
@@ -329,7 +335,8 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 				}
 			}
 		}
-		h := bound(pos)
+		h := boundOf(toGo, pos)
+		em.SetBase(pos, id)
 		player := pos.Player()
 		boxes = append(boxes[:0], pos.BoxSquares()...)
 		for i, s := range boxes {
@@ -355,9 +362,16 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
+				hm, ok := em.Child(pos)
+				if f = c + int64(hm)*hScale; !ok || f >= old {
+					pos.Undo(m)
+					pos.SetPlayer(player)
+					continue
+				}
 				key = pos.PackAt(key[:0], s) // as PackExact, sorting by insertion: pos was unpacked sorted, one push ago
 				child, fresh := g.store.Intern(key, pos.HashExact())
 				if fresh {
+					em.Keep(child)
 					// Tested once: a position outside the vicinity or
 					// deadlocked is stored closed and never queued.
 					g.add(id, m, c)

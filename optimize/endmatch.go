@@ -1,0 +1,34 @@
+package optimize
+
+import (
+	"soko/heuristic"
+	"soko/sokoban"
+)
+
+// newEndMatch returns searchPushes's bound for a search whose end has its
+// boxes on ends: the minimum-cost matching of the boxes to the end's
+// squares, each pair costing the pushes a lone box needs from the box's
+// square to that end square (heuristic.PushMatching, with the end's squares
+// for goals). Every box ends on one of those squares, one box each, so it
+// never overestimates; it is at least boundOf's sum of each box's nearest
+// end square, and about twice that where several boxes head for squares
+// near one another (docs/optimize.md, "The matching bound").
+func (o *optimizer) newEndMatch(ends []sokoban.Square) *heuristic.PushMatching {
+	dist := make([][]int32, len(ends))
+	for i, s := range ends {
+		dist[i] = o.pullsTo(s)
+	}
+	return heuristic.NewPushMatching(o.b, dist)
+}
+
+// pullsTo returns, for every square, the pushes that move a lone box from it
+// onto s, computed once per square and kept.
+func (o *optimizer) pullsTo(s sokoban.Square) []int32 {
+	if o.pullTo == nil {
+		o.pullTo = make([][]int32, o.b.N)
+	}
+	if o.pullTo[s] == nil {
+		o.pullTo[s] = o.b.PullFrom([]sokoban.Square{s})
+	}
+	return o.pullTo[s]
+}
