@@ -35,9 +35,11 @@
 //     (by its start position and pushes) and not searched again.
 //
 // A stretch's search is A* over positions with the player's exact square,
-// on a consistent bound (each box's pushes, alone on the board, to the
-// nearest square of the stretch's last configuration); positions that
-// cannot lead to a path shorter than the stretch are never stored. Its end
+// bounded by the minimum-cost matching of the boxes to the squares of the
+// stretch's last configuration, each pair costing a lone box's pushes
+// (heuristic.PushMatching); positions that cannot lead to a path shorter
+// than the stretch are never stored. Most stretches are proved to have no
+// shorter path at or near their first position. Its end
 // is the stretch's last box configuration with the player anywhere from
 // which they can walk to the next push, that walk counted, so the rest of
 // the solution stays as it is. The vicinity set is never enumerated: a
@@ -48,9 +50,8 @@
 //
 // In the pushes metric the turns run first with a search for fewer pushes
 // alone (searchPushes): the same vicinity and bound, but a position is its
-// boxes and the player's region, and a path costs its pushes. It proves
-// most stretches have no shorter path in about a third of the expansions,
-// so more and longer stretches are searched within a deadline. Each path
+// boxes and the player's region, and a path costs its pushes, so it
+// stores fewer positions. Each path
 // it finds is searched again over exact squares with smaller radii for
 // fewer moves at as many pushes; then the turns run again over exact
 // squares with the time left.
