@@ -109,13 +109,13 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 				}
 				m := sokoban.Push{Box: s, Dir: d}
 				to := pos.Apply(m)
-				if hm, ok := em.Child(pos); !ok || int64(hm) >= old-c {
+				hm, ok := em.Child(pos)
+				if !ok || int64(hm) >= old-c {
 					pos.Undo(m)
 					pos.SetPlayer(player)
 					continue
-				} else {
-					f = c + int64(hm)
 				}
+				f = c + int64(hm)
 				canon, known := r.After(pos, s, to)
 				if !known {
 					canon = pos.Reach()
