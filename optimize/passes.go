@@ -45,7 +45,8 @@ type optimizer struct {
 	searches int
 	expanded int64
 	pass     string
-	pushOnly bool // the vicinity searches are searchPushes (vicinity)
+	pushEnd  time.Time // when the turns of the search for pushes alone stop (zero: with the context)
+	pushOnly bool      // the vicinity searches are searchPushes (vicinity)
 }
 
 func newOptimizer(ctx context.Context, b *sokoban.Board, metric Metric, radii []int, memory int64, progress func(Progress)) *optimizer {
@@ -85,7 +86,14 @@ func (o *optimizer) run() {
 	}
 }
 
-func (o *optimizer) done() bool { return o.stopped || o.ctx.Err() != nil }
+// done reports whether the optimizer stops: on the context, or, for the
+// search for pushes alone, at the end of its share of the time.
+func (o *optimizer) done() bool {
+	if o.pushOnly && !o.pushEnd.IsZero() && time.Now().After(o.pushEnd) {
+		return true
+	}
+	return o.stopped || o.ctx.Err() != nil
+}
 
 func (o *optimizer) begin(pass string) {
 	o.pass = pass
@@ -197,14 +205,17 @@ func (o *optimizer) boxRuns() {
 // Solutions shorter than shareFrom pushes get a single turn with none.
 //
 // In the pushes metric the turns run twice: first with searchPushes, which
-// proves most stretches have no shorter path in a third of the expansions
-// (one position per player region instead of one per square), then over
-// exact squares for fewer moves with the time left.
+// stores one position per player region instead of one per square, for at
+// most pushShare of the time left; then over exact squares for fewer moves
+// with the rest.
 func (o *optimizer) vicinity() {
 	if o.metric == Pushes {
+		if d, ok := o.ctx.Deadline(); ok {
+			o.pushEnd = time.Now().Add(time.Duration(pushShare * float64(time.Until(d))))
+		}
 		o.pushOnly = true
 		o.vicinitySchedule()
-		o.pushOnly = false
+		o.pushOnly, o.pushEnd = false, time.Time{}
 	}
 	o.vicinitySchedule()
 }
@@ -224,6 +235,12 @@ func (o *optimizer) vicinitySchedule() {
 		}
 	}
 }
+
+// pushShare is the most of the time left when the vicinity turns begin
+// that the turns of the search for pushes alone take under a deadline; the
+// turns over exact squares have the rest, in which they cut moves at as
+// many pushes (docs/optimize.md, "The matching bound").
+const pushShare = 0.8
 
 // shareFrom is the shortest solution, in pushes, whose searches get shares
 // of the time: on shorter ones the few stretches need no such turns, and

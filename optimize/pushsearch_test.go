@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"soko/internal/testlevel"
 	"soko/sokoban"
@@ -95,5 +96,27 @@ func TestPolishRadii(t *testing.T) {
 		if got := polish(c.radii); !slices.Equal(got, c.want) {
 			t.Errorf("radii %v: polish %v, want %v", c.radii, got, c.want)
 		}
+	}
+}
+
+// Under a deadline the turns of the search for pushes alone stop at the end
+// of their share, and the turns over exact squares go on after it.
+func TestPushShareEndsOnlyThePushTurns(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:40")[0]
+	b, _ := greedyPushes(t, l)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o := newOptimizer(ctx, b, Pushes, DefaultRadii, DefaultMemory, nil)
+	o.pushEnd = time.Now().Add(-time.Second)
+	if o.done() {
+		t.Fatalf("done before the turns for pushes alone began")
+	}
+	o.pushOnly = true
+	if !o.done() {
+		t.Errorf("the turns for pushes alone go on after their share")
+	}
+	o.pushOnly = false
+	if o.done() {
+		t.Errorf("the turns over exact squares stop at the share of the turns for pushes alone")
 	}
 }
