@@ -5,11 +5,11 @@ import (
 	"soko/sokoban"
 )
 
-// newEndMatch returns searchPushes's bound for a search whose end has its
-// boxes on ends: the minimum-cost matching of the boxes to the end's
-// squares, each pair costing the pushes a lone box needs from the box's
-// square to that end square (heuristic.PushMatching, with the end's squares
-// for goals). Every box ends on one of those squares, one box each, so it
+// newEndMatch returns the vicinity searches' bound (search, searchPushes)
+// for a stretch whose last boxes stand on ends: the minimum-cost matching
+// of the boxes to those squares, each pair costing the pushes a lone box
+// needs from the box's square to the end square (heuristic.PushMatching,
+// with ends for goals). Every box ends on one of those squares, one box each, so it
 // never overestimates; it is at least boundOf's sum of each box's nearest
 // end square, and about twice that where several boxes head for squares
 // near one another (docs/optimize.md, "The matching bound").

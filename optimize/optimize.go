@@ -53,8 +53,9 @@
 // boxes and the player's region, and a path costs its pushes, so it
 // stores fewer positions. Each path
 // it finds is searched again over exact squares with smaller radii for
-// fewer moves at as many pushes; then the turns run again over exact
-// squares with the time left.
+// fewer moves at as many pushes. Under a deadline these turns take at most
+// pushShare of the time left; then the turns run again over exact squares
+// with the rest.
 //
 // Solve (policy.go) runs a solver and hands its solution to Optimize
 // within the level's time limit: soko solve, soko bench and the web API
