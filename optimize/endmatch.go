@@ -22,13 +22,21 @@ func (o *optimizer) newEndMatch(ends []sokoban.Square) *heuristic.PushMatching {
 }
 
 // pullsTo returns, for every square, the pushes that move a lone box from it
-// onto s, computed once per square and kept.
+// onto s, computed once per square and kept while the kept tables take at
+// most pullCachePart of the memory budget; past that they are let go and
+// computed again as asked for. The searches count them in their memory.
 func (o *optimizer) pullsTo(s sokoban.Square) []int32 {
-	if o.pullTo == nil {
-		o.pullTo = make([][]int32, o.b.N)
+	row := 4 * int64(o.b.N)
+	if o.pullTo == nil || (o.pullTo[s] == nil && o.pullBytes+row > o.memory/pullCachePart) {
+		o.pullTo, o.pullBytes = make([][]int32, o.b.N), 0
 	}
 	if o.pullTo[s] == nil {
 		o.pullTo[s] = o.b.PullFrom([]sokoban.Square{s})
+		o.pullBytes += row
 	}
 	return o.pullTo[s]
 }
+
+// pullCachePart: pullsTo's tables may hold a quarter of the memory budget,
+// the search the rest.
+const pullCachePart = 4

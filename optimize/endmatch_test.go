@@ -100,3 +100,30 @@ func TestEndMatchIsABound(t *testing.T) {
 		t.Fatalf("the matching was never above the sum on %d positions", tried)
 	}
 }
+
+// pullsTo's tables stay within their part of the memory budget, and a
+// table asked for again after they were let go is the same.
+func TestPullCacheStaysInBudget(t *testing.T) {
+	b, err := sokoban.NewBoard(testlevel.Open(20, 20, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := 4 * int64(b.N)
+	memory := 10 * row * pullCachePart // room for 10 tables
+	o := newOptimizer(context.Background(), b, Pushes, DefaultRadii, memory, nil)
+	first := slices.Clone(o.pullsTo(0))
+	kept := 0
+	for s := range sokoban.Square(b.N) {
+		o.pullsTo(s)
+		if o.pullBytes > memory/pullCachePart {
+			t.Fatalf("after square %d the tables take %d bytes, more than %d", s, o.pullBytes, memory/pullCachePart)
+		}
+		kept = max(kept, int(o.pullBytes/row))
+	}
+	if kept != 10 {
+		t.Errorf("at most %d tables kept at once, want 10", kept)
+	}
+	if got := o.pullsTo(0); !slices.Equal(got, first) {
+		t.Errorf("square 0's table computed again differs")
+	}
+}

@@ -13,22 +13,23 @@ import (
 // optimizer holds one Optimize call's board, tables and best solution, kept
 // as its pushes: the walks between them are always shortest ones.
 type optimizer struct {
-	ctx      context.Context
-	b        *sokoban.Board
-	metric   Metric
-	radii    []int // sorted, largest first
-	memory   int64
-	progress func(Progress)
-	dead     []bool
-	checker  *deadlock.Checker
-	walk     walker
-	region   *sokoban.Region  // searchPushes's regions, made on first use
-	graph    graph            // the searches' tables, reused
-	near     []sokoban.Square // nearTable: per square its nearN nearest
-	nearN    int
-	pullTo   [][]int32 // pullsTo's tables, per square
-	toGoal   []int32   // pushes from each square to the nearest goal, for the last stretch's bound
-	rankTab  []uint16  // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
+	ctx       context.Context
+	b         *sokoban.Board
+	metric    Metric
+	radii     []int // sorted, largest first
+	memory    int64
+	progress  func(Progress)
+	dead      []bool
+	checker   *deadlock.Checker
+	walk      walker
+	region    *sokoban.Region  // searchPushes's regions, made on first use
+	graph     graph            // the searches' tables, reused
+	near      []sokoban.Square // nearTable: per square its nearN nearest
+	nearN     int
+	pullTo    [][]int32 // pullsTo's tables, per square
+	pullBytes int64     // their memory
+	toGoal    []int32   // pushes from each square to the nearest goal, for the last stretch's bound
+	rankTab   []uint16  // rankTab[s*N+a]: where a stands among s's nearest, from 1; 0 not among them
 
 	best     []sokoban.Push
 	score    Score

@@ -82,7 +82,7 @@ func (o *optimizer) searchPushes(start *sokoban.Position, seg []sokoban.Push, ne
 			o.slow = true
 			return nil, false
 		}
-		if g.bytes()+v.bytes()+em.Bytes() > o.memory {
+		if g.bytes()+v.bytes()+em.Bytes()+o.pullBytes > o.memory {
 			o.outgrown = true
 			return nil, false
 		}

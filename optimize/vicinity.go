@@ -322,7 +322,7 @@ func (o *optimizer) search(start *sokoban.Position, seg []sokoban.Push, next *so
 			o.slow = true
 			return nil, gain, false
 		}
-		if g.bytes()+v.bytes()+em.Bytes() > o.memory {
+		if g.bytes()+v.bytes()+em.Bytes()+o.pullBytes > o.memory {
 			o.outgrown = true
 			return nil, gain, false
 		}
