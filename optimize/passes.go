@@ -337,10 +337,7 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	if _, ok := o.tried[key]; ok {
 		return false // searched to its end before, with no gain
 	}
-	o.until = time.Time{}
-	if o.total > 0 && o.share > 1 {
-		o.until = time.Now().Add(o.total / time.Duration(o.share))
-	}
+	o.until = o.searchEnd()
 	if o.pushOnly {
 		return o.improvePushes(start, seg, next, i, j, key, radii)
 	}
@@ -355,6 +352,21 @@ func (o *optimizer) improve(i, j int, radii []int) bool {
 	// The path ends with the boxes where the stretch left them, and its
 	// gain counts the walk to the next push: the rest is unchanged.
 	return o.accept(out, Score{Pushes: o.score.Pushes - gain.Pushes, Moves: o.score.Moves - gain.Moves})
+}
+
+// searchEnd returns when a stretch's search stops (zero: with the
+// context): at the end of its share of the optimizer's time, and a search
+// for pushes alone no later than the end of those turns (pushShare), which
+// done only looks at between searches.
+func (o *optimizer) searchEnd() time.Time {
+	var end time.Time
+	if o.total > 0 && o.share > 1 {
+		end = time.Now().Add(o.total / time.Duration(o.share))
+	}
+	if o.pushOnly && !o.pushEnd.IsZero() && (end.IsZero() || o.pushEnd.Before(end)) {
+		end = o.pushEnd
+	}
+	return end
 }
 
 // polishRadii are the largest radii of the search for fewer moves that

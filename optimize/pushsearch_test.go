@@ -120,3 +120,30 @@ func TestPushShareEndsOnlyThePushTurns(t *testing.T) {
 		t.Errorf("the turns over exact squares stop at the share of the turns for pushes alone")
 	}
 }
+
+// A search for pushes alone stops at the end of those turns even when it
+// has no share of its own (share 0: all the time left); the other
+// searches do not.
+func TestPushSearchEndsWithThePushTurns(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:40")[0]
+	b, _ := greedyPushes(t, l)
+	o := newOptimizer(context.Background(), b, Pushes, DefaultRadii, DefaultMemory, nil)
+	o.total, o.share = time.Minute, 0
+	o.pushEnd = time.Now().Add(time.Second)
+	o.pushOnly = true
+	if got := o.searchEnd(); !got.Equal(o.pushEnd) {
+		t.Errorf("with no share the search for pushes alone ends at %v, want the end of its turns %v", got, o.pushEnd)
+	}
+	o.share = 16 // about 3.75 s: later than the end of the turns
+	if got := o.searchEnd(); !got.Equal(o.pushEnd) {
+		t.Errorf("with a share past the end of its turns it ends at %v, want %v", got, o.pushEnd)
+	}
+	o.pushEnd = time.Now().Add(time.Hour)
+	if got := o.searchEnd(); !got.Before(o.pushEnd) || got.IsZero() {
+		t.Errorf("with a share before the end of its turns it ends at %v, want its share's end", got)
+	}
+	o.pushOnly, o.share = false, 0
+	if got := o.searchEnd(); !got.IsZero() {
+		t.Errorf("a search over exact squares with no share ends at %v, want with the context", got)
+	}
+}
