@@ -6,10 +6,11 @@ package fess
 // most boxes along the plan, the out-of-plan advisor the one that leaves
 // the fewest boxes out of plan, the hotspot advisor the one that leaves
 // the fewest hotspots; with s.opener also the opener, the one that brings
-// a box nearest the plan's next goal, and the connectivity advisor, the
-// one that joins the most player regions (docs/fess.md says why only
-// there). Ties go to the better features. A lone move is free too, and
-// with s.pair the better of two.
+// a box nearest the plan's next goal; with s.opener or s.clear the
+// connectivity advisor, the one that joins the most player regions
+// (docs/fess.md says where it pays). Ties go to the better features. A
+// lone move is free too, and with s.pair the better of two. The clearing
+// advisor (clearing.go) weighs the moves after these.
 func (s *strategy) advise(kids []child, parent features) {
 	if len(kids) == 1 {
 		kids[0].weight = 0
@@ -27,7 +28,7 @@ func (s *strategy) advise(kids []child, parent features) {
 		func(f features) int { return int(f.oop - parent.oop) },
 		func(f features) int { return int(f.hot - parent.hot) },
 		func(f features) int {
-			if !s.opener {
+			if !s.opener && !s.clear {
 				return 0
 			}
 			return int(f.conn - parent.conn)

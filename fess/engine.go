@@ -25,9 +25,12 @@ type engine struct {
 	tree  tree      // the nodes and their positions (tree.go)
 	queue cellQueue // the cells and their waiting nodes (queue.go)
 	strat *strategy // its row of the strategy table (portfolio.go)
-	par   params
-	pos   *sokoban.Position // the position being expanded
-	exp   expansion         // the scratch of one expansion (expand.go)
+	// clearing is the clearing advisor of strategies that have it (nil:
+	// none).
+	clearing *clearing
+	par      params
+	pos      *sokoban.Position // the position being expanded
+	exp      expansion         // the scratch of one expansion (expand.go)
 
 	// The backward search (backward.go), nil when none ran, and where it
 	// met the forward one; replanned is set when the plan came from it
@@ -173,6 +176,9 @@ func (e *engine) bytes() int64 {
 	}
 	if e.parking != nil {
 		n += e.parking.bytes()
+	}
+	if e.clearing != nil {
+		n += e.clearing.bytes()
 	}
 	return n
 }

@@ -111,6 +111,11 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		}
 	}
 	e.strat.advise(x.kids, parent.feat)
+	if e.clearing != nil {
+		if next, ok := e.feat.nextSquare(parent.feat.packed); ok {
+			e.clearing.advise(x.kids, parent.feat, next)
+		}
+	}
 	for _, k := range x.kids {
 		e.place(id, &parent, k)
 	}

@@ -15,9 +15,9 @@ const (
 	// replan's backward search gets a tenth (docs/fess.md, Thresholds).
 	replanShare = 0.1
 	replanNodes = 5_000
-	// park's parking search gets a tenth (docs/fess.md, Thresholds);
-	// parkNodes bounds ParkPlan too.
-	parkShare = 0.1
+	// park's parking search gets a third, as imagine's (docs/fess.md,
+	// Thresholds); parkNodes bounds ParkPlan too.
+	parkShare = 1.0 / 3
 	parkNodes = 20_000
 )
 

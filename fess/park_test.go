@@ -179,7 +179,8 @@ func TestParkPacked(t *testing.T) {
 
 // TestParkSolvesWherePlanCannot: XSokoban 87's goal room fills only with a
 // box parked above it first, which no order of the goals says; park solves
-// it within 20,000 expansions, plan does not.
+// it within 40,000 expansions (its clearing advisor takes it a longer way
+// there than the 8,000 it took without), plan does not.
 func TestParkSolvesWherePlanCannot(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:87")[0]
 	for _, tc := range []struct {
@@ -189,7 +190,7 @@ func TestParkSolvesWherePlanCannot(t *testing.T) {
 		{"park", solver.Solved},
 		{"plan", solver.NodeLimit},
 	} {
-		opts := solver.Options{Budget: solver.Budget{Nodes: 20_000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": tc.strategy}}
+		opts := solver.Options{Budget: solver.Budget{Nodes: 40_000, Time: 5 * time.Minute}, Params: map[string]string{"strategies": tc.strategy}}
 		res, err := solver.Run(context.Background(), FESS{}, l, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -206,7 +207,7 @@ func TestParkSolvesWherePlanCannot(t *testing.T) {
 // TestParkMemory: the parking search's memory counts towards the budget, so
 // on XSokoban 23, whose parking search stores some 45 positions an
 // expansion, a small memory limit ends the park strategy within its
-// parking search (a tenth of the node budget), not after it.
+// parking search (a third of the node budget), not after it.
 func TestParkMemory(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:23")[0]
 	const nodes = 100_000
@@ -215,8 +216,8 @@ func TestParkMemory(t *testing.T) {
 	if err != nil || res.Status != solver.MemoryLimit {
 		t.Fatalf("got %v, %v; want the memory limit", res.Status, err)
 	}
-	if res.Stats.Expanded >= nodes*parkShare {
-		t.Errorf("stopped after %d expansions, past the parking search's %v", res.Stats.Expanded, nodes*parkShare)
+	if limit := nodes * parkShare; float64(res.Stats.Expanded) >= limit {
+		t.Errorf("stopped after %d expansions, past the parking search's %.0f", res.Stats.Expanded, limit)
 	}
 }
 

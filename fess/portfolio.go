@@ -24,8 +24,9 @@ type strategy struct {
 
 	// The FESS engine's switches: boxes on goals in any order count as
 	// packed; the opener and connectivity advisors; the better of two
-	// moves weighs 0; imagine's and park's openings (engine.open).
-	onGoals, opener, pair, imagine, park bool
+	// moves weighs 0; imagine's and park's openings (engine.open); the
+	// clearing and connectivity advisors (Festival's, clearing.go).
+	onGoals, opener, pair, imagine, park, clear bool
 	// back runs the backward search alone, greedily towards the start
 	// (backward.greedy), until it reaches the start position.
 	back bool
@@ -59,7 +60,7 @@ var strategies = []strategy{
 	{name: "opener", share: 5, focus: focusLast, member: fessMember, opener: true, doc: "plan FESS with the opener and connectivity advisors"},
 	{name: "pair", share: 30, focus: focusLast, member: fessMember, pair: true, doc: "plan FESS where the better of two moves weighs 0"},
 	{name: "back", share: 15, focus: focusNever, member: fessMember, inDefault: true, back: true, doc: "greedy best-first over pull macro-moves from the solved position to the start"},
-	{name: "park", share: 15, focus: focusLast, inDefault: true, member: fessMember, park: true, doc: "FESS along a parking plan from a backward search with a sink"},
+	{name: "park", share: 15, focus: focusLast, inDefault: true, member: fessMember, park: true, clear: true, doc: "FESS along a parking plan from a backward search with a sink"},
 }
 
 // fessMember runs s on the FESS engine with the portfolio's other
@@ -208,6 +209,9 @@ func start(l *level.Level, guard *solver.Guard, opts solver.Options, s *strategy
 func (e *engine) use(s *strategy) {
 	e.strat = s
 	e.feat.onGoals = s.onGoals
+	if s.clear {
+		e.clearing = newClearing(e.b)
+	}
 }
 
 // focusing reports whether the best cell's turns go to the best cell with
