@@ -244,3 +244,37 @@ func TestParkPlanDeadline(t *testing.T) {
 		t.Errorf("newParkSearch on a cancelled context: %v, want %v", err, context.Canceled)
 	}
 }
+
+// TestParkRemovalsFirst: a position of the parking search from which a box
+// can leave the board has only such pulls for children, one per box; so
+// the search finds a position to start from on XSokoban 88, where with
+// every pull it ran out of its 20,000 expansions.
+func TestParkRemovalsFirst(t *testing.T) {
+	_, ps := parkSearchOf(t, "xsokoban90:88")
+	if ps.done < 0 {
+		t.Errorf("no position to start from after %d positions", len(ps.nodes))
+	}
+	kids := map[int32][]parkNode{}
+	for _, nd := range ps.nodes {
+		if nd.parent >= 0 {
+			kids[nd.parent] = append(kids[nd.parent], nd)
+		}
+	}
+	removing := 0
+	for parent, ks := range kids {
+		if !slices.ContainsFunc(ks, func(k parkNode) bool { return k.removed }) {
+			continue
+		}
+		removing++
+		boxes := map[sokoban.Square]bool{}
+		for _, k := range ks {
+			if !k.removed || boxes[k.from] {
+				t.Fatalf("position %d: child %+v beside a removal", parent, k)
+			}
+			boxes[k.from] = true
+		}
+	}
+	if removing == 0 {
+		t.Error("no position with a removal")
+	}
+}

@@ -21,7 +21,8 @@ import (
 // squares, and start squares outside the sink left free), then fewer areas
 // of free squares, then fewer boxes on goals, then boxes further from the
 // goals, newest first on ties (Festival's pull ordering, with the boxes
-// left in front).
+// left in front). A position from which a box can leave the board has only
+// such pulls for children (removalsFirst).
 type parkSearch struct {
 	b    *sokoban.Board
 	g    *macroGen // pull mode; dead: the squares no start box reaches
@@ -288,11 +289,7 @@ func (ps *parkSearch) step() bool {
 		reached[s] = ps.seen.Has(int32(s))
 	}
 	reach := func(s sokoban.Square) bool { return reached[s] }
-	type pull struct {
-		from, to sokoban.Square
-		side     sokoban.Dir
-	}
-	var pulls []pull
+	var pulls []parkPull
 	for i, s := range boxes {
 		if i%checkBoxes == checkBoxes-1 && ps.halt() {
 			g.lift(boxes)
@@ -305,15 +302,19 @@ func (ps *parkSearch) step() bool {
 			if g.links[st] != int8(d) || g.dist[st] == 0 {
 				continue
 			}
-			pulls = append(pulls, pull{s, t, d})
+			pulls = append(pulls, parkPull{s, t, d})
 		}
+	}
+	canLeave := ps.b.Boxes()-len(boxes) < ps.sinkStarts
+	if canLeave {
+		pulls = ps.removalsFirst(pulls)
 	}
 	child := make([]sokoban.Square, 0, len(boxes))
 	for i, m := range pulls {
 		if i%checkMoves == checkMoves-1 && ps.halt() {
 			break
 		}
-		removed := ps.leaves(m.from, m.to) && ps.b.Boxes()-len(boxes) < ps.sinkStarts
+		removed := canLeave && ps.leaves(m.from, m.to)
 		child = child[:0]
 		for _, s := range boxes {
 			switch {
@@ -337,6 +338,31 @@ func (ps *parkSearch) step() bool {
 	}
 	g.lift(boxes)
 	return ps.done < 0 && !ps.stopped
+}
+
+// parkPull is a pull macro-move of the parking search: the box on from to
+// to, the player ending on the side side of to.
+type parkPull struct {
+	from, to sokoban.Square
+	side     sokoban.Dir
+}
+
+// removalsFirst returns the pulls that take their box off the board, the
+// first of each box's, where there is one, else all of them: as in
+// Festival's sink search, a position that can send a box into the sink
+// does only that, since a box gone blocks no other and the boxes that
+// stay are pulled after it.
+func (ps *parkSearch) removalsFirst(pulls []parkPull) []parkPull {
+	var out []parkPull
+	for _, m := range pulls {
+		if ps.leaves(m.from, m.to) && !slices.ContainsFunc(out, func(o parkPull) bool { return o.from == m.from }) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return pulls
+	}
+	return out
 }
 
 // leaves reports whether a box pulled from from to to leaves the board: it
