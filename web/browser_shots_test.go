@@ -121,7 +121,15 @@ func TestBrowserScreens(t *testing.T) {
 		if live { // not when fess has solved it already: then there is no live view to see
 			whole(dev.name+" live", "liveCaption", "board")
 			if !dev.phone { // fess's words about its position, under the numbers, in sight with the counters opened
-				whole(dev.name+" live", "bestDetail", "bestGloss", "countsSum")
+				// The captions of its terms too, where the words have
+				// terms: the back strategy's, and the optimizer's once
+				// the level is solved, have none.
+				ids := []string{"bestDetail", "countsSum"}
+				var gloss bool
+				if b.eval(`!document.getElementById("bestGloss").hidden`, &gloss); gloss {
+					ids = append(ids, "bestGloss")
+				}
+				whole(dev.name+" live", ids...)
 			}
 			shot(dev.name + "-live.png")
 			if !dev.phone {
