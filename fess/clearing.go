@@ -6,9 +6,9 @@ import (
 
 // clearing is Festival's opener advisor (its opener.cpp; docs/fess.md,
 // "Advisors and move weights"): where no move packs a box, the move of the
-// box nearest the square the plan fills next, to a square no nearer to it,
-// weighs 0, so that the search clears the way to that square before it
-// tries to fill it. Among moves of boxes equally near, the one that takes
+// box nearest the square the parking plan fills next, to a square no
+// nearer to it, weighs 0, so that the search clears the way to that square
+// before it tries to fill it. Among moves of boxes equally near, the one that takes
 // its box farthest. A move that packs fewer boxes or leaves more player
 // regions than its parent is never proposed. Distances are walks on the
 // board without boxes, one row per square asked for, kept.
@@ -78,20 +78,13 @@ func (c *clearing) bytes() int64 {
 	return 4 * int64(c.b.N) * int64(len(c.rows))
 }
 
-// nextSquare returns the square that the plan the features follow fills
-// after packed boxes: the parking plan's next entry, or the packing plan's
-// next goal; false where the features follow neither (goals, imagine) or
-// the plan is done.
+// nextSquare returns the square that the parking plan fills after packed
+// boxes: its next entry's; false where the features follow no parking plan
+// (the clearing advisor is park's alone: on the packing plan it cost
+// levels, docs/fess.md) or the plan is done.
 func (f *featurer) nextSquare(packed int16) (sokoban.Square, bool) {
-	switch {
-	case f.park != nil:
-		if int(packed) < len(f.park.entries) {
-			return f.park.entries[packed].to, true
-		}
-	case f.target == nil && !f.onGoals && f.plan != nil:
-		if int(packed) < len(f.plan.order) {
-			return f.plan.order[packed], true
-		}
+	if f.park == nil || int(packed) >= len(f.park.entries) {
+		return sokoban.None, false
 	}
-	return sokoban.None, false
+	return f.park.entries[packed].to, true
 }
