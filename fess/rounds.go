@@ -190,6 +190,7 @@ func (rs *rounds) solve(ctx context.Context) (solver.Result, error) {
 		}
 		nodes += res.Stats.Expanded - r.stats.Expanded
 		r.stats, r.ran = res.Stats, true
+		rs.notePeak()
 		var improved, stalled bool
 		if r.e != nil && r.e.paused {
 			improved, stalled = r.reweigh(before, budget.Time > 0)
@@ -397,7 +398,6 @@ func (rs *rounds) sum() solver.Stats {
 		out.Expanded += s.Expanded
 		out.Generated += s.Generated
 		out.Stored += s.Stored
-		out.Bytes += s.Bytes
 		out.Counts[name+".expanded"] = s.Expanded
 		for k, n := range s.Counts {
 			out.Counts[name+"."+k] = n
@@ -411,9 +411,24 @@ func (rs *rounds) sum() solver.Stats {
 			add(r.s.name, r.stats)
 		}
 	}
-	rs.peak = max(rs.peak, out.Bytes)
+	rs.notePeak()
 	out.Bytes = rs.peak
 	return out
+}
+
+// notePeak takes the bytes the engines hold now into the most they held
+// together. It runs after every slice, before an engine that ended is
+// dropped: sum alone runs only at progress reports and at the end, when the
+// largest engines may have been let go (a bench without progress reported
+// 114 MB for a run that ended on its 4.2 GB memory limit).
+func (rs *rounds) notePeak() {
+	held := rs.greedyS.Bytes
+	for _, r := range rs.runners {
+		if r.ran {
+			held += r.stats.Bytes
+		}
+	}
+	rs.peak = max(rs.peak, held)
 }
 
 // sliceRecord is the trace record of a slice: how it ended ("paused"

@@ -136,4 +136,14 @@ func TestMemoryGoesToLive(t *testing.T) {
 	if b := rs.sum().Bytes; b != 600 {
 		t.Errorf("bytes reported %d after the engines shrank, want the most held, 600", b)
 	}
+	// A slice ends with runner 1 grown to 1,000 bytes and it is dropped
+	// (ended on its memory) before anything sums: the loop notes the
+	// peak after each slice, so the end still reports it.
+	rs.runners[1].stats.Bytes = 1000
+	rs.notePeak()
+	rs.runners[1].weight = 0
+	rs.runners[1].drop()
+	if b := rs.sum().Bytes; b != 1100 {
+		t.Errorf("bytes reported %d after an engine that grew was dropped, want 1,100", b)
+	}
 }
