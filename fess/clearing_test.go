@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,8 +56,8 @@ func TestClearingAdvice(t *testing.T) {
 			}
 		}
 	}
-	if got, want := c.bytes(), int64(4*b.N); got != want {
-		t.Errorf("bytes %d with one row, want %d", got, want)
+	if got, want := c.bytes(), int64(4*b.N+2*b.N); got != want {
+		t.Errorf("bytes %d with one row and the explorer's scratch, want %d", got, want)
 	}
 }
 
@@ -80,5 +81,39 @@ func TestClearingSolves(t *testing.T) {
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}
+	}
+}
+
+// TestExplorer: the explorer gives weight 0 to the best move, by the
+// features, of those that pack no fewer boxes, can be pushed back and let
+// the player reach a box he could not push before. Pushing the top box
+// two squares right opens the way down to the lower box; one square opens
+// nothing new; into the corner it opens the way too but cannot be undone.
+func TestExplorer(t *testing.T) {
+	l := testlevel.Parse(t, "#########\n#@  $   #\n#####.# #\n#.  $   #\n#########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClearing(b)
+	p := b.Start()
+	parent := features{packed: 1, conn: 2}
+	right := func(to int, packed, conn int16) child {
+		return child{move: Macro{From: b.At(4, 1), To: b.At(to, 1), Side: 2}, feat: features{packed: packed, conn: conn}, weight: 1}
+	}
+	kids := []child{
+		right(6, 0, 1), // opens, but packs fewer
+		right(6, 1, 2), // opens: taken
+		right(5, 1, 1), // better features, opens nothing
+		right(7, 1, 1), // opens, better features, but into a corner
+	}
+	c.explore(p, kids, parent)
+	for i, k := range kids {
+		if free := k.weight == 0; free != (i == 1) {
+			t.Errorf("kid %d weight %d, want only kid 1 free", i, k.weight)
+		}
+	}
+	if !slices.Equal(p.BoxSquares(), b.Start().BoxSquares()) || p.Player() != b.Start().Player() {
+		t.Errorf("explore left the position changed")
 	}
 }
