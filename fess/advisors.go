@@ -10,7 +10,8 @@ package fess
 // connectivity advisor, the one that joins the most player regions
 // (docs/fess.md says where it pays). Ties go to the better features. A
 // lone move is free too, and with s.pair the better of two. The clearing
-// advisor (clearing.go) weighs the moves after these.
+// advisor, and where it proposes nothing new the explorer (clearing.go),
+// weigh the moves after these.
 func (s *strategy) advise(kids []child, parent features) {
 	if len(kids) == 1 {
 		kids[0].weight = 0

@@ -68,11 +68,8 @@ func (c *clearing) advise(kids []child, parent features, next sokoban.Square) bo
 // moves.
 func (c *clearing) explore(p *sokoban.Position, kids []child, parent features) {
 	b := c.b
-	for s := range c.before {
-		c.before[s] = p.Reachable(sokoban.Square(s))
-	}
 	player := p.Player()
-	best := -1
+	best, noted := -1, false
 	for i, k := range kids {
 		m := k.move
 		if k.feat.packed < parent.packed || best >= 0 && kids[best].feat.order() <= k.feat.order() {
@@ -85,6 +82,12 @@ func (c *clearing) explore(p *sokoban.Position, kids []child, parent features) {
 		}
 		if back[m.To] == sokoban.Unreachable {
 			continue
+		}
+		if !noted { // the squares reached before, once a move needs them
+			for s := range c.before {
+				c.before[s] = p.Reachable(sokoban.Square(s))
+			}
+			noted = true
 		}
 		p.Relocate(m.From, m.To, b.Next(m.To, m.Side))
 		if c.opens(p, m.From, m.To) {
