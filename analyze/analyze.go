@@ -153,15 +153,33 @@ func writePlans(ctx context.Context, sb *strings.Builder, b *sokoban.Board, plan
 		}
 		sb.WriteByte('\n')
 	}
-	park, sink, complete, err := fess.ParkPlan(plans, b)
+	for _, moving := range []bool{false, true} {
+		if err := writeParking(sb, b, plans, moving, overBudget, planTime); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeParking writes the parking plan of the park strategy, or with
+// moving of the sink strategy (Festival's moving sink).
+func writeParking(sb *strings.Builder, b *sokoban.Board, plans context.Context, moving bool, overBudget func(error) bool, planTime time.Duration) error {
+	name := "parking plan (park strategy)"
+	if moving {
+		name = "parking plan with the moving sink (sink strategy)"
+	}
+	park, sink, complete, err := fess.ParkPlan(plans, b, moving)
 	switch {
 	case overBudget(err):
-		fmt.Fprintf(sb, "fess parking plan: not worked out within the %s the analysis gives the fess plans\n", planTime)
+		fmt.Fprintf(sb, "fess %s: not worked out within the %s the analysis gives the fess plans\n", name, planTime)
 		return nil
 	case err != nil:
 		return err
 	}
-	fmt.Fprintf(sb, "fess parking plan (park strategy), sink of %d squares", len(sink))
+	fmt.Fprintf(sb, "fess %s", name)
+	if !moving {
+		fmt.Fprintf(sb, ", sink of %d squares", len(sink))
+	}
 	if !complete {
 		sb.WriteString(", from the parking search's best position (it found none to start from)")
 	}

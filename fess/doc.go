@@ -45,7 +45,9 @@
 //     backward search where peeling finds no order.
 //   - parking.go, parksearch.go, parkpath.go: the parking plan (box moves
 //     from, to, until: a box may be parked and moved on later), from a
-//     pull search in which boxes pulled into the sink leave the board.
+//     pull search in which boxes pulled into the sink leave the board: a
+//     region fixed at the start (park), or Festival's moving sink, the
+//     largest groups of start squares still free (sink).
 //   - portfolio.go: the strategy table, each strategy one row with its
 //     share of the budget, run one after another as Festival runs its
 //     searches, or (rounds.go) in slices of growing length, each resumed

@@ -12,9 +12,10 @@ import (
 	"soko/solver"
 )
 
-// parkSearchOf runs the parking search of level name to its end (at most
-// parkNodes expansions) and returns the board and the search.
-func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
+// parkSearchOf runs the parking search of level name, with the moving sink
+// or not, to its end (at most parkNodes expansions) and returns the board
+// and the search.
+func parkSearchOf(t *testing.T, name string, moving bool) (*sokoban.Board, *parkSearch) {
 	t.Helper()
 	l := testlevel.Resolve(t, name)[0]
 	b, err := sokoban.NewBoard(l)
@@ -25,7 +26,7 @@ func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := newParkSearch(context.Background(), b, nearestGoal(dist, b.N))
+	ps, err := newParkSearch(context.Background(), b, nearestGoal(dist, b.N), moving)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,17 +40,28 @@ func parkSearchOf(t *testing.T, name string) (*sokoban.Board, *parkSearch) {
 
 // TestParkReplay: the entries of a complete parking plan, replayed forward
 // from the start, are legal and end with every goal filled. The boxes on
-// the start squares of the sink that the search's end position leaves free
-// wait off the board; an entry out of the sink puts one on its from square,
-// which must be free, and every such box is used. Each other entry needs a
-// box on from; the box must get from there to to by pushes of a lone box,
-// the other boxes standing still, the player starting where the last push
-// left it (any square it can walk to at first).
+// the start squares of the sink (the moving sink's: those taken) that the
+// search's end position leaves free wait off the board; an entry out of
+// the sink puts one on its from square, which must be free (with the
+// moving sink, the player may have crossed it before), and every such box
+// is used. Each other entry needs a box on from; the box must get from
+// there to to by pushes of a lone box, the other boxes standing still, the
+// player starting where the last push left it (any square it can walk to
+// at first).
 func TestParkReplay(t *testing.T) {
-	for _, name := range []string{"xsokoban90:87", "xsokoban90:23", "xsokoban90:1", "microban:3", "microban:12", "microban:24"} {
-		b, ps := parkSearchOf(t, name)
+	for _, c := range []struct {
+		name   string
+		moving bool
+	}{
+		{"xsokoban90:87", false}, {"xsokoban90:23", false}, {"xsokoban90:1", false},
+		{"microban:3", false}, {"microban:12", false}, {"microban:24", false},
+		// Where the fixed sink finds no position to start from.
+		{"xsokoban90:23", true}, {"xsokoban90:41", true}, {"xsokoban90:77", true},
+	} {
+		name := c.name
+		b, ps := parkSearchOf(t, name, c.moving)
 		if ps.done < 0 {
-			t.Errorf("%s: the parking search found no position to start from", name)
+			t.Errorf("%s (moving %v): the parking search found no position to start from", name, c.moving)
 			continue
 		}
 		ps.unpack(ps.done)
@@ -59,7 +71,7 @@ func TestParkReplay(t *testing.T) {
 		for _, s := range b.Start().BoxSquares() {
 			if slices.Contains(atEnd, s) {
 				occ[s] = true
-			} else if ps.sink[s] {
+			} else if !ps.moving && ps.sink[s] || ps.moving && ps.used[s] {
 				pool++
 			} else {
 				t.Fatalf("%s: start square %v free at the end but not in the sink", name, s)
@@ -85,7 +97,12 @@ func TestParkReplay(t *testing.T) {
 			for s := range occ {
 				g.occ[s] = occ[s]
 			}
+			// With the moving sink, a box waits off the board until its
+			// entry (Festival's bases), so the player may cross its start
+			// square before.
+			occ[en.from] = !(c.moving && en.sink)
 			reach := flood(b, occ, player)
+			occ[en.from] = true
 			g.split(en.from)
 			g.search(en.from, func(s sokoban.Square) bool { return reach[s] }, false)
 			ok := false
@@ -231,17 +248,19 @@ func TestParkPlanDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	const budget, margin = 500 * time.Millisecond, 1500 * time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
-	defer cancel()
-	start := time.Now()
-	_, _, _, err = ParkPlan(ctx, b)
-	if elapsed := time.Since(start); err != context.DeadlineExceeded || elapsed > budget+margin {
-		t.Errorf("ParkPlan: %v after %v, want the deadline within %v", err, elapsed, budget+margin)
-	}
-	done, cancelNow := context.WithCancel(context.Background())
-	cancelNow()
-	if _, err := newParkSearch(done, b, make([]int32, b.N)); err != context.Canceled {
-		t.Errorf("newParkSearch on a cancelled context: %v, want %v", err, context.Canceled)
+	for _, moving := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		start := time.Now()
+		_, _, _, err = ParkPlan(ctx, b, moving)
+		if elapsed := time.Since(start); err != context.DeadlineExceeded || elapsed > budget+margin {
+			t.Errorf("ParkPlan (moving %v): %v after %v, want the deadline within %v", moving, err, elapsed, budget+margin)
+		}
+		cancel()
+		done, cancelNow := context.WithCancel(context.Background())
+		cancelNow()
+		if _, err := newParkSearch(done, b, make([]int32, b.N), moving); err != context.Canceled {
+			t.Errorf("newParkSearch (moving %v) on a cancelled context: %v, want %v", moving, err, context.Canceled)
+		}
 	}
 }
 
@@ -250,7 +269,7 @@ func TestParkPlanDeadline(t *testing.T) {
 // the search finds a position to start from on XSokoban 88, where with
 // every pull it ran out of its 20,000 expansions.
 func TestParkRemovalsFirst(t *testing.T) {
-	_, ps := parkSearchOf(t, "xsokoban90:88")
+	_, ps := parkSearchOf(t, "xsokoban90:88", false)
 	if ps.done < 0 {
 		t.Errorf("no position to start from after %d positions", len(ps.nodes))
 	}
@@ -276,5 +295,65 @@ func TestParkRemovalsFirst(t *testing.T) {
 	}
 	if removing == 0 {
 		t.Error("no position with a removal")
+	}
+}
+
+// TestMovingSinkStarts: on XSokoban 77 the fixed sink's parking search
+// finds no position to start from within parkNodes expansions, and the
+// moving sink's does.
+func TestMovingSinkStarts(t *testing.T) {
+	if _, ps := parkSearchOf(t, "xsokoban90:77", false); ps.done >= 0 {
+		t.Errorf("the fixed sink found a position to start from; the test wants a level where it finds none")
+	}
+	if _, ps := parkSearchOf(t, "xsokoban90:77", true); ps.done < 0 {
+		t.Errorf("the moving sink found no position to start from")
+	}
+}
+
+// TestMatchesAfter: the moving sink's matching mended after one box moves
+// or leaves the board agrees with the matching worked out afresh, for every
+// box of XSokoban 1's goals moved to every square and taken off on every
+// start square.
+func TestMatchesAfter(t *testing.T) {
+	b, ps := parkSearchOf(t, "xsokoban90:1", true)
+	ps.unpack(0) // a root: a box on every goal, no start square taken
+	boxes := slices.Clone(ps.boxes)
+	fresh := func(moved []sokoban.Square) bool {
+		saved := slices.Clone(ps.owner)
+		defer copy(ps.owner, saved)
+		return ps.matches(moved)
+	}
+	if !fresh(boxes) {
+		t.Fatal("the solved position does not match")
+	}
+	ps.work = append(ps.work[:0], boxes...)
+	ps.matches(ps.work)
+	ps.matched = append(ps.matched[:0], ps.owner...)
+	agreed, refused := 0, 0
+	for i := range boxes {
+		for s := sokoban.Square(0); int(s) < b.N; s++ {
+			moved := slices.Clone(boxes)
+			moved[i] = s
+			want := fresh(moved)
+			if got := ps.matchesAfter(i, s, sokoban.None); got != want {
+				t.Fatalf("box %d to %v: mended %v, afresh %v", i, s, got, want)
+			}
+			agreed++
+			if !want {
+				refused++
+			}
+		}
+		for _, st := range ps.starts {
+			rest := slices.Delete(slices.Clone(boxes), i, i+1)
+			ps.used[st] = true
+			want := fresh(rest)
+			ps.used[st] = false
+			if got := ps.matchesAfter(i, sokoban.None, st); got != want {
+				t.Fatalf("box %d off on %v: mended %v, afresh %v", i, st, got, want)
+			}
+		}
+	}
+	if refused == 0 || refused == agreed {
+		t.Errorf("%d of %d moves refused: the test wants both kinds", refused, agreed)
 	}
 }

@@ -158,22 +158,25 @@ type ParkEntry struct {
 }
 
 // ParkPlan returns the parking plan of board b that the park strategy
-// follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime, and the squares of the sink; complete is false when the search
-// found no position to start from, and the plan starts from its best. It
-// returns ctx.Err() when ctx is done first.
-func ParkPlan(ctx context.Context, b *sokoban.Board) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
+// (with moving, the sink strategy) follows, worked out by at most
+// parkNodes expansions of the parking search within parkPlanTime, and the
+// squares of the sink (none for the moving sink); complete is false when
+// the search found no position to start from, and the plan starts from its
+// best. It returns ctx.Err() when ctx is done first.
+func ParkPlan(ctx context.Context, b *sokoban.Board, moving bool) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N))
+	ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N), moving)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	for s := sokoban.Square(0); int(s) < b.N; s++ {
-		if ps.sink[s] {
-			sink = append(sink, s)
+	if !moving {
+		for s := sokoban.Square(0); int(s) < b.N; s++ {
+			if ps.sink[s] {
+				sink = append(sink, s)
+			}
 		}
 	}
 	deadline := time.Now().Add(parkPlanTime)

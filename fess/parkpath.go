@@ -121,6 +121,7 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 		}
 	}()
 	reach := func(s sokoban.Square) bool { return ps.seen.Has(int32(s)) }
+	taken := make([]bool, b.N) // the moving sink's start squares taken
 	for i, nd := range path {
 		if !keep[i] {
 			continue
@@ -132,7 +133,13 @@ func (ps *parkSearch) replay(start []sokoban.Square, player sokoban.Square, path
 		if s == sokoban.None || (s == nd.to && nd.removed) {
 			return nil, false
 		}
-		if nd.removed && !ps.leaves(s, nd.to) {
+		switch {
+		case nd.removed && ps.moving:
+			if !ps.start[nd.to] || taken[nd.to] {
+				return nil, false
+			}
+			taken[nd.to] = true
+		case nd.removed && !ps.leaves(s, nd.to):
 			return nil, false
 		}
 		ps.flood(player)

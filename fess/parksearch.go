@@ -36,10 +36,27 @@ type parkSearch struct {
 	// sinkStarts is the start squares in the sink: the most boxes that
 	// may leave the board.
 	sinkStarts int
-	nodes      []parkNode     // by id in store
-	store      *sokoban.Store // the positions (parkKey)
-	open       entries
-	done       int32 // the node the search ended at, -1 before
+	// moving is set for Festival's moving sink: at each position the sink
+	// is the start squares not yet taken by a box that left, free, in the
+	// largest groups of them a lone box can be pushed between both ways
+	// with the other boxes standing; a box pulled onto one from at least
+	// farRemoval steps away leaves the board and takes it, where the boxes
+	// left can still each be matched to a start square not taken. The
+	// search ends at no box left, or every box on a start square not taken.
+	moving  bool
+	used    []bool           // the start squares taken, of the position at hand
+	usedAt  []sokoban.Square // the same as a list
+	sinkNow sokoban.Marks    // the moving sink of the position expanded
+	owner   []int32          // the matching's box of each start square, -1 none
+	matched []int32          // the matching (owner) of the position expanded
+	work    []sokoban.Square // its boxes, one moved for a child's matching
+	visit   sokoban.Marks    // the start squares the matching's augmenting path saw
+	far     sokoban.Marks    // scratch of farApart
+	farQ    []sokoban.Square
+	nodes   []parkNode     // by id in store
+	store   *sokoban.Store // the positions (parkKey)
+	open    entries
+	done    int32 // the node the search ended at, -1 before
 	// stop, when set, is asked now and then within an expansion (one
 	// takes long on the largest boards) whether to give up.
 	stop    func() bool
@@ -67,7 +84,7 @@ type parkNode struct {
 // newParkSearch prepares the parking search of b, with near the pushes from
 // each square to the nearest goal, and queues its roots. It returns
 // ctx.Err() when ctx is done first.
-func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32) (*parkSearch, error) {
+func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving bool) (*parkSearch, error) {
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
 	rows, dead, err := startRows(ctx, g, starts)
@@ -80,6 +97,12 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32) (*parkSe
 	for _, s := range starts {
 		ps.start[s] = true
 	}
+	ps.moving = moving
+	ps.used = make([]bool, b.N)
+	ps.sinkNow = sokoban.NewMarks(b.N)
+	ps.far = sokoban.NewMarks(b.N)
+	ps.owner = make([]int32, len(starts))
+	ps.visit = sokoban.NewMarks(len(starts))
 	ps.sink = sinkOf(b, starts)
 	for _, s := range starts {
 		if ps.sink[s] {
@@ -207,8 +230,14 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	for _, s := range boxes {
 		key = append(key, byte(s), byte(s>>8))
 	}
-	for range len(ps.starts) - len(boxes) {
-		key = append(key, parkGone&0xff, parkGone>>8)
+	if ps.moving {
+		for _, s := range ps.usedAt {
+			key = append(key, byte(s), byte(s>>8)|parkUsed>>8)
+		}
+	} else {
+		for range len(ps.starts) - len(boxes) {
+			key = append(key, parkGone&0xff, parkGone>>8)
+		}
 	}
 	key = append(key, byte(canon), byte(canon>>8))
 	ps.key = key
@@ -220,11 +249,11 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	ps.nodes = append(ps.nodes, parkNode{parent: parent, from: from, to: to, side: side, removed: removed})
 	home, onGoals, spread, away := 0, 0, 0, 0
 	for _, s := range boxes {
-		if !ps.start[s] {
+		if !ps.start[s] || ps.used[s] {
 			home++
 			d := sokoban.Unreachable
 			for i, t := range ps.starts {
-				if ps.g.free(t) {
+				if ps.g.free(t) && !ps.used[t] {
 					d = min(d, ps.rows[i][s])
 				}
 			}
@@ -236,7 +265,7 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 		spread += int(min(ps.near[s], 1<<10))
 	}
 	for _, s := range ps.starts {
-		if !ps.sink[s] && ps.g.free(s) {
+		if !ps.moving && !ps.sink[s] && ps.g.free(s) {
 			home++
 		}
 	}
@@ -257,8 +286,17 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 func (ps *parkSearch) unpack(id int32) sokoban.Square {
 	key := ps.store.Key(uint32(id))
 	ps.boxes = ps.boxes[:0]
+	for _, s := range ps.usedAt {
+		ps.used[s] = false
+	}
+	ps.usedAt = ps.usedAt[:0]
 	for i := 0; i+2 < len(key); i += 2 {
-		if s := uint16(key[i]) | uint16(key[i+1])<<8; s != parkGone {
+		switch s := uint16(key[i]) | uint16(key[i+1])<<8; {
+		case s == parkGone:
+		case s&parkUsed != 0:
+			ps.used[s&^parkUsed] = true
+			ps.usedAt = append(ps.usedAt, sokoban.Square(s&^parkUsed))
+		default:
 			ps.boxes = append(ps.boxes, sokoban.Square(s))
 		}
 	}
@@ -268,6 +306,15 @@ func (ps *parkSearch) unpack(id int32) sokoban.Square {
 // parkGone stands in a key for a box that left the board, so that every
 // key has the same length; parkSeed seeds the keys' hashes.
 const parkGone = 0xffff
+
+// parkUsed marks in a key of the moving sink a start square taken by a box
+// that left, in place of parkGone.
+const parkUsed = 0x8000
+
+// farRemoval is the fewest steps (on the empty board) a box must come from
+// to leave the board on a start square of the moving sink: one nearer is
+// better brought home (Festival asks for boxes in different rooms).
+const farRemoval = 6
 
 var parkSeed = maphash.MakeSeed()
 
@@ -306,15 +353,33 @@ func (ps *parkSearch) step() bool {
 		}
 	}
 	canLeave := ps.b.Boxes()-len(boxes) < ps.sinkStarts
-	if canLeave {
-		pulls = ps.removalsFirst(pulls)
+	var leaving []bool
+	if ps.moving {
+		ps.work = append(ps.work[:0], boxes...)
+		if !ps.matches(ps.work) {
+			g.lift(boxes) // only a root can get here
+			return true
+		}
+		ps.matched = append(ps.matched[:0], ps.owner...)
+		leaving = ps.movingRemovals(boxes, pulls)
+		if ps.stopped {
+			g.lift(boxes)
+			return false
+		}
+		pulls, leaving = removalsFirst(pulls, leaving)
+	} else if canLeave {
+		leaving = make([]bool, len(pulls))
+		for i, m := range pulls {
+			leaving[i] = ps.leaves(m.from, m.to)
+		}
+		pulls, leaving = removalsFirst(pulls, leaving)
 	}
 	child := make([]sokoban.Square, 0, len(boxes))
 	for i, m := range pulls {
 		if i%checkMoves == checkMoves-1 && ps.halt() {
 			break
 		}
-		removed := canLeave && ps.leaves(m.from, m.to)
+		removed := leaving != nil && leaving[i]
 		child = child[:0]
 		for _, s := range boxes {
 			switch {
@@ -325,6 +390,12 @@ func (ps *parkSearch) step() bool {
 			}
 		}
 		slices.Sort(child)
+		if ps.moving && !removed && !ps.matchesAfter(slices.Index(boxes, m.from), m.to, sokoban.None) {
+			continue
+		}
+		if removed && ps.moving {
+			ps.take(m.to)
+		}
 		g.occ[m.from] = false
 		if !removed {
 			g.occ[m.to] = true
@@ -332,6 +403,9 @@ func (ps *parkSearch) step() bool {
 		ps.add(id, child, b.Next(m.to, m.side), m.from, m.to, m.side, removed)
 		g.occ[m.to] = false
 		g.occ[m.from] = true
+		if removed && ps.moving {
+			ps.untake(m.to)
+		}
 		if ps.done >= 0 {
 			break
 		}
@@ -347,22 +421,193 @@ type parkPull struct {
 	side     sokoban.Dir
 }
 
-// removalsFirst returns the pulls that take their box off the board, the
-// first of each box's, where there is one, else all of them: as in
-// Festival's sink search, a position that can send a box into the sink
-// does only that, since a box gone blocks no other and the boxes that
-// stay are pulled after it.
-func (ps *parkSearch) removalsFirst(pulls []parkPull) []parkPull {
+// removalsFirst returns the pulls that take their box off the board
+// (leaving), the first of each box's, where there is one, else all of
+// them: as in Festival's sink search, a position that can send a box into
+// the sink does only that, since a box gone blocks no other and the boxes
+// that stay are pulled after it.
+func removalsFirst(pulls []parkPull, leaving []bool) ([]parkPull, []bool) {
 	var out []parkPull
-	for _, m := range pulls {
-		if ps.leaves(m.from, m.to) && !slices.ContainsFunc(out, func(o parkPull) bool { return o.from == m.from }) {
+	for i, m := range pulls {
+		if leaving[i] && !slices.ContainsFunc(out, func(o parkPull) bool { return o.from == m.from }) {
 			out = append(out, m)
 		}
 	}
 	if len(out) == 0 {
-		return pulls
+		return pulls, leaving
 	}
-	return out
+	all := make([]bool, len(out))
+	for i := range all {
+		all[i] = true
+	}
+	return out, all
+}
+
+// take marks the start square s taken by a box that left, for the
+// position added next; untake takes it back.
+func (ps *parkSearch) take(s sokoban.Square) {
+	ps.used[s] = true
+	i, _ := slices.BinarySearch(ps.usedAt, s)
+	ps.usedAt = slices.Insert(ps.usedAt, i, s)
+}
+
+func (ps *parkSearch) untake(s sokoban.Square) {
+	ps.used[s] = false
+	i, _ := slices.BinarySearch(ps.usedAt, s)
+	ps.usedAt = slices.Delete(ps.usedAt, i, i+1)
+}
+
+// movingRemovals reports for each of pulls, the boxes placed in g,
+// whether its box leaves the board under the moving sink (moving).
+func (ps *parkSearch) movingRemovals(boxes []sokoban.Square, pulls []parkPull) []bool {
+	g := ps.g
+	var free []sokoban.Square
+	for _, t := range ps.starts {
+		if !ps.used[t] && g.free(t) {
+			free = append(free, t)
+		}
+	}
+	ps.sinkNow.Clear()
+	if len(free) == 0 {
+		return nil
+	}
+	anywhere := func(sokoban.Square) bool { return true }
+	k := len(free)
+	reach := make([]bool, k*k)
+	at := make([]int, ps.b.N) // index+1 in free
+	for a, t := range free {
+		at[t] = a + 1
+	}
+	for a, t := range free {
+		if a%checkBoxes == checkBoxes-1 && ps.halt() {
+			return nil
+		}
+		g.split(t)
+		g.search(t, anywhere, false)
+		for _, st := range g.queue {
+			if c := at[st/4]; c > 0 {
+				reach[a*k+c-1] = true
+			}
+		}
+		reach[a*k+a] = true
+	}
+	group := make([]int, k)
+	size := make([]int, k+1)
+	most := 0
+	for a := range free {
+		if group[a] > 0 {
+			continue
+		}
+		for c := a; c < k; c++ {
+			if group[c] == 0 && reach[a*k+c] && reach[c*k+a] {
+				group[c] = a + 1
+				size[a+1]++
+			}
+		}
+		most = max(most, size[a+1])
+	}
+	for a, t := range free {
+		if size[group[a]] == most {
+			ps.sinkNow.Add(int32(t))
+		}
+	}
+	leaving := make([]bool, len(pulls))
+	for i, m := range pulls {
+		if ps.sinkNow.Has(int32(m.to)) && ps.farApart(m.from, m.to) {
+			leaving[i] = ps.matchesAfter(slices.Index(boxes, m.from), sokoban.None, m.to)
+		}
+	}
+	return leaving
+}
+
+// farApart reports whether a walk on the empty board from a to b takes at
+// least farRemoval steps.
+func (ps *parkSearch) farApart(a, b sokoban.Square) bool {
+	ps.far.Clear()
+	ps.far.Add(int32(a))
+	q := append(ps.farQ[:0], a)
+	for d := 0; d < farRemoval; d++ {
+		n := len(q)
+		for _, s := range q {
+			if s == b {
+				ps.farQ = q
+				return false
+			}
+			for dir := range sokoban.Dirs {
+				if c := ps.b.Next(s, dir); c != sokoban.None && !ps.far.Has(int32(c)) {
+					ps.far.Add(int32(c))
+					q = append(q, c)
+				}
+			}
+		}
+		q = q[n:]
+	}
+	ps.farQ = q
+	return true
+}
+
+// matches reports whether each of boxes can be given its own start square
+// not taken (used), from which a lone box can be pushed to it on the empty
+// board: else no forward play brings the boxes there.
+func (ps *parkSearch) matches(boxes []sokoban.Square) bool {
+	for i := range ps.owner {
+		ps.owner[i] = -1
+	}
+	for i := range boxes {
+		ps.visit.Clear()
+		if !ps.augment(i, boxes) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchesAfter reports whether the boxes of the position expanded (work,
+// matched by ps.matched) still match when box i moves to to, or with to
+// None, leaves the board taking the start square taken: it mends the
+// parent's matching with one augmenting path at most.
+func (ps *parkSearch) matchesAfter(i int, to, taken sokoban.Square) bool {
+	copy(ps.owner, ps.matched)
+	base := slices.Index(ps.owner, int32(i))
+	ps.visit.Clear()
+	if to != sokoban.None {
+		if ps.rows[base][to] < sokoban.Unreachable {
+			return true
+		}
+		from := ps.work[i]
+		ps.work[i] = to
+		ps.owner[base] = -1
+		ok := ps.augment(i, ps.work)
+		ps.work[i] = from
+		return ok
+	}
+	ps.owner[base] = -1
+	k := slices.Index(ps.starts, taken)
+	other := ps.owner[k]
+	if other < 0 {
+		return true
+	}
+	ps.owner[k] = -1
+	ps.used[taken] = true
+	ok := ps.augment(int(other), ps.work)
+	ps.used[taken] = false
+	return ok
+}
+
+// augment finds an augmenting path of the matching from box i.
+func (ps *parkSearch) augment(i int, boxes []sokoban.Square) bool {
+	s := boxes[i]
+	for j, t := range ps.starts {
+		if ps.used[t] || ps.rows[j][s] >= sokoban.Unreachable || ps.visit.Has(int32(j)) {
+			continue
+		}
+		ps.visit.Add(int32(j))
+		if ps.owner[j] < 0 || ps.augment(int(ps.owner[j]), boxes) {
+			ps.owner[j] = int32(i)
+			return true
+		}
+	}
+	return false
 }
 
 // leaves reports whether a box pulled from from to to leaves the board: it

@@ -33,10 +33,10 @@ func TestSolveTrace(t *testing.T) {
 			ends[r.Level]++
 		}
 	}
-	// Five of the default strategies run fess's engine: dive, plan,
-	// imagine, back and park.
-	if ends["xsokoban90:14"] != 5 || ends["xsokoban90:29"] != 5 {
-		t.Errorf("end records per level %v, want five for each of xsokoban90:14 and 29", ends)
+	// Six of the default strategies run fess's engine: dive, plan,
+	// imagine, back, park and sink.
+	if ends["xsokoban90:14"] != 6 || ends["xsokoban90:29"] != 6 {
+		t.Errorf("end records per level %v, want six for each of xsokoban90:14 and 29", ends)
 	}
 
 	missing := filepath.Join(t.TempDir(), "no", "trace.jsonl")
