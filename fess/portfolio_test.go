@@ -33,7 +33,7 @@ func TestStrategyTable(t *testing.T) {
 	if sum != 100 {
 		t.Errorf("the default list's shares add up to %d %%, want 100", sum)
 	}
-	if want := "greedy,dive,plan,imagine,back,park"; strategiesParam.Default != want {
+	if want := "greedy,dive,plan,imagine,back,park,sink"; strategiesParam.Default != want {
 		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
 	}
 }
