@@ -311,31 +311,26 @@ func TestMovingSinkStarts(t *testing.T) {
 }
 
 // TestMatchesAfter: the moving sink's matching mended after one box moves
-// or leaves the board agrees with the matching worked out afresh, for every
-// box of XSokoban 1's goals moved to every square and taken off on every
-// start square.
+// or leaves the board (startMatcher's child and leave) agrees with the
+// matching worked out afresh, for every box of Microban 1's goals moved to
+// every square and taken off on every start square.
 func TestMatchesAfter(t *testing.T) {
-	b, ps := parkSearchOf(t, "xsokoban90:1", true)
+	b, ps := parkSearchOf(t, "microban:1", true)
 	ps.unpack(0) // a root: a box on every goal, no start square taken
 	boxes := slices.Clone(ps.boxes)
-	fresh := func(moved []sokoban.Square) bool {
-		saved := slices.Clone(ps.owner)
-		defer copy(ps.owner, saved)
-		return ps.matches(moved)
-	}
-	if !fresh(boxes) {
+	fresh := newStartMatcher(b.N, ps.rows)
+	m := ps.match
+	clear(m.taken)
+	if !m.prepare(boxes) {
 		t.Fatal("the solved position does not match")
 	}
-	ps.work = append(ps.work[:0], boxes...)
-	ps.matches(ps.work)
-	ps.matched = append(ps.matched[:0], ps.owner...)
-	agreed, refused := 0, 0
-	for i := range boxes {
+	agreed, refused, left, kept := 0, 0, 0, 0
+	for i, from := range boxes {
 		for s := sokoban.Square(0); int(s) < b.N; s++ {
 			moved := slices.Clone(boxes)
 			moved[i] = s
-			want := fresh(moved)
-			if got := ps.matchesAfter(i, s, sokoban.None); got != want {
+			want := fresh.prepare(moved)
+			if got := m.child(from, s); got != want {
 				t.Fatalf("box %d to %v: mended %v, afresh %v", i, s, got, want)
 			}
 			agreed++
@@ -343,17 +338,24 @@ func TestMatchesAfter(t *testing.T) {
 				refused++
 			}
 		}
-		for _, st := range ps.starts {
+		for k, st := range ps.starts {
 			rest := slices.Delete(slices.Clone(boxes), i, i+1)
-			ps.used[st] = true
-			want := fresh(rest)
-			ps.used[st] = false
-			if got := ps.matchesAfter(i, sokoban.None, st); got != want {
+			fresh.taken[k] = true
+			want := fresh.prepare(rest)
+			fresh.taken[k] = false
+			if got := m.leave(from, k); got != want {
 				t.Fatalf("box %d off on %v: mended %v, afresh %v", i, st, got, want)
+			}
+			left++
+			if want {
+				kept++
 			}
 		}
 	}
 	if refused == 0 || refused == agreed {
 		t.Errorf("%d of %d moves refused: the test wants both kinds", refused, agreed)
+	}
+	if kept == 0 || kept == left {
+		t.Errorf("%d of %d removals kept a matching: the test wants both kinds", kept, left)
 	}
 }

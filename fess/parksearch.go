@@ -47,10 +47,7 @@ type parkSearch struct {
 	used    []bool           // the start squares taken, of the position at hand
 	usedAt  []sokoban.Square // the same as a list
 	sinkNow sokoban.Marks    // the moving sink of the position expanded
-	owner   []int32          // the matching's box of each start square, -1 none
-	matched []int32          // the matching (owner) of the position expanded
-	work    []sokoban.Square // its boxes, one moved for a child's matching
-	visit   sokoban.Marks    // the start squares the matching's augmenting path saw
+	match   *startMatcher    // the boxes to the start squares not taken, moving only
 	far     sokoban.Marks    // scratch of farApart
 	farQ    []sokoban.Square
 	nodes   []parkNode     // by id in store
@@ -101,8 +98,9 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving b
 	ps.used = make([]bool, b.N)
 	ps.sinkNow = sokoban.NewMarks(b.N)
 	ps.far = sokoban.NewMarks(b.N)
-	ps.owner = make([]int32, len(starts))
-	ps.visit = sokoban.NewMarks(len(starts))
+	if moving {
+		ps.match = newStartMatcher(b.N, rows)
+	}
 	ps.sink = sinkOf(b, starts)
 	for _, s := range starts {
 		if ps.sink[s] {
@@ -355,12 +353,13 @@ func (ps *parkSearch) step() bool {
 	canLeave := ps.b.Boxes()-len(boxes) < ps.sinkStarts
 	var leaving []bool
 	if ps.moving {
-		ps.work = append(ps.work[:0], boxes...)
-		if !ps.matches(ps.work) {
+		for k, t := range ps.starts {
+			ps.match.taken[k] = ps.used[t]
+		}
+		if !ps.match.prepare(boxes) {
 			g.lift(boxes) // only a root can get here
 			return true
 		}
-		ps.matched = append(ps.matched[:0], ps.owner...)
 		leaving = ps.movingRemovals(boxes, pulls)
 		if ps.stopped {
 			g.lift(boxes)
@@ -390,7 +389,7 @@ func (ps *parkSearch) step() bool {
 			}
 		}
 		slices.Sort(child)
-		if ps.moving && !removed && !ps.matchesAfter(slices.Index(boxes, m.from), m.to, sokoban.None) {
+		if ps.moving && !removed && !ps.match.child(m.from, m.to) {
 			continue
 		}
 		if removed && ps.moving {
@@ -514,7 +513,7 @@ func (ps *parkSearch) movingRemovals(boxes []sokoban.Square, pulls []parkPull) [
 	leaving := make([]bool, len(pulls))
 	for i, m := range pulls {
 		if ps.sinkNow.Has(int32(m.to)) && ps.farApart(m.from, m.to) {
-			leaving[i] = ps.matchesAfter(slices.Index(boxes, m.from), sokoban.None, m.to)
+			leaving[i] = ps.match.leave(m.from, slices.Index(ps.starts, m.to))
 		}
 	}
 	return leaving
@@ -546,70 +545,6 @@ func (ps *parkSearch) farApart(a, b sokoban.Square) bool {
 	return true
 }
 
-// matches reports whether each of boxes can be given its own start square
-// not taken (used), from which a lone box can be pushed to it on the empty
-// board: else no forward play brings the boxes there.
-func (ps *parkSearch) matches(boxes []sokoban.Square) bool {
-	for i := range ps.owner {
-		ps.owner[i] = -1
-	}
-	for i := range boxes {
-		ps.visit.Clear()
-		if !ps.augment(i, boxes) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchesAfter reports whether the boxes of the position expanded (work,
-// matched by ps.matched) still match when box i moves to to, or with to
-// None, leaves the board taking the start square taken: it mends the
-// parent's matching with one augmenting path at most.
-func (ps *parkSearch) matchesAfter(i int, to, taken sokoban.Square) bool {
-	copy(ps.owner, ps.matched)
-	base := slices.Index(ps.owner, int32(i))
-	ps.visit.Clear()
-	if to != sokoban.None {
-		if ps.rows[base][to] < sokoban.Unreachable {
-			return true
-		}
-		from := ps.work[i]
-		ps.work[i] = to
-		ps.owner[base] = -1
-		ok := ps.augment(i, ps.work)
-		ps.work[i] = from
-		return ok
-	}
-	ps.owner[base] = -1
-	k := slices.Index(ps.starts, taken)
-	other := ps.owner[k]
-	if other < 0 {
-		return true
-	}
-	ps.owner[k] = -1
-	ps.used[taken] = true
-	ok := ps.augment(int(other), ps.work)
-	ps.used[taken] = false
-	return ok
-}
-
-// augment finds an augmenting path of the matching from box i.
-func (ps *parkSearch) augment(i int, boxes []sokoban.Square) bool {
-	s := boxes[i]
-	for j, t := range ps.starts {
-		if ps.used[t] || ps.rows[j][s] >= sokoban.Unreachable || ps.visit.Has(int32(j)) {
-			continue
-		}
-		ps.visit.Add(int32(j))
-		if ps.owner[j] < 0 || ps.augment(int(ps.owner[j]), boxes) {
-			ps.owner[j] = int32(i)
-			return true
-		}
-	}
-	return false
-}
-
 // leaves reports whether a box pulled from from to to leaves the board: it
 // comes into the sink, off the goals, from outside it or off a goal in it.
 func (ps *parkSearch) leaves(from, to sokoban.Square) bool {
@@ -625,9 +560,13 @@ func (ps *parkSearch) halt() bool {
 }
 
 // bytes returns the memory the search holds: its nodes, its store of
-// positions and the open list.
+// positions, the open list and the moving sink's matcher.
 func (ps *parkSearch) bytes() int64 {
-	return int64(cap(ps.nodes))*int64(unsafe.Sizeof(parkNode{})) + ps.store.Bytes() + entryBytes*int64(cap(ps.open))
+	n := int64(cap(ps.nodes))*int64(unsafe.Sizeof(parkNode{})) + ps.store.Bytes() + entryBytes*int64(cap(ps.open))
+	if ps.match != nil {
+		n += ps.match.bytes()
+	}
+	return n
 }
 
 // end returns the node the search ended at, or where it found none, its

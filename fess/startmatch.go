@@ -18,6 +18,9 @@ type startMatcher struct {
 	// t, -1 for none; squares the parent's box squares.
 	boxOf   []int16
 	squares []sokoban.Square
+	// taken marks the start squares no box may be matched to: those a box
+	// left the board on, in the parking search with the moving sink.
+	taken []bool
 	// scratch for a child
 	try  []int16
 	left []int         // boxes the greedy start left unmatched
@@ -27,7 +30,7 @@ type startMatcher struct {
 // newStartMatcher prepares the matcher from rows: rows[t][s] is the pushes a
 // lone box needs from start t to square s (sokoban.Unreachable: none).
 func newStartMatcher(n int, rows [][]int32) *startMatcher {
-	m := &startMatcher{reach: make([][]int16, n), boxOf: make([]int16, len(rows)), try: make([]int16, len(rows)), seen: sokoban.NewMarks(len(rows))}
+	m := &startMatcher{reach: make([][]int16, n), boxOf: make([]int16, len(rows)), try: make([]int16, len(rows)), taken: make([]bool, len(rows)), seen: sokoban.NewMarks(len(rows))}
 	for t, row := range rows {
 		for s, d := range row {
 			if d < sokoban.Unreachable {
@@ -40,7 +43,7 @@ func newStartMatcher(n int, rows [][]int32) *startMatcher {
 
 // bytes returns the memory the matcher holds.
 func (m *startMatcher) bytes() int64 {
-	n := int64(len(m.reach))*24 + int64(len(m.boxOf))*(2+2+4)
+	n := int64(len(m.reach))*24 + int64(len(m.boxOf))*(2+2+4+1)
 	for _, r := range m.reach {
 		n += 2 * int64(cap(r))
 	}
@@ -61,7 +64,7 @@ func (m *startMatcher) prepare(squares []sokoban.Square) bool {
 	for i, s := range m.squares {
 		matched := false
 		for _, t := range m.reach[s] {
-			if m.boxOf[t] < 0 {
+			if m.boxOf[t] < 0 && !m.taken[t] {
 				m.boxOf[t], matched = int16(i), true
 				break
 			}
@@ -83,6 +86,34 @@ func (m *startMatcher) prepare(squares []sokoban.Square) bool {
 // child reports whether the boxes can still be matched after the box on
 // from (one of prepare's squares, all of which prepare matched) moves to to.
 func (m *startMatcher) child(from, to sokoban.Square) bool {
+	i := m.unmatch(from)
+	m.squares[i] = to
+	m.round()
+	ok := m.augment(m.try, i)
+	m.squares[i] = from
+	return ok
+}
+
+// leave reports whether the other boxes can still be matched after the box
+// on from (as for child) leaves the board, taking start square t (an
+// index) with it.
+func (m *startMatcher) leave(from sokoban.Square, t int) bool {
+	m.unmatch(from)
+	j := m.try[t]
+	if j < 0 {
+		return true
+	}
+	m.try[t] = -1
+	m.taken[t] = true
+	m.round()
+	ok := m.augment(m.try, int(j))
+	m.taken[t] = false
+	return ok
+}
+
+// unmatch copies the parent's matching into try without the box on from,
+// and returns that box's index.
+func (m *startMatcher) unmatch(from sokoban.Square) int {
 	i := -1
 	for k, s := range m.squares {
 		if s == from {
@@ -96,11 +127,7 @@ func (m *startMatcher) child(from, to sokoban.Square) bool {
 			m.try[t] = -1
 		}
 	}
-	m.squares[i] = to
-	m.round()
-	ok := m.augment(m.try, i)
-	m.squares[i] = from
-	return ok
+	return i
 }
 
 // round starts a search for an augmenting path: no start square seen.
@@ -110,7 +137,7 @@ func (m *startMatcher) round() { m.seen.Clear() }
 // the start squares not seen this round, applying it when found.
 func (m *startMatcher) augment(boxOf []int16, i int) bool {
 	for _, t := range m.reach[m.squares[i]] {
-		if m.seen.Has(int32(t)) {
+		if m.seen.Has(int32(t)) || m.taken[t] {
 			continue
 		}
 		m.seen.Add(int32(t))
