@@ -47,6 +47,7 @@ type parkSearch struct {
 	used    []bool           // the start squares taken, of the position at hand
 	usedAt  []sokoban.Square // the same as a list
 	sinkNow sokoban.Marks    // the moving sink of the position expanded
+	freeAt  []int32          // scratch of movingRemovals: each free start square's index+1
 	match   *startMatcher    // the boxes to the start squares not taken, moving only
 	far     sokoban.Marks    // scratch of farApart
 	farQ    []sokoban.Square
@@ -100,6 +101,7 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving b
 	ps.far = sokoban.NewMarks(b.N)
 	if moving {
 		ps.match = newStartMatcher(b.N, rows)
+		ps.freeAt = make([]int32, b.N)
 	}
 	ps.sink = sinkOf(b, starts)
 	for _, s := range starts {
@@ -473,9 +475,14 @@ func (ps *parkSearch) movingRemovals(boxes []sokoban.Square, pulls []parkPull) [
 	anywhere := func(sokoban.Square) bool { return true }
 	k := len(free)
 	reach := make([]bool, k*k)
-	at := make([]int, ps.b.N) // index+1 in free
+	at := ps.freeAt // index+1 in free
+	defer func() {
+		for _, t := range free {
+			at[t] = 0
+		}
+	}()
 	for a, t := range free {
-		at[t] = a + 1
+		at[t] = int32(a + 1)
 	}
 	for a, t := range free {
 		if a%checkBoxes == checkBoxes-1 && ps.halt() {
@@ -485,7 +492,7 @@ func (ps *parkSearch) movingRemovals(boxes []sokoban.Square, pulls []parkPull) [
 		g.search(t, anywhere, false)
 		for _, st := range g.queue {
 			if c := at[st/4]; c > 0 {
-				reach[a*k+c-1] = true
+				reach[a*k+int(c)-1] = true
 			}
 		}
 		reach[a*k+a] = true
@@ -564,7 +571,7 @@ func (ps *parkSearch) halt() bool {
 func (ps *parkSearch) bytes() int64 {
 	n := int64(cap(ps.nodes))*int64(unsafe.Sizeof(parkNode{})) + ps.store.Bytes() + entryBytes*int64(cap(ps.open))
 	if ps.match != nil {
-		n += ps.match.bytes()
+		n += ps.match.bytes() + 4*int64(len(ps.freeAt))
 	}
 	return n
 }
