@@ -1,8 +1,6 @@
 package fess
 
 import (
-	"context"
-
 	"soko/solver"
 )
 
@@ -127,9 +125,28 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	ps, res, done, err := e.parkSearch(setUp, e.strat.moving, parkShare)
-	if done {
-		return res, done, err
+	ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving)
+	if err != nil {
+		return e.stopped(err)
+	}
+	e.parking = ps // counted in e.bytes while it runs
+	defer func() { e.parking = nil }()
+	expanded := int64(0)
+	ps.stop = func() bool {
+		_, stop := e.guard.Check(&e.stats)
+		return stop || !e.left(parkShare, expanded, parkNodes)
+	}
+	for ; e.left(parkShare, expanded, parkNodes); expanded++ {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		if !ps.step() {
+			break
+		}
+		e.stats.Expanded++
+	}
+	if st, stop := e.tick(); stop {
+		return e.stop(st), true, nil
 	}
 	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries(ps.end()))
 	if err != nil {
@@ -141,36 +158,6 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	e.feat.park = pk
 	e.parked = ps.done >= 0
 	return solver.Result{}, false, nil
-}
-
-// parkSearch runs the parking search, with the moving sink or not, until
-// it ends or share of the budget is spent.
-func (e *engine) parkSearch(setUp context.Context, moving bool, share float64) (ps *parkSearch, res solver.Result, done bool, err error) {
-	ps, err = newParkSearch(setUp, e.b, e.near, moving)
-	if err != nil {
-		res, done, err = e.stopped(err)
-		return nil, res, done, err
-	}
-	e.parking = ps // counted in e.bytes while it runs
-	defer func() { e.parking = nil }()
-	expanded := int64(0)
-	ps.stop = func() bool {
-		_, stop := e.guard.Check(&e.stats)
-		return stop || !e.left(share, expanded, parkNodes)
-	}
-	for ; e.left(share, expanded, parkNodes); expanded++ {
-		if st, stop := e.tick(); stop {
-			return nil, e.stop(st), true, nil
-		}
-		if !ps.step() {
-			break
-		}
-		e.stats.Expanded++
-	}
-	if st, stop := e.tick(); stop {
-		return nil, e.stop(st), true, nil
-	}
-	return ps, solver.Result{}, false, nil
 }
 
 // startBackward sets up the backward search under the guard's set-up

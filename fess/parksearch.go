@@ -97,9 +97,9 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving b
 	}
 	ps.moving = moving
 	ps.used = make([]bool, b.N)
-	ps.sinkNow = sokoban.NewMarks(b.N)
-	ps.far = sokoban.NewMarks(b.N)
 	if moving {
+		ps.sinkNow = sokoban.NewMarks(b.N)
+		ps.far = sokoban.NewMarks(b.N)
 		ps.match = newStartMatcher(b.N, rows)
 		ps.freeAt = make([]int32, b.N)
 	}
