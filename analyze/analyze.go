@@ -153,22 +153,26 @@ func writePlans(ctx context.Context, sb *strings.Builder, b *sokoban.Board, plan
 		}
 		sb.WriteByte('\n')
 	}
-	for _, moving := range []bool{false, true} {
-		if err := writeParking(sb, b, plans, moving, overBudget, planTime); err != nil {
+	for _, kind := range []struct{ moving, pullOrder bool }{{false, false}, {true, false}, {true, true}} {
+		if err := writeParking(sb, b, plans, kind.moving, kind.pullOrder, overBudget, planTime); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeParking writes the parking plan of the park strategy, or with
-// moving of the sink strategy (Festival's moving sink).
-func writeParking(sb *strings.Builder, b *sokoban.Board, plans context.Context, moving bool, overBudget func(error) bool, planTime time.Duration) error {
+// writeParking writes the parking plan of the park strategy, with moving
+// of the sink strategy (Festival's moving sink), and with pullOrder too of
+// the pull strategy (ordered as Festival's pull search).
+func writeParking(sb *strings.Builder, b *sokoban.Board, plans context.Context, moving, pullOrder bool, overBudget func(error) bool, planTime time.Duration) error {
 	name := "parking plan (park strategy)"
-	if moving {
+	switch {
+	case pullOrder:
+		name = "parking plan with the moving sink, ordered as Festival's pull search (pull strategy)"
+	case moving:
 		name = "parking plan with the moving sink (sink strategy)"
 	}
-	park, sink, complete, err := fess.ParkPlan(plans, b, moving)
+	park, sink, complete, err := fess.ParkPlan(plans, b, moving, pullOrder)
 	switch {
 	case overBudget(err):
 		fmt.Fprintf(sb, "fess %s: not worked out within the %s the analysis gives the fess plans\n", name, planTime)

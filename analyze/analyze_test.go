@@ -268,7 +268,7 @@ func TestRenderMaze(t *testing.T) {
 	if !strings.Contains(rest, "\nroom y: ") || !strings.Contains(rest, "\nroom ?: ") || strings.Contains(rest, "\nroom x: ") {
 		t.Errorf("the rooms are not marked a-w, y, z, then ?:\n%s", rest)
 	}
-	for _, plan := range []string{"packing plan", "parking plan (park strategy)", "parking plan with the moving sink (sink strategy)"} {
+	for _, plan := range []string{"packing plan", "parking plan (park strategy)", "parking plan with the moving sink (sink strategy)", "parking plan with the moving sink, ordered as Festival's pull search (pull strategy)"} {
 		if want := "fess " + plan + ": not worked out within the 0s the analysis gives the fess plans\n"; !strings.Contains(rest, want) {
 			t.Errorf("missing %q in:\n%s", want, rest)
 		}

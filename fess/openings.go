@@ -125,7 +125,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving)
+	ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, e.strat.pullOrder)
 	if err != nil {
 		return e.stopped(err)
 	}

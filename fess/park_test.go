@@ -16,6 +16,12 @@ import (
 // or not, to its end (at most parkNodes expansions) and returns the board
 // and the search.
 func parkSearchOf(t *testing.T, name string, moving bool) (*sokoban.Board, *parkSearch) {
+	return parkSearchOrdered(t, name, moving, false)
+}
+
+// parkSearchOrdered is parkSearchOf, ordered as Festival's pull search
+// when pullOrder is set.
+func parkSearchOrdered(t *testing.T, name string, moving, pullOrder bool) (*sokoban.Board, *parkSearch) {
 	t.Helper()
 	l := testlevel.Resolve(t, name)[0]
 	b, err := sokoban.NewBoard(l)
@@ -26,7 +32,7 @@ func parkSearchOf(t *testing.T, name string, moving bool) (*sokoban.Board, *park
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := newParkSearch(context.Background(), b, nearestGoal(dist, b.N), moving)
+	ps, err := newParkSearch(context.Background(), b, nearestGoal(dist, b.N), moving, pullOrder)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +257,14 @@ func TestParkPlanDeadline(t *testing.T) {
 	for _, moving := range []bool{false, true} {
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
 		start := time.Now()
-		_, _, _, err = ParkPlan(ctx, b, moving)
+		_, _, _, err = ParkPlan(ctx, b, moving, false)
 		if elapsed := time.Since(start); err != context.DeadlineExceeded || elapsed > budget+margin {
 			t.Errorf("ParkPlan (moving %v): %v after %v, want the deadline within %v", moving, err, elapsed, budget+margin)
 		}
 		cancel()
 		done, cancelNow := context.WithCancel(context.Background())
 		cancelNow()
-		if _, err := newParkSearch(done, b, make([]int32, b.N), moving); err != context.Canceled {
+		if _, err := newParkSearch(done, b, make([]int32, b.N), moving, false); err != context.Canceled {
 			t.Errorf("newParkSearch (moving %v) on a cancelled context: %v, want %v", moving, err, context.Canceled)
 		}
 	}
@@ -307,6 +313,29 @@ func TestMovingSinkStarts(t *testing.T) {
 	}
 	if _, ps := parkSearchOf(t, "xsokoban90:77", true); ps.done < 0 {
 		t.Errorf("the moving sink found no position to start from")
+	}
+}
+
+// TestPullOrderStarts: on XSokoban 50 the moving sink's parking search
+// finds no position to start from within parkNodes expansions, and the
+// same search ordered as Festival's pull search does (the pull strategy;
+// docs/fess.md, Diagnosis: it opens a way for the player through the goal
+// room to the room that holds most of the boxes).
+func TestPullOrderStarts(t *testing.T) {
+	if _, ps := parkSearchOrdered(t, "xsokoban90:50", true, false); ps.done >= 0 {
+		t.Errorf("the moving sink found a position to start from; the test wants a level where it finds none")
+	}
+	_, ps := parkSearchOrdered(t, "xsokoban90:50", true, true)
+	if ps.done < 0 {
+		t.Fatalf("ordered as the pull search, the moving sink found no position to start from")
+	}
+	ps.unpack(ps.done)
+	if len(ps.boxes) != 0 {
+		for _, s := range ps.boxes {
+			if !ps.start[s] || ps.used[s] {
+				t.Errorf("the position it ended at has a box on %v, not a free start square", s)
+			}
+		}
 	}
 }
 

@@ -43,18 +43,23 @@ type parkSearch struct {
 	// farRemoval steps away leaves the board and takes it, where the boxes
 	// left can still each be matched to a start square not taken. The
 	// search ends at no box left, or every box on a start square not taken.
-	moving  bool
-	used    []bool           // the start squares taken, of the position at hand
-	usedAt  []sokoban.Square // the same as a list
-	sinkNow sokoban.Marks    // the moving sink of the position expanded
-	freeAt  []int32          // scratch of movingRemovals: each free start square's index+1
-	match   *startMatcher    // the boxes to the start squares not taken, moving only
-	far     sokoban.Marks    // scratch of farApart
-	farQ    []sokoban.Square
-	nodes   []parkNode     // by id in store
-	store   *sokoban.Store // the positions (parkKey)
-	open    entries
-	done    int32 // the node the search ended at, -1 before
+	moving bool
+	// pullOrder ranks positions as Festival's pull search does: after
+	// the fewest boxes left, fewer areas of free squares, fewer boxes on
+	// goals and boxes further from the goals come before the boxes still
+	// to bring home (the pull strategy).
+	pullOrder bool
+	used      []bool           // the start squares taken, of the position at hand
+	usedAt    []sokoban.Square // the same as a list
+	sinkNow   sokoban.Marks    // the moving sink of the position expanded
+	freeAt    []int32          // scratch of movingRemovals: each free start square's index+1
+	match     *startMatcher    // the boxes to the start squares not taken, moving only
+	far       sokoban.Marks    // scratch of farApart
+	farQ      []sokoban.Square
+	nodes     []parkNode     // by id in store
+	store     *sokoban.Store // the positions (parkKey)
+	open      entries
+	done      int32 // the node the search ended at, -1 before
 	// stop, when set, is asked now and then within an expansion (one
 	// takes long on the largest boards) whether to give up.
 	stop    func() bool
@@ -80,9 +85,10 @@ type parkNode struct {
 }
 
 // newParkSearch prepares the parking search of b, with near the pushes from
-// each square to the nearest goal, and queues its roots. It returns
+// each square to the nearest goal, the moving sink or not, ordered as
+// Festival's pull search or not, and queues its roots. It returns
 // ctx.Err() when ctx is done first.
-func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving bool) (*parkSearch, error) {
+func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving, pullOrder bool) (*parkSearch, error) {
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
 	rows, dead, err := startRows(ctx, g, starts)
@@ -95,7 +101,7 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving b
 	for _, s := range starts {
 		ps.start[s] = true
 	}
-	ps.moving = moving
+	ps.moving, ps.pullOrder = moving, pullOrder
 	ps.used = make([]bool, b.N)
 	if moving {
 		ps.sinkNow = sokoban.NewMarks(b.N)
@@ -275,6 +281,10 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	const m = 1<<8 - 1
 	rank := uint64(min(len(boxes), m))<<56 | uint64(min(home, m))<<48 | uint64(min(ps.regions(), m))<<40 |
 		uint64(min(away, 1<<16-1))<<24 | uint64(min(onGoals, m))<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
+	if ps.pullOrder {
+		rank = uint64(min(len(boxes), m))<<56 | uint64(min(ps.regions(), m))<<48 | uint64(min(onGoals, m))<<40 |
+			uint64(1<<16-1-min(spread, 1<<16-1))<<24 | uint64(min(home, m))<<16 | uint64(min(away, 1<<16-1))
+	}
 	heap.Push(&ps.open, entry{key: rank, id: uint32(id)})
 	if rank < ps.bestRank {
 		ps.best, ps.bestRank = id, rank

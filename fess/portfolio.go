@@ -28,6 +28,9 @@ type strategy struct {
 	// clearing and connectivity advisors (Festival's, clearing.go); the
 	// parking search's moving sink (parkSearch).
 	onGoals, opener, pair, imagine, park, clear, moving bool
+	// pullOrder orders the parking search as Festival's pull search
+	// (parkSearch.pullOrder).
+	pullOrder bool
 	// back runs the backward search alone, greedily towards the start
 	// (backward.greedy), until it reaches the start position.
 	back bool
@@ -63,6 +66,7 @@ var strategies = []strategy{
 	{name: "back", share: 14, focus: focusNever, member: fessMember, inDefault: true, back: true, doc: "greedy best-first over pull macro-moves from the solved position to the start"},
 	{name: "park", share: 14, focus: focusLast, inDefault: true, member: fessMember, park: true, clear: true, doc: "FESS along a parking plan from a backward search with a sink"},
 	{name: "sink", share: 14, focus: focusLast, inDefault: true, member: fessMember, park: true, clear: true, moving: true, doc: "park with Festival's moving sink in its parking search"},
+	{name: "pull", share: 7, focus: focusNever, member: fessMember, park: true, clear: true, moving: true, pullOrder: true, doc: "sink with its parking search ordered as Festival's pull search, never focusing"},
 }
 
 // fessMember runs s on the FESS engine with the portfolio's other

@@ -34,7 +34,7 @@ type goldenRun struct {
 // budgets keep the whole test near 20 s on one core, 10 s on two.
 func goldenRuns(t *testing.T) []goldenRun {
 	var runs []goldenRun
-	for _, s := range []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park", "sink"} {
+	for _, s := range []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park", "sink", "pull"} {
 		runs = append(runs, goldenRun{"fess:strategies=" + s, fessNodes})
 	}
 	runs = append(runs,
