@@ -51,15 +51,14 @@ type cellQueue struct {
 	best   int32   // the best cell so far
 	first  uint32  // the node that made best the best cell (drawn for progress)
 	turn   uint64
+	// waitCap is the capacity of the cells' heaps, summed as add grows
+	// them (bytes runs at every expansion, over a thousand cells and more).
+	waitCap int64
 }
 
 // bytes returns the memory the cells and their heaps take.
 func (q *cellQueue) bytes() int64 {
-	n := int64(len(q.cells)) * cellBytes
-	for i := range q.cells {
-		n += entryBytes * int64(cap(q.cells[i].wait))
-	}
-	return n
+	return int64(len(q.cells))*cellBytes + entryBytes*q.waitCap
 }
 
 // next picks the node to expand: turns alternate between the best cell
@@ -154,5 +153,8 @@ func (q *cellQueue) add(c int32, id uint32, w int32, f features) {
 	if q.cells[c].key.better(q.cells[q.best].key) {
 		q.best, q.first = c, id
 	}
-	heap.Push(&q.cells[c].wait, entry{key: uint64(w)<<48 | f.order(), id: id})
+	wait := &q.cells[c].wait
+	before := cap(*wait)
+	heap.Push(wait, entry{key: uint64(w)<<48 | f.order(), id: id})
+	q.waitCap += int64(cap(*wait) - before)
 }
