@@ -330,11 +330,9 @@ func TestPullOrderStarts(t *testing.T) {
 		t.Fatalf("ordered as the pull search, the moving sink found no position to start from")
 	}
 	ps.unpack(ps.done)
-	if len(ps.boxes) != 0 {
-		for _, s := range ps.boxes {
-			if !ps.start[s] || ps.used[s] {
-				t.Errorf("the position it ended at has a box on %v, not a free start square", s)
-			}
+	for _, s := range ps.boxes {
+		if !ps.start[s] || ps.used[s] {
+			t.Errorf("the position it ended at has a box on %v, not a free start square", s)
 		}
 	}
 }

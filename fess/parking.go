@@ -160,9 +160,10 @@ type ParkEntry struct {
 // ParkPlan returns the parking plan of board b that the park strategy
 // (with moving, the sink strategy; with pullOrder too, the pull strategy)
 // follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime, and the squares of the sink (none for the moving sink); complete is false when
-// the search found no position to start from, and the plan starts from its
-// best. It returns ctx.Err() when ctx is done first.
+// search within parkPlanTime, and the squares of the sink (none for the
+// moving sink); complete is false when the search found no position to
+// start from, and the plan starts from its best. It returns ctx.Err()
+// when ctx is done first.
 func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {

@@ -279,11 +279,12 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 		ps.done = id
 	}
 	const m = 1<<8 - 1
-	rank := uint64(min(len(boxes), m))<<56 | uint64(min(home, m))<<48 | uint64(min(ps.regions(), m))<<40 |
-		uint64(min(away, 1<<16-1))<<24 | uint64(min(onGoals, m))<<16 | uint64(1<<16-1-min(spread, 1<<16-1))
+	left, regions := uint64(min(len(boxes), m)), uint64(min(ps.regions(), m))
+	goals, far := uint64(min(onGoals, m)), uint64(1<<16-1-min(spread, 1<<16-1))
+	toBring, toGo := uint64(min(home, m)), uint64(min(away, 1<<16-1))
+	rank := left<<56 | toBring<<48 | regions<<40 | toGo<<24 | goals<<16 | far
 	if ps.pullOrder {
-		rank = uint64(min(len(boxes), m))<<56 | uint64(min(ps.regions(), m))<<48 | uint64(min(onGoals, m))<<40 |
-			uint64(1<<16-1-min(spread, 1<<16-1))<<24 | uint64(min(home, m))<<16 | uint64(min(away, 1<<16-1))
+		rank = left<<56 | regions<<48 | goals<<40 | far<<24 | toBring<<16 | toGo
 	}
 	heap.Push(&ps.open, entry{key: rank, id: uint32(id)})
 	if rank < ps.bestRank {
