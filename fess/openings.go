@@ -120,35 +120,49 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 
 // parkPlan runs the parking search on its share of the budget and makes its
 // plan the one the features follow: from the position it ended at, or
-// where it found none, from its best (parkSearch.entries). done is set
-// when the whole budget runs out.
+// where it found none, from its best (parkSearch.entries). The sink
+// strategy tries the pull ordering on half as much again where its own
+// finds no position to start from (parkOrders). done is set when the
+// whole budget runs out.
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, e.strat.pullOrder)
-	if err != nil {
-		return e.stopped(err)
-	}
-	e.parking = ps // counted in e.bytes while it runs
-	defer func() { e.parking = nil }()
+	orders := parkOrders(e.strat.moving, e.strat.pullOrder)
+	var plan []parkEntry
 	expanded := int64(0)
-	ps.stop = func() bool {
-		_, stop := e.guard.Check(&e.stats)
-		return stop || !e.left(parkShare, expanded, parkNodes)
-	}
-	for ; e.left(parkShare, expanded, parkNodes); expanded++ {
+	for i, pull := range orders {
+		ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, pull)
+		if err != nil {
+			return e.stopped(err)
+		}
+		e.parking = ps // counted in e.bytes while it runs
+		share, most := parkShare*(1+float64(i)/2), parkNodes*(2+int64(i))/2
+		ps.stop = func() bool {
+			_, stop := e.guard.Check(&e.stats)
+			return stop || !e.left(share, expanded, most)
+		}
+		for ; e.left(share, expanded, most); expanded++ {
+			if st, stop := e.tick(); stop {
+				e.parking = nil
+				return e.stop(st), true, nil
+			}
+			if !ps.step() {
+				break
+			}
+			e.stats.Expanded++
+		}
+		e.parking = nil
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if !ps.step() {
+		if i == 0 || ps.done >= 0 {
+			plan = ps.entries(ps.end())
+		}
+		if e.parked = ps.done >= 0; e.parked {
 			break
 		}
-		e.stats.Expanded++
 	}
-	if st, stop := e.tick(); stop {
-		return e.stop(st), true, nil
-	}
-	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), ps.entries(ps.end()))
+	pk, err := newParking(setUp, e.b, newMacroGen(e.b, nil), plan)
 	if err != nil {
 		return e.stopped(err)
 	}
@@ -156,8 +170,22 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 		return e.stop(st), true, nil
 	}
 	e.feat.park = pk
-	e.parked = ps.done >= 0
 	return solver.Result{}, false, nil
+}
+
+// parkOrders returns the orderings of the parking search a strategy tries
+// in turn until one finds a position to start from (true: Festival's pull
+// ordering), the first on the search's budget, each later one on half as
+// much again. The sink strategy tries the pull ordering after its own:
+// where its own finds no
+// position to start from, the pull ordering finds one on 54 of 120 levels
+// of XSokoban and the dev set (docs/fess.md, Measurements, "the pull
+// ordering where sink's fails").
+func parkOrders(moving, pullOrder bool) []bool {
+	if moving && !pullOrder {
+		return []bool{false, true}
+	}
+	return []bool{pullOrder}
 }
 
 // startBackward sets up the backward search under the guard's set-up

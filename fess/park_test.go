@@ -320,7 +320,8 @@ func TestMovingSinkStarts(t *testing.T) {
 // finds no position to start from within parkNodes expansions, and the
 // same search ordered as Festival's pull search does (the pull strategy;
 // docs/fess.md, Diagnosis: it opens a way for the player through the goal
-// room to the room that holds most of the boxes).
+// room to the room that holds most of the boxes); so the sink strategy's
+// plan is the pull ordering's (parkOrders).
 func TestPullOrderStarts(t *testing.T) {
 	if _, ps := parkSearchOrdered(t, "xsokoban90:50", true, false); ps.done >= 0 {
 		t.Errorf("the moving sink found a position to start from; the test wants a level where it finds none")
@@ -334,6 +335,18 @@ func TestPullOrderStarts(t *testing.T) {
 		if !ps.start[s] || ps.used[s] {
 			t.Errorf("the position it ended at has a box on %v, not a free start square", s)
 		}
+	}
+	b := ps.b
+	sink, _, complete, err := ParkPlan(context.Background(), b, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pull, _, _, err := ParkPlan(context.Background(), b, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !complete || !slices.Equal(sink, pull) {
+		t.Errorf("the sink strategy's plan: complete %v, %d entries, the pull ordering's %d; want it complete and the same", complete, len(sink), len(pull))
 	}
 }
 

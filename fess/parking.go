@@ -160,42 +160,57 @@ type ParkEntry struct {
 // ParkPlan returns the parking plan of board b that the park strategy
 // (with moving, the sink strategy; with pullOrder too, the pull strategy)
 // follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime, and the squares of the sink (none for the
-// moving sink); complete is false when the search found no position to
-// start from, and the plan starts from its best. It returns ctx.Err()
-// when ctx is done first.
+// search within parkPlanTime, and half as many more of each later
+// ordering it tries (parkOrders), and the squares of the sink (none for the moving sink);
+// complete is false when the search found no position to start from, and
+// the plan starts from the best of its first ordering. It returns
+// ctx.Err() when ctx is done first.
 func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N), moving, pullOrder)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	if !moving {
-		for s := sokoban.Square(0); int(s) < b.N; s++ {
-			if ps.sink[s] {
-				sink = append(sink, s)
+	orders := parkOrders(moving, pullOrder)
+	var entries []parkEntry
+	for i, pull := range orders {
+		ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N), moving, pull)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if !moving && i == 0 {
+			for s := sokoban.Square(0); int(s) < b.N; s++ {
+				if ps.sink[s] {
+					sink = append(sink, s)
+				}
 			}
 		}
-	}
-	deadline := time.Now().Add(parkPlanTime)
-	ps.stop = func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
-	for range parkNodes {
-		if !ps.step() {
+		nodes, limit := parkNodes, parkPlanTime
+		if i > 0 {
+			nodes, limit = nodes/2, limit/2
+		}
+		deadline := time.Now().Add(limit)
+		ps.stop = func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
+		for range nodes {
+			if !ps.step() {
+				break
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, false, err
+		}
+		if i == 0 || ps.done >= 0 {
+			entries = ps.entries(ps.end())
+		}
+		if complete = ps.done >= 0; complete {
 			break
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, false, err
-	}
-	pk, err := newParking(ctx, b, newMacroGen(b, nil), ps.entries(ps.end()))
+	pk, err := newParking(ctx, b, newMacroGen(b, nil), entries)
 	if err != nil {
 		return nil, nil, false, err
 	}
 	for _, en := range pk.entries {
 		plan = append(plan, ParkEntry{From: en.from, To: en.to, Until: int(en.until), Sink: en.sink})
 	}
-	return plan, sink, ps.done >= 0, nil
+	return plan, sink, complete, nil
 }
