@@ -25,6 +25,10 @@ type engine struct {
 	tree  tree      // the nodes and their positions (tree.go)
 	queue cellQueue // the cells and their waiting nodes (queue.go)
 	strat *strategy // its row of the strategy table (portfolio.go)
+	// pulled is set when its parking plan came from the pull ordering,
+	// tried after its own ordering found no position to start from
+	// (parkOrders).
+	pulled bool
 	// clearing is the clearing advisor of strategies that have it (nil:
 	// none).
 	clearing *clearing

@@ -156,7 +156,7 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 			return e.stop(st), true, nil
 		}
 		if i == 0 || ps.done >= 0 {
-			plan = ps.entries(ps.end())
+			plan, e.pulled = ps.entries(ps.end()), i > 0
 		}
 		if e.parked = ps.done >= 0; e.parked {
 			break
@@ -177,10 +177,9 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 // in turn until one finds a position to start from (true: Festival's pull
 // ordering), the first on the search's budget, each later one on half as
 // much again. The sink strategy tries the pull ordering after its own:
-// where its own finds no
-// position to start from, the pull ordering finds one on 54 of 120 levels
-// of XSokoban and the dev set (docs/fess.md, Measurements, "the pull
-// ordering where sink's fails").
+// where its own finds no position to start from, the pull ordering finds
+// one on 54 of 120 levels of XSokoban and the dev set (docs/fess.md,
+// Measurements, "the pull ordering where sink's fails").
 func parkOrders(moving, pullOrder bool) []bool {
 	if moving && !pullOrder {
 		return []bool{false, true}

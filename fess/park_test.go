@@ -350,6 +350,27 @@ func TestPullOrderStarts(t *testing.T) {
 	}
 }
 
+// TestSinkPulls: on XSokoban 50 the sink strategy's own ordering finds no
+// position to start from in its part of the budget, and the strategy
+// takes the pull ordering's plan (counted as parking.pulled); on XSokoban
+// 1 its own ordering finds one and the pull ordering is not tried.
+func TestSinkPulls(t *testing.T) {
+	for _, tc := range []struct {
+		level  string
+		pulled int64
+	}{{"xsokoban90:50", 1}, {"xsokoban90:1", 0}} {
+		l := testlevel.Resolve(t, tc.level)[0]
+		opts := solver.Options{Budget: solver.Budget{Nodes: 3000, Time: time.Minute}, Params: map[string]string{"strategies": "sink"}}
+		res, err := solver.Run(context.Background(), FESS{}, l, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Stats.Counts; c["sink.parking.complete"] != 1 || c["sink.parking.pulled"] != tc.pulled {
+			t.Errorf("%s: parking.complete %d, parking.pulled %d; want 1 and %d", tc.level, c["sink.parking.complete"], c["sink.parking.pulled"], tc.pulled)
+		}
+	}
+}
+
 // TestMatchesAfter: the moving sink's matching mended after one box moves
 // or leaves the board (startMatcher's child and leave) agrees with the
 // matching worked out afresh, for every box of Microban 1's goals moved to

@@ -160,11 +160,11 @@ type ParkEntry struct {
 // ParkPlan returns the parking plan of board b that the park strategy
 // (with moving, the sink strategy; with pullOrder too, the pull strategy)
 // follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime, and half as many more of each later
-// ordering it tries (parkOrders), and the squares of the sink (none for the moving sink);
-// complete is false when the search found no position to start from, and
-// the plan starts from the best of its first ordering. It returns
-// ctx.Err() when ctx is done first.
+// search within parkPlanTime (half as many, within half the time, for
+// each later ordering it tries: parkOrders), and the squares of the sink
+// (none for the moving sink); complete is false when the search found no
+// position to start from, and the plan starts from the best of its first
+// ordering. It returns ctx.Err() when ctx is done first.
 func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (plan []ParkEntry, sink []sokoban.Square, complete bool, err error) {
 	dist, err := b.PullDistances(ctx)
 	if err != nil {
@@ -177,7 +177,7 @@ func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (pl
 		if err != nil {
 			return nil, nil, false, err
 		}
-		if !moving && i == 0 {
+		if !moving { // one ordering
 			for s := sokoban.Square(0); int(s) < b.N; s++ {
 				if ps.sink[s] {
 					sink = append(sink, s)

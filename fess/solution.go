@@ -138,6 +138,9 @@ func (e *engine) finishStats() {
 		if e.parked {
 			e.stats.Counts["parking.complete"] = 1
 		}
+		if e.pulled {
+			e.stats.Counts["parking.pulled"] = 1
+		}
 	}
 	if q := &e.queue; len(q.cells) > 0 {
 		best := q.cells[q.best].key

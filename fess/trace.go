@@ -103,6 +103,8 @@ func (tr *tracer) root(e *engine, id uint32) {
 		packs = "imagined board"
 	case e.feat.onGoals:
 		packs = "goals"
+	case e.pulled:
+		packs = "parking plan, pull ordering"
 	case e.feat.park != nil:
 		packs = "parking plan"
 	case e.replanned:
