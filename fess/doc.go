@@ -47,7 +47,9 @@
 //     from, to, until: a box may be parked and moved on later), from a
 //     pull search in which boxes pulled into the sink leave the board: a
 //     region fixed at the start (park), or Festival's moving sink, the
-//     largest groups of start squares still free (sink).
+//     largest groups of start squares still free (sink; ordered as
+//     Festival's pull search where its own ordering finds no position to
+//     start from, and always in the pull strategy).
 //   - portfolio.go: the strategy table, each strategy one row with its
 //     share of the budget, run one after another as Festival runs its
 //     searches, or (rounds.go) in slices of growing length, each resumed
