@@ -127,23 +127,23 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	orders := parkOrders(e.strat.moving, e.strat.pullOrder)
+	defer func() { e.parking = nil }()
 	var plan []parkEntry
-	expanded := int64(0)
-	for i, pull := range orders {
-		ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, pull)
+	expanded, part := int64(0), 0.0
+	for i, o := range parkOrders(e.strat.moving, e.strat.pullOrder) {
+		ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, o.pull)
 		if err != nil {
 			return e.stopped(err)
 		}
 		e.parking = ps // counted in e.bytes while it runs
-		share, most := parkShare*(1+float64(i)/2), parkNodes*(2+int64(i))/2
+		part += o.part
+		share, most := parkShare*part, int64(parkNodes*part)
 		ps.stop = func() bool {
 			_, stop := e.guard.Check(&e.stats)
 			return stop || !e.left(share, expanded, most)
 		}
 		for ; e.left(share, expanded, most); expanded++ {
 			if st, stop := e.tick(); stop {
-				e.parking = nil
 				return e.stop(st), true, nil
 			}
 			if !ps.step() {
@@ -151,7 +151,6 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 			}
 			e.stats.Expanded++
 		}
-		e.parking = nil
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -173,18 +172,25 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	return solver.Result{}, false, nil
 }
 
+// parkOrder is one ordering of the parking search: Festival's pull
+// ordering or not, on part of the search's budget.
+type parkOrder struct {
+	pull bool
+	part float64
+}
+
 // parkOrders returns the orderings of the parking search a strategy tries
-// in turn until one finds a position to start from (true: Festival's pull
-// ordering), the first on the search's budget, each later one on half as
-// much again. The sink strategy tries the pull ordering after its own:
-// where its own finds no position to start from, the pull ordering finds
-// one on 54 of 120 levels of XSokoban and the dev set (docs/fess.md,
-// Measurements, "the pull ordering where sink's fails").
-func parkOrders(moving, pullOrder bool) []bool {
+// in turn until one finds a position to start from, the first on the
+// search's budget, a later one on half as much again. The sink strategy
+// tries the pull ordering after its own: where its own finds no position
+// to start from, the pull ordering finds one on 54 of 120 levels of
+// XSokoban and the dev set (docs/fess.md, Measurements, "the pull ordering
+// where sink's fails").
+func parkOrders(moving, pullOrder bool) []parkOrder {
 	if moving && !pullOrder {
-		return []bool{false, true}
+		return []parkOrder{{pull: false, part: 1}, {pull: true, part: 0.5}}
 	}
-	return []bool{pullOrder}
+	return []parkOrder{{pull: pullOrder, part: 1}}
 }
 
 // startBackward sets up the backward search under the guard's set-up

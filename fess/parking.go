@@ -160,8 +160,8 @@ type ParkEntry struct {
 // ParkPlan returns the parking plan of board b that the park strategy
 // (with moving, the sink strategy; with pullOrder too, the pull strategy)
 // follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime (half as many, within half the time, for
-// each later ordering it tries: parkOrders), and the squares of the sink
+// search within parkPlanTime (for a later ordering it tries, its part of
+// them: parkOrders), and the squares of the sink
 // (none for the moving sink); complete is false when the search found no
 // position to start from, and the plan starts from the best of its first
 // ordering. It returns ctx.Err() when ctx is done first.
@@ -170,10 +170,9 @@ func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (pl
 	if err != nil {
 		return nil, nil, false, err
 	}
-	orders := parkOrders(moving, pullOrder)
 	var entries []parkEntry
-	for i, pull := range orders {
-		ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N), moving, pull)
+	for i, o := range parkOrders(moving, pullOrder) {
+		ps, err := newParkSearch(ctx, b, nearestGoal(dist, b.N), moving, o.pull)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -184,11 +183,8 @@ func ParkPlan(ctx context.Context, b *sokoban.Board, moving, pullOrder bool) (pl
 				}
 			}
 		}
-		nodes, limit := parkNodes, parkPlanTime
-		if i > 0 {
-			nodes, limit = nodes/2, limit/2
-		}
-		deadline := time.Now().Add(limit)
+		nodes := int(parkNodes * o.part)
+		deadline := time.Now().Add(time.Duration(float64(parkPlanTime) * o.part))
 		ps.stop = func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
 		for range nodes {
 			if !ps.step() {
