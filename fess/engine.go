@@ -27,7 +27,7 @@ type engine struct {
 	strat *strategy // its row of the strategy table (portfolio.go)
 	// pulled is set when its parking plan came from the pull ordering,
 	// tried after its own ordering found no position to start from
-	// (parkOrders).
+	// (parkOrders); it then never focuses (focusing).
 	pulled bool
 	// clearing is the clearing advisor of strategies that have it (nil:
 	// none).

@@ -221,8 +221,13 @@ func (e *engine) use(s *strategy) {
 }
 
 // focusing reports whether the best cell's turns go to the best cell with
-// nodes waiting when the best cell has none (next).
+// nodes waiting when the best cell has none (next). A strategy following
+// the pull ordering's parking plan never focuses, as the pull strategy:
+// the plan's forward search needs long unfocused (XSokoban 50).
 func (e *engine) focusing() bool {
+	if e.pulled {
+		return false
+	}
 	switch e.strat.focus {
 	case focusAlways:
 		return true
