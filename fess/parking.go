@@ -160,8 +160,8 @@ type ParkEntry struct {
 // ParkPlan returns the parking plan of board b that the park strategy
 // (with moving, the sink strategy; with pullOrder too, the pull strategy)
 // follows, worked out by at most parkNodes expansions of the parking
-// search within parkPlanTime (for a later ordering it tries, its part of
-// them: parkOrders), and the squares of the sink
+// search within parkPlanTime (each ordering it tries on its part of them:
+// parkOrders), and the squares of the sink
 // (none for the moving sink); complete is false when the search found no
 // position to start from, and the plan starts from the best of its first
 // ordering. It returns ctx.Err() when ctx is done first.
