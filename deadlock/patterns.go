@@ -39,8 +39,8 @@ type Patterns struct {
 	words  int
 
 	// Tried counts calls of Learn that ran a relaxed search; Learned the
-	// patterns found.
-	Tried, Learned uint64
+	// patterns found; Seeded the deadlock sets Seed added.
+	Tried, Learned, Seeded uint64
 
 	set, trial []sokoban.Square
 }
@@ -162,4 +162,73 @@ func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
 func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
 	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true, false)
 	return !solvable && !open
+}
+
+// Seed adds deadlock sets before any search, as YASS computes its deadlock
+// sets at set-up (issue 26; docs/fess.md, Diagnosis): every two boxes on
+// squares next to each other, across or diagonally, neither on a dead
+// square and at least one beside a wall, with the player in each area of
+// the squares the two leave him, that the relaxed search proves can never
+// both be freed or put on goals. Each is a pattern as Learn keeps one, and
+// the store's room for learned patterns is not spent on them. stop, asked
+// between pairs, ends the seeding early. Seed returns the patterns added.
+func (pt *Patterns) Seed(dead []bool, stop func() bool) int {
+	b, c := pt.b, pt.c
+	walled := func(s sokoban.Square) bool {
+		for d := range sokoban.Dirs {
+			if b.Next(s, d) == sokoban.None {
+				return true
+			}
+		}
+		return false
+	}
+	added := 0
+	covered := make([]bool, b.N)
+	var areas []sokoban.Square
+	var regions [][]uint64
+pairs:
+	for s := sokoban.Square(0); int(s) < b.N; s++ {
+		if dead[s] {
+			continue
+		}
+		x, y := b.XY(s)
+		for _, t := range [4]sokoban.Square{b.At(x+1, y), b.At(x-1, y+1), b.At(x, y+1), b.At(x+1, y+1)} {
+			if t == sokoban.None || dead[t] || !walled(s) && !walled(t) {
+				continue
+			}
+			if stop != nil && stop() {
+				break pairs
+			}
+			set := []sokoban.Square{min(s, t), max(s, t)}
+			clear(covered)
+			areas, regions = areas[:0], regions[:0]
+			c.place(set)
+			for q := sokoban.Square(0); int(q) < b.N; q++ {
+				if covered[q] || q == s || q == t {
+					continue
+				}
+				c.reachFrom(q)
+				region := make([]uint64, pt.words)
+				for r := range b.N {
+					if c.g.has(c.reach, sokoban.Square(r)) {
+						region[r/64] |= 1 << (r % 64)
+						covered[r] = true
+					}
+				}
+				areas, regions = append(areas, q), append(regions, region)
+			}
+			c.lift(set)
+			for i, q := range areas {
+				if !pt.dead(set, q) {
+					continue
+				}
+				pt.anchor[set[0]] = append(pt.anchor[set[0]], int32(len(pt.list)))
+				pt.list = append(pt.list, pattern{boxes: set, region: regions[i]})
+				added++
+			}
+		}
+	}
+	pt.MaxPatterns += added
+	pt.Seeded += uint64(added)
+	return added
 }

@@ -274,3 +274,37 @@ func TestMustLeaveExhaustive(t *testing.T) {
 		t.Fatal("MustLeave never fired")
 	}
 }
+
+// TestSeedSound checks the deadlock sets of Patterns.Seed on every state of
+// the complete state graphs of small levels: no solvable state holds one.
+func TestSeedSound(t *testing.T) {
+	var graphs, seeded, matched int
+	for _, l := range propertyLevels(t) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead := DeadSquares(b)
+		g := stategraph.Build(b, dead, 20000)
+		if g == nil {
+			continue
+		}
+		graphs++
+		pt := NewPatterns(b, NewCorrals(b, dead))
+		seeded += pt.Seed(dead, nil)
+		p := b.Start()
+		for id, key := range g.Keys {
+			p.Unpack(key)
+			if pt.Match(p) {
+				matched++
+				if g.Dist[id] >= 0 {
+					t.Fatalf("%s: a solvable position holds a deadlock set:\n%s", l.Name(), show(p))
+				}
+			}
+		}
+	}
+	t.Logf("%d levels, %d deadlock sets, %d states hold one", graphs, seeded, matched)
+	if seeded == 0 || matched == 0 {
+		t.Fatal("no deadlock set found or matched")
+	}
+}

@@ -132,6 +132,9 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *pla
 	dead := deadlock.DeadFromDistances(b, dist)
 	e.near = nearestGoal(dist, b.N)
 	e.tier = newTier(b, dead, heuristic.NewPushMatching(b, dist))
+	// YASS's deadlock sets, before the search learns its own patterns
+	// (docs/fess.md, Deadlocks in two tiers).
+	e.tier.patterns.Seed(dead, func() bool { return setUp.Err() != nil })
 	e.gen = newMacroGen(b, dead)
 	if e.gen.macros, err = deadlock.NewMacros(setUp, b); err != nil {
 		return e.setUpFailed(err)

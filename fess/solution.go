@@ -108,11 +108,12 @@ func (e *engine) finishStats() {
 	e.stats.Elapsed = e.elapsed()
 	t := &e.tier
 	e.stats.Counts = map[string]int64{
-		"cells":          int64(len(e.queue.cells)),
-		"boxes":          int64(e.b.Boxes()),
-		"macro_moves":    e.stats.Generated,
-		"patterns":       int64(t.patterns.Len()),
-		"patterns.tried": int64(t.patterns.Tried),
+		"cells":           int64(len(e.queue.cells)),
+		"boxes":           int64(e.b.Boxes()),
+		"macro_moves":     e.stats.Generated,
+		"patterns":        int64(t.patterns.Len()),
+		"patterns.tried":  int64(t.patterns.Tried),
+		"patterns.seeded": int64(t.patterns.Seeded),
 	}
 	for k, n := range t.deadCounts() {
 		e.stats.Counts["dead."+k] = n
