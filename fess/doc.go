@@ -34,7 +34,8 @@
 //     weigh 0 where all others weigh 1. Nothing is pruned for weight: the
 //     search is complete over the macro-move graph without deadlocks.
 //   - deadlocks.go: the deadlock tier: frozen boxes and wall segments on
-//     every move; learned patterns, the corral search, boxes cut off by
+//     every move; learned patterns (seeded with YASS's deadlock sets of
+//     two boxes, issue 26 item 2), the corral search, boxes cut off by
 //     boxes frozen on goals and the matching only when a node comes up.
 //   - backward.go, startmatch.go: the backward search over pull
 //     macro-moves, which the forward search meets in the middle; greedy
