@@ -154,9 +154,10 @@ func show(p *sokoban.Position) string {
 // complete state graphs of small Microban levels and checks that Learn
 // never finds a pattern in a solvable state and that no solvable state
 // matches a learned pattern; it also checks that patterns are learned, and
-// that a state a pattern was learned from matches it.
+// that a state a pattern was learned from matches it. The deadlock sets
+// Seed adds are checked the same way: no solvable state holds one.
 func TestPatternsSound(t *testing.T) {
-	var graphs, learned, matched int
+	var graphs, learned, matched, seeded, seedMatched int
 	for _, l := range propertyLevels(t) {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
@@ -169,6 +170,8 @@ func TestPatternsSound(t *testing.T) {
 		}
 		graphs++
 		pt := NewPatterns(b, NewCorrals(b, dead))
+		seeds := NewPatterns(b, NewCorrals(b, dead))
+		seeded += seeds.Seed(dead, nil)
 		p := b.Start()
 		for id, key := range g.Keys {
 			p.Unpack(key)
@@ -190,11 +193,17 @@ func TestPatternsSound(t *testing.T) {
 					t.Fatalf("%s: a solvable position matches a learned pattern:\n%s", l.Name(), show(p))
 				}
 			}
+			if seeds.Match(p) {
+				seedMatched++
+				if g.Dist[id] >= 0 {
+					t.Fatalf("%s: a solvable position holds a deadlock set:\n%s", l.Name(), show(p))
+				}
+			}
 		}
 	}
-	t.Logf("%d levels, %d patterns learned, %d states match one", graphs, learned, matched)
-	if learned == 0 || matched == 0 {
-		t.Fatal("no pattern learned or matched")
+	t.Logf("%d levels, %d patterns learned, %d states match one; %d deadlock sets seeded, %d states hold one", graphs, learned, matched, seeded, seedMatched)
+	if learned == 0 || matched == 0 || seeded == 0 || seedMatched == 0 {
+		t.Fatal("no pattern learned or matched, or no deadlock set seeded or matched")
 	}
 }
 
@@ -272,39 +281,5 @@ func TestMustLeaveExhaustive(t *testing.T) {
 	t.Logf("%d levels: %d (state, box on goal) pairs said to move, %d solvable with the box still", graphs, said, stay)
 	if said == 0 {
 		t.Fatal("MustLeave never fired")
-	}
-}
-
-// TestSeedSound checks the deadlock sets of Patterns.Seed on every state of
-// the complete state graphs of small levels: no solvable state holds one.
-func TestSeedSound(t *testing.T) {
-	var graphs, seeded, matched int
-	for _, l := range propertyLevels(t) {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dead := DeadSquares(b)
-		g := stategraph.Build(b, dead, 20000)
-		if g == nil {
-			continue
-		}
-		graphs++
-		pt := NewPatterns(b, NewCorrals(b, dead))
-		seeded += pt.Seed(dead, nil)
-		p := b.Start()
-		for id, key := range g.Keys {
-			p.Unpack(key)
-			if pt.Match(p) {
-				matched++
-				if g.Dist[id] >= 0 {
-					t.Fatalf("%s: a solvable position holds a deadlock set:\n%s", l.Name(), show(p))
-				}
-			}
-		}
-	}
-	t.Logf("%d levels, %d deadlock sets, %d states hold one", graphs, seeded, matched)
-	if seeded == 0 || matched == 0 {
-		t.Fatal("no deadlock set found or matched")
 	}
 }
