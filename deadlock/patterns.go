@@ -130,8 +130,16 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 		}
 		i++
 	}
+	pt.keep(slices.Clone(set), pt.region(set, player))
+	pt.Learned++
+	return true
+}
+
+// region returns the area of squares the player on player can walk to
+// with only boxes on the board, as a bit set.
+func (pt *Patterns) region(boxes []sokoban.Square, player sokoban.Square) []uint64 {
 	c := pt.c
-	c.place(set)
+	c.place(boxes)
 	c.reachFrom(player)
 	region := make([]uint64, pt.words)
 	for s := range pt.b.N {
@@ -139,11 +147,14 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 			region[s/64] |= 1 << (s % 64)
 		}
 	}
-	c.lift(set)
-	pt.anchor[set[0]] = append(pt.anchor[set[0]], int32(len(pt.list)))
-	pt.list = append(pt.list, pattern{boxes: slices.Clone(set), region: region})
-	pt.Learned++
-	return true
+	c.lift(boxes)
+	return region
+}
+
+// keep adds the pattern of boxes (sorted) with the player in region.
+func (pt *Patterns) keep(boxes []sokoban.Square, region []uint64) {
+	pt.anchor[boxes[0]] = append(pt.anchor[boxes[0]], int32(len(pt.list)))
+	pt.list = append(pt.list, pattern{boxes: boxes, region: region})
 }
 
 // loose reports whether the box on s has free squares (no wall, no box) on
@@ -173,7 +184,7 @@ func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
 // the store's room for learned patterns is not spent on them. stop, asked
 // between pairs, ends the seeding early. Seed returns the patterns added.
 func (pt *Patterns) Seed(dead []bool, stop func() bool) int {
-	b, c := pt.b, pt.c
+	b := pt.b
 	walled := func(s sokoban.Square) bool {
 		for d := range sokoban.Dirs {
 			if b.Next(s, d) == sokoban.None {
@@ -184,8 +195,6 @@ func (pt *Patterns) Seed(dead []bool, stop func() bool) int {
 	}
 	added := 0
 	covered := make([]bool, b.N)
-	var areas []sokoban.Square
-	var regions [][]uint64
 pairs:
 	for s := sokoban.Square(0); int(s) < b.N; s++ {
 		if dead[s] {
@@ -201,30 +210,18 @@ pairs:
 			}
 			set := []sokoban.Square{min(s, t), max(s, t)}
 			clear(covered)
-			areas, regions = areas[:0], regions[:0]
-			c.place(set)
 			for q := sokoban.Square(0); int(q) < b.N; q++ {
 				if covered[q] || q == s || q == t {
 					continue
 				}
-				c.reachFrom(q)
-				region := make([]uint64, pt.words)
+				region := pt.region(set, q)
 				for r := range b.N {
-					if c.g.has(c.reach, sokoban.Square(r)) {
-						region[r/64] |= 1 << (r % 64)
-						covered[r] = true
-					}
+					covered[r] = covered[r] || region[r/64]&(1<<(r%64)) != 0
 				}
-				areas, regions = append(areas, q), append(regions, region)
-			}
-			c.lift(set)
-			for i, q := range areas {
-				if !pt.dead(set, q) {
-					continue
+				if pt.dead(set, q) {
+					pt.keep(set, region)
+					added++
 				}
-				pt.anchor[set[0]] = append(pt.anchor[set[0]], int32(len(pt.list)))
-				pt.list = append(pt.list, pattern{boxes: set, region: regions[i]})
-				added++
 			}
 		}
 	}
