@@ -2,8 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +18,7 @@ import (
 	"time"
 
 	"soko/internal/english"
+	"soko/internal/jsonl"
 	"soko/internal/outfile"
 	"soko/level"
 )
@@ -251,48 +250,64 @@ func LevelHash(l *level.Level) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// ReadRecords reads a results file's records. A last line without its
-// newline (a run being written when the process was killed) is ignored; any
-// other line that is not a record is an error naming its line.
+// ReadRecords reads a results file's records. A last record without its
+// newline counts; a last line cut short (a run being written when the
+// process was killed) is left out; any other line that is not a record is an
+// error naming its line.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	recs, _, err := readRecords(r, name)
+	recs, _, _, err := readRecordsAt(r, name)
 	return recs, err
 }
 
-// readRecords also returns the length of the complete lines read.
-func readRecords(r io.Reader, name string) ([]Record, int64, error) {
-	recs, _, good, err := readRecordsAt(r, name)
-	return recs, good, err
-}
+// recordPrefix is how every line of a results file begins (Key is
+// Record's first field); a last line that begins so but is not a record
+// was cut short by a kill.
+const recordPrefix = `{"key":"`
 
-// readRecordsAt also returns each record's line number.
-func readRecordsAt(r io.Reader, name string) ([]Record, []int, int64, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+// readRecordsAt also returns each record's line number and where the whole
+// records end.
+func readRecordsAt(r io.Reader, name string) ([]Record, []int, jsonl.Tail, error) {
 	var recs []Record
 	var lines []int
-	var good int64
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if err == io.EOF {
-			return recs, lines, good, nil // a partial last line, if any, is dropped
-		}
+	tail, err := jsonl.Records(r, name, recordPrefix, func(line []byte, n int) error {
+		rec, err := parseRecord(line)
 		if err != nil {
-			return nil, nil, 0, err
+			return err
 		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			var rec Record
-			if err := json.Unmarshal(t, &rec); err != nil {
-				return nil, nil, 0, fmt.Errorf("%s:%d: not a result record: %v", name, n, err)
-			}
-			if rec.Key == "" {
-				return nil, nil, 0, fmt.Errorf("%s:%d: result record without a key", name, n)
-			}
-			fixThreadsKey(&rec)
-			recs = append(recs, rec)
-			lines = append(lines, n)
-		}
-		good += int64(len(line))
+		recs = append(recs, rec)
+		lines = append(lines, n)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, jsonl.Tail{}, err
 	}
+	return recs, lines, tail, nil
+}
+
+// parseRecord reads one line of a results file. A record of soko bench
+// has a key, solver, level and status; what soko optimize and soko solve
+// --json write is named as such, so that neither is taken for a run.
+func parseRecord(line []byte) (Record, error) {
+	var rec Record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return Record{}, fmt.Errorf("not a soko bench record: %v", err)
+	}
+	if rec.Key == "" || rec.Solver == "" || rec.Level == "" || rec.Status == "" {
+		var other struct {
+			Metric string `json:"metric"`
+			Algo   string `json:"algo"`
+		}
+		json.Unmarshal(line, &other)
+		switch {
+		case other.Metric != "":
+			return Record{}, errors.New("a record of soko optimize, not of soko bench")
+		case other.Algo != "":
+			return Record{}, errors.New("a record of soko solve --json, not of soko bench")
+		}
+		return Record{}, errors.New(`not a soko bench record: want "key", "solver", "level" and "status"`)
+	}
+	fixThreadsKey(&rec)
+	return rec, nil
 }
 
 // differingFields names the JSON fields in which two records differ.
@@ -331,38 +346,12 @@ func outcome(r *Record) string {
 	return r.Status
 }
 
-// openRead opens a results file for reading; one whose name ends in .gz
-// is read through gzip, so that large committed results stay small.
-func openRead(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil || !strings.HasSuffix(path, ".gz") {
-		return f, err
-	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return readCloser{z, f}, nil
-}
-
-// readCloser reads a gzip stream and closes the file under it.
-type readCloser struct {
-	*gzip.Reader
-	f *os.File
-}
-
-func (r readCloser) Close() error {
-	r.Reader.Close()
-	return r.f.Close()
-}
-
 // ReadFiles reads several results files and joins their records; a run that
 // occurs in more than one place is kept once (the first).
 func ReadFiles(paths ...string) ([]Record, error) {
 	var all []Record
 	for _, p := range paths {
-		f, err := openRead(p)
+		f, err := jsonl.Open(p)
 		if err != nil {
 			return nil, err
 		}
@@ -445,7 +434,7 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 	var all []Record
 	var where []at
 	for _, p := range paths {
-		f, err := openRead(p)
+		f, err := jsonl.Open(p)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -510,9 +499,11 @@ type Results struct {
 	n    int
 }
 
-// OpenResults opens or creates the results file at path for appending. The
-// runs already in it are remembered (Done), and a partial last line left by
-// a killed process is cut off.
+// OpenResults opens or creates the results file at path for appending. A
+// file that holds anything but soko bench records (blank lines aside) is
+// refused, untouched. The runs already in it are remembered (Done); a last
+// record cut short by a killed process is cut off, and a last record
+// without its newline is given one.
 func OpenResults(path string) (*Results, error) {
 	if err := outfile.Check(path); err != nil {
 		return nil, err
@@ -521,14 +512,20 @@ func OpenResults(path string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, good, err := readRecords(f, path)
+	recs, _, tail, err := readRecordsAt(f, path)
 	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w; --out takes a new file or one soko bench wrote", err)
+	}
+	if err := outfile.Trim(f, tail.Keep); err != nil {
 		f.Close()
 		return nil, err
 	}
-	if err := outfile.Trim(f, good); err != nil {
-		f.Close()
-		return nil, err
+	if tail.Newline { // a last record without its newline: end it, not splice the next to it
+		if _, err := f.Write([]byte{'\n'}); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	done := make(map[string]bool, len(recs))
 	for _, r := range recs {

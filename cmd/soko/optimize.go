@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"soko/bench"
 	"soko/internal/ctxio"
 	"soko/internal/english"
+	"soko/internal/jsonl"
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
@@ -287,27 +288,45 @@ func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) e
 	if err != nil {
 		return err
 	}
+	if f, err = jsonl.Unzip(f, path); err != nil {
+		return err
+	}
 	defer f.Close()
-	sc := bufio.NewScanner(&cappedReader{r: f, left: maxFromFile})
-	sc.Buffer(make([]byte, 0, 1<<20), level.MaxSolutionText+1<<16)
-	cache := map[string]*level.Level{} // level address → level, read once
-	for line := 1; sc.Scan(); line++ {
+	lines := jsonl.NewReader(&cappedReader{r: f, left: maxFromFile}, path)
+	type resolved struct {
+		level *level.Level
+		hash  string
+	}
+	cache := map[string]resolved{} // level address → level, read once
+	for {
+		text, _, err := lines.Line()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			return fmt.Errorf("optimize: results file %w", err)
+		}
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		line := lines.N()
+		text = bytes.TrimSpace(text)
+		if len(text) == 0 {
 			continue
 		}
 		var r struct {
-			Level    string `json:"level"`
-			Status   string `json:"status"`
-			Verified *bool  `json:"verified"`
-			Solver   string `json:"solver"`
-			Algo     string `json:"algo"`
-			Solution string `json:"solution"`
+			Level     string `json:"level"`
+			LevelHash string `json:"level_hash"`
+			Status    string `json:"status"`
+			Verified  *bool  `json:"verified"`
+			Solver    string `json:"solver"`
+			Algo      string `json:"algo"`
+			Solution  string `json:"solution"`
 		}
-		if err := json.Unmarshal([]byte(text), &r); err != nil {
+		if err := json.Unmarshal(text, &r); err != nil {
 			return fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		if r.Status != "solved" || r.Solution == "" || r.Verified != nil && !*r.Verified {
@@ -322,23 +341,21 @@ func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) e
 			if len(lvls) != 1 {
 				return fmt.Errorf("%s:%d: level %q names %d levels", path, line, r.Level, len(lvls))
 			}
-			l, cache[r.Level] = lvls[0], lvls[0]
+			l = resolved{lvls[0], bench.LevelHash(lvls[0])}
+			cache[r.Level] = l
+		}
+		if r.LevelHash != "" && r.LevelHash != l.hash { // the record was run on another board than the address names now
+			return fmt.Errorf("%s:%d: level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s",
+				path, line, r.Level, r.LevelHash, l.hash)
 		}
 		solverName := r.Solver
 		if solverName == "" {
 			solverName = r.Algo
 		}
-		if err := yield(optimizeJob{level: l, lurd: r.Solution, solver: solverName}); err != nil {
+		if err := yield(optimizeJob{level: l.level, lurd: r.Solution, solver: solverName}); err != nil {
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		return fmt.Errorf("optimize: results file %s: %v", path, err)
-	}
-	return nil
 }
 
 // cappedReader reads r and fails once more than left bytes come.
@@ -375,32 +392,47 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 		return nil, err
 	}
 	o := &optimizeOut{f: f, done: map[string]bool{}}
-	in := bufio.NewReader(f)
-	good := int64(0) // the end of the last whole line
-	for n := 1; ; n++ {
-		line, err := in.ReadBytes('\n')
-		if err == io.EOF {
-			break // what is left is a line cut by a killed process, or nothing
-		}
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		var r optimized
-		if text := bytes.TrimSpace(line); len(text) > 0 {
-			if err := json.Unmarshal(text, &r); err != nil || r.Level == "" {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: not a result of soko optimize; give --out a new file or one it wrote", path, n)
-			}
+	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
+		r, err := parseOptimized(line)
+		if err == nil {
 			o.done[r.Level+"|"+r.Solver] = true
 		}
-		good += int64(len(line))
+		return err
+	})
+	if err == nil {
+		err = outfile.Trim(f, tail.Keep)
 	}
-	if err := outfile.Trim(f, good); err != nil {
+	if err == nil && tail.Newline { // a last result without its newline: end it, not splice the next to it
+		_, err = f.Write([]byte{'\n'})
+	}
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return o, nil
+}
+
+// optimizedPrefix is how every line of an --out file begins (Level is
+// optimized's first field); a last line that begins so but is not a result
+// was cut short by a kill.
+const optimizedPrefix = `{"level":"`
+
+// parseOptimized reads one line of an --out file: a result of soko
+// optimize has a level and a metric and no key, which a record of soko
+// bench has.
+func parseOptimized(line []byte) (optimized, error) {
+	var r struct {
+		optimized
+		Key string `json:"key"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil || r.Level == "" || r.Metric == "" || r.Key != "" {
+		what := "not a result of soko optimize"
+		if r.Key != "" {
+			what = "a record of soko bench, not a result of soko optimize"
+		}
+		return optimized{}, fmt.Errorf("%s; give --out a new file or one soko optimize wrote", what)
+	}
+	return r.optimized, nil
 }
 
 // write appends one result as one line, so that the file holds whole

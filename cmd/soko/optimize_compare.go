@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"soko/internal/english"
+	"soko/internal/jsonl"
 	"soko/optimize"
 )
 
@@ -28,12 +28,12 @@ func (c *compareFiles) Set(s string) error {
 // pushes and moves of a solved level.
 type lengthsBy map[string]map[string]optimize.Score
 
-// readLengths reads the solved levels of a results file: JSONL from soko
-// bench or soko solve --json (one solver per "solver" or "algo" field), or
+// readLengths reads the solved levels of a results file (gzipped when its
+// name ends in .gz): JSONL from soko bench or soko solve --json (one solver per "solver" or "algo" field), or
 // a table of tab-separated columns with a "level" column and, per solver
 // NAME, NAME_status, NAME_pushes and NAME_moves.
 func readLengths(path string, into lengthsBy) error {
-	f, err := os.Open(path)
+	f, err := jsonl.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return usagef("optimize: --compare file %s does not exist", path)
 	}
@@ -41,8 +41,7 @@ func readLengths(path string, into lengthsBy) error {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	lines := jsonl.NewReader(f, path)
 	var header []string
 	add := func(name, lvl string, s optimize.Score) {
 		if into[name] == nil {
@@ -50,8 +49,15 @@ func readLengths(path string, into lengthsBy) error {
 		}
 		into[name][lvl] = s
 	}
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
+	for {
+		b, _, err := lines.Line()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line, text := lines.N(), strings.TrimSpace(string(b))
 		switch {
 		case text == "":
 		case strings.HasPrefix(text, "{"):
@@ -74,7 +80,6 @@ func readLengths(path string, into lengthsBy) error {
 			}
 		}
 	}
-	return sc.Err()
 }
 
 func tableRow(header, cells []string, add func(name, lvl string, s optimize.Score)) error {

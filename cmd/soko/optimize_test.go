@@ -197,7 +197,8 @@ func TestOptimizeOutResumes(t *testing.T) {
 	if err := os.WriteFile(foreign, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := soko(t, "", "optimize", "--from", results, "--out", foreign); err == nil || !strings.Contains(err.Error(), foreign+":2") {
+	// A JSON object with a level is not yet a result of soko optimize.
+	if _, _, err := soko(t, "", "optimize", "--from", results, "--out", foreign); err == nil || !strings.Contains(err.Error(), foreign+":1") {
 		t.Errorf("a foreign --out file: %v", err)
 	}
 	if b, _ := os.ReadFile(foreign); string(b) != body {
