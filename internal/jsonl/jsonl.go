@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,11 @@ func (r *Reader) Line() (line []byte, newline bool, err error) {
 		if len(r.buf)+len(text) > r.max {
 			return nil, false, fmt.Errorf("%s:%d: line longer than %d bytes", r.name, r.n, r.max)
 		}
+		// Grow by doubling: append grows a large slice by a quarter, which
+		// allocates five times the cap to reach it.
+		if need := len(r.buf) + len(text); need > cap(r.buf) {
+			r.buf = append(make([]byte, 0, min(max(2*cap(r.buf), need), r.max)), r.buf...)
+		}
 		r.buf = append(r.buf, text...)
 		r.off += int64(len(chunk))
 		switch {
@@ -99,8 +105,9 @@ type Tail struct {
 // Records gives rec each line of r that is not blank, with its number, and
 // says where the whole records end. A line rec refuses is an error naming
 // the file and line, with one exception: a last line without its newline
-// that begins as the records do (prefix, such as `{"key":"`) and that rec
-// refuses is a record cut short by a killed writer, and is left out (Tail.Cut).
+// that begins as the records do (prefix, such as `{"key":"`), is not whole
+// JSON and that rec refuses is a record cut short by a killed writer, and
+// is left out (Tail.Cut).
 // A last line rec takes counts whether or not it has its newline.
 func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) error) (Tail, error) {
 	lr := NewReader(r, name)
@@ -115,7 +122,7 @@ func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) erro
 		}
 		if text := bytes.TrimSpace(line); len(text) > 0 {
 			if err := rec(text, lr.N()); err != nil {
-				if !newline && cutFrom(line, prefix) {
+				if !newline && cutFrom(line, prefix) && !json.Valid(text) {
 					t.Cut = lr.N()
 					return t, nil
 				}

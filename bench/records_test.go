@@ -1,0 +1,168 @@
+package bench
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"soko/internal/jsonl"
+)
+
+// testLine is a results line of a run on microban:i.
+func testLine(t *testing.T, i int) string {
+	t.Helper()
+	r := Record{Key: fmt.Sprintf("astar|microban:%d|h|t=1s|1", i), Solver: "astar", Level: fmt.Sprintf("microban:%d", i), LevelHash: "h", Status: "solved", Verified: true}
+	b, err := json.Marshal(&r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A results file is resumed only when it holds soko bench records (or
+// nothing): anything else is refused, untouched, naming the file and line.
+// A last record without its newline is a run, and the next is written on a
+// line of its own; a last record cut short is cut off.
+func TestOpenResultsRecognisesItsFiles(t *testing.T) {
+	a, b := testLine(t, 1), testLine(t, 2)
+	optimized := `{"level":"microban:1","solver":"astar","metric":"pushes","before":{"pushes":8,"moves":33},"after":{"pushes":8,"moves":33},"complete":true,"time_s":0,"searches":1,"expanded":1}`
+	solved := `{"level":"microban:1","algo":"astar","status":"solved","pushes":8,"moves":33,"time_s":0,"expanded":1,"generated":1,"stored":1,"bytes":1,"seed":1}`
+	for _, c := range []struct {
+		name, body string
+		runs       int    // the runs resumed
+		after      string // the file once opened; "" for the body unchanged
+		err        string // the refusal
+	}{
+		{"empty", "", 0, "", ""},
+		{"blank lines", "\n\n", 0, "", ""},
+		{"records", a + "\n" + b + "\n", 2, "", ""},
+		{"a last record without its newline", a + "\n" + b, 2, a + "\n" + b + "\n", ""},
+		{"a last record cut by a kill", a + "\n" + b[:30], 1, a + "\n", ""},
+		{"only a record cut by a kill", b[:5], 0, "\x00", ""},
+		// The break: notes.txt, one line without a newline, was emptied.
+		{"notes without a newline", "my precious notes", 0, "", "notes:1: not a soko bench record"},
+		{"notes", "my precious notes\n", 0, "", "notes:1: not a soko bench record"},
+		{"notes after records", a + "\nmy precious notes", 0, "", "notes:2: not a soko bench record"},
+		{"a JSON object", `{"level":"microban:1"}` + "\n", 0, "", `notes:1: not a soko bench record: want "key"`},
+		{"a key alone", `{"key":"x"}`, 0, "", `notes:1: not a soko bench record: want "key"`},
+		{"results of soko optimize", optimized + "\n", 0, "", "notes:1: a record of soko optimize, not of soko bench"},
+		{"results of soko solve --json", solved + "\n", 0, "", "notes:1: a record of soko solve --json, not of soko bench"},
+		{"a line over the cap", a + "\n" + strings.Repeat("x", jsonl.MaxLine+1), 0, "", fmt.Sprintf("notes:2: line longer than %d bytes", jsonl.MaxLine)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "notes")
+			if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := OpenResults(path)
+			got, _ := os.ReadFile(path)
+			if c.err != "" {
+				if err == nil {
+					res.Close()
+				}
+				if err == nil || !strings.Contains(err.Error(), path[:len(path)-len("notes")]+c.err) {
+					t.Errorf("got %v, want an error with %s", err, c.err)
+				}
+				if string(got) != c.body {
+					t.Errorf("a refused file was changed to %.80q", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			want := c.after
+			switch want {
+			case "":
+				want = c.body
+			case "\x00":
+				want = ""
+			}
+			if res.Len() != c.runs || string(got) != want {
+				t.Fatalf("%d runs, file %q; want %d runs, %q", res.Len(), got, c.runs, want)
+			}
+			next := Record{Key: "next", Solver: "bfs", Level: "microban:3", Status: "solved"}
+			if err := res.Write(next); err != nil {
+				t.Fatal(err)
+			}
+			recs := readFile(t, path)
+			if len(recs) != c.runs+1 || recs[len(recs)-1].Key != "next" {
+				t.Errorf("after a write: %d records, the last %+v", len(recs), recs[len(recs)-1])
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) []Record {
+	t.Helper()
+	recs, err := ReadFiles(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// report and bench merge count a last record without its newline (3 runs
+// were reported as 2) and leave out one cut short.
+func TestReadLastRecordWithoutNewline(t *testing.T) {
+	lines := []string{testLine(t, 1), testLine(t, 2), testLine(t, 3)}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, body string
+		runs       int
+	}{
+		{"no newline", strings.Join(lines, "\n"), 3},
+		{"cut", strings.Join(lines, "\n") + "\n" + testLine(t, 4)[:40], 3},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+		if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if recs := readFile(t, path); len(recs) != c.runs {
+			t.Errorf("%s: ReadFiles: %d runs, want %d", c.name, len(recs), c.runs)
+		}
+		var merged bytes.Buffer
+		if runs, _, err := Merge(&merged, nil, path); err != nil || runs != c.runs || strings.Count(merged.String(), "\n") != c.runs {
+			t.Errorf("%s: Merge: %d runs, %v:\n%s", c.name, runs, err, merged.String())
+		}
+	}
+}
+
+// The break of report and bench merge: a small .gz holding one huge line
+// was read whole. Now the line is refused at the cap, naming the file and
+// line, without reading the rest (measured in bytes allocated, not RSS).
+func TestReadHugeLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.jsonl.gz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	chunk := bytes.Repeat([]byte{'x'}, 1<<20)
+	for i := 0; i < 100; i++ { // one line of 100 MiB
+		z.Write(chunk)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	want := fmt.Sprintf("%s:1: line longer than %d bytes", path, jsonl.MaxLine)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadFiles(path)
+	_, _, mergeErr := Merge(&bytes.Buffer{}, nil, path)
+	runtime.ReadMemStats(&after)
+	if err == nil || err.Error() != want || mergeErr == nil || mergeErr.Error() != want {
+		t.Fatalf("ReadFiles: %v\nMerge: %v\nwant %s", err, mergeErr, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*jsonl.MaxLine {
+		t.Errorf("two reads allocated %d MiB, more than 4 times the cap of %d MiB each", alloc>>20, jsonl.MaxLine>>20)
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"soko/bench"
+	"soko/internal/jsonl"
+)
+
+// resultsFiles writes a bench results file of three runs and the results of
+// soko optimize on it, and returns their paths.
+func resultsFiles(t *testing.T, dir string) (benchFile, optimizeFile string) {
+	t.Helper()
+	benchFile, optimizeFile = filepath.Join(dir, "bench.jsonl"), filepath.Join(dir, "optimize.jsonl")
+	if _, errOut, err := soko(t, "", "bench", "--algo", "astar", "--time", "5s", "--out", benchFile, "microban:1-3"); err != nil {
+		t.Fatal(err, errOut)
+	}
+	if _, errOut, err := soko(t, "", "optimize", "--from", benchFile, "--out", optimizeFile, "--time", "5s", "--no-solution"); err != nil {
+		t.Fatal(err, errOut)
+	}
+	return benchFile, optimizeFile
+}
+
+// copyFile copies from to a new file in dir named name, changed by edit.
+func copyFile(t *testing.T, from, dir, name string, edit func(string) string) string {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := filepath.Join(dir, name)
+	if err := os.WriteFile(to, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func same(s string) string { return s }
+
+// Only soko's own files are resumed or trimmed: a file that is not of the
+// kind an --out takes is refused before any work, naming its line, and
+// left as it was.
+func TestOutRefusesOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, optimizeFile := resultsFiles(t, dir)
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("my precious notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	benchCopy := copyFile(t, benchFile, dir, "bench-copy.jsonl", same)
+	optimizeCopy := copyFile(t, optimizeFile, dir, "optimize-copy.jsonl", same)
+	for _, c := range []struct {
+		name, file, want string
+		args             []string
+	}{
+		// The break: one line without a newline was trimmed as cut by a kill.
+		{"bench --out notes", notes, ":1: not a soko bench record", []string{"bench", "--algo", "astar", "--out", notes, "microban:1"}},
+		{"bench --out an optimize file", optimizeCopy, ":1: a record of soko optimize, not of soko bench", []string{"bench", "--algo", "astar", "--out", optimizeCopy, "microban:1"}},
+		// The break: optimize took any object with a level as its own and appended to a bench file.
+		{"optimize --out a bench file", benchCopy, ":1: a record of soko bench, not a result of soko optimize", []string{"optimize", "--from", benchFile, "--out", benchCopy, "--time", "5s"}},
+		{"optimize --out notes", notes, ":1: not a result of soko optimize", []string{"optimize", "--from", benchFile, "--out", notes, "--time", "5s"}},
+	} {
+		before, _ := os.ReadFile(c.file)
+		_, _, err := soko(t, "", c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.file+c.want) {
+			t.Errorf("%s: %v; want %s", c.name, err, c.file+c.want)
+		}
+		if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
+			t.Errorf("%s: the file was changed to %q", c.name, after)
+		}
+	}
+}
+
+// A complete last record without its newline counts everywhere (report and
+// bench merge reported 3 runs as 2); a resumed bench or optimize ends that
+// line before it appends.
+func TestLastRecordWithoutNewline(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, optimizeFile := resultsFiles(t, dir)
+	cut := func(s string) string { return strings.TrimSuffix(s, "\n") }
+	bench3 := copyFile(t, benchFile, dir, "bench3.jsonl", cut)
+	optimize3 := copyFile(t, optimizeFile, dir, "optimize3.jsonl", cut)
+
+	out, _, err := soko(t, "", "report", bench3)
+	if err != nil || !strings.Contains(out, "3 runs:") {
+		t.Errorf("report: %v\n%s", err, out)
+	}
+	_, errOut, err := soko(t, "", "bench", "merge", bench3)
+	if err != nil || !strings.Contains(errOut, "3 runs from 1 file") {
+		t.Errorf("bench merge: %v\n%s", err, errOut)
+	}
+	out, _, err = soko(t, "", "optimize", "--from", bench3, "--time", "5s", "--no-solution")
+	if err != nil || !strings.Contains(out, "optimized 3 solutions") {
+		t.Errorf("optimize --from: %v\n%s", err, out)
+	}
+	_, errOut, err = soko(t, "", "bench", "--algo", "astar", "--time", "5s", "--out", bench3, "microban:1-4")
+	if err != nil || !strings.Contains(errOut, "3 done before, 1 run now") {
+		t.Errorf("bench resumed: %v\n%s", err, errOut)
+	}
+	if recs, err := bench.ReadFiles(bench3); err != nil || len(recs) != 4 || lines(bench3) != 4 {
+		t.Errorf("after bench resumed: %d runs in %d lines, %v", len(recs), lines(bench3), err)
+	}
+	out, _, err = soko(t, "", "optimize", "--from", bench3, "--out", optimize3, "--time", "5s", "--no-solution")
+	if err != nil || !strings.Contains(out, "optimized 1 solution") || !strings.Contains(out, "3 done before") || lines(optimize3) != 4 {
+		t.Errorf("optimize resumed: %v, %d lines\n%s", err, lines(optimize3), out)
+	}
+}
+
+// optimize --from reads .gz as report and bench merge do, and refuses a
+// record whose level_hash is not the level its address names.
+func TestOptimizeFromGzipAndLevelHash(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, _ := resultsFiles(t, dir)
+	zipped := filepath.Join(dir, "bench.jsonl.gz")
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	b, _ := os.ReadFile(benchFile)
+	z.Write(b)
+	z.Close()
+	if err := os.WriteFile(zipped, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := soko(t, "", "optimize", "--from", zipped, "--time", "5s", "--no-solution")
+	if err != nil || !strings.Contains(out, "optimized 3 solutions") {
+		t.Errorf("optimize --from FILE.gz: %v\n%s", err, out)
+	}
+
+	recs, err := bench.ReadFiles(benchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := recs[1] // ReadFiles keeps the order of the lines
+	other := recs[0].LevelHash
+	moved := copyFile(t, benchFile, dir, "moved.jsonl", func(s string) string {
+		lines := strings.SplitAfter(s, "\n")
+		lines[1] = strings.Replace(lines[1], `"level_hash":"`+second.LevelHash+`"`, `"level_hash":"`+other+`"`, 1)
+		return strings.Join(lines, "")
+	})
+	_, _, err = soko(t, "", "optimize", "--from", moved, "--time", "5s", "--no-solution")
+	want := fmt.Sprintf("%s:2: level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s", moved, second.Level, other, second.LevelHash)
+	if err == nil || err.Error() != want {
+		t.Errorf("a record of another level: %v\nwant %s", err, want)
+	}
+}
+
+// Every reader of results files caps a line and names it: a 5 MB line gave
+// "bufio.Scanner: token too long" with no line number in optimize, and was
+// read whole by report and bench merge.
+func TestResultsLineCap(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, _ := resultsFiles(t, dir)
+	long := copyFile(t, benchFile, dir, "long.jsonl", func(s string) string {
+		first, _, _ := strings.Cut(s, "\n")
+		return first + "\n" + strings.Repeat("x", 5<<20) + "\n"
+	})
+	want := fmt.Sprintf("%s:2: line longer than %d bytes", long, jsonl.MaxLine)
+	for _, args := range [][]string{
+		{"report", long},
+		{"bench", "merge", long},
+		{"bench", "--algo", "astar", "--out", long, "microban:1"},
+		{"bench", "--dry-run", "--algo", "astar", "--out", long, "microban:1"},
+		{"optimize", "--from", long, "--time", "5s"},
+		{"optimize", "--from", benchFile, "--compare", long, "--time", "5s"},
+	} {
+		if _, _, err := soko(t, "", args...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v; want %s", args, err, want)
+		}
+	}
+}
