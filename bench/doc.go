@@ -5,8 +5,9 @@
 // parameters), level, [Budget] and seed. [Runner] runs them on a worker pool,
 // one run per worker, and hands each finished run to a sink as a [Record]:
 // one JSON line in the results file. A results file is its own checkpoint:
-// [OpenResults] reads the runs already there (their [Record.Key]), cuts off a
-// line a hard kill left half written, and appends; [Pending] drops the jobs
+// [OpenResults] reads the runs already there (their [Record.Key]; a file of
+// anything but records is refused, untouched), cuts off a line a hard kill
+// left half written, and appends; [Pending] drops the jobs
 // already done. Runs cut short by cancellation (Ctrl-C) are never written, so
 // a resumed benchmark neither loses nor repeats a run.
 //

@@ -70,7 +70,7 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.Var(durationValue{&c.time}, "time", "time limit `D` per solution, e.g. 10s, 2m (0: none)")
 	fs.Var(radiiValue{&c.radii}, "radii", "vicinity radii `LIST`, one per box that may stand off the solution (empty: no vicinity search)")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory `SIZE` one vicinity search may hold before its stretch is split")
-	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl` (read as it goes, at most 64 MiB)")
+	fs.StringVar(&c.from, "from", "", "optimize every solved record of results `FILE.jsonl` (or .jsonl.gz; read as it goes, at most 64 MiB)")
 	fs.StringVar(&c.out, "out", "", "also write each result as a JSON line to `FILE`, appended; run again, levels already in it are skipped")
 	fs.Var(&c.compare, "compare", "with --from, set the totals beside those of the solvers in `FILE` (JSONL results, or a table of NAME_status, NAME_pushes, NAME_moves columns); repeatable")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
