@@ -422,7 +422,7 @@ func (d *dataset) statuses() []string {
 	out := []string{"solved"}
 	delete(seen, "solved")
 	var known []string
-	for st := solver.NoSolution; st <= solver.DepthLimit; st++ {
+	for _, st := range solver.Statuses()[1:] { // after solved
 		known = append(known, st.String())
 	}
 	for _, st := range append(known, StatusFailed, StatusError, notVerified) {
