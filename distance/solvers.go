@@ -21,12 +21,16 @@ func init() {
 		Summary: "Schokoban MCTS valued by the distance model of soko train-dist, --model FILE (003 §4.2.2); without a model, the pull-distance matching bound",
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return MCTS{} },
+
+		WithoutModel: "Schokoban MCTS valued by the pull-distance matching bound",
 	})
 	solver.Register(solver.Entry{
 		Name:    "greedy-dist",
 		Summary: "greedy best-first over pushes on the distance model of soko train-dist, --model FILE; without a model, the pull-distance matching bound",
 		Params:  search.GreedyParams(),
 		New:     func() solver.Solver { return Greedy{} },
+
+		WithoutModel: "greedy best-first on the pull-distance matching bound",
 	})
 }
 

@@ -152,6 +152,10 @@ type Entry struct {
 	Summary string  // one line for listings
 	Params  []Param // the Options.Params it reads, typed and ranged
 	New     func() Solver
+	// WithoutModel says, for a solver that reads Options.Model, what it
+	// runs as when there is none, in words that follow "ran as", such as
+	// "Schokoban"; "" for the others.
+	WithoutModel string
 }
 
 var (
