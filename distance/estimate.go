@@ -135,9 +135,9 @@ func (e *Estimator) Flush(dst []float64) []float64 {
 
 // One returns the estimate of position p alone, and false when p is
 // proved dead: its bound is infeasible (a box can reach no goal). Only
-// that proves it; an estimate at Unsolvable or above on a feasible bound
-// is a live position far from the goals (a model's output is capped at
-// the bound plus Unsolvable, the bound alone at nothing).
+// that proves it; an estimate of Unsolvable or more with a feasible bound
+// is a live position far from the goals (the bound has no cap; a model
+// adds at most Unsolvable to it).
 func (e *Estimator) One(p *sokoban.Position) (float64, bool) {
 	e.Add(p)
 	live := e.bounds[len(e.bounds)-1] >= 0
