@@ -28,6 +28,8 @@ func init() {
 		Summary: "Schokoban MCTS valued by a network trained with soko train, --model FILE (003 §2.4, §3.1); without a model, Schokoban",
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return Solver{} },
+
+		WithoutModel: "Schokoban",
 	})
 }
 

@@ -96,7 +96,7 @@ func cmpInt(a, b int64) int {
 
 // Statuses a Record can have beyond the solver's own (solver.Status names:
 // "solved", "no solution", "time limit", "memory limit", "node limit",
-// "iteration limit").
+// "cancelled", "iteration limit", "depth limit", "gave up").
 const (
 	StatusError  = "error"  // the run could not be done, or its solution did not verify
 	StatusFailed = "failed" // an external program ended without a solution

@@ -53,6 +53,7 @@ type gkey struct{ coll, solver, budget string }
 func newDataset(recs []Record) *dataset {
 	recs, _ = dedup(slices.Clone(recs))
 	SortRecords(recs)
+	refute(recs)
 	d := &dataset{recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*Record{}}
 	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]Budget{}
 	lvls := map[string]bool{}
@@ -89,6 +90,28 @@ func newDataset(recs []Record) *dataset {
 	}
 	slices.SortFunc(d.budgets, Budget.Compare)
 	return d
+}
+
+// StatusRefuted is the status a report gives a run that said "no
+// solution" for a level another run of the same results solved with a
+// verified solution: the claim is false (a solver once took its
+// heuristic's horizon for a proof), and the report does not repeat it.
+const StatusRefuted = "no solution, refuted"
+
+// refute gives StatusRefuted to every "no solution" of recs whose level
+// (by LevelHash) a run of recs solved.
+func refute(recs []Record) {
+	solved := map[string]bool{}
+	for i := range recs {
+		if recs[i].Solved() && recs[i].LevelHash != "" {
+			solved[recs[i].LevelHash] = true
+		}
+	}
+	for i := range recs {
+		if r := &recs[i]; r.Status == solver.NoSolution.String() && solved[r.LevelHash] {
+			r.Status = StatusRefuted
+		}
+	}
 }
 
 // collectionNames maps each collection of recs to the name reports show: an
@@ -268,6 +291,7 @@ func (d *dataset) solvedTables() []*table {
 		for _, st := range []struct{ status, what string }{
 			{StatusFailed, "failed (an external program ended without a solution)"},
 			{StatusError, "ended in an error"},
+			{StatusRefuted, "said \"no solution\" for a level another run solved"},
 		} {
 			if by := d.statusBySolver(c, st.status); by != "" {
 				t.notes = append(t.notes, "Runs that "+st.what+": "+by+".")
@@ -422,10 +446,10 @@ func (d *dataset) statuses() []string {
 	out := []string{"solved"}
 	delete(seen, "solved")
 	var known []string
-	for st := solver.NoSolution; st <= solver.DepthLimit; st++ {
+	for _, st := range solver.Statuses()[1:] { // after solved
 		known = append(known, st.String())
 	}
-	for _, st := range append(known, StatusFailed, StatusError, notVerified) {
+	for _, st := range append(known, StatusFailed, StatusError, notVerified, StatusRefuted) {
 		if seen[st] {
 			out = append(out, st)
 			delete(seen, st)
@@ -519,7 +543,7 @@ func (d *dataset) levelTables() []*table {
 var statusShort = map[string]string{
 	"no solution": "unsolvable", "time limit": "time", "memory limit": "memory",
 	"node limit": "nodes", "iteration limit": "iterations", "cancelled": "cancelled",
-	StatusError: "ERROR", StatusFailed: "failed",
+	StatusError: "ERROR", StatusFailed: "failed", StatusRefuted: "REFUTED",
 }
 
 func (d *dataset) levelCell(c, s string, b Budget, id string) string {
@@ -810,6 +834,10 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	if n, by := d.countStatus(StatusFailed); n > 0 {
 		fmt.Fprintf(&md, " %s failed (an external program ended without a solution before its time limit): %s; see %s.",
 			english.Count(n, "run", "runs"), by, where)
+	}
+	if n, by := d.countStatus(StatusRefuted); n > 0 {
+		fmt.Fprintf(&md, " %s said \"no solution\" for a level another run solved (%s): %s; run them again.",
+			english.Count(n, "run", "runs"), StatusRefuted, by)
 	}
 	fmt.Fprint(&md, "\n\n")
 	for _, t := range d.solvedTables() {

@@ -307,6 +307,43 @@ func TestReportFailedRuns(t *testing.T) {
 	}
 }
 
+// TestReportRefutesNoSolution: a "no solution" for a level that another
+// run solved is false (greedy-dist once said it of 12 Microban levels), and
+// the report counts it as refuted, never as a proof; a "no solution" on a
+// level no run solved, and a new status such as "gave up", count as they
+// are.
+func TestReportRefutesNoSolution(t *testing.T) {
+	var recs []Record
+	add := func(solver, lvl, hash, status string) {
+		r := Record{Solver: solver, Level: lvl, LevelHash: hash, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3}
+		r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
+		recs = append(recs, r)
+	}
+	add("astar", "microban:84", "h84", "solved")
+	add("greedy-dist", "microban:84", "h84", "no solution")
+	add("astar", "microban:85", "h85", "time limit")
+	add("greedy-dist", "microban:85", "h85", "no solution")
+	add("greedy", "microban:85", "h85", "gave up")
+	var md bytes.Buffer
+	if err := Report(&md, recs, ReportOptions{NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	for _, want := range []string{
+		"How they ended: 1 solved, 1 no solution, 1 time limit, 1 gave up, 1 no solution, refuted.",
+		`1 run said "no solution" for a level another run solved (no solution, refuted): greedy-dist 1`,
+		"| microban | greedy-dist | t=1s | 2 | 0 | 1 | 0 | 0 | 1 |",
+		"| microban | greedy | t=1s | 1 | 0 | 0 | 0 | 1 | 0 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if recs[1].Status != "no solution" {
+		t.Errorf("the report changed its caller's record: %q", recs[1].Status)
+	}
+}
+
 func TestCollectionNames(t *testing.T) {
 	recs := []Record{{Level: "microban:1"}, {Level: "a/x.xsb:1"}, {Level: "b/x.xsb:2"}, {Level: "/tmp/sets/y.xsb:1"}, {Level: "-:1"}}
 	got := collectionNames(recs)

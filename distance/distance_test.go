@@ -251,3 +251,71 @@ func TestSolversVerified(t *testing.T) {
 		}
 	}
 }
+
+// TestFarStartIsNotDead: a start 60 pushes or more from the goals is live.
+// greedy-dist once took an estimate at Unsolvable for a dead position and
+// said "no solution" on microban:84 and xsokoban90:1 with 0 expansions,
+// with or without a model. Only an infeasible bound is dead, and a dead
+// position queued with a far live one is estimated behind it.
+func TestFarStartIsNotDead(t *testing.T) {
+	ds := tinySet(t)
+	m, _, err := Train(context.Background(), ds, TrainOptions{Net: DefaultConfig(), Seed: 1, Steps: 20, Batch: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.bin")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range append(testlevel.Resolve(t, "microban:84"), testlevel.Resolve(t, "xsokoban90:1")...) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, model := range []*Model{nil, m} {
+			e, err := NewEstimator(context.Background(), context.Background(), model, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := b.Start()
+			if h, live := e.One(start); !live || h < Unsolvable {
+				t.Fatalf("%s (model %v): start estimated %g, live %v; want live and at least %d", l.Name(), model != nil, h, live, Unsolvable)
+			}
+			// A dead position near the start: pushes away, a box on a
+			// square from which its bound is infeasible.
+			var dead *sokoban.Position
+			for ps := []*sokoban.Position{start}; dead == nil && len(ps) > 0 && len(ps) < 10000; {
+				var next []*sokoban.Position
+				for _, q := range ps {
+					for _, mv := range q.Pushes(nil, nil) {
+						p := q.Clone()
+						p.Apply(mv)
+						if _, ok := e.bd.Bound(p); !ok {
+							dead = p
+						}
+						next = append(next, p)
+					}
+				}
+				ps = next
+			}
+			if dead == nil {
+				t.Fatalf("%s: no pushes from the start make the bound infeasible", l.Name())
+			}
+			e.Add(start)
+			e.Add(dead)
+			v := e.Flush(nil)
+			if _, live := e.One(dead); live || v[1] < v[0]+DeadGap {
+				t.Errorf("%s (model %v): live %g, dead %g (live %v); want the dead one dead and %d behind", l.Name(), model != nil, v[0], v[1], live, DeadGap)
+			}
+		}
+		for _, model := range []string{"", path} {
+			res, err := solver.Run(context.Background(), Greedy{}, l, solver.Options{Budget: solver.Budget{Nodes: 2000}, Model: model})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status == solver.NoSolution || res.Stats.Expanded == 0 {
+				t.Errorf("greedy-dist (model %q) on %s: %v after %d expansions", model, l.Name(), res.Status, res.Stats.Expanded)
+			}
+		}
+	}
+}

@@ -71,8 +71,13 @@ func (e *Estimator) Add(p *sokoban.Position) {
 }
 
 // Flush appends the estimates of the queued positions to dst, in the
-// order they were added, and empties the queue.
+// order they were added, and empties the queue. A dead position (its bound
+// infeasible) is estimated Unsolvable, or DeadGap behind the farthest live
+// position queued with it where that is farther: a start 60 pushes or more
+// from the goals is live, and its children must not look worse than their
+// dead siblings.
 func (e *Estimator) Flush(dst []float64) []float64 {
+	start := len(dst)
 	size := e.bd.b.KeySize()
 	b := e.bd.b
 	for at := 0; at < len(e.bounds); {
@@ -111,13 +116,31 @@ func (e *Estimator) Flush(dst []float64) []float64 {
 		}
 		at = end
 	}
+	far := 0.0 // the farthest live estimate
+	for i, h := range e.bounds {
+		if h >= 0 {
+			far = max(far, dst[start+i])
+		}
+	}
+	if far+DeadGap > Unsolvable {
+		for i, h := range e.bounds {
+			if h < 0 {
+				dst[start+i] = far + DeadGap
+			}
+		}
+	}
 	e.keys, e.bounds = e.keys[:0], e.bounds[:0]
 	return dst
 }
 
-// One returns the estimate of position p alone.
-func (e *Estimator) One(p *sokoban.Position) float64 {
+// One returns the estimate of position p alone, and false when p is
+// proved dead: its bound is infeasible (a box can reach no goal). Only
+// that proves it; an estimate of Unsolvable or more with a feasible bound
+// is a live position far from the goals (the bound has no cap; a model
+// adds at most Unsolvable to it).
+func (e *Estimator) One(p *sokoban.Position) (float64, bool) {
 	e.Add(p)
+	live := e.bounds[len(e.bounds)-1] >= 0
 	var v [1]float64
-	return e.Flush(v[:0])[0]
+	return e.Flush(v[:0])[0], live
 }

@@ -45,7 +45,10 @@ const DeadGap = 20
 // Unsolvable is the estimate of a position whose bound is infeasible (a box
 // that can reach no goal): beyond any live position's of Boxoban's size,
 // but not so far that one such child, averaged into its parent's value by
-// MCTS, outweighs all its live siblings.
+// MCTS, outweighs all its live siblings. Estimator.Flush puts a dead
+// position further back where a live one queued with it is farther. It
+// also caps the model's gap above the bound. It is an estimate, never a
+// proof: only the infeasible bound proves a position dead.
 const Unsolvable = 60
 
 // meta names the encoding in the model file; a model of another encoding

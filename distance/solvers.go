@@ -21,12 +21,16 @@ func init() {
 		Summary: "Schokoban MCTS valued by the distance model of soko train-dist, --model FILE (003 §4.2.2); without a model, the pull-distance matching bound",
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return MCTS{} },
+
+		WithoutModel: "Schokoban MCTS valued by the pull-distance matching bound",
 	})
 	solver.Register(solver.Entry{
 		Name:    "greedy-dist",
 		Summary: "greedy best-first over pushes on the distance model of soko train-dist, --model FILE; without a model, the pull-distance matching bound",
 		Params:  search.GreedyParams(),
 		New:     func() solver.Solver { return Greedy{} },
+
+		WithoutModel: "greedy best-first on the pull-distance matching bound",
 	})
 }
 
@@ -159,10 +163,10 @@ func (Greedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		if e, err = NewEstimator(ctx, setUp, m, b); err != nil {
 			return nil, err
 		}
-		return func(p *sokoban.Position) (float64, bool) {
-			h := e.One(p)
-			return h, h < Unsolvable
-		}, nil
+		// Only an infeasible bound prunes: a live position's estimate can
+		// be Unsolvable or more (a start 60 pushes from the goals), and
+		// greedy goes on with it as a large but finite estimate.
+		return e.One, nil
 	})
 	counts(&res, m, e)
 	return res, err

@@ -22,6 +22,8 @@ func init() {
 		Summary: "AlphaZero's PUCT search over pushes: the policy head's priors, the value head at the leaves, trained by self-play with soko train-puct, --model FILE; without a model, uniform priors and the pull-distance matching bound",
 		Params:  []solver.Param{cParam},
 		New:     func() solver.Solver { return Solver{} },
+
+		WithoutModel: "PUCT with uniform priors and the pull-distance matching bound as its value",
 	})
 }
 

@@ -136,6 +136,20 @@ type bestFirstSearch struct {
 	grouped []int32
 	open    bucketq.Queue
 	pushes  []sokoban.Push
+	// cut is set once a push was dropped for passing maxDepth.
+	cut bool
+}
+
+// exhausted is the status of a search whose open list ran empty: a proof
+// of no solution only when nothing but sound pruning dropped a push.
+func (s *bestFirstSearch) exhausted() solver.Status {
+	switch {
+	case s.g.roomMoved:
+		return solver.GaveUp
+	case s.cut:
+		return solver.DepthLimit
+	}
+	return solver.NoSolution
 }
 
 // setUp reads the parameters the configuration asks for and builds the
@@ -219,7 +233,7 @@ func (s *bestFirstSearch) run() (solver.Result, error) {
 	for {
 		id, p, ok := s.open.Pop()
 		if !ok {
-			return g.stop(solver.NoSolution), nil
+			return g.stop(s.exhausted()), nil
 		}
 		if s.closed[id] || int32(p) != s.prio[id] {
 			continue // expanded already, or a stale entry
@@ -303,6 +317,7 @@ func (s *bestFirstSearch) expand(id uint32) (solver.Status, bool) {
 			continue
 		}
 		if int(s.cost[id])+mv.pushes() > maxDepth {
+			s.cut = true
 			g.undoMacro(mv)
 			continue
 		}

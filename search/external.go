@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"soko/internal/bucketq"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -11,7 +12,8 @@ import (
 
 // Estimate rates positions of one board for GreedyWith: the estimated
 // pushes to the solution (smaller is expanded first), or false when the
-// position is known to be unsolvable.
+// position is proved unsolvable (a false on a live position would make
+// the search's "no solution" wrong).
 type Estimate func(p *sokoban.Position) (float64, bool)
 
 // EstimateResolution is how many priority steps GreedyWith gives one push
@@ -49,10 +51,16 @@ func GreedyWith(ctx context.Context, l *level.Level, opts solver.Options, bytes 
 		}
 		return scorer{score: func(p *sokoban.Position, depth int) (int, int, bool) {
 			h, ok := est(p)
-			if !ok || math.IsNaN(h) {
+			if !ok {
 				return 0, 0, false
 			}
-			return int(math.Round(max(h, 0) * EstimateResolution)), depth, true
+			// Only the estimate's false prunes: a NaN or a huge estimate
+			// (a diverged model) queues the position last.
+			v := max(h, 0) * EstimateResolution
+			if math.IsNaN(v) || v >= bucketq.MaxPriority {
+				return bucketq.MaxPriority, depth, true
+			}
+			return int(math.Round(v)), depth, true
 		}}, nil
 	}
 	return bestFirst(ctx, l, opts, bestFirstConfig{score: score, rooms: true})

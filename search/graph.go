@@ -47,6 +47,10 @@ type pushGraph struct {
 	tunnels   bool
 	rooms     bool
 	barrier   []sokoban.Square
+	// roomMoved is set once a goal-room macro moved a box: it drops the
+	// box's other pushes in the room, which is not proved to keep a
+	// solution, so an exhausted search has then proved nothing (exhausted).
+	roomMoved bool
 	// sym, when set, stores each position as one image under the board's
 	// symmetries (see symmetry); a move is then in the frame of the image
 	// stored for the state it was made from.
@@ -454,6 +458,7 @@ func (g *pushGraph) pushMacro(m sokoban.Push) macroMove {
 	}
 	if g.rooms {
 		mv.room = g.macros.RoomPath(g.pos, mv.to, m.Dir)
+		g.roomMoved = g.roomMoved || len(mv.room) > 0
 		for _, q := range mv.room {
 			g.pos.Apply(q)
 		}

@@ -25,7 +25,10 @@ import (
 // Status says how a search ended.
 type Status int
 
-// The statuses a search can end with.
+// The statuses a search can end with. NoSolution is a proof: the search
+// exhausted a complete space with sound pruning only. A search that ends
+// without a solution for any other reason says which: a budget, a depth
+// limit, or GaveUp.
 const (
 	Solved Status = iota
 	NoSolution
@@ -35,9 +38,23 @@ const (
 	Cancelled
 	IterationLimit
 	DepthLimit // the state space within a depth limit was exhausted
+	// GaveUp: the search ran out of work without a proof, because it is
+	// incomplete (a goal-room macro that may lose solutions, a tree whose
+	// branches a cap or a random rollout cut off) or because its horizon
+	// was reached.
+	GaveUp
 )
 
-var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled", "iteration limit", "depth limit"}
+var statusNames = [...]string{"solved", "no solution", "time limit", "memory limit", "node limit", "cancelled", "iteration limit", "depth limit", "gave up"}
+
+// Statuses returns every status, in order.
+func Statuses() []Status {
+	all := make([]Status, len(statusNames))
+	for i := range all {
+		all[i] = Status(i)
+	}
+	return all
+}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
@@ -135,6 +152,10 @@ type Entry struct {
 	Summary string  // one line for listings
 	Params  []Param // the Options.Params it reads, typed and ranged
 	New     func() Solver
+	// WithoutModel says, for a solver that reads Options.Model, what it
+	// runs as when there is none, in words that follow "ran as", such as
+	// "Schokoban"; "" for the others.
+	WithoutModel string
 }
 
 var (

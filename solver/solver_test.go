@@ -55,7 +55,11 @@ func TestRunVerifiesSolutions(t *testing.T) {
 }
 
 func TestStatusText(t *testing.T) {
-	for s := solver.Solved; s <= solver.DepthLimit; s++ {
+	all := solver.Statuses()
+	if all[len(all)-1] != solver.GaveUp {
+		t.Fatalf("Statuses ends with %v, want gave up", all[len(all)-1])
+	}
+	for _, s := range all {
 		b, err := json.Marshal(s)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +69,7 @@ func TestStatusText(t *testing.T) {
 			t.Fatalf("%v: round trip gave %v, %v", s, back, err)
 		}
 	}
-	if solver.NoSolution.String() != "no solution" || solver.MemoryLimit.String() != "memory limit" {
+	if solver.NoSolution.String() != "no solution" || solver.MemoryLimit.String() != "memory limit" || solver.GaveUp.String() != "gave up" {
 		t.Fatal("status names changed")
 	}
 	var s solver.Status

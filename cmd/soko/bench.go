@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -206,10 +208,10 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 	}
 	setMemoryLimit(workers, c.memory)
 
-	withoutModel := 0 // runs whose solver says it had no model (alphazero: Schokoban)
+	withoutModel := map[string]int{} // runs whose solver says it had no model, by solver
 	write := func(rec bench.Record) error {
 		if rec.Counts[alphazero.WithoutModel] > 0 {
-			withoutModel++
+			withoutModel[rec.Solver]++
 		}
 		if c.sokOut != nil {
 			c.sokOut.addRecord(c.sokLevels, rec)
@@ -234,10 +236,7 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
 		shardNote, english.Count(int(total), "run", "runs"), total-todo, sum.Run, sum.Solved,
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
-	if withoutModel > 0 {
-		fmt.Fprintf(stderr, "bench: %s had no model, so alphazero ran as Schokoban (count %s); give one with --model FILE\n",
-			english.Count(withoutModel, "run", "runs"), alphazero.WithoutModel)
-	}
+	noteWithoutModel(stderr, withoutModel)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "bench: %s not done; run the same command again to resume\n", english.Count(sum.NotRun, "run", "runs"))
@@ -248,6 +247,19 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 		return errSilent
 	}
 	return nil
+}
+
+// noteWithoutModel says, per solver, how many runs had no model and what
+// the solver ran as instead (solver.Entry.WithoutModel).
+func noteWithoutModel(stderr io.Writer, runs map[string]int) {
+	for _, name := range slices.Sorted(maps.Keys(runs)) {
+		as := "without one"
+		if e, ok := solver.Lookup(name); ok && e.WithoutModel != "" {
+			as = "as " + e.WithoutModel
+		}
+		fmt.Fprintf(stderr, "bench: %s of %s had no model, so %s ran %s (count %s); give one with --model FILE\n",
+			english.Count(runs[name], "run", "runs"), name, name, as, alphazero.WithoutModel)
+	}
 }
 
 // applyPreset fills what --preset sets and the command line does not: the

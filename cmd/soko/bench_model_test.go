@@ -30,7 +30,7 @@ func TestBenchModel(t *testing.T) {
 		}
 		return errOut
 	}
-	if e := bench(); !strings.Contains(e, "2 runs had no model") {
+	if e := bench(); !strings.Contains(e, "2 runs of alphazero had no model, so alphazero ran as Schokoban") {
 		t.Errorf("without --model: %q; want a note that 2 runs had no model", e)
 	}
 	if e := bench("--model", model); !strings.Contains(e, "0 done before, 2 run now: 2 solved") || strings.Contains(e, "no model") {
@@ -64,6 +64,28 @@ func TestBenchModel(t *testing.T) {
 	}
 	if len(models) != 2 || models[""] != 2 {
 		t.Errorf("runs by model %v; want 2 without and 2 with one", models)
+	}
+}
+
+// TestBenchWithoutModelNamesSolver: the note on runs without a model names
+// each solver that ran and what it ran as; puct's once said "alphazero ran
+// as Schokoban".
+func TestBenchWithoutModelNamesSolver(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	_, errOut, err := soko(t, "", "bench", "--algo", "puct,greedy-dist,astar", "-j", "1", "--out", out, "microban:1")
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	for _, want := range []string{
+		"1 run of puct had no model, so puct ran as PUCT with uniform priors and the pull-distance matching bound as its value",
+		"1 run of greedy-dist had no model, so greedy-dist ran as greedy best-first on the pull-distance matching bound",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q; want %q", errOut, want)
+		}
+	}
+	if strings.Contains(errOut, "alphazero") || strings.Contains(errOut, "astar had no model") {
+		t.Errorf("stderr %q names a solver that did not run without a model", errOut)
 	}
 }
 
