@@ -29,12 +29,15 @@ type Collection struct {
 // (too many boxes, no player, a bad character, ...).
 type Unloadable struct {
 	Source string // as Level.Source
-	Index  int    // as Level.Index
-	Pos    int    // 1-based position among all the levels of the file, loaded or not
+	Index  int    // as Level.Index: its position among all the levels of the file
+	Number int    // as Level.Number
 	Line   int    // first board row
 	Title  string // as Level.Title, when the file gives one
 	Err    *Error // why: file, line, column, level and reason
 }
+
+// Label is Level.Label for the level that could not be loaded.
+func (u *Unloadable) Label() string { return Label(u.Index, u.Number, u.Title) }
 
 // Parse reads a collection file and returns its levels. The source name is
 // used in the levels' Source field and in error messages. Every error is an
@@ -167,7 +170,7 @@ func (p *parser) line(s string, n int) {
 // rather than read as a new level.
 func (p *parser) reject(err *Error, midBoard bool) {
 	l := p.cur.lvl
-	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Pos: p.levelCount, Line: l.Line, Title: l.Title, Err: err})
+	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Number: l.Number, Line: l.Line, Title: l.Title, Err: err})
 	p.bad = append(p.bad, l)
 	p.cur = nil
 	p.last = l // a Title: or Author: line right after it is its own
@@ -249,9 +252,7 @@ func (p *parser) startLevel(n int, prevTitle titleLine) {
 	p.levelCount++
 	l := &Level{Index: p.levelCount, Source: p.file, Line: n}
 	if prevTitle.ok {
-		if prevTitle.n > 0 {
-			l.Index = prevTitle.n
-		}
+		l.Number = prevTitle.n
 		l.Title = prevTitle.title
 		p.pending = p.pending[:len(p.pending)-1]
 	}

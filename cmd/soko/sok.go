@@ -190,7 +190,7 @@ func verifySok(ctx context.Context, path string, stdout io.Writer) error {
 		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
 		for _, s := range e.Solutions {
 			total++
-			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Title()), s.Line)
+			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Label()), s.Line)
 			if e.Unloadable != nil {
 				bad++
 				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
