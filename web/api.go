@@ -607,7 +607,8 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
 			return
 		}
-		sol := &sokfile.Solution{LURD: level.FormatLURD(moves)}
+		// Written as it should be: a push in upper case, a move in lower.
+		sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves))}
 		if req.Solver != "" {
 			sol.Solver = "soko " + req.Solver
 		}
