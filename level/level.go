@@ -16,7 +16,7 @@
 // comments and free text become the next level's Comments, or, before the
 // first blank line that precedes the first level, the collection's Header.
 // LF, CRLF and lone CR line endings are accepted, as is a UTF-8 byte order
-// mark. Trailing blanks are removed and rows are padded with spaces to the
+// mark; text with a UTF-16 byte order mark is decoded from UTF-16 (Text). Trailing blanks are removed and rows are padded with spaces to the
 // level's width.
 //
 // Tabs are rejected in board rows (except trailing ones, which are removed

@@ -75,7 +75,10 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 	name := filepath.Base(source)
 	name = strings.TrimSuffix(name, filepath.Ext(name))
 	p := &parser{file: source, coll: &Collection{Name: name}}
-	text := strings.TrimPrefix(string(data), "\uFEFF")
+	text, err := Text(data, source)
+	if err != nil {
+		return nil, err
+	}
 	for n := 1; text != ""; n++ {
 		var line string
 		i := strings.IndexAny(text, "\r\n")

@@ -97,8 +97,12 @@ func Read(r io.Reader, source string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	text, err := level.Text(data, source)
+	if err != nil {
+		return nil, err
+	}
 	f := &File{}
-	lines := splitLines(string(data))
+	lines := splitLines(text)
 	inSection, unreadable := sections(lines, source)
 
 	// The levels in file order, each starting at its preamble: the text
@@ -170,10 +174,9 @@ func entryIndex(e *Entry) int {
 	return e.Unloadable.Index
 }
 
-// splitLines splits text at LF, CRLF or CR after a byte order mark, as
-// level.ParseCollection does, so that line numbers agree.
+// splitLines splits text at LF, CRLF or CR, as level.ParseCollection
+// does, so that line numbers agree.
 func splitLines(text string) []string {
-	text = strings.TrimPrefix(text, "\uFEFF")
 	var lines []string
 	for text != "" {
 		i := strings.IndexAny(text, "\r\n")

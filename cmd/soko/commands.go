@@ -158,7 +158,8 @@ func readSolution(ctx context.Context, arg string, stdin io.Reader) (string, err
 }
 
 // readCapped reads r up to level.MaxSolutionText bytes and fails if there
-// is more.
+// is more. Its text is read as level files are (level.Text): a UTF-8 byte
+// order mark is dropped and UTF-16 with one is decoded.
 func readCapped(r io.Reader, what string) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, level.MaxSolutionText+1))
 	if err != nil {
@@ -168,7 +169,7 @@ func readCapped(r io.Reader, what string) (string, error) {
 		return "", fmt.Errorf("%s: more than the %d bytes a solution may take (at most %d steps)",
 			what, level.MaxSolutionText, level.MaxSolutionSteps)
 	}
-	return string(b), nil
+	return level.Text(b, what)
 }
 
 // isLURD reports whether s is made only of LURD letters, repeat counts and
