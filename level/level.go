@@ -122,15 +122,16 @@ func (l *Level) Boxes() int {
 	return n
 }
 
-// Name is a short human name: "source:index" plus the label when there is
-// one.
+// Name is a short human name: the address "source:index", then the label
+// in parentheses when there is one ("mine.xsb:1 (12)"), so that a title
+// that is a number is not taken for the address.
 func (l *Level) Name() string {
 	n := l.Source
 	if l.Index > 0 {
 		n += ":" + strconv.Itoa(l.Index)
 	}
 	if t := l.Label(); t != "" {
-		n += " " + t
+		n += " (" + t + ")"
 	}
 	return n
 }

@@ -379,7 +379,7 @@ func TestLevelAccessors(t *testing.T) {
 		t.Errorf("At wrong")
 	}
 	// The address is the position; "; 4" is part of the label.
-	if l.Name() != "x.xsb:1 4 Four" || l.Label() != "4 Four" {
+	if l.Name() != "x.xsb:1 (4 Four)" || l.Label() != "4 Four" {
 		t.Errorf("Name %q, Label %q", l.Name(), l.Label())
 	}
 	for _, tc := range []struct {
