@@ -6,7 +6,7 @@ import (
 )
 
 // Format returns the XSB text of one level: a "; <n> <Title>" comment line,
-// n being the level's Number or, without one, its Index, when that is
+// n being the level's Number or, without one, its Index when that is
 // above 0 (a "Title:" line when only the title is set), then the rows with
 // trailing spaces removed, each ending in a newline. Parsing the result
 // gives back the same rows, size and title, and n as the Number: a level
@@ -20,12 +20,12 @@ func Format(l *Level) string {
 
 func writeLevel(b *strings.Builder, l *Level) {
 	n := l.Number
-	if n <= 0 {
-		n = l.Index
+	if n == "" && l.Index > 0 {
+		n = strconv.Itoa(l.Index)
 	}
 	switch {
-	case n > 0:
-		b.WriteString("; " + strconv.Itoa(n))
+	case n != "":
+		b.WriteString("; " + n)
 		if l.Title != "" {
 			b.WriteString(" " + quoteTitle(oneLine(l.Title)))
 		}

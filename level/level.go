@@ -96,7 +96,7 @@ type Level struct {
 	Author   string   // from an Author: line, or empty
 	Comments []string // other comment lines attached to the level, without the leading ';'
 	Index    int      // 1-based position in its file, unloadable levels counted: the level's address
-	Number   int      // n of a "; n" or "; n title" comment above the board, 0 if none: a title, not an address
+	Number   string   // n of a "; n" or "; n title" comment above the board, as written, "" if none: a title, not an address
 	Source   string   // file or collection name, for messages
 	Line     int      // 1-based line of the first board row in the source
 	Width    int
@@ -137,18 +137,18 @@ func (l *Level) Name() string {
 }
 
 // Label is what the file calls the level, shown beside its address: the
-// title, after the number of its "; n" comment when that differs from
-// the level's position ("12", "12 Dune", "Dune"; "" for none).
+// title, after the number of its "; n" comment unless that is the level's
+// position ("12", "12 Dune", "Dune"; "" for none).
 func (l *Level) Label() string { return Label(l.Index, l.Number, l.Title) }
 
 // Label is Level.Label for a level at position index with the given
 // number and title; it serves Unloadable too.
-func Label(index, number int, title string) string {
-	if number <= 0 || number == index {
+func Label(index int, number, title string) string {
+	if number == "" || number == strconv.Itoa(index) {
 		return title
 	}
 	if title == "" {
-		return strconv.Itoa(number)
+		return number
 	}
-	return strconv.Itoa(number) + " " + title
+	return number + " " + title
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +29,7 @@ type Collection struct {
 type Unloadable struct {
 	Source string // as Level.Source
 	Index  int    // as Level.Index: its position among all the levels of the file
-	Number int    // as Level.Number
+	Number string // as Level.Number
 	Line   int    // first board row
 	Title  string // as Level.Title, when the file gives one
 	Err    *Error // why: file, line, column, level and reason
@@ -102,7 +101,7 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 // titleLine is a comment of the form "; <n>" or "; <n> <title>".
 type titleLine struct {
 	ok    bool
-	n     int // 0 if the number does not fit an int
+	n     string // the digits as written
 	title string
 }
 
@@ -224,10 +223,7 @@ func parseTitleLine(s string) titleLine {
 	if i == 0 || (i < len(s) && s[i] != ' ' && s[i] != '\t') {
 		return titleLine{}
 	}
-	n, err := strconv.Atoi(s[:i])
-	if err != nil {
-		n = 0
-	}
+	n := s[:i]
 	title := strings.TrimSpace(s[i:])
 	if len(title) >= 2 && title[0] == '\'' && title[len(title)-1] == '\'' {
 		title = title[1 : len(title)-1]

@@ -19,7 +19,7 @@ func TestParseSyntax(t *testing.T) {
 		in     string
 		index  []int // positions: the addresses
 		titles []string
-		number []int      // numbers of "; n" comments; nil: none anywhere
+		number []string   // numbers of "; n" comments; nil: none anywhere
 		rows   [][]string // rows of each level, unpadded check via Rows
 	}{
 		{
@@ -34,7 +34,7 @@ func TestParseSyntax(t *testing.T) {
 			in:     "; 7 Seven\n" + simple,
 			index:  []int{1},
 			titles: []string{"Seven"},
-			number: []int{7},
+			number: []string{"7"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
@@ -42,22 +42,23 @@ func TestParseSyntax(t *testing.T) {
 			in:     "; 155 'The Dungeon'\n" + simple,
 			index:  []int{1},
 			titles: []string{"The Dungeon"},
-			number: []int{155},
+			number: []string{"155"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
 			name:   "bare number",
 			in:     ";12\n" + simple,
 			index:  []int{1},
-			number: []int{12},
+			number: []string{"12"},
 			titles: []string{""},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
-			name:   "number too large keeps position",
+			name:   "number too large is kept as written",
 			in:     "; 99999999999999999999 Big\n" + simple,
 			index:  []int{1},
 			titles: []string{"Big"},
+			number: []string{"99999999999999999999"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
@@ -65,7 +66,7 @@ func TestParseSyntax(t *testing.T) {
 			in:     "; 2 B\n" + simple + "\n; 1 A\n" + simple + "\n; 1 A again\n" + simple,
 			index:  []int{1, 2, 3},
 			titles: []string{"B", "A", "A again"},
-			number: []int{2, 1, 1},
+			number: []string{"2", "1", "1"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}},
 		},
 		{
@@ -107,7 +108,7 @@ func TestParseSyntax(t *testing.T) {
 			name:   "CRLF",
 			in:     "; 1 A\r\n#####\r\n#@$.#\r\n#####\r\n\r\n; 2 B\r\n#####\r\n#.$@#\r\n#####\r\n",
 			index:  []int{1, 2},
-			number: []int{1, 2},
+			number: []string{"1", "2"},
 			titles: []string{"A", "B"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#.$@#", "#####"}},
 		},
@@ -116,14 +117,14 @@ func TestParseSyntax(t *testing.T) {
 			in:     "; 1 A\r#####\r#@$.#\r#####\r\r#####\r#.$@#\r#####",
 			index:  []int{1, 2},
 			titles: []string{"A", ""},
-			number: []int{1, 0},
+			number: []string{"1", ""},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#.$@#", "#####"}},
 		},
 		{
 			name:   "byte order mark",
 			in:     "\uFEFF; 1 A\n" + simple,
 			index:  []int{1},
-			number: []int{1},
+			number: []string{"1"},
 			titles: []string{"A"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
@@ -132,7 +133,7 @@ func TestParseSyntax(t *testing.T) {
 			in:     simple + "\n\n\n" + simple + "; 9 Nine\n" + simple,
 			index:  []int{1, 2, 3},
 			titles: []string{"", "", "Nine"},
-			number: []int{0, 0, 9},
+			number: []string{"", "", "9"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}},
 		},
 		{
@@ -177,8 +178,8 @@ func TestParseSyntax(t *testing.T) {
 				if l.Index != tc.index[i] || l.Title != tc.titles[i] {
 					t.Errorf("level %d: index %d title %q, want %d %q", i, l.Index, l.Title, tc.index[i], tc.titles[i])
 				}
-				if number := 0; tc.number != nil && l.Number != tc.number[i] || tc.number == nil && l.Number != number {
-					t.Errorf("level %d: number %d, want %v", i, l.Number, tc.number)
+				if tc.number != nil && l.Number != tc.number[i] || tc.number == nil && l.Number != "" {
+					t.Errorf("level %d: number %q, want %q", i, l.Number, tc.number)
 				}
 				want := tc.rows[i]
 				w := 0
@@ -383,11 +384,11 @@ func TestLevelAccessors(t *testing.T) {
 		t.Errorf("Name %q, Label %q", l.Name(), l.Label())
 	}
 	for _, tc := range []struct {
-		index, number int
-		title, want   string
-	}{{1, 0, "", ""}, {1, 1, "A", "A"}, {2, 1, "A", "1 A"}, {3, 12, "", "12"}, {3, 0, "T", "T"}} {
+		index               int
+		number, title, want string
+	}{{1, "", "", ""}, {1, "1", "A", "A"}, {2, "1", "A", "1 A"}, {3, "12", "", "12"}, {3, "", "T", "T"}, {1, "0", "", "0"}, {1, "01", "", "01"}} {
 		if got := Label(tc.index, tc.number, tc.title); got != tc.want {
-			t.Errorf("Label(%d, %d, %q) = %q, want %q", tc.index, tc.number, tc.title, got, tc.want)
+			t.Errorf("Label(%d, %q, %q) = %q, want %q", tc.index, tc.number, tc.title, got, tc.want)
 		}
 	}
 }

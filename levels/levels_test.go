@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -44,8 +45,8 @@ func TestCollections(t *testing.T) {
 			}
 			// The embedded files number their levels by position, so
 			// "; n" adds nothing to the label: microban:12 is "; 12".
-			if l.Number != l.Index || l.Label() != l.Title {
-				t.Errorf("%s level %d: number %d, label %q", n, i+1, l.Number, l.Label())
+			if l.Number != strconv.Itoa(l.Index) || l.Label() != l.Title {
+				t.Errorf("%s level %d: number %q, label %q", n, i+1, l.Number, l.Label())
 			}
 		}
 	}
@@ -226,7 +227,7 @@ func TestResolveAll(t *testing.T) {
 	for _, l := range ls {
 		got = append(got, l.Name())
 	}
-	want := []string{"microban:1", "<stdin>:2 Two", "<stdin>:1 One", "xsokoban90:90"}
+	want := []string{"microban:1", "<stdin>:2 (Two)", "<stdin>:1 (One)", "xsokoban90:90"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ResolveAll = %q, want %q", got, want)
 	}
