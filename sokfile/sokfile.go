@@ -13,9 +13,10 @@
 // replaying the LURD on the level (Entry.Score), never from the letter
 // case, and the verifier has the last word. A heading with nothing under
 // it, or only notes, is left as text. A section whose moves cannot be read
-// (a first line that is neither moves nor a note, or a line of moves with
-// a stray character) is an Unreadable of its level, kept as text, so that
-// soko verify reports it instead of skipping it.
+// (a line of moves with a stray character, or, under a bare heading, a
+// first line that is neither moves nor a note) is an Unreadable of its
+// level, kept as text, so that soko verify reports it instead of skipping
+// it.
 //
 // The package is separate from level because a level file knows nothing of
 // solutions: level reads the boards of a .sok file like any other
@@ -216,7 +217,7 @@ func sections(lines []string, source string) (in []*Solution, unreadable map[int
 			if isKey && (k == "title" || k == "author") {
 				break // the level's, as package level reads it
 			}
-			if bad == nil && !isLURD(t) && !isKey && (j == i+1 || lurd.Len() > 0 && looksLikeLURD(t)) {
+			if bad == nil && !isLURD(t) && !isKey && (j == i+1 && (bareHeading(lines[i]) || looksLikeLURD(t)) || lurd.Len() > 0 && looksLikeLURD(t)) {
 				bad = badMoves(source, j+1, lines[j])
 			}
 			switch {
@@ -248,21 +249,19 @@ func sections(lines []string, source string) (in []*Solution, unreadable map[int
 }
 
 // looksLikeLURD reports whether t, a line that is not LURD, was meant to
-// be: most of its characters are LURD letters and counts, and it is not a
+// be: at least half of its letters are LURD letters, and it is not a
 // "Key: value" note.
 func looksLikeLURD(t string) bool {
-	n, lurd := 0, 0
+	letters, lurd := 0, 0
 	for i := 0; i < len(t); i++ {
-		switch c := t[i]; {
-		case c == ' ' || c == '\t':
-		case strings.IndexByte("udlrUDLR0123456789", c) >= 0:
-			n++
-			lurd++
-		default:
-			n++
+		if c := t[i]; isLetter(c) {
+			letters++
+			if strings.IndexByte("udlrUDLR", c) >= 0 {
+				lurd++
+			}
 		}
 	}
-	return !strings.Contains(t, ":") && 2*lurd >= n
+	return !strings.Contains(t, ":") && lurd > 0 && 2*lurd >= letters
 }
 
 // badMoves is the error of a solution section's line n, text, that should
@@ -280,6 +279,15 @@ func badMoves(source string, n int, text string) *level.Error {
 		}
 	}
 	return e
+}
+
+// bareHeading reports whether a heading is only a heading ("Solution",
+// "Solution (8 pushes, 33 moves)", "Solution/Moves", "Solution 33/8"), not
+// a sentence that starts with the word ("Solution hints:"): the line after
+// it must be its moves.
+func bareHeading(line string) bool {
+	rest := strings.TrimSpace(strings.TrimSpace(line)[8:])
+	return rest == "" || strings.IndexByte("(/0123456789", rest[0]) >= 0
 }
 
 // isHeading reports whether a line starts a solution section.
@@ -396,10 +404,10 @@ func oneLine(s string) string {
 // replace, the solutions s is at least as good as in both are dropped.
 // Solutions are compared by replay (Score): only a sound one, which
 // solves the level with every step in its right letter case, is added or
-// keeps another out; one that is not (a wrong case, an illegal step, a
-// LURD that does not parse) is never better than another, is kept beside
-// them (soko verify reports it), and a sound one at least as good replaces
-// it.
+// keeps another out. One that is not is never better than another and is
+// kept beside them (soko verify reports it), except that with replace a
+// sound one at least as good in its replayed counts replaces one that
+// replays but is unsound (a wrong letter case, a level left unsolved).
 func (e *Entry) Add(s *Solution, replace bool) bool {
 	sp, sm, sound, _ := e.Score(s)
 	if !sound {

@@ -235,6 +235,8 @@ func TestUnreadableSection(t *testing.T) {
 		{"a heading that is text", "Solution is simple\n", "", 0},
 		{"moves and a note", "Solution\nrR\nFound by YASS\n", "", 1},
 		{"moves and a key", "Solution\nrR\nComment: rudl\n", "", 1},
+		{"a sentence that starts with the word", "Solution hints:\nTry the box first.\n", "", 0},
+		{"a sentence, then broken moves", "Solution hints:\nrR!\n", "t.sok:6:3: level 1: solution section: unexpected character '!' in LURD", 0},
 	} {
 		f := read(t, lvl+tc.section)
 		e := f.Entries[0]
@@ -251,5 +253,8 @@ func TestUnreadableSection(t *testing.T) {
 	}
 	if _, err := Read(strings.NewReader("Solution\nrX\n\n"+lvl), "t.sok"); err == nil || !strings.Contains(err.Error(), "t.sok:2:2:") {
 		t.Errorf("an unreadable section before the first level: %v", err)
+	}
+	if f := read(t, "Solution files by hand\nfrom 2020\n\n"+lvl); len(f.Entries) != 1 || len(f.Entries[0].Unreadable) != 0 {
+		t.Errorf("a header line that starts with the word: %+v", f.Entries)
 	}
 }
