@@ -49,6 +49,13 @@ func TestText(t *testing.T) {
 			t.Errorf("%s: %v, %+v", tc.name, err, c)
 		}
 	}
+	// Short text and stray NULs are text; line ends count as LF, as the
+	// .sok writer writes them.
+	for data, refused := range map[string]bool{"\x00": false, "\x00\n": false, "a\x00b\x00c\x00": false, "a\x00\r\n\x00b\x00c\x00": true, "\xEF\xBB\xBFa\x00b\x00c\x00d\x00": true} {
+		if _, err := Text([]byte(data), "x.xsb"); (err != nil) != refused {
+			t.Errorf("Text(%q): %v, refused want %v", data, err, refused)
+		}
+	}
 	// An error in a UTF-16 file has the line and column of the text.
 	_, err := ParseString(string(utf16Bytes("#####\n#@$x#\n#####\n", false, "\xFF\xFE")), "x.xsb")
 	if err == nil || err.Error() != "x.xsb:2:4: level 1: unknown character 'x' in board" {
