@@ -389,6 +389,31 @@ func TestExternalSolutionCap(t *testing.T) {
 	}
 }
 
+// A {solution} file is read as level files are, with a byte order mark;
+// a solution whose letter case is wrong is counted by replay and recorded
+// as it should be written, so that bench --sok files keep it.
+func TestExternalSolutionForms(t *testing.T) {
+	lvls, err := levels.Resolve("microban:1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+	for _, written := range []string{"\\357\\273\\277" + sol, strings.ToLower(sol), strings.ToUpper(sol)} {
+		spec, err := ParseExternal("fake=printf '" + written + "' > {solution} # {level}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec Record
+		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
+		if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status != "solved" || rec.Solution != sol || rec.Pushes != 8 || rec.Moves != 33 {
+			t.Errorf("%s: status %q error %q solution %q, %d pushes; want solved, %s, 8 pushes", written, rec.Status, rec.Error, rec.Solution, rec.Pushes, sol)
+		}
+	}
+}
+
 func TestPresets(t *testing.T) {
 	for _, p := range Presets {
 		if len(p.Solvers) == 0 || len(p.Levels) == 0 || len(p.Times)+len(p.Iterations) == 0 {

@@ -147,7 +147,9 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 	rec.Status, rec.Verified = "solved", true
 	rec.Pushes, rec.Moves = rep.Pushes, rep.Moves
 	if ms, err := level.ParseLURD(lurd); err == nil {
-		rec.Solution = level.FormatLURD(ms)
+		// As it should be written: a program's push in lower case is
+		// counted by replay and recorded in upper case.
+		rec.Solution = level.FormatLURD(verify.Recase(j.Level, ms))
 	}
 	return true
 }
@@ -176,7 +178,7 @@ func readSolution(path string) (string, error) {
 		return "", fmt.Errorf("the solution file has %s, more than the %d allowed (a solution has at most %d steps)",
 			size, level.MaxSolutionText, level.MaxSolutionSteps)
 	}
-	return string(b), nil
+	return level.Text(b, "the solution file") // a byte order mark, UTF-16, as in level files
 }
 
 // lastLURDLine returns the last line of out made only of LURD letters, repeat

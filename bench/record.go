@@ -116,9 +116,9 @@ type Record struct {
 	Solver    string            `json:"solver"`
 	Params    map[string]string `json:"params,omitempty"`
 	External  string            `json:"external,omitempty"` // the command template of an external solver
-	Level     string            `json:"level"`              // collection:index, or the file
-	Title     string            `json:"title,omitempty"`
-	LevelHash string            `json:"level_hash"` // see LevelHash
+	Level     string            `json:"level"`              // collection:position, or the file (levels.Entry.ID)
+	Title     string            `json:"title,omitempty"`    // what the file calls the level (level.Label)
+	LevelHash string            `json:"level_hash"`         // see LevelHash
 	Budget    Budget            `json:"budget"`
 	Seed      uint64            `json:"seed"`
 

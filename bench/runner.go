@@ -143,13 +143,13 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 	}
 	rec.Model = j.Solver.Model.ID
 	if u := j.Unloadable; u != nil {
-		rec.Title, rec.Status, rec.Error, rec.CPUScope = u.Title, StatusError, u.Err.Error(), CPUNone
+		rec.Title, rec.Status, rec.Error, rec.CPUScope = u.Label(), StatusError, u.Err.Error(), CPUNone
 		if j.Solver.External != nil {
 			rec.External = j.Solver.External.Template
 		}
 		return rec, true
 	}
-	rec.Title = j.Level.Title
+	rec.Title = j.Level.Label()
 	if j.Solver.External != nil {
 		rec.External = j.Solver.External.Template
 		ok := j.Solver.External.run(ctx, j, &rec)

@@ -5,10 +5,13 @@ import (
 	"strings"
 )
 
-// Format returns the XSB text of one level: a "; <Index> <Title>" comment
-// line when Index > 0 (a "Title:" line when only the title is set), then the
-// rows with trailing spaces removed, each ending in a newline. Parsing the
-// result gives back the same rows, size, title and index.
+// Format returns the XSB text of one level: a "; <n> <Title>" comment line,
+// n being the level's Number or, without one, its Index when that is
+// above 0 (a "Title:" line when only the title is set), then the rows with
+// trailing spaces removed, each ending in a newline. Parsing the result
+// gives back the same rows, size and title, and n as the Number: a level
+// shown from microban:12 keeps the title "; 12" in whatever file it is
+// saved to, where its address is its position.
 func Format(l *Level) string {
 	var b strings.Builder
 	writeLevel(&b, l)
@@ -16,9 +19,13 @@ func Format(l *Level) string {
 }
 
 func writeLevel(b *strings.Builder, l *Level) {
+	n := l.Number
+	if n == "" && l.Index > 0 {
+		n = strconv.Itoa(l.Index)
+	}
 	switch {
-	case l.Index > 0:
-		b.WriteString("; " + strconv.Itoa(l.Index))
+	case n != "":
+		b.WriteString("; " + n)
 		if l.Title != "" {
 			b.WriteString(" " + quoteTitle(oneLine(l.Title)))
 		}

@@ -10,13 +10,13 @@
 // within one line ("5#|#@$.#|5#"). A line is a board row when it consists of
 // these characters only and contains a wall. Lines starting with ';' are
 // comments: a comment "; <n>" or "; <n> <title>" right before a board gives
-// the level's Index and Title (surrounding single quotes are removed);
+// the level's Number and Title (surrounding single quotes are removed);
 // "Title:" and "Author:" lines (any letter case) set the title and author of
 // the level just above them, or, after a blank line, of the next level. Other
 // comments and free text become the next level's Comments, or, before the
 // first blank line that precedes the first level, the collection's Header.
 // LF, CRLF and lone CR line endings are accepted, as is a UTF-8 byte order
-// mark. Trailing blanks are removed and rows are padded with spaces to the
+// mark; text with a UTF-16 byte order mark is decoded from UTF-16 (Text). Trailing blanks are removed and rows are padded with spaces to the
 // level's width.
 //
 // Tabs are rejected in board rows (except trailing ones, which are removed
@@ -35,6 +35,16 @@
 // on it, while ParseCollection reports it in Collection.Unloadable and reads
 // the other levels of the file. Input larger than MaxInput bytes is
 // rejected as a whole.
+//
+// # Addresses
+//
+// A level's address is its position in its file: Index, counting the
+// levels that cannot be loaded too, so "file.xsb:3" is the third level of
+// file.xsb whatever its comments say. The number of a "; <n>" comment is a
+// title the file gives the level (Number), shown beside the address by
+// Label, never used to find a level: files cut from collections, written
+// by hand or merged number their levels in any order, with gaps and
+// repeats.
 //
 // A parsed Level is a plain rectangular grid of XSB characters; it carries no
 // search tables. The solving core (package sokoban) builds its own indexed
@@ -85,7 +95,8 @@ type Level struct {
 	Title    string   // from "; 12 Title", a Title: line, or empty
 	Author   string   // from an Author: line, or empty
 	Comments []string // other comment lines attached to the level, without the leading ';'
-	Index    int      // 1-based position in its collection
+	Index    int      // 1-based position in its file, unloadable levels counted: the level's address
+	Number   string   // n of a "; n" or "; n title" comment above the board, as written, "" if none: a title, not an address
 	Source   string   // file or collection name, for messages
 	Line     int      // 1-based line of the first board row in the source
 	Width    int
@@ -111,14 +122,33 @@ func (l *Level) Boxes() int {
 	return n
 }
 
-// Name is a short human name: "source:index" plus the title when there is one.
+// Name is a short human name: the address "source:index", then the label
+// in parentheses when there is one ("mine.xsb:1 (12)"), so that a title
+// that is a number is not taken for the address.
 func (l *Level) Name() string {
 	n := l.Source
 	if l.Index > 0 {
 		n += ":" + strconv.Itoa(l.Index)
 	}
-	if l.Title != "" {
-		n += " " + l.Title
+	if t := l.Label(); t != "" {
+		n += " (" + t + ")"
 	}
 	return n
+}
+
+// Label is what the file calls the level, shown beside its address: the
+// title, after the number of its "; n" comment unless that is the level's
+// position ("12", "12 Dune", "Dune"; "" for none).
+func (l *Level) Label() string { return Label(l.Index, l.Number, l.Title) }
+
+// Label is Level.Label for a level at position index with the given
+// number and title; it serves Unloadable too.
+func Label(index int, number, title string) string {
+	if number == "" || number == strconv.Itoa(index) {
+		return title
+	}
+	if title == "" {
+		return number
+	}
+	return number + " " + title
 }

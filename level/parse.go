@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -29,12 +28,15 @@ type Collection struct {
 // (too many boxes, no player, a bad character, ...).
 type Unloadable struct {
 	Source string // as Level.Source
-	Index  int    // as Level.Index
-	Pos    int    // 1-based position among all the levels of the file, loaded or not
+	Index  int    // as Level.Index: its position among all the levels of the file
+	Number string // as Level.Number
 	Line   int    // first board row
 	Title  string // as Level.Title, when the file gives one
 	Err    *Error // why: file, line, column, level and reason
 }
+
+// Label is Level.Label for the level that could not be loaded.
+func (u *Unloadable) Label() string { return Label(u.Index, u.Number, u.Title) }
 
 // Parse reads a collection file and returns its levels. The source name is
 // used in the levels' Source field and in error messages. Every error is an
@@ -72,7 +74,10 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 	name := filepath.Base(source)
 	name = strings.TrimSuffix(name, filepath.Ext(name))
 	p := &parser{file: source, coll: &Collection{Name: name}}
-	text := strings.TrimPrefix(string(data), "\uFEFF")
+	text, err := Text(data, source)
+	if err != nil {
+		return nil, err
+	}
 	for n := 1; text != ""; n++ {
 		var line string
 		i := strings.IndexAny(text, "\r\n")
@@ -96,7 +101,7 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 // titleLine is a comment of the form "; <n>" or "; <n> <title>".
 type titleLine struct {
 	ok    bool
-	n     int // 0 if the number does not fit an int
+	n     string // the digits as written
 	title string
 }
 
@@ -167,7 +172,7 @@ func (p *parser) line(s string, n int) {
 // rather than read as a new level.
 func (p *parser) reject(err *Error, midBoard bool) {
 	l := p.cur.lvl
-	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Pos: p.levelCount, Line: l.Line, Title: l.Title, Err: err})
+	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Number: l.Number, Line: l.Line, Title: l.Title, Err: err})
 	p.bad = append(p.bad, l)
 	p.cur = nil
 	p.last = l // a Title: or Author: line right after it is its own
@@ -218,10 +223,7 @@ func parseTitleLine(s string) titleLine {
 	if i == 0 || (i < len(s) && s[i] != ' ' && s[i] != '\t') {
 		return titleLine{}
 	}
-	n, err := strconv.Atoi(s[:i])
-	if err != nil {
-		n = 0
-	}
+	n := s[:i]
 	title := strings.TrimSpace(s[i:])
 	if len(title) >= 2 && title[0] == '\'' && title[len(title)-1] == '\'' {
 		title = title[1 : len(title)-1]
@@ -249,9 +251,7 @@ func (p *parser) startLevel(n int, prevTitle titleLine) {
 	p.levelCount++
 	l := &Level{Index: p.levelCount, Source: p.file, Line: n}
 	if prevTitle.ok {
-		if prevTitle.n > 0 {
-			l.Index = prevTitle.n
-		}
+		l.Number = prevTitle.n
 		l.Title = prevTitle.title
 		p.pending = p.pending[:len(p.pending)-1]
 	}

@@ -17,8 +17,9 @@ func TestParseSyntax(t *testing.T) {
 	tests := []struct {
 		name   string
 		in     string
-		index  []int
+		index  []int // positions: the addresses
 		titles []string
+		number []string   // numbers of "; n" comments; nil: none anywhere
 		rows   [][]string // rows of each level, unpadded check via Rows
 	}{
 		{
@@ -31,30 +32,42 @@ func TestParseSyntax(t *testing.T) {
 		{
 			name:   "numbered title",
 			in:     "; 7 Seven\n" + simple,
-			index:  []int{7},
+			index:  []int{1},
 			titles: []string{"Seven"},
+			number: []string{"7"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
 			name:   "quoted title",
 			in:     "; 155 'The Dungeon'\n" + simple,
-			index:  []int{155},
+			index:  []int{1},
 			titles: []string{"The Dungeon"},
+			number: []string{"155"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
 			name:   "bare number",
 			in:     ";12\n" + simple,
-			index:  []int{12},
+			index:  []int{1},
+			number: []string{"12"},
 			titles: []string{""},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
-			name:   "number too large keeps position",
+			name:   "number too large is kept as written",
 			in:     "; 99999999999999999999 Big\n" + simple,
 			index:  []int{1},
 			titles: []string{"Big"},
+			number: []string{"99999999999999999999"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
+		},
+		{
+			name:   "numbers in reverse order are titles",
+			in:     "; 2 B\n" + simple + "\n; 1 A\n" + simple + "\n; 1 A again\n" + simple,
+			index:  []int{1, 2, 3},
+			titles: []string{"B", "A", "A again"},
+			number: []string{"2", "1", "1"},
+			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}},
 		},
 		{
 			name:   "floor markers",
@@ -95,6 +108,7 @@ func TestParseSyntax(t *testing.T) {
 			name:   "CRLF",
 			in:     "; 1 A\r\n#####\r\n#@$.#\r\n#####\r\n\r\n; 2 B\r\n#####\r\n#.$@#\r\n#####\r\n",
 			index:  []int{1, 2},
+			number: []string{"1", "2"},
 			titles: []string{"A", "B"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#.$@#", "#####"}},
 		},
@@ -103,20 +117,23 @@ func TestParseSyntax(t *testing.T) {
 			in:     "; 1 A\r#####\r#@$.#\r#####\r\r#####\r#.$@#\r#####",
 			index:  []int{1, 2},
 			titles: []string{"A", ""},
+			number: []string{"1", ""},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#.$@#", "#####"}},
 		},
 		{
 			name:   "byte order mark",
 			in:     "\uFEFF; 1 A\n" + simple,
 			index:  []int{1},
+			number: []string{"1"},
 			titles: []string{"A"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
 			name:   "several blank lines and no blank line",
 			in:     simple + "\n\n\n" + simple + "; 9 Nine\n" + simple,
-			index:  []int{1, 2, 9},
+			index:  []int{1, 2, 3},
 			titles: []string{"", "", "Nine"},
+			number: []string{"", "", "9"},
 			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}},
 		},
 		{
@@ -160,6 +177,9 @@ func TestParseSyntax(t *testing.T) {
 			for i, l := range ls {
 				if l.Index != tc.index[i] || l.Title != tc.titles[i] {
 					t.Errorf("level %d: index %d title %q, want %d %q", i, l.Index, l.Title, tc.index[i], tc.titles[i])
+				}
+				if tc.number != nil && l.Number != tc.number[i] || tc.number == nil && l.Number != "" {
+					t.Errorf("level %d: number %q, want %q", i, l.Number, tc.number)
 				}
 				want := tc.rows[i]
 				w := 0
@@ -236,13 +256,13 @@ func TestParseErrors(t *testing.T) {
 		line, col int
 		msg       string
 	}{
-		{"no player", "; 3\n#####\n# $.#\n#####\n", 3, 2, 0, "no player"},
+		{"no player", "; 3\n#####\n# $.#\n#####\n", 1, 2, 0, "no player"},
 		{"two players", "#####\n#@$.#\n#  @#\n#####\n", 1, 3, 4, "two players (second at row 3, column 4)"},
 		{"two players rle", "5#|#@$.#|#@2-#|5#\n", 1, 1, 11, "two players (second at row 3, column 2)"},
 		{"boxes and goals", "\n\n######\n#@$$.#\n######\n", 1, 3, 0, "2 boxes but 1 goal"},
 		{"one box two goals", "\n\n######\n#@$..#\n######\n", 1, 3, 0, "1 box but 2 goals"},
 		{"no boxes", "#####\n#@ .#\n#####\n", 1, 1, 0, "no boxes"},
-		{"open at edge", "; 2\n#####\n @$.#\n#####\n", 2, 3, 1, "level not closed: the player can walk off the board at row 2, column 1"},
+		{"open at edge", "; 2\n#####\n @$.#\n#####\n", 1, 3, 1, "level not closed: the player can walk off the board at row 2, column 1"},
 		{"open beyond row end", "#######\n#@$.  #\n#   #\n#######\n", 1, 3, 6, "level not closed: the player can walk off the board at row 3, column 6"},
 		{"open at bottom", simple + "\n#####\n#@$.#\n## ##\n", 2, 7, 3, "level not closed: the player can walk off the board at row 3, column 3"},
 		{"unknown character", simple + "\n#####\n#@$x#\n#####\n", 2, 6, 4, `unknown character 'x' in board`},
@@ -251,11 +271,11 @@ func TestParseErrors(t *testing.T) {
 		{"leading tab", "#####\n\t#@$.#\n#####\n", 1, 2, 1, "tab character in board (tabs are not allowed in boards; use spaces)"},
 		{"too wide", wide.String(), 1, 1, 129, "row wider than the maximum width 128"},
 		{"too high", tall.String(), 1, 129, 1, "level higher than the maximum height 128"},
-		{"too many boxes", many, 4, 2, 0, fmt.Sprintf("%d boxes, more than the limit of %d", 60*manyRows, MaxBoxes)},
+		{"too many boxes", many, 1, 2, 0, fmt.Sprintf("%d boxes, more than the limit of %d", 60*manyRows, MaxBoxes)},
 		{"count zero", "5#|#@$.#|0#5#\n", 1, 1, 10, "run-length count 0"},
 		{"count at end", "5#|#@$.#|5#3\n", 1, 1, 12, "run-length count not followed by a board character"},
 		{"count before bar", "5#|#@$.#3|5#\n", 1, 1, 9, "run-length count not followed by a board character"},
-		{"count too large", "; 5\n200#\n", 5, 2, 1, "run-length count larger than the maximum width 128"},
+		{"count too large", "; 5\n200#\n", 1, 2, 1, "run-length count larger than the maximum width 128"},
 		{"row without wall", "5#|#@$.#||5#\n", 1, 1, 10, "board row without a wall"},
 	}
 	for _, tc := range tests {
@@ -359,7 +379,16 @@ func TestLevelAccessors(t *testing.T) {
 	if l.At(1, 1) != Player || l.At(2, 1) != Box || l.At(-1, 0) != Floor || l.At(5, 0) != Floor {
 		t.Errorf("At wrong")
 	}
-	if l.Name() != "x.xsb:4 Four" {
-		t.Errorf("Name %q", l.Name())
+	// The address is the position; "; 4" is part of the label.
+	if l.Name() != "x.xsb:1 (4 Four)" || l.Label() != "4 Four" {
+		t.Errorf("Name %q, Label %q", l.Name(), l.Label())
+	}
+	for _, tc := range []struct {
+		index               int
+		number, title, want string
+	}{{1, "", "", ""}, {1, "1", "A", "A"}, {2, "1", "A", "1 A"}, {3, "12", "", "12"}, {3, "", "T", "T"}, {1, "0", "", "0"}, {1, "01", "", "01"}} {
+		if got := Label(tc.index, tc.number, tc.title); got != tc.want {
+			t.Errorf("Label(%d, %q, %q) = %q, want %q", tc.index, tc.number, tc.title, got, tc.want)
+		}
 	}
 }

@@ -58,9 +58,9 @@ func TestParseCollectionKeepsGoodLevels(t *testing.T) {
 	}
 	for i, w := range want {
 		u := c.Unloadable[i]
-		if u.Pos != w.pos || u.Index != w.pos || u.Line != w.line || u.Title != w.title || u.Source != "dir/c.xsb" {
-			t.Errorf("unloadable %d: pos %d index %d line %d title %q source %q, want pos %d line %d title %q",
-				i, u.Pos, u.Index, u.Line, u.Title, u.Source, w.pos, w.line, w.title)
+		if u.Index != w.pos || u.Line != w.line || u.Title != w.title || u.Source != "dir/c.xsb" {
+			t.Errorf("unloadable %d: index %d line %d title %q source %q, want index %d line %d title %q",
+				i, u.Index, u.Line, u.Title, u.Source, w.pos, w.line, w.title)
 		}
 		if !strings.HasPrefix(u.Err.Error(), w.msg) {
 			t.Errorf("unloadable %d: %q, want it to start with %q", i, u.Err, w.msg)
@@ -82,9 +82,11 @@ func TestParseCollectionTooManyBoxes(t *testing.T) {
 		t.Fatalf("%d levels and %d unloadable, want 2 and 1", len(c.Levels), len(c.Unloadable))
 	}
 	u := c.Unloadable[0]
-	want := fmt.Sprintf("s.sok:6: level 50: %d boxes, more than the limit of %d", MaxBoxes+1, MaxBoxes)
-	if u.Err.Error() != want || u.Pos != 2 || u.Title != "Big" {
-		t.Errorf("got %q (pos %d, title %q), want %q at pos 2 titled Big", u.Err, u.Pos, u.Title, want)
+	// The error names the level by its address, its position; "; 50" is
+	// its title.
+	want := fmt.Sprintf("s.sok:6: level 2: %d boxes, more than the limit of %d", MaxBoxes+1, MaxBoxes)
+	if u.Err.Error() != want || u.Index != 2 || u.Title != "Big" || u.Label() != "50 Big" {
+		t.Errorf("got %q (index %d, label %q), want %q at index 2 labelled \"50 Big\"", u.Err, u.Index, u.Label(), want)
 	}
 	if c.Levels[1].Index != 3 {
 		t.Errorf("the level after it has index %d, want 3", c.Levels[1].Index)

@@ -137,7 +137,8 @@ const StdinSource = "<stdin>"
 //	-                   standard input (same selections after ':')
 //
 // Level numbers are 1-based positions in the collection, counting the
-// levels that cannot be loaded too. If the part before the last ':' is an
+// levels that cannot be loaded too: a "; n" comment in the file is a title
+// and selects nothing (see package level, Addresses). If the part before the last ':' is an
 // embedded collection name, the embedded collection is used, otherwise it
 // is a file path; a file path containing ':' is used as a whole unless what
 // follows its last ':' looks like a selection. Levels come back in the order
@@ -174,7 +175,8 @@ type Entry struct {
 	Unloadable *level.Unloadable
 }
 
-// ID is the level's address in results: "microban:12", or the source alone
+// ID is the level's address in results: "microban:12" (its position in
+// the collection or file, whatever its title says), or the source alone
 // for a level without an index.
 func (e Entry) ID() string {
 	var source string
@@ -190,12 +192,14 @@ func (e Entry) ID() string {
 	return source
 }
 
-// Title is the level's title, when its file gives one.
-func (e Entry) Title() string {
+// Label is what the level's file calls it, shown beside its ID: its
+// title, after the number of its "; n" comment when that is not its
+// position (level.Label).
+func (e Entry) Label() string {
 	if e.Level != nil {
-		return e.Level.Title
+		return e.Level.Label()
 	}
-	return e.Unloadable.Title
+	return e.Unloadable.Label()
 }
 
 // ResolveEntries is ResolveAll for commands that go on past a bad level:
@@ -220,7 +224,7 @@ func entries(c *level.Collection) []Entry {
 	out := make([]Entry, 0, len(c.Levels)+len(c.Unloadable))
 	li, ui := 0, 0
 	for li < len(c.Levels) || ui < len(c.Unloadable) {
-		if ui < len(c.Unloadable) && (c.Unloadable[ui].Pos <= len(out)+1 || li == len(c.Levels)) {
+		if ui < len(c.Unloadable) && (c.Unloadable[ui].Index <= len(out)+1 || li == len(c.Levels)) {
 			out = append(out, Entry{Unloadable: c.Unloadable[ui]})
 			ui++
 			continue

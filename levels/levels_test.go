@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,11 @@ func TestCollections(t *testing.T) {
 		for i, l := range c.Levels {
 			if l.Index != i+1 || l.Source != n {
 				t.Errorf("%s level %d: Index %d Source %q", n, i+1, l.Index, l.Source)
+			}
+			// The embedded files number their levels by position, so
+			// "; n" adds nothing to the label: microban:12 is "; 12".
+			if l.Number != strconv.Itoa(l.Index) || l.Label() != l.Title {
+				t.Errorf("%s level %d: number %q, label %q", n, i+1, l.Number, l.Label())
 			}
 		}
 	}
@@ -221,7 +227,7 @@ func TestResolveAll(t *testing.T) {
 	for _, l := range ls {
 		got = append(got, l.Name())
 	}
-	want := []string{"microban:1", "<stdin>:2 Two", "<stdin>:1 One", "xsokoban90:90"}
+	want := []string{"microban:1", "<stdin>:2 (Two)", "<stdin>:1 (One)", "xsokoban90:90"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ResolveAll = %q, want %q", got, want)
 	}
@@ -274,8 +280,8 @@ func TestResolveAroundUnloadable(t *testing.T) {
 	if got, want := es[2].ID(), path+":3"; got != want {
 		t.Errorf("ID %q, want %q", got, want)
 	}
-	if es[2].Title() != "Lost" || es[3].ID() != path+":4" {
-		t.Errorf("title %q, next ID %q", es[2].Title(), es[3].ID())
+	if es[2].Label() != "Lost" || es[3].ID() != path+":4" {
+		t.Errorf("label %q, next ID %q", es[2].Label(), es[3].ID())
 	}
 	ls, err := ResolveAll(context.Background(), []string{path + ":1-2,4"}, nil)
 	if err != nil || len(ls) != 3 || ls[2].Index != 4 {
@@ -289,5 +295,49 @@ func TestResolveAroundUnloadable(t *testing.T) {
 	}
 	if _, err := ResolveEntries(context.Background(), []string{path + ":5"}, nil); err == nil || !strings.Contains(err.Error(), "the collection has 4 levels") {
 		t.Errorf("5: %v, want out of range of 4 levels", err)
+	}
+}
+
+// A level's address is its position in its file; a "; n" comment is a
+// title. Files cut from a collection (soko show microban:12,47 > mine.xsb),
+// numbered in reverse, or with a number twice, are addressed by position.
+func TestAddressIsPosition(t *testing.T) {
+	board := func(n int) string {
+		return "#######\n#@" + strings.Repeat(" ", n) + "$.#\n" + strings.Repeat("#", n+6) + "#\n"
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text string
+		ids        []string // ID of each level, in file order
+		labels     []string
+		bad        []string // specs that are out of range
+	}{
+		{"mine.xsb", "; 12\n" + board(0) + "\n; 47\n" + board(1), []string{"mine.xsb:1", "mine.xsb:2"}, []string{"12", "47"}, []string{"mine.xsb:12", "mine.xsb:47"}},
+		{"swapped.xsb", "; 2 B\n" + board(0) + "\n; 1 A\n" + board(1), []string{"swapped.xsb:1", "swapped.xsb:2"}, []string{"2 B", "1 A"}, nil},
+		{"twice.xsb", "; 7\n" + board(0) + "\n; 7\n" + board(1), []string{"twice.xsb:1", "twice.xsb:2"}, []string{"7", "7"}, []string{"twice.xsb:7"}},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		es, err := ResolveEntries(context.Background(), []string{path}, nil)
+		if err != nil || len(es) != len(tc.ids) {
+			t.Fatalf("%s: %d entries, %v", tc.name, len(es), err)
+		}
+		for i, e := range es {
+			if want := filepath.Join(dir, tc.ids[i]); e.ID() != want || e.Label() != tc.labels[i] {
+				t.Errorf("%s level %d: ID %q label %q, want %q %q", tc.name, i+1, e.ID(), e.Label(), want, tc.labels[i])
+			}
+			// Each ID resolves to the level listed under it.
+			one, err := Resolve(e.ID(), nil)
+			if err != nil || len(one) != 1 || one[0].Line != e.Level.Line {
+				t.Errorf("%s: Resolve(%q) = %v, %v; want the level at line %d", tc.name, e.ID(), one, err, e.Level.Line)
+			}
+		}
+		for _, spec := range tc.bad {
+			if _, err := Resolve(filepath.Join(dir, spec), nil); err == nil || !strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s: %v, want out of range", spec, err)
+			}
+		}
 	}
 }

@@ -9,9 +9,14 @@
 // "Solution/Moves", "Solution 33/8"), then lines of LURD and "Key: value"
 // notes such as "Solver:" and "Date:", up to a blank line or the next
 // board (or a "Title:" or "Author:" line, which is the level's). The
-// numbers in a heading are not trusted: pushes and moves are
-// counted from the LURD (Score), and the verifier has the last word. A
-// heading with no LURD under it is left as text.
+// numbers in a heading are not trusted: pushes and moves are counted by
+// replaying the LURD on the level (Entry.Score), never from the letter
+// case, and the verifier has the last word. A heading with nothing under
+// it, or only notes, is left as text. A section whose moves cannot be read
+// (a line of moves with a stray character, or, under a bare heading, a
+// first line that is neither moves nor a note) is an Unreadable of its
+// level, kept as text, so that soko verify reports it instead of skipping
+// it.
 //
 // The package is separate from level because a level file knows nothing of
 // solutions: level reads the boards of a .sok file like any other
@@ -23,6 +28,7 @@ package sokfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +37,7 @@ import (
 
 	"soko/internal/outfile"
 	"soko/level"
+	"soko/verify"
 )
 
 // File is a .sok file: the text before its first level and its levels in
@@ -46,7 +53,8 @@ type Entry struct {
 	Level      *level.Level
 	Unloadable *level.Unloadable // a level that cannot be loaded: kept as its text
 	Solutions  []*Solution
-	lines      []string // the level's text without its solutions, as read or made by Append
+	Unreadable []*level.Error // solution sections whose moves cannot be read, with file, line and column
+	lines      []string       // the level's text without its solutions, as read or made by Append
 }
 
 // Solution is one solution section.
@@ -58,18 +66,20 @@ type Solution struct {
 	Line   int      // the line of its heading in the file read; 0 for one added
 }
 
-// Score counts the pushes (upper-case steps) and moves of s's LURD.
-func (s *Solution) Score() (pushes, moves int, err error) {
-	ms, err := level.ParseLURD(s.LURD)
-	if err != nil {
-		return 0, 0, err
+// Score replays s on e's level: its pushes and moves as the board has them
+// (a push written in lower case counts as a push), and whether it is
+// sound: it solves the level and every step's letter case says what it
+// does. ok is false when that cannot be known: the LURD does not parse, a
+// step is illegal, or the entry's level cannot be loaded.
+func (e *Entry) Score(s *Solution) (pushes, moves int, sound, ok bool) {
+	if e.Level == nil {
+		return 0, 0, false, false
 	}
-	for _, m := range ms {
-		if m.Push {
-			pushes++
-		}
+	rep, err := verify.Check(e.Level, s.LURD)
+	if err != nil || rep.FailStep > 0 {
+		return 0, 0, false, false
 	}
-	return pushes, len(ms), nil
+	return rep.Pushes, rep.Moves, rep.Solved && rep.CaseStep == 0, true
 }
 
 // New returns an empty file that levels can be appended to.
@@ -88,9 +98,13 @@ func Read(r io.Reader, source string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	text, err := level.Text(data, source)
+	if err != nil {
+		return nil, err
+	}
 	f := &File{}
-	lines := splitLines(string(data))
-	inSection := sections(lines)
+	lines := splitLines(text)
+	inSection, unreadable := sections(lines, source)
 
 	// The levels in file order, each starting at its preamble: the text
 	// lines right above its board.
@@ -126,6 +140,9 @@ func Read(r io.Reader, source string) (*File, error) {
 		if s := inSection[i]; s != nil {
 			return nil, &level.Error{File: source, Line: s.Line, Msg: "a solution before the first level"}
 		}
+		if u := unreadable[i]; u != nil {
+			return nil, u
+		}
 	}
 	f.prefix = lines[:end]
 	for k, e := range f.Entries {
@@ -134,6 +151,10 @@ func Read(r io.Reader, source string) (*File, error) {
 			end = starts[k+1]
 		}
 		for i := starts[k]; i < end; i++ {
+			if u := unreadable[i]; u != nil {
+				u.Level = entryIndex(e)
+				e.Unreadable = append(e.Unreadable, u)
+			}
 			switch s := inSection[i]; {
 			case s == nil:
 				e.lines = append(e.lines, lines[i])
@@ -146,10 +167,17 @@ func Read(r io.Reader, source string) (*File, error) {
 	return f, nil
 }
 
-// splitLines splits text at LF, CRLF or CR after a byte order mark, as
-// level.ParseCollection does, so that line numbers agree.
+// entryIndex is the position of e's level in its file.
+func entryIndex(e *Entry) int {
+	if e.Level != nil {
+		return e.Level.Index
+	}
+	return e.Unloadable.Index
+}
+
+// splitLines splits text at LF, CRLF or CR, as level.ParseCollection
+// does, so that line numbers agree.
 func splitLines(text string) []string {
-	text = strings.TrimPrefix(text, "\uFEFF")
 	var lines []string
 	for text != "" {
 		i := strings.IndexAny(text, "\r\n")
@@ -166,15 +194,18 @@ func splitLines(text string) []string {
 }
 
 // sections finds the solution sections: for each line that belongs to one,
-// its Solution.
-func sections(lines []string) []*Solution {
-	in := make([]*Solution, len(lines))
+// its Solution. A section whose moves cannot be read is left as text, and
+// its error is given at the line of its heading in unreadable.
+func sections(lines []string, source string) (in []*Solution, unreadable map[int]*level.Error) {
+	in = make([]*Solution, len(lines))
+	unreadable = map[int]*level.Error{}
 	for i := 0; i < len(lines); i++ {
 		if !isHeading(lines[i]) {
 			continue
 		}
 		s := &Solution{Line: i + 1}
 		var lurd strings.Builder
+		var bad *level.Error
 		j := i + 1
 		for ; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
@@ -185,6 +216,9 @@ func sections(lines []string) []*Solution {
 			k := strings.ToLower(strings.TrimSpace(key))
 			if isKey && (k == "title" || k == "author") {
 				break // the level's, as package level reads it
+			}
+			if bad == nil && !isLURD(t) && !isKey && (j == i+1 && (bareHeading(lines[i]) || looksLikeLURD(t)) || lurd.Len() > 0 && looksLikeLURD(t)) {
+				bad = badMoves(source, j+1, lines[j])
 			}
 			switch {
 			case isLURD(t):
@@ -197,6 +231,11 @@ func sections(lines []string) []*Solution {
 				s.Notes = append(s.Notes, t)
 			}
 		}
+		if bad != nil {
+			unreadable[i] = bad
+			i = j - 1
+			continue // left as text
+		}
 		if lurd.Len() == 0 {
 			continue // a heading without moves is text
 		}
@@ -206,7 +245,49 @@ func sections(lines []string) []*Solution {
 		}
 		i = j - 1
 	}
-	return in
+	return in, unreadable
+}
+
+// looksLikeLURD reports whether t, a line that is not LURD, was meant to
+// be: at least half of its letters are LURD letters, and it is not a
+// "Key: value" note.
+func looksLikeLURD(t string) bool {
+	letters, lurd := 0, 0
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; isLetter(c) {
+			letters++
+			if strings.IndexByte("udlrUDLR", c) >= 0 {
+				lurd++
+			}
+		}
+	}
+	return !strings.Contains(t, ":") && lurd > 0 && 2*lurd >= letters
+}
+
+// badMoves is the error of a solution section's line n, text, that should
+// hold moves and does not: where its first stray character is.
+func badMoves(source string, n int, text string) *level.Error {
+	e := &level.Error{File: source, Line: n, Msg: fmt.Sprintf("solution section: %q is not moves (LURD) or a \"Key: value\" note", strings.TrimSpace(text))}
+	if !looksLikeLURD(strings.TrimSpace(text)) {
+		return e
+	}
+	if _, err := level.ParseLURD(text); err != nil {
+		var le *level.Error
+		if errors.As(err, &le) && le.Col > 0 {
+			e.Col = le.Col
+			e.Msg = "solution section: " + le.Msg
+		}
+	}
+	return e
+}
+
+// bareHeading reports whether a heading is only a heading ("Solution",
+// "Solution (8 pushes, 33 moves)", "Solution/Moves", "Solution 33/8"), not
+// a sentence that starts with the word ("Solution hints:"): the line after
+// it must be its moves.
+func bareHeading(line string) bool {
+	rest := strings.TrimSpace(strings.TrimSpace(line)[8:])
+	return rest == "" || strings.IndexByte("(/0123456789", rest[0]) >= 0
 }
 
 // isHeading reports whether a line starts a solution section.
@@ -321,25 +402,29 @@ func oneLine(s string) string {
 // Add gives e the solution s unless e has it already or has one at least as
 // good in both pushes and moves; it reports whether s was added. With
 // replace, the solutions s is at least as good as in both are dropped.
-// A solution whose LURD does not parse is never better than another, and
-// is kept (soko verify reports it).
+// Solutions are compared by replay (Score): only a sound one, which
+// solves the level with every step in its right letter case, is added or
+// keeps another out. One that is not is never better than another and is
+// kept beside them (soko verify reports it), except that with replace a
+// sound one at least as good in its replayed counts replaces one that
+// replays but is unsound (a wrong letter case, a level left unsolved).
 func (e *Entry) Add(s *Solution, replace bool) bool {
-	sp, sm, err := s.Score()
-	if err != nil {
+	sp, sm, sound, _ := e.Score(s)
+	if !sound {
 		return false
 	}
 	for _, o := range e.Solutions {
 		if o.LURD == s.LURD {
 			return false
 		}
-		if op, om, err := o.Score(); err == nil && op <= sp && om <= sm {
+		if op, om, sound, _ := e.Score(o); sound && op <= sp && om <= sm {
 			return false
 		}
 	}
 	if replace {
 		kept := e.Solutions[:0]
 		for _, o := range e.Solutions {
-			if op, om, err := o.Score(); err != nil || op < sp || om < sm {
+			if op, om, _, ok := e.Score(o); !ok || op < sp || om < sm {
 				kept = append(kept, o)
 			}
 		}
@@ -371,14 +456,16 @@ func (f *File) Bytes() []byte {
 		}
 		for _, s := range e.Solutions {
 			b.WriteString("\n")
-			writeSolution(&b, s)
+			e.writeSolution(&b, s)
 		}
 	}
 	return b.Bytes()
 }
 
-func writeSolution(b *bytes.Buffer, s *Solution) {
-	if p, m, err := s.Score(); err == nil {
+// writeSolution writes one section, headed with its pushes and moves as a
+// replay counts them, or "Solution" alone when they cannot be counted.
+func (e *Entry) writeSolution(b *bytes.Buffer, s *Solution) {
+	if p, m, _, ok := e.Score(s); ok {
 		fmt.Fprintf(b, "Solution (%s, %s)\n", count(p, "push", "pushes"), count(m, "move", "moves"))
 	} else {
 		b.WriteString("Solution\n")

@@ -16,9 +16,9 @@ const foreign = `Title: Tiny
 Author: Someone
 
 First
-#####
-#@$.#
-#####
+######
+#@ $.#
+######
 Author: Me
 
 Solution/Moves
@@ -27,7 +27,7 @@ Solver: YASC
 Date: 2020-01-02
 
 Solution 1/1
-R
+rlrR
 
 Broken
 #####
@@ -65,10 +65,10 @@ func TestRead(t *testing.T) {
 	if s.LURD != "rR" || s.Solver != "YASC" || s.Date != "2020-01-02" || s.Line != 10 {
 		t.Errorf("first solution %+v", s)
 	}
-	if p, m, err := s.Score(); p != 1 || m != 2 || err != nil {
-		t.Errorf("score %d pushes, %d moves, %v; want 1, 2", p, m, err)
+	if p, m, sound, ok := first.Score(s); p != 1 || m != 2 || !sound || !ok {
+		t.Errorf("score %d pushes, %d moves, sound %v, ok %v; want 1, 2, sound", p, m, sound, ok)
 	}
-	if first.Solutions[1].LURD != "R" {
+	if first.Solutions[1].LURD != "rlrR" {
 		t.Errorf("second solution %+v", first.Solutions[1])
 	}
 	if broken.Unloadable == nil || !strings.Contains(broken.Unloadable.Err.Error(), "t.sok:19: level 2: no player") || len(broken.Solutions) != 1 {
@@ -88,7 +88,7 @@ func TestRead(t *testing.T) {
 func TestWriteReadsBack(t *testing.T) {
 	f := read(t, foreign)
 	text := string(f.Bytes())
-	for _, want := range []string{"Title: Tiny\nAuthor: Someone\n\nFirst\n#####\n", "Author: Me\n\nSolution (1 push, 2 moves)\nrR\nSolver: YASC\nDate: 2020-01-02\n\nSolution (1 push, 1 move)\nR\n\nBroken\n", "\n#######\n#@ $ .#\n#######\nTitle: Third\n"} {
+	for _, want := range []string{"Title: Tiny\nAuthor: Someone\n\nFirst\n######\n", "Author: Me\n\nSolution (1 push, 2 moves)\nrR\nSolver: YASC\nDate: 2020-01-02\n\nSolution (1 push, 4 moves)\nrlrR\n\nBroken\n", "\n#######\n#@ $ .#\n#######\nTitle: Third\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("written text lacks %q:\n%s", want, text)
 		}
@@ -102,9 +102,13 @@ func TestWriteReadsBack(t *testing.T) {
 	}
 }
 
+// corridor is a level with room to walk about: the box one push from its
+// goal, the player two squares left of it.
+const corridor = "########\n#  @$. #\n########\n"
+
 // Add keeps one solution per length that something else does not beat.
 func TestAdd(t *testing.T) {
-	e := &Entry{}
+	e := read(t, corridor).Entries[0]
 	add := func(lurd string, replace bool) bool { return e.Add(&Solution{LURD: lurd}, replace) }
 	if !add("lrR", false) || add("lrR", true) {
 		t.Fatal("the first solution is added once")
@@ -112,20 +116,38 @@ func TestAdd(t *testing.T) {
 	if !add("R", false) || len(e.Solutions) != 2 {
 		t.Fatalf("a better one without replace is added beside: %d", len(e.Solutions))
 	}
-	if add("rlR", true) {
+	if add("llrrR", true) {
 		t.Error("a worse one was added")
 	}
 	e.Solutions = e.Solutions[:1] // lrR
 	if !add("R", true) || len(e.Solutions) != 1 || e.Solutions[0].LURD != "R" {
 		t.Errorf("replace: %+v", e.Solutions)
 	}
-	// Two solutions each better in one count are both kept.
-	e.Solutions = []*Solution{{LURD: "RRllrr"}}
-	if !add("RRRr", true) || len(e.Solutions) != 2 {
-		t.Errorf("fewer moves, more pushes: %d solutions, want 2", len(e.Solutions))
+	for _, bad := range []string{"x", "RR", "L", "r", "lRr"} {
+		if add(bad, false) {
+			t.Errorf("%s, which does not parse, is illegal, does not solve or is in the wrong case, was added", bad)
+		}
 	}
-	if add("x", false) {
-		t.Error("a solution that does not parse was added")
+}
+
+// Solutions are compared by replay, not by letter case: one written in
+// lower case has its real pushes, is not sound, and never keeps a sound
+// one out; a sound one as good replaces it.
+func TestAddByReplay(t *testing.T) {
+	e := read(t, corridor).Entries[0]
+	e.Solutions = []*Solution{{LURD: "r"}} // one push written as a move
+	if p, m, sound, ok := e.Score(e.Solutions[0]); p != 1 || m != 1 || sound || !ok {
+		t.Errorf("score of r: %d pushes, %d moves, sound %v, ok %v; want 1, 1, not sound", p, m, sound, ok)
+	}
+	if !e.Add(&Solution{LURD: "R"}, true) || len(e.Solutions) != 1 || e.Solutions[0].LURD != "R" {
+		t.Errorf("the sound solution did not replace the mis-cased one: %+v", e.Solutions)
+	}
+	e.Solutions = []*Solution{{LURD: "r"}}
+	if !e.Add(&Solution{LURD: "lrR"}, false) || len(e.Solutions) != 2 {
+		t.Errorf("a mis-cased shorter solution kept a sound one out: %+v", e.Solutions)
+	}
+	if text := string(read(t, corridor+"\nSolution\nr\n").Bytes()); !strings.Contains(text, "Solution (1 push, 1 move)\nr\n") {
+		t.Errorf("a lower-case push is headed by its letters, not its replay:\n%s", text)
 	}
 }
 
@@ -168,14 +190,14 @@ func TestAppendAndWriteFile(t *testing.T) {
 	if err := os.Symlink(path, link); err != nil {
 		t.Skip(err)
 	}
-	f.Entries[1].Add(&Solution{LURD: "rrR"}, true)
+	f.Entries[1].Add(&Solution{LURD: "rRR"}, true)
 	if err := WriteFile(link, f); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v", err)
 	}
-	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\nrrR\n") {
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "\nrRR\n") {
 		t.Errorf("the file linked to was not written:\n%s", b)
 	}
 }
@@ -193,5 +215,46 @@ func TestReadErrors(t *testing.T) {
 	f := read(t, "#####\n#@$.#\n#####\n\nSolution is simple\n")
 	if len(f.Entries[0].Solutions) != 0 || !strings.Contains(string(f.Bytes()), "Solution is simple\n") {
 		t.Errorf("text taken for a solution: %+v", f.Entries[0].Solutions)
+	}
+}
+
+// A solution section whose moves cannot be read is an error of its level,
+// with its line and column, and is written back as it was; notes and text
+// are not.
+func TestUnreadableSection(t *testing.T) {
+	const lvl = "######\n#@ $.#\n######\n\n" // lines 1-4; a section's heading is line 5
+	for _, tc := range []struct {
+		name, section string
+		want          string // the error, "" for none
+		solutions     int
+	}{
+		{"stray character", "Solution\nrR!\n", "t.sok:6:3: level 1: solution section: unexpected character '!' in LURD", 0},
+		{"stray character on a later line", "Solution (1 push, 2 moves)\nr\nR x\n", "t.sok:7:3: level 1: solution section: unexpected character 'x' in LURD", 0},
+		{"text where the moves should be", "Solution\nnot a solution\n", `t.sok:6: level 1: solution section: "not a solution" is not moves (LURD) or a "Key: value" note`, 0},
+		{"notes only", "Solution\nSolver: nobody\n", "", 0},
+		{"a heading that is text", "Solution is simple\n", "", 0},
+		{"moves and a note", "Solution\nrR\nFound by YASS\n", "", 1},
+		{"moves and a key", "Solution\nrR\nComment: rudl\n", "", 1},
+		{"a sentence that starts with the word", "Solution hints:\nTry the box first.\n", "", 0},
+		{"a sentence, then broken moves", "Solution hints:\nrR!\n", "t.sok:6:3: level 1: solution section: unexpected character '!' in LURD", 0},
+	} {
+		f := read(t, lvl+tc.section)
+		e := f.Entries[0]
+		var got string
+		if len(e.Unreadable) > 0 {
+			got = e.Unreadable[0].Error()
+		}
+		if got != tc.want || len(e.Solutions) != tc.solutions || len(e.Unreadable) > 1 {
+			t.Errorf("%s: unreadable %q, %d solutions; want %q, %d", tc.name, got, len(e.Solutions), tc.want, tc.solutions)
+		}
+		if tc.want != "" && !strings.Contains(string(f.Bytes()), tc.section) {
+			t.Errorf("%s: the section is not written back as it was:\n%s", tc.name, f.Bytes())
+		}
+	}
+	if _, err := Read(strings.NewReader("Solution\nrX\n\n"+lvl), "t.sok"); err == nil || !strings.Contains(err.Error(), "t.sok:2:2:") {
+		t.Errorf("an unreadable section before the first level: %v", err)
+	}
+	if f := read(t, "Solution files by hand\nfrom 2020\n\n"+lvl); len(f.Entries) != 1 || len(f.Entries[0].Unreadable) != 0 {
+		t.Errorf("a header line that starts with the word: %+v", f.Entries)
 	}
 }

@@ -21,6 +21,15 @@ type Report struct {
 	Steps    int    // steps replayed (the legal prefix)
 	FailStep int    // 1-based index of the first illegal step, 0 if none
 	Reason   string // why it failed or is not solved; a note on letter case otherwise
+	// CaseStep is the 1-based index of the first replayed step whose
+	// letter case does not say what it does (a push in lower case, a move
+	// in upper case), 0 if none; Case says which ("step 3 (u) pushes a box
+	// but is written in lower case") and Miscased how many steps are so.
+	// A strict reader (soko verify) refuses such a solution: its pushes
+	// and moves as written are not its real ones.
+	CaseStep int
+	Case     string
+	Miscased int
 }
 
 // board is a mutable copy of a level.
@@ -83,11 +92,26 @@ func newBoard(l *level.Level) (*board, string) {
 // wall, off the board, or pushing a box into a wall or another box is
 // illegal and ends the replay. Whether a step pushes is decided by the
 // board, not by the letter case of the move; a case that does not match is
-// noted in Reason but is not an error. Steps after the level is solved are
+// noted in Reason, CaseStep and Case but is not an error here. Steps after the level is solved are
 // still replayed, and Solved describes the position after the last step.
 // If l does not have exactly one player nothing is replayed and Reason says
 // so.
 func Replay(l *level.Level, moves []level.Move) Report {
+	return replay(l, moves, nil)
+}
+
+// Recase returns moves with the letter case of each replayed step set to
+// what it does on l: upper case for a push, lower case for a move. Steps
+// after an illegal one are returned as written.
+func Recase(l *level.Level, moves []level.Move) []level.Move {
+	out := append([]level.Move(nil), moves...)
+	replay(l, out, func(i int, push bool) { out[i].Push = push })
+	return out
+}
+
+// replay is Replay; it calls pushed, when not nil, with the index of each
+// legal step and whether it pushed a box.
+func replay(l *level.Level, moves []level.Move, pushed func(i int, push bool)) Report {
 	var r Report
 	b, bad := newBoard(l)
 	if b == nil {
@@ -129,12 +153,19 @@ func Replay(l *level.Level, moves []level.Move) Report {
 			b.boxes[by][bx] = true
 			r.Pushes++
 		}
+		if push != m.Push {
+			r.Miscased++
+		}
 		if push != m.Push && note == "" {
 			if push {
 				note = step + " pushes a box but is written in lower case"
 			} else {
 				note = step + " pushes nothing but is written in upper case"
 			}
+			r.CaseStep, r.Case = i+1, note
+		}
+		if pushed != nil {
+			pushed(i, push)
 		}
 		b.px, b.py = nx, ny
 		r.Moves++

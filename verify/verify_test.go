@@ -42,13 +42,15 @@ func TestReplay(t *testing.T) {
 	}{
 		{"solution", m1, solution1, Report{Solved: true, Moves: 33, Pushes: 8, Steps: 33}},
 		{"solution in lower case", m1, strings.ToLower(solution1),
-			Report{Solved: true, Moves: 33, Pushes: 8, Steps: 33, Reason: "step 3 (u) pushes a box but is written in lower case"}},
+			Report{Solved: true, Moves: 33, Pushes: 8, Steps: 33, Reason: "step 3 (u) pushes a box but is written in lower case",
+				CaseStep: 3, Case: "step 3 (u) pushes a box but is written in lower case", Miscased: 8}},
 		{"extra move after solving", m1, solution1 + "d", Report{Solved: true, Moves: 34, Pushes: 8, Steps: 34}},
 		{"solved then unsolved", m1, solution1 + "lD",
 			Report{Moves: 35, Pushes: 9, Steps: 35, Reason: "not solved: 1 of 2 boxes on goals"}},
 		{"empty", m1, "", Report{Reason: "not solved: 1 of 2 boxes on goals"}},
 		{"upper case move", m1, "Dl",
-			Report{Moves: 2, Steps: 2, Reason: "not solved: 1 of 2 boxes on goals; step 1 (D) pushes nothing but is written in upper case"}},
+			Report{Moves: 2, Steps: 2, Reason: "not solved: 1 of 2 boxes on goals; step 1 (D) pushes nothing but is written in upper case",
+				CaseStep: 1, Case: "step 1 (D) pushes nothing but is written in upper case", Miscased: 1}},
 		{"push into wall", m1, "L", Report{FailStep: 1, Reason: "step 1 (L): push blocked by wall at row 4, column 1"}},
 		{"walk into wall", m1, "uuu", Report{Moves: 2, Steps: 2, FailStep: 3, Reason: "step 3 (u): walks into a wall at row 1, column 3"}},
 		{"push after moves into wall", m1, "dlUUU", Report{Moves: 4, Pushes: 2, Steps: 4, FailStep: 5, Reason: "step 5 (U): push blocked by wall at row 1, column 2"}},
@@ -93,11 +95,35 @@ func TestReplayBrokenLevels(t *testing.T) {
 			Report{Moves: 3, Steps: 3, FailStep: 4, Reason: "step 4 (d): walks off the board at row 2, column 3"}},
 		{"push off", &level.Level{Rows: []string{"@$"}}, right, Report{FailStep: 1, Reason: "step 1 (r): pushes a box off the board at row 1, column 3"}},
 		{"bad direction", &level.Level{Rows: []string{"@$."}}, []level.Move{{Dir: 7}}, Report{FailStep: 1, Reason: "step 1 (?): invalid direction 7"}},
-		{"push onto goal", &level.Level{Rows: []string{"@$."}}, right, Report{Solved: true, Moves: 1, Pushes: 1, Steps: 1, Reason: "step 1 (r) pushes a box but is written in lower case"}},
+		{"push onto goal", &level.Level{Rows: []string{"@$."}}, right, Report{Solved: true, Moves: 1, Pushes: 1, Steps: 1, Reason: "step 1 (r) pushes a box but is written in lower case",
+			CaseStep: 1, Case: "step 1 (r) pushes a box but is written in lower case", Miscased: 1}},
 	}
 	for _, tc := range tests {
 		if got := Replay(tc.l, tc.moves); got != tc.want {
 			t.Errorf("%s: got  %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Recase writes each step as what it does: a lower-case solution comes
+// back as the real one, and steps after an illegal one as written.
+func TestRecase(t *testing.T) {
+	m1 := parse(t, microban1)
+	for _, tc := range []struct{ in, want string }{
+		{strings.ToLower(solution1), solution1},
+		{strings.ToUpper(solution1), solution1},
+		{solution1, solution1},
+		{"DLUUUd", "dlUUUd"}, // step 5 is illegal: it and step 6 stay as written
+	} {
+		ms, err := level.ParseLURD(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := level.FormatLURD(Recase(m1, ms)); got != tc.want {
+			t.Errorf("Recase(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+		if level.FormatLURD(ms) != tc.in {
+			t.Errorf("Recase changed its argument")
 		}
 	}
 }

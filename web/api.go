@@ -181,7 +181,7 @@ type levelJSON struct {
 func levelID(l *level.Level) string { return l.Source + ":" + strconv.Itoa(l.Index) }
 
 func toLevelJSON(l *level.Level) levelJSON {
-	j := levelJSON{ID: levelID(l), N: l.Index, Title: l.Title, Author: l.Author,
+	j := levelJSON{ID: levelID(l), N: l.Index, Title: l.Label(), Author: l.Author,
 		Width: l.Width, Height: l.Height, Rows: l.Rows, XSB: level.Format(l)}
 	if l.Source != PastedSource {
 		j.Collection = l.Source
@@ -221,7 +221,7 @@ func (s *Server) collection(w http.ResponseWriter, r *http.Request) {
 		Levels []entry `json:"levels"`
 	}{Name: name, Levels: []entry{}}
 	for _, l := range c.Levels {
-		out.Levels = append(out.Levels, entry{l.Index, l.Title, l.Width, l.Height, l.Boxes()})
+		out.Levels = append(out.Levels, entry{l.Index, l.Label(), l.Width, l.Height, l.Boxes()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -607,7 +607,8 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
 			return
 		}
-		sol := &sokfile.Solution{LURD: level.FormatLURD(moves)}
+		// Written as it should be: a push in upper case, a move in lower.
+		sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves))}
 		if req.Solver != "" {
 			sol.Solver = "soko " + req.Solver
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -26,17 +27,35 @@ other argument is a file name, and a missing file is an error naming it.
 A solution has at most %d steps (a file at most %d MiB). Exit status 1
 when it does not solve the level.
 
+Letter case is checked: a push is written in upper case (UDLR), a move in
+lower case (udlr). A solution with a step in the wrong case is refused,
+naming the step, unless --lenient-case, which reads each step by what it
+does, says so and prints the solution as it should be written.
+
 With one argument, FILE.sok, every solution of the .sok file (soko solve
 --out writes one) is replayed on its level, each said with its line; exit
-status 1 when one does not solve its level or its level cannot be loaded.
+status 1 when one does not solve its level, is in the wrong case, cannot
+be read (its line is named) or its level cannot be loaded.
 `, level.MaxSolutionSteps, level.MaxSolutionText>>20)
+
+// verifyFlags are soko verify's flags.
+func verifyFlags() (*flag.FlagSet, *bool) {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	lenient := fs.Bool("lenient-case", false, "accept steps in the wrong letter case, reading each by what it does, and say so")
+	return fs, lenient
+}
 
 // runVerify replays a solution: soko verify LEVEL SOLUTION, or those of a
 // .sok file: soko verify FILE.sok.
 func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, lenient := verifyFlags()
+	args, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
 	switch len(args) {
 	case 1:
-		return verifySok(ctx, args[0], stdout)
+		return verifySok(ctx, args[0], *lenient, stdout)
 	case 2:
 	default:
 		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
@@ -52,22 +71,55 @@ func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	rep, err := verify.Check(lvls[0], text)
+	ms, err := level.ParseLURD(text)
 	if err != nil {
 		return fmt.Errorf("verify: solution: %w", err)
 	}
-	name := levelID(lvls[0])
-	moves, pushes := english.Count(rep.Moves, "move", "moves"), english.Count(rep.Pushes, "push", "pushes")
-	switch {
-	case rep.Solved:
-		fmt.Fprintf(stdout, "%s: solved in %s, %s\n", name, moves, pushes)
-		return nil
-	case rep.FailStep > 0:
-		fmt.Fprintf(stdout, "%s: not solved: %s\n", name, rep.Reason)
-	default:
-		fmt.Fprintf(stdout, "%s: not solved: after all %s (%s) some boxes are off their goals\n", name, moves, pushes)
+	l := lvls[0]
+	rep := verify.Replay(l, ms)
+	fmt.Fprintf(stdout, "%s: %s\n", lineName(levelID(l), l.Label()), verdict(rep, *lenient))
+	if rep.CaseStep > 0 && *lenient {
+		fmt.Fprintf(stderr, "soko: verify: --lenient-case: the solution as it should be written:\n%s\n", level.FormatLURD(verify.Recase(l, ms)))
 	}
-	return errSilent
+	if !accepted(rep, *lenient) {
+		return errSilent
+	}
+	return nil
+}
+
+// accepted reports whether soko verify accepts a replayed solution: it
+// solves its level, and with every step in the right letter case unless
+// lenient.
+func accepted(rep verify.Report, lenient bool) bool {
+	return rep.Solved && (rep.CaseStep == 0 || lenient)
+}
+
+// verdict is soko verify's word on a replayed solution: solved and its
+// counts, or why not. A step in the wrong letter case is refused before
+// anything else, unless lenient, and then the verdict says it was
+// normalised.
+func verdict(rep verify.Report, lenient bool) string {
+	moves, pushes := english.Count(rep.Moves, "move", "moves"), english.Count(rep.Pushes, "push", "pushes")
+	var v string
+	switch {
+	case rep.CaseStep > 0 && !lenient:
+		v = "refused: " + rep.Case + " (a push is written in upper case, a move in lower case; --lenient-case reads each step by what it does)"
+		if !rep.Solved {
+			v += "; nor does it solve the level"
+		}
+		return v
+	case rep.Solved:
+		v = fmt.Sprintf("solved in %s, %s", moves, pushes)
+	case rep.FailStep > 0:
+		v = "not solved: " + rep.Reason
+	default:
+		v = fmt.Sprintf("not solved: after all %s (%s) some boxes are off their goals", moves, pushes)
+	}
+	if rep.CaseStep > 0 {
+		v += fmt.Sprintf(" (--lenient-case: the letter case of %s normalised; the first: %s)",
+			english.Count(rep.Miscased, "step", "steps"), rep.Case)
+	}
+	return v
 }
 
 // readSolution reads a solution argument (see verifyDoc): - is standard
@@ -106,7 +158,8 @@ func readSolution(ctx context.Context, arg string, stdin io.Reader) (string, err
 }
 
 // readCapped reads r up to level.MaxSolutionText bytes and fails if there
-// is more.
+// is more. Its text is read as level files are (level.Text): a UTF-8 byte
+// order mark is dropped and UTF-16 with one is decoded.
 func readCapped(r io.Reader, what string) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, level.MaxSolutionText+1))
 	if err != nil {
@@ -116,7 +169,7 @@ func readCapped(r io.Reader, what string) (string, error) {
 		return "", fmt.Errorf("%s: more than the %d bytes a solution may take (at most %d steps)",
 			what, level.MaxSolutionText, level.MaxSolutionSteps)
 	}
-	return string(b), nil
+	return level.Text(b, what)
 }
 
 // isLURD reports whether s is made only of LURD letters, repeat counts and

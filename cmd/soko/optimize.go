@@ -449,7 +449,7 @@ func (o *optimizeOut) write(r optimized) error {
 func (o *optimizeOut) close() error { return o.f.Close() }
 
 func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status io.Writer) optimized {
-	r := optimized{Level: levelID(j.level), Title: j.level.Title, Solver: j.solver, Metric: c.metric.String()}
+	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Metric: c.metric.String()}
 	moves, err := level.ParseLURD(j.lurd)
 	if err != nil {
 		r.Error = "solution: " + err.Error()

@@ -51,8 +51,8 @@ type command struct {
 var commands = []command{
 	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
 		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
-	{name: "verify", args: "LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
-		run: runVerify},
+	{name: "verify", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
+		flags: func() *flag.FlagSet { fs, _ := verifyFlags(); return fs }, run: runVerify},
 	{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
 		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
@@ -135,7 +135,9 @@ func printUsage(w io.Writer) {
 const levelsDoc = `
 LEVELS are addressed as microban:12, xsokoban90:1-10, microban:1,5,9,
 microban (a whole collection), path/to/file.xsb, path/to/file.xsb:3, or -
-for standard input. A spec that names no level is a usage error.
+for standard input. Numbers are positions in the file: a "; 12" comment
+above a board is its title, shown beside its address, never an address.
+A spec that names no level is a usage error.
 
 Flags may stand anywhere on the line. Exit status: 0 success, 1 failure,
 2 usage error, 130 interrupted.

@@ -180,7 +180,10 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 }
 
 // verifySok replays every solution of a .sok file: soko verify FILE.sok.
-func verifySok(ctx context.Context, path string, stdout io.Writer) error {
+// A solution section whose moves cannot be read counts as a solution that
+// fails, named by its file, level and line; a step in the wrong letter
+// case fails unless lenient, as for one solution.
+func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer) error {
 	f, err := readSok(ctx, "verify", path)
 	if err != nil {
 		return err
@@ -188,29 +191,29 @@ func verifySok(ctx context.Context, path string, stdout io.Writer) error {
 	total, bad := 0, 0
 	for _, e := range f.Entries {
 		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
+		for _, u := range e.Unreadable {
+			total++
+			bad++
+			fmt.Fprintf(stdout, "%s: a solution cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
+		}
 		for _, s := range e.Solutions {
 			total++
-			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Title()), s.Line)
+			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Label()), s.Line)
 			if e.Unloadable != nil {
 				bad++
 				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
 				continue
 			}
 			rep, err := verify.Check(e.Level, s.LURD)
-			switch {
-			case err != nil:
+			if err != nil {
 				bad++
 				fmt.Fprintf(stdout, "%s: %v\n", where, err)
-			case rep.Solved:
-				fmt.Fprintf(stdout, "%s: solved in %s, %s\n", where,
-					english.Count(rep.Moves, "move", "moves"), english.Count(rep.Pushes, "push", "pushes"))
-			case rep.FailStep > 0:
-				bad++
-				fmt.Fprintf(stdout, "%s: not solved: %s\n", where, rep.Reason)
-			default:
-				bad++
-				fmt.Fprintf(stdout, "%s: not solved: after all its moves some boxes are off their goals\n", where)
+				continue
 			}
+			if !accepted(rep, lenient) {
+				bad++
+			}
+			fmt.Fprintf(stdout, "%s: %s\n", where, verdict(rep, lenient))
 		}
 	}
 	if total == 0 {

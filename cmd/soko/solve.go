@@ -302,7 +302,7 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 }
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line) record {
-	r := record{Level: levelID(l), Title: l.Title, Algo: c.algo, Seed: c.seed, Params: c.params}
+	r := record{Level: levelID(l), Title: l.Label(), Algo: c.algo, Seed: c.seed, Params: c.params}
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
@@ -347,12 +347,13 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 }
 
 // lineName is how a result line names its level: the address, then the
-// title when it has one.
+// title in parentheses when it has one ("mine.xsb:1 (12)"), so that a
+// title that is a number is not read as the address.
 func lineName(id, title string) string {
 	if title == "" {
 		return id
 	}
-	return id + " " + title
+	return id + " (" + title + ")"
 }
 
 func printRecord(w io.Writer, r record, noLURD bool) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"soko/level"
 	"soko/levels"
@@ -12,11 +13,12 @@ import (
 // unloadableRecord is soko solve's result for a level that cannot be
 // loaded: an error naming the file, the line and the reason.
 func unloadableRecord(u *level.Unloadable, c *solveConfig) record {
-	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Title, Algo: c.algo, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
+	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Label(), Algo: c.algo, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
 }
 
 // listEntries prints soko list's line for each level: address, size,
-// boxes and title, or, for a level that cannot be loaded, the mark
+// boxes and title (its label: a "; n" comment's number that is not its
+// position is a title too), or, for a level that cannot be loaded, the mark
 // "cannot load" with the line and reason. It reports whether every level
 // loaded.
 func listEntries(w io.Writer, es []levels.Entry) bool {
@@ -34,13 +36,14 @@ func listEntries(w io.Writer, es []levels.Entry) bool {
 				where = "line " + strconv.Itoa(u.Err.Line) + ": "
 			}
 			fmt.Fprintf(w, "%-*s cannot load: %s%s", width, e.ID(), where, u.Err.Msg)
-			if u.Title != "" {
-				fmt.Fprintf(w, "  (%s)", u.Title)
+			if t := e.Label(); t != "" {
+				fmt.Fprintf(w, "  (%s)", t)
 			}
 			fmt.Fprintln(w)
 			continue
 		}
-		fmt.Fprintf(w, "%-*s %3dx%-3d %3d boxes  %s\n", width, e.ID(), l.Width, l.Height, l.Boxes(), l.Title)
+		line := fmt.Sprintf("%-*s %3dx%-3d %3d boxes  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), e.Label())
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 	return ok
 }

@@ -45,7 +45,7 @@ func TestUnloadableLevel(t *testing.T) {
 	path := unloadableFile(t)
 
 	out, _, err := soko(t, "", "solve", "--time", "5s", path)
-	if !errors.Is(err, errSilent) || strings.Count(out, "solved       pushes") != 3 || !strings.Contains(out, path+":3 Big") ||
+	if !errors.Is(err, errSilent) || strings.Count(out, "solved       pushes") != 3 || !strings.Contains(out, path+":3 (Big)") ||
 		!strings.Contains(out, "error: "+path+bigError) || !strings.Contains(out, "solved 3 of 4 levels") {
 		t.Errorf("solve: %v\n%s", err, out)
 	}
