@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestServeFlagRanges replays soko serve taking --jobs 1000000, --queue 1e8
+// and --memory 1000TiB: every flag of a server is ranged, a value past
+// its range a usage error naming the flag and what it takes. The context
+// is cancelled, so that a server started by mistake stops at once.
+func TestServeFlagRanges(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--queue", "100000000"}, `bad --queue "100000000": want a whole number from 0 to`},
+		{[]string{"--memory", "1000TiB"}, `bad --memory "1024000.0GiB": more than this machine's memory`},
+		{[]string{"--max-body", "1GiB"}, `bad --max-body "1.0GiB": want a size from 1 byte to 64.0MiB`},
+		{[]string{"--time", "1000h"}, `bad --time "1000h0m0s": want at most 24h0m0s a job`},
+		{[]string{"--max-conns", "0"}, `bad --max-conns "0": want a whole number from 1 to 10000`},
+		{[]string{"--max-conns", "1000000"}, `bad --max-conns "1000000": want a whole number from 1 to 10000`},
+		{[]string{"--max-conns", "10", "--max-conns-per-ip", "11"}, `bad --max-conns-per-ip "11": want a whole number from 1 to --max-conns (10)`},
+		{[]string{"--max-conns-per-ip", "0"}, `bad --max-conns-per-ip "0"`},
+	} {
+		var out, errOut strings.Builder
+		err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...), strings.NewReader(""), &out, &errOut)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("serve %q: %v, want a usage error %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestWorkersCappedByCores replays train-dist and train-puct -j 1000000, which
+// started a million goroutines (1.0 and 1.6 GB, 12 to 14 s to answer
+// SIGINT), and serve --jobs 1000000: -j is capped at 16 per core on every
+// command, with a note. The context is cancelled before the work, so each
+// command stops as soon as it has set its workers.
+func TestWorkersCappedByCores(t *testing.T) {
+	ceiling := maxWorkersPerCore * runtime.NumCPU()
+	want := fmt.Sprintf("-j 1000000: using %d ", ceiling)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"train-dist", "--out", filepath.Join(dir, "d.bin"), "--levels", "100000", "-j", "1000000", "--quiet"},
+		{"train-puct", "--out", filepath.Join(dir, "p.bin"), "--games", "100000", "-j", "1000000", "--quiet"},
+		{"generate", "--count", "100000", "-j", "1000000", "--out", filepath.Join(dir, "g.xsb")},
+		{"serve", "--addr", "127.0.0.1:0", "--jobs", "1000000"},
+	} {
+		var out, errOut strings.Builder
+		run(ctx, args, strings.NewReader(""), &out, &errOut)
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("%s: stderr %q, want the note %q", args[0], errOut.String(), want)
+		}
+	}
+	// Within the ceiling, no more workers than the work.
+	if got := capWorkers(nil, "x", 1000000, 3); got != 3 {
+		t.Errorf("-j 1000000 for 3 runs: %d workers, want 3", got)
+	}
+}
