@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -65,5 +66,34 @@ func TestWorkersCappedByCores(t *testing.T) {
 	// Within the ceiling, no more workers than the work.
 	if got := capWorkers(nil, "x", 1000000, 3); got != 3 {
 		t.Errorf("-j 1000000 for 3 runs: %d workers, want 3", got)
+	}
+}
+
+// TestGenerateBand replays generate --min-pushes 100000, which tried rooms
+// for ever: a band out of reach of the generator is refused before any
+// work, and one it does not meet ends after --max-rooms rooms with what
+// they reached.
+func TestGenerateBand(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"--min-pushes", "100000"}, true, "at least 100000 pushes: out of reach, since the solution a level is built with has at most 300 pushes with 4 boxes"},
+		{[]string{"--min-pushes", "301"}, true, "at most 300 pushes"},
+		{[]string{"--boxes", "6", "--min-pushes", "451"}, true, "at most 450 pushes with 6 boxes"},
+		{[]string{"--max-rooms", "0"}, true, `bad --max-rooms "0": want a whole number from 1 to 1000000`},
+		{[]string{"--min-pushes", "300", "--max-rooms", "20"}, false, "level 1: no acceptable level in 20 rooms ("},
+	} {
+		_, _, err := soko(t, "", append([]string{"generate", "--count", "3"}, tc.args...)...)
+		var u usageError
+		if err == nil || errors.As(err, &u) != tc.usage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("generate %q: %v, want %s %q", tc.args, err, map[bool]string{true: "a usage error", false: "an error"}[tc.usage], tc.want)
+		}
+	}
+	// What the rooms reached: the optima of the levels measured.
+	_, _, err := soko(t, "", "generate", "--count", "1", "--min-pushes", "300", "--max-rooms", "20")
+	if err == nil || !regexp.MustCompile(`\(\d+ levels? measured and dropped: optimal pushes \d+ to \d+, expansions \d+ to \d+\)`).MatchString(err.Error()) {
+		t.Errorf("generate past --max-rooms: %v", err)
 	}
 }
