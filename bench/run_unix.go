@@ -16,7 +16,7 @@ import (
 // Here (not Linux) the CPU time and peak memory are the shell's rusage: the
 // CPU time of the processes it waited for, and a peak that may include soko's
 // own. Linux has the reaper (reaper_linux.go), which measures the run alone.
-func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, stdout, stderr *capped) (u usage, cancelled bool, err error) {
+func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, memory int64, stdout, stderr *capped) (u usage, cancelled bool, err error) {
 	rctx := ctx
 	if limit > 0 {
 		var cancel context.CancelFunc
