@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -95,5 +98,58 @@ func TestGenerateBand(t *testing.T) {
 	_, _, err := soko(t, "", "generate", "--count", "1", "--min-pushes", "300", "--max-rooms", "20")
 	if err == nil || !regexp.MustCompile(`\(\d+ levels? measured and dropped: optimal pushes \d+ to \d+, expansions \d+ to \d+\)`).MatchString(err.Error()) {
 		t.Errorf("generate past --max-rooms: %v", err)
+	}
+}
+
+// gcWriter counts lines and, at every line number in at, collects the
+// garbage and records the live heap: what a command holds while it
+// writes.
+type gcWriter struct {
+	lines int
+	at    map[int]bool
+	heap  []uint64
+}
+
+func (w *gcWriter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if c != '\n' {
+			continue
+		}
+		w.lines++
+		if w.at[w.lines] {
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			w.heap = append(w.heap, ms.HeapAlloc)
+		}
+	}
+	return len(p), nil
+}
+
+// TestListStreams replays soko list on a 64 MB file of tiny levels taking
+// 1.5 GB: list holds no level once it is printed, so the live heap while
+// it prints 200,000 levels stays within 10 MB of where it started, where
+// holding them took some 40 MB.
+func TestListStreams(t *testing.T) {
+	const n = 200000
+	path := filepath.Join(t.TempDir(), "tiny.xsb")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("#####\n#@$.#\n#####\n\n"), n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	w := &gcWriter{at: map[int]bool{n / 2: true, n: true}}
+	if err := run(context.Background(), []string{"list", path}, strings.NewReader(""), w, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if w.lines != n || len(w.heap) != 2 {
+		t.Fatalf("%d lines listed, want %d", w.lines, n)
+	}
+	for i, h := range w.heap {
+		if h > before+10<<20 {
+			t.Errorf("live heap at line %d: %d MB, %d MB more than before the list", (i+1)*n/2, h>>20, (h-before)>>20)
+		}
 	}
 }
