@@ -14,7 +14,7 @@ import (
 // and sends their requests slowly would otherwise grow the server without
 // bound. connLimit sits under the HTTP server: a connection over
 // Config.MaxConns in all, or over Config.MaxConnsPerIP from one client
-// address, is answered at once with a short plain HTTP error (503 for the
+// address, is answered at once with the API's JSON error (503 for the
 // total, 429 for one address) and closed, before any goroutine or buffer is
 // spent on it. HTTP/1.1 carries one request at a time on a connection, so
 // the per-address cap is also the cap on one client's requests at once.
@@ -23,15 +23,15 @@ import (
 // and per client IP address.
 type connLimit struct {
 	net.Listener
-	max, perIP int
+	maxConns, perIP int
 
 	mu    sync.Mutex
 	open  int
-	perIn map[netip.Addr]int
+	byIP map[netip.Addr]int
 }
 
-func newConnLimit(ln net.Listener, max, perIP int) *connLimit {
-	return &connLimit{Listener: ln, max: max, perIP: perIP, perIn: map[netip.Addr]int{}}
+func newConnLimit(ln net.Listener, maxConns, perIP int) *connLimit {
+	return &connLimit{Listener: ln, maxConns: maxConns, perIP: perIP, byIP: map[netip.Addr]int{}}
 }
 
 // refusalDeadline bounds the write of a refusal, so that a client that
@@ -50,13 +50,13 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		var refuse string
 		switch {
-		case l.open >= l.max:
+		case l.open >= l.maxConns:
 			refuse = connRefusal("503 Service Unavailable", "busy: the server has as many connections open as it takes (--max-conns)")
-		case l.perIn[ip] >= l.perIP:
+		case l.byIP[ip] >= l.perIP:
 			refuse = connRefusal("429 Too Many Requests", "busy: this address has as many connections open as one client may (--max-conns-per-ip)")
 		default:
 			l.open++
-			l.perIn[ip]++
+			l.byIP[ip]++
 		}
 		l.mu.Unlock()
 		if refuse != "" {
@@ -82,8 +82,8 @@ func (l *connLimit) release(ip netip.Addr) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.open--
-	if l.perIn[ip]--; l.perIn[ip] <= 0 {
-		delete(l.perIn, ip)
+	if l.byIP[ip]--; l.byIP[ip] <= 0 {
+		delete(l.byIP, ip)
 	}
 }
 

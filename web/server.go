@@ -51,7 +51,8 @@
 // plans and analyses worked out at once, the time and memory budget of
 // every job (a request asks for less, never more), and how long a job may
 // go without an event-stream subscriber before it is cancelled (a page
-// that closes stops its solver).
+// that closes stops its solver), and the connections open at once, in all
+// and from one client address (conns.go).
 //
 // # Guards
 //
@@ -271,14 +272,14 @@ func methodNotAllowed(allow []string) http.HandlerFunc {
 }
 
 // The HTTP server's timeouts: a request's header must arrive within
-// ReadHeaderTimeout and the whole request, body included, within
-// ReadTimeout of the connection's first byte; an idle keep-alive
-// connection is closed after IdleTimeout. Responses have no write
+// readHeaderTimeout and the whole request, body included, within
+// readTimeout of the connection's first byte; an idle keep-alive
+// connection is closed after idleTimeout. Responses have no write
 // timeout, since an event stream lasts as long as its job.
 const (
-	ReadHeaderTimeout = 10 * time.Second
-	ReadTimeout       = time.Minute
-	IdleTimeout       = 2 * time.Minute
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	idleTimeout       = 2 * time.Minute
 )
 
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully:
@@ -288,9 +289,9 @@ const (
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadTimeout,
-		IdleTimeout:       IdleTimeout,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
 	ln = newConnLimit(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerIP)
