@@ -25,8 +25,8 @@ type connLimit struct {
 	net.Listener
 	maxConns, perIP int
 
-	mu    sync.Mutex
-	open  int
+	mu   sync.Mutex
+	open int
 	byIP map[netip.Addr]int
 }
 
