@@ -28,9 +28,9 @@ import (
 //
 // The program is killed (its whole process group) when the run's time limit
 // is up, and on Linux when one of its processes holds more resident memory
-// than the memory limit; a run whose peak memory (below) is over the limit
-// is recorded as "memory limit" whatever else it did, since it broke its
-// budget. When its shell ends, whatever it left running is killed too. On
+// than the memory limit; there a run whose peak memory (below) is over the
+// limit is recorded as "memory limit" whatever else it did, since it broke
+// its budget. When its shell ends, whatever it left running is killed too. On
 // Linux the record's CPU time is that of every process of the run, and its
 // peak memory the largest peak RSS of any one of them, the program's own
 // (see reaper_linux.go); elsewhere both are the shell's rusage. Its solution is read from the {solution} file when it wrote one,
@@ -112,7 +112,7 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		return true
 	}
 	rec.WallS, rec.CPUS, rec.PeakBytes, rec.CPUScope = u.WallS, u.CPUS, u.PeakBytes, externalCPU
-	if u.MemoryOut || rec.MemoryLimit > 0 && u.PeakBytes > rec.MemoryLimit {
+	if u.MemoryOut || externalPeakOwn && rec.MemoryLimit > 0 && u.PeakBytes > rec.MemoryLimit {
 		rec.Status = "memory limit"
 		return true
 	}

@@ -378,3 +378,8 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, m
 // externalCPU is what an external run's cpu_s counts on Linux: every
 // process of the run, through the reaper.
 const externalCPU = CPUPrograms
+
+// externalPeakOwn says that an external run's peak memory is the
+// program's own (the reaper's measure), so that it can be held to the
+// memory limit.
+const externalPeakOwn = true

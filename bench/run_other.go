@@ -37,3 +37,6 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, m
 
 // externalCPU is what an external run's cpu_s counts here: nothing.
 const externalCPU = CPUNone
+
+// externalPeakOwn is false here: no peak is measured.
+const externalPeakOwn = false

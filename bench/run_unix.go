@@ -56,3 +56,7 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, m
 // externalCPU is what an external run's cpu_s counts here: the shell's
 // rusage, which includes the processes it waited for.
 const externalCPU = CPUPrograms
+
+// externalPeakOwn is false here: the shell's peak may be soko's own, so
+// it is not held to the memory limit.
+const externalPeakOwn = false
