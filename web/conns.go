@@ -87,15 +87,27 @@ func (l *connLimit) release(ip netip.Addr) {
 	}
 }
 
-// remoteIP is the client address of c, the zero Addr when it has none
-// (all such connections then share one count).
+// remoteIP is the client address of c as the per-address cap counts it:
+// an IPv4 address, or the /64 network of an IPv6 one, since one client
+// commonly holds a whole /64; the zero Addr when it has none (all such
+// connections then share one count).
 func remoteIP(c net.Conn) netip.Addr {
 	if tcp, ok := c.RemoteAddr().(*net.TCPAddr); ok {
 		if a, ok := netip.AddrFromSlice(tcp.IP); ok {
-			return a.Unmap()
+			return clientKey(a)
 		}
 	}
 	return netip.Addr{}
+}
+
+// clientKey is remoteIP for the address a.
+func clientKey(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.Addr()
+	}
+	return a
 }
 
 // countedConn gives its place back to the limit when it is closed, once.

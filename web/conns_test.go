@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
 	"testing"
@@ -179,5 +180,21 @@ func TestConnFloodBounded(t *testing.T) {
 	}
 	if grew := runtime.NumGoroutine() - base; grew > capConns+4 {
 		t.Errorf("%d slow connections grew the goroutines by %d, want at most the cap %d and a few", flood, grew, capConns)
+	}
+}
+
+// The per-address cap counts an IPv4 address, mapped or not, as one
+// client, and an IPv6 /64 as one.
+func TestClientKey(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"127.0.0.1", "127.0.0.1"},
+		{"::ffff:127.0.0.1", "127.0.0.1"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::"},
+		{"2001:db8:1:2::ffff", "2001:db8:1:2::"},
+		{"::1", "::"},
+	} {
+		if got := clientKey(netip.MustParseAddr(tc.a)); got != netip.MustParseAddr(tc.b) {
+			t.Errorf("clientKey(%s) = %s, want %s", tc.a, got, tc.b)
+		}
 	}
 }
