@@ -107,11 +107,12 @@ func reap(args []string) (usage, error) {
 	if limit > 0 {
 		timeout = time.After(limit)
 	}
-	var poll <-chan time.Time
+	var poll *time.Timer
+	var polled <-chan time.Time
 	if memory > 0 {
-		t := time.NewTicker(memoryPoll)
-		defer t.Stop()
-		poll = t.C
+		poll = time.NewTimer(memoryPoll)
+		defer poll.Stop()
+		polled = poll.C
 	}
 	go func() {
 	watch:
@@ -119,8 +120,12 @@ func reap(args []string) (usage, error) {
 			select {
 			case <-timeout:
 				killed <- byTime
-			case <-poll:
+			case <-polled:
+				t := time.Now()
 				if groupRSS(group) <= memory {
+					// At most a tenth of a core goes to looking, however
+					// slow /proc is to read.
+					poll.Reset(max(memoryPoll, 10*time.Since(t)))
 					continue
 				}
 				killed <- byMemory
@@ -249,9 +254,11 @@ const (
 	byStop
 )
 
-// memoryPoll is how often the reaper looks at the group's memory. A
-// process that grows past the limit between two looks is still caught
-// afterwards by its peak (ru_maxrss), which decides the record's status.
+// memoryPoll is how often the reaper looks at the group's memory, at
+// most: a look that takes longer than a tenth of it spaces the next ones
+// out. A process that grows past the limit between two looks is still
+// caught afterwards by its peak (ru_maxrss), which decides the record's
+// status.
 const memoryPoll = 20 * time.Millisecond
 
 // groupRSS returns the largest resident memory, in bytes, of a process of
