@@ -126,6 +126,9 @@ func (c Config) withDefaults() (Config, error) {
 		// optimum is at most the construction's pushes, at most Depth.
 		return c, fmt.Errorf("at least %d pushes: out of reach, since the solution a level is built with has at most %d pushes with %s (the reverse play goes %d steps deep at most)",
 			c.MinPushes, c.Depth, english.Count(c.Boxes, "box", "boxes"), c.Depth)
+	case c.MinExpanded > c.CheckNodes:
+		// The Effort solver's check stops at CheckNodes expansions.
+		return c, fmt.Errorf("at least %d expansions: out of reach, since each check stops at %d (raise the check's node budget)", c.MinExpanded, c.CheckNodes)
 	case c.MaxPushes > 0 && c.MaxPushes < c.MinPushes:
 		return c, fmt.Errorf("pushes from %d to %d: an empty band", c.MinPushes, c.MaxPushes)
 	case c.MaxExpanded > 0 && c.MaxExpanded < c.MinExpanded:

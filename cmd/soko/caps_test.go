@@ -85,6 +85,7 @@ func TestGenerateBand(t *testing.T) {
 		{[]string{"--min-pushes", "100000"}, true, "at least 100000 pushes: out of reach, since the solution a level is built with has at most 300 pushes with 4 boxes"},
 		{[]string{"--min-pushes", "301"}, true, "at most 300 pushes"},
 		{[]string{"--boxes", "6", "--min-pushes", "451"}, true, "at most 450 pushes with 6 boxes"},
+		{[]string{"--min-expanded", "20001"}, true, "at least 20001 expansions: out of reach, since each check stops at 20000"},
 		{[]string{"--max-rooms", "0"}, true, `bad --max-rooms "0": want a whole number from 1 to 1000000`},
 		{[]string{"--min-pushes", "300", "--max-rooms", "20"}, false, "level 1: no acceptable level in 20 rooms ("},
 	} {
