@@ -24,9 +24,13 @@ import (
 //	{time}        the time limit in seconds (0: none)
 //	{seed}        the run's seed
 //	{iterations}  the iteration limit (0: none)
+//	{memory}      the memory limit in MiB (0: none)
 //
 // The program is killed (its whole process group) when the run's time limit
-// is up; when its shell ends, whatever it left running is killed too. On
+// is up, and on Linux when one of its processes holds more resident memory
+// than the memory limit; there a run whose peak memory (below) is over the
+// limit is recorded as "memory limit" whatever else it did, since it broke
+// its budget. When its shell ends, whatever it left running is killed too. On
 // Linux the record's CPU time is that of every process of the run, and its
 // peak memory the largest peak RSS of any one of them, the program's own
 // (see reaper_linux.go); elsewhere both are the shell's rusage. Its solution is read from the {solution} file when it wrote one,
@@ -95,10 +99,11 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		"{time}", strconv.FormatFloat(j.Budget.Time.Seconds(), 'g', -1, 64),
 		"{seed}", strconv.FormatUint(j.Seed, 10),
 		"{iterations}", strconv.FormatInt(j.Budget.Iterations, 10),
+		"{memory}", strconv.FormatInt(rec.MemoryLimit>>20, 10),
 	).Replace(e.Template)
 
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: 64 << 10}
-	u, cancelled, err := runCommand(ctx, dir, cmdline, j.Budget.Time, stdout, stderr)
+	u, cancelled, err := runCommand(ctx, dir, cmdline, j.Budget.Time, rec.MemoryLimit, stdout, stderr)
 	if cancelled {
 		return false
 	}
@@ -107,6 +112,10 @@ func (e *External) run(ctx context.Context, j Job, rec *Record) (ok bool) {
 		return true
 	}
 	rec.WallS, rec.CPUS, rec.PeakBytes, rec.CPUScope = u.WallS, u.CPUS, u.PeakBytes, externalCPU
+	if u.MemoryOut || externalPeakOwn && rec.MemoryLimit > 0 && u.PeakBytes > rec.MemoryLimit {
+		rec.Status = "memory limit"
+		return true
+	}
 	if u.TimedOut {
 		rec.Status = "time limit"
 		return true
@@ -212,6 +221,7 @@ type usage struct {
 	CPUS      float64 `json:"cpu_s"`      // user+system of every process of the run
 	PeakBytes int64   `json:"peak_bytes"` // largest max RSS of one process
 	TimedOut  bool    `json:"timed_out"`  // the time limit killed it
+	MemoryOut bool    `json:"memory_out"` // the memory limit killed it
 	Exit      string  `json:"exit"`       // how the shell ended: "", "exit status 3", "signal: killed"
 	Err       string  `json:"err,omitempty"`
 }

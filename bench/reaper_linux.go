@@ -24,9 +24,11 @@ import (
 //     every process of the run, even one whose parent died, ends up its child
 //     and is waited for by it;
 //   - starts /bin/sh -c COMMAND in a new process group, and when the time
-//     limit is up or soko asks it to stop (SIGTERM) kills that group; when
-//     the shell has ended, it kills what is left of the group and every
-//     other process still under it;
+//     limit is up, when a process of the group holds more resident memory
+//     than the memory limit (looked at every memoryPoll), or when soko asks
+//     it to stop (SIGTERM) kills that group; when the shell has ended, it
+//     kills what is left of the group and every other process still under
+//     it;
 //   - waits for all of them and reports, on its file descriptor 3, the CPU
 //     time of every process of the run (killed ones included: their rusage
 //     comes from wait4) and the largest peak resident memory of any one.
@@ -52,7 +54,8 @@ func init() {
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER of prctl(2).
 const prSetChildSubreaper = 36
 
-// reaperMain runs "LIMIT COMMAND": LIMIT a Go duration (0: none).
+// reaperMain runs "LIMIT MEMORY COMMAND": LIMIT a Go duration, MEMORY
+// bytes (0: none for either).
 func reaperMain(args []string) int {
 	report := os.NewFile(3, "report")
 	syscall.CloseOnExec(3)
@@ -70,12 +73,16 @@ func reaperMain(args []string) int {
 }
 
 func reap(args []string) (usage, error) {
-	if len(args) != 2 {
-		return usage{}, errors.New("reaper: want LIMIT COMMAND")
+	if len(args) != 3 {
+		return usage{}, errors.New("reaper: want LIMIT MEMORY COMMAND")
 	}
 	limit, err := time.ParseDuration(args[0])
 	if err != nil {
 		return usage{}, fmt.Errorf("reaper: %v", err)
+	}
+	memory, err := strconv.ParseInt(args[1], 10, 64)
+	if err != nil || memory < 0 {
+		return usage{}, fmt.Errorf("reaper: bad memory limit %q", args[1])
 	}
 	runtime.LockOSThread() // Pdeathsig of the trampoline follows this thread
 	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
@@ -86,28 +93,48 @@ func reap(args []string) (usage, error) {
 	if !signal.Ignored(syscall.SIGHUP) { // under nohup a hang-up stays ignored
 		signal.Notify(stop, syscall.SIGHUP)
 	}
-	group, shell, start, u, err := startShell(args[1])
+	group, shell, start, u, err := startShell(args[2])
 	if err != nil || shell < 0 {
 		return u, err
 	}
 	t0 := time.Now()
 	start.Close()
 
-	// The time limit and SIGTERM kill the group.
-	killed := make(chan bool, 1) // true: by the time limit
+	// The time limit, the memory limit and SIGTERM kill the group.
+	killed := make(chan killReason, 1)
 	shellDone := make(chan struct{})
 	var timeout <-chan time.Time
 	if limit > 0 {
 		timeout = time.After(limit)
 	}
+	var poll *time.Timer
+	var polled <-chan time.Time
+	if memory > 0 {
+		poll = time.NewTimer(memoryPoll)
+		defer poll.Stop()
+		polled = poll.C
+	}
 	go func() {
-		select {
-		case <-timeout:
-			killed <- true
-		case <-stop:
-			killed <- false
-		case <-shellDone:
-			return
+	watch:
+		for {
+			select {
+			case <-timeout:
+				killed <- byTime
+			case <-polled:
+				t := time.Now()
+				if groupRSS(group) <= memory {
+					// At most a tenth of a core goes to looking, however
+					// slow /proc is to read.
+					poll.Reset(max(memoryPoll, 10*time.Since(t)))
+					continue
+				}
+				killed <- byMemory
+			case <-stop:
+				killed <- byStop
+			case <-shellDone:
+				return
+			}
+			break watch
 		}
 		syscall.Kill(-group, syscall.SIGKILL)
 	}()
@@ -179,7 +206,7 @@ func startShell(command string) (group, shell int, start *os.File, u usage, err 
 // ms) is any other process still under the reaper: one that left the group
 // (setsid) or was reparented here. Each process's rusage, as wait4 gives
 // it, includes the processes it waited for itself.
-func waitAll(u usage, group, shell int, t0 time.Time, killed <-chan bool, shellDone chan struct{}) (usage, error) {
+func waitAll(u usage, group, shell int, t0 time.Time, killed <-chan killReason, shellDone chan struct{}) (usage, error) {
 	done := false
 	for {
 		var ws syscall.WaitStatus
@@ -207,7 +234,8 @@ func waitAll(u usage, group, shell int, t0 time.Time, killed <-chan bool, shellD
 			u.WallS = time.Since(t0).Seconds()
 			u.Exit = exitString(ws)
 			select {
-			case u.TimedOut = <-killed:
+			case why := <-killed:
+				u.TimedOut, u.MemoryOut = why == byTime, why == byMemory
 			default:
 			}
 			close(shellDone)
@@ -215,6 +243,57 @@ func waitAll(u usage, group, shell int, t0 time.Time, killed <-chan bool, shellD
 			syscall.Kill(-group, syscall.SIGKILL)
 		}
 	}
+}
+
+// killReason is why the reaper killed the group.
+type killReason int
+
+const (
+	byTime killReason = iota
+	byMemory
+	byStop
+)
+
+// memoryPoll is how often the reaper looks at the group's memory, at
+// most: a look that takes longer than a tenth of it spaces the next ones
+// out. A process that grows past the limit between two looks is still
+// caught afterwards by its peak (ru_maxrss), which decides the record's
+// status.
+const memoryPoll = 20 * time.Millisecond
+
+// groupRSS returns the largest resident memory, in bytes, of a process of
+// group: the measure of the record's peak, taken while it runs.
+func groupRSS(group int) int64 {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	page := int64(os.Getpagesize())
+	var peak int64
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ... rss is the 24th field; comm may
+		// hold blanks and parentheses, so count from its last ')'.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 22 || f[2] != strconv.Itoa(group) {
+			continue
+		}
+		if pages, err := strconv.ParseInt(f[21], 10, 64); err == nil {
+			peak = max(peak, pages*page)
+		}
+	}
+	return peak
 }
 
 // exitString says how a process ended, like os.ProcessState.String.
@@ -260,8 +339,9 @@ func killChildren() {
 }
 
 // runCommand runs cmdline through the reaper, in dir, under the time limit
-// (0: none). cancelled is true when ctx stopped it.
-func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, stdout, stderr *capped) (u usage, cancelled bool, err error) {
+// and the memory limit in bytes (0: none for either). cancelled is true
+// when ctx stopped it.
+func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, memory int64, stdout, stderr *capped) (u usage, cancelled bool, err error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return usage{}, false, fmt.Errorf("external solver: cannot find soko's own binary to start it: %v", err)
@@ -271,7 +351,7 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 		return usage{}, false, err
 	}
 	defer pr.Close()
-	cmd := exec.CommandContext(ctx, exe, limit.String(), cmdline)
+	cmd := exec.CommandContext(ctx, exe, limit.String(), strconv.FormatInt(memory, 10), cmdline)
 	cmd.Args[0] = reaperArg0
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -305,3 +385,8 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 // externalCPU is what an external run's cpu_s counts on Linux: every
 // process of the run, through the reaper.
 const externalCPU = CPUPrograms
+
+// externalPeakOwn says that an external run's peak memory is the
+// program's own (the reaper's measure), so that it can be held to the
+// memory limit.
+const externalPeakOwn = true

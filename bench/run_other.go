@@ -11,7 +11,7 @@ import (
 // runCommand runs cmdline through /bin/sh, in dir, under the time limit (0:
 // none). Here (neither Linux nor another Unix) there are no process groups:
 // only the shell is killed, and CPU time and peak memory are not measured.
-func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, stdout, stderr *capped) (u usage, cancelled bool, err error) {
+func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, memory int64, stdout, stderr *capped) (u usage, cancelled bool, err error) {
 	rctx := ctx
 	if limit > 0 {
 		var cancel context.CancelFunc
@@ -37,3 +37,6 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 
 // externalCPU is what an external run's cpu_s counts here: nothing.
 const externalCPU = CPUNone
+
+// externalPeakOwn is false here: no peak is measured.
+const externalPeakOwn = false

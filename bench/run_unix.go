@@ -16,7 +16,7 @@ import (
 // Here (not Linux) the CPU time and peak memory are the shell's rusage: the
 // CPU time of the processes it waited for, and a peak that may include soko's
 // own. Linux has the reaper (reaper_linux.go), which measures the run alone.
-func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, stdout, stderr *capped) (u usage, cancelled bool, err error) {
+func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, memory int64, stdout, stderr *capped) (u usage, cancelled bool, err error) {
 	rctx := ctx
 	if limit > 0 {
 		var cancel context.CancelFunc
@@ -56,3 +56,7 @@ func runCommand(ctx context.Context, dir, cmdline string, limit time.Duration, s
 // externalCPU is what an external run's cpu_s counts here: the shell's
 // rusage, which includes the processes it waited for.
 const externalCPU = CPUPrograms
+
+// externalPeakOwn is false here: the shell's peak may be soko's own, so
+// it is not held to the memory limit.
+const externalPeakOwn = false

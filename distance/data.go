@@ -97,7 +97,7 @@ func Build(ctx context.Context, cfg DataConfig) (*Dataset, error) {
 	if cfg.LabelNodes <= 0 {
 		cfg.LabelNodes = DefaultLabelNodes
 	}
-	workers := max(1, cfg.Workers)
+	workers := max(1, min(cfg.Workers, cfg.Count)) // an idle worker only costs memory
 	out := make([]levelData, cfg.Count)
 	var wg sync.WaitGroup
 	next := make(chan int)

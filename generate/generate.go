@@ -41,6 +41,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"soko/internal/english"
 	"soko/level"
 	"soko/solver"
 	"soko/verify"
@@ -61,6 +62,7 @@ type Config struct {
 	Effort                   string // registered solver whose expansions are measured; default "astar"
 	CheckNodes               int64  // node budget of each check; default 20000
 
+	MaxRooms  int // rooms tried for one level before giving up; default 10000
 	RoomSteps int // steps of the room's random walk; default 42·(Width+Height−4)/16
 	Explore   int // positions the reverse play may visit per room; default 2000, 500 a box beyond 4 boxes
 	Depth     int // steps deep the reverse play may go; default 300 as Boxoban's generator, 75 a box beyond 4
@@ -90,6 +92,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.CheckNodes == 0 {
 		c.CheckNodes = 20000
 	}
+	if c.MaxRooms == 0 {
+		c.MaxRooms = DefaultMaxRooms
+	}
 	if c.RoomSteps == 0 {
 		// 42 on Boxoban's 10×10 grid fills about half of its 8×8 interior,
 		// as Boxoban's rooms do (32 floor squares on average).
@@ -113,8 +118,17 @@ func (c Config) withDefaults() (Config, error) {
 	case c.Boxes+1 > (c.Width-2)*(c.Height-2)/3:
 		return c, fmt.Errorf("%d boxes do not fit a %dx%d room (at most %d)", c.Boxes, c.Width, c.Height, (c.Width-2)*(c.Height-2)/3-1)
 	case c.MinPushes < 0 || c.MaxPushes < 0 || c.MinExpanded < 0 || c.MaxExpanded < 0 ||
-		c.Explore < 0 || c.Depth < 0 || c.RoomSteps < 0 || c.CheckNodes < 0:
+		c.Explore < 0 || c.Depth < 0 || c.RoomSteps < 0 || c.CheckNodes < 0 || c.MaxRooms < 0:
 		return c, errors.New("negative limit")
+	case c.MinPushes > c.Depth:
+		// A level is the end of a reverse play at most Depth steps deep, and
+		// every push of its solution is one of those steps reversed: the
+		// optimum is at most the construction's pushes, at most Depth.
+		return c, fmt.Errorf("at least %d pushes: out of reach, since the solution a level is built with has at most %d pushes with %s (the reverse play goes %d steps deep at most)",
+			c.MinPushes, c.Depth, english.Count(c.Boxes, "box", "boxes"), c.Depth)
+	case c.MinExpanded > c.CheckNodes:
+		// The Effort solver's check stops at CheckNodes expansions.
+		return c, fmt.Errorf("at least %d expansions: out of reach, since each check stops at %d (raise the check's node budget)", c.MinExpanded, c.CheckNodes)
 	case c.MaxPushes > 0 && c.MaxPushes < c.MinPushes:
 		return c, fmt.Errorf("pushes from %d to %d: an empty band", c.MinPushes, c.MaxPushes)
 	case c.MaxExpanded > 0 && c.MaxExpanded < c.MinExpanded:
@@ -144,21 +158,31 @@ type Level struct {
 	Rooms    int          // rooms tried for this level, rejected ones included
 }
 
-// maxRooms bounds the rooms tried for one level: a configuration that
-// yields nothing (too many boxes for the floor a walk carves, a band no
-// level falls in) ends with an error instead of looping.
-const maxRooms = 10000
+// DefaultMaxRooms bounds the rooms tried for one level (Config.MaxRooms):
+// a configuration that yields nothing (too many boxes for the floor a walk
+// carves, a band no level falls in) ends with an error instead of looping.
+const DefaultMaxRooms = 10000
 
 // One returns level number i (from 1) of cfg's seed.
 func One(ctx context.Context, cfg Config, i int) (Level, error) {
+	return OneWatched(ctx, cfg, i, nil)
+}
+
+// OneWatched is One that calls tried, when it is not nil, with the
+// number of rooms tried so far after each one that is not the level.
+func OneWatched(ctx context.Context, cfg Config, i int, tried func(rooms int)) (Level, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return Level{}, fmt.Errorf("generate: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
-	for rooms := 1; rooms <= maxRooms; rooms++ {
+	var seen reach
+	for rooms := 1; rooms <= cfg.MaxRooms; rooms++ {
 		if err := ctx.Err(); err != nil {
 			return Level{}, err
+		}
+		if tried != nil && rooms > 1 {
+			tried(rooms - 1)
 		}
 		r := newRoom(cfg, rng)
 		if r == nil {
@@ -189,8 +213,45 @@ func One(ctx context.Context, cfg Config, i int) (Level, error) {
 			g.Optimal, g.Expanded, g.EffortOK = m.Optimal, m.Expanded, m.EffortOK
 			return g, nil
 		}
+		seen.add(m)
 	}
-	return Level{}, fmt.Errorf("generate: level %d: no acceptable level in %d rooms; widen the band, or try fewer boxes or a larger size", i, maxRooms)
+	return Level{}, fmt.Errorf("generate: level %d: no acceptable level in %d rooms%s; widen the band, or try fewer boxes or a larger size", i, cfg.MaxRooms, seen)
+}
+
+// reach is what the levels measured and dropped reached: the range of
+// their optimal pushes (of those A* solved) and of the expansions.
+type reach struct {
+	measured, solved int
+	minOpt, maxOpt   int
+	minExp, maxExp   int64
+}
+
+func (r *reach) add(m Sample) {
+	if r.measured == 0 || m.Expanded < r.minExp {
+		r.minExp = m.Expanded
+	}
+	r.maxExp = max(r.maxExp, m.Expanded)
+	r.measured++
+	if m.Optimal > 0 {
+		if r.solved == 0 || m.Optimal < r.minOpt {
+			r.minOpt = m.Optimal
+		}
+		r.maxOpt = max(r.maxOpt, m.Optimal)
+		r.solved++
+	}
+}
+
+// String says what was reached, for the error after the last room: ""
+// when no room got as far as a level.
+func (r reach) String() string {
+	if r.measured == 0 {
+		return " (none of them gave a level with every box off its goal)"
+	}
+	s := fmt.Sprintf(" (%s measured and dropped: ", english.Count(r.measured, "level", "levels"))
+	if r.solved > 0 {
+		s += fmt.Sprintf("optimal pushes %d to %d, ", r.minOpt, r.maxOpt)
+	}
+	return s + fmt.Sprintf("expansions %d to %d)", r.minExp, r.maxExp)
 }
 
 // inBand reports whether a level measured m falls in the difficulty band.

@@ -1,7 +1,10 @@
 package level
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"unicode/utf16"
 )
@@ -55,4 +58,33 @@ func utf16Text(data []byte, source, encoding string, unit func([]byte) uint16) (
 		units[i] = unit(data[2*i:])
 	}
 	return strings.TrimPrefix(string(utf16.Decode(units)), "\uFEFF"), nil // a UTF-8 mark converted along
+}
+
+// decoded returns r as UTF-8 text for the line scanner: a UTF-8 file
+// (with or without its byte order mark, which the scanner drops) is
+// streamed as it is; a UTF-16 one, or one Text refuses, is read whole (at
+// most MaxInput bytes and one more, so that the scanner still sees an
+// input over the limit) and converted by Text.
+func decoded(r io.Reader, source string) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(64)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
+	}
+	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	if !bytes.HasPrefix(head, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(head, []byte{0xFE, 0xFF}) && !looksUTF16(head) {
+		return br, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(br, MaxInput+1))
+	if err != nil {
+		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
+	}
+	if len(data) > MaxInput {
+		return nil, &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
+	}
+	text, err := Text(data, source)
+	if err != nil {
+		return nil, err
+	}
+	return strings.NewReader(text), nil
 }

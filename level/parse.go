@@ -1,6 +1,8 @@
 package level
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -64,38 +66,100 @@ func ParseString(s, source string) ([]*Level, error) {
 // board with a bad row are skipped up to the end of that level). The
 // collection is named after source, without directory and extension.
 func ParseCollection(r io.Reader, source string) (*Collection, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
-	if err != nil {
-		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
-	}
-	if len(data) > MaxInput {
-		return nil, &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
-	}
-	name := filepath.Base(source)
-	name = strings.TrimSuffix(name, filepath.Ext(name))
-	p := &parser{file: source, coll: &Collection{Name: name}}
-	text, err := Text(data, source)
+	var levels []*Level
+	var bad []*Unloadable
+	c, err := ScanCollection(r, source, func(l *Level, u *Unloadable) error {
+		if l != nil {
+			levels = append(levels, l)
+		} else {
+			bad = append(bad, u)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	for n := 1; text != ""; n++ {
-		var line string
-		i := strings.IndexAny(text, "\r\n")
-		switch {
-		case i < 0:
-			line, text = text, ""
-		case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
-			line, text = text[:i], text[i+2:]
-		default:
-			line, text = text[:i], text[i+1:]
+	c.Levels, c.Unloadable = levels, bad
+	return c, nil
+}
+
+// ScanCollection reads a collection as ParseCollection does, but hands
+// each level to fn as soon as it is complete, in file order, instead of
+// keeping it: a level that loaded as l (u nil), one that did not as u (l
+// nil). Its memory does not grow with the input, so that a large file of
+// small levels can be listed. The Collection it returns has the name and
+// the header but no levels. An error of fn stops the reading and is
+// returned; an input over MaxInput is an error after the levels before
+// the limit were handed over.
+func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable) error) (*Collection, error) {
+	name := filepath.Base(source)
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	p := &parser{file: source, coll: &Collection{Name: name}, emit: fn}
+	r, err := decoded(r, source)
+	if err != nil {
+		return nil, err
+	}
+	in := &countingReader{r: io.LimitReader(r, MaxInput+1)}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxInput+2)
+	sc.Split(splitLines)
+	tooLarge := &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
+	for n := 1; sc.Scan(); n++ {
+		if in.n > MaxInput {
+			return nil, tooLarge
+		}
+		line := sc.Text()
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
 		}
 		p.line(line, n)
+		if p.err != nil {
+			return nil, p.err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
+	}
+	if in.n > MaxInput {
+		return nil, tooLarge
 	}
 	p.endLevel()
-	for i, l := range p.bad {
-		p.coll.Unloadable[i].Title = l.Title // a Title: line may follow the board
+	p.flush()
+	if p.err != nil {
+		return nil, p.err
 	}
 	return p.coll, nil
+}
+
+// splitLines is a bufio.SplitFunc for lines ended by "\n", "\r\n" or a
+// lone "\r", without their ends; a last line needs no end.
+func splitLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0 && atEOF && len(data) > 0:
+		return len(data), data, nil
+	case i < 0:
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data) && data[i+1] == '\n':
+		return i + 2, data[:i], nil
+	case i+1 < len(data) || atEOF:
+		return i + 1, data[:i], nil
+	}
+	return 0, nil, nil // a "\r" at the end of what was read: a "\n" may follow
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n += int64(k)
+	return k, err
 }
 
 // titleLine is a comment of the form "; <n>" or "; <n> <title>".
@@ -110,16 +174,19 @@ type parser struct {
 	file string
 	coll *Collection
 
-	pending    []string  // comment and note lines for the next level
-	prevTitle  titleLine // the previous line, if it was a title comment
-	title      *string   // pending Title: value for the next level
-	author     *string   // pending Author: value for the next level
-	cur        *builder  // level whose rows are being read
-	last       *Level    // level just ended, until the next blank line
-	seenLevel  bool      // a level has started
-	levelCount int       // levels started so far
-	skipping   bool      // skipping the remaining rows of a board with a bad row
-	bad        []*Level  // the levels of coll.Unloadable, as far as they were read
+	pending    []string    // comment and note lines for the next level
+	prevTitle  titleLine   // the previous line, if it was a title comment
+	title      *string     // pending Title: value for the next level
+	author     *string     // pending Author: value for the next level
+	cur        *builder    // level whose rows are being read
+	last       *Level      // level just ended, until the next blank line
+	lastBad    *Unloadable // why last could not be loaded, when it could not
+	seenLevel  bool        // a level has started
+	levelCount int         // levels started so far
+	skipping   bool        // skipping the remaining rows of a board with a bad row
+
+	emit func(*Level, *Unloadable) error // hands over a complete level
+	err  error                           // emit's error, which stops the parse
 }
 
 const boardChars = "# $.*@+-_|0123456789"
@@ -172,16 +239,32 @@ func (p *parser) line(s string, n int) {
 // rather than read as a new level.
 func (p *parser) reject(err *Error, midBoard bool) {
 	l := p.cur.lvl
-	p.coll.Unloadable = append(p.coll.Unloadable, &Unloadable{Source: l.Source, Index: l.Index, Number: l.Number, Line: l.Line, Title: l.Title, Err: err})
-	p.bad = append(p.bad, l)
 	p.cur = nil
 	p.last = l // a Title: or Author: line right after it is its own
+	p.lastBad = &Unloadable{Source: l.Source, Index: l.Index, Number: l.Number, Line: l.Line, Err: err}
 	p.skipping = midBoard
+}
+
+// flush hands over the level just read, if any: it is complete once a
+// Title: or Author: line can no longer follow it (a blank line, the next
+// level, the end).
+func (p *parser) flush() {
+	l, bad := p.last, p.lastBad
+	p.last, p.lastBad = nil, nil
+	if l == nil || p.err != nil {
+		return
+	}
+	if bad != nil {
+		bad.Title = l.Title
+		p.err = p.emit(nil, bad)
+		return
+	}
+	p.err = p.emit(l, nil)
 }
 
 func (p *parser) blank() {
 	p.endLevel()
-	p.last = nil
+	p.flush()
 	if !p.seenLevel {
 		c := p.coll
 		c.Header = append(c.Header, p.pending...)
@@ -248,6 +331,7 @@ func looksLikeBoard(s string) bool {
 
 // startLevel begins a new level whose first row is on line n.
 func (p *parser) startLevel(n int, prevTitle titleLine) {
+	p.flush()
 	p.levelCount++
 	l := &Level{Index: p.levelCount, Source: p.file, Line: n}
 	if prevTitle.ok {
@@ -264,7 +348,6 @@ func (p *parser) startLevel(n int, prevTitle titleLine) {
 	l.Comments = p.pending
 	p.pending, p.title, p.author = nil, nil, nil
 	p.cur = &builder{lvl: l}
-	p.last = nil
 	p.seenLevel = true
 }
 
@@ -404,7 +487,6 @@ func (p *parser) endLevel() {
 		p.reject(err, false)
 		return
 	}
-	p.coll.Levels = append(p.coll.Levels, l)
 	p.cur = nil
 	p.last = l
 }

@@ -8,12 +8,14 @@
 package levels
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -219,6 +221,74 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 	return all, nil
 }
 
+// Stream is a whole level file, or standard input, read level by level:
+// each level is handed over and dropped, so that memory does not grow with
+// the number of levels (see level.ScanCollection), and it can be read more
+// than once.
+type Stream struct {
+	Source string // the file name, or StdinSource
+	path   string // a regular file, read again at each pass
+	data   []byte // or what standard input or a FIFO held
+}
+
+// OpenStream returns spec as a Stream when it names a whole file or
+// standard input (no selection, not an embedded collection); ok is false
+// for other specs. Standard input and a file that is not regular (a FIFO)
+// can be read only once: they are read into memory here, up to
+// level.MaxInput bytes, stopping with ctx's error when ctx ends.
+func OpenStream(ctx context.Context, spec string, stdin io.Reader) (s *Stream, ok bool, err error) {
+	name, _, hasSel := splitSpec(spec)
+	if _, embedded := collections[name]; embedded || hasSel {
+		return nil, false, nil
+	}
+	var r io.Reader
+	if name == "-" {
+		if stdin == nil {
+			return nil, true, specErrorf("no standard input to read levels from")
+		}
+		r, name = ctxio.Reader(ctx, stdin), StdinSource
+	} else {
+		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+			return &Stream{Source: name, path: name}, true, nil
+		}
+		f, err := openLevels(ctx, name)
+		if err != nil {
+			return nil, true, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, level.MaxInput+1))
+	if err != nil {
+		return nil, true, &level.Error{File: name, Msg: "read error: " + err.Error(), Err: err}
+	}
+	return &Stream{Source: name, data: data}, true, nil
+}
+
+// Each hands every level of s to fn in file order, as ResolveEntries
+// lists them; an error of fn stops it and is returned. A file without
+// levels is an error, as for ResolveEntries.
+func (s *Stream) Each(ctx context.Context, fn func(Entry) error) error {
+	r := io.Reader(bytes.NewReader(s.data))
+	if s.path != "" {
+		f, err := openLevels(ctx, s.path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	n := 0
+	_, err := level.ScanCollection(r, s.Source, func(l *level.Level, u *level.Unloadable) error {
+		n++
+		return fn(Entry{Level: l, Unloadable: u})
+	})
+	if err == nil && n == 0 {
+		err = fmt.Errorf("%s: no levels", s.Source)
+	}
+	return err
+}
+
 // entries lists a collection's levels, loaded or not, in file order.
 func entries(c *level.Collection) []Entry {
 	out := make([]Entry, 0, len(c.Levels)+len(c.Unloadable))
@@ -311,7 +381,17 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 		}
 		return clone(r.stdinCol), nil
 	}
-	f, err := ctxio.Open(r.ctx, name)
+	f, err := openLevels(r.ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return level.ParseCollection(f, name)
+}
+
+// openLevels opens the level file name; a missing one is a SpecError.
+func openLevels(ctx context.Context, name string) (io.ReadCloser, error) {
+	f, err := ctxio.Open(ctx, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
 			return nil, specErrorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))
@@ -321,8 +401,7 @@ func (r *resolver) collection(name string) (*level.Collection, error) {
 		}
 		return nil, fmt.Errorf("reading levels: %w", err)
 	}
-	defer f.Close()
-	return level.ParseCollection(f, name)
+	return f, nil
 }
 
 // selectLevels picks the levels of a selection like "1-3,7" from ls, the

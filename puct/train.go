@@ -207,7 +207,7 @@ func collect(ctx context.Context, o TrainOptions, first, count int, job func(w *
 	out := make([]result, count)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range o.Workers {
+	for range max(1, min(o.Workers, count)) { // an idle worker only costs memory
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

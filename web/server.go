@@ -51,7 +51,8 @@
 // plans and analyses worked out at once, the time and memory budget of
 // every job (a request asks for less, never more), and how long a job may
 // go without an event-stream subscriber before it is cancelled (a page
-// that closes stops its solver).
+// that closes stops its solver), and the connections open at once, in all
+// and from one client address (conns.go).
 //
 // # Guards
 //
@@ -94,6 +95,11 @@ type Config struct {
 	PlanTime   time.Duration // time limit of one packing plan or analysis (POST /api/plan, /api/analyze); an analysis gives its fess plans analyze.PlanTime of it
 	MaxSetup   int           // packing plans and analyses worked out at once; more are answered 429
 
+	// MaxConns caps the connections open at once, MaxConnsPerIP those of
+	// one client address (and so its requests at once); a connection over
+	// either is answered 503 or 429 and closed (see connLimit).
+	MaxConns, MaxConnsPerIP int
+
 	// AllowHosts are the names, besides the listening address, that the
 	// Host header of a request may give ("soko.example" for any port,
 	// "soko.example:8443" for that one); see CheckAllowHost.
@@ -104,7 +110,8 @@ type Config struct {
 // 1 MiB bodies, one job per core with as many again waiting, 60 s and
 // at most 1 GiB per job (less on small machines), cancelled 15 s after
 // the last subscriber left, results kept 5 minutes, 10 s for a packing
-// plan, and one plan or analysis per core at once.
+// plan, one plan or analysis per core at once, and 512 connections open
+// (64 from one address).
 func DefaultConfig() Config {
 	n := runtime.NumCPU()
 	return Config{
@@ -117,6 +124,9 @@ func DefaultConfig() Config {
 		Retain:     5 * time.Minute,
 		PlanTime:   10 * time.Second,
 		MaxSetup:   n,
+
+		MaxConns:      512,
+		MaxConnsPerIP: 64,
 	}
 }
 
@@ -148,6 +158,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSetup <= 0 {
 		c.MaxSetup = d.MaxSetup
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = d.MaxConns
+	}
+	if c.MaxConnsPerIP <= 0 {
+		c.MaxConnsPerIP = min(d.MaxConnsPerIP, c.MaxConns)
 	}
 	return c
 }
@@ -255,17 +271,30 @@ func methodNotAllowed(allow []string) http.HandlerFunc {
 	}
 }
 
+// The HTTP server's timeouts: a request's header must arrive within
+// readHeaderTimeout and the whole request, body included, within
+// readTimeout of the connection's first byte; an idle keep-alive
+// connection is closed after idleTimeout. Responses have no write
+// timeout, since an event stream lasts as long as its job.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = time.Minute
+	idleTimeout       = 2 * time.Minute
+)
+
 // Serve serves on ln until ctx is cancelled, then shuts down gracefully:
 // jobs are cancelled (their streams end with a "cancelled" result), and
-// requests in flight get up to grace to finish.
+// requests in flight get up to grace to finish. Connections are capped
+// by MaxConns and MaxConnsPerIP.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
+	ln = newConnLimit(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerIP)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

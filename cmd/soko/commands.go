@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -198,7 +199,22 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return nil
 	case 1:
-		es, err := levels.ResolveEntries(ctx, args, stdin)
+		return listStreamed(ctx, args[0], stdin, stdout)
+	}
+	return usagef("list: want at most one collection, file or level spec")
+}
+
+// listStreamed lists the levels of spec. A whole file or standard input
+// is read twice, level by level, the first time for the width of their
+// names, so that a file of millions of small levels is listed without
+// holding them (levels.Stream).
+func listStreamed(ctx context.Context, spec string, stdin io.Reader, stdout io.Writer) error {
+	st, ok, err := levels.OpenStream(ctx, spec, stdin)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		es, err := levels.ResolveEntries(ctx, []string{spec}, stdin)
 		if err != nil {
 			return err
 		}
@@ -207,7 +223,30 @@ func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return nil
 	}
-	return usagef("list: want at most one collection, file or level spec")
+	width := 0
+	err = st.Each(ctx, func(e levels.Entry) error {
+		width = max(width, len(e.ID()))
+		return ctx.Err()
+	})
+	if err != nil {
+		return err
+	}
+	loaded := true
+	w := bufio.NewWriter(stdout)
+	err = st.Each(ctx, func(e levels.Entry) error {
+		loaded = listEntry(w, width, e) && loaded
+		return ctx.Err()
+	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	switch {
+	case err != nil:
+		return err
+	case !loaded:
+		return errSilent // marked in the list
+	}
+	return nil
 }
 
 func runSolvers(args []string, stdout, stderr io.Writer) error {

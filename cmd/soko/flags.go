@@ -368,9 +368,15 @@ const maxWorkersPerCore = 16
 // no more than the jobs, and no more than maxWorkersPerCore per core (said
 // on stderr, since the user asked for more).
 func capWorkers(stderr io.Writer, cmd string, asked, runs int) int {
+	return capWorkersOf(stderr, cmd, "workers", asked, runs)
+}
+
+// capWorkersOf is capWorkers for a -j whose unit the note names (the
+// slots of soko serve's jobs).
+func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 	ceiling := maxWorkersPerCore * runtime.NumCPU()
 	if asked > ceiling && runs > ceiling {
-		fmt.Fprintf(stderr, "%s: -j %d: using %d workers, %d per core\n", cmd, asked, ceiling, maxWorkersPerCore)
+		fmt.Fprintf(stderr, "%s: -j %d: using %d %s, %d per core\n", cmd, asked, ceiling, unit, maxWorkersPerCore)
 	}
 	return max(1, min(asked, runs, ceiling))
 }

@@ -15,8 +15,10 @@ import (
 	"soko/generate"
 	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
+	"soko/solver"
 )
 
 const generateDoc = `Generates Boxoban-style levels (package generate): a room grown by a random
@@ -57,6 +59,7 @@ func generateFlags() (*flag.FlagSet, *generateConfig) {
 	fs.Int64Var(&c.cfg.MinExpanded, "min-expanded", 0, "drop levels --effort's solver solves in fewer than `N` expansions")
 	fs.Int64Var(&c.cfg.MaxExpanded, "max-expanded", 0, "drop levels --effort's solver solves in more than `N` expansions (0: no maximum)")
 	fs.StringVar(&c.cfg.Effort, "effort", "astar", "the registered solver `NAME` whose expansions --min-expanded, --max-expanded and the statistics count (astar, greedy, ...)")
+	fs.IntVar(&c.cfg.MaxRooms, "max-rooms", generate.DefaultMaxRooms, "rooms `N` tried for one level before giving up with what they reached")
 	fs.Int64Var(&c.cfg.CheckNodes, "check-nodes", 20000, "node budget `N` of each check; a level the push-optimal A* cannot solve within it is kept only when no maximum is set")
 	fs.BoolVar(&c.stats, "stats", false, "also print the distributions of optimal pushes, boxes off goals, expansions and floor squares of the levels made, to standard error")
 	fs.Var(&c.statsOf, "stats-of", "generate nothing: print those distributions for the levels `LEVELS` (a level spec, such as boxoban-unfiltered-test-000; repeatable, a table each)")
@@ -65,6 +68,10 @@ func generateFlags() (*flag.FlagSet, *generateConfig) {
 	fs.StringVar(&c.out, "out", "", "write the collection to `FILE` instead of standard output")
 	return fs, c
 }
+
+// maxRoomsFlag bounds --max-rooms: a room costs up to --check-nodes
+// expansions, so a million of them are hours for one level.
+const maxRoomsFlag = 1000000
 
 // sizeFlag is --size WxH.
 type sizeFlag struct{ cfg *generate.Config }
@@ -105,6 +112,9 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.cfg.MinPushes < 0 || c.cfg.MaxPushes < 0 || c.cfg.MinExpanded < 0 || c.cfg.MaxExpanded < 0 || c.cfg.CheckNodes < 0 {
 		return usagef("generate: --min-pushes, --max-pushes, --min-expanded, --max-expanded and --check-nodes must be at least 0")
 	}
+	if c.cfg.MaxRooms < 1 || c.cfg.MaxRooms > maxRoomsFlag {
+		return usagef("generate: bad --max-rooms \"%d\": want a whole number from 1 to %d", c.cfg.MaxRooms, maxRoomsFlag)
+	}
 	if err := c.cfg.Check(); err != nil {
 		return usagef("generate: %v", err)
 	}
@@ -141,7 +151,13 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			samples = append(samples, g.Sample())
 		}
 	}
-	written, rooms, err := generateInOrder(ctx, c, out, keep)
+	var progressOut io.Writer
+	if progress.IsTerminal(stderr) {
+		progressOut = stderr
+	}
+	prog := progress.New(progressOut, c.count)
+	written, rooms, err := generateInOrder(ctx, c, out, keep, prog)
+	prog.Stop()
 	if errors.Is(err, errInterrupted) {
 		// The file holds whole levels only; say where it stops.
 		_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
@@ -222,9 +238,10 @@ func formatRate(r float64) string {
 // generateInOrder generates the levels on c.workers workers and writes
 // them to w in order as they come, each level in one write, so that w
 // holds whole levels whenever the process stops; it holds at most a window
-// of levels in memory. It hands each level written to keep, and returns
-// the levels written and the rooms tried.
-func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer, keep func(generate.Level)) (written, rooms int, err error) {
+// of levels in memory. It hands each level written to keep, shows the
+// levels in the making and their rooms tried on prog, and returns the
+// levels written and the rooms tried.
+func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer, keep func(generate.Level), prog *progress.Line) (written, rooms int, err error) {
 	if _, err := io.WriteString(w, generate.Header(c.cfg, c.count)); err != nil {
 		return 0, 0, err
 	}
@@ -244,7 +261,11 @@ func generateInOrder(ctx context.Context, c *generateConfig, w io.Writer, keep f
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				g, err := generate.One(ctx, c.cfg, i+1)
+				slot := prog.Begin("level " + strconv.Itoa(i+1))
+				g, err := generate.OneWatched(ctx, c.cfg, i+1, func(rooms int) {
+					prog.Update(slot, solver.Progress{Stats: solver.Stats{Iterations: int64(rooms)}, Detail: "rooms tried"})
+				})
+				prog.End(slot, err == nil)
 				slots[i] <- result{g, err}
 			}
 		}()

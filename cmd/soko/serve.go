@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"strconv"
 	"strings"
 	"time"
 
 	"soko/internal/english"
+	"soko/level"
+	"soko/solver"
 	"soko/web"
 )
 
@@ -39,12 +42,26 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit `SIZE` per job, e.g. 512MiB; requests may ask for less (default: a third of physical memory shared by the jobs, at most 1GiB)")
 	fs.Var(sizeValue{&c.web.MaxBody}, "max-body", "largest request body `SIZE`, e.g. 1MiB (default 1MiB)")
 	fs.Var(durationValue{&c.web.IdleCancel}, "idle", "cancel a job nobody has watched for `D` (default 15s)")
+	fs.IntVar(&c.web.MaxConns, "max-conns", 0, "`N` connections open at once; more are answered 503 and closed (default 512)")
+	fs.IntVar(&c.web.MaxConnsPerIP, "max-conns-per-ip", 0, "`N` connections open at once from one client address, and so its requests at once; more are answered 429 and closed (default 64)")
 	fs.Var(hostsValue{&c.web.AllowHosts}, "allow-host", "also accept requests whose Host header is `NAME` (any port) or NAME:PORT, e.g. behind a proxy that keeps the Host; repeat or separate with commas (default: only the listening address, and localhost on loopback)")
 	// The defaults after fs.Var, so that help does not print this
 	// machine's numbers; the usages above say what they are.
 	c.web = web.DefaultConfig()
 	return fs, c
 }
+
+// Ranges of serve's flags beyond those the values themselves check. A
+// waiting job waits for every job ahead of it, so a queue of more than
+// maxQueuePerJob per slot would wait that many time limits; a day is more
+// than any job of a shared server needs; each open connection holds about
+// 30 KiB (a goroutine and the HTTP server's buffers), so maxServeConns of
+// them take some 300 MiB at most.
+const (
+	maxQueuePerJob = 64
+	maxServeTime   = 24 * time.Hour
+	maxServeConns  = 10000
+)
 
 // hostsValue is a repeatable flag holding a list of host names, each
 // value one name or several separated by commas.
@@ -105,17 +122,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) != 0 {
 		return usagef("serve: takes no arguments, got %q", pos)
 	}
+	c.web.MaxJobs = capWorkersOf(stderr, "serve", "job slots", c.web.MaxJobs, math.MaxInt)
 	switch {
 	case c.web.MaxTime == 0:
 		return usagef("serve: --time 0 (no limit, as on solve and bench) is refused: every job of a server needs a time limit, such as 1m")
 	case c.web.MaxMemory == 0:
 		return usagef("serve: --memory 0 (no limit, as on solve and bench) is refused: every job of a server needs a memory limit, such as 1GiB")
-	case c.web.MaxQueue < 0:
-		return usagef("serve: bad --queue \"%d\": want a whole number, at least 0", c.web.MaxQueue)
-	case c.web.MaxBody == 0:
-		return usagef("serve: bad --max-body \"0\": want a size of at least 1 byte, such as 1MiB")
+	case c.web.MaxTime > maxServeTime:
+		return usagef("serve: bad --time \"%s\": want at most %s a job", c.web.MaxTime, maxServeTime)
+	case c.web.MaxMemory > solver.PhysicalMemory():
+		return usagef("serve: bad --memory \"%s\": more than this machine's memory (%s)", formatBytes(c.web.MaxMemory), formatBytes(solver.PhysicalMemory()))
+	case c.web.MaxQueue < 0 || c.web.MaxQueue > maxQueuePerJob*c.web.MaxJobs:
+		return usagef("serve: bad --queue \"%d\": want a whole number from 0 to %d (%d per --jobs slot)", c.web.MaxQueue, maxQueuePerJob*c.web.MaxJobs, maxQueuePerJob)
+	case c.web.MaxBody == 0 || c.web.MaxBody > level.MaxInput:
+		return usagef("serve: bad --max-body \"%s\": want a size from 1 byte to %s, such as 1MiB", formatBytes(c.web.MaxBody), formatBytes(level.MaxInput))
 	case c.web.IdleCancel == 0:
 		return usagef("serve: bad --idle \"0\": want a duration of more than 0, such as 15s")
+	case c.web.MaxConns < 1 || c.web.MaxConns > maxServeConns:
+		return usagef("serve: bad --max-conns \"%d\": want a whole number from 1 to %d", c.web.MaxConns, maxServeConns)
+	case c.web.MaxConnsPerIP < 1 || c.web.MaxConnsPerIP > c.web.MaxConns:
+		return usagef("serve: bad --max-conns-per-ip \"%d\": want a whole number from 1 to --max-conns (%d)", c.web.MaxConnsPerIP, c.web.MaxConns)
 	}
 	setMemoryLimit(c.web.MaxJobs, c.web.MaxMemory)
 

@@ -83,6 +83,7 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err := checkWritable("--out", c.out); err != nil {
 		return err
 	}
+	o.Workers = capWorkers(stderr, "train-puct", o.Workers, max(o.Games, o.WarmLevels))
 	o.Seed = c.seed
 	t0 := time.Now()
 	if !c.quiet {

@@ -16,11 +16,8 @@ func unloadableRecord(u *level.Unloadable, c *solveConfig) record {
 	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Label(), Algo: c.algo, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
 }
 
-// listEntries prints soko list's line for each level: address, size,
-// boxes and title (its label: a "; n" comment's number that is not its
-// position is a title too), or, for a level that cannot be loaded, the mark
-// "cannot load" with the line and reason. It reports whether every level
-// loaded.
+// listEntries prints soko list's line for each level (listEntry) and
+// reports whether every level loaded.
 func listEntries(w io.Writer, es []levels.Entry) bool {
 	width := 0
 	for _, e := range es {
@@ -28,24 +25,33 @@ func listEntries(w io.Writer, es []levels.Entry) bool {
 	}
 	ok := true
 	for _, e := range es {
-		l := e.Level
-		if u := e.Unloadable; u != nil {
-			ok = false
-			where := ""
-			if u.Err.Line > 0 {
-				where = "line " + strconv.Itoa(u.Err.Line) + ": "
-			}
-			fmt.Fprintf(w, "%-*s cannot load: %s%s", width, e.ID(), where, u.Err.Msg)
-			if t := e.Label(); t != "" {
-				fmt.Fprintf(w, "  (%s)", t)
-			}
-			fmt.Fprintln(w)
-			continue
-		}
-		line := fmt.Sprintf("%-*s %3dx%-3d %3d boxes  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), e.Label())
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		ok = listEntry(w, width, e) && ok
 	}
 	return ok
+}
+
+// listEntry writes soko list's line for a level, its address padded to
+// width: address, size, boxes and title (its label: a "; n" comment's
+// number that is not its position is a title too), or, for a level that cannot be
+// loaded, the mark "cannot load" with the line and reason. It reports
+// whether the level loaded.
+func listEntry(w io.Writer, width int, e levels.Entry) bool {
+	l := e.Level
+	if u := e.Unloadable; u != nil {
+		where := ""
+		if u.Err.Line > 0 {
+			where = "line " + strconv.Itoa(u.Err.Line) + ": "
+		}
+		fmt.Fprintf(w, "%-*s cannot load: %s%s", width, e.ID(), where, u.Err.Msg)
+		if t := e.Label(); t != "" {
+			fmt.Fprintf(w, "  (%s)", t)
+		}
+		fmt.Fprintln(w)
+		return false
+	}
+	line := fmt.Sprintf("%-*s %3dx%-3d %3d boxes  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), e.Label())
+	fmt.Fprintln(w, strings.TrimRight(line, " "))
+	return true
 }
 
 // splitEntries parts the levels that loaded from those that did not.
