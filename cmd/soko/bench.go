@@ -138,6 +138,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("bench", "--out", c.out); err != nil {
 		return err
 	}
+	if err := notAnInput("bench", specs, []string{c.model}, output{"--out", c.out}); err != nil {
+		return err
+	}
 	solvers, err := benchSolvers(c)
 	if err != nil {
 		return err
@@ -154,6 +157,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if c.sokOut, err = openSokOut(ctx, "bench", "--sok", c.sok); err != nil {
 			return err
 		}
+		defer c.sokOut.close()
 	}
 	es, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
@@ -179,6 +183,13 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer out.close()
+	if c.sokOut != nil && c.out != "" {
+		// A resumed bench puts the runs of earlier invocations in the
+		// .sok too, not only those it runs now.
+		for _, rec := range out.records {
+			c.sokOut.addRecord(c.sokLevels, rec)
+		}
+	}
 	total, todo := plan.Len(), plan.Pending(out.doneKeys)
 	if c.dryRun {
 		ns, nl, nb, nx := plan.Axes()
@@ -363,6 +374,7 @@ type benchOut struct {
 	sink     func(bench.Record) error
 	done     func(key string) bool // nil: none
 	doneKeys []string
+	records  []bench.Record // the runs in the file already, with --sok
 	close    func() error
 }
 
@@ -377,6 +389,13 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 			return nil, err
 		}
 		o.done, o.doneKeys, o.sink, o.close = res.Done, res.Keys(), res.Write, res.Close
+		if c.sok != "" {
+			// Read under the lock OpenResults holds.
+			if o.records, err = bench.ReadFiles(c.out); err != nil {
+				res.Close()
+				return nil, err
+			}
+		}
 	case c.out != "":
 		recs, err := bench.ReadFiles(c.out)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
