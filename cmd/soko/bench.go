@@ -141,6 +141,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := notAnInput("bench", specs, []string{c.model}, output{"--out", c.out}); err != nil {
 		return err
 	}
+	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
+		return err
+	}
 	solvers, err := benchSolvers(c)
 	if err != nil {
 		return err
@@ -385,6 +388,9 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 	switch {
 	case c.out != "" && !c.dryRun:
 		res, err := bench.OpenResults(c.out)
+		if errors.As(err, new(*outfile.BusyError)) {
+			return nil, fmt.Errorf("bench: --out %w", err)
+		}
 		if err != nil {
 			return nil, err
 		}

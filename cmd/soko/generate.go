@@ -117,6 +117,9 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := notAnInput("generate", c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
 		return err
 	}
+	if err := distinctOutputs("generate", output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
+		return err
+	}
 	if c.plot != "" {
 		lock, err := takeOut("generate", "--plot", c.plot)
 		if err != nil {

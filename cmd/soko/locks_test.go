@@ -278,6 +278,10 @@ func TestUserFilesRefused(t *testing.T) {
 		{[]string{"bench", lv, "--out", lv}, "--out " + lv + " is also an input"},
 		{[]string{"optimize", lv, sol, "--out", lv}, "--out " + lv + " is also an input"},
 		{[]string{"generate", "--stats-of", lv, "--plot", lv}, "--plot " + lv + " is also an input"},
+		{[]string{"solve", "--trace", filepath.Join(dir, "t"), "--cpuprofile", filepath.Join(dir, ".", "t"), "microban:1"}, "--trace and --cpuprofile are the same file"},
+		{[]string{"solve", "--out", filepath.Join(dir, "x.sok"), "--trace", filepath.Join(dir, "x.sok"), "microban:1"}, "--trace and --out are the same file"},
+		{[]string{"train", "--rounds", "1", "--out", filepath.Join(dir, "m.png"), "--plot", filepath.Join(dir, "m.png"), "microban:1"}, "--out and --plot are the same file"},
+		{[]string{"bench", "--out", filepath.Join(dir, "r"), "--sok", filepath.Join(dir, "r"), "microban:1"}, "--out and --sok are the same file"},
 		{[]string{"train", "--rounds", "1", "--out", filepath.Join(dir, "m.bin"), "--plot", filepath.Join(dir, "loss.txt"), "microban:1"}, "the extension gives the format"},
 		{[]string{"generate", "--stats", "--plot", filepath.Join(dir, "p")}, "the extension gives the format"},
 	} {

@@ -97,6 +97,32 @@ func notAnInput(cmd string, specs, inputs []string, outs ...output) error {
 	return nil
 }
 
+// distinctOutputs refuses, as a usage error before any work, two outputs
+// of one run that are the same file.
+func distinctOutputs(cmd string, outs ...output) error {
+	for i, a := range outs {
+		for _, b := range outs[i+1:] {
+			if a.path != "" && b.path != "" && sameOutput(a.path, b.path) {
+				return usagef("%s: %s and %s are the same file %s: give each its own", cmd, a.flag, b.flag, a.path)
+			}
+		}
+	}
+	return nil
+}
+
+// sameOutput tells whether paths a and b name one file: the same file if
+// both exist, else the same cleaned absolute path.
+func sameOutput(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(sa, sb)
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
 // errWriter is a writer that keeps its first error, for writers whose
 // user drops them (runtime/pprof's CPU profile).
 type errWriter struct {

@@ -74,7 +74,12 @@ func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
 		return nil, err
 	}
 	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
-	if o.read, err = readSok(ctx, cmd, path); err != nil {
+	o.read, err = readSok(ctx, cmd, path)
+	var u usageError
+	switch {
+	case errors.As(err, &u):
+		o.read = sokfile.New() // a new file
+	case err != nil:
 		lock.Close()
 		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
 	}

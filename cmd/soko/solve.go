@@ -143,8 +143,11 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	// --out may be a .sok input too: solved into itself, it is merged.
-	if err := notAnInput("solve", specs, []string{c.model}, output{"--trace", c.trace},
-		output{"--cpuprofile", c.profile.cpu}, output{"--memprofile", c.profile.mem}); err != nil {
+	outs := []output{{"--trace", c.trace}, {"--cpuprofile", c.profile.cpu}, {"--memprofile", c.profile.mem}}
+	if err := notAnInput("solve", specs, []string{c.model}, outs...); err != nil {
+		return err
+	}
+	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
 		return err
 	}
 	if c.out != "" {

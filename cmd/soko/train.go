@@ -94,6 +94,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := notAnInput("train", specs, nil, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
 		return err
 	}
+	if err := distinctOutputs("train", output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
+		return err
+	}
 	for _, out := range []output{{"--out", c.out}, {"--plot", c.plot}} {
 		lock, err := takeOut("train", out.flag, out.path)
 		if err != nil {

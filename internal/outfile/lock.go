@@ -16,20 +16,24 @@ import (
 // A Lock holds an output file that is replaced as a whole (a .sok
 // collection, a model, a plot) from before the work until the last write,
 // so that a read-modify-write (a .sok merge) cannot interleave with
-// another soko's. The lock is flock(2) on the file at the path itself, not
-// on a sibling lock file, so that nothing is left beside the user's files:
-// a rename would take the locked inode away from the path, so Replace
-// locks its temporary file before renaming it over the path, and the new
-// inode at the path is locked from the moment it appears there; one who
-// locked an old inode meanwhile sees that the path no longer names it and
-// tries again (openLocked). A path that does not exist is created empty to
-// be locked, and removed again by Close when nothing was written. Take makes one.
+// another soko's. Take makes one.
+//
+// The lock is flock(2) on the file at the path itself, so that nothing is
+// left beside the user's files. A rename would take the locked inode away
+// from the path, so Replace locks its temporary file before renaming it
+// over the path: the new inode is locked from the moment it is there, and
+// one who locked the old inode meanwhile sees that the path no longer
+// names it and tries again. A path that does not exist yet has nothing to
+// lock, so its lock file .NAME.soko-lock stands in until the first
+// Replace, which removes it; one left by a killed process is removed by
+// the next Take of the path.
 type Lock struct {
-	mu      sync.Mutex
-	path    string      // the file locked, symbolic links followed
-	f       *os.File    // the open, locked file now at path
-	st      fs.FileInfo // and its identity
-	created bool        // Take made path, empty, and nothing has replaced it
+	mu       sync.Mutex
+	name     string      // the path as given, for messages
+	path     string      // absolute, symbolic links followed
+	f        *os.File    // the locked file: the one at path, or its lock file
+	st       fs.FileInfo // and its identity
+	lockFile bool        // f is the lock file: path did not exist
 }
 
 // held are the Locks of this process, so that Replace on a path it holds
@@ -48,36 +52,136 @@ func Take(path string) (*Lock, error) {
 	if err := CheckReplace(path); err != nil {
 		return nil, err
 	}
+	abs := resolve(path)
+	for range 10 {
+		l, err := takeOnce(path, abs)
+		if err != nil {
+			return nil, err
+		}
+		if l == nil {
+			continue // the path changed under us: again
+		}
+		held.Lock()
+		held.locks = append(held.locks, l)
+		held.Unlock()
+		cleanTemps(abs)
+		return l, nil
+	}
+	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
+}
+
+// resolve is path made absolute, with its symbolic links followed when it
+// exists.
+func resolve(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	f, created, err := openLocked(path)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
+}
+
+// takeOnce locks the file at abs, or its lock file when there is none
+// there; nil, nil when what it locked is no longer what the path names.
+func takeOnce(name, abs string) (*Lock, error) {
+	f, err := os.OpenFile(abs, os.O_RDWR|nonBlock, 0)
+	if err == nil {
+		st, err := lockOpen(f, name)
+		if err != nil {
+			return nil, err
+		}
+		if !samePath(abs, st) {
+			f.Close()
+			return nil, nil
+		}
+		if err := clearLockFile(name, abs); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return &Lock{name: name, path: abs, f: f, st: st}, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	lp := lockName(abs)
+	if f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE|nonBlock, 0o600); err != nil {
+		return nil, err
+	}
+	st, err := lockOpen(f, name)
 	if err != nil {
 		return nil, err
 	}
+	if !samePath(lp, st) {
+		f.Close() // removed by its last holder meanwhile
+		return nil, nil
+	}
+	if _, err := os.Stat(abs); err == nil {
+		os.Remove(lp) // the file appeared: lock it instead
+		f.Close()
+		return nil, nil
+	}
+	return &Lock{name: name, path: abs, f: f, st: st, lockFile: true}, nil
+}
+
+// lockOpen checks that the open f is a regular file and locks it; f is
+// closed on an error.
+func lockOpen(f *os.File, name string) (fs.FileInfo, error) {
 	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is %s, not a regular file", name, kind(st.Mode()))
+	}
+	if err == nil {
+		err = lockFile(f, name)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	l := &Lock{path: path, f: f, st: st, created: created}
-	held.Lock()
-	held.locks = append(held.locks, l)
-	held.Unlock()
-	cleanTemps(path)
-	return l, nil
+	return st, nil
+}
+
+// samePath tells whether path still names the file st describes.
+func samePath(path string, st fs.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(now, st)
+}
+
+// lockName is the lock file of a path that does not exist yet.
+func lockName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".soko-lock")
+}
+
+// clearLockFile removes the lock file of abs, which exists, when nobody
+// holds it (a soko killed before its first write left it), and refuses
+// when somebody does: that one took abs before the file was made.
+func clearLockFile(name, abs string) error {
+	lp := lockName(abs)
+	f, err := os.OpenFile(lp, os.O_RDWR|nonBlock, 0)
+	if err != nil {
+		return nil // none
+	}
+	st, err := lockOpen(f, name)
+	if err != nil {
+		if errors.As(err, new(*BusyError)) {
+			return err
+		}
+		return nil // not ours to judge
+	}
+	if samePath(lp, st) {
+		os.Remove(lp)
+	}
+	return f.Close()
 }
 
 // heldLock is this process's Lock on the file at path, or nil.
 func heldLock(path string) *Lock {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil
-	}
+	abs := resolve(path)
+	st, err := os.Stat(abs)
 	held.Lock()
 	defer held.Unlock()
 	for _, l := range held.locks {
-		if os.SameFile(l.st, st) {
+		if l.path == abs || err == nil && !l.lockFile && os.SameFile(l.st, st) {
 			return l
 		}
 	}
@@ -93,13 +197,13 @@ func (l *Lock) Replace(write func(io.Writer) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
-		return fmt.Errorf("writing %s: its lock is closed", l.path)
+		return fmt.Errorf("writing %s: its lock is closed", l.name)
 	}
 	tmpPath := tempName(l.path, os.Getpid())
 	os.Remove(tmpPath) // named by this process's id: no other's
 	tmp, err := os.OpenFile(tmpPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", l.path, err)
+		return fmt.Errorf("writing %s: %w", l.name, err)
 	}
 	err = lockFile(tmp, tmpPath)
 	if err == nil {
@@ -107,7 +211,7 @@ func (l *Lock) Replace(write func(io.Writer) error) error {
 	}
 	if err == nil {
 		mode := os.FileMode(0o644)
-		if !l.created {
+		if !l.lockFile {
 			mode = l.st.Mode().Perm()
 		}
 		err = tmp.Chmod(mode)
@@ -122,17 +226,25 @@ func (l *Lock) Replace(write func(io.Writer) error) error {
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmpPath)
-		return fmt.Errorf("writing %s: %w", l.path, err)
+		return fmt.Errorf("writing %s: %w", l.name, err)
 	}
+	l.release()
 	held.Lock()
-	old := l.f
-	l.f, l.st, l.created = tmp, st, false
+	l.f, l.st, l.lockFile = tmp, st, false
 	held.Unlock()
-	return old.Close() // the replaced inode: its lock goes with it
+	return nil
 }
 
-// Close releases the lock; a file Take created that is still empty is
-// removed.
+// release removes the lock file when that is what l holds, and closes
+// what it holds: the lock goes with it.
+func (l *Lock) release() {
+	if l.lockFile && samePath(lockName(l.path), l.st) {
+		os.Remove(lockName(l.path))
+	}
+	l.f.Close()
+}
+
+// Close releases the lock.
 func (l *Lock) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -142,54 +254,43 @@ func (l *Lock) Close() error {
 	held.Lock()
 	held.locks = slices.DeleteFunc(held.locks, func(h *Lock) bool { return h == l })
 	held.Unlock()
-	if l.created {
-		if st, err := l.f.Stat(); err == nil && st.Size() == 0 {
-			if now, err := os.Stat(l.path); err == nil && os.SameFile(now, st) {
-				os.Remove(l.path)
-			}
-		}
-	}
-	err := l.f.Close()
+	l.release()
 	l.f = nil
-	return err
+	return nil
 }
 
 // openLocked opens the regular file path for reading and writing,
-// creating it if need be, and locks it. It tries again when, by the time
-// the lock is taken, path names another file than the one opened (a
-// writer renamed a new one over it, or removed it): the lock must be on
-// what is at path.
-func openLocked(path string) (f *os.File, created bool, err error) {
-	for try := 0; try < 10; try++ {
-		created = true
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|nonBlock, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			created = false
-			f, err = os.OpenFile(path, os.O_RDWR|nonBlock, 0)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // removed meanwhile
+// creating it if need be, and locks it (Create, OpenAppend). It tries
+// again when, by the time the lock is taken, path names another file than
+// the one opened (a writer renamed a new one over it, or removed it): the
+// lock must be on what is at path. A lock file left beside it is cleared
+// as by Take.
+func openLocked(path string) (*os.File, error) {
+	for range 10 {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if err := clearLockFile(path, resolve(path)); err != nil {
+				return nil, err // taken, to be made by Replace: make nothing
 			}
 		}
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|nonBlock, 0o644)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		st, err := f.Stat()
-		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("%s is %s, not a regular file", path, kind(st.Mode()))
-		}
-		if err == nil {
-			err = lockFile(f, path)
-		}
+		st, err := lockOpen(f, path)
 		if err != nil {
+			return nil, err
+		}
+		if !samePath(path, st) {
 			f.Close()
-			return nil, false, err
+			continue
 		}
-		if now, err := os.Stat(path); err == nil && os.SameFile(now, st) {
-			return f, created, nil
+		if err := clearLockFile(path, resolve(path)); err != nil {
+			f.Close()
+			return nil, err
 		}
-		f.Close()
+		return f, nil
 	}
-	return nil, false, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
+	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
 }
 
 // tempName is the temporary file of Replace: hidden beside path, and
@@ -233,7 +334,7 @@ func (e *BusyError) Error() string {
 	who := "another process"
 	switch {
 	case e.PID == os.Getpid():
-		who = fmt.Sprintf("this process (%d), for another output of the same run", e.PID)
+		return fmt.Sprintf("%s is given for two outputs of this run: give each its own file", e.Path)
 	case e.PID > 0 && e.Command != "":
 		who = fmt.Sprintf("process %d (%s)", e.PID, e.Command)
 	case e.PID > 0:

@@ -25,7 +25,7 @@ func TestHelperHold(t *testing.T) {
 	var closer io.Closer
 	var err error
 	switch os.Getenv("OUTFILE_KIND") {
-	case "take":
+	case "take", "take new":
 		closer, err = Take(path)
 	case "create":
 		closer, err = Create(path)
@@ -71,11 +71,13 @@ func holdIn(t *testing.T, path, kind string) (pid int, release func()) {
 // write it is refused at once, naming the holder's pid and command, and
 // the file is left as it was; once the holder ends, it is taken.
 func TestSecondWriterRefused(t *testing.T) {
-	for _, holdKind := range []string{"take", "create", "append"} {
+	for _, holdKind := range []string{"take", "take new", "create", "append"} {
 		t.Run(holdKind, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "out.jsonl")
-			if err := os.WriteFile(path, []byte("{\"a\":1}\n"), 0o644); err != nil {
-				t.Fatal(err)
+			if holdKind != "take new" {
+				if err := os.WriteFile(path, []byte("{\"a\":1}\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			pid, release := holdIn(t, path, holdKind)
 			want := "process " + strconv.Itoa(pid) + " (" + os.Args[0]
@@ -92,8 +94,16 @@ func TestSecondWriterRefused(t *testing.T) {
 					t.Errorf("%s while another holds it: %v; want a refusal naming %s", name, err, want)
 				}
 			}
-			if b, _ := os.ReadFile(path); holdKind != "create" && string(b) != "{\"a\":1}\n" {
-				t.Errorf("the refused writers changed the file: %q", b)
+			b, err := os.ReadFile(path)
+			switch holdKind {
+			case "take new":
+				if !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("the refused writers made the file: %q, %v", b, err)
+				}
+			case "take", "append":
+				if string(b) != "{\"a\":1}\n" || err != nil {
+					t.Errorf("the refused writers changed the file: %q, %v", b, err)
+				}
 			}
 			release()
 			if err := Replace(path, writeString("mine\n")); err != nil {
@@ -119,8 +129,9 @@ func writeString(s string) func(io.Writer) error {
 // A rename puts a new inode at the path; the lock must stay with the
 // path: a writer that locked the old inode, or opens the new one, is
 // refused while the Lock is held, across any number of Replaces. Replace
-// on the path in the holding process goes through its Lock. A file Take
-// created and nothing wrote is removed by Close.
+// on the path in the holding process goes through its Lock. A path that
+// does not exist is held by its lock file until the first Replace; one
+// nothing was written to is left as it was, with no file beside it.
 func TestLockFollowsReplace(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "all.sok")
@@ -128,19 +139,17 @@ func TestLockFollowsReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("Take of a new file did not make it to lock: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, ".all.sok.soko-lock")); err != nil {
+		t.Fatalf("Take of a new file made no lock file: %v", err)
 	}
-	old, err := os.Open(path) // opened before the rename: the old inode
-	if err != nil {
-		t.Fatal(err)
+	if _, err := Take(path); !errors.As(err, new(*BusyError)) {
+		t.Fatalf("a second Take of a new file: %v", err)
 	}
-	defer old.Close()
 	for i := range 3 {
 		if err := Replace(path, writeString("v"+strconv.Itoa(i))); err != nil {
 			t.Fatal(err)
 		}
-		if f, _, err := openLocked(path); err == nil {
+		if f, err := openLocked(path); err == nil {
 			f.Close()
 			t.Fatalf("after replace %d another writer took the file", i)
 		} else if !errors.As(err, new(*BusyError)) {
@@ -167,8 +176,31 @@ func TestLockFollowsReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	if _, err := os.Stat(unused); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the empty file made to lock %s was left: %v", unused, err)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("after a Take of %s that wrote nothing: %v", unused, entries)
+	}
+}
+
+// A lock file left by a killed process (nobody holds it) is removed by the
+// next writer of the path, whether the path exists by then or not.
+func TestStaleLockFileCleaned(t *testing.T) {
+	dir := t.TempDir()
+	for _, exists := range []bool{false, true} {
+		path := filepath.Join(dir, "m"+strconv.FormatBool(exists))
+		if exists {
+			if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(lockName(path), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := Replace(path, writeString("new")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(lockName(path)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("exists %v: the stale lock file was kept", exists)
+		}
 	}
 }
 

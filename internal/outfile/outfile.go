@@ -106,7 +106,7 @@ func Create(path string) (*os.File, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	f, _, err := openLocked(path)
+	f, err := openLocked(path)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +125,7 @@ func OpenAppend(path string) (*os.File, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	f, _, err := openLocked(path)
-	return f, err
+	return openLocked(path)
 }
 
 // Replace writes path through a temporary file in the same folder, renamed
