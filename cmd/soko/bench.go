@@ -502,7 +502,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		f, err = outfile.Create(*out)
 		if err != nil {
-			return err
+			return fmt.Errorf("bench merge: --out %w", err)
 		}
 		w = f
 	}

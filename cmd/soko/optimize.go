@@ -182,7 +182,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var out *optimizeOut
 	if c.out != "" {
 		if out, err = openOptimizeOut(c.out); err != nil {
-			return fmt.Errorf("optimize: %w", err)
+			return fmt.Errorf("optimize: --out %w", err)
 		}
 		defer out.close()
 	}
