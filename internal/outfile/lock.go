@@ -3,6 +3,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // A Lock holds an output file that is replaced as a whole (a .sok
@@ -149,7 +151,26 @@ func samePath(path string, st fs.FileInfo) bool {
 
 // lockName is the lock file of a path that does not exist yet.
 func lockName(path string) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".soko-lock")
+	return filepath.Join(filepath.Dir(path), stem(path)+".soko-lock")
+}
+
+// stem is ".NAME", the start of the names of path's temporary and lock
+// files; a NAME too long to take their endings within the 255 bytes a
+// file name may have is cut, and a hash of it added, so that those of a
+// file with a long name are made before the work like any other.
+func stem(path string) string {
+	const nameMax, longest = 255, len(tempInfix) + 10 // ".soko-tmp-" and a pid
+	base := filepath.Base(path)
+	if 1+len(base)+longest <= nameMax {
+		return "." + base
+	}
+	keep := nameMax - longest - 1 - 9 // "." and "~" with 8 hex digits
+	for keep > 0 && !utf8.RuneStart(base[keep]) {
+		keep--
+	}
+	h := fnv.New32a()
+	h.Write([]byte(base))
+	return fmt.Sprintf(".%s~%08x", base[:keep], h.Sum32())
 }
 
 // clearLockFile removes the lock file of abs, which exists, when nobody
@@ -296,7 +317,7 @@ func openLocked(path string) (*os.File, error) {
 // tempName is the temporary file of Replace: hidden beside path, and
 // named so that a user sees whose it is.
 func tempName(path string, pid int) string {
-	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+tempInfix+strconv.Itoa(pid))
+	return filepath.Join(filepath.Dir(path), stem(path)+tempInfix+strconv.Itoa(pid))
 }
 
 const tempInfix = ".soko-tmp-"
@@ -305,7 +326,7 @@ const tempInfix = ".soko-tmp-"
 // process is gone (killed during a save). Called with path locked, so no
 // live soko is writing one.
 func cleanTemps(path string) {
-	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+tempInfix
+	dir, prefix := filepath.Dir(path), stem(path)+tempInfix
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return

@@ -308,3 +308,25 @@ func TestStaleTempsCleaned(t *testing.T) {
 		}
 	}
 }
+
+// A file whose name is as long as a name may be is written like any other:
+// its temporary and lock files are named within the limit, and found
+// again by the next writer.
+func TestLongName(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{200, 240, 244, 255} {
+		path := filepath.Join(dir, strings.Repeat("é", n/2)+strings.Repeat("a", n%2))
+		if err := os.WriteFile(lockName(path), nil, 0o600); err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		if err := Replace(path, writeString("x")); err != nil {
+			t.Errorf("%d bytes: %v", n, err)
+		}
+		if _, err := os.Stat(lockName(path)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%d bytes: the stale lock file was kept", n)
+		}
+		if len(filepath.Base(tempName(path, 1<<31-1))) > 255 {
+			t.Errorf("%d bytes: temporary name too long", n)
+		}
+	}
+}
