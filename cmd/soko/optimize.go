@@ -182,7 +182,10 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var out *optimizeOut
 	if c.out != "" {
 		if out, err = openOptimizeOut(c.out); err != nil {
-			return fmt.Errorf("optimize: --out %w", err)
+			if errors.As(err, new(*outfile.BusyError)) {
+				return fmt.Errorf("optimize: --out %w", err)
+			}
+			return fmt.Errorf("optimize: %w", err)
 		}
 		defer out.close()
 	}

@@ -107,6 +107,9 @@ func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 // the level has one at least as good in pushes and moves, and (replace)
 // replaces those it beats in both.
 func (o *sokOut) merge() (*sokfile.File, error) {
+	if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is no longer a regular file", o.path) // a FIFO would never end the read
+	}
 	f, err := sokfile.ReadFile(o.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		f, err = sokfile.New(), nil // removed meanwhile
