@@ -147,10 +147,7 @@ func (o *sokOut) merge() (*sokfile.File, error) {
 func (o *sokOut) save() error {
 	f, err := o.merge()
 	if err == nil {
-		err = o.lock.Replace(func(w io.Writer) error {
-			_, err := w.Write(f.Bytes())
-			return err
-		})
+		err = sokfile.WriteFile(o.path, f) // through o.lock, which this process holds
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
