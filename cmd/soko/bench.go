@@ -189,6 +189,10 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.sokOut != nil && c.out != "" {
 		// A resumed bench puts the runs of earlier invocations in the
 		// .sok too, not only those it runs now.
+		if missing := earlierLevels(ctx, c.sokLevels, out.records); missing > 0 {
+			fmt.Fprintf(stderr, "bench: not put in %s: %s of %s, whose levels cannot be found again as they were\n",
+				c.sok, english.Count(missing, "run", "runs"), c.out)
+		}
 		for _, rec := range out.records {
 			c.sokOut.addRecord(c.sokLevels, rec)
 		}
@@ -369,6 +373,43 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		seen[s.Label()] = true
 	}
 	return solvers, nil
+}
+
+// earlierLevels adds to byID the levels of the runs in recs that this
+// bench was not given, found again by their address and kept when the
+// board is the one recorded (level_hash), so that a resumed bench --sok
+// can put every run of its results file in the .sok. It returns how many
+// runs' levels it could not find.
+func earlierLevels(ctx context.Context, byID map[string]levels.Entry, recs []bench.Record) (missing int) {
+	tried := map[string]bool{}
+	for _, rec := range recs {
+		if _, ok := byID[rec.Level]; !ok && !tried[rec.Level] {
+			tried[rec.Level] = true
+			if e, ok := findLevel(ctx, rec.Level); ok && rec.LevelHash != "" && bench.LevelHash(e.Level) == rec.LevelHash {
+				byID[rec.Level] = e
+			}
+		}
+		if _, ok := byID[rec.Level]; !ok {
+			missing++
+		}
+	}
+	return missing
+}
+
+// findLevel resolves the address of one level, when it names a level of
+// an embedded collection or of a regular file (never standard input, nor
+// a FIFO that would wait for a writer).
+func findLevel(ctx context.Context, id string) (levels.Entry, bool) {
+	if f, ok := levels.File(id); ok {
+		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
+			return levels.Entry{}, false
+		}
+	}
+	es, err := levels.ResolveEntries(ctx, []string{id}, nil)
+	if err != nil || len(es) != 1 || es[0].Level == nil {
+		return levels.Entry{}, false
+	}
+	return es[0], true
 }
 
 // benchOut is where bench's records go: the --out file, whose runs are done

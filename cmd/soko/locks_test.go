@@ -224,6 +224,32 @@ func TestSokMergesRuns(t *testing.T) {
 	if text := readText(t, sok); strings.Count(text, "\nSolution (") != 2 || !strings.Contains(errOut, "2 levels, 2 solutions new or better") {
 		t.Errorf("the .sok of a resumed bench:\n%s\n%s", text, errOut)
 	}
+	// Given other levels, the earlier runs' levels are found again by
+	// their address; one whose board changed since is left out, and said.
+	lv := filepath.Join(dir, "lv.xsb")
+	text, _, err := soko(t, "", "show", "microban:4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lv, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "bench", "--algo", "astar", "--out", results, lv); err != nil {
+		t.Fatal(err)
+	}
+	changed, _, err := soko(t, "", "show", "microban:5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lv, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sok2 := filepath.Join(dir, "c.sok")
+	_, errOut, err = soko(t, "", "bench", "--algo", "astar", "--out", results, "--sok", sok2, "microban:3")
+	if text := readText(t, sok2); err != nil || strings.Count(text, "\nSolution (") != 3 ||
+		!strings.Contains(errOut, "3 levels, 3 solutions new or better") || !strings.Contains(errOut, "not put in "+sok2+": 1 run of "+results) {
+		t.Errorf("a bench --sok given other levels: %v\n%s\n%s", err, text, errOut)
+	}
 }
 
 // The user's files: a file marked read-only, a file in a read-only
