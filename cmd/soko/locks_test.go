@@ -297,6 +297,7 @@ func TestUserFilesRefused(t *testing.T) {
 		{[]string{"train", "--rounds", "1", "--out", filepath.Join(dir, "m.bin"), "--plot", filepath.Join(roDir, "loss.png"), "microban:1"}, "folder " + roDir + " is read-only"},
 		{[]string{"solve", "--out", filepath.Join(roDir, "all.sok"), "microban:1"}, "folder " + roDir + " is read-only"},
 		{[]string{"report", "--out-dir", roDir, lv}, "read-only"},
+		{[]string{"report", "--out-dir", filepath.Join(roDir, "new"), lv}, "read-only"},
 		{[]string{"solve", lv, "--trace", lv}, "--trace " + lv + " is also an input"},
 		{[]string{"solve", lv + ":1", "--cpuprofile", lv}, "--cpuprofile " + lv + " is also an input"},
 		{[]string{"solve", lv, "--memprofile", lv}, "--memprofile " + lv + " is also an input"},

@@ -82,13 +82,16 @@ func checkFolder(path string) error {
 	return nil
 }
 
-// CheckDir returns nil when path does not exist or is a directory the
-// user may write in.
+// CheckDir returns nil when path is a directory the user may write in,
+// or does not exist and its folder, when it exists, takes a new one.
 func CheckDir(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
+		if _, err := os.Stat(filepath.Dir(path)); err != nil {
+			return nil // made with its parents
+		}
+		return checkFolder(path)
 	case err != nil:
 		return err
 	case st.IsDir():
