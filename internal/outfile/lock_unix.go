@@ -25,21 +25,35 @@ func lockFile(f *os.File, path string) error {
 		return err
 	}
 	var lerr error
-	if err := rc.Control(func(fd uintptr) {
-		for {
-			lerr = unix.Flock(int(fd), unix.LOCK_EX|unix.LOCK_NB)
-			if lerr != unix.EINTR {
-				return
+	try := func() {
+		if err := rc.Control(func(fd uintptr) {
+			for {
+				lerr = unix.Flock(int(fd), unix.LOCK_EX|unix.LOCK_NB)
+				if lerr != unix.EINTR {
+					return
+				}
 			}
+		}); err != nil {
+			lerr = err
 		}
-	}); err != nil {
-		return err
+	}
+	try()
+	// A holder that is not in /proc/locks has just let go: try again, a
+	// few times, before refusing without a name.
+	pid, cmd := 0, ""
+	for range 3 {
+		if !errors.Is(lerr, unix.EWOULDBLOCK) {
+			break
+		}
+		if pid, cmd = holder(f); pid > 0 {
+			break
+		}
+		try()
 	}
 	switch {
 	case lerr == nil:
 		return nil
 	case errors.Is(lerr, unix.EWOULDBLOCK):
-		pid, cmd := holder(f)
 		return &BusyError{Path: path, PID: pid, Command: cmd}
 	case errors.Is(lerr, unix.ENOLCK), errors.Is(lerr, unix.EOPNOTSUPP), errors.Is(lerr, unix.ENOSYS), errors.Is(lerr, unix.EINVAL):
 		return fmt.Errorf("%s: its file system cannot lock files (%v); soko writes only files it can lock, so that two runs cannot mix their results: give a file on a local disk", path, lerr)
