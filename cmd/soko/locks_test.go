@@ -55,7 +55,7 @@ func TestTwoWritersAtOnce(t *testing.T) {
 	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU" // microban:1
 	for _, c := range []struct {
 		name   string
-		setup  []string // run first, in this process, with FILE for the file; nil: an empty file
+		setup  []string // run first, in this process, with FILE for the file; nil: an empty file; "none": no file
 		holder []string // the first writer, a child process; "-" reads a standard input nobody writes
 		second []string
 	}{
@@ -75,6 +75,12 @@ func TestTwoWritersAtOnce(t *testing.T) {
 			append([]string{"solve", "--trace", "FILE"}, hard...), []string{"solve", "--trace", "FILE", "microban:1"}},
 		{"profile", nil,
 			append([]string{"solve", "--cpuprofile", "FILE"}, hard...), []string{"solve", "--memprofile", "FILE", "microban:1"}},
+		{"generate", nil,
+			[]string{"generate", "--count", "1000000", "--out", "FILE"}, []string{"generate", "--count", "1", "--out", "FILE"}},
+		{"bench merge", []string{"bench", "--algo", "astar", "--out", "FILE", "microban:1"},
+			append([]string{"bench", "--out", "FILE", "-j", "1"}, hard...), []string{"bench", "merge", "--out", "FILE", "FIFO"}},
+		{"new model", []string{"none"},
+			[]string{"train", "--rounds", "1", "--out", "FILE", "-"}, []string{"train-puct", "--out", "FILE"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -90,14 +96,22 @@ func TestTwoWritersAtOnce(t *testing.T) {
 				}
 				return out
 			}
-			if c.setup != nil {
+			held, before := path, ""
+			switch {
+			case c.setup == nil:
+				if err := os.WriteFile(path, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case c.setup[0] == "none": // held by its lock file until written
+				held = filepath.Join(dir, ".out.soko-lock")
+			default:
 				if _, errOut, err := soko(t, "", subst(c.setup)...); err != nil {
 					t.Fatalf("setup: %v\n%s", err, errOut)
 				}
-			} else if err := os.WriteFile(path, nil, 0o644); err != nil {
-				t.Fatal(err)
 			}
-			before := readText(t, path)
+			if held == path {
+				before = readText(t, path)
+			}
 			r, w, err := os.Pipe() // standard input that nobody writes
 			if err != nil {
 				t.Fatal(err)
@@ -105,7 +119,7 @@ func TestTwoWritersAtOnce(t *testing.T) {
 			defer w.Close()
 			cmd, stderr := child(t, r, subst(c.holder)...)
 			r.Close()
-			waitForLock(t, cmd, stderr, path)
+			waitForLock(t, cmd, stderr, held)
 
 			start := time.Now()
 			_, _, err = soko(t, "", subst(c.second)...)
@@ -120,9 +134,17 @@ func TestTwoWritersAtOnce(t *testing.T) {
 			if code := exitStatus(cmd, 10*time.Second); code != 130 {
 				t.Errorf("first writer: exit status %d, want 130\n%s", code, stderr)
 			}
-			after := readText(t, path)
+			if held != path {
+				if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s was made: %v", path, err)
+				}
+			}
+			after := ""
+			if held == path {
+				after = readText(t, path)
+			}
 			switch c.name {
-			case "bench JSONL": // the first may have recorded its interrupted run
+			case "bench JSONL", "bench merge": // the first may have recorded its interrupted run
 				if !strings.HasPrefix(after, before) || strings.Contains(after, "microban:2") {
 					t.Errorf("results file was\n%s\nand is\n%s", before, after)
 				}
@@ -131,7 +153,7 @@ func TestTwoWritersAtOnce(t *testing.T) {
 						t.Errorf("not a whole record: %q", line)
 					}
 				}
-			case "trace", "profile": // the first's own, written as it ended
+			case "trace", "profile", "generate": // the first's own, written as it ended
 			default:
 				if after != before {
 					t.Errorf("the file was\n%s\nand is\n%s", before, after)
@@ -139,8 +161,8 @@ func TestTwoWritersAtOnce(t *testing.T) {
 			}
 			entries, _ := os.ReadDir(dir)
 			for _, e := range entries {
-				if strings.Contains(e.Name(), "soko-tmp") {
-					t.Errorf("temporary file left: %s", e.Name())
+				if strings.Contains(e.Name(), ".soko-") {
+					t.Errorf("temporary or lock file left: %s", e.Name())
 				}
 			}
 		})
