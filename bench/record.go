@@ -508,7 +508,7 @@ func OpenResults(path string) (*Results, error) {
 	if err := outfile.Check(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := outfile.OpenAppend(path) // locked: one writer at a time
 	if err != nil {
 		return nil, err
 	}

@@ -440,3 +440,14 @@ func number(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil
 }
+
+// File is the file a level spec reads, and false when it reads an
+// embedded collection or standard input: what a command compares its
+// outputs with, so as not to write over the levels it reads.
+func File(spec string) (string, bool) {
+	name, _, _ := splitSpec(spec)
+	if _, embedded := collections[name]; embedded || name == "-" {
+		return "", false
+	}
+	return name, true
+}

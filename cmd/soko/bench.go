@@ -140,6 +140,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("bench", "--out", c.out); err != nil {
 		return err
 	}
+	if err := notAnInput("bench", specs, []string{c.model}, output{"--out", c.out}); err != nil {
+		return err
+	}
+	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
+		return err
+	}
 	solvers, err := benchSolvers(c)
 	if err != nil {
 		return err
@@ -156,6 +162,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if c.sokOut, err = openSokOut(ctx, "bench", "--sok", c.sok); err != nil {
 			return err
 		}
+		defer c.sokOut.close()
 	}
 	es, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
@@ -181,6 +188,17 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer out.close()
+	if c.sokOut != nil && c.out != "" {
+		// A resumed bench puts the runs of earlier invocations in the
+		// .sok too, not only those it runs now.
+		if missing := earlierLevels(ctx, c.sokLevels, out.records); missing > 0 {
+			fmt.Fprintf(stderr, "bench: not put in %s: %s of %s, whose levels cannot be found again as they were\n",
+				c.sok, english.Count(missing, "run", "runs"), c.out)
+		}
+		for _, rec := range out.records {
+			c.sokOut.addRecord(c.sokLevels, rec)
+		}
+	}
 	total, todo := plan.Len(), plan.Pending(out.doneKeys)
 	if c.dryRun {
 		ns, nl, nb, nx := plan.Axes()
@@ -369,12 +387,50 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 	return solvers, nil
 }
 
+// earlierLevels adds to byID the levels of the runs in recs that this
+// bench was not given, found again by their address and kept when the
+// board is the one recorded (level_hash), so that a resumed bench --sok
+// can put every run of its results file in the .sok. It returns how many
+// runs' levels it could not find.
+func earlierLevels(ctx context.Context, byID map[string]levels.Entry, recs []bench.Record) (missing int) {
+	tried := map[string]bool{}
+	for _, rec := range recs {
+		if _, ok := byID[rec.Level]; !ok && !tried[rec.Level] {
+			tried[rec.Level] = true
+			if e, ok := findLevel(ctx, rec.Level); ok && rec.LevelHash != "" && bench.LevelHash(e.Level) == rec.LevelHash {
+				byID[rec.Level] = e
+			}
+		}
+		if _, ok := byID[rec.Level]; !ok {
+			missing++
+		}
+	}
+	return missing
+}
+
+// findLevel resolves the address of one level, when it names a level of
+// an embedded collection or of a regular file (never standard input, nor
+// a FIFO that would wait for a writer).
+func findLevel(ctx context.Context, id string) (levels.Entry, bool) {
+	if f, ok := levels.File(id); ok {
+		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
+			return levels.Entry{}, false
+		}
+	}
+	es, err := levels.ResolveEntries(ctx, []string{id}, nil)
+	if err != nil || len(es) != 1 || es[0].Level == nil {
+		return levels.Entry{}, false
+	}
+	return es[0], true
+}
+
 // benchOut is where bench's records go: the --out file, whose runs are done
 // already, or standard output.
 type benchOut struct {
 	sink     func(bench.Record) error
 	done     func(key string) bool // nil: none
 	doneKeys []string
+	records  []bench.Record // the runs in the file already, with --sok
 	close    func() error
 }
 
@@ -385,10 +441,20 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 	switch {
 	case c.out != "" && !c.dryRun:
 		res, err := bench.OpenResults(c.out)
+		if errors.As(err, new(*outfile.BusyError)) {
+			return nil, fmt.Errorf("bench: --out %w", err)
+		}
 		if err != nil {
 			return nil, err
 		}
 		o.done, o.doneKeys, o.sink, o.close = res.Done, res.Keys(), res.Write, res.Close
+		if c.sok != "" {
+			// Read under the lock OpenResults holds.
+			if o.records, err = bench.ReadFiles(c.out); err != nil {
+				res.Close()
+				return nil, err
+			}
+		}
 	case c.out != "":
 		recs, err := bench.ReadFiles(c.out)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -489,7 +555,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		f, err = outfile.Create(*out)
 		if err != nil {
-			return err
+			return fmt.Errorf("bench merge: --out %w", err)
 		}
 		w = f
 	}

@@ -124,7 +124,20 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
 		return usagef("generate: --plot goes with --stats or --stats-of")
 	}
-	if err := checkOut("generate", "--plot", c.plot); err != nil {
+	if err := notAnInput("generate", c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
+		return err
+	}
+	if err := distinctOutputs("generate", output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
+		return err
+	}
+	if c.plot != "" {
+		lock, err := takeOut("generate", "--plot", c.plot)
+		if err != nil {
+			return err
+		}
+		defer lock.Close()
+	}
+	if err := checkPlot("generate", "--plot", c.plot); err != nil {
 		return err
 	}
 	if len(c.statsOf) > 0 {

@@ -150,6 +150,13 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := checkOut("optimize", "--out", c.out); err != nil {
 		return err
 	}
+	inputs := append([]string{c.from}, c.compare...)
+	if len(pos) == 2 {
+		inputs = append(inputs, pos[1]) // the solution, when a file
+	}
+	if err := notAnInput("optimize", pos[:min(len(pos), 1)], inputs, output{"--out", c.out}); err != nil {
+		return err
+	}
 	others := lengthsBy{}
 	for _, path := range c.compare {
 		if err := readLengths(path, others); err != nil {
@@ -176,6 +183,9 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var out *optimizeOut
 	if c.out != "" {
 		if out, err = openOptimizeOut(c.out); err != nil {
+			if errors.As(err, new(*outfile.BusyError)) {
+				return fmt.Errorf("optimize: --out %w", err)
+			}
 			return fmt.Errorf("optimize: %w", err)
 		}
 		defer out.close()
@@ -387,7 +397,7 @@ type optimizeOut struct {
 }
 
 func openOptimizeOut(path string) (*optimizeOut, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := outfile.OpenAppend(path) // locked: one writer at a time
 	if err != nil {
 		return nil, err
 	}

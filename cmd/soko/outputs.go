@@ -1,10 +1,22 @@
 package main
 
-import "soko/internal/outfile"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"soko/internal/outfile"
+	"soko/levels"
+)
 
 // checkOut refuses, as a usage error and before any work, an output path
-// of cmd's flag that exists and is not a regular file, or whose folder does
-// not exist (package outfile says why).
+// of cmd's flag that exists and is not a regular file the user may write,
+// or whose folder does not exist or does not take a new file (package
+// outfile says why).
 func checkOut(cmd, flag, path string) error {
 	if path == "" {
 		return nil
@@ -14,3 +26,122 @@ func checkOut(cmd, flag, path string) error {
 	}
 	return nil
 }
+
+// takeOut checks and locks, before any work, a file of cmd's flag that is
+// written whole at the end (a model, a plot, a .sok collection), so that
+// a file that cannot be written fails at once, not after hours, and no
+// other soko writes it meanwhile. The caller closes the lock once written;
+// writes to path through package outfile go through it.
+func takeOut(cmd, flag, path string) (*outfile.Lock, error) {
+	if err := outfile.CheckReplace(path); err != nil {
+		return nil, usagef("%s: %s %v", cmd, flag, err)
+	}
+	l, err := outfile.Take(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err)
+	}
+	return l, nil
+}
+
+// closeLocks releases locks taken by takeOut; nil ones are skipped.
+func closeLocks(locks ...*outfile.Lock) {
+	for _, l := range locks {
+		if l != nil {
+			l.Close()
+		}
+	}
+}
+
+// plotFormats are the file name extensions a plot can be written in
+// (gonum's plot.WriterTo).
+var plotFormats = []string{"eps", "jpeg", "jpg", "pdf", "png", "svg", "tex", "tif", "tiff"}
+
+// checkPlot refuses, before any work, a plot file whose extension names
+// no format a plot is written in.
+func checkPlot(cmd, flag, path string) error {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if path == "" || slices.Contains(plotFormats, ext) {
+		return nil
+	}
+	return usagef("%s: %s %s: the extension gives the format; want one of .%s", cmd, flag, path, strings.Join(plotFormats, ", ."))
+}
+
+// output is an output flag of a command and its path.
+type output struct{ flag, path string }
+
+// notAnInput refuses, as a usage error before any work, an output that is
+// the same file as one of the run's inputs: the files of the level specs
+// and the other files it reads (a model, a solution). Only files that
+// exist are compared (os.SameFile: a link or another spelling of the path
+// is the same file).
+func notAnInput(cmd string, specs, inputs []string, outs ...output) error {
+	for _, s := range specs {
+		if f, ok := levels.File(s); ok {
+			inputs = append(inputs, f)
+		}
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		ost, err := os.Stat(o.path)
+		if err != nil {
+			continue
+		}
+		for _, in := range inputs {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
+				return usagef("%s: %s %s is also an input of this run (%s): soko does not write over what it reads; give another file", cmd, o.flag, o.path, in)
+			}
+		}
+	}
+	return nil
+}
+
+// distinctOutputs refuses, as a usage error before any work, two outputs
+// of one run that are the same file.
+func distinctOutputs(cmd string, outs ...output) error {
+	for i, a := range outs {
+		for _, b := range outs[i+1:] {
+			if a.path != "" && b.path != "" && sameOutput(a.path, b.path) {
+				return usagef("%s: %s and %s are the same file %s: give each its own", cmd, a.flag, b.flag, a.path)
+			}
+		}
+	}
+	return nil
+}
+
+// sameOutput tells whether paths a and b name one file: the same file if
+// both exist, else the same cleaned absolute path.
+func sameOutput(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(sa, sb)
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
+// errWriter is a writer that keeps its first error, for writers whose
+// user drops them (runtime/pprof's CPU profile).
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err == nil && n < len(p) {
+		err = errors.New("short write")
+	}
+	e.err = err
+	return n, err
+}
+
+// createOutput creates a file written as the run goes (a trace, a
+// profile), locked: outfile.Create. Tests put a writer that fails here.
+var createOutput = func(path string) (io.WriteCloser, error) { return outfile.Create(path) }

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"runtime"
 	"runtime/pprof"
-
-	"soko/internal/outfile"
 )
 
 // profileFiles are the --cpuprofile and --memprofile flags: where to write
@@ -35,29 +33,32 @@ func (p *profileFiles) check(cmd string) error {
 // start creates the profile files, so that a path that cannot be written
 // fails before any work is done, and starts the CPU profile. The returned
 // stop ends the CPU profile and writes the heap profile; it must be called
-// once, and its error reported.
+// once, and its error reported: every write error of either profile is
+// one (runtime/pprof drops those of the CPU profile, so they are kept by
+// an errWriter), so that a profile cut short by a full disk fails the run.
 func (p *profileFiles) start() (stop func() error, err error) {
-	var cpu, mem *os.File
+	var cpu, mem io.WriteCloser
 	closeAll := func() {
-		for _, f := range []*os.File{cpu, mem} {
+		for _, f := range []io.WriteCloser{cpu, mem} {
 			if f != nil {
 				f.Close()
 			}
 		}
 	}
 	if p.cpu != "" {
-		if cpu, err = outfile.Create(p.cpu); err != nil {
+		if cpu, err = createOutput(p.cpu); err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 	}
 	if p.mem != "" {
-		if mem, err = outfile.Create(p.mem); err != nil {
+		if mem, err = createOutput(p.mem); err != nil {
 			closeAll()
 			return nil, fmt.Errorf("--memprofile: %w", err)
 		}
 	}
+	cpuW := &errWriter{w: cpu}
 	if cpu != nil {
-		if err := pprof.StartCPUProfile(cpu); err != nil {
+		if err := pprof.StartCPUProfile(cpuW); err != nil {
 			closeAll()
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
@@ -66,19 +67,28 @@ func (p *profileFiles) start() (stop func() error, err error) {
 		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("--cpuprofile: %w", err))
+			if err := firstErr(cpuW.err, cpu.Close()); err != nil {
+				errs = append(errs, fmt.Errorf("--cpuprofile %s: %w", p.cpu, err))
 			}
 		}
 		if mem != nil {
 			runtime.GC() // the heap profile shows the state of the last collection
-			if err := pprof.WriteHeapProfile(mem); err != nil {
-				errs = append(errs, fmt.Errorf("--memprofile: %w", err))
-			}
-			if err := mem.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("--memprofile: %w", err))
+			memW := &errWriter{w: mem}
+			err := pprof.WriteHeapProfile(memW)
+			if err := firstErr(err, memW.err, mem.Close()); err != nil {
+				errs = append(errs, fmt.Errorf("--memprofile %s: %w", p.mem, err))
 			}
 		}
 		return errors.Join(errs...)
 	}, nil
+}
+
+// firstErr is the first of errs that is not nil.
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

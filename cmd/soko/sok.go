@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"soko/bench"
 	"soko/internal/ctxio"
 	"soko/internal/english"
+	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -40,44 +42,55 @@ func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
 // sokDate is the "Date:" of a solution written now.
 func sokDate() string { return time.Now().UTC().Format(time.RFC3339) }
 
-// sokOut is the .sok file soko solve --out and soko bench --sok write:
-// the file as it was (or a new one) and what this run adds to it.
+// sokOut is the .sok file soko solve --out, soko bench --sok and soko
+// optimize FILE.sok write: locked from before the work until it is
+// written, and what this run adds to it. The file is read again under
+// the lock when it is written and the additions merged into what it then
+// holds, so that an edit made by hand while the run went on is kept.
 type sokOut struct {
 	cmd, flag string // for messages: "solve", "--out"
 	path      string
-	file      *sokfile.File
-	levels    int // levels put in the file
-	added     int // solutions added
+	lock      *outfile.Lock
+	read      *sokfile.File // the file as it was when locked
+	replace   bool          // a solution added replaces those it beats in both pushes and moves
+	adds      []sokAdd
 	left      []string
-	used      map[*sokfile.Entry]bool         // the entries given a level of this run
-	entries   map[*level.Level]*sokfile.Entry // and which
+	levels    int // levels put in the file, by the last merge
+	added     int // solutions new or better, by the last merge
 }
 
-// openSokOut reads the .sok file at path if it exists, so that a file that
-// is not a .sok collection is refused before any work.
+// sokAdd is a level of the run, and a solution of it when LURD is set.
+type sokAdd struct {
+	level *level.Level
+	sol   sokfile.Solution
+}
+
+// openSokOut locks the .sok file at path and reads it if it exists, so
+// that a file that is not a .sok collection, or that another soko writes,
+// is refused before any work. The caller closes it.
 func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
-	if err := checkOut(cmd, flag, path); err != nil {
+	lock, err := takeOut(cmd, flag, path)
+	if err != nil {
 		return nil, err
 	}
-	o := &sokOut{cmd: cmd, flag: flag, path: path, used: map[*sokfile.Entry]bool{}, entries: map[*level.Level]*sokfile.Entry{}}
-	f, err := readSok(ctx, cmd, path)
+	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
+	o.read, err = readSok(ctx, cmd, path)
 	var u usageError
 	switch {
 	case errors.As(err, &u):
-		o.file = sokfile.New() // a new file
+		o.read = sokfile.New() // a new file
 	case err != nil:
+		lock.Close()
 		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
-	default:
-		o.file = f
 	}
 	return o, nil
 }
 
-// add puts a level and its solution, if it has one, in the file. The level
-// goes to the first entry with its board (with its title, preferably) not
-// yet given a level of this run, or at the end; the solution is added
-// unless the level has one at least as good in pushes and moves, and
-// replaces those it beats in both.
+// close releases the lock.
+func (o *sokOut) close() error { return o.lock.Close() }
+
+// add puts a level and its solution, if it has one, in what this run adds
+// to the file (merge says where).
 func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 	if e.Unloadable != nil {
 		if !slices.Contains(o.left, e.ID()) {
@@ -85,29 +98,67 @@ func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 		}
 		return
 	}
-	entry := o.entries[e.Level]
-	if entry == nil {
-		for _, m := range o.file.Matches(e.Level) {
-			if !o.used[m] {
-				entry = m
-				break
-			}
-		}
+	o.adds = append(o.adds, sokAdd{level: e.Level, sol: sokfile.Solution{LURD: lurd, Solver: solverName, Date: sokDate()}})
+}
+
+// merge reads the file again and puts this run's additions in it. A level
+// goes to the first entry with its board (with its title, preferably) not
+// yet given a level of this run, or at the end; a solution is added unless
+// the level has one at least as good in pushes and moves, and (replace)
+// replaces those it beats in both.
+func (o *sokOut) merge() (*sokfile.File, error) {
+	if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is no longer a regular file", o.path) // a FIFO would never end the read
+	}
+	f, err := sokfile.ReadFile(o.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = sokfile.New(), nil // removed meanwhile
+	}
+	if err != nil {
+		return nil, err
+	}
+	used := map[*sokfile.Entry]bool{}
+	entries := map[*level.Level]*sokfile.Entry{}
+	o.levels, o.added = 0, 0
+	for _, a := range o.adds {
+		entry := entries[a.level]
 		if entry == nil {
-			entry = o.file.Append(e.Level)
+			for _, m := range f.Matches(a.level) {
+				if !used[m] {
+					entry = m
+					break
+				}
+			}
+			if entry == nil {
+				entry = f.Append(a.level)
+			}
+			used[entry], entries[a.level] = true, entry
+			o.levels++
 		}
-		o.used[entry], o.entries[e.Level] = true, entry
-		o.levels++
+		sol := a.sol
+		if sol.LURD != "" && entry.Add(&sol, o.replace) {
+			o.added++
+		}
 	}
-	if lurd != "" && entry.Add(&sokfile.Solution{LURD: lurd, Solver: solverName, Date: sokDate()}, true) {
-		o.added++
+	return f, nil
+}
+
+// save merges this run's additions into the file and writes it in place.
+func (o *sokOut) save() error {
+	f, err := o.merge()
+	if err == nil {
+		err = sokfile.WriteFile(o.path, f) // through o.lock, which this process holds
 	}
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+	}
+	return nil
 }
 
 // write writes the file in place and says what it holds.
 func (o *sokOut) write(stderr io.Writer) error {
-	if err := sokfile.WriteFile(o.path, o.file); err != nil {
-		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+	if err := o.save(); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "%s: %s, %s new or better, in %s\n", o.cmd, english.Count(o.levels, "level", "levels"),
 		english.Count(o.added, "solution", "solutions"), o.path)
@@ -237,13 +288,17 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	case len(c.compare) > 0:
 		return usagef("optimize: --compare needs --from")
 	}
-	if err := checkOut("optimize", "FILE.sok", path); err != nil {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		_, err = readSok(ctx, "optimize", path) // the usage error of a missing input
 		return err
 	}
-	f, err := readSok(ctx, "optimize", path)
+	o, err := openSokOut(ctx, "optimize", "FILE.sok", path)
 	if err != nil {
 		return err
 	}
+	defer o.close()
+	o.replace = c.replace
+	f := o.read
 	var status io.Writer
 	if progress.IsTerminal(stderr) {
 		status = stderr
@@ -251,7 +306,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	keep := *c
 	keep.noLURD = false // the file needs the solutions
 	enc := json.NewEncoder(stdout)
-	done, failed, added := 0, 0, 0
+	done, failed := 0, 0
 	for _, e := range f.Entries {
 		if ctx.Err() != nil {
 			break
@@ -281,13 +336,16 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		if from == "" {
 			from = "a solution"
 		}
-		if e.Add(&sokfile.Solution{LURD: lurd, Solver: "soko optimize --metric " + c.metric.String() + " (from " + from + ")", Date: sokDate()}, c.replace) {
-			added++
-		}
+		o.add(levels.Entry{Level: e.Level}, lurd, "soko optimize --metric "+c.metric.String()+" (from "+from+")")
 	}
-	if added > 0 {
-		if err := sokfile.WriteFile(path, f); err != nil {
+	if len(o.adds) > 0 {
+		if _, err := o.merge(); err != nil { // counts what is new or better
 			return fmt.Errorf("optimize: %w", err)
+		}
+		if o.added > 0 {
+			if err := o.save(); err != nil {
+				return err
+			}
 		}
 	}
 	w := stdout
@@ -295,7 +353,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		w = stderr
 	}
 	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
-		c.metric, english.Count(added, "solution", "solutions"), path)
+		c.metric, english.Count(o.added, "solution", "solutions"), path)
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"soko/internal/english"
-	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -143,10 +142,19 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("solve", "--trace", c.trace); err != nil {
 		return err
 	}
+	// --out may be a .sok input too: solved into itself, it is merged.
+	outs := []output{{"--trace", c.trace}, {"--cpuprofile", c.profile.cpu}, {"--memprofile", c.profile.mem}}
+	if err := notAnInput("solve", specs, []string{c.model}, outs...); err != nil {
+		return err
+	}
+	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
+		return err
+	}
 	if c.out != "" {
 		if c.sok, err = openSokOut(ctx, "solve", "--out", c.out); err != nil {
 			return err
 		}
+		defer c.sok.close()
 	}
 	lvls, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
@@ -168,7 +176,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}()
 	if c.trace != "" {
-		f, ferr := outfile.Create(c.trace)
+		f, ferr := createOutput(c.trace)
 		if ferr != nil {
 			return fmt.Errorf("solve: --trace: %w", ferr)
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -92,10 +91,21 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.plot == "" {
 		c.plot = strings.TrimSuffix(c.out, ".bin") + ".png"
 	}
-	for _, out := range []struct{ flag, path string }{{"--out", c.out}, {"--plot", c.plot}} {
-		if err := checkWritable(out.flag, out.path); err != nil {
+	if err := notAnInput("train", specs, nil, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
+		return err
+	}
+	if err := distinctOutputs("train", output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
+		return err
+	}
+	for _, out := range []output{{"--out", c.out}, {"--plot", c.plot}} {
+		lock, err := takeOut("train", out.flag, out.path)
+		if err != nil {
 			return err
 		}
+		defer lock.Close()
+	}
+	if err := checkPlot("train", "--plot", c.plot); err != nil {
+		return err
 	}
 	lvls, err := levels.ResolveAll(ctx, specs, stdin)
 	if err != nil {
@@ -196,20 +206,4 @@ func (b *trainBar) done() {
 	if b.drawn {
 		fmt.Fprint(b.w, "\r\x1b[K")
 	}
-}
-
-// checkWritable tells, before hours of training, whether a file can be
-// written at path: it must be new or a regular file (checkOut), and its
-// folder must take a new file.
-func checkWritable(flag, path string) error {
-	if err := checkOut("train", flag, path); err != nil {
-		return err
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".soko-check-*")
-	if err != nil {
-		return fmt.Errorf("train: %s %s: cannot write in %s: %w", flag, path, dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }

@@ -97,9 +97,11 @@ func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err := c.train.Net.Check(); err != nil {
 		return usagef("train-dist: %v", err)
 	}
-	if err := checkWritable("--out", c.out); err != nil {
+	lock, err := takeOut("train-dist", "--out", c.out)
+	if err != nil {
 		return err
 	}
+	defer lock.Close()
 	c.data.Sets = distance.DefaultSets()
 	c.workers = capWorkers(stderr, "train-dist", c.workers, int(max(c.count, c.held)))
 	c.data.Count, c.data.LabelNodes, c.data.Excursions, c.data.Workers = int(c.count), c.labelNodes, c.excursions, c.workers

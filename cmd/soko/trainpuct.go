@@ -80,9 +80,11 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err := o.Net.Check(); err != nil {
 		return usagef("train-puct: %v", err)
 	}
-	if err := checkWritable("--out", c.out); err != nil {
+	lock, err := takeOut("train-puct", "--out", c.out)
+	if err != nil {
 		return err
 	}
+	defer lock.Close()
 	o.Workers = capWorkers(stderr, "train-puct", o.Workers, max(o.Games, o.WarmLevels))
 	o.Seed = c.seed
 	t0 := time.Now()

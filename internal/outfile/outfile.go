@@ -1,9 +1,12 @@
-// Package outfile checks the files soko writes before it writes them: a
-// target that exists must be a regular file. Writing a model, results or a
-// profile over a device node, a FIFO or a directory would replace or feed
-// something that is not soko's (run as root, "--out /dev/zero" would put a
-// file where the device was), so such a target is refused before any work
-// starts.
+// Package outfile checks and takes the files soko writes. A target that
+// exists must be a regular file the user may write: writing a model,
+// results or a profile over a device node, a FIFO or a directory would
+// replace or feed something that is not soko's (run as root, "--out
+// /dev/zero" would put a file where the device was), and a file marked
+// read-only is the user's "do not touch". Every output is held under an
+// advisory lock (Take, Create, OpenAppend) from before the work until its
+// last write, so that a second soko on the same file refuses at once
+// instead of splicing lines or overwriting the first one's results.
 package outfile
 
 import (
@@ -16,9 +19,9 @@ import (
 	"path/filepath"
 )
 
-// Check returns nil when path does not exist or is a regular file (a
-// symbolic link is followed), and an error naming the path and what it is
-// otherwise. A path whose folder does not exist is an error too.
+// Check returns nil when path does not exist and its folder takes a new
+// file, or is a regular file (a symbolic link is followed) the user may
+// write, and an error naming the path and what is wrong otherwise.
 func Check(path string) error {
 	st, err := os.Stat(path)
 	switch {
@@ -27,95 +30,139 @@ func Check(path string) error {
 		if d, err := os.Stat(dir); err != nil || !d.IsDir() {
 			return fmt.Errorf("%s: the folder %s does not exist", path, dir)
 		}
-		return nil
+		return checkFolder(path)
 	case err != nil:
 		return err
 	case st.Mode().IsRegular():
-		return nil
+		return checkWritable(path, st)
 	}
 	return fmt.Errorf("%s exists and is %s, not a regular file: give the name of a new or regular file", path, kind(st.Mode()))
 }
 
-// CheckDir returns nil when path does not exist or is a directory.
+// CheckReplace is Check for a file written through a rename (Replace):
+// its folder must take a new file too, also when the file exists.
+func CheckReplace(path string) error {
+	if err := Check(path); err != nil {
+		return err
+	}
+	return checkFolder(path)
+}
+
+// checkWritable refuses a file the user may not write, and a file with no
+// write permission bit at all, for root too: root may write anything, so
+// the bits are the only sign that the user marked it read-only.
+func checkWritable(path string, st fs.FileInfo) error {
+	if st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s is read-only (mode %04o): soko does not replace it; make it writable (chmod u+w) or give another file", path, st.Mode().Perm())
+	}
+	if err := access(path); err != nil {
+		return fmt.Errorf("%s is not writable: %w", path, err)
+	}
+	return nil
+}
+
+// checkFolder refuses when the folder of path takes no new file (for a new
+// output, or the temporary file of Replace): it is not writable by the
+// user, or has no write permission bit (root included, as for files).
+func checkFolder(path string) error {
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		dir = filepath.Dir(real)
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s: the folder %s is read-only (mode %04o): give a file in a writable folder", path, dir, st.Mode().Perm())
+	}
+	if err := access(dir); err != nil {
+		return fmt.Errorf("%s: cannot write in the folder %s: %w", path, dir, err)
+	}
+	return nil
+}
+
+// CheckDir returns nil when path is a directory the user may write in,
+// or does not exist and its folder, when it exists, takes a new one.
 func CheckDir(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
+		if _, err := os.Stat(filepath.Dir(path)); err != nil {
+			return nil // made with its parents
+		}
+		return checkFolder(path)
 	case err != nil:
 		return err
 	case st.IsDir():
-		return nil
+		return checkFolder(filepath.Join(path, "x"))
 	}
 	return fmt.Errorf("%s exists and is %s, not a folder", path, kind(st.Mode()))
 }
 
 // Create creates or truncates the regular file path for writing, after
-// Check. The file is opened without blocking (a FIFO that appears between
-// the check and the open is refused, not waited on) and checked again once
-// open, before it is truncated.
+// Check, and holds it locked until it is closed. The file is opened
+// without blocking (a FIFO that appears between the check and the open is
+// refused, not waited on) and checked again once open and locked, before
+// it is truncated; a file another process holds is refused (BusyError).
 func Create(path string) (*os.File, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|nonBlock, 0o644)
+	f, err := openLocked(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is %s, not a regular file", path, kind(st.Mode()))
-	}
-	if err == nil {
-		err = f.Truncate(0)
-	}
-	if err != nil {
+	if err := f.Truncate(0); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
+// OpenAppend opens or creates the regular file path for reading and
+// appending, after Check, and holds it locked until it is closed; the
+// offset is at the start, so that the caller reads what is there first.
+// A file another process holds is refused (BusyError).
+func OpenAppend(path string) (*os.File, error) {
+	if err := Check(path); err != nil {
+		return nil, err
+	}
+	return openLocked(path)
+}
+
 // Replace writes path through a temporary file in the same folder, renamed
 // over path once write has written it whole, so that path holds the old
 // content or the new, never a part. A path that exists and is not a
-// regular file is refused (Check); a symbolic link is followed, so that the
-// file it points to is replaced, not the link, and keeps its permissions
-// (a new file gets 0644).
+// regular file, or may not be written, is refused (CheckReplace); a
+// symbolic link is followed, so that the file it points to is replaced,
+// not the link, and keeps its permissions (a new file gets 0644). When
+// this process holds path's Lock the write goes through it; otherwise path
+// is locked for the write.
 func Replace(path string, write func(io.Writer) error) error {
-	if err := Check(path); err != nil {
-		return err
+	if l := heldLock(path); l != nil {
+		return l.Replace(write)
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	l, err := Take(path)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(tmp)
-	err = write(w)
+	err = l.Replace(write)
+	return errors.Join(err, l.Close())
+}
+
+// writeTemp writes what write writes to the temporary file f, flushed and
+// synced, so that the rename that follows publishes whole content.
+func writeTemp(f *os.File, write func(io.Writer) error) error {
+	w := bufio.NewWriter(f)
+	err := write(w)
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	if err == nil {
-		mode := os.FileMode(0o644)
-		if st, serr := os.Stat(path); serr == nil {
-			mode = st.Mode().Perm()
-		}
-		err = os.Chmod(tmp.Name(), mode)
+		err = f.Sync()
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return err
 }
 
 // Trim cuts the open file f at size and sets the offset there, so that

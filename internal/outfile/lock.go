@@ -1,0 +1,365 @@
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// A Lock holds an output file that is replaced as a whole (a .sok
+// collection, a model, a plot) from before the work until the last write,
+// so that a read-modify-write (a .sok merge) cannot interleave with
+// another soko's. Take makes one.
+//
+// The lock is flock(2) on the file at the path itself, so that nothing is
+// left beside the user's files. A rename would take the locked inode away
+// from the path, so Replace locks its temporary file before renaming it
+// over the path: the new inode is locked from the moment it is there, and
+// one who locked the old inode meanwhile sees that the path no longer
+// names it and tries again. A path that does not exist yet has nothing to
+// lock, so its lock file .NAME.soko-lock stands in until the first
+// Replace, which removes it; one left by a killed process is removed by
+// the next Take of the path.
+type Lock struct {
+	mu       sync.Mutex
+	name     string      // the path as given, for messages
+	path     string      // absolute, symbolic links followed
+	f        *os.File    // the locked file: the one at path, or its lock file
+	st       fs.FileInfo // and its identity
+	lockFile bool        // f is the lock file: path did not exist
+}
+
+// held are the Locks of this process, so that Replace on a path it holds
+// writes through its Lock.
+var held struct {
+	sync.Mutex
+	locks []*Lock
+}
+
+// Take checks path as a target of Replace (CheckReplace), takes it, and
+// removes temporary files of earlier writers of path that were killed
+// (see Replace). A path another process holds is refused at once with a
+// BusyError: soko does not wait for the other run, whose end it cannot
+// foresee.
+func Take(path string) (*Lock, error) {
+	if err := CheckReplace(path); err != nil {
+		return nil, err
+	}
+	abs := resolve(path)
+	for range 10 {
+		l, err := takeOnce(path, abs)
+		if err != nil {
+			return nil, err
+		}
+		if l == nil {
+			continue // the path changed under us: again
+		}
+		held.Lock()
+		held.locks = append(held.locks, l)
+		held.Unlock()
+		cleanTemps(abs)
+		return l, nil
+	}
+	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
+}
+
+// resolve is path made absolute, with its symbolic links followed when it
+// exists.
+func resolve(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
+}
+
+// takeOnce locks the file at abs, or its lock file when there is none
+// there; nil, nil when what it locked is no longer what the path names.
+func takeOnce(name, abs string) (*Lock, error) {
+	f, err := os.OpenFile(abs, os.O_RDWR|nonBlock, 0)
+	if err == nil {
+		st, err := lockOpen(f, name)
+		if err != nil {
+			return nil, err
+		}
+		if !samePath(abs, st) {
+			f.Close()
+			return nil, nil
+		}
+		if err := clearLockFile(name, abs); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return &Lock{name: name, path: abs, f: f, st: st}, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	lp := lockName(abs)
+	if f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE|nonBlock, 0o600); err != nil {
+		return nil, err
+	}
+	st, err := lockOpen(f, name)
+	if err != nil {
+		return nil, err
+	}
+	if !samePath(lp, st) {
+		f.Close() // removed by its last holder meanwhile
+		return nil, nil
+	}
+	if _, err := os.Stat(abs); err == nil {
+		os.Remove(lp) // the file appeared: lock it instead
+		f.Close()
+		return nil, nil
+	}
+	return &Lock{name: name, path: abs, f: f, st: st, lockFile: true}, nil
+}
+
+// lockOpen checks that the open f is a regular file and locks it; f is
+// closed on an error.
+func lockOpen(f *os.File, name string) (fs.FileInfo, error) {
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is %s, not a regular file", name, kind(st.Mode()))
+	}
+	if err == nil {
+		err = lockFile(f, name)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// samePath tells whether path still names the file st describes.
+func samePath(path string, st fs.FileInfo) bool {
+	now, err := os.Stat(path)
+	return err == nil && os.SameFile(now, st)
+}
+
+// lockName is the lock file of a path that does not exist yet.
+func lockName(path string) string {
+	return filepath.Join(filepath.Dir(path), stem(path)+".soko-lock")
+}
+
+// stem is ".NAME", the start of the names of path's temporary and lock
+// files; a NAME too long to take their endings within the 255 bytes a
+// file name may have is cut, and a hash of it added, so that those of a
+// file with a long name are made before the work like any other.
+func stem(path string) string {
+	const nameMax, longest = 255, len(tempInfix) + 10 // ".soko-tmp-" and a pid
+	base := filepath.Base(path)
+	if 1+len(base)+longest <= nameMax {
+		return "." + base
+	}
+	keep := nameMax - longest - 1 - 9 // "." and "~" with 8 hex digits
+	for keep > 0 && !utf8.RuneStart(base[keep]) {
+		keep--
+	}
+	h := fnv.New32a()
+	h.Write([]byte(base))
+	return fmt.Sprintf(".%s~%08x", base[:keep], h.Sum32())
+}
+
+// clearLockFile removes the lock file of abs, which exists, when nobody
+// holds it (a soko killed before its first write left it), and refuses
+// when somebody does: that one took abs before the file was made.
+func clearLockFile(name, abs string) error {
+	lp := lockName(abs)
+	f, err := os.OpenFile(lp, os.O_RDWR|nonBlock, 0)
+	if err != nil {
+		return nil // none
+	}
+	st, err := lockOpen(f, name)
+	if err != nil {
+		if errors.As(err, new(*BusyError)) {
+			return err
+		}
+		return nil // not ours to judge
+	}
+	if samePath(lp, st) {
+		os.Remove(lp)
+	}
+	return f.Close()
+}
+
+// heldLock is this process's Lock on the file at path, or nil.
+func heldLock(path string) *Lock {
+	abs := resolve(path)
+	st, err := os.Stat(abs)
+	held.Lock()
+	defer held.Unlock()
+	for _, l := range held.locks {
+		if l.path == abs || err == nil && !l.lockFile && os.SameFile(l.st, st) {
+			return l
+		}
+	}
+	return nil
+}
+
+// Replace writes the locked file through the temporary file
+// .NAME.soko-tmp-PID in its folder, locked and renamed over it once write
+// has written it whole and it is synced: the path holds the old content
+// or the new, never a part, and stays locked throughout. A temporary file
+// left by a killed process is removed by the next Take of the same path.
+func (l *Lock) Replace(write func(io.Writer) error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("writing %s: its lock is closed", l.name)
+	}
+	tmpPath := tempName(l.path, os.Getpid())
+	os.Remove(tmpPath) // named by this process's id: no other's
+	tmp, err := os.OpenFile(tmpPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", l.name, err)
+	}
+	err = lockFile(tmp, tmpPath)
+	if err == nil {
+		err = writeTemp(tmp, write)
+	}
+	if err == nil {
+		mode := os.FileMode(0o644)
+		if !l.lockFile {
+			mode = l.st.Mode().Perm()
+		}
+		err = tmp.Chmod(mode)
+	}
+	var st fs.FileInfo
+	if err == nil {
+		st, err = tmp.Stat()
+	}
+	if err == nil {
+		err = os.Rename(tmpPath, l.path)
+	}
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmpPath)
+		return fmt.Errorf("writing %s: %w", l.name, err)
+	}
+	l.release()
+	held.Lock()
+	l.f, l.st, l.lockFile = tmp, st, false
+	held.Unlock()
+	return nil
+}
+
+// release removes the lock file when that is what l holds, and closes
+// what it holds: the lock goes with it.
+func (l *Lock) release() {
+	if l.lockFile && samePath(lockName(l.path), l.st) {
+		os.Remove(lockName(l.path))
+	}
+	l.f.Close()
+}
+
+// Close releases the lock.
+func (l *Lock) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	held.Lock()
+	held.locks = slices.DeleteFunc(held.locks, func(h *Lock) bool { return h == l })
+	held.Unlock()
+	l.release()
+	l.f = nil
+	return nil
+}
+
+// openLocked opens the regular file path for reading and writing,
+// creating it if need be, and locks it (Create, OpenAppend). It tries
+// again when, by the time the lock is taken, path names another file than
+// the one opened (a writer renamed a new one over it, or removed it): the
+// lock must be on what is at path. A lock file left beside it is cleared
+// as by Take.
+func openLocked(path string) (*os.File, error) {
+	for range 10 {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			if err := clearLockFile(path, resolve(path)); err != nil {
+				return nil, err // taken, to be made by Replace: make nothing
+			}
+		}
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|nonBlock, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		st, err := lockOpen(f, path)
+		if err != nil {
+			return nil, err
+		}
+		if !samePath(path, st) {
+			f.Close()
+			continue
+		}
+		if err := clearLockFile(path, resolve(path)); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
+}
+
+// tempName is the temporary file of Replace: hidden beside path, and
+// named so that a user sees whose it is.
+func tempName(path string, pid int) string {
+	return filepath.Join(filepath.Dir(path), stem(path)+tempInfix+strconv.Itoa(pid))
+}
+
+const tempInfix = ".soko-tmp-"
+
+// cleanTemps removes the temporary files of path's earlier writers whose
+// process is gone (killed during a save). Called with path locked, so no
+// live soko is writing one.
+func cleanTemps(path string) {
+	dir, prefix := filepath.Dir(path), stem(path)+tempInfix
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pid, err := strconv.Atoi(rest)
+		if err != nil || pid <= 0 || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+}
+
+// BusyError is the refusal of a file another process holds locked.
+type BusyError struct {
+	Path    string
+	PID     int    // the holder's process id; 0 when unknown
+	Command string // its command line, when known
+}
+
+func (e *BusyError) Error() string {
+	who := "another process"
+	switch {
+	case e.PID == os.Getpid():
+		return fmt.Sprintf("%s is given for two outputs of this run: give each its own file", e.Path)
+	case e.PID > 0 && e.Command != "":
+		who = fmt.Sprintf("process %d (%s)", e.PID, e.Command)
+	case e.PID > 0:
+		who = fmt.Sprintf("process %d", e.PID)
+	}
+	return fmt.Sprintf("%s is being written by %s: soko lets one run write a file at a time, so this one stops; wait for that one to end, or give another file", e.Path, who)
+}
