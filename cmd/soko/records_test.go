@@ -147,6 +147,21 @@ func TestOptimizeFromGzipAndLevelHash(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("a record of another level: %v\nwant %s", err, want)
 	}
+
+	// soko solve --json's records carry the hash too, so they are checked
+	// the same way.
+	solved, _, err := soko(t, "", "solve", "--json", "microban:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(dir, "solve.jsonl")
+	if err := os.WriteFile(renamed, []byte(strings.Replace(solved, `"level":"microban:2"`, `"level":"microban:3"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = soko(t, "", "optimize", "--from", renamed, "--time", "5s", "--no-solution")
+	if err == nil || !strings.Contains(err.Error(), `level "microban:3" is not the level this record was run on`) {
+		t.Errorf("a soko solve record moved to another level: %v", err)
+	}
 }
 
 // Every reader of results files caps a line and names it: a 5 MB line gave

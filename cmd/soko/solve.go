@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"soko/bench"
 	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/level"
@@ -86,6 +87,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 type record struct {
 	Level     string        `json:"level"`
 	Title     string        `json:"title,omitempty"`
+	LevelHash string        `json:"level_hash,omitempty"` // the board's hash (bench.LevelHash), so that optimize --from can check a record against its level
 	Algo      string        `json:"algo"`
 	Status    solver.Status `json:"status"`
 	Pushes    int           `json:"pushes"`
@@ -310,7 +312,7 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 }
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line) record {
-	r := record{Level: levelID(l), Title: l.Label(), Algo: c.algo, Seed: c.seed, Params: c.params}
+	r := record{Level: levelID(l), Title: l.Label(), LevelHash: bench.LevelHash(l), Algo: c.algo, Seed: c.seed, Params: c.params}
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
