@@ -350,6 +350,22 @@ func TestExternal(t *testing.T) {
 	}
 }
 
+// runExternal runs the external solver NAME=COMMAND once on the first of
+// lvls, with 20 s, and returns its record.
+func runExternal(t *testing.T, cmdline string, lvls []*level.Level) Record {
+	t.Helper()
+	spec, err := ParseExternal(cmdline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Record
+	r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
+	if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls[:1], []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
 // A {solution} file is held to the one cap for solutions,
 // level.MaxSolutionText: at the cap it is read, one byte more is refused
 // with an error saying so.
@@ -373,16 +389,7 @@ func TestExternalSolutionCap(t *testing.T) {
 		// A sparse file of 1 GiB, refused without reading it all.
 		{1 << 30, "printf %[1]s > {solution}; truncate -s %[3]d {solution}", StatusError, tooLong(1 << 30)},
 	} {
-		cmd := "fake=" + fmt.Sprintf(tt.cmd, sol, tt.size-len(sol), tt.size) + " # {level}"
-		spec, err := ParseExternal(cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rec Record
-		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
-		if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
-			t.Fatal(err)
-		}
+		rec := runExternal(t, "fake="+fmt.Sprintf(tt.cmd, sol, tt.size-len(sol), tt.size)+" # {level}", lvls)
 		if rec.Status != tt.status || !strings.Contains(rec.Error, tt.error) || (tt.status == "solved" && rec.Solution != sol) {
 			t.Errorf("%d bytes: status %q error %q solution %.40q, want %q %q", tt.size, rec.Status, rec.Error, rec.Solution, tt.status, tt.error)
 		}
@@ -399,15 +406,7 @@ func TestExternalSolutionForms(t *testing.T) {
 	}
 	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
 	for _, written := range []string{"\\357\\273\\277" + sol, strings.ToLower(sol), strings.ToUpper(sol)} {
-		spec, err := ParseExternal("fake=printf '" + written + "' > {solution} # {level}")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rec Record
-		r := &Runner{Workers: 1, Write: func(r Record) error { rec = r; return nil }}
-		if _, err := r.runList(context.Background(), planJobs(t, []SolverSpec{spec}, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
-			t.Fatal(err)
-		}
+		rec := runExternal(t, "fake=printf '"+written+"' > {solution} # {level}", lvls)
 		if rec.Status != "solved" || rec.Solution != sol || rec.Pushes != 8 || rec.Moves != 33 {
 			t.Errorf("%s: status %q error %q solution %q, %d pushes; want solved, %s, 8 pushes", written, rec.Status, rec.Error, rec.Solution, rec.Pushes, sol)
 		}

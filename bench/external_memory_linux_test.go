@@ -1,11 +1,8 @@
 package bench
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"soko/levels"
 )
 
 // TestExternalMemoryLimit replays an external program over --memory
@@ -14,30 +11,14 @@ import (
 // went over it, however it ended; a program within it keeps its status.
 func TestExternalMemoryLimit(t *testing.T) {
 	const limit = 32 << 20
-	var specs []SolverSpec
-	for _, c := range []string{
+	got := runExternals(t, 20*time.Second, limit,
 		// tail -c keeps its last 150 MB in memory, then the shell sleeps
 		// past the time limit: without the memory limit, a time limit.
 		"hog=head -c 150000000 /dev/zero | tail -c 150000000 >/dev/null; sleep 30 # {level}",
 		// 60 MB held for a moment, then the program ends at once.
 		"spike=head -c 60000000 /dev/zero | tail -c 60000000 >/dev/null # {level}",
 		"small=sleep 0.1 # {level}",
-	} {
-		s, err := ParseExternal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		specs = append(specs, s)
-	}
-	lvls, err := levels.Resolve("microban:1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]Record{}
-	r := &Runner{Workers: 1, Memory: limit, Write: func(rec Record) error { got[rec.Solver] = rec; return nil }}
-	if _, err := r.runList(context.Background(), planJobs(t, specs, lvls, []Budget{{Time: 20 * time.Second}}, []uint64{1})); err != nil {
-		t.Fatal(err)
-	}
+	)
 	for name, want := range map[string]string{"hog": "memory limit", "spike": "memory limit", "small": StatusFailed} {
 		rec := got[name]
 		if rec.Status != want {

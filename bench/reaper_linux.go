@@ -274,18 +274,8 @@ func groupRSS(group int) int64 {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ... rss is the 24th field; comm may
-		// hold blanks and parentheses, so count from its last ')'.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
+		// state ppid pgrp ...: rss is the 22nd field after comm.
+		f := procStat(e.Name())
 		if len(f) < 22 || f[2] != strconv.Itoa(group) {
 			continue
 		}
@@ -294,6 +284,22 @@ func groupRSS(group int) int64 {
 		}
 	}
 	return peak
+}
+
+// procStat returns the fields of /proc/PID/stat after the command name
+// (state, ppid, pgrp, ...), or nil when the process is gone. The name may
+// hold blanks and parentheses, so the fields are counted from its last ')'.
+func procStat(pid string) []string {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return nil
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(s[i+1:])
 }
 
 // exitString says how a process ended, like os.ProcessState.String.
@@ -321,18 +327,7 @@ func killChildren() {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold blanks and parentheses.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) >= 2 && f[1] == strconv.Itoa(self) {
+		if f := procStat(e.Name()); len(f) >= 2 && f[1] == strconv.Itoa(self) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // runExternals runs each NAME=COMMAND once on microban:1 under the time
-// limit and returns the records by solver name.
-func runExternals(t *testing.T, limit time.Duration, cmds ...string) map[string]Record {
+// limit and the memory limit in bytes (0: none), side by side, and returns
+// the records by solver name.
+func runExternals(t *testing.T, limit time.Duration, memory int64, cmds ...string) map[string]Record {
 	t.Helper()
 	var specs []SolverSpec
 	for _, c := range cmds {
@@ -27,7 +28,7 @@ func runExternals(t *testing.T, limit time.Duration, cmds ...string) map[string]
 		t.Fatal(err)
 	}
 	got := map[string]Record{}
-	r := &Runner{Workers: len(specs), Write: func(rec Record) error { got[rec.Solver] = rec; return nil }}
+	r := &Runner{Workers: len(specs), Memory: memory, Write: func(rec Record) error { got[rec.Solver] = rec; return nil }}
 	if _, err := r.runList(context.Background(), planJobs(t, specs, lvls, []Budget{{Time: limit}}, []uint64{1})); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestExternalPeakIsTheChilds(t *testing.T) {
 	for i := 0; i < len(big); i += 4096 {
 		big[i] = 1
 	}
-	got := runExternals(t, 20*time.Second,
+	got := runExternals(t, 20*time.Second, 0,
 		"idle=sleep 0.1 # {level}",
 		// tail -c keeps its last 60 MB in memory.
 		"alloc=head -c 60000000 /dev/zero | tail -c 60000000 >/dev/null # {level}")
@@ -78,7 +79,7 @@ func TestExternalCPUOfKilledGroup(t *testing.T) {
 		cmds = append(cmds, `detached=setsid sh -c 'while :; do :; done' & sleep 0.3 # {level}`)
 	}
 	start := time.Now()
-	got := runExternals(t, time.Second, cmds...)
+	got := runExternals(t, time.Second, 0, cmds...)
 	if el := time.Since(start); el > 8*time.Second {
 		t.Errorf("runs of 1 s took %s", el)
 	}

@@ -203,9 +203,10 @@ func TestTrainReducesLossDeterministically(t *testing.T) {
 	}
 }
 
-// TestSolversVerified runs mcts-dist and greedy-dist with and without a
-// small model: every solution replays, and equal seeds give equal runs.
-func TestSolversVerified(t *testing.T) {
+// tinyModel trains a model on tinySet for a few steps and saves it,
+// returning the set, the model and its file.
+func tinyModel(t *testing.T) (*Dataset, *Model, string) {
+	t.Helper()
 	ds := tinySet(t)
 	m, _, err := Train(context.Background(), ds, TrainOptions{Net: DefaultConfig(), Seed: 1, Steps: 20, Batch: 8})
 	if err != nil {
@@ -215,6 +216,13 @@ func TestSolversVerified(t *testing.T) {
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
+	return ds, m, path
+}
+
+// TestSolversVerified runs mcts-dist and greedy-dist with and without a
+// small model: every solution replays, and equal seeds give equal runs.
+func TestSolversVerified(t *testing.T) {
+	ds, _, path := tinyModel(t)
 	levels := append(testlevel.Resolve(t, "microban:1-2"), ds.Levels[:2]...)
 	for _, s := range []struct {
 		name string
@@ -258,15 +266,7 @@ func TestSolversVerified(t *testing.T) {
 // with or without a model. Only an infeasible bound is dead, and a dead
 // position queued with a far live one is estimated behind it.
 func TestFarStartIsNotDead(t *testing.T) {
-	ds := tinySet(t)
-	m, _, err := Train(context.Background(), ds, TrainOptions{Net: DefaultConfig(), Seed: 1, Steps: 20, Batch: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "m.bin")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
+	_, m, path := tinyModel(t)
 	for _, l := range append(testlevel.Resolve(t, "microban:84"), testlevel.Resolve(t, "xsokoban90:1")...) {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
