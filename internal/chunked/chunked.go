@@ -6,6 +6,8 @@
 // returns stay valid across appends.
 package chunked
 
+import "unsafe"
+
 // chunkBits sets the chunk size: 8192 elements.
 const chunkBits = 13
 
@@ -41,3 +43,9 @@ func (s *Slice[T]) At(i int) *T {
 
 // Cap returns the number of elements the chunks allocated so far can hold.
 func (s *Slice[T]) Cap() int { return len(s.chunks) * chunkLen }
+
+// Bytes returns the memory the slice holds: its chunks and their index.
+func (s *Slice[T]) Bytes() int64 {
+	var zero T
+	return int64(s.Cap())*int64(unsafe.Sizeof(zero)) + int64(cap(s.chunks))*int64(unsafe.Sizeof([]T(nil)))
+}
