@@ -13,6 +13,7 @@ type Cost struct {
 	Counted   int64 // what the search's accounting says its tables hold
 	Live      int64 // heap still in use after a collection: the tables' real size
 	Allocated int64 // heap allocated while they grew, copies and garbage included
+	Stack     int64 // goroutine stack grown meanwhile (a recursive search's)
 }
 
 // Measure runs grow with the collector off and returns what it allocated,
@@ -39,5 +40,6 @@ func Measure(grow func() (count func() int64)) Cost {
 		Counted:   count(),
 		Live:      int64(after.HeapAlloc) - int64(before.HeapAlloc),
 		Allocated: int64(grown.TotalAlloc - before.TotalAlloc),
+		Stack:     int64(grown.StackInuse) - int64(before.StackInuse),
 	}
 }
