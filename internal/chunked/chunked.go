@@ -32,6 +32,9 @@ func (s *Slice[T]) Append(v T) {
 	s.n++
 }
 
+// Reset empties the slice and keeps its chunks for what is appended next.
+func (s *Slice[T]) Reset() { s.n = 0 }
+
 // At returns a pointer to element i, which stays valid as the slice grows.
 // It panics when i is out of range, as indexing a slice does.
 func (s *Slice[T]) At(i int) *T {
