@@ -3,6 +3,7 @@ package mcts
 import (
 	"math/rand/v2"
 
+	"soko/internal/chunked"
 	"soko/level"
 	"soko/sokoban"
 )
@@ -43,9 +44,9 @@ type moveGame struct {
 
 	seen *hashSet // every state ever added to the tree
 
-	own   []uint64      // node -> state hash
-	acts  [][]level.Dir // mcts-r: node -> action list from its parent
-	extra []*hashSet    // mcts-r: node -> hashes merged into it, or nil
+	own   chunked.Slice[uint64]      // node -> state hash
+	acts  chunked.Slice[[]level.Dir] // mcts-r: node -> action list from its parent
+	extra chunked.Slice[*hashSet]    // mcts-r: node -> hashes merged into it, or nil
 
 	dirs     []level.Dir
 	trail    []uint64 // rollout states, for the novelty bonus
@@ -78,17 +79,17 @@ func newMoveGame(b *sokoban.Board, variant moveVariant, depth int, seed uint64, 
 	}
 	g.seen.add(g.root.HashExact())
 	g.grow(Root)
-	g.own[Root] = g.root.HashExact()
+	*g.own.At(int(Root)) = g.root.HashExact()
 	return g
 }
 
 // grow makes the per-node tables cover node x.
 func (g *moveGame) grow(x int32) {
-	for int(x) >= len(g.own) {
-		g.own = append(g.own, 0)
+	for int(x) >= g.own.Len() {
+		g.own.Append(0)
 		if g.variant == reversible {
-			g.acts = append(g.acts, nil)
-			g.extra = append(g.extra, nil)
+			g.acts.Append(nil)
+			g.extra.Append(nil)
 		}
 	}
 }
@@ -101,10 +102,10 @@ func (g *moveGame) add(t *Tree, x int32, steps []level.Dir) int32 {
 	}
 	y := t.Add(x, move, 0)
 	g.grow(y)
-	g.own[y] = g.pos.HashExact()
+	*g.own.At(int(y)) = g.pos.HashExact()
 	if g.variant == reversible {
 		g.setActs(y, append([]level.Dir(nil), steps...))
-		g.extra[y] = nil
+		*g.extra.At(int(y)) = nil
 	}
 	g.seen.add(g.pos.HashExact())
 	return y
@@ -116,12 +117,12 @@ func (g *moveGame) Reset() { g.pos.Set(g.root) }
 // Play implements Game.
 func (g *moveGame) Play(t *Tree, x int32) {
 	if g.variant == reversible {
-		for _, d := range g.acts[x] {
+		for _, d := range *g.acts.At(int(x)) {
 			step(g.pos, d)
 		}
 		return
 	}
-	step(g.pos, level.Dir(t.nodes[x].move))
+	step(g.pos, level.Dir(t.at(x).move))
 }
 
 // Expand implements Game: one child per legal step (mcts-nd: per legal step
@@ -212,9 +213,9 @@ func (g *moveGame) steps(t *Tree, dst []level.Dir, x int32) []level.Dir {
 	g.path = t.Path(g.path[:0], x)
 	for _, y := range g.path {
 		if g.variant == reversible {
-			dst = append(dst, g.acts[y]...)
+			dst = append(dst, *g.acts.At(int(y))...)
 		} else {
-			dst = append(dst, level.Dir(t.nodes[y].move))
+			dst = append(dst, level.Dir(t.at(y).move))
 		}
 	}
 	return dst
@@ -235,10 +236,10 @@ func (g *moveGame) solution(t *Tree) []level.Move {
 // bytes returns the memory held by the game's tables and buffers (the
 // rollout's steps and states, the path of the node being expanded).
 func (g *moveGame) bytes() int64 {
-	n := g.seen.bytes() + 8*int64(cap(g.own))
+	n := g.seen.bytes() + g.own.Bytes()
 	n += int64(cap(g.tail)+cap(g.goalTail)+cap(g.dirs)) + 8*int64(cap(g.trail)) + 4*int64(cap(g.path))
 	if g.variant == reversible {
-		n += 32*int64(cap(g.acts)) + 8*int64(cap(g.extra)) + g.actsBytes + g.extraBytes
+		n += g.acts.Bytes() + g.extra.Bytes() + g.actsBytes + g.extraBytes
 	}
 	return n
 }

@@ -29,15 +29,15 @@ func checkReversal(tr *Tree, g *moveGame) error {
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if it.pos.HashExact() != g.own[it.x] {
+		if it.pos.HashExact() != *g.own.At(int(it.x)) {
 			return fmt.Errorf("node %d: its action lists lead to a state other than its own", it.x)
 		}
 		for y := tr.First(it.x); y != None; y = tr.Next(y) {
 			p := it.pos.Clone()
-			if len(g.acts[y]) == 0 {
+			if len(*g.acts.At(int(y))) == 0 {
 				return fmt.Errorf("node %d: empty action list", y)
 			}
-			for _, d := range g.acts[y] {
+			for _, d := range *g.acts.At(int(y)) {
 				if _, _, ok := p.Step(d); !ok {
 					return fmt.Errorf("node %d: illegal step in its action list", y)
 				}
@@ -73,7 +73,7 @@ func TestReversibilityCompression(t *testing.T) {
 			}
 		}
 		compressions += g.compressions
-		if g.extra[Root] == nil && tr.nodes[Root].kids > 0 && g.compressions > 50 {
+		if *g.extra.At(int(Root)) == nil && tr.at(Root).kids > 0 && g.compressions > 50 {
 			t.Logf("%s: the root absorbed no states", l.Name())
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"soko/deadlock"
 	"soko/heuristic"
+	"soko/internal/chunked"
 	"soko/level"
 	"soko/sokoban"
 )
@@ -48,8 +49,8 @@ type pushGame struct {
 	matcher   *heuristic.Matcher
 
 	transpose bool
-	nodeOf    []int32 // store id -> node, or notInTree / deadState
-	cycles    bool    // drop a child whose state is on its own root path
+	nodeOf    chunked.Slice[int32] // store id -> node, or notInTree / deadState
+	cycles    bool                 // drop a child whose state is on its own root path
 
 	pushes []sokoban.Push
 	key    []byte
@@ -123,7 +124,7 @@ func newPushGame(b *sokoban.Board, transpose bool, stop func() bool) *pushGame {
 	g.matcher = heuristic.NewMatcher(n)
 	g.root = g.pos.Pack(nil)
 	g.store.Intern(g.root, g.pos.Hash())
-	g.nodeOf = append(g.nodeOf, Root)
+	g.nodeOf.Append(Root)
 	return g
 }
 
@@ -174,7 +175,7 @@ func unpackPush(v uint32) sokoban.Push {
 func (g *pushGame) Reset() { g.pos.Unpack(g.root) }
 
 // Play implements Game.
-func (g *pushGame) Play(t *Tree, x int32) { g.pos.Apply(unpackPush(t.nodes[x].move)) }
+func (g *pushGame) Play(t *Tree, x int32) { g.pos.Apply(unpackPush(t.at(x).move)) }
 
 // Evaluate implements Game.
 func (g *pushGame) Evaluate(t *Tree, x int32) (float64, bool) {
@@ -198,7 +199,7 @@ func (g *pushGame) best() []string {
 // Removed implements Remover: an eliminated state is dead for good.
 func (g *pushGame) Removed(t *Tree, x int32) {
 	if g.transpose {
-		g.nodeOf[t.nodes[x].state] = deadState
+		*g.nodeOf.At(int(t.at(x).state)) = deadState
 	}
 }
 
@@ -210,7 +211,7 @@ func (g *pushGame) Expand(t *Tree, x int32) bool {
 	t.MarkExpanded(x)
 	g.expansions++
 	g.pushes = g.pos.Pushes(g.pushes[:0], g.dead)
-	depth := t.nodes[x].depth
+	depth := t.at(x).depth
 	for i, m := range g.pushes {
 		if i%expandCheck == expandCheck-1 && g.halt() {
 			// Half expanded: the search ends here (Stopped).
@@ -225,28 +226,28 @@ func (g *pushGame) Expand(t *Tree, x int32) bool {
 		g.key = g.pos.Pack(g.key[:0])
 		id, fresh := g.store.Intern(g.key, g.pos.Hash())
 		if fresh {
-			g.nodeOf = append(g.nodeOf, notInTree)
+			g.nodeOf.Append(notInTree)
 		}
 		if g.cycles && !g.transpose && g.onPath(t, x, id) {
 			g.pos.Undo(m)
 			continue
 		}
-		if !g.transpose || g.nodeOf[id] == notInTree {
+		if !g.transpose || *g.nodeOf.At(int(id)) == notInTree {
 			y := t.Add(x, packPush(m), id)
 			if g.transpose {
-				g.nodeOf[id] = y
+				*g.nodeOf.At(int(id)) = y
 			}
 			if g.pos.Solved() {
 				g.goal = y
 				g.pos.Undo(m)
 				return true
 			}
-		} else if j := g.nodeOf[id]; j >= 0 && depth+1 < t.nodes[j].depth {
+		} else if j := *g.nodeOf.At(int(id)); j >= 0 && depth+1 < t.at(j).depth {
 			// A shorter path to a state in the tree: move j's subtree here.
 			old := t.Reparent(j, x)
 			g.reparents++
-			t.nodes[j].move = packPush(m)
-			if t.nodes[old].first == None {
+			t.at(j).move = packPush(m)
+			if t.at(old).first == None {
 				if g.elim == nil {
 					g.elim = func(y int32) { g.Removed(t, y) }
 				}
@@ -260,8 +261,8 @@ func (g *pushGame) Expand(t *Tree, x int32) bool {
 
 // onPath reports whether state id is held by x or one of its ancestors.
 func (g *pushGame) onPath(t *Tree, x int32, id uint32) bool {
-	for ; x != None; x = t.nodes[x].parent {
-		if t.nodes[x].state == id {
+	for ; x != None; x = t.at(x).parent {
+		if t.at(x).state == id {
 			return true
 		}
 	}
@@ -273,7 +274,7 @@ func (g *pushGame) solution(t *Tree, x int32) ([]level.Move, int, error) {
 	path := t.Path(nil, x)
 	pushes := make([]sokoban.Push, len(path))
 	for i, y := range path {
-		pushes[i] = unpackPush(t.nodes[y].move)
+		pushes[i] = unpackPush(t.at(y).move)
 	}
 	moves, err := g.board.Expand(pushes)
 	if err != nil {
@@ -284,5 +285,5 @@ func (g *pushGame) solution(t *Tree, x int32) ([]level.Move, int, error) {
 
 // bytes returns the memory held by the game's tables.
 func (g *pushGame) bytes() int64 {
-	return g.static + g.store.Bytes() + 4*int64(cap(g.nodeOf))
+	return g.static + g.store.Bytes() + g.nodeOf.Bytes()
 }

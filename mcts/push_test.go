@@ -37,12 +37,12 @@ func checkPushTree(tr *Tree, g *pushGame) error {
 	}
 	inTree := 0
 	for _, x := range liveNodes(tr) {
-		if got := g.nodeOf[tr.State(x)]; got != x {
+		if got := *g.nodeOf.At(int(tr.State(x))); got != x {
 			return fmt.Errorf("node %d holds state %d, whose table entry is %d", x, tr.State(x), got)
 		}
 	}
-	for _, x := range g.nodeOf {
-		if x >= 0 {
+	for i := range g.nodeOf.Len() {
+		if *g.nodeOf.At(i) >= 0 {
 			inTree++
 		}
 	}

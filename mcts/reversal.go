@@ -1,6 +1,10 @@
 package mcts
 
-import "soko/level"
+import (
+	"unsafe"
+
+	"soko/level"
+)
 
 // MCTS-R, 002 §III: reversibility checking during selection (Alg. 1) and
 // compression of reversible chains (Alg. 2).
@@ -36,23 +40,23 @@ import "soko/level"
 
 // inClass reports whether hash h is in x's hash list.
 func (g *moveGame) inClass(x int32, h uint64) bool {
-	if g.own[x] == h {
+	if *g.own.At(int(x)) == h {
 		return true
 	}
-	e := g.extra[x]
+	e := *g.extra.At(int(x))
 	return e != nil && e.has(h)
 }
 
 // join adds h to x's hash list.
 func (g *moveGame) join(x int32, h uint64) {
-	if g.own[x] == h {
+	if *g.own.At(int(x)) == h {
 		return
 	}
-	e := g.extra[x]
+	e := *g.extra.At(int(x))
 	if e == nil {
 		e = newHashSet(8)
-		g.extra[x] = e
-		g.extraBytes += e.bytes()
+		*g.extra.At(int(x)) = e
+		g.extraBytes += int64(unsafe.Sizeof(*e)) + e.bytes()
 	}
 	before := e.bytes()
 	e.add(h)
@@ -61,8 +65,8 @@ func (g *moveGame) join(x int32, h uint64) {
 
 // joinAll adds y's whole hash list to x's.
 func (g *moveGame) joinAll(x, y int32) {
-	g.join(x, g.own[y])
-	if e := g.extra[y]; e != nil {
+	g.join(x, *g.own.At(int(y)))
+	if e := *g.extra.At(int(y)); e != nil {
 		for _, h := range e.keys {
 			if h != 0 {
 				g.join(x, h)
@@ -73,8 +77,8 @@ func (g *moveGame) joinAll(x, y int32) {
 
 // setActs replaces x's action list.
 func (g *moveGame) setActs(x int32, a []level.Dir) {
-	g.actsBytes += int64(cap(a)) - int64(cap(g.acts[x]))
-	g.acts[x] = a
+	g.actsBytes += int64(cap(a)) - int64(cap(*g.acts.At(int(x))))
+	*g.acts.At(int(x)) = a
 }
 
 // Removed implements Remover: it frees the tables of a deleted node.
@@ -82,9 +86,9 @@ func (g *moveGame) Removed(t *Tree, x int32) {
 	if g.variant != reversible {
 		return
 	}
-	if e := g.extra[x]; e != nil {
-		g.extraBytes -= e.bytes()
-		g.extra[x] = nil
+	if e := *g.extra.At(int(x)); e != nil {
+		g.extraBytes -= int64(unsafe.Sizeof(*e)) + e.bytes()
+		*g.extra.At(int(x)) = nil
 	}
 	g.setActs(x, nil)
 }
@@ -94,10 +98,10 @@ func (g *moveGame) Visit(t *Tree, x int32) bool {
 	if g.variant != reversible {
 		return false
 	}
-	h := g.own[x]
-	top := t.nodes[x].parent
+	h := *g.own.At(int(x))
+	top := t.at(x).parent
 	for top != None && !g.inClass(top, h) {
-		top = t.nodes[top].parent
+		top = t.at(top).parent
 	}
 	if top == None {
 		return false
@@ -109,7 +113,7 @@ func (g *moveGame) Visit(t *Tree, x int32) bool {
 
 // compress folds the chain from top's child down to x into top (002 Alg. 2).
 func (g *moveGame) compress(t *Tree, x, top int32) {
-	chain := t.Path(nil, x)[t.nodes[top].depth:] // s_{i+1} … s_n
+	chain := t.Path(nil, x)[t.at(top).depth:] // s_{i+1} … s_n
 	// Hash lists first, so that settling sees top's whole class.
 	for _, c := range chain {
 		g.joinAll(top, c)
@@ -118,18 +122,18 @@ func (g *moveGame) compress(t *Tree, x, top int32) {
 	var prefix []level.Dir
 	var moved []int32
 	for k, c := range chain {
-		prefix = append(prefix, g.acts[c]...)
-		if g.own[c] == g.own[top] {
+		prefix = append(prefix, *g.acts.At(int(c))...)
+		if *g.own.At(int(c)) == *g.own.At(int(top)) {
 			prefix = prefix[:0] // back at top's very state
 		}
 		var next int32 = None
 		if k+1 < len(chain) {
 			next = chain[k+1]
 		}
-		for y := t.nodes[c].first; y != None; {
-			after := t.nodes[y].next
+		for y := t.at(c).first; y != None; {
+			after := t.at(y).next
 			if y != next {
-				g.setActs(y, concat(prefix, g.acts[y]))
+				g.setActs(y, concat(prefix, *g.acts.At(int(y))))
 				t.Reparent(y, top)
 				moved = append(moved, y)
 			}
@@ -145,11 +149,11 @@ func (g *moveGame) compress(t *Tree, x, top int32) {
 
 // settle re-inserts node c, a child of p, merging it as 002 Alg. 2 does.
 func (g *moveGame) settle(t *Tree, p, c int32) {
-	if g.inClass(p, g.own[c]) {
+	if g.inClass(p, *g.own.At(int(c))) {
 		// c's state is one of p's: dissolve c into p.
 		kids := g.children(t, c)
 		for _, y := range kids {
-			g.setActs(y, concat(g.acts[c], g.acts[y]))
+			g.setActs(y, concat(*g.acts.At(int(c)), *g.acts.At(int(y))))
 			t.Reparent(y, p)
 		}
 		g.joinAll(p, c)
@@ -159,13 +163,13 @@ func (g *moveGame) settle(t *Tree, p, c int32) {
 		}
 		return
 	}
-	for s := t.nodes[p].first; s != None; s = t.nodes[s].next {
-		if s == c || g.own[s] != g.own[c] {
+	for s := t.at(p).first; s != None; s = t.at(s).next {
+		if s == c || *g.own.At(int(s)) != *g.own.At(int(c)) {
 			continue
 		}
 		// A sibling with the same state: merge c into it.
-		if len(g.acts[c]) < len(g.acts[s]) {
-			g.setActs(s, append([]level.Dir(nil), g.acts[c]...))
+		if len(*g.acts.At(int(c))) < len(*g.acts.At(int(s))) {
+			g.setActs(s, append([]level.Dir(nil), *g.acts.At(int(c))...))
 		}
 		kids := g.children(t, c)
 		for _, y := range kids {
@@ -184,7 +188,7 @@ func (g *moveGame) settle(t *Tree, p, c int32) {
 // children returns a copy of x's child list.
 func (g *moveGame) children(t *Tree, x int32) []int32 {
 	var out []int32
-	for y := t.nodes[x].first; y != None; y = t.nodes[y].next {
+	for y := t.at(x).first; y != None; y = t.at(y).next {
 		out = append(out, y)
 	}
 	return out

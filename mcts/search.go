@@ -105,17 +105,17 @@ func (s *Search) Iterate() Outcome {
 	t, g := s.Tree, s.Game
 	g.Reset()
 	x := Root
-	for t.nodes[x].first != None {
+	for t.at(x).first != None {
 		x = t.Select(x, s.C, s.Rand)
 		g.Play(t, x)
 		if s.visitor != nil && s.visitor.Visit(t, x) {
 			return Continue
 		}
 	}
-	if t.nodes[x].n == 0 {
+	if t.at(x).n == 0 {
 		return s.evaluate(x)
 	}
-	if t.nodes[x].flags&expanded == 0 {
+	if t.at(x).flags&expanded == 0 {
 		if g.Expand(t, x) {
 			return Found
 		}
@@ -123,7 +123,7 @@ func (s *Search) Iterate() Outcome {
 			return Stopped
 		}
 	}
-	if t.nodes[x].first == None {
+	if t.at(x).first == None {
 		if s.Eliminate {
 			if t.Eliminate(x, s.removed) {
 				return Exhausted

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"soko/internal/chunked"
 	"soko/internal/english"
 )
 
@@ -49,11 +50,13 @@ const (
 	freed                      // the slot is on the free list
 )
 
-// Tree is an MCTS search tree whose nodes live in one slice and are
-// addressed by int32 index. Deleted slots are reused. The zero Tree is not
-// usable; call NewTree.
+// Tree is an MCTS search tree whose nodes live in one chunked arena and
+// are addressed by int32 index. Deleted slots are reused. Growing the arena
+// never copies it: a plain slice held its old array beside the new one,
+// 1.8 times the tree, at every growth. The zero Tree is not usable; call
+// NewTree.
 type Tree struct {
-	nodes []node
+	nodes chunked.Slice[node]
 	free  []int32
 	live  int
 	added int64   // nodes ever added, the root included
@@ -62,8 +65,8 @@ type Tree struct {
 
 // NewTree returns a tree holding only the root, with the given state id.
 func NewTree(state uint32) *Tree {
-	t := &Tree{nodes: make([]node, 0, 1024)}
-	t.nodes = append(t.nodes, node{parent: None, first: None, next: None, prev: None, state: state})
+	t := &Tree{}
+	t.nodes.Append(node{parent: None, first: None, next: None, prev: None, state: state})
 	t.live, t.added = 1, 1
 	return t
 }
@@ -74,29 +77,30 @@ func (t *Tree) Len() int { return t.live }
 // Added returns the number of nodes ever added to the tree, the root included.
 func (t *Tree) Added() int64 { return t.added }
 
-// Bytes returns the memory held by the arena.
+// Bytes returns the memory held by the arena and its free list.
 func (t *Tree) Bytes() int64 {
-	return int64(cap(t.nodes))*int64(nodeSize) + 4*int64(cap(t.free))
+	return t.nodes.Bytes() + 4*int64(cap(t.free))
 }
 
-const nodeSize = 64 // bytes per node, padded
+// at returns node x, which stays where it is as the tree grows.
+func (t *Tree) at(x int32) *node { return t.nodes.At(int(x)) }
 
 // First returns x's first child, or None.
-func (t *Tree) First(x int32) int32 { return t.nodes[x].first }
+func (t *Tree) First(x int32) int32 { return t.at(x).first }
 
 // Next returns the next sibling of x, or None.
-func (t *Tree) Next(x int32) int32 { return t.nodes[x].next }
+func (t *Tree) Next(x int32) int32 { return t.at(x).next }
 
 // Depth returns the number of edges from the root to x.
-func (t *Tree) Depth(x int32) int { return int(t.nodes[x].depth) }
+func (t *Tree) Depth(x int32) int { return int(t.at(x).depth) }
 
 // Visits returns x's visit count.
-func (t *Tree) Visits(x int32) int { return int(t.nodes[x].n) }
+func (t *Tree) Visits(x int32) int { return int(t.at(x).n) }
 
 // Value returns x's value, the average of the values backed up through it,
 // or 0 when it has none.
 func (t *Tree) Value(x int32) float64 {
-	nd := &t.nodes[x]
+	nd := t.at(x)
 	if nd.n == 0 {
 		return 0
 	}
@@ -104,16 +108,16 @@ func (t *Tree) Value(x int32) float64 {
 }
 
 // Move returns the game's action that leads from x's parent to x.
-func (t *Tree) Move(x int32) uint32 { return t.nodes[x].move }
+func (t *Tree) Move(x int32) uint32 { return t.at(x).move }
 
 // State returns the game's state id of x.
-func (t *Tree) State(x int32) uint32 { return t.nodes[x].state }
+func (t *Tree) State(x int32) uint32 { return t.at(x).state }
 
 // Expanded reports whether x has been expanded.
-func (t *Tree) Expanded(x int32) bool { return t.nodes[x].flags&expanded != 0 }
+func (t *Tree) Expanded(x int32) bool { return t.at(x).flags&expanded != 0 }
 
 // MarkExpanded records that x has been expanded.
-func (t *Tree) MarkExpanded(x int32) { t.nodes[x].flags |= expanded }
+func (t *Tree) MarkExpanded(x int32) { t.at(x).flags |= expanded }
 
 // Add creates a child of parent with the given action and state id and
 // returns it. The new child is the first in parent's child list.
@@ -123,10 +127,10 @@ func (t *Tree) Add(parent int32, move, state uint32) int32 {
 		x = t.free[k-1]
 		t.free = t.free[:k-1]
 	} else {
-		x = int32(len(t.nodes))
-		t.nodes = append(t.nodes, node{})
+		x = int32(t.nodes.Len())
+		t.nodes.Append(node{})
 	}
-	t.nodes[x] = node{parent: None, first: None, next: None, prev: None, move: move, state: state}
+	*t.at(x) = node{parent: None, first: None, next: None, prev: None, move: move, state: state}
 	t.link(x, parent)
 	t.live++
 	t.added++
@@ -135,10 +139,10 @@ func (t *Tree) Add(parent int32, move, state uint32) int32 {
 
 // link makes x, which must be unlinked, the first child of p.
 func (t *Tree) link(x, p int32) {
-	nd, pn := &t.nodes[x], &t.nodes[p]
+	nd, pn := t.at(x), t.at(p)
 	nd.parent, nd.prev, nd.next = p, None, pn.first
 	if pn.first != None {
-		t.nodes[pn.first].prev = x
+		t.at(pn.first).prev = x
 	}
 	pn.first = x
 	pn.kids++
@@ -147,15 +151,15 @@ func (t *Tree) link(x, p int32) {
 
 // unlink takes x out of its parent's child list.
 func (t *Tree) unlink(x int32) {
-	nd := &t.nodes[x]
-	p := &t.nodes[nd.parent]
+	nd := t.at(x)
+	p := t.at(nd.parent)
 	if nd.prev != None {
-		t.nodes[nd.prev].next = nd.next
+		t.at(nd.prev).next = nd.next
 	} else {
 		p.first = nd.next
 	}
 	if nd.next != None {
-		t.nodes[nd.next].prev = nd.prev
+		t.at(nd.next).prev = nd.prev
 	}
 	p.kids--
 	nd.parent, nd.prev, nd.next = None, None, None
@@ -166,10 +170,10 @@ func (t *Tree) unlink(x int32) {
 // flips at every level up, as in two-player games (000 Appendix B.2); without
 // it the value is passed up unchanged (single-player, 000 §4.3.2).
 func (t *Tree) Backup(x int32, u float64, negate bool) {
-	t.nodes[x].self++
-	t.nodes[x].selfW += u
-	for y := x; y != None; y = t.nodes[y].parent {
-		nd := &t.nodes[y]
+	t.at(x).self++
+	t.at(x).selfW += u
+	for y := x; y != None; y = t.at(y).parent {
+		nd := t.at(y)
 		nd.n++
 		nd.w += u
 		if negate {
@@ -184,8 +188,8 @@ func (t *Tree) Backup(x int32, u float64, negate bool) {
 // broken at random. x must have children.
 func (t *Tree) Select(x int32, c float64, rng *rand.Rand) int32 {
 	best, seen := None, 0
-	for y := t.nodes[x].first; y != None; y = t.nodes[y].next {
-		if t.nodes[y].n == 0 {
+	for y := t.at(x).first; y != None; y = t.at(y).next {
+		if t.at(y).n == 0 {
 			seen++
 			if seen == 1 || rng.IntN(seen) == 0 {
 				best = y
@@ -195,10 +199,10 @@ func (t *Tree) Select(x int32, c float64, rng *rand.Rand) int32 {
 	if best != None {
 		return best
 	}
-	k := c * math.Sqrt(2*math.Log(float64(t.nodes[x].n)))
+	k := c * math.Sqrt(2*math.Log(float64(t.at(x).n)))
 	top := math.Inf(-1)
-	for y := t.nodes[x].first; y != None; y = t.nodes[y].next {
-		nd := &t.nodes[y]
+	for y := t.at(x).first; y != None; y = t.at(y).next {
+		nd := t.at(y)
 		inv := 1 / float64(nd.n)
 		s := nd.w*inv + k*math.Sqrt(inv)
 		if math.IsNaN(s) {
@@ -221,8 +225,8 @@ func (t *Tree) Select(x int32, c float64, rng *rand.Rand) int32 {
 // random, or None.
 func (t *Tree) RandomUnvisited(x int32, rng *rand.Rand) int32 {
 	best, seen := None, 0
-	for y := t.nodes[x].first; y != None; y = t.nodes[y].next {
-		if t.nodes[y].n == 0 {
+	for y := t.at(x).first; y != None; y = t.at(y).next {
+		if t.at(y).n == 0 {
 			seen++
 			if seen == 1 || rng.IntN(seen) == 0 {
 				best = y
@@ -243,9 +247,9 @@ func (t *Tree) Eliminate(x int32, removed func(int32)) (rootDead bool) {
 		if x == Root {
 			return true
 		}
-		p := t.nodes[x].parent
+		p := t.at(x).parent
 		t.Remove(x, removed)
-		if t.nodes[p].first != None {
+		if t.at(p).first != None {
 			return false
 		}
 		x = p
@@ -259,21 +263,21 @@ func (t *Tree) Remove(x int32, removed func(int32)) {
 	if x == Root {
 		panic("mcts: removing the root")
 	}
-	p := t.nodes[x].parent
-	t.nodes[p].self += t.nodes[x].n
-	t.nodes[p].selfW += t.nodes[x].w
+	p := t.at(x).parent
+	t.at(p).self += t.at(x).n
+	t.at(p).selfW += t.at(x).w
 	t.unlink(x)
 	stack := append(t.stack[:0], x)
 	for len(stack) > 0 {
 		y := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for c := t.nodes[y].first; c != None; c = t.nodes[c].next {
+		for c := t.at(y).first; c != None; c = t.at(c).next {
 			stack = append(stack, c)
 		}
 		if removed != nil {
 			removed(y)
 		}
-		t.nodes[y] = node{parent: None, first: None, next: None, prev: None, flags: freed}
+		*t.at(y) = node{parent: None, first: None, next: None, prev: None, flags: freed}
 		t.free = append(t.free, y)
 		t.live--
 	}
@@ -288,17 +292,17 @@ func (t *Tree) Remove(x int32, removed func(int32)) {
 // recomputed. Reparent is for single-player trees (no negation); i must not
 // lie in j's subtree.
 func (t *Tree) Reparent(j, i int32) int32 {
-	nj, wj := t.nodes[j].n, t.nodes[j].w
-	old := t.nodes[j].parent
-	for k := old; k != None; k = t.nodes[k].parent {
-		t.nodes[k].n -= nj
-		t.nodes[k].w -= wj
+	nj, wj := t.at(j).n, t.at(j).w
+	old := t.at(j).parent
+	for k := old; k != None; k = t.at(k).parent {
+		t.at(k).n -= nj
+		t.at(k).w -= wj
 	}
 	t.unlink(j)
 	t.link(j, i)
-	for l := i; l != None; l = t.nodes[l].parent {
-		t.nodes[l].n += nj
-		t.nodes[l].w += wj
+	for l := i; l != None; l = t.at(l).parent {
+		t.at(l).n += nj
+		t.at(l).w += wj
 	}
 	t.redepth(j)
 	return old
@@ -310,10 +314,10 @@ func (t *Tree) redepth(x int32) {
 	for len(stack) > 0 {
 		y := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		d := t.nodes[y].depth + 1
-		for c := t.nodes[y].first; c != None; c = t.nodes[c].next {
-			t.nodes[c].depth = d
-			if t.nodes[c].first != None {
+		d := t.at(y).depth + 1
+		for c := t.at(y).first; c != None; c = t.at(c).next {
+			t.at(c).depth = d
+			if t.at(c).first != None {
 				stack = append(stack, c)
 			}
 		}
@@ -325,7 +329,7 @@ func (t *Tree) redepth(x int32) {
 // returns it.
 func (t *Tree) Path(dst []int32, x int32) []int32 {
 	start := len(dst)
-	for ; x != Root && x != None; x = t.nodes[x].parent {
+	for ; x != Root && x != None; x = t.at(x).parent {
 		dst = append(dst, x)
 	}
 	for i, j := start, len(dst)-1; i < j; i, j = i+1, j-1 {
@@ -347,12 +351,12 @@ func (t *Tree) check(negate bool, tol float64) error {
 	memo := make(map[int32]sums)
 	var recompute func(x int32) sums
 	recompute = func(x int32) sums {
-		nd := &t.nodes[x]
+		nd := t.at(x)
 		s := sums{int64(nd.self), nd.selfW}
 		kids := int32(0)
 		prev := None
-		for c := nd.first; c != None; c = t.nodes[c].next {
-			cn := &t.nodes[c]
+		for c := nd.first; c != None; c = t.at(c).next {
+			cn := t.at(c)
 			if cn.parent != x || cn.prev != prev {
 				errs = append(errs, fmt.Errorf("node %d: broken child links under %d", c, x))
 			}

@@ -9,7 +9,7 @@ import (
 
 // inSubtree reports whether y lies in the subtree rooted at x.
 func inSubtree(t *Tree, y, x int32) bool {
-	for ; y != None; y = t.nodes[y].parent {
+	for ; y != None; y = t.at(y).parent {
 		if y == x {
 			return true
 		}
@@ -59,7 +59,7 @@ func TestRestructuringKeepsStatistics(t *testing.T) {
 				tr.Backup(x, float64(rng.IntN(41)-30), false)
 			case op < 9: // re-parent j under i
 				j := nodes[rng.IntN(len(nodes))]
-				if j == Root || inSubtree(tr, x, j) || tr.nodes[j].parent == x {
+				if j == Root || inSubtree(tr, x, j) || tr.at(j).parent == x {
 					continue
 				}
 				if op == 7 && tr.Depth(x)+1 >= tr.Depth(j) {

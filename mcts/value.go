@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 
+	"soko/internal/chunked"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -28,10 +29,16 @@ type Evaluator interface {
 type valueGame struct {
 	*pushGame
 	eval  Evaluator
-	value []float64 // node -> its value, for nodes added by Expand
-	known []bool
+	value chunked.Slice[nodeValue] // node -> its value, for nodes added by Expand
 	batch []int32
 	out   []float64
+}
+
+// nodeValue is the value an Expand's batch gave a node, until the loop
+// evaluates it.
+type nodeValue struct {
+	v     float64
+	known bool
 }
 
 // newValueGame is newPushGame (stop as there) with values from eval.
@@ -70,20 +77,26 @@ func (g *valueGame) Expand(t *Tree, x int32) bool {
 	}
 	g.out = g.eval.Flush(g.out[:0])
 	for i, y := range g.batch {
-		for int(y) >= len(g.value) {
-			g.value, g.known = append(g.value, 0), append(g.known, false)
+		for int(y) >= g.value.Len() {
+			g.value.Append(nodeValue{})
 		}
-		g.value[y], g.known[y] = g.out[i], true
+		*g.value.At(int(y)) = nodeValue{g.out[i], true}
 	}
 	return false
+}
+
+func (g *valueGame) counts() (int64, int64, int64) {
+	unique, expansions, bytes := g.pushGame.counts()
+	return unique, expansions, bytes + g.value.Bytes() + 4*int64(cap(g.batch)) + 8*int64(cap(g.out))
 }
 
 // Evaluate implements Game.
 func (g *valueGame) Evaluate(t *Tree, x int32) (float64, bool) {
 	r, _ := g.pushGame.Evaluate(t, x) // keeps the best state for progress events
-	if int(x) < len(g.known) && g.known[x] {
-		g.known[x] = false // the slot may be reused for another node
-		return g.value[x], false
+	if int(x) < g.value.Len() && g.value.At(int(x)).known {
+		nv := g.value.At(int(x))
+		nv.known = false // the slot may be reused for another node
+		return nv.v, false
 	}
 	g.eval.Add(g.pos, r)
 	g.out = g.eval.Flush(g.out[:0])

@@ -35,26 +35,26 @@ func parse(t *testing.T, s string) *level.Level {
 //	c: P 0.2, unvisited, the root's Q̂ 0.625, U = 1.25·0.2·3.1623 = 0.7906, 1.4156
 func TestChooseByHand(t *testing.T) {
 	s := &Search{c: 1.25, lo: 0.2, hi: 0.6}
-	s.nodes = []node{
+	s.setNodes([]node{
 		{parent: none, first: 1, count: 3, n: 10, w: 4.5, expanded: true},
 		{parent: 0, prior: 0.5, n: 6, w: 6 * 0.4},
 		{parent: 0, prior: 0.3, n: 3, w: 3 * 0.5},
 		{parent: 0, prior: 0.2},
-	}
+	})
 	const a, b, c = 1, 2, 3
 	if got := s.choose(0); got != c {
 		t.Errorf("chose child %d, want %d (c: 1.4156 beats b: 1.0465 and a: 0.7823)", got, c)
 	}
-	s.nodes[c].dead = true
+	s.at(c).dead = true
 	if got := s.choose(0); got != b {
 		t.Errorf("with c dead, chose child %d, want %d (b: 1.0465 beats a: 0.7823)", got, b)
 	}
-	s.nodes[c].dead = false
+	s.at(c).dead = false
 	s.c = 0
 	if got := s.choose(0); got != b {
 		t.Errorf("with C = 0, chose child %d, want %d, the highest Q̂ (0.75)", got, b)
 	}
-	s.nodes[a].w = 6 * 0.58 // Q̂ 0.95
+	s.at(a).w = 6 * 0.58 // Q̂ 0.95
 	if got := s.choose(0); got != a {
 		t.Errorf("with C = 0 and a's Q̂ 0.95, chose child %d, want %d", got, a)
 	}
@@ -68,23 +68,23 @@ func TestChooseByHand(t *testing.T) {
 // to the root; a node with a live child is not.
 func TestKillPropagates(t *testing.T) {
 	s := &Search{}
-	s.nodes = []node{
+	s.setNodes([]node{
 		{parent: none, first: 1, count: 2, expanded: true},
 		{parent: 0, first: 3, count: 2, expanded: true},
 		{parent: 0},
 		{parent: 1},
 		{parent: 1},
-	}
+	})
 	s.kill(3)
-	if s.nodes[1].dead || s.nodes[0].dead {
+	if s.at(1).dead || s.at(0).dead {
 		t.Fatal("a node with a live child was killed")
 	}
 	s.kill(4)
-	if !s.nodes[1].dead || s.nodes[0].dead {
+	if !s.at(1).dead || s.at(0).dead {
 		t.Fatal("node 1 has no live child left and must be dead; the root has node 2")
 	}
 	s.kill(2)
-	if !s.nodes[0].dead {
+	if !s.at(0).dead {
 		t.Fatal("the root has no live child and must be dead")
 	}
 }
@@ -243,3 +243,10 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
+
+// setNodes makes ns the search's tree.
+func (s *Search) setNodes(ns []node) {
+	for _, n := range ns {
+		s.nodes.Append(n)
+	}
+}

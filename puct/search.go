@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"soko/internal/chunked"
 	"soko/sokoban"
 )
 
@@ -25,8 +26,8 @@ type node struct {
 	dead                 bool // no solution below: see Search.kill
 }
 
-// nodeBytes is the memory of one node.
-const nodeBytes = 48
+// at returns node x, which stays where it is as the tree grows.
+func (s *Search) at(x int32) *node { return s.nodes.At(int(x)) }
 
 // Outcome is how one simulation ended.
 type Outcome int8
@@ -49,9 +50,9 @@ type Search struct {
 	// the search should then end.
 	Stopped error
 
-	nodes  []node
-	store  *sokoban.Store // the states in the tree, and those excluded
-	root   []byte         // the root position, packed exactly
+	nodes  chunked.Slice[node] // never copied as it grows
+	store  *sokoban.Store      // the states in the tree, and those excluded
+	root   []byte              // the root position, packed exactly
 	pos    *sokoban.Position
 	goal   int32   // the solved node, once found
 	lo, hi float64 // the least and greatest values of live leaves evaluated
@@ -69,7 +70,7 @@ func newSearch(ctx context.Context, bd *board, m *Model, c float64, root *sokoba
 	s := &Search{bd: bd, model: m, c: c, ctx: ctx, store: sokoban.NewStore(bd.b.KeySize()),
 		root: root.PackExact(nil), pos: root.Clone(), goal: none}
 	s.exclude(root)
-	s.nodes = append(s.nodes, node{parent: none, first: none})
+	s.nodes.Append(node{parent: none, first: none})
 	return s
 }
 
@@ -83,15 +84,15 @@ func (s *Search) exclude(p *sokoban.Position) {
 // Iterate runs one simulation: from the root, select children by PUCT
 // down to a leaf, expand and evaluate it, back its value up the path.
 func (s *Search) Iterate() Outcome {
-	if s.nodes[0].dead {
+	if s.at(0).dead {
 		return Exhausted
 	}
 	s.pos.Unpack(s.root)
 	x := int32(0)
 	s.path = append(s.path[:0], 0)
-	for s.nodes[x].expanded {
+	for s.at(x).expanded {
 		x = s.choose(x)
-		s.pos.Apply(s.nodes[x].push)
+		s.pos.Apply(s.at(x).push)
 		s.path = append(s.path, x)
 	}
 	v, found := s.expand(x)
@@ -99,10 +100,10 @@ func (s *Search) Iterate() Outcome {
 		return Found
 	}
 	for _, y := range s.path {
-		s.nodes[y].n++
-		s.nodes[y].w += v
+		s.at(y).n++
+		s.at(y).w += v
 	}
-	if s.nodes[0].dead {
+	if s.at(0).dead {
 		return Exhausted
 	}
 	return Going
@@ -119,12 +120,12 @@ func (s *Search) Iterate() Outcome {
 // 0, are left out of it). A child never visited takes its
 // parent's mean value. Ties go to the first child. x has a live child.
 func (s *Search) choose(x int32) int32 {
-	p := &s.nodes[x]
+	p := s.at(x)
 	sq := math.Sqrt(float64(p.n))
 	fpu := s.norm(p.w / float64(max(p.n, 1)))
 	best, top := none, math.Inf(-1)
 	for c := p.first; c < p.first+p.count; c++ {
-		ch := &s.nodes[c]
+		ch := s.at(c)
 		if ch.dead {
 			continue
 		}
@@ -155,14 +156,14 @@ func (s *Search) norm(q float64) float64 {
 // is dead and worth 0.
 func (s *Search) expand(x int32) (float64, bool) {
 	s.Expanded++
-	s.nodes[x].expanded = true
+	s.at(x).expanded = true
 	h, ok := s.bd.Bound(s.pos)
 	if !ok {
 		s.kill(x)
 		return 0, false
 	}
 	s.pushes = s.bd.Children(s.pos, s.pushes[:0])
-	first := int32(len(s.nodes))
+	first := int32(s.nodes.Len())
 	for _, m := range s.pushes {
 		s.pos.Apply(m)
 		s.key = s.pos.Pack(s.key[:0])
@@ -172,15 +173,15 @@ func (s *Search) expand(x int32) (float64, bool) {
 		if !fresh {
 			continue
 		}
-		s.nodes = append(s.nodes, node{parent: x, first: none, push: m})
+		s.nodes.Append(node{parent: x, first: none, push: m})
 		if solved {
-			s.goal = int32(len(s.nodes) - 1)
-			s.nodes[x].first, s.nodes[x].count = first, int32(len(s.nodes))-first
+			s.goal = int32(s.nodes.Len() - 1)
+			s.at(x).first, s.at(x).count = first, int32(s.nodes.Len())-first
 			return 1, true
 		}
 	}
-	s.nodes[x].first, s.nodes[x].count = first, int32(len(s.nodes))-first
-	if s.nodes[x].count == 0 {
+	s.at(x).first, s.at(x).count = first, int32(s.nodes.Len())-first
+	if s.at(x).count == 0 {
 		s.kill(x)
 		return 0, false
 	}
@@ -200,8 +201,8 @@ func (s *Search) expand(x int32) (float64, bool) {
 // priors and the bound alone.
 func (s *Search) evaluate(x int32, h int) float64 {
 	s.Evaluated++
-	p := s.nodes[x]
-	kids := s.nodes[p.first : p.first+p.count]
+	p := s.at(x)
+	first, end := p.first, p.first+p.count
 	if s.model != nil && s.Stopped == nil {
 		b := s.bd.b
 		s.in = s.bd.Encode(s.in[:0], s.pos, h)
@@ -209,17 +210,18 @@ func (s *Search) evaluate(x int32, h int) float64 {
 		s.values, s.logits, err = s.model.Net.Evaluate(s.ctx, s.in, 1, b.Level.Height, b.Width, s.values, s.logits)
 		if err == nil {
 			top := math.Inf(-1)
-			for _, k := range kids {
-				top = max(top, s.logits[logit(b, k.push)])
+			for c := first; c < end; c++ {
+				top = max(top, s.logits[logit(b, s.at(c).push)])
 			}
 			sum := 0.0
-			for i := range kids {
-				e := math.Exp(s.logits[logit(b, kids[i].push)] - top)
-				kids[i].prior = float32(e)
+			for c := first; c < end; c++ {
+				k := s.at(c)
+				e := math.Exp(s.logits[logit(b, k.push)] - top)
+				k.prior = float32(e)
 				sum += e
 			}
-			for i := range kids {
-				kids[i].prior = float32(float64(kids[i].prior) / sum)
+			for c := first; c < end; c++ {
+				s.at(c).prior = float32(float64(s.at(c).prior) / sum)
 			}
 			return math.Pow(Gamma, float64(h)+gap(s.values[0]))
 		}
@@ -228,8 +230,8 @@ func (s *Search) evaluate(x int32, h int) float64 {
 		}
 		s.Stopped = err
 	}
-	for i := range kids {
-		kids[i].prior = float32(1 / float64(len(kids)))
+	for c := first; c < end; c++ {
+		s.at(c).prior = float32(1 / float64(p.count))
 	}
 	return math.Pow(Gamma, float64(h))
 }
@@ -240,14 +242,14 @@ func (s *Search) evaluate(x int32, h int) float64 {
 // searched at its own node), so a dead root proves there is none.
 func (s *Search) kill(x int32) {
 	for x != none {
-		s.nodes[x].dead = true
-		p := s.nodes[x].parent
+		s.at(x).dead = true
+		p := s.at(x).parent
 		if p == none {
 			return
 		}
-		q := s.nodes[p]
+		q := s.at(p)
 		for c := q.first; c < q.first+q.count; c++ {
-			if !s.nodes[c].dead {
+			if !s.at(c).dead {
 				return
 			}
 		}
@@ -258,8 +260,8 @@ func (s *Search) kill(x int32) {
 // solution returns the pushes from the root to the solved node.
 func (s *Search) solution() []sokoban.Push {
 	var pushes []sokoban.Push
-	for x := s.goal; x > 0; x = s.nodes[x].parent {
-		pushes = append(pushes, s.nodes[x].push)
+	for x := s.goal; x > 0; x = s.at(x).parent {
+		pushes = append(pushes, s.at(x).push)
 	}
 	for i, j := 0, len(pushes)-1; i < j; i, j = i+1, j-1 {
 		pushes[i], pushes[j] = pushes[j], pushes[i]
@@ -269,16 +271,15 @@ func (s *Search) solution() []sokoban.Push {
 
 // bytes is the memory of the tree and its state store.
 func (s *Search) bytes() int64 {
-	return nodeBytes*int64(cap(s.nodes)) + s.store.Bytes()
+	return s.nodes.Bytes() + s.store.Bytes()
 }
 
 // noise mixes Dirichlet(alpha) noise into the priors of the root's
 // children, p ← (1−eps)·p + eps·η (AlphaZero's exploration in self-play;
 // the solver adds none). The root must be expanded.
 func (s *Search) noise(rng *rand.Rand, alpha, eps float64) {
-	r := s.nodes[0]
-	kids := s.nodes[r.first : r.first+r.count]
-	eta := make([]float64, len(kids))
+	r := s.at(0)
+	eta := make([]float64, r.count)
 	sum := 0.0
 	for i := range eta {
 		eta[i] = gammaSample(rng, alpha)
@@ -287,8 +288,9 @@ func (s *Search) noise(rng *rand.Rand, alpha, eps float64) {
 	if sum <= 0 {
 		return
 	}
-	for i := range kids {
-		kids[i].prior = float32((1-eps)*float64(kids[i].prior) + eps*eta[i]/sum)
+	for i := range eta {
+		k := s.at(r.first + int32(i))
+		k.prior = float32((1-eps)*float64(k.prior) + eps*eta[i]/sum)
 	}
 }
 

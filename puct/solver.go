@@ -96,8 +96,8 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	}
 	s = newSearch(ctx, bd, m, c, start)
 	update := func() {
-		stats.Expanded, stats.Generated = s.Expanded, int64(len(s.nodes)-1)
-		stats.TreeSize, stats.UniqueStates, stats.Stored = int64(len(s.nodes)), int64(s.store.Len()), int64(s.store.Len())
+		stats.Expanded, stats.Generated = s.Expanded, int64(s.nodes.Len()-1)
+		stats.TreeSize, stats.UniqueStates, stats.Stored = int64(s.nodes.Len()), int64(s.store.Len()), int64(s.store.Len())
 		stats.Bytes = s.bytes() + bd.Bytes() + netBytes
 	}
 	for {

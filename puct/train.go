@@ -408,7 +408,7 @@ func (w *player) play(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 			s.exclude(q)
 		}
 		out := s.Iterate()
-		if out == Going && s.nodes[0].count > 0 {
+		if out == Going && s.at(0).count > 0 {
 			s.noise(rng, dirichletAlpha, noiseShare)
 		}
 		for i := 1; i < o.Sims && out == Going; i++ {
@@ -439,12 +439,12 @@ func (w *player) play(ctx context.Context, o TrainOptions, k int) ([]nn.Sample, 
 			solved = true
 			break
 		}
-		root := s.nodes[0]
+		root := s.at(0)
 		kids := make([]sokoban.Push, root.count)
 		policy := make([]float64, root.count)
 		total := 0.0
 		for i := range kids {
-			c := s.nodes[root.first+int32(i)]
+			c := s.at(root.first + int32(i))
 			kids[i] = c.push
 			if !c.dead {
 				policy[i] = float64(c.n)

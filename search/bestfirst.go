@@ -349,8 +349,7 @@ func (s *bestFirstSearch) expand(id uint32) (solver.Status, bool) {
 			s.closed[child] = false
 			s.cost[child] = depth
 			s.prio[child] = int32(cp)
-			g.parent[child] = id
-			g.via[child] = mv.via()
+			*g.links.At(int(child)) = link{id, mv.via()}
 			s.open.Push(cp, ct, child)
 		}
 		g.undoMacro(mv)

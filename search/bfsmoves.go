@@ -31,8 +31,7 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 			if push {
 				v |= 4
 			}
-			g.parent = append(g.parent, parent)
-			g.via = append(g.via, v)
+			g.links.Append(link{parent, v})
 			g.stats.Stored++
 		}
 		return id, fresh
@@ -83,8 +82,8 @@ func (BFSMoves) Solve(ctx context.Context, l *level.Level, opts solver.Options) 
 func movesSolution(g *pushGraph, id uint32) solver.Result {
 	var moves []level.Move
 	pushes := 0
-	for ; g.parent[id] != noParent; id = g.parent[id] {
-		v := g.via[id]
+	for ln := g.links.At(int(id)); ln.parent != noParent; ln = g.links.At(int(ln.parent)) {
+		v := ln.via
 		for range max(1, v>>3) {
 			moves = append(moves, level.Move{Dir: level.Dir(v & 3), Push: v&4 != 0})
 		}

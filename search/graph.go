@@ -7,6 +7,7 @@ import (
 
 	"soko/deadlock"
 	"soko/heuristic"
+	"soko/internal/chunked"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -54,13 +55,12 @@ type pushGraph struct {
 	// sym, when set, stores each position as one image under the board's
 	// symmetries (see symmetry); a move is then in the frame of the image
 	// stored for the state it was made from.
-	sym    *symmetry
-	store  *sokoban.Store
-	parent []uint32
-	via    []uint32 // the move that reached each state, packed by its search (macroMove.via for pushes)
-	key    []byte   // scratch for packing
-	stats  solver.Stats
-	guard  *solver.Guard
+	sym   *symmetry
+	store *sokoban.Store
+	links chunked.Slice[link] // per stored state: its parent and the move that reached it
+	key   []byte              // scratch for packing
+	stats solver.Stats
+	guard *solver.Guard
 
 	// static is the memory of the tables built before the search (the
 	// board's, the pull distances, the detectors', the macros'), counted
@@ -77,6 +77,11 @@ type pushGraph struct {
 }
 
 const noParent = ^uint32(0)
+
+// link is how a stored state was reached: the state it was reached from
+// (noParent for the start) and the move, packed by its search
+// (macroMove.via for pushes).
+type link struct{ parent, via uint32 }
 
 // defaultDetectors are the dynamic deadlock detectors the push searches run
 // unless the "deadlocks" parameter names others (deadlock.ParseDetectors).
@@ -307,8 +312,7 @@ func (g *pushGraph) addRoot() uint32 {
 		g.key, h = g.pos.Pack(g.key[:0]), g.pos.Hash()
 	}
 	id, _ := g.store.Intern(g.key, h)
-	g.parent = append(g.parent, noParent)
-	g.via = append(g.via, 0)
+	g.links.Append(link{noParent, 0})
 	g.stats.Stored = 1
 	return id
 }
@@ -341,7 +345,7 @@ func (g *pushGraph) addMove(parent uint32, mv macroMove) (uint32, bool) {
 		id, fresh = g.add(parent, mv.push)
 	}
 	if fresh {
-		g.via[id] = mv.via()
+		g.links.At(int(id)).via = mv.via()
 	}
 	return id, fresh
 }
@@ -359,8 +363,7 @@ func (g *pushGraph) canonAfter(mv macroMove) (sokoban.Square, bool) {
 func (g *pushGraph) intern(parent uint32, m sokoban.Push, h uint64) (uint32, bool) {
 	id, fresh := g.store.Intern(g.key, h)
 	if fresh {
-		g.parent = append(g.parent, parent)
-		g.via = append(g.via, viaOf(m, 1))
+		g.links.Append(link{parent, viaOf(m, 1)})
 		g.stats.Stored++
 	}
 	return id, fresh
@@ -503,7 +506,7 @@ func viaOf(m sokoban.Push, steps int) uint32 {
 
 // bytes returns the memory held by the graph's tables.
 func (g *pushGraph) bytes() int64 {
-	return g.static + g.store.Bytes() + 4*int64(cap(g.parent)) + 4*int64(cap(g.via))
+	return g.static + g.store.Bytes() + g.links.Bytes()
 }
 
 // solution rebuilds the pushes leading to id and expands them into moves.
@@ -512,8 +515,8 @@ func (g *pushGraph) bytes() int64 {
 // is in the frame of the image stored for its position.
 func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 	var vias []uint32
-	for ; g.parent[id] != noParent; id = g.parent[id] {
-		vias = append(vias, g.via[id])
+	for ln := g.links.At(int(id)); ln.parent != noParent; ln = g.links.At(int(ln.parent)) {
+		vias = append(vias, ln.via)
 	}
 	slices.Reverse(vias)
 	var pushes []sokoban.Push

@@ -102,7 +102,7 @@ func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int
 			return res, nil
 		}
 		g.store = sokoban.NewStore(g.board.KeySize())
-		g.parent, g.via = g.parent[:0], g.via[:0]
+		g.links.Reset()
 	}
 }
 
@@ -164,8 +164,7 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		g.key = pos.PackExact(g.key[:0])
 		id, fresh := g.store.Intern(g.key, pos.HashExact())
 		if fresh {
-			g.parent = append(g.parent, parent)
-			g.via = append(g.via, via)
+			g.links.Append(link{parent, via})
 			g.stats.Stored++
 		}
 		return id, fresh

@@ -90,16 +90,37 @@ func (p *Position) Unpack(key []byte) {
 // cache miss each in a large table); equal tags are confirmed by comparing
 // the packed keys, so a hash collision can never merge two different
 // states.
+//
+// The slots are split into parts by the hash's top bits, each doubling on
+// its own: one table doubling at once held its old slots beside twice as
+// many new ones, a jump of a quarter of a large search's memory in one
+// insertion, past its --memory budget before the search could look.
 type Store struct {
 	stride int
 	n      int
 	keys   [][]byte   // page id>>pageBits: packed states, stride bytes each
 	hashes [][]uint64 // page id>>pageBits: hashes
-	slots  []uint64   // tag(hash)<<32 | id+1, or 0 for empty
-	mask   uint64
+	parts  [parts]slotPart
+	slots  int // slots in all parts
 	// touched keeps Touch's loads from being optimized away.
 	touched uint64
 }
+
+// slotPart is one part of a Store's slot table: the states whose hashes
+// share its top partBits bits.
+type slotPart struct {
+	slots []uint64 // tag(hash)<<32 | id+1, or 0 for empty
+	mask  uint64
+	n     int
+}
+
+// partBits sets the number of parts: 32.
+const partBits = 5
+
+const parts = 1 << partBits
+
+// partSlots is the slots of a part in a new store: 1,024 in all.
+const partSlots = 32
 
 // pageBits sets the states a page holds: 4,096.
 const pageBits = 12
@@ -115,10 +136,15 @@ func tagMatch(v, h uint64) bool { return (v^h)>>32 == 0 }
 // NewStore returns an empty store for packed keys of the given size.
 func NewStore(keySize int) *Store {
 	s := &Store{stride: keySize}
-	s.slots = make([]uint64, 1024)
-	s.mask = uint64(len(s.slots) - 1)
+	for i := range s.parts {
+		s.parts[i] = slotPart{slots: make([]uint64, partSlots), mask: partSlots - 1}
+	}
+	s.slots = parts * partSlots
 	return s
 }
+
+// part returns the part of the slot table that holds hash h.
+func (s *Store) part(h uint64) *slotPart { return &s.parts[h>>(64-partBits)] }
 
 // Len returns the number of stored states.
 func (s *Store) Len() int { return s.n }
@@ -134,13 +160,14 @@ func (s *Store) Hash(id uint32) uint64 { return s.hashes[id>>pageBits][id&(pageL
 
 // Bytes returns the memory held by the store.
 func (s *Store) Bytes() int64 {
-	return int64(len(s.keys))*pageLen*int64(s.stride+8) + 8*int64(cap(s.slots))
+	return int64(len(s.keys))*pageLen*int64(s.stride+8) + 8*int64(s.slots)
 }
 
 // Find returns the id of key, if stored.
 func (s *Store) Find(key []byte, h uint64) (uint32, bool) {
-	for i := h & s.mask; ; i = (i + 1) & s.mask {
-		v := s.slots[i]
+	p := s.part(h)
+	for i := h & p.mask; ; i = (i + 1) & p.mask {
+		v := p.slots[i]
 		if v == 0 {
 			return 0, false
 		}
@@ -153,12 +180,13 @@ func (s *Store) Find(key []byte, h uint64) (uint32, bool) {
 // Intern returns the id of key, storing it first if new (fresh is then true).
 // h must be a hash of key that the caller computes the same way every time.
 func (s *Store) Intern(key []byte, h uint64) (id uint32, fresh bool) {
-	i := h & s.mask
-	for v := s.slots[i]; v != 0; v = s.slots[i] {
+	p := s.part(h)
+	i := h & p.mask
+	for v := p.slots[i]; v != 0; v = p.slots[i] {
 		if id := uint32(v) - 1; tagMatch(v, h) && bytes.Equal(s.Key(id), key) {
 			return id, false
 		}
-		i = (i + 1) & s.mask
+		i = (i + 1) & p.mask
 	}
 	id = uint32(s.n)
 	page, at := s.n>>pageBits, s.n&(pageLen-1)
@@ -169,23 +197,29 @@ func (s *Store) Intern(key []byte, h uint64) (id uint32, fresh bool) {
 	copy(s.keys[page][at*s.stride:], key[:s.stride])
 	s.hashes[page][at] = h
 	s.n++
-	s.slots[i] = slotOf(id, h)
-	if uint64(s.n)*4 > uint64(len(s.slots))*3 {
-		s.grow()
+	p.slots[i] = slotOf(id, h)
+	p.n++
+	if uint64(p.n)*4 > uint64(len(p.slots))*3 {
+		s.grow(p)
 	}
 	return id, true
 }
 
-func (s *Store) grow() {
-	s.slots = make([]uint64, 2*len(s.slots))
-	s.mask = uint64(len(s.slots) - 1)
-	for id := range uint32(s.n) {
-		h := s.Hash(id)
-		i := h & s.mask
-		for s.slots[i] != 0 {
-			i = (i + 1) & s.mask
+// grow doubles part p, placing its states again by their stored hashes.
+func (s *Store) grow(p *slotPart) {
+	old := p.slots
+	p.slots = make([]uint64, 2*len(old))
+	p.mask = uint64(len(p.slots) - 1)
+	s.slots += len(old)
+	for _, v := range old {
+		if v == 0 {
+			continue
 		}
-		s.slots[i] = slotOf(id, h)
+		i := s.Hash(uint32(v)-1) & p.mask
+		for p.slots[i] != 0 {
+			i = (i + 1) & p.mask
+		}
+		p.slots[i] = v
 	}
 }
 
@@ -198,10 +232,12 @@ func (s *Store) grow() {
 func (s *Store) Touch(hashes []uint64) {
 	var x uint64
 	for _, h := range hashes {
-		x |= s.slots[h&s.mask]
+		p := s.part(h)
+		x |= p.slots[h&p.mask]
 	}
 	for _, h := range hashes {
-		if v := s.slots[h&s.mask]; v != 0 && tagMatch(v, h) {
+		p := s.part(h)
+		if v := p.slots[h&p.mask]; v != 0 && tagMatch(v, h) {
 			id := uint32(v) - 1
 			x |= uint64(s.keys[id>>pageBits][int(id&(pageLen-1))*s.stride])
 		}

@@ -5,5 +5,8 @@ package sokoban
 // for each.
 func (s *Store) Reset() {
 	s.n = 0
-	clear(s.slots)
+	for i := range s.parts {
+		clear(s.parts[i].slots)
+		s.parts[i].n = 0
+	}
 }

@@ -9,8 +9,8 @@ func TestStoreCollisions(t *testing.T) {
 	colliding := []uint64{
 		0x1234_5678_0000_0001,
 		0x1234_5678_0000_0001, // same hash, different key
-		0x1234_5678_0000_0401, // same tag, same slot while the table has 1024
-		0x8765_4321_0000_0001, // same slot, other tag
+		0x1234_5678_0000_0401, // same tag, same slot while its part has 1024
+		0x1234_5679_0000_0001, // same part and slot, other tag
 		0,
 	}
 	hash := func(i int) uint64 {
@@ -76,5 +76,26 @@ func TestStoreTouch(t *testing.T) {
 		if id != uint32(i) || fresh != (i >= 100) {
 			t.Fatalf("key %d after Touch: id %d fresh %v", i, id, fresh)
 		}
+	}
+}
+
+// TestStoreGrowsInSmallSteps interns a million states and checks that no
+// one insertion grows the store by more than a sixteenth of what it holds
+// (once it holds a few pages): what an insertion allocates at once lands
+// beyond a search's --memory before the search can look. Before, the one
+// slot table doubled at once, adding a third of the store.
+func TestStoreGrowsInSmallSteps(t *testing.T) {
+	s := NewStore(8)
+	key := make([]byte, 8)
+	prev := s.Bytes()
+	for i := range 1 << 20 {
+		h := uint64(i+1) * 0x9e37_79b9_7f4a_7c15
+		key[0], key[1], key[2] = byte(i), byte(i>>8), byte(i>>16)
+		s.Intern(key, h)
+		now := s.Bytes()
+		if step := now - prev; prev > 1<<20 && step > prev/16 {
+			t.Fatalf("state %d: the store grew from %d to %d bytes at once", i, prev, now)
+		}
+		prev = now
 	}
 }

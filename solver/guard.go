@@ -69,7 +69,7 @@ func (g *Guard) Tick(stats *Stats) (Status, bool) {
 	if g.budget.Iterations > 0 && stats.Iterations >= g.budget.Iterations {
 		return IterationLimit, true
 	}
-	if g.budget.Memory > 0 && stats.Bytes > g.budget.Memory {
+	if g.budget.Memory > 0 && stats.Bytes > g.budget.Tables() {
 		return MemoryLimit, true
 	}
 	g.calls++

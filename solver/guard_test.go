@@ -58,3 +58,26 @@ func TestGuardLooksAfterMuchWork(t *testing.T) {
 		t.Errorf("quick Ticks: the guard looks every %d, want %d", g.every, checkEvery)
 	}
 }
+
+// TestGuardKeepsHeadroom: a search's tables get seven eighths of
+// Budget.Memory; the guard stops it with MemoryLimit once they hold more,
+// and 0 means no limit.
+func TestGuardKeepsHeadroom(t *testing.T) {
+	cases := []struct {
+		memory, bytes int64
+		stop          bool
+	}{
+		{800, 700, false},
+		{800, 701, true},
+		{64 << 20, 56 << 20, false},
+		{64 << 20, 56<<20 + 1, true},
+		{0, 1 << 40, false},
+	}
+	for _, c := range cases {
+		g := NewGuard(context.Background(), Options{Budget: Budget{Memory: c.memory}})
+		st, stop := g.Tick(&Stats{Bytes: c.bytes})
+		if stop != c.stop || (stop && st != MemoryLimit) {
+			t.Errorf("memory %d, tables %d: %v %v, want stop %v", c.memory, c.bytes, st, stop, c.stop)
+		}
+	}
+}

@@ -82,7 +82,20 @@ type Budget struct {
 	Time       time.Duration // wall-clock time
 	Nodes      int64         // states expanded
 	Iterations int64         // iterations, for iterative solvers such as MCTS
-	Memory     int64         // bytes held by the search's own tables
+	Memory     int64         // bytes the search may hold: its tables get Tables() of it
+}
+
+// headroomPart sets the share of Budget.Memory kept out of a search's
+// tables: an eighth, for what the process holds beside them while the
+// runtime's soft memory limit (set to the budgets) keeps its heap near
+// Memory: garbage between collections, a hash table's old slots while it
+// doubles, buffers of one expansion.
+const headroomPart = 8
+
+// Tables returns the bytes a search's own tables (Stats.Bytes) may hold:
+// Memory less an eighth of headroom; 0 when Memory is 0 (no limit).
+func (b Budget) Tables() int64 {
+	return b.Memory - b.Memory/headroomPart
 }
 
 // Stats are a search's counters.

@@ -272,8 +272,8 @@ func TestPlayNeedsTerminal(t *testing.T) {
 }
 
 // --memory 0 means no limit of soko's own; the runtime's soft limit then
-// stays at four fifths of physical memory. A budget sets it a little above
-// the budgets of the workers.
+// stays at four fifths of physical memory. A budget sets it to the budgets
+// of the workers.
 func TestMemoryLimit(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	if _, _, err := soko(t, "", "solve", "--memory", "0", "--no-solution", "microban:2"); err != nil {
@@ -285,7 +285,7 @@ func TestMemoryLimit(t *testing.T) {
 	if _, _, err := soko(t, "", "solve", "--memory", "64MiB", "-j", "2", "--no-solution", "microban:2-3"); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := debug.SetMemoryLimit(-1), int64(2*64<<20*9/8+memoryOverhead); got != want {
+	if got, want := debug.SetMemoryLimit(-1), int64(2*64<<20); got != want {
 		t.Errorf("--memory 64MiB -j 2: soft limit %d, want %d", got, want)
 	}
 }

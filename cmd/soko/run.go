@@ -369,12 +369,14 @@ func (p paramValue) Set(s string) error { return p.params.Set(p.name + "=" + s) 
 // setMemoryLimit sets the Go runtime's soft memory limit for workers
 // searches of perRun bytes each (0: no limit of their own).
 //
-// The searches count the tables they hold (Stats.Bytes) and stop at their
-// budget; the process holds more: garbage the collector has not yet
-// reclaimed (by default the heap grows to twice the live data before it
-// runs), a grown slice beside the one it replaces, the runtime and the
-// binary. A soft limit a little above the budgets makes the collector run
-// earlier instead, so the process stays close to what --memory says.
+// Each search stops when its tables (Stats.Bytes) reach seven eighths of
+// its budget (solver.Budget.Tables); the process holds more: garbage the
+// collector has not yet reclaimed (by default the heap grows to twice the
+// live data before it runs), a hash table's old slots while it doubles,
+// the parsed levels. A soft limit at the budgets themselves makes the
+// collector run earlier instead, so that the Go runtime's memory stays
+// within --memory and the process's peak RSS is --memory plus the binary
+// and the runtime's own (about 13 MB).
 func setMemoryLimit(workers int, perRun int64) {
 	debug.SetMemoryLimit(memoryLimit(workers, perRun))
 }
@@ -383,11 +385,12 @@ func setMemoryLimit(workers int, perRun int64) {
 func memoryLimit(workers int, perRun int64) int64 {
 	limit := solver.PhysicalMemory() * 4 / 5
 	if perRun > 0 {
-		limit = min(limit, int64(workers)*perRun*9/8+memoryOverhead)
+		limit = min(limit, max(int64(workers)*perRun, memoryFloor))
 	}
 	return limit
 }
 
-// memoryOverhead is the Go heap a soko process holds beside the searches'
-// tables: the parsed level, the progress line, buffers.
-const memoryOverhead = 24 << 20
+// memoryFloor is the least soft limit: below it the collector would run
+// all the time on the few MiB any soko process holds (the runtime, the
+// levels parsed), for searches that stop at once anyway.
+const memoryFloor = 16 << 20

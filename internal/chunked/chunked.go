@@ -6,6 +6,8 @@
 // returns stay valid across appends.
 package chunked
 
+import "unsafe"
+
 // chunkBits sets the chunk size: 8192 elements.
 const chunkBits = 13
 
@@ -30,6 +32,9 @@ func (s *Slice[T]) Append(v T) {
 	s.n++
 }
 
+// Reset empties the slice and keeps its chunks for what is appended next.
+func (s *Slice[T]) Reset() { s.n = 0 }
+
 // At returns a pointer to element i, which stays valid as the slice grows.
 // It panics when i is out of range, as indexing a slice does.
 func (s *Slice[T]) At(i int) *T {
@@ -41,3 +46,9 @@ func (s *Slice[T]) At(i int) *T {
 
 // Cap returns the number of elements the chunks allocated so far can hold.
 func (s *Slice[T]) Cap() int { return len(s.chunks) * chunkLen }
+
+// Bytes returns the memory the slice holds: its chunks and their index.
+func (s *Slice[T]) Bytes() int64 {
+	var zero T
+	return int64(s.Cap())*int64(unsafe.Sizeof(zero)) + int64(cap(s.chunks))*int64(unsafe.Sizeof([]T(nil)))
+}

@@ -50,3 +50,24 @@ func TestAtOutOfRange(t *testing.T) {
 		}()
 	}
 }
+
+// TestBytesAndReset: Bytes counts whole chunks and their index, Reset
+// empties the slice and keeps its chunks for what comes next.
+func TestBytesAndReset(t *testing.T) {
+	var s Slice[int32]
+	for i := range chunkLen + 1 {
+		s.Append(int32(i))
+	}
+	if got, want := s.Bytes(), int64(2*chunkLen*4+cap(s.chunks)*24); got != want {
+		t.Errorf("Bytes %d, want %d", got, want)
+	}
+	before := s.Bytes()
+	s.Reset()
+	if s.Len() != 0 || s.Bytes() != before {
+		t.Errorf("after Reset: Len %d, Bytes %d; want 0 and %d", s.Len(), s.Bytes(), before)
+	}
+	s.Append(7)
+	if *s.At(0) != 7 || s.Cap() != 2*chunkLen {
+		t.Errorf("after Reset and Append: At(0) %d, Cap %d", *s.At(0), s.Cap())
+	}
+}
