@@ -100,6 +100,32 @@ var decimal = regexp.MustCompile(`^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-
 // command holds its number flags to the same syntax.
 func IsDecimal(s string) bool { return decimal.MatchString(s) }
 
+// ParseDecimal reads a number written as IsDecimal says, as every number
+// of a parameter and of the soko command's flags is. The result is finite,
+// and 0 only where the text is: a value too small to tell from 0 is
+// refused rather than read as 0, which often means "no limit". The error
+// says why in a few words ("not a decimal number").
+func ParseDecimal(s string) (float64, error) {
+	if !IsDecimal(s) {
+		return 0, errors.New("not a decimal number")
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	mantissa, _, _ := strings.Cut(strings.ToLower(s), "e")
+	switch {
+	case x == 0 && strings.ContainsAny(mantissa, "123456789"):
+		return 0, ErrNearZero
+	case errors.Is(err, strconv.ErrRange): // beyond float64, so beyond any range
+		return 0, errors.New("out of range")
+	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+		return 0, errors.New("not a number")
+	}
+	return x, nil
+}
+
+// ErrNearZero is ParseDecimal's error for a number that is not 0 but
+// too small to tell from it.
+var ErrNearZero = errors.New("too small to tell from 0")
+
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // Check reports whether v is a value p accepts, with an error naming the
@@ -144,19 +170,10 @@ func (p Param) parse(v string) (float64, error) {
 		}
 		return 0, nil
 	}
-	if !IsDecimal(v) {
-		return 0, bad("not a decimal number")
-	}
-	x, err := strconv.ParseFloat(v, 64)
+	x, err := ParseDecimal(v)
 	switch {
-	case x == 0 && strings.ContainsAny(strings.ToLower(v)[:strings.IndexAny(strings.ToLower(v)+"e", "e")], "123456789"):
-		return 0, bad("too small to tell from 0")
-	case errors.Is(err, strconv.ErrRange): // beyond float64, so beyond any range
-		return 0, bad("out of range")
 	case err != nil:
-		return 0, bad("not a number")
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return 0, bad("not finite")
+		return 0, bad(err.Error())
 	case p.Kind == Int && x != math.Trunc(x):
 		return 0, bad("not an integer")
 	case x < p.Min || x > p.Max:

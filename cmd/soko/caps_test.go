@@ -15,9 +15,12 @@ import (
 )
 
 // TestServeFlagRanges replays soko serve taking --jobs 1000000, --queue 1e8
-// and --memory 1000TiB: every flag of a server is ranged, a value past
-// its range a usage error naming the flag and what it takes. The context
-// is cancelled, so that a server started by mistake stops at once.
+// and --memory 1000TiB, then echoing such values reformatted ("1024000.0GiB",
+// "1000h0m0s"), taking --memory 1KiB and exiting 1 on --addr :99999: every
+// flag of a server is ranged, --memory from 16 MiB, and a value past its
+// range, or an address that cannot be listened on, is a usage error naming
+// the flag as typed and what it takes. The context is cancelled, so that a
+// server started by mistake stops at once.
 func TestServeFlagRanges(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -26,9 +29,21 @@ func TestServeFlagRanges(t *testing.T) {
 		want string
 	}{
 		{[]string{"--queue", "100000000"}, `bad --queue "100000000": want a whole number from 0 to`},
-		{[]string{"--memory", "1000TiB"}, `bad --memory "1024000.0GiB": more than this machine's memory`},
-		{[]string{"--max-body", "1GiB"}, `bad --max-body "1.0GiB": want a size from 1 byte to 64.0MiB`},
-		{[]string{"--time", "1000h"}, `bad --time "1000h0m0s": want at most 24h0m0s a job`},
+		{[]string{"--memory", "1000TiB"}, `bad --memory "1000TiB": more than this machine's memory`},
+		{[]string{"--max-body", "1GiB"}, `bad --max-body "1GiB": want a size from 1 byte to 64.0MiB`},
+		{[]string{"--time", "1000h"}, `bad --time "1000h": want at most 24h a job`},
+		{[]string{"--queue", "1e8"}, `bad --queue "1e8": want a whole number from 0 to`},
+		{[]string{"-j", "1", "--queue", "6.5e1"}, `bad --queue "6.5e1": want a whole number from 0 to 64 (64 per --jobs slot)`},
+		{[]string{"--memory", "1KiB"}, `bad --memory "1KiB": want at least 16MiB a job`},
+		{[]string{"--memory", "16777215B"}, `bad --memory "16777215B": want at least 16MiB a job`},
+		{[]string{"--memory", "0.0"}, `--memory 0.0 (no limit, as on solve and bench) is refused`},
+		{[]string{"--time", "0ms"}, `--time 0ms (no limit, as on solve and bench) is refused`},
+		{[]string{"--idle", "0s"}, `bad --idle "0s": want a duration of more than 0`},
+		{[]string{"--max-conns", "1e5"}, `bad --max-conns "1e5": want a whole number from 1 to 10000`},
+		{[]string{"--addr", "127.0.0.1:99999"}, `bad --addr "127.0.0.1:99999": port "99999": want a number from 0 to 65535`},
+		{[]string{"--addr", ":-1"}, `bad --addr ":-1": port "-1"`},
+		{[]string{"--addr", "127.0.0.1"}, `bad --addr "127.0.0.1": want HOST:PORT, such as 127.0.0.1:8080 or :0`},
+		{[]string{"--addr", "::1:80"}, `bad --addr "::1:80": want HOST:PORT`},
 		{[]string{"--max-conns", "0"}, `bad --max-conns "0": want a whole number from 1 to 10000`},
 		{[]string{"--max-conns", "1000000"}, `bad --max-conns "1000000": want a whole number from 1 to 10000`},
 		{[]string{"--max-conns", "10", "--max-conns-per-ip", "11"}, `bad --max-conns-per-ip "11": want a whole number from 1 to --max-conns (10)`},
@@ -39,6 +54,19 @@ func TestServeFlagRanges(t *testing.T) {
 		var u usageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("serve %q: %v, want a usage error %q", tc.args, err, tc.want)
+		}
+	}
+	// At the edges of the ranges the server starts, and stops at once on
+	// the cancelled context.
+	for _, args := range [][]string{
+		{"--memory", "16MiB"}, {"--time", "24h"}, {"--queue", "0"}, {"--max-body", "1B"}, {"--idle", "1ns"},
+		{"--max-conns", "1", "--max-conns-per-ip", "1"}, {"--addr", "127.0.0.1:0"}, {"--addr", "[::1]:0"},
+	} {
+		var out, errOut strings.Builder
+		err := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), strings.NewReader(""), &out, &errOut)
+		var u usageError
+		if errors.As(err, &u) {
+			t.Errorf("serve %q: %v", args, err)
 		}
 	}
 }

@@ -21,23 +21,84 @@ import (
 // writes them as --flag, as the README does.
 
 // parseDuration reads a time limit: a Go duration such as 500ms, 10s or
-// 2m, or 0 for none. Negative durations are refused.
+// 2m, or 0 for none. A sign is refused (the numbers of flags have none),
+// and so is a value above 0 that is less than a nanosecond, which Go reads
+// as 0, that is no limit.
 func parseDuration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil || d < 0 {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil || d < 0 || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
 		return 0, errors.New("want a duration such as 500ms, 10s or 2m")
+	case d == 0 && strings.ContainsAny(s, "123456789"):
+		return 0, errors.New("above 0 but below 1ns, the shortest duration it takes")
 	}
 	return d, nil
 }
 
 // parseCount reads a node or iteration limit: a whole number, 0 for none.
 func parseCount(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || !naturalSyntax.MatchString(s) {
+	n, err := parseWhole(strings.TrimSpace(s))
+	if err != nil || n < 0 {
 		return 0, errors.New("want a whole number, at least 0 (0: no limit)")
 	}
 	return n, nil
+}
+
+// parseWhole reads a whole number written in decimal, as every number of
+// soko's flags and parameters is (solver.IsDecimal): 1000, 1e3 and 10.0e2
+// alike, read exactly rather than through a float. A value that is not
+// whole or lies outside int64 is refused.
+func parseWhole(s string) (int64, error) {
+	if !solver.IsDecimal(s) {
+		return 0, errors.New("not a decimal number")
+	}
+	sign, s := "", strings.ToLower(s)
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		sign, s = "-", rest
+	}
+	mantissa, expText, _ := strings.Cut(s, "e")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return 0, nil
+	}
+	exp := 0
+	if expText != "" {
+		e, err := strconv.Atoi(expText)
+		switch {
+		case err != nil && strings.HasPrefix(expText, "-"):
+			e = -1 << 30
+		case err != nil:
+			e = 1 << 30
+		}
+		exp = max(-1<<30, min(e, 1<<30))
+	}
+	significant := strings.TrimRight(digits, "0")
+	exp += len(digits) - len(significant) - len(frac)
+	switch {
+	case exp < 0:
+		return 0, errors.New("not whole")
+	case len(significant)+exp > 19:
+		return 0, errors.New("out of range")
+	}
+	n, err := strconv.ParseInt(sign+significant+strings.Repeat("0", exp), 10, 64)
+	if err != nil {
+		return 0, errors.New("out of range")
+	}
+	return n, nil
+}
+
+// parseNatural is parseWhole for numbers from 0 to the largest uint64.
+func parseNatural(s string) (uint64, error) {
+	if naturalSyntax.MatchString(s) {
+		return strconv.ParseUint(s, 10, 64)
+	}
+	n, err := parseWhole(s)
+	if err == nil && n < 0 {
+		err = errors.New("below 0")
+	}
+	return uint64(n), err
 }
 
 // parseSeeds reads seeds written as a list of numbers and ranges, such as
@@ -46,10 +107,10 @@ func parseSeeds(s string) ([]uint64, error) {
 	var out []uint64
 	for part := range strings.SplitSeq(s, ",") {
 		a, b, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		lo, err1 := strconv.ParseUint(a, 10, 64)
+		lo, err1 := parseNatural(a)
 		hi, err2 := lo, error(nil)
 		if isRange {
-			hi, err2 = strconv.ParseUint(b, 10, 64)
+			hi, err2 = parseNatural(strings.TrimSpace(b))
 		}
 		if err1 != nil || err2 != nil || hi < lo || hi-lo >= 1e6 {
 			return nil, errors.New("want seeds such as 7, 1,2,3 or 1-5 (whole numbers, ranges up to a million seeds)")
@@ -111,12 +172,11 @@ func (v workersValue) String() string {
 }
 
 func (v workersValue) Set(s string) error {
-	s = strings.TrimSpace(s)
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || !naturalSyntax.MatchString(s) {
+	n, err := parseWhole(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > math.MaxInt {
 		return errors.New("want a whole number, at least 1")
 	}
-	*v.n = n
+	*v.n = int(n)
 	return nil
 }
 
@@ -154,49 +214,96 @@ func (v checkedDuration) Set(s string) error {
 	return v.Value.Set(s)
 }
 
-// checkedNumber is a flag package number flag that takes plain decimal
-// numbers only: the flag package also reads 1_0, 0x10 and +5.
+// checkedNumber is a flag package number flag that takes the numbers of
+// solver.IsDecimal and only those: the flag package also reads 1_0, 0x10
+// and +5, and its whole-number flags refuse 1e3. read checks the text and
+// returns it as the flag package reads it.
 type checkedNumber struct {
 	flag.Value
-	syntax func(string) bool
-	want   string
+	read func(string) (string, error)
+	want string
 }
 
 func (v checkedNumber) Set(s string) error {
-	if !v.syntax(s) {
+	text, err := v.read(s)
+	switch {
+	case err != nil && (err.Error() == "not a decimal number" || err.Error() == "below 0"):
 		return errors.New(v.want)
+	case err != nil:
+		return fmt.Errorf("%v; %s", err, v.want)
 	}
-	return v.Value.Set(s)
+	return v.Value.Set(text)
+}
+
+// readWhole, readNatural and readDecimal are checkedNumber's readers of
+// whole numbers, whole numbers from 0 and decimals.
+func readWhole(s string) (string, error) {
+	n, err := parseWhole(s)
+	return strconv.FormatInt(n, 10), err
+}
+
+func readNatural(s string) (string, error) {
+	n, err := parseNatural(s)
+	return strconv.FormatUint(n, 10), err
+}
+
+func readDecimal(s string) (string, error) {
+	_, err := solver.ParseDecimal(s)
+	return s, err
 }
 
 var (
-	wholeSyntax   = regexp.MustCompile(`^-?[0-9]+$`)
 	naturalSyntax = regexp.MustCompile(`^[0-9]+$`)
-	errNotWhole   = "want a whole number written in decimal digits"
-	errNotNatural = "want a whole number from 0, written in decimal digits"
-	errNotDecimal = "want a decimal number such as 8 or 0.5"
+	errNotWhole   = "want a whole number in decimal, such as 200 or 1e3"
+	errNotNatural = "want a whole number from 0, in decimal, such as 200 or 1e3"
+	errNotDecimal = "want a decimal number such as 8, 0.5 or 1e3"
 )
 
 // checkFlagTypes makes the duration and number flags of fs defined with
 // the flag package's own Var functions answer like soko's value types, so
 // that a bad time or number reads the same on every command.
 func checkFlagTypes(fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		g, ok := f.Value.(flag.Getter)
-		if !ok {
-			return
-		}
-		switch g.Get().(type) {
-		case time.Duration:
-			f.Value = checkedDuration{f.Value}
-		case int, int64:
-			f.Value = checkedNumber{f.Value, wholeSyntax.MatchString, errNotWhole}
-		case uint, uint64:
-			f.Value = checkedNumber{f.Value, naturalSyntax.MatchString, errNotNatural}
-		case float64:
-			f.Value = checkedNumber{f.Value, solver.IsDecimal, errNotDecimal}
-		}
-	})
+	fs.VisitAll(func(f *flag.Flag) { f.Value = checkedType(f.Value) })
+}
+
+// checkedType is v checked as checkFlagTypes says; a typedValue is
+// checked within, so that it keeps the text as typed.
+func checkedType(v flag.Value) flag.Value {
+	if t, ok := v.(typedValue); ok {
+		t.Value = checkedType(t.Value)
+		return t
+	}
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return v
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return checkedDuration{v}
+	case int, int64:
+		return checkedNumber{v, readWhole, errNotWhole}
+	case uint, uint64:
+		return checkedNumber{v, readNatural, errNotNatural}
+	case float64:
+		return checkedNumber{v, readDecimal, errNotDecimal}
+	}
+	return v
+}
+
+// typedValue is a flag value that keeps the text it was last set from, so
+// that a check made after parsing (a range that depends on another flag)
+// can echo what the user typed rather than the value reformatted.
+type typedValue struct {
+	flag.Value
+	text *string
+}
+
+func (v typedValue) Set(s string) error {
+	if err := v.Value.Set(s); err != nil {
+		return err
+	}
+	*v.text = s
+	return nil
 }
 
 // alias defines name as another name of the flag target, which must exist.
@@ -277,6 +384,9 @@ func flagError(fs *flag.FlagSet, err error) string {
 // wantOf says what a flag of the flag package's number types takes.
 func wantOf(f *flag.Flag) string {
 	v := f.Value
+	if t, ok := v.(typedValue); ok {
+		v = t.Value
+	}
 	if c, ok := v.(checkedNumber); ok {
 		v = c.Value
 	}

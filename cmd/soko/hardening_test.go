@@ -243,7 +243,7 @@ func TestFrictions(t *testing.T) {
 		want string
 	}{
 		{[]string{"generate", "--seed", "-1"}, `bad --seed "-1": want a whole number from 0`},
-		{[]string{"generate", "--count", "1_0"}, `bad --count "1_0": want a whole number written in decimal digits`},
+		{[]string{"generate", "--count", "1_0"}, `bad --count "1_0": want a whole number in decimal`},
 		{[]string{"generate", "--count", "+5"}, `bad --count "+5"`},
 		{[]string{"solve", "--nodes", "+5", "microban:1"}, `bad --nodes "+5"`},
 		{[]string{"solve", "-j", "+2", "microban:1"}, `bad -j "+2"`},

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 
 	"soko/levels"
@@ -293,6 +292,10 @@ func (v sizeValue) Set(s string) error {
 	return nil
 }
 
+// parseBytes reads a size: a decimal number (solver.IsDecimal, no sign)
+// with an optional unit, KiB, MiB, GiB and TiB or K, M, G and T of 1024,
+// KB, MB, GB and TB of 1000, B. A fraction of a byte is dropped, and a size
+// above 0 that would so become 0 (none, on most flags) is refused.
 func parseBytes(s string) (int64, error) {
 	t := strings.TrimSpace(strings.ToUpper(s))
 	units := []struct {
@@ -308,11 +311,15 @@ func parseBytes(s string) (int64, error) {
 			break
 		}
 	}
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || f < 0 || f*float64(mult) > 1<<62 {
+	f, err := solver.ParseDecimal(t)
+	n := int64(f * float64(mult))
+	switch {
+	case errors.Is(err, solver.ErrNearZero) || err == nil && f > 0 && n == 0:
+		return 0, errors.New("above 0 but below 1B, the smallest size it takes")
+	case err != nil || strings.HasPrefix(t, "-") || f*float64(mult) > 1<<62:
 		return 0, errors.New("want a size such as 512MiB, 4GiB or 2G")
 	}
-	return int64(f * float64(mult)), nil
+	return n, nil
 }
 
 func formatBytes(n int64) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,14 +19,15 @@ import (
 )
 
 type serveConfig struct {
-	addr string
-	web  web.Config
+	addr  string
+	web   web.Config
+	typed map[string]*string // flag name: the text it was given, "" if none
 }
 
 const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).
 --time and --memory are the budget of every job, which a request may lower
 but not raise. Unlike on solve and bench, 0 is refused for them: every job
-of a server has a time and a memory limit. The Go runtime's soft memory
+of a server has a time and a memory limit, and the memory is at least 16MiB. The Go runtime's soft memory
 limit is set from --jobs and --memory as solve and bench set it from -j and
 --memory.
 `
@@ -39,7 +41,7 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 	alias(fs, "j", "jobs")
 	fs.IntVar(&c.web.MaxQueue, "queue", 0, "`N` solver jobs waiting for a slot; more are answered 429 busy (default: one per core)")
 	fs.Var(durationValue{&c.web.MaxTime}, "time", "time limit `D` per job, e.g. 10s, 2m; requests may ask for less (default 1m0s)")
-	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit `SIZE` per job, e.g. 512MiB; requests may ask for less (default: a third of physical memory shared by the jobs, at most 1GiB)")
+	fs.Var(sizeValue{&c.web.MaxMemory}, "memory", "memory limit `SIZE` per job, at least 16MiB, e.g. 512MiB; requests may ask for less (default: a third of physical memory shared by the jobs, at most 1GiB)")
 	fs.Var(sizeValue{&c.web.MaxBody}, "max-body", "largest request body `SIZE`, e.g. 1MiB (default 1MiB)")
 	fs.Var(durationValue{&c.web.IdleCancel}, "idle", "cancel a job nobody has watched for `D` (default 15s)")
 	fs.IntVar(&c.web.MaxConns, "max-conns", 0, "`N` connections open at once; more are answered 503 and closed (default 512)")
@@ -48,7 +50,41 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 	// The defaults after fs.Var, so that help does not print this
 	// machine's numbers; the usages above say what they are.
 	c.web = web.DefaultConfig()
+	// Every flag keeps its text, which the range checks echo (-j is
+	// --jobs's alias and shares its value; a boolean flag, which
+	// typedValue would make take a value, has no range).
+	c.typed = map[string]*string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); f.Name != "j" && !(ok && b.IsBoolFlag()) {
+			c.typed[f.Name] = new(string)
+			f.Value = typedValue{f.Value, c.typed[f.Name]}
+		}
+	})
+	fs.Lookup("j").Value = fs.Lookup("jobs").Value
 	return fs, c
+}
+
+// shown is how a range error of serve shows the value of flag name: as
+// typed, or as value says when the flag was not given.
+func (c *serveConfig) shown(name string, value any) string {
+	if t := c.typed[name]; t != nil && *t != "" {
+		return *t
+	}
+	return fmt.Sprint(value)
+}
+
+// checkAddr checks a listening address as far as it can be checked
+// before listening: HOST:PORT with a port from 0 to 65535 or a service
+// name. Whether the host is this machine's is up to net.Listen.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("want HOST:PORT, such as 127.0.0.1:8080 or :0")
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("port %q: want a number from 0 to 65535 or a service name", port)
+	}
+	return nil
 }
 
 // Ranges of serve's flags beyond those the values themselves check. A
@@ -56,8 +92,11 @@ func serveFlags() (*flag.FlagSet, *serveConfig) {
 // maxQueuePerJob per slot would wait that many time limits; a day is more
 // than any job of a shared server needs; each open connection holds about
 // 30 KiB (a goroutine and the HTTP server's buffers), so maxServeConns of
-// them take some 300 MiB at most.
+// them take some 300 MiB at most. A job gets at least minServeMemory: the
+// process's own memory (the runtime, the level, the server) is some
+// megabytes, and less would stop every search before it starts.
 const (
+	minServeMemory = 16 << 20
 	maxQueuePerJob = 64
 	maxServeTime   = 24 * time.Hour
 	maxServeConns  = 10000
@@ -125,23 +164,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	c.web.MaxJobs = capWorkersOf(stderr, "serve", "job slots", c.web.MaxJobs, math.MaxInt)
 	switch {
 	case c.web.MaxTime == 0:
-		return usagef("serve: --time 0 (no limit, as on solve and bench) is refused: every job of a server needs a time limit, such as 1m")
+		return usagef("serve: --time %s (no limit, as on solve and bench) is refused: every job of a server needs a time limit, such as 1m", c.shown("time", 0))
 	case c.web.MaxMemory == 0:
-		return usagef("serve: --memory 0 (no limit, as on solve and bench) is refused: every job of a server needs a memory limit, such as 1GiB")
+		return usagef("serve: --memory %s (no limit, as on solve and bench) is refused: every job of a server needs a memory limit, such as 1GiB", c.shown("memory", 0))
 	case c.web.MaxTime > maxServeTime:
-		return usagef("serve: bad --time \"%s\": want at most %s a job", c.web.MaxTime, maxServeTime)
+		return usagef("serve: bad --time %q: want at most %dh a job", c.shown("time", c.web.MaxTime), int(maxServeTime.Hours()))
+	case c.web.MaxMemory < minServeMemory:
+		return usagef("serve: bad --memory %q: want at least %dMiB a job", c.shown("memory", formatBytes(c.web.MaxMemory)), minServeMemory>>20)
 	case c.web.MaxMemory > solver.PhysicalMemory():
-		return usagef("serve: bad --memory \"%s\": more than this machine's memory (%s)", formatBytes(c.web.MaxMemory), formatBytes(solver.PhysicalMemory()))
+		return usagef("serve: bad --memory %q: more than this machine's memory (%s)", c.shown("memory", formatBytes(c.web.MaxMemory)), formatBytes(solver.PhysicalMemory()))
 	case c.web.MaxQueue < 0 || c.web.MaxQueue > maxQueuePerJob*c.web.MaxJobs:
-		return usagef("serve: bad --queue \"%d\": want a whole number from 0 to %d (%d per --jobs slot)", c.web.MaxQueue, maxQueuePerJob*c.web.MaxJobs, maxQueuePerJob)
+		return usagef("serve: bad --queue %q: want a whole number from 0 to %d (%d per --jobs slot)", c.shown("queue", c.web.MaxQueue), maxQueuePerJob*c.web.MaxJobs, maxQueuePerJob)
 	case c.web.MaxBody == 0 || c.web.MaxBody > level.MaxInput:
-		return usagef("serve: bad --max-body \"%s\": want a size from 1 byte to %s, such as 1MiB", formatBytes(c.web.MaxBody), formatBytes(level.MaxInput))
+		return usagef("serve: bad --max-body %q: want a size from 1 byte to %s, such as 1MiB", c.shown("max-body", formatBytes(c.web.MaxBody)), formatBytes(level.MaxInput))
 	case c.web.IdleCancel == 0:
-		return usagef("serve: bad --idle \"0\": want a duration of more than 0, such as 15s")
+		return usagef("serve: bad --idle %q: want a duration of more than 0, such as 15s", c.shown("idle", 0))
 	case c.web.MaxConns < 1 || c.web.MaxConns > maxServeConns:
-		return usagef("serve: bad --max-conns \"%d\": want a whole number from 1 to %d", c.web.MaxConns, maxServeConns)
+		return usagef("serve: bad --max-conns %q: want a whole number from 1 to %d", c.shown("max-conns", c.web.MaxConns), maxServeConns)
 	case c.web.MaxConnsPerIP < 1 || c.web.MaxConnsPerIP > c.web.MaxConns:
-		return usagef("serve: bad --max-conns-per-ip \"%d\": want a whole number from 1 to --max-conns (%d)", c.web.MaxConnsPerIP, c.web.MaxConns)
+		return usagef("serve: bad --max-conns-per-ip %q: want a whole number from 1 to --max-conns (%d)", c.shown("max-conns-per-ip", c.web.MaxConnsPerIP), c.web.MaxConns)
+	}
+	if err := checkAddr(c.addr); err != nil {
+		return usagef("serve: bad --addr %q: %v", c.addr, err)
 	}
 	setMemoryLimit(c.web.MaxJobs, c.web.MaxMemory)
 
