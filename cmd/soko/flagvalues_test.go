@@ -57,7 +57,8 @@ func TestBelowOneUnitRefused(t *testing.T) {
 // every number of every flag is written as a --param value is
 // (solver.IsDecimal: digits with an optional point and exponent, no sign
 // where none is taken, no 1_0, 0x10, +5, NaN or Inf), a whole-number flag
-// taking any such number whose value is whole, read exactly.
+// taking any such number whose value is whole, read exactly (generate
+// --size and optimize --radii took +10 through strconv.Atoi).
 func TestNumberSyntax(t *testing.T) {
 	for in, want := range map[string]int64{
 		"0": 0, "1000": 1000, "1e3": 1000, "1E3": 1000, "10.0e2": 1000, "1000.": 1000, "0.5e1": 5,
@@ -98,7 +99,8 @@ func TestNumberSyntax(t *testing.T) {
 	for _, args := range [][]string{
 		{"solve", "-j", "1e3"}, {"solve", "--nodes", "1e3"}, {"solve", "--iterations", "2.5e2"},
 		{"solve", "--seed", "1e2"}, {"solve", "--memory", "1e9"},
-		{"generate", "--count", "1e1"}, {"generate", "--seed", "1e2"}, {"play", "--speed", "1e1"},
+		{"generate", "--count", "1e1"}, {"generate", "--seed", "1e2"}, {"generate", "--size", "1e1x1.2e1"},
+		{"play", "--speed", "1e1"}, {"optimize", "--radii", "2e1,1e1"},
 	} {
 		fs := flagsOf(t, args[0])
 		if _, err := parseArgs(fs, args[1:]); err != nil {
@@ -121,6 +123,9 @@ func TestNumberSyntax(t *testing.T) {
 		{[]string{"generate", "--count", "0x10"}, `bad --count "0x10": want a whole number in decimal, such as 200 or 1e3`},
 		{[]string{"generate", "--seed", "-1e2"}, `bad --seed "-1e2": want a whole number from 0`},
 		{[]string{"play", "--speed", "1e-400"}, `bad --speed "1e-400": too small to tell from 0; want a decimal number`},
+		{[]string{"generate", "--size", "+10x10"}, `bad --size "+10x10": want WIDTHxHEIGHT`},
+		{[]string{"generate", "--size", "10x1_0"}, `bad --size "10x1_0": want WIDTHxHEIGHT`},
+		{[]string{"optimize", "--radii", "+20"}, `bad --radii "+20": want squares from 1`},
 		{[]string{"play", "--speed", "Inf"}, `bad --speed "Inf": want a decimal number such as 8, 0.5 or 1e3`},
 	} {
 		fs := flagsOf(t, c.args[0])
@@ -144,6 +149,9 @@ func flagsOf(t *testing.T, name string) *flag.FlagSet {
 		return fs
 	case "play":
 		fs, _ := playFlags()
+		return fs
+	case "optimize":
+		fs, _ := optimizeFlags()
 		return fs
 	}
 	t.Fatalf("no flags of %s here", name)

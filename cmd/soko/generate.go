@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -85,12 +86,12 @@ func (v sizeFlag) String() string {
 
 func (v sizeFlag) Set(s string) error {
 	ws, hs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
-	w, err1 := strconv.Atoi(ws)
-	h, err2 := strconv.Atoi(hs)
-	if !ok || err1 != nil || err2 != nil {
+	w, err1 := parseWhole(ws)
+	h, err2 := parseWhole(hs)
+	if !ok || err1 != nil || err2 != nil || w < 0 || h < 0 || w > math.MaxInt32 || h > math.MaxInt32 {
 		return errors.New("want WIDTHxHEIGHT, such as 10x10")
 	}
-	v.cfg.Width, v.cfg.Height = w, h
+	v.cfg.Width, v.cfg.Height = int(w), int(h)
 	return nil
 }
 

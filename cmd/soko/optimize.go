@@ -99,11 +99,11 @@ func (v radiiValue) Set(s string) error {
 		if strings.TrimSpace(part) == "" && !strings.Contains(s, ",") {
 			continue
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(part))
+		n, err := parseWhole(strings.TrimSpace(part))
 		if err != nil || n < 1 || n > optimize.MaxRadius {
 			return fmt.Errorf("want squares from 1 to %d, comma-separated, at most %d, such as 20,10", optimize.MaxRadius, optimize.MaxRadii)
 		}
-		radii = append(radii, n)
+		radii = append(radii, int(n))
 	}
 	if len(radii) > optimize.MaxRadii {
 		return fmt.Errorf("want at most %d radii, such as 20,10", optimize.MaxRadii)

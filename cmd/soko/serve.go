@@ -27,9 +27,9 @@ type serveConfig struct {
 const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).
 --time and --memory are the budget of every job, which a request may lower
 but not raise. Unlike on solve and bench, 0 is refused for them: every job
-of a server has a time and a memory limit, and the memory is at least 16MiB. The Go runtime's soft memory
-limit is set from --jobs and --memory as solve and bench set it from -j and
---memory.
+of a server has a time and a memory limit, and the memory is at least
+16MiB. The Go runtime's soft memory limit is set from --jobs and --memory
+as solve and bench set it from -j and --memory.
 `
 
 func serveFlags() (*flag.FlagSet, *serveConfig) {
