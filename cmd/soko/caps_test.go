@@ -44,6 +44,7 @@ func TestServeFlagRanges(t *testing.T) {
 		{[]string{"--addr", ":-1"}, `bad --addr ":-1": port "-1"`},
 		{[]string{"--addr", "127.0.0.1"}, `bad --addr "127.0.0.1": want HOST:PORT, such as 127.0.0.1:8080 or :0`},
 		{[]string{"--addr", "::1:80"}, `bad --addr "::1:80": want HOST:PORT`},
+		{[]string{"--addr", "192.0.2.1:0"}, `bad --addr "192.0.2.1:0": listen tcp 192.0.2.1:0: `},
 		{[]string{"--max-conns", "0"}, `bad --max-conns "0": want a whole number from 1 to 10000`},
 		{[]string{"--max-conns", "1000000"}, `bad --max-conns "1000000": want a whole number from 1 to 10000`},
 		{[]string{"--max-conns", "10", "--max-conns-per-ip", "11"}, `bad --max-conns-per-ip "11": want a whole number from 1 to --max-conns (10)`},

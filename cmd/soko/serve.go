@@ -10,6 +10,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"soko/internal/english"
@@ -190,7 +191,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	setMemoryLimit(c.web.MaxJobs, c.web.MaxMemory)
 
 	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.As(err, &dnsErr) || errors.Is(err, syscall.EADDRNOTAVAIL):
+		// A host that does not resolve, or is not this machine's: the
+		// address is wrong, not the machine's state (a port in use is).
+		return usagef("serve: bad --addr %q: %v", c.addr, err)
+	case err != nil:
 		return fmt.Errorf("serve: %w", err)
 	}
 	if w := exposureWarning(ln.Addr()); w != "" {
