@@ -51,7 +51,7 @@ func parseCount(s string) (int64, error) {
 // whole or lies outside int64 is refused.
 func parseWhole(s string) (int64, error) {
 	if !solver.IsDecimal(s) {
-		return 0, errors.New("not a decimal number")
+		return 0, errNotDecimalSyntax
 	}
 	sign, s := "", strings.ToLower(s)
 	if rest, ok := strings.CutPrefix(s, "-"); ok {
@@ -96,7 +96,7 @@ func parseNatural(s string) (uint64, error) {
 	}
 	n, err := parseWhole(s)
 	if err == nil && n < 0 {
-		err = errors.New("below 0")
+		err = errBelowZero
 	}
 	return uint64(n), err
 }
@@ -227,7 +227,7 @@ type checkedNumber struct {
 func (v checkedNumber) Set(s string) error {
 	text, err := v.read(s)
 	switch {
-	case err != nil && (err.Error() == "not a decimal number" || err.Error() == "below 0"):
+	case errors.Is(err, errNotDecimalSyntax) || errors.Is(err, errBelowZero):
 		return errors.New(v.want)
 	case err != nil:
 		return fmt.Errorf("%v; %s", err, v.want)
@@ -248,9 +248,19 @@ func readNatural(s string) (string, error) {
 }
 
 func readDecimal(s string) (string, error) {
+	if !solver.IsDecimal(s) {
+		return s, errNotDecimalSyntax
+	}
 	_, err := solver.ParseDecimal(s)
 	return s, err
 }
+
+// The errors of numbers that the want of a flag says all about: a number
+// not written in decimal, and one below 0 where none is taken.
+var (
+	errNotDecimalSyntax = errors.New("not a decimal number")
+	errBelowZero        = errors.New("below 0")
+)
 
 var (
 	naturalSyntax = regexp.MustCompile(`^[0-9]+$`)
