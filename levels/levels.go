@@ -447,7 +447,6 @@ func Stdin(spec string) bool {
 	return name == "-"
 }
 
-
 // File is the file a level spec reads, and false when it reads an
 // embedded collection or standard input: what a command compares its
 // outputs with, so as not to write over the levels it reads.
