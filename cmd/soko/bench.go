@@ -209,8 +209,11 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			}
 		}
 		if unwritten > 0 {
-			fmt.Fprintf(stderr, "bench: %s of %s solved their levels without the solution recorded (--no-solution), so %s has no solution of them\n",
-				english.Count(unwritten, "run", "runs"), c.out, c.sok)
+			what := "runs of %s solved their levels without the solution recorded (--no-solution), so %s has no solution from them"
+			if unwritten == 1 {
+				what = "run of %s solved its level without the solution recorded (--no-solution), so %s has no solution from it"
+			}
+			fmt.Fprintf(stderr, "bench: %d "+what+"\n", unwritten, c.out, c.sok)
 		}
 	}
 	total, todo := plan.Len(), plan.Pending(out.doneKeys)

@@ -323,3 +323,23 @@ func childEnv(t *testing.T, env string, args ...string) (*exec.Cmd, *strings.Bui
 	t.Setenv(strings.SplitN(env, "=", 2)[0], strings.SplitN(env, "=", 2)[1])
 	return child(t, nil, args...)
 }
+
+// A resumed bench --sok over runs recorded with --no-solution says on
+// stderr how many solved runs had no solution to put in the .sok.
+func TestBenchSokNoSolutionNote(t *testing.T) {
+	dir := t.TempDir()
+	out, sok := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "s.sok")
+	if _, _, err := soko(t, "", "bench", "--algo", "astar", "--no-solution", "--out", out, "microban:1"); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := soko(t, "", "bench", "--algo", "astar", "--out", out, "--sok", sok, "microban:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 run of " + out + " solved its level without the solution recorded (--no-solution)"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
+	if n := strings.Count(readText(t, sok), "\nSolution"); n != 1 {
+		t.Errorf("%s has %d solutions, want 1 (microban:2's)", sok, n)
+	}
+}
