@@ -159,6 +159,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// with the whole levels made), so that a run that fails leaves a file
 	// that was there as it was.
 	var rooms int
+	var genErr error // the generator's own error, not the file's
 	interrupted := false
 	write := func(out io.Writer) error {
 		written, n, err := generateInOrder(ctx, c, out, keep, prog)
@@ -169,6 +170,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
 			return werr
 		}
+		genErr = err
 		return err
 	}
 	if c.out == "" {
@@ -180,7 +182,12 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		defer lock.Close()
 		if err = lock.Replace(write); err != nil {
-			err = fmt.Errorf("generate: %w; %s left as it was", err, c.out)
+			if genErr == nil || !strings.HasPrefix(genErr.Error(), "generate: ") {
+				err = fmt.Errorf("generate: %w", err) // a write: Replace names the file
+			} else {
+				err = genErr // the generator's, which says where
+			}
+			err = fmt.Errorf("%w; %s left as it was", err, c.out)
 		}
 	}
 	prog.Stop()
