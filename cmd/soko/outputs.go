@@ -166,10 +166,11 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // profile), locked: outfile.Create. Tests put a writer that fails here.
 var createOutput = func(path string) (io.WriteCloser, error) { return outfile.Create(path) }
 
-// missing tells whether nothing is at path yet, so that a file this run
-// makes there can be taken away again (dropEmpty).
+// missing tells whether no file is at path yet (a link that points to
+// none included), so that a file this run makes there can be taken away
+// again (dropEmpty).
 func missing(path string) bool {
-	_, err := os.Lstat(path)
+	_, err := os.Stat(path)
 	return errors.Is(err, fs.ErrNotExist)
 }
 
@@ -183,6 +184,6 @@ func dropEmpty(path string, made bool, failed error) {
 		return
 	}
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
-		os.Remove(path)
+		os.Remove(outfile.Target(path)) // the file made; a link to it is kept
 	}
 }

@@ -297,13 +297,17 @@ func TestFullDiskLeavesNoEmptyFiles(t *testing.T) {
 	if err := os.WriteFile(existing, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("made", dangling); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"solve", "--algo", "astar", "--cpuprofile", "FILE", "microban:1"},
 		{"solve", "--algo", "astar", "--memprofile", "FILE", "microban:1"},
 		{"solve", "--nodes", "1000", "--trace", "FILE", "microban:1"},
 		{"bench", "--algo", "astar", "--out", "FILE", "microban:1"},
 	} {
-		for _, path := range []string{filepath.Join(dir, "new"), existing} {
+		for _, path := range []string{filepath.Join(dir, "new"), existing, dangling} {
 			a := strings.Split(strings.ReplaceAll(strings.Join(args, "\x00"), "FILE", path), "\x00")
 			cmd, stderr := childEnv(t, "SOKO_FSIZE_ZERO=1", a...)
 			if code := exitStatus(cmd, 30*time.Second); code != 1 {
@@ -312,6 +316,9 @@ func TestFullDiskLeavesNoEmptyFiles(t *testing.T) {
 			_, err := os.Stat(path)
 			if path == existing && err != nil || path != existing && err == nil {
 				t.Errorf("%q on a full disk: the file is there: %v, want %v\n%s", a, err == nil, path == existing, stderr)
+			}
+			if st, err := os.Lstat(dangling); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("%q on a full disk: the link %s was removed or replaced: %v", a, dangling, err)
 			}
 		}
 	}
