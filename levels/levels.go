@@ -441,6 +441,12 @@ func number(s string) (int, bool) {
 	return n, err == nil
 }
 
+// Stdin reports whether spec names standard input ("-", "-:2-5").
+func Stdin(spec string) bool {
+	name, _, _ := splitSpec(spec)
+	return name == "-"
+}
+
 // File is the file a level spec reads, and false when it reads an
 // embedded collection or standard input: what a command compares its
 // outputs with, so as not to write over the levels it reads.

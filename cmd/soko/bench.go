@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -140,7 +141,12 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("bench", "--out", c.out); err != nil {
 		return err
 	}
-	if err := notAnInput("bench", specs, []string{c.model}, output{"--out", c.out}); err != nil {
+	if !c.dryRun {
+		if err := notGzip("bench", "--out", c.out); err != nil {
+			return err
+		}
+	}
+	if err := notAnInput("bench", stdin, specs, []string{c.model}, output{"--out", c.out}); err != nil {
 		return err
 	}
 	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
@@ -195,8 +201,19 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stderr, "bench: not put in %s: %s of %s, whose levels cannot be found again as they were\n",
 				c.sok, english.Count(missing, "run", "runs"), c.out)
 		}
+		unwritten := 0
 		for _, rec := range out.records {
 			c.sokOut.addRecord(c.sokLevels, rec)
+			if rec.Solved() && rec.Solution == "" {
+				unwritten++
+			}
+		}
+		if unwritten > 0 {
+			what := "runs of %s solved their levels without the solution recorded (--no-solution), so %s has no solution from them"
+			if unwritten == 1 {
+				what = "run of %s solved its level without the solution recorded (--no-solution), so %s has no solution from it"
+			}
+			fmt.Fprintf(stderr, "bench: %d "+what+"\n", unwritten, c.out, c.sok)
 		}
 	}
 	total, todo := plan.Len(), plan.Pending(out.doneKeys)
@@ -440,6 +457,7 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 	o := &benchOut{close: func() error { return nil }}
 	switch {
 	case c.out != "" && !c.dryRun:
+		made := missing(c.out)
 		res, err := bench.OpenResults(c.out)
 		if errors.As(err, new(*outfile.BusyError)) {
 			return nil, fmt.Errorf("bench: --out %w", err)
@@ -447,7 +465,19 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.done, o.doneKeys, o.sink, o.close = res.Done, res.Keys(), res.Write, res.Close
+		var failed error // the first write that failed
+		o.done, o.doneKeys = res.Done, res.Keys()
+		o.sink = func(r bench.Record) error {
+			err := res.Write(r)
+			if failed == nil {
+				failed = err
+			}
+			return err
+		}
+		o.close = func() error {
+			dropEmpty(c.out, made, failed)
+			return res.Close()
+		}
 		if c.sok != "" {
 			// Read under the lock OpenResults holds.
 			if o.records, err = bench.ReadFiles(c.out); err != nil {
@@ -542,34 +572,77 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		return usagef("bench merge: no results files given")
 	}
-	w := stdout
-	var f *os.File
-	if *out != "" {
-		for _, in := range files {
-			if sameFile(in, *out) {
-				return usagef("bench merge: --out %s is also an input", *out)
-			}
-		}
-		if err := checkOut("bench merge", "--out", *out); err != nil {
+	if *out == "" {
+		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
+		if err != nil {
 			return err
 		}
-		f, err = outfile.Create(*out)
-		if err != nil {
-			return fmt.Errorf("bench merge: --out %w", err)
-		}
-		w = f
+		fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
+		return nil
 	}
-	runs, _, err := bench.Merge(w, stderr, files...) // Merge says what it dropped
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+	for _, in := range files {
+		if sameFile(in, *out) {
+			return usagef("bench merge: --out %s is also an input", *out)
 		}
 	}
+	lock, err := takeOut("bench merge", "--out", *out)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := resultsOrNew(*out); err != nil {
+		return fmt.Errorf("bench merge: --out %w", err)
+	}
+	// The file is replaced whole once merged (the old one stays if a file
+	// cannot be read), gzipped when its name says so.
+	var runs int
+	err = outfile.Replace(*out, func(w io.Writer) error {
+		if !gzipped(*out) {
+			runs, _, err = bench.Merge(w, stderr, files...) // Merge says what it dropped
+			return err
+		}
+		zw := gzip.NewWriter(w)
+		if runs, _, err = bench.Merge(zw, stderr, files...); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
 	return nil
+}
+
+// resultsOrNew refuses a file that exists, is not empty and does not read
+// as soko bench results (package bench recognises them by their records),
+// so that bench merge --out never replaces a file soko did not write.
+func resultsOrNew(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() == 0 {
+		return nil
+	}
+	if _, err := bench.ReadFiles(path); err != nil {
+		return fmt.Errorf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
+	}
+	return nil
+}
+
+// gzipped tells whether a results file's name says it is gzipped: such a
+// file is read through gzip everywhere, written gzipped by bench merge
+// --out, which writes the whole file, and refused by bench --out and
+// optimize --out, which append to it (notGzip).
+func gzipped(path string) bool { return strings.HasSuffix(path, ".gz") }
+
+// notGzip refuses, as a usage error before any work, a .gz name for an
+// output that soko appends JSON lines to as it goes: a gzip stream cannot
+// be resumed or trimmed by appending to it.
+func notGzip(cmd, flag, path string) error {
+	if !gzipped(path) {
+		return nil
+	}
+	plain := strings.TrimSuffix(path, ".gz")
+	return usagef("%s: %s %s: soko writes plain JSON lines to %s, appended as it goes, which a gzip file cannot take; give %s and gzip it afterwards (report, bench merge and optimize --from read .gz, and bench merge --out FILE.gz writes one)", cmd, flag, path, flag, plain)
 }
 
 func sameFile(a, b string) bool {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,6 +136,16 @@ func TestBenchShardMerge(t *testing.T) {
 func TestBenchHelperProcess(t *testing.T) {
 	if os.Getenv("SOKO_BENCH_HELPER") != "1" {
 		t.Skip("helper process")
+	}
+	if os.Getenv("SOKO_FSIZE_ZERO") == "1" {
+		// A disk with no room: every write to a regular file fails (EFBIG;
+		// Go ignores SIGXFSZ).
+		var lim syscall.Rlimit
+		syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim)
+		lim.Cur = 0
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			os.Exit(99)
+		}
 	}
 	i := slices.Index(os.Args, "--")
 	os.Exit(process(os.Args[i+1:]))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +14,6 @@ import (
 
 	"soko/generate"
 	"soko/internal/english"
-	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -125,7 +123,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
 		return usagef("generate: --plot goes with --stats or --stats-of")
 	}
-	if err := notAnInput("generate", c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
+	if err := notAnInput("generate", stdin, c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
 		return err
 	}
 	if err := distinctOutputs("generate", output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
@@ -144,20 +142,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if len(c.statsOf) > 0 {
 		return statsOf(ctx, c, stdin, stdout)
 	}
-	if err := checkOut("generate", "--out", c.out); err != nil {
-		return err
-	}
 	c.workers = capWorkers(stderr, "generate", c.workers, c.count)
-	out := stdout
-	var file *os.File
-	if c.out != "" {
-		f, err := outfile.Create(c.out)
-		if err != nil {
-			return fmt.Errorf("generate: %w", err)
-		}
-		defer f.Close() // on an early return; the normal path checks Close below
-		out, file = f, f
-	}
 	start := time.Now()
 	var samples []generate.Sample
 	keep := func(g generate.Level) {
@@ -170,17 +155,45 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		progressOut = stderr
 	}
 	prog := progress.New(progressOut, c.count)
-	written, rooms, err := generateInOrder(ctx, c, out, keep, prog)
-	prog.Stop()
-	if errors.Is(err, errInterrupted) {
-		// The file holds whole levels only; say where it stops.
-		_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
-		err = errors.Join(err, werr)
-	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
+	// Levels go to standard output as they come; to --out through a
+	// temporary file put in its place at the end (when interrupted too,
+	// with the whole levels made), so that a run that fails leaves a file
+	// that was there as it was.
+	var rooms int
+	var genErr error // the generator's own error, not the file's
+	interrupted := false
+	write := func(out io.Writer) error {
+		written, n, err := generateInOrder(ctx, c, out, keep, prog)
+		rooms = n
+		if errors.Is(err, errInterrupted) {
+			interrupted = true
+			// The file holds whole levels only; say where it stops.
+			_, werr := fmt.Fprintf(out, "\n; interrupted: %d of the %d levels were written\n", written, c.count)
+			return werr
 		}
+		genErr = err
+		return err
+	}
+	if c.out == "" {
+		err = write(stdout)
+	} else {
+		lock, lerr := takeOut("generate", "--out", c.out)
+		if lerr != nil {
+			return lerr
+		}
+		defer lock.Close()
+		if err = lock.Replace(write); err != nil {
+			if genErr == nil || !strings.HasPrefix(genErr.Error(), "generate: ") {
+				err = fmt.Errorf("generate: %w", err) // a write: Replace names the file
+			} else {
+				err = genErr // the generator's, which says where
+			}
+			err = fmt.Errorf("%w; %s left as it was", err, c.out)
+		}
+	}
+	prog.Stop()
+	if err == nil && interrupted {
+		err = errInterrupted
 	}
 	if err != nil {
 		return err

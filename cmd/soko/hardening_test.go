@@ -178,16 +178,19 @@ func TestBenchLazyPlan(t *testing.T) {
 }
 
 // An interrupted generate --out holds whole, verified levels only, and
-// says how many.
+// says how many. They are written to a temporary file, put in the file's
+// place when the run ends.
 func TestGenerateInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
-	path := filepath.Join(t.TempDir(), "g.xsb")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.xsb")
 	cmd, stderr := child(t, nil, "generate", "--count", "100000", "-j", "2", "--out", path)
+	temp := filepath.Join(dir, fmt.Sprintf(".g.xsb.soko-tmp-%d", cmd.Process.Pid))
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		if st, err := os.Stat(path); err == nil && st.Size() > 5000 {
+		if st, err := os.Stat(temp); err == nil && st.Size() > 5000 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -150,11 +150,14 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := checkOut("optimize", "--out", c.out); err != nil {
 		return err
 	}
+	if err := notGzip("optimize", "--out", c.out); err != nil {
+		return err
+	}
 	inputs := append([]string{c.from}, c.compare...)
 	if len(pos) == 2 {
 		inputs = append(inputs, pos[1]) // the solution, when a file
 	}
-	if err := notAnInput("optimize", pos[:min(len(pos), 1)], inputs, output{"--out", c.out}); err != nil {
+	if err := notAnInput("optimize", stdin, pos[:min(len(pos), 1)], inputs, output{"--out", c.out}); err != nil {
 		return err
 	}
 	others := lengthsBy{}

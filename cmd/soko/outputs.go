@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,13 +72,32 @@ type output struct{ flag, path string }
 
 // notAnInput refuses, as a usage error before any work, an output that is
 // the same file as one of the run's inputs: the files of the level specs
-// and the other files it reads (a model, a solution). Only files that
-// exist are compared (os.SameFile: a link or another spelling of the path
-// is the same file).
-func notAnInput(cmd string, specs, inputs []string, outs ...output) error {
+// and the other files it reads (a model, a solution), and standard input
+// when a spec or an input is "-" (an output /dev/stdin, /proc/self/fd/0,
+// or the file the shell gave as standard input). Only files that exist
+// are compared (os.SameFile: a link or another spelling of the path is the
+// same file).
+func notAnInput(cmd string, stdin io.Reader, specs, inputs []string, outs ...output) error {
+	type input struct {
+		name string
+		st   fs.FileInfo
+	}
+	var ins []input
+	readsStdin := slices.Contains(inputs, "-")
 	for _, s := range specs {
 		if f, ok := levels.File(s); ok {
 			inputs = append(inputs, f)
+		}
+		readsStdin = readsStdin || levels.Stdin(s)
+	}
+	for _, in := range inputs {
+		if st, err := os.Stat(in); err == nil && in != "-" {
+			ins = append(ins, input{in, st})
+		}
+	}
+	if f, ok := stdin.(*os.File); ok && readsStdin {
+		if st, err := f.Stat(); err == nil {
+			ins = append(ins, input{"standard input", st})
 		}
 	}
 	for _, o := range outs {
@@ -88,9 +108,9 @@ func notAnInput(cmd string, specs, inputs []string, outs ...output) error {
 		if err != nil {
 			continue
 		}
-		for _, in := range inputs {
-			if ist, err := os.Stat(in); err == nil && os.SameFile(ost, ist) {
-				return usagef("%s: %s %s is also an input of this run (%s): soko does not write over what it reads; give another file", cmd, o.flag, o.path, in)
+		for _, in := range ins {
+			if os.SameFile(ost, in.st) {
+				return usagef("%s: %s %s is also an input of this run (%s): soko does not write over what it reads; give another file", cmd, o.flag, o.path, in.name)
 			}
 		}
 	}
@@ -111,16 +131,16 @@ func distinctOutputs(cmd string, outs ...output) error {
 }
 
 // sameOutput tells whether paths a and b name one file: the same file if
-// both exist, else the same cleaned absolute path.
+// both exist, else the same file to be made (outfile.Target: the absolute
+// path with symbolic links followed, one that points to no file yet
+// included).
 func sameOutput(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	if err1 == nil && err2 == nil {
 		return os.SameFile(sa, sb)
 	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == ab
+	return outfile.Target(a) == outfile.Target(b)
 }
 
 // errWriter is a writer that keeps its first error, for writers whose
@@ -145,3 +165,25 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // createOutput creates a file written as the run goes (a trace, a
 // profile), locked: outfile.Create. Tests put a writer that fails here.
 var createOutput = func(path string) (io.WriteCloser, error) { return outfile.Create(path) }
+
+// missing tells whether no file is at path yet (a link that points to
+// none included), so that a file this run makes there can be taken away
+// again (dropEmpty).
+func missing(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// dropEmpty removes the file at path when this run made it (made), a write
+// to it failed (failed is not nil) and it is still empty, as on a full
+// disk, so that a failed run leaves no empty profile, trace or results
+// file behind. It is called before the file is closed, while this run
+// holds its lock.
+func dropEmpty(path string, made bool, failed error) {
+	if !made || failed == nil {
+		return
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+		os.Remove(outfile.Target(path)) // the file made; a link to it is kept
+	}
+}

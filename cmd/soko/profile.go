@@ -38,6 +38,7 @@ func (p *profileFiles) check(cmd string) error {
 // an errWriter), so that a profile cut short by a full disk fails the run.
 func (p *profileFiles) start() (stop func() error, err error) {
 	var cpu, mem io.WriteCloser
+	madeCPU, madeMem := p.cpu != "" && missing(p.cpu), p.mem != "" && missing(p.mem)
 	closeAll := func() {
 		for _, f := range []io.WriteCloser{cpu, mem} {
 			if f != nil {
@@ -67,6 +68,7 @@ func (p *profileFiles) start() (stop func() error, err error) {
 		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
+			dropEmpty(p.cpu, madeCPU, cpuW.err)
 			if err := firstErr(cpuW.err, cpu.Close()); err != nil {
 				errs = append(errs, fmt.Errorf("--cpuprofile %s: %w", p.cpu, err))
 			}
@@ -74,8 +76,9 @@ func (p *profileFiles) start() (stop func() error, err error) {
 		if mem != nil {
 			runtime.GC() // the heap profile shows the state of the last collection
 			memW := &errWriter{w: mem}
-			err := pprof.WriteHeapProfile(memW)
-			if err := firstErr(err, memW.err, mem.Close()); err != nil {
+			err := firstErr(pprof.WriteHeapProfile(memW), memW.err)
+			dropEmpty(p.mem, madeMem, err)
+			if err := firstErr(err, mem.Close()); err != nil {
 				errs = append(errs, fmt.Errorf("--memprofile %s: %w", p.mem, err))
 			}
 		}

@@ -146,7 +146,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// --out may be a .sok input too: solved into itself, it is merged.
 	outs := []output{{"--trace", c.trace}, {"--cpuprofile", c.profile.cpu}, {"--memprofile", c.profile.mem}}
-	if err := notAnInput("solve", specs, []string{c.model}, outs...); err != nil {
+	if err := notAnInput("solve", stdin, specs, []string{c.model}, outs...); err != nil {
 		return err
 	}
 	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
@@ -178,12 +178,14 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}()
 	if c.trace != "" {
+		made := missing(c.trace)
 		f, ferr := createOutput(c.trace)
 		if ferr != nil {
 			return fmt.Errorf("solve: --trace: %w", ferr)
 		}
 		c.tracer = solver.NewTrace(f)
 		defer func() {
+			dropEmpty(c.trace, made, c.tracer.Err())
 			if terr := errors.Join(c.tracer.Err(), f.Close()); terr != nil {
 				err = errors.Join(err, fmt.Errorf("solve: --trace: %w", terr))
 			}

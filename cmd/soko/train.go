@@ -91,7 +91,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if c.plot == "" {
 		c.plot = strings.TrimSuffix(c.out, ".bin") + ".png"
 	}
-	if err := notAnInput("train", specs, nil, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
+	if err := notAnInput("train", stdin, specs, nil, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
 		return err
 	}
 	if err := distinctOutputs("train", output{"--out", c.out}, output{"--plot", c.plot}); err != nil {

@@ -72,16 +72,40 @@ func Take(path string) (*Lock, error) {
 	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
 }
 
-// resolve is path made absolute, with its symbolic links followed when it
-// exists.
-func resolve(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+// resolve is path made absolute, with its symbolic links followed
+// (Target).
+func resolve(path string) string { return Target(path) }
+
+// Target is the file that writing path makes or replaces: path made
+// absolute, with its symbolic links followed, a last one that points to
+// nothing yet (a dangling link) included, so that soko makes the file it
+// points to and keeps the link, and locks and compares that file. Where
+// a link cannot be read, or there are too many, path is taken as it is.
+func Target(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
+	for range 40 { // as the kernel's limit on links in a path
+		dir := filepath.Dir(abs)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		abs = filepath.Join(dir, filepath.Base(abs))
+		st, err := os.Lstat(abs)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return abs
+		}
+		to, err := os.Readlink(abs)
+		if err != nil {
+			return abs
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(dir, to)
+		}
+		abs = filepath.Clean(to)
 	}
-	return path
+	return abs
 }
 
 // takeOnce locks the file at abs, or its lock file when there is none

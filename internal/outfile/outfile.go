@@ -26,7 +26,7 @@ func Check(path string) error {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		dir := filepath.Dir(path)
+		dir := filepath.Dir(Target(path)) // a dangling link's target is made
 		if d, err := os.Stat(dir); err != nil || !d.IsDir() {
 			return fmt.Errorf("%s: the folder %s does not exist", path, dir)
 		}
@@ -65,10 +65,7 @@ func checkWritable(path string, st fs.FileInfo) error {
 // output, or the temporary file of Replace): it is not writable by the
 // user, or has no write permission bit (root included, as for files).
 func checkFolder(path string) error {
-	dir := filepath.Dir(path)
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		dir = filepath.Dir(real)
-	}
+	dir := filepath.Dir(Target(path))
 	st, err := os.Stat(dir)
 	if err != nil {
 		return err

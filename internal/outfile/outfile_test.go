@@ -104,3 +104,48 @@ func TestReplace(t *testing.T) {
 		t.Errorf("after a failed write: %q, %d files in the folder", b, len(entries))
 	}
 }
+
+// Target follows links to the file a write makes, a link that points to
+// nothing yet included, relative to the link's folder; Check and Create
+// through such a link make the file it points to and keep the link.
+func TestTargetDanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		filepath.Join(dir, "a"):    "sub/b", // a → sub/b → c (in sub) → nothing yet
+		filepath.Join(sub, "b"):    "c",
+		filepath.Join(dir, "dsub"): "sub", // a link to a folder on the way
+	}
+	for from, to := range links {
+		if err := os.Symlink(to, from); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(sub, "c")
+	for _, p := range []string{filepath.Join(dir, "a"), filepath.Join(sub, "b"), filepath.Join(dir, "dsub", "b"), filepath.Join(dir, "dsub", "c")} {
+		if got := Target(p); got != want {
+			t.Errorf("Target(%s) = %s, want %s", p, got, want)
+		}
+	}
+	missing := filepath.Join(dir, "gone")
+	if err := os.Symlink(filepath.Join(dir, "nofolder", "x"), missing); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(missing); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "nofolder")) {
+		t.Errorf("Check through a link into no folder: %v", err)
+	}
+	f, err := Create(filepath.Join(dir, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if st, err := os.Lstat(filepath.Join(dir, "a")); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if _, err := os.Stat(want); err != nil {
+		t.Errorf("the target was not made: %v", err)
+	}
+}
