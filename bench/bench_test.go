@@ -184,7 +184,7 @@ func TestShardMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wholeRecs, err := ReadFiles(whole)
+	wholeRecs, err := ReadFiles(nil, whole)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -599,8 +599,8 @@ func TestReadGzip(t *testing.T) {
 	if err := os.WriteFile(packed, z.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a, errA := ReadFiles(plain)
-	b, errB := ReadFiles(packed)
+	a, errA := ReadFiles(nil, plain)
+	b, errB := ReadFiles(nil, packed)
 	if errA != nil || errB != nil || len(a) != 6 || !slices.EqualFunc(a, b, func(x, y Record) bool { return x.Key == y.Key && x.Expanded == y.Expanded }) {
 		t.Fatalf("plain %d records (%v), gzip %d (%v)", len(a), errA, len(b), errB)
 	}

@@ -183,7 +183,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		plan = plan.Shard(i, n)
 		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
 	}
-	out, err := openBenchOut(c, stdout)
+	out, err := openBenchOut(c, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -435,8 +435,9 @@ type benchOut struct {
 }
 
 // openBenchOut opens --out for appending (with --dry-run, only reads it),
-// or standard output without it.
-func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
+// or standard output without it. A last line cut short that it cuts off
+// (or, with --dry-run, would) is said on stderr.
+func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 	o := &benchOut{close: func() error { return nil }}
 	switch {
 	case c.out != "" && !c.dryRun:
@@ -447,16 +448,19 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n := res.Cut(); n > 0 {
+			fmt.Fprintln(stderr, "bench: "+bench.CutNote(c.out, n, "cut off"))
+		}
 		o.done, o.doneKeys, o.sink, o.close = res.Done, res.Keys(), res.Write, res.Close
 		if c.sok != "" {
-			// Read under the lock OpenResults holds.
-			if o.records, err = bench.ReadFiles(c.out); err != nil {
+			// Read under the lock OpenResults holds, once the cut line is off.
+			if o.records, err = bench.ReadFiles(nil, c.out); err != nil {
 				res.Close()
 				return nil, err
 			}
 		}
 	case c.out != "":
-		recs, err := bench.ReadFiles(c.out)
+		recs, err := bench.ReadFiles(stderr, c.out)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -604,7 +608,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 			return usagef("report: --out-dir %v", err)
 		}
 	}
-	recs, err := bench.ReadFiles(files...)
+	recs, err := bench.ReadFiles(stderr, files...)
 	if err != nil {
 		return err
 	}
