@@ -212,8 +212,9 @@ func (e Entry) Label() string {
 // A level named twice, in one spec (microban:1,1) or in two (microban
 // microban:3), is a SpecError: each level is named once.
 func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Entry, error) {
-	r := resolver{ctx: ctx, stdin: stdin, spans: map[string][]span{}}
+	r := resolver{ctx: ctx, stdin: stdin}
 	var all []Entry
+	named := map[string][]span{} // by collection
 	for i, s := range specs {
 		es, spans, err := r.resolve(s)
 		if err != nil {
@@ -221,12 +222,12 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 		}
 		for _, sp := range spans {
 			sp.spec = i
-			r.spans[sp.name] = append(r.spans[sp.name], sp)
+			named[sp.name] = append(named[sp.name], sp)
 		}
 		all = append(all, es...)
 	}
-	for _, name := range slices.Sorted(maps.Keys(r.spans)) {
-		if a, b, ok := overlap(r.spans[name]); ok {
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		if a, b, ok := overlap(named[name]); ok {
 			if a.spec == b.spec {
 				return nil, specErrorf("%s names level %s:%d twice: name each level once", specs[a.spec], name, b.lo)
 			}
@@ -358,13 +359,11 @@ func specErrorf(format string, args ...any) error {
 	return &SpecError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// resolver remembers standard input once it has been read, and the levels
-// each collection had named (spans, by collection).
+// resolver remembers standard input once it has been read.
 type resolver struct {
 	ctx      context.Context
 	stdin    io.Reader
 	stdinCol *level.Collection
-	spans    map[string][]span
 }
 
 // resolve returns the levels spec names and the spans of its selection.
