@@ -251,9 +251,9 @@ func LevelHash(l *level.Level) string {
 }
 
 // ReadRecords reads a results file's records. A last record without its
-// newline counts; a last line cut short (a run being written when the
-// process was killed) is left out; any other line that is not a record is an
-// error naming its line.
+// newline counts; a last line cut short after whole records (a run being
+// written when the process was killed; jsonl.Records) is left out; any
+// other line that is not a record is an error naming its line.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	recs, _, _, err := readRecordsAt(r, name)
 	return recs, err
