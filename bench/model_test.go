@@ -104,7 +104,7 @@ func TestResumeModel(t *testing.T) {
 			t.Fatalf("set %d resumed: %d pending, %v", i, todo, err)
 		}
 	}
-	recs, err := ReadFiles(path)
+	recs, err := ReadFiles(nil, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -251,9 +251,9 @@ func LevelHash(l *level.Level) string {
 }
 
 // ReadRecords reads a results file's records. A last record without its
-// newline counts; a last line cut short (a run being written when the
-// process was killed) is left out; any other line that is not a record is an
-// error naming its line.
+// newline counts; a last line cut short after whole records (a run being
+// written when the process was killed; jsonl.Records) is left out; any
+// other line that is not a record is an error naming its line.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
 	recs, _, _, err := readRecordsAt(r, name)
 	return recs, err
@@ -347,23 +347,34 @@ func outcome(r *Record) string {
 }
 
 // ReadFiles reads several results files and joins their records; a run that
-// occurs in more than one place is kept once (the first).
-func ReadFiles(paths ...string) ([]Record, error) {
+// occurs in more than one place is kept once (the first). A last line cut
+// short that it leaves out is said on log when not nil (CutNote).
+func ReadFiles(log io.Writer, paths ...string) ([]Record, error) {
 	var all []Record
 	for _, p := range paths {
 		f, err := jsonl.Open(p)
 		if err != nil {
 			return nil, err
 		}
-		recs, err := ReadRecords(f, p)
+		recs, _, tail, err := readRecordsAt(f, p)
 		f.Close()
 		if err != nil {
 			return nil, err
+		}
+		if tail.Cut > 0 && log != nil {
+			fmt.Fprintln(log, CutNote(p, tail.Cut, "left out"))
 		}
 		all = append(all, recs...)
 	}
 	out, _ := dedup(all)
 	return out, nil
+}
+
+// CutNote is what a reader of results files says of a last line cut short
+// by a writer that stopped while writing it, which it did (left out, cut
+// off).
+func CutNote(file string, line int, did string) string {
+	return fmt.Sprintf("%s:%d: %s a last line cut short, not a whole record (its writer stopped while writing it)", file, line, did)
 }
 
 // dedup keeps the first record of each key and counts the others.
@@ -425,7 +436,8 @@ func splitLevelID(id string) (string, int) {
 // once: the first of its records, in the order of paths and then of lines.
 // It returns the number of runs written and of duplicates dropped. When log
 // is not nil, Merge says there which duplicates differ from the record kept
-// (where each is, and in which fields) and how many were identical to it.
+// (where each is, and in which fields), how many were identical to it, and
+// which last line cut short it left out.
 func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 	type at struct {
 		file string
@@ -438,10 +450,13 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		recs, lines, _, err := readRecordsAt(f, p)
+		recs, lines, tail, err := readRecordsAt(f, p)
 		f.Close()
 		if err != nil {
 			return 0, 0, err
+		}
+		if tail.Cut > 0 && log != nil {
+			fmt.Fprintln(log, "bench merge: "+CutNote(p, tail.Cut, "left out"))
 		}
 		all = append(all, recs...)
 		for _, n := range lines {
@@ -497,13 +512,15 @@ type Results struct {
 	f    *os.File
 	done map[string]bool
 	n    int
+	cut  int
 }
 
 // OpenResults opens or creates the results file at path for appending. A
 // file that holds anything but soko bench records (blank lines aside) is
-// refused, untouched. The runs already in it are remembered (Done); a last
-// record cut short by a killed process is cut off, and a last record
-// without its newline is given one.
+// refused, untouched: a gzip file, and one whose only line is a record cut
+// short, too. The runs already in it are remembered (Done); a last record
+// cut short by a killed process after whole ones (jsonl.Records) is cut
+// off, and a last record without its newline is given one.
 func OpenResults(path string) (*Results, error) {
 	if err := outfile.Check(path); err != nil {
 		return nil, err
@@ -513,6 +530,10 @@ func OpenResults(path string) (*Results, error) {
 		return nil, err
 	}
 	recs, _, tail, err := readRecordsAt(f, path)
+	if errors.Is(err, jsonl.ErrGzip) {
+		f.Close()
+		return nil, fmt.Errorf("%s is gzip-compressed: bench --out appends plain JSON lines; gunzip it first, or give a new file", path)
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%w; --out takes a new file or one soko bench wrote", err)
@@ -531,8 +552,12 @@ func OpenResults(path string) (*Results, error) {
 	for _, r := range recs {
 		done[r.Key] = true
 	}
-	return &Results{f: f, done: done, n: len(recs)}, nil
+	return &Results{f: f, done: done, n: len(recs), cut: tail.Cut}, nil
 }
+
+// Cut is the line of the record cut short that OpenResults cut off, 0 if
+// none.
+func (r *Results) Cut() int { return r.cut }
 
 // Done reports whether the run with this key is in the file.
 func (r *Results) Done(key string) bool {

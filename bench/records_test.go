@@ -44,7 +44,16 @@ func TestOpenResultsRecognisesItsFiles(t *testing.T) {
 		{"records", a + "\n" + b + "\n", 2, "", ""},
 		{"a last record without its newline", a + "\n" + b, 2, a + "\n" + b + "\n", ""},
 		{"a last record cut by a kill", a + "\n" + b[:30], 1, a + "\n", ""},
-		{"only a record cut by a kill", b[:5], 0, "\x00", ""},
+		{"a bracket after a record", a + "\n{", 1, a + "\n", ""},
+		{"a byte order mark", "\xef\xbb\xbf" + a + "\n", 1, "", ""},
+		// A file without a whole record is soko's only when empty: `{`
+		// alone was cut off and the file taken over.
+		{"only a record cut short", b[:5], 0, "", "notes:1: a record cut short with no whole record before it"},
+		{"only a bracket", "{", 0, "", "notes:1: a record cut short with no whole record before it"},
+		// A whole record with the start of another on its line was cut
+		// off with it.
+		{"a record and a cut one on one line", a + "\n" + b + b[:30], 0, "", "notes:2: a JSON value with more after it on one line, not one record"},
+		{"a gzip file", gzipped(a + "\n"), 0, "", "notes is gzip-compressed: bench --out appends plain JSON lines; gunzip it first"},
 		// The break: notes.txt, one line without a newline, was emptied.
 		{"notes without a newline", "my precious notes", 0, "", "notes:1: not a soko bench record"},
 		{"notes", "my precious notes\n", 0, "", "notes:1: not a soko bench record"},
@@ -79,11 +88,8 @@ func TestOpenResultsRecognisesItsFiles(t *testing.T) {
 			}
 			defer res.Close()
 			want := c.after
-			switch want {
-			case "":
+			if want == "" {
 				want = c.body
-			case "\x00":
-				want = ""
 			}
 			if res.Len() != c.runs || string(got) != want {
 				t.Fatalf("%d runs, file %q; want %d runs, %q", res.Len(), got, c.runs, want)
@@ -100,9 +106,18 @@ func TestOpenResultsRecognisesItsFiles(t *testing.T) {
 	}
 }
 
+// gzipped is s compressed with gzip.
+func gzipped(s string) string {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	z.Write([]byte(s))
+	z.Close()
+	return buf.String()
+}
+
 func readFile(t *testing.T, path string) []Record {
 	t.Helper()
-	recs, err := ReadFiles(path)
+	recs, err := ReadFiles(nil, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,27 +125,41 @@ func readFile(t *testing.T, path string) []Record {
 }
 
 // report and bench merge count a last record without its newline (3 runs
-// were reported as 2) and leave out one cut short.
+// were reported as 2) and leave out one cut short, saying so with its file
+// and line (they said nothing); a whole record with the start of another
+// after it on its line is refused, naming the line (it was left out with
+// the cut one).
 func TestReadLastRecordWithoutNewline(t *testing.T) {
 	lines := []string{testLine(t, 1), testLine(t, 2), testLine(t, 3)}
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name, body string
 		runs       int
+		note, err  string // PATH is the file
 	}{
-		{"no newline", strings.Join(lines, "\n"), 3},
-		{"cut", strings.Join(lines, "\n") + "\n" + testLine(t, 4)[:40], 3},
+		{"no newline", strings.Join(lines, "\n"), 3, "", ""},
+		{"cut", strings.Join(lines, "\n") + "\n" + testLine(t, 4)[:40], 3, "PATH:4: left out a last line cut short", ""},
+		{"spliced", strings.Join(lines, "\n") + testLine(t, 4)[:40], 0, "", "PATH:3: a JSON value with more after it on one line, not one record"},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
 		if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if recs := readFile(t, path); len(recs) != c.runs {
-			t.Errorf("%s: ReadFiles: %d runs, want %d", c.name, len(recs), c.runs)
+		note, wantErr := strings.ReplaceAll(c.note, "PATH", path), strings.ReplaceAll(c.err, "PATH", path)
+		var log, mergeLog, merged bytes.Buffer
+		recs, err := ReadFiles(&log, path)
+		runs, _, mergeErr := Merge(&merged, &mergeLog, path)
+		if wantErr != "" {
+			if err == nil || err.Error() != wantErr || mergeErr == nil || mergeErr.Error() != wantErr {
+				t.Errorf("%s: ReadFiles: %v\nMerge: %v\nwant %s", c.name, err, mergeErr, wantErr)
+			}
+			continue
 		}
-		var merged bytes.Buffer
-		if runs, _, err := Merge(&merged, nil, path); err != nil || runs != c.runs || strings.Count(merged.String(), "\n") != c.runs {
-			t.Errorf("%s: Merge: %d runs, %v:\n%s", c.name, runs, err, merged.String())
+		if err != nil || len(recs) != c.runs || !strings.Contains(log.String(), note) || (note == "") != (log.Len() == 0) {
+			t.Errorf("%s: ReadFiles: %d runs, %v, said %q; want %d runs, %q", c.name, len(recs), err, log.String(), c.runs, note)
+		}
+		if mergeErr != nil || runs != c.runs || strings.Count(merged.String(), "\n") != c.runs || !strings.Contains(mergeLog.String(), note) || (note == "") != (mergeLog.Len() == 0) {
+			t.Errorf("%s: Merge: %d runs, %v, said %q:\n%s", c.name, runs, mergeErr, mergeLog.String(), merged.String())
 		}
 	}
 }
@@ -156,7 +185,7 @@ func TestReadHugeLine(t *testing.T) {
 	want := fmt.Sprintf("%s:1: line longer than %d bytes", path, jsonl.MaxLine)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = ReadFiles(path)
+	_, err = ReadFiles(nil, path)
 	_, _, mergeErr := Merge(&bytes.Buffer{}, nil, path)
 	runtime.ReadMemStats(&after)
 	if err == nil || err.Error() != want || mergeErr == nil || mergeErr.Error() != want {

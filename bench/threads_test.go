@@ -45,7 +45,7 @@ func TestResumeThreads(t *testing.T) {
 			t.Fatalf("resumed with %d threads again: %d pending, %v", jobs[0].Solver.Threads, todo, err)
 		}
 	}
-	recs, err := ReadFiles(path)
+	recs, err := ReadFiles(nil, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -208,17 +209,53 @@ func (e Entry) Label() string {
 // a selected level that cannot be loaded is an Entry with its error, in
 // its place among the others, so that the rest of its file can still be
 // used. Only a bad spec or a file that cannot be read at all is an error.
+// A level named twice, in one spec (microban:1,1) or in two (microban
+// microban:3), is a SpecError: each level is named once.
 func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Entry, error) {
 	r := resolver{ctx: ctx, stdin: stdin}
 	var all []Entry
-	for _, s := range specs {
-		es, err := r.resolve(s)
+	named := map[string][]span{} // by collection
+	for i, s := range specs {
+		es, spans, err := r.resolve(s)
 		if err != nil {
 			return nil, err
 		}
+		for _, sp := range spans {
+			sp.spec = i
+			named[sp.name] = append(named[sp.name], sp)
+		}
 		all = append(all, es...)
 	}
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		if a, b, ok := overlap(named[name]); ok {
+			if a.spec == b.spec {
+				return nil, specErrorf("%s names level %s:%d twice: name each level once", specs[a.spec], name, b.lo)
+			}
+			return nil, specErrorf("%s and %s both name level %s:%d: name each level once", specs[a.spec], specs[b.spec], name, b.lo)
+		}
+	}
 	return all, nil
+}
+
+// span is the levels lo to hi of the collection called name, as one item
+// of the selection of the spec-th spec named them.
+type span struct {
+	name   string
+	lo, hi int
+	spec   int
+}
+
+// overlap finds two spans that name a level in common, b starting at the
+// first such level. Sorted by their start, spans that do not overlap each
+// end before the next starts.
+func overlap(spans []span) (a, b span, ok bool) {
+	slices.SortStableFunc(spans, func(x, y span) int { return x.lo - y.lo })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].lo <= spans[i-1].hi {
+			return spans[i-1], spans[i], true
+		}
+	}
+	return span{}, span{}, false
 }
 
 // Stream is a whole level file, or standard input, read level by level:
@@ -329,11 +366,12 @@ type resolver struct {
 	stdinCol *level.Collection
 }
 
-func (r *resolver) resolve(spec string) ([]Entry, error) {
+// resolve returns the levels spec names and the spans of its selection.
+func (r *resolver) resolve(spec string) ([]Entry, []span, error) {
 	name, sel, hasSel := splitSpec(spec)
 	c, err := r.collection(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if name == "-" {
 		name = StdinSource
@@ -341,9 +379,9 @@ func (r *resolver) resolve(spec string) ([]Entry, error) {
 	es := entries(c)
 	if !hasSel {
 		if len(es) == 0 {
-			return nil, fmt.Errorf("%s: no levels", name)
+			return nil, nil, fmt.Errorf("%s: no levels", name)
 		}
-		return es, nil
+		return es, []span{{name: name, lo: 1, hi: len(es)}}, nil
 	}
 	return selectLevels(es, name, sel)
 }
@@ -405,9 +443,10 @@ func openLevels(ctx context.Context, name string) (io.ReadCloser, error) {
 }
 
 // selectLevels picks the levels of a selection like "1-3,7" from ls, the
-// levels of the collection called name.
-func selectLevels(ls []Entry, name, sel string) ([]Entry, error) {
+// levels of the collection called name, and returns the span of each item.
+func selectLevels(ls []Entry, name, sel string) ([]Entry, []span, error) {
 	var out []Entry
+	var spans []span
 	for item := range strings.SplitSeq(sel, ",") {
 		item = strings.TrimSpace(item)
 		a, b, isRange := strings.Cut(item, "-")
@@ -418,17 +457,18 @@ func selectLevels(ls []Entry, name, sel string) ([]Entry, error) {
 		}
 		switch {
 		case !okA || !okB:
-			return nil, specErrorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
+			return nil, nil, specErrorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
 		case lo < 1:
-			return nil, specErrorf("%s: no level 0: levels are numbered from 1", name)
+			return nil, nil, specErrorf("%s: no level 0: levels are numbered from 1", name)
 		case lo > hi:
-			return nil, specErrorf("%s: bad level range %s: start after end", name, item)
+			return nil, nil, specErrorf("%s: bad level range %s: start after end", name, item)
 		case hi > len(ls):
-			return nil, specErrorf("%s: level %d out of range: the collection has %s", name, hi, english.Count(len(ls), "level", "levels"))
+			return nil, nil, specErrorf("%s: level %d out of range: the collection has %s", name, hi, english.Count(len(ls), "level", "levels"))
 		}
 		out = append(out, ls[lo-1:hi]...)
+		spans = append(spans, span{name: name, lo: lo, hi: hi})
 	}
-	return out, nil
+	return out, spans, nil
 }
 
 // number parses a non-empty string of decimal digits.

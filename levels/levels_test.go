@@ -341,3 +341,41 @@ func TestAddressIsPosition(t *testing.T) {
 		}
 	}
 }
+
+// A level is named once: `solve z.xsb:1,1` solved "2 of 2 levels", the
+// same level twice. A selection or specs that name a level twice are a
+// SpecError naming the specs and the first level named twice.
+func TestLevelNamedTwice(t *testing.T) {
+	dir := t.TempDir()
+	z := filepath.Join(dir, "z.xsb")
+	if err := os.WriteFile(z, []byte("#####\n#@$.#\n#####\n\n#####\n#.$@#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		specs []string
+		stdin string
+		err   string // "" for none
+	}{
+		{[]string{z + ":1,1"}, "", z + ":1,1 names level " + z + ":1 twice: name each level once"},
+		{[]string{"microban:1-5,3"}, "", "microban:1-5,3 names level microban:3 twice"},
+		{[]string{"microban:7,2-4,10-12,4"}, "", "microban:7,2-4,10-12,4 names level microban:4 twice"},
+		{[]string{"microban", "microban:3"}, "", "microban and microban:3 both name level microban:3: name each level once"},
+		{[]string{"microban:2-4", "microban:1", "microban:4-6"}, "", "microban:2-4 and microban:4-6 both name level microban:4"},
+		{[]string{z, z + ":2"}, "", z + " and " + z + ":2 both name level " + z + ":2"},
+		{[]string{"-", "-:1"}, "#####\n#@$.#\n#####\n", "- and -:1 both name level <stdin>:1"},
+		{[]string{"microban:1", "microban:1"}, "", "microban:1 and microban:1 both name level microban:1"},
+		// Adjacent and separate selections, and the same numbers in other collections, are fine.
+		{[]string{"microban:1-3,4,6-7", "microban:8", "microban3:1-3", z + ":2,1"}, "", ""},
+	} {
+		es, err := ResolveEntries(context.Background(), c.specs, strings.NewReader(c.stdin))
+		if c.err == "" {
+			if err != nil || len(es) != 12 {
+				t.Errorf("%q: %d levels, %v", c.specs, len(es), err)
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), c.err) || !errors.As(err, new(*SpecError)) {
+			t.Errorf("%q: %v; want a SpecError %s", c.specs, err, c.err)
+		}
+	}
+}

@@ -88,3 +88,30 @@ func TestLevelAddressIsPosition(t *testing.T) {
 		t.Errorf("report of two levels titled 7: %v\n%s", err, out)
 	}
 }
+
+// A level is named once in every command: `solve z.xsb:1,1` said "solved 2
+// of 2 levels", the same level twice. solve, bench and show refuse it as a
+// usage error before any work, naming the level.
+func TestLevelNamedTwiceRefused(t *testing.T) {
+	dir := t.TempDir()
+	z := filepath.Join(dir, "z.xsb")
+	if err := os.WriteFile(z, []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	for _, args := range [][]string{
+		{"solve", "--algo", "astar", z + ":1,1"},
+		{"bench", "--algo", "astar", "--out", out, z + ":1,1"},
+		{"show", z + ":1,1"},
+		{"solve", "--algo", "astar", "microban:1-3", "microban:2"},
+	} {
+		stdout, _, err := soko(t, "", args...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), " twice") && !strings.Contains(err.Error(), " both name level ") || stdout != "" {
+			t.Errorf("%q: %v, stdout %q; want a usage error naming the level", args, err, stdout)
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("bench wrote %s: %v", out, err)
+	}
+}

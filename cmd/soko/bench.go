@@ -189,7 +189,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		plan = plan.Shard(i, n)
 		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
 	}
-	out, err := openBenchOut(c, stdout)
+	out, err := openBenchOut(c, stdout, stderr)
 	if err != nil {
 		return err
 	}
@@ -452,8 +452,9 @@ type benchOut struct {
 }
 
 // openBenchOut opens --out for appending (with --dry-run, only reads it),
-// or standard output without it.
-func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
+// or standard output without it. A last line cut short that it cuts off
+// (or, with --dry-run, would) is said on stderr.
+func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 	o := &benchOut{close: func() error { return nil }}
 	switch {
 	case c.out != "" && !c.dryRun:
@@ -464,6 +465,9 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if n := res.Cut(); n > 0 {
+			fmt.Fprintln(stderr, "bench: "+bench.CutNote(c.out, n, "cut off"))
 		}
 		var failed error // the first write that failed
 		o.done, o.doneKeys = res.Done, res.Keys()
@@ -479,14 +483,14 @@ func openBenchOut(c *benchConfig, stdout io.Writer) (*benchOut, error) {
 			return res.Close()
 		}
 		if c.sok != "" {
-			// Read under the lock OpenResults holds.
-			if o.records, err = bench.ReadFiles(c.out); err != nil {
+			// Read under the lock OpenResults holds, once the cut line is off.
+			if o.records, err = bench.ReadFiles(nil, c.out); err != nil {
 				res.Close()
 				return nil, err
 			}
 		}
 	case c.out != "":
-		recs, err := bench.ReadFiles(c.out)
+		recs, err := bench.ReadFiles(stderr, c.out)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -622,7 +626,7 @@ func resultsOrNew(path string) error {
 	if err != nil || st.Size() == 0 {
 		return nil
 	}
-	if _, err := bench.ReadFiles(path); err != nil {
+	if _, err := bench.ReadFiles(nil, path); err != nil {
 		return fmt.Errorf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
 	}
 	return nil
@@ -677,7 +681,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 			return usagef("report: --out-dir %v", err)
 		}
 	}
-	recs, err := bench.ReadFiles(files...)
+	recs, err := bench.ReadFiles(stderr, files...)
 	if err != nil {
 		return err
 	}

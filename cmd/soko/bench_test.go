@@ -17,7 +17,7 @@ import (
 
 func readRuns(t *testing.T, path string) []bench.Record {
 	t.Helper()
-	recs, err := bench.ReadFiles(path)
+	recs, err := bench.ReadFiles(nil, path)
 	if err != nil {
 		t.Fatal(err)
 	}

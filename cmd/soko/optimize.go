@@ -168,7 +168,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var jobs func(yield func(optimizeJob) error) error
 	if c.from != "" {
-		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, yield) }
+		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, stderr, yield) }
 	} else {
 		lvls, err := levels.ResolveAll(ctx, pos[:1], stdin)
 		if err != nil {
@@ -288,8 +288,9 @@ const maxFromFile = level.MaxInput
 // gives each to yield as it is read: 'soko bench' records (status solved
 // and verified) or 'soko solve --json' ones. The file is read as it goes
 // (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
-// ends.
-func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) error {
+// ends. A last line cut short after whole records (jsonl.CutShort) is left
+// out, and said so on stderr.
+func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(optimizeJob) error) error {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxFromFile {
 		return fmt.Errorf("optimize: results file %s: %d MiB, more than the %d MiB a results file may take; split it",
 			path, st.Size()>>20, maxFromFile>>20)
@@ -311,8 +312,9 @@ func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) e
 		hash  string
 	}
 	cache := map[string]resolved{} // level address → level, read once
+	whole := 0                     // the records read
 	for {
-		text, _, err := lines.Line()
+		text, newline, err := lines.Line()
 		if err == io.EOF {
 			return nil
 		}
@@ -340,8 +342,16 @@ func eachFrom(ctx context.Context, path string, yield func(optimizeJob) error) e
 			Solution  string `json:"solution"`
 		}
 		if err := json.Unmarshal(text, &r); err != nil {
+			switch {
+			case jsonl.Spliced(text):
+				return fmt.Errorf("%s:%d: a JSON value with more after it on one line, not one record", path, line)
+			case !newline && whole > 0 && jsonl.CutShort(text, "{"):
+				fmt.Fprintln(stderr, "optimize: "+bench.CutNote(path, line, "left out"))
+				return nil
+			}
 			return fmt.Errorf("%s:%d: %v", path, line, err)
 		}
+		whole++
 		if r.Status != "solved" || r.Solution == "" || r.Verified != nil && !*r.Verified {
 			continue
 		}
@@ -412,6 +422,9 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 		}
 		return err
 	})
+	if errors.Is(err, jsonl.ErrGzip) {
+		err = fmt.Errorf("--out %s is gzip-compressed: optimize --out appends plain JSON lines; gunzip it first, or give a new file", path)
+	}
 	if err == nil {
 		err = outfile.Trim(f, tail.Keep)
 	}

@@ -103,7 +103,7 @@ func TestLastRecordWithoutNewline(t *testing.T) {
 	if err != nil || !strings.Contains(errOut, "3 done before, 1 run now") {
 		t.Errorf("bench resumed: %v\n%s", err, errOut)
 	}
-	if recs, err := bench.ReadFiles(bench3); err != nil || len(recs) != 4 || lines(bench3) != 4 {
+	if recs, err := bench.ReadFiles(nil, bench3); err != nil || len(recs) != 4 || lines(bench3) != 4 {
 		t.Errorf("after bench resumed: %d runs in %d lines, %v", len(recs), lines(bench3), err)
 	}
 	out, _, err = soko(t, "", "optimize", "--from", bench3, "--out", optimize3, "--time", "5s", "--no-solution")
@@ -131,7 +131,7 @@ func TestOptimizeFromGzipAndLevelHash(t *testing.T) {
 		t.Errorf("optimize --from FILE.gz: %v\n%s", err, out)
 	}
 
-	recs, err := bench.ReadFiles(benchFile)
+	recs, err := bench.ReadFiles(nil, benchFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +185,116 @@ func TestResultsLineCap(t *testing.T) {
 	} {
 		if _, _, err := soko(t, "", args...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v; want %s", args, err, want)
+		}
+	}
+}
+
+// A last line is left out as cut short only when it is the start of a
+// record and nothing more, after whole records, and every reader says so
+// on stderr: report, bench merge and optimize --from dropped it silently,
+// and a whole record with the start of another after it on its line was
+// dropped with it (report said 2 runs; a resumed bench cut the whole one
+// off). A file of only `{` was taken over by bench --out.
+func TestCutLastLine(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, optimizeFile := resultsFiles(t, dir)
+	cutShort := func(s string) string { return s + `{"key":"astar|micro` }
+	spliced := func(s string) string { return strings.TrimSuffix(s, "\n") + `{"key":"astar|micro` }
+	brace := func(string) string { return "{" }
+	for _, c := range []struct {
+		name   string
+		from   string // the file edited
+		edit   func(string) string
+		args   []string // FILE is the edited file
+		stderr string   // FILE is the edited file; with err == "", what stderr says
+		err    string   // FILE is the edited file; the refusal, the file untouched
+	}{
+		{"report of a cut line", benchFile, cutShort, []string{"report", "FILE"}, "FILE:4: left out a last line cut short", ""},
+		{"bench merge of a cut line", benchFile, cutShort, []string{"bench", "merge", "FILE"}, "bench merge: FILE:4: left out a last line cut short", ""},
+		{"optimize --from a cut line", benchFile, cutShort, []string{"optimize", "--from", "FILE", "--time", "5s", "--no-solution"}, "optimize: FILE:4: left out a last line cut short", ""},
+		{"bench --dry-run on a cut line", benchFile, cutShort, []string{"bench", "--dry-run", "--algo", "astar", "--time", "5s", "--out", "FILE", "microban:1-3"}, "FILE:4: left out a last line cut short", ""},
+		{"bench resumed on a cut line", benchFile, cutShort, []string{"bench", "--algo", "astar", "--time", "5s", "--out", "FILE", "microban:1-3"}, "bench: FILE:4: cut off a last line cut short", ""},
+		{"report of a spliced line", benchFile, spliced, []string{"report", "FILE"}, "", "FILE:3: a JSON value with more after it on one line, not one record"},
+		{"bench merge of a spliced line", benchFile, spliced, []string{"bench", "merge", "FILE"}, "", "FILE:3: a JSON value with more after it on one line, not one record"},
+		{"optimize --from a spliced line", benchFile, spliced, []string{"optimize", "--from", "FILE", "--time", "5s"}, "", "FILE:3: a JSON value with more after it on one line, not one record"},
+		{"bench resumed on a spliced line", benchFile, spliced, []string{"bench", "--algo", "astar", "--time", "5s", "--out", "FILE", "microban:1-3"}, "", "FILE:3: a JSON value with more after it on one line, not one record"},
+		{"bench --out a brace", benchFile, brace, []string{"bench", "--algo", "astar", "--out", "FILE", "microban:1"}, "", "FILE:1: a record cut short with no whole record before it"},
+		{"optimize --out a brace", benchFile, brace, []string{"optimize", "--from", benchFile, "--out", "FILE", "--time", "5s"}, "", "FILE:1: a record cut short with no whole record before it"},
+		{"optimize --out on a spliced line", optimizeFile, spliced, []string{"optimize", "--from", benchFile, "--out", "FILE", "--time", "5s"}, "", "FILE:3: a JSON value with more after it on one line, not one record"},
+	} {
+		file := copyFile(t, c.from, dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl", c.edit)
+		before, _ := os.ReadFile(file)
+		args := make([]string, len(c.args))
+		for i, a := range c.args {
+			args[i] = strings.ReplaceAll(a, "FILE", file)
+		}
+		_, errOut, err := soko(t, "", args...)
+		if c.err != "" {
+			if want := strings.ReplaceAll(c.err, "FILE", file); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v; want %s", c.name, err, want)
+			}
+			if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+				t.Errorf("%s: the file was changed to %q", c.name, after)
+			}
+			continue
+		}
+		if want := strings.ReplaceAll(c.stderr, "FILE", file); err != nil || !strings.Contains(errOut, want) {
+			t.Errorf("%s: %v; stderr %q, want %s", c.name, err, errOut, want)
+		}
+	}
+}
+
+// A results file with a UTF-8 byte order mark is read as level files are
+// (it gave "invalid character 'ï'"); a gzip file where plain JSON lines
+// are wanted is named so (it gave "invalid character '\x1f'").
+func TestResultsByteOrderMarkAndGzip(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, optimizeFile := resultsFiles(t, dir)
+	withBOM := func(s string) string { return "\xef\xbb\xbf" + s }
+	gzipped := func(s string) string {
+		var buf bytes.Buffer
+		z := gzip.NewWriter(&buf)
+		z.Write([]byte(s))
+		z.Close()
+		return buf.String()
+	}
+	bom := copyFile(t, benchFile, dir, "bom.jsonl", withBOM)
+	optimizeBOM := copyFile(t, optimizeFile, dir, "optimize-bom.jsonl", withBOM)
+	for _, c := range []struct {
+		args []string
+		out  string // what stdout or stderr says
+	}{
+		{[]string{"report", bom}, "3 runs:"},
+		{[]string{"bench", "merge", bom}, "3 runs from 1 file"},
+		{[]string{"optimize", "--from", bom, "--time", "5s", "--no-solution"}, "optimized 3 solutions"},
+		{[]string{"optimize", "--from", benchFile, "--compare", bom, "--time", "5s", "--no-solution"}, "optimized 3 solutions"},
+		{[]string{"bench", "--algo", "astar", "--time", "5s", "--out", bom, "microban:1-3"}, "3 done before, 0 run now"},
+		{[]string{"optimize", "--from", benchFile, "--out", optimizeBOM, "--time", "5s", "--no-solution"}, "3 done before"},
+	} {
+		out, errOut, err := soko(t, "", c.args...)
+		if err != nil || !strings.Contains(out+errOut, c.out) {
+			t.Errorf("%q: %v; want %s in\n%s%s", c.args, err, c.out, out, errOut)
+		}
+	}
+
+	packed := copyFile(t, benchFile, dir, "packed.jsonl", gzipped)
+	optimizePacked := copyFile(t, optimizeFile, dir, "optimize-packed.jsonl", gzipped)
+	for _, c := range []struct {
+		args []string
+		file string
+		want string
+	}{
+		{[]string{"bench", "--algo", "astar", "--out", packed, "microban:1"}, packed, packed + " is gzip-compressed: bench --out appends plain JSON lines; gunzip it first"},
+		{[]string{"optimize", "--from", benchFile, "--out", optimizePacked, "--time", "5s"}, optimizePacked, optimizePacked + " is gzip-compressed: optimize --out appends plain JSON lines; gunzip it first"},
+		{[]string{"report", packed}, packed, packed + ": gzip-compressed, not plain JSON lines: only a name ending in .gz is read through gzip"},
+		{[]string{"optimize", "--from", packed, "--time", "5s"}, packed, packed + ": gzip-compressed, not plain JSON lines"},
+	} {
+		before, _ := os.ReadFile(c.file)
+		if _, _, err := soko(t, "", c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %s", c.args, err, c.want)
+		}
+		if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
+			t.Errorf("%q: the file was changed", c.args)
 		}
 	}
 }

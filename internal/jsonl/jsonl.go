@@ -41,12 +41,36 @@ func NewReader(r io.Reader, name string) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10), name: name, max: MaxLine}
 }
 
+// bom is the UTF-8 byte order mark some editors put at the start of a
+// file; the first line is read without it, as level files are.
+const bom = "\xef\xbb\xbf"
+
+// ErrGzip is the error of a file that is gzip-compressed where plain JSON
+// lines were expected (a name not ending in .gz, or a file appended to).
+var ErrGzip = errors.New("gzip-compressed, not plain JSON lines")
+
 // Line returns the next line without its newline, and whether it ended in
 // one (only the last line of the input may not). The slice is valid until
 // the next call. At the end of the input it returns io.EOF. A line longer
 // than MaxLine is an error naming the file and line, returned as soon as
-// the cap is passed.
+// the cap is passed. A UTF-8 byte order mark before the first line is left
+// out; a first line that begins as gzip data does is ErrGzip, naming the
+// file.
 func (r *Reader) Line() (line []byte, newline bool, err error) {
+	line, newline, err = r.line()
+	if err == nil && r.n == 1 {
+		if bytes.HasPrefix(line, []byte{0x1f, 0x8b}) {
+			if strings.HasSuffix(r.name, ".gz") {
+				return nil, false, fmt.Errorf("%s: %w", r.name, ErrGzip)
+			}
+			return nil, false, fmt.Errorf("%s: %w: only a name ending in .gz is read through gzip", r.name, ErrGzip)
+		}
+		line = bytes.TrimPrefix(line, []byte(bom))
+	}
+	return line, newline, err
+}
+
+func (r *Reader) line() (line []byte, newline bool, err error) {
 	r.buf = r.buf[:0]
 	started := false
 	for {
@@ -104,14 +128,16 @@ type Tail struct {
 
 // Records gives rec each line of r that is not blank, with its number, and
 // says where the whole records end. A line rec refuses is an error naming
-// the file and line, with one exception: a last line without its newline
-// that begins as the records do (prefix, such as `{"key":"`), is not whole
-// JSON and that rec refuses is a record cut short by a killed writer, and
-// is left out (Tail.Cut).
-// A last line rec takes counts whether or not it has its newline.
+// the file and line, with one exception: a record cut short by a killed
+// writer (CutShort) as the last line, without its newline, after a whole
+// record, is left out (Tail.Cut). A file whose only line is cut short is
+// refused: a file without a whole record is taken for a file of records
+// only when it is empty. A last line rec takes counts whether or not it
+// has its newline.
 func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) error) (Tail, error) {
 	lr := NewReader(r, name)
 	var t Tail
+	records := 0
 	for {
 		line, newline, err := lr.Line()
 		if err == io.EOF {
@@ -122,21 +148,51 @@ func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) erro
 		}
 		if text := bytes.TrimSpace(line); len(text) > 0 {
 			if err := rec(text, lr.N()); err != nil {
-				if !newline && cutFrom(line, prefix) && !json.Valid(text) {
-					t.Cut = lr.N()
-					return t, nil
+				switch {
+				case Spliced(text):
+					return Tail{}, fmt.Errorf("%s:%d: %w", name, lr.N(), errSpliced)
+				case newline || !CutShort(line, prefix):
+					return Tail{}, fmt.Errorf("%s:%d: %w", name, lr.N(), err)
+				case records == 0:
+					return Tail{}, fmt.Errorf("%s:%d: a record cut short with no whole record before it: not taken for a file of records", name, lr.N())
 				}
-				return Tail{}, fmt.Errorf("%s:%d: %w", name, lr.N(), err)
+				t.Cut = lr.N()
+				return t, nil
 			}
+			records++
 		}
 		t.Keep, t.Newline = lr.Offset(), !newline
 	}
 }
 
-// cutFrom reports whether line is a beginning of a record that starts
-// with prefix: prefix and more, or a part of prefix.
-func cutFrom(line []byte, prefix string) bool {
-	return prefix != "" && len(line) > 0 && (bytes.HasPrefix(line, []byte(prefix)) || strings.HasPrefix(prefix, string(line)))
+// errSpliced is the error of a line holding a JSON value and more after
+// it, such as a record with another, or the start of one, after it.
+var errSpliced = errors.New("a JSON value with more after it on one line, not one record")
+
+// CutShort reports whether line is a record cut short: it begins as the
+// records do (prefix and more, or a part of prefix) and is the beginning
+// of a JSON value that ends before the value does, with no whole value in
+// it. A line of a whole record, or of a whole record and the start of
+// another, is not.
+func CutShort(line []byte, prefix string) bool {
+	if prefix == "" || len(line) == 0 || !(bytes.HasPrefix(line, []byte(prefix)) || strings.HasPrefix(prefix, string(line))) {
+		return false
+	}
+	var v json.RawMessage
+	return json.NewDecoder(bytes.NewReader(line)).Decode(&v) == io.ErrUnexpectedEOF
+}
+
+// Spliced reports whether text holds a whole JSON value and more after it
+// (what two writers on one file without a lock leave, or a record cut short
+// after a whole one on its line).
+func Spliced(text []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(text))
+	var v json.RawMessage
+	if d.Decode(&v) != nil {
+		return false
+	}
+	_, err := d.Token()
+	return err != io.EOF
 }
 
 // Open opens a JSONL file for reading; one whose name ends in .gz is read

@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -98,7 +99,7 @@ func TestReaderHugeGzipLine(t *testing.T) {
 // else, naming the line.
 func TestRecords(t *testing.T) {
 	isRecord := func(line []byte, _ int) error {
-		if !bytes.HasPrefix(line, []byte(`{"k":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		if !bytes.HasPrefix(line, []byte(`{"k":"`)) || !bytes.HasSuffix(line, []byte(`"}`)) || !json.Valid(line) {
 			return errors.New("not a record")
 		}
 		return nil
@@ -116,7 +117,20 @@ func TestRecords(t *testing.T) {
 		{"a last record without its newline", rec + "\n" + rec, Tail{Keep: 19, Newline: true}, 2, ""},
 		{"a cut record", rec + "\n" + `{"k":"b`, Tail{Keep: 10, Cut: 2}, 1, ""},
 		{"a cut record of a few bytes", rec + "\n" + `{"`, Tail{Keep: 10, Cut: 2}, 1, ""},
-		{"only a cut record", `{"k":"b`, Tail{Cut: 1}, 0, ""},
+		{"a bracket after a record", rec + "\n{", Tail{Keep: 10, Cut: 2}, 1, ""},
+		{"a record with a byte order mark", "\xef\xbb\xbf" + rec + "\n" + rec, Tail{Keep: 22, Newline: true}, 2, ""},
+		// A file without a whole record is taken for one of records only
+		// when it is empty: `{` alone was trimmed and taken over.
+		{"only a cut record", `{"k":"b`, Tail{}, 0, "f:1: a record cut short with no whole record before it: not taken for a file of records"},
+		{"only a bracket", "{", Tail{}, 0, "f:1: a record cut short with no whole record before it: not taken for a file of records"},
+		{"a bracket after blank lines", "\n \n{", Tail{}, 0, "f:3: a record cut short with no whole record before it: not taken for a file of records"},
+		// A whole record and the start of another on the last line: the
+		// whole one was counted out silently, and bench cut it off.
+		{"a record and a cut one on one line", rec + "\n" + rec + `{"k":"b`, Tail{}, 1, "f:2: a JSON value with more after it on one line, not one record"},
+		{"two records on one line", rec + rec + "\n", Tail{}, 0, "f:1: a JSON value with more after it on one line, not one record"},
+		{"a record and notes on one line", rec + " my notes", Tail{}, 0, "f:1: a JSON value with more after it on one line, not one record"},
+		{"a cut record that is not JSON", rec + "\n" + `{"k":"b"x`, Tail{}, 1, "f:2: not a record"},
+		{"gzip data", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", Tail{}, 0, "f: gzip-compressed, not plain JSON lines: only a name ending in .gz is read through gzip"},
 		{"notes without a newline", "my notes", Tail{}, 0, "f:1: not a record"},
 		{"notes after records", rec + "\nmy notes", Tail{}, 1, "f:2: not a record"},
 		{"notes with a newline", "my notes\n", Tail{}, 0, "f:1: not a record"},
@@ -132,8 +146,8 @@ func TestRecords(t *testing.T) {
 			return err
 		})
 		if c.err != "" {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("%s: %v, want %s", c.name, err, c.err)
+			if err == nil || err.Error() != c.err || n != c.records {
+				t.Errorf("%s: %v after %d records, want %s after %d", c.name, err, n, c.err, c.records)
 			}
 			continue
 		}
