@@ -272,11 +272,25 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 	if c.out != "" {
 		where = "; results in " + c.out
 	}
-	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
-		shardNote, english.Count(int(total), "run", "runs"), total-todo, sum.Run, sum.Solved,
+	// Runner.Run's only error besides cancellation is a write that failed:
+	// the summary then counts the runs written before it, not as a run done.
+	writeFailed := err != nil && ctx.Err() == nil
+	now := fmt.Sprintf("%d run now", sum.Run)
+	if writeFailed {
+		now = fmt.Sprintf("%d run and written now, then a write failed", sum.Run)
+	}
+	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %s: %d solved, %s, in %s%s\n",
+		shardNote, english.Count(int(total), "run", "runs"), total-todo, now, sum.Solved,
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
 	noteWithoutModel(stderr, withoutModel)
 	switch {
+	case writeFailed:
+		file := "standard output"
+		if c.out != "" {
+			file = c.out
+		}
+		return fmt.Errorf("bench: writing the results to %s failed after %s written now, %d before: %w; the runs written are kept: run the same command again to resume once it can be written",
+			file, english.Count(sum.Run, "run", "runs"), total-todo, err)
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "bench: %s not done; run the same command again to resume\n", english.Count(sum.NotRun, "run", "runs"))
 		return errInterrupted

@@ -315,6 +315,9 @@ func TestFullDiskLeavesNoEmptyFiles(t *testing.T) {
 			if code := exitStatus(cmd, 30*time.Second); code != 1 {
 				t.Errorf("%q on a full disk: exit status %d, want 1\n%s", a, code, stderr)
 			}
+			if a[0] == "bench" && !strings.Contains(stderr.String(), "writing the results to "+path+" failed after 0 runs written now") {
+				t.Errorf("%q on a full disk: stderr does not say the write failed:\n%s", a, stderr)
+			}
 			_, err := os.Stat(path)
 			if path == existing && err != nil || path != existing && err == nil {
 				t.Errorf("%q on a full disk: the file is there: %v, want %v\n%s", a, err == nil, path == existing, stderr)
