@@ -260,6 +260,20 @@ func TestParseShard(t *testing.T) {
 		{"3", "3", 0, 0, false},
 		{"0/0", "", 0, 0, false},
 		{"x", "", 0, 0, false},
+		// soko's number syntax (solver.IsDecimal): an exponent is read,
+		// a sign, a blank or a fraction is refused.
+		{"1e0/2e0", "", 1, 2, true},
+		{"+1/+4", "", 0, 0, false},
+		{"1/+4", "", 0, 0, false},
+		{"+1/4", "", 0, 0, false},
+		{"-0/4", "", 0, 0, false},
+		{"+4", "1", 0, 0, false},
+		{"4", "+1", 0, 0, false},
+		{"4", " 1", 0, 0, false},
+		{" 1/4", "", 0, 0, false},
+		{"1.5/4", "", 0, 0, false},
+		{"0x1/4", "", 0, 0, false},
+		{"1/1e10", "", 0, 0, false},
 	} {
 		i, n, err := ParseShard(c.spec, env(c.env))
 		if (err == nil) != c.ok || (c.ok && (i != c.i || n != c.n)) {

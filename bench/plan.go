@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"iter"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -347,7 +348,9 @@ func Budgets(times []time.Duration, nodes, iterations []int64) []Budget {
 
 // ParseShard reads "I/N" (0 ≤ I < N), or "N" or "/N", whose index is then
 // read from the environment variable JOB_COMPLETION_INDEX (set by a
-// Kubernetes Indexed Job); getenv is os.Getenv outside tests.
+// Kubernetes Indexed Job); getenv is os.Getenv outside tests. The numbers
+// are written as every number of soko's flags is (solver.IsDecimal): no
+// plus sign, no blanks.
 func ParseShard(s string, getenv func(string) string) (i, n int, err error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -356,8 +359,8 @@ func ParseShard(s string, getenv func(string) string) (i, n int, err error) {
 	if !hasIndex {
 		is, ns = "", s
 	}
-	n, err = strconv.Atoi(ns)
-	if err != nil || n < 1 {
+	n, ok := shardNumber(ns)
+	if !ok || n < 1 {
 		return 0, 0, fmt.Errorf("bad shard %q: want I/N with 0 <= I < N, or N with JOB_COMPLETION_INDEX set", s)
 	}
 	if is == "" {
@@ -367,9 +370,22 @@ func ParseShard(s string, getenv func(string) string) (i, n int, err error) {
 		}
 		is = env
 	}
-	i, err = strconv.Atoi(is)
-	if err != nil || i < 0 || i >= n {
+	i, ok = shardNumber(is)
+	if !ok || i >= n {
 		return 0, 0, fmt.Errorf("bad shard index %q of %d: want 0 <= I < N", is, n)
 	}
 	return i, n, nil
+}
+
+// maxShards bounds a shard count: far more than a bench has runs.
+const maxShards = 1 << 30
+
+// shardNumber reads a shard count or index: a whole number from 0 to
+// maxShards in soko's number syntax (solver.ParseDecimal), without a sign.
+func shardNumber(s string) (int, bool) {
+	x, err := solver.ParseDecimal(s)
+	if err != nil || strings.HasPrefix(s, "-") || x > maxShards || x != math.Trunc(x) {
+		return 0, false
+	}
+	return int(x), true
 }

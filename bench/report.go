@@ -19,6 +19,25 @@ import (
 	"soko/solver"
 )
 
+// tableFiles are the files Report writes in ReportOptions.OutDir besides
+// the plots.
+var tableFiles = []string{"report.md", "levels.md", "summary.csv", "runs.csv", "pushdiff.csv", "benchstat.txt"}
+
+// Writes tells whether Report with o may write a file of this name in
+// o.OutDir: one of its tables, or a plot (a name in a plot format's
+// extension: plot names come from the results), so that a caller can
+// refuse an input there before any work.
+func (o ReportOptions) Writes(name string) bool {
+	if o.OutDir == "" {
+		return false
+	}
+	if slices.Contains(tableFiles, name) {
+		return true
+	}
+	ext := strings.TrimPrefix(filepath.Ext(name), ".")
+	return !o.NoPlots && slices.Contains(plotFormats, ext)
+}
+
 // ReportOptions say what Report makes.
 type ReportOptions struct {
 	// OutDir receives report.md, levels.md, summary.csv, runs.csv,
@@ -888,8 +907,8 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		"pushdiff.csv":  func(w io.Writer) error { return pushDiffCSV(w, pds) },
 		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs) },
 	}
-	for name, write := range files {
-		if err := writeFile(filepath.Join(opts.OutDir, name), write); err != nil {
+	for _, name := range tableFiles { // TestReportWrites checks that files has each
+		if err := writeFile(filepath.Join(opts.OutDir, name), files[name]); err != nil {
 			return err
 		}
 	}

@@ -122,6 +122,27 @@ func TestReportGolden(t *testing.T) {
 	for _, f := range pngs {
 		checkFigure(t, dir, strings.TrimSuffix(filepath.Base(f), ".png"))
 	}
+	// Writes names every file written, and only those: a caller refuses
+	// an input of those names before any work.
+	opts := ReportOptions{OutDir: dir}
+	written, _ := os.ReadDir(dir)
+	for _, e := range written {
+		if !opts.Writes(e.Name()) {
+			t.Errorf("Report wrote %s, and Writes says it does not", e.Name())
+		}
+	}
+	noPlots := ReportOptions{OutDir: dir, NoPlots: true}
+	for name, want := range map[string][2]bool{
+		"runs.csv": {true, true}, "benchstat.txt": {true, true}, "cactus-cbc60.png": {true, false},
+		"x.pdf": {true, false}, "results.jsonl": {false, false}, "runs.csv.gz": {false, false},
+	} {
+		if got := [2]bool{opts.Writes(name), noPlots.Writes(name)}; got != want {
+			t.Errorf("Writes(%q) = %v with plots, %v without, want %v", name, got[0], got[1], want)
+		}
+	}
+	if (ReportOptions{}).Writes("runs.csv") {
+		t.Error("Writes without OutDir says runs.csv is written")
+	}
 }
 
 // checkFigure checks that dir holds the figure name as a PNG a column wide

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -149,6 +150,9 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := notAnInput("bench", stdin, specs, []string{c.model}, output{"--out", c.out}); err != nil {
 		return err
 	}
+	if err := notAnInputSok("bench", stdin, specs, []string{c.model}, output{"--sok", c.sok}); err != nil {
+		return err
+	}
 	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
 		return err
 	}
@@ -268,11 +272,25 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 	if c.out != "" {
 		where = "; results in " + c.out
 	}
-	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %d run now: %d solved, %s, in %s%s\n",
-		shardNote, english.Count(int(total), "run", "runs"), total-todo, sum.Run, sum.Solved,
+	// Runner.Run's only error besides cancellation is a write that failed:
+	// the summary then counts the runs written before it, not as a run done.
+	writeFailed := err != nil && ctx.Err() == nil
+	now := fmt.Sprintf("%d run now", sum.Run)
+	if writeFailed {
+		now = fmt.Sprintf("%d run and written now, then a write failed", sum.Run)
+	}
+	fmt.Fprintf(stderr, "bench%s: %s, %d done before, %s: %d solved, %s, in %s%s\n",
+		shardNote, english.Count(int(total), "run", "runs"), total-todo, now, sum.Solved,
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
 	noteWithoutModel(stderr, withoutModel)
 	switch {
+	case writeFailed:
+		file := "standard output"
+		if c.out != "" {
+			file = c.out
+		}
+		return fmt.Errorf("bench: writing the results to %s failed after %s written now, %d before: %w; the runs written are kept: run the same command again to resume once it can be written",
+			file, english.Count(sum.Run, "run", "runs"), total-todo, err)
 	case ctx.Err() != nil:
 		fmt.Fprintf(stderr, "bench: %s not done; run the same command again to resume\n", english.Count(sum.NotRun, "run", "runs"))
 		return errInterrupted
@@ -676,9 +694,13 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		return usagef("report: no results files given")
 	}
+	ro := bench.ReportOptions{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.outDir != "" {
 		if err := outfile.CheckDir(opts.outDir); err != nil {
 			return usagef("report: --out-dir %v", err)
+		}
+		if err := notReportInput(ro, files); err != nil {
+			return err
 		}
 	}
 	recs, err := bench.ReadFiles(stderr, files...)
@@ -691,7 +713,6 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if opts.benchstat {
 		return bench.WriteBenchstat(stdout, recs)
 	}
-	ro := bench.ReportOptions{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.compare != "" {
 		a, b, ok := strings.Cut(opts.compare, ",")
 		if !ok || a == "" || b == "" {
@@ -704,6 +725,29 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	}
 	if opts.outDir != "" {
 		fmt.Fprintf(stderr, "report: %s; tables and plots in %s\n", english.Count(len(recs), "run", "runs"), opts.outDir)
+	}
+	return nil
+}
+
+// notReportInput refuses, as a usage error before any work, a results
+// file that report would write over: one that is a file of ro.OutDir of a
+// name report writes there (bench.ReportOptions.Writes), such as
+// out/runs.csv, or a link to it.
+func notReportInput(ro bench.ReportOptions, files []string) error {
+	entries, err := os.ReadDir(ro.OutDir)
+	if err != nil {
+		return nil // a folder to be made holds no input
+	}
+	for _, e := range entries {
+		if !ro.Writes(e.Name()) {
+			continue
+		}
+		path := filepath.Join(ro.OutDir, e.Name())
+		for _, in := range files {
+			if sameFile(in, path) {
+				return usagef("report: --out-dir %s: the input %s is a file report may write there (its tables and plots): soko does not write over what it reads; give another folder, or move the results file", ro.OutDir, in)
+			}
+		}
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	"soko/bench"
+	"soko/internal/english"
+	"soko/levels"
 )
 
 func readRuns(t *testing.T, path string) []bench.Record {
@@ -298,5 +302,48 @@ func TestBenchUsage(t *testing.T) {
 	stdout, _, err = soko(t, "", "report", "--help")
 	if err != nil || !strings.Contains(stdout, "  --out-dir DIR") {
 		t.Fatalf("report --help: %v\n%s", err, stdout)
+	}
+}
+
+// A write of the results that fails (a full disk) ends the bench with an
+// error naming the file and the write's error, and the summary counts the
+// runs written before it, not the run whose record was lost.
+func TestBenchWriteFails(t *testing.T) {
+	ctx := context.Background()
+	c := &benchConfig{algos: listValue{"astar"}, workers: 1, threads: 1, out: "r.jsonl"}
+	solvers, err := benchSolvers(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lvls, err := levels.ResolveAll(ctx, []string{"microban:1-4"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := bench.NewPlan(solvers, lvls, nil, []bench.Budget{{Nodes: 100000}}, []uint64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []int{0, 2} {
+		written := 0
+		out := &benchOut{sink: func(bench.Record) error {
+			if written == ok {
+				return &os.PathError{Op: "write", Path: "r.jsonl", Err: syscall.ENOSPC}
+			}
+			written++
+			return nil
+		}}
+		var stderr strings.Builder
+		err := runPlan(ctx, c, true, plan, out, &stderr, "")
+		want := fmt.Sprintf("bench: writing the results to r.jsonl failed after %s written now, 0 before: write r.jsonl: %v", english.Count(ok, "run", "runs"), syscall.ENOSPC)
+		if !errors.Is(err, syscall.ENOSPC) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("a write failing after %d runs: %v, want %q", ok, err, want)
+		}
+		var u usageError
+		if errors.As(err, &u) || errors.Is(err, errSilent) {
+			t.Errorf("a write failing after %d runs: %v is silent or a usage error", ok, err)
+		}
+		if line := fmt.Sprintf("bench: 4 runs, 0 done before, %d run and written now, then a write failed: %d solved,", ok, ok); !strings.HasPrefix(stderr.String(), line) {
+			t.Errorf("a write failing after %d runs: stderr %q, want %q", ok, stderr.String(), line)
+		}
 	}
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"soko/level"
+	"soko/levels"
 )
 
 // microban1 is Microban 1's solution as it should be written, and in all
@@ -98,5 +102,102 @@ func TestVerifySokUnreadableSection(t *testing.T) {
 	if !errors.Is(err, errSilent) || !strings.Contains(out, path+":1: a solution cannot be read: "+path+":14:10: level 1: solution section: unexpected character '!' in LURD") ||
 		!strings.Contains(out, "1 of 2 solutions solve their levels") {
 		t.Errorf("verify: %v\n%s", err, out)
+	}
+}
+
+// soko optimize follows verify's rule on letter case, for LEVEL SOLUTION,
+// --from records and FILE.sok alike: a solution with a step in the wrong
+// case is an error naming the step (exit status 1, and not written to
+// --out, so that a run with --lenient-case does it), unless --lenient-case,
+// which optimizes it as read by what each step does and says so on stderr.
+func TestOptimizeLetterCase(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, lurd string
+		lenient    bool
+		out        string // in stdout
+		errOut     string // in stderr
+	}{
+		{"right case", microban1Real, false, "pushes    8 →    8", ""},
+		{"lower case", microban1Lower, false, "error: solution refused: step 3 (u) pushes a box but is written in lower case (a push is written in upper case, a move in lower case; --lenient-case reads each step by what it does)", ""},
+		{"upper case", microban1Upper, false, "error: solution refused: step 1 (D) pushes nothing but is written in upper case", ""},
+		{"lower case, lenient", microban1Lower, true, "pushes    8 →    8  moves    33 →    33",
+			"soko: optimize: microban:1: --lenient-case: the letter case of 8 steps normalised; the first: step 3 (u) pushes a box but is written in lower case\n"},
+		{"upper case, lenient", microban1Upper, true, microban1Real, "the letter case of 25 steps normalised"},
+	} {
+		results := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".jsonl")
+		args := []string{"optimize", "--time", "5s", "--out", results, "microban:1", tc.lurd}
+		if tc.lenient {
+			args = append(args, "--lenient-case")
+		}
+		refused := strings.Contains(tc.out, "refused")
+		out, errOut, err := soko(t, "", args...)
+		if (err == nil) == refused || refused && !errors.Is(err, errSilent) || !strings.Contains(out, tc.out) || !strings.Contains(errOut, tc.errOut) ||
+			tc.errOut == "" && strings.Contains(errOut, "lenient") {
+			t.Errorf("%s: %v\nstdout %q\nstderr %q", tc.name, err, out, errOut)
+		}
+		if !refused {
+			continue
+		}
+		// Not written to --out: the same command with --lenient-case does it.
+		if st, err := os.Stat(results); err == nil && st.Size() > 0 {
+			t.Errorf("%s: a refused solution was written to --out:\n%s", tc.name, readText(t, results))
+		}
+		out, _, err = soko(t, "", append(args, "--lenient-case")...)
+		if err != nil || !strings.Contains(out, "pushes    8 →    8") {
+			t.Errorf("%s: again with --lenient-case: %v\n%s", tc.name, err, out)
+		}
+	}
+
+	// FILE.sok: its shortest solution, in lower case, is refused; with
+	// --lenient-case it is optimized and the result put in the file
+	// written as it should be.
+	board, _, err := soko(t, "", "show", "microban:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sok := filepath.Join(dir, "m.sok")
+	if err := os.WriteFile(sok, []byte(board+"\nSolution\n"+microban1Lower+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := soko(t, "", "optimize", sok)
+	if !errors.Is(err, errSilent) || !strings.Contains(out, "step 3 (u) pushes a box but is written in lower case") || strings.Contains(readText(t, sok), microban1Real) {
+		t.Errorf("optimize FILE.sok with a solution in lower case: %v\n%s", err, out)
+	}
+	_, errOut, err := soko(t, "", "optimize", "--lenient-case", sok)
+	if err != nil || !strings.Contains(errOut, "--lenient-case: the letter case of 8 steps normalised") || !strings.Contains(readText(t, sok), "\n"+microban1Real+"\n") {
+		t.Errorf("optimize --lenient-case FILE.sok with a solution in lower case: %v\n%s\n%s", err, errOut, readText(t, sok))
+	}
+}
+
+// checkCase, which soko optimize and play --replay hold a solution to
+// before they use it, is verify's rule: a step in the wrong letter case is
+// an error naming it, unless lenient, which gives the note to say.
+func TestCheckCase(t *testing.T) {
+	lvls, err := levels.ResolveAll(context.Background(), []string{"microban:1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lurd       string
+		lenient    bool
+		note, fail string
+	}{
+		{microban1Real, false, "", ""},
+		{microban1Real, true, "", ""},
+		{microban1Lower, false, "", "step 3 (u) pushes a box but is written in lower case (a push is written in upper case, a move in lower case; --lenient-case reads each step by what it does)"},
+		{microban1Upper, false, "", "step 1 (D) pushes nothing but is written in upper case"},
+		{microban1Lower[:5], false, "", "step 3 (u) pushes a box but is written in lower case"}, // a replay need not solve
+		{microban1Lower, true, "--lenient-case: the letter case of 8 steps normalised; the first: step 3 (u) pushes a box but is written in lower case", ""},
+		{"dlUUUU", false, "", ""}, // what is after an illegal step is not read
+	} {
+		ms, err := level.ParseLURD(tc.lurd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		note, err := checkCase(lvls[0], ms, tc.lenient)
+		if note != tc.note || (err == nil) != (tc.fail == "") || err != nil && !strings.HasPrefix(err.Error(), tc.fail) {
+			t.Errorf("checkCase(%s, lenient %v) = %q, %v; want %q, %q", tc.lurd, tc.lenient, note, err, tc.note, tc.fail)
+		}
 	}
 }

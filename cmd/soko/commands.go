@@ -42,8 +42,44 @@ be read (its line is named) or its level cannot be loaded.
 // verifyFlags are soko verify's flags.
 func verifyFlags() (*flag.FlagSet, *bool) {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	lenient := fs.Bool("lenient-case", false, "accept steps in the wrong letter case, reading each by what it does, and say so")
+	lenient := new(bool)
+	lenientCaseFlag(fs, lenient)
 	return fs, lenient
+}
+
+// lenientCaseFlag defines --lenient-case, by which soko verify, optimize
+// and play --replay take a solution whose letter case does not say what
+// its steps do (caseError).
+func lenientCaseFlag(fs *flag.FlagSet, lenient *bool) {
+	fs.BoolVar(lenient, "lenient-case", false, "accept steps in the wrong letter case, reading each by what it does, and say so")
+}
+
+// caseError is why a replayed solution with a step in the wrong letter
+// case (rep.CaseStep > 0) is refused without --lenient-case: the first
+// such step, and the rule.
+func caseError(rep verify.Report) string {
+	return rep.Case + " (a push is written in upper case, a move in lower case; --lenient-case reads each step by what it does)"
+}
+
+// caseNote is what --lenient-case says of a solution it took although a
+// step is in the wrong letter case (rep.CaseStep > 0).
+func caseNote(rep verify.Report) string {
+	return fmt.Sprintf("--lenient-case: the letter case of %s normalised; the first: %s", english.Count(rep.Miscased, "step", "steps"), rep.Case)
+}
+
+// checkCase holds a solution to soko verify's rule on letter case before
+// soko optimize or play --replay uses it: a step whose case does not say
+// what it does (replayed on l) is an error naming it, unless lenient; then
+// note says what was normalised. Both are empty when the case is right.
+func checkCase(l *level.Level, ms []level.Move, lenient bool) (note string, err error) {
+	rep := verify.Replay(l, ms)
+	switch {
+	case rep.CaseStep == 0:
+		return "", nil
+	case !lenient:
+		return "", errors.New(caseError(rep))
+	}
+	return caseNote(rep), nil
 }
 
 // runVerify replays a solution: soko verify LEVEL SOLUTION, or those of a
@@ -104,7 +140,7 @@ func verdict(rep verify.Report, lenient bool) string {
 	var v string
 	switch {
 	case rep.CaseStep > 0 && !lenient:
-		v = "refused: " + rep.Case + " (a push is written in upper case, a move in lower case; --lenient-case reads each step by what it does)"
+		v = "refused: " + caseError(rep)
 		if !rep.Solved {
 			v += "; nor does it solve the level"
 		}
@@ -117,8 +153,7 @@ func verdict(rep verify.Report, lenient bool) string {
 		v = fmt.Sprintf("not solved: after all %s (%s) some boxes are off their goals", moves, pushes)
 	}
 	if rep.CaseStep > 0 {
-		v += fmt.Sprintf(" (--lenient-case: the letter case of %s normalised; the first: %s)",
-			english.Count(rep.Miscased, "step", "steps"), rep.Case)
+		v += " (" + caseNote(rep) + ")"
 	}
 	return v
 }

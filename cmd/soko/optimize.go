@@ -31,7 +31,8 @@ the solution's squares, each among its radius's nearest squares) over
 stretches of the solution that grow to the whole of it, until a turn over
 the whole solution brings no gain. The result is replayed by the verifier
 and is never longer in --metric than the given solution. SOLUTION is read
-as by 'soko verify'. With --from FILE.jsonl every solved record of a 'soko
+as by 'soko verify', whose rule on letter case holds: a step in the wrong
+case is an error naming it, unless --lenient-case. With --from FILE.jsonl every solved record of a 'soko
 bench' or 'soko solve --json' results file is optimized instead, with
 --time per level, and --compare sets the totals beside other solvers'.
 When stderr is a terminal a progress line shows the current length; Ctrl-C
@@ -54,6 +55,7 @@ type optimizeConfig struct {
 	json    bool
 	noLURD  bool
 	replace bool // FILE.sok: the optimized solution replaces those it is as good as
+	lenient bool // --lenient-case: take a solution in the wrong letter case, and say so
 }
 
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
@@ -76,6 +78,7 @@ func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per solution (JSONL); the summary goes to stderr")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	fs.BoolVar(&c.replace, "replace", false, "with FILE.sok, drop the solutions the optimized one is at least as good as in pushes and moves (default: keep them beside it)")
+	lenientCaseFlag(fs, &c.lenient)
 	return fs, c
 }
 
@@ -129,6 +132,11 @@ type optimized struct {
 	Expanded      int64   `json:"expanded"`
 	Solution      string  `json:"solution,omitempty"`
 	Error         string  `json:"error,omitempty"`
+	// caseNote is what --lenient-case says of a solution it took in the
+	// wrong letter case; caseRefused, that such a solution was refused
+	// without it (not written to --out, so that a run with it does it).
+	caseNote    string
+	caseRefused bool
 }
 
 func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -211,6 +219,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		r := optimizeOne(ctx, j, c, status)
 		done++
+		noteCase(stderr, r)
 		if c.json {
 			if err := enc.Encode(r); err != nil {
 				return err
@@ -218,7 +227,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		} else {
 			printOptimized(stdout, r, c.noLURD)
 		}
-		if out != nil && ctx.Err() == nil { // one cut short by Ctrl-C is done again on resume
+		if out != nil && ctx.Err() == nil && !r.caseRefused { // one cut short by Ctrl-C, or refused for its case, is done again on resume
 			if err := out.write(r); err != nil {
 				return err
 			}
@@ -481,6 +490,10 @@ func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status i
 		r.Error = "solution: " + err.Error()
 		return r
 	}
+	if r.caseNote, err = checkCase(j.level, moves, c.lenient); err != nil {
+		r.Error, r.caseRefused = "solution refused: "+err.Error(), true
+		return r
+	}
 	if c.time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.time)
@@ -510,6 +523,13 @@ func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status i
 		r.Solution = level.FormatLURD(res.Moves)
 	}
 	return r
+}
+
+// noteCase says on stderr what --lenient-case normalised in r's solution.
+func noteCase(stderr io.Writer, r optimized) {
+	if r.caseNote != "" {
+		fmt.Fprintf(stderr, "soko: optimize: %s: %s\n", lineName(r.Level, r.Title), r.caseNote)
+	}
 }
 
 func printOptimized(w io.Writer, r optimized, noLURD bool) {

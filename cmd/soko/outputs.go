@@ -117,6 +117,30 @@ func notAnInput(cmd string, stdin io.Reader, specs, inputs []string, outs ...out
 	return nil
 }
 
+// sokLevelSpecs are the level specs a .sok output (solve --out, bench
+// --sok) is compared with by notAnInput: none when the file it makes is
+// named .sok, for a .sok collection solved into itself is merged, its
+// levels and solutions kept; every spec otherwise, so that a level file
+// (lv.xsb) is never rewritten as a .sok.
+func sokLevelSpecs(path string, specs []string) []string {
+	if strings.EqualFold(filepath.Ext(outfile.Target(path)), ".sok") {
+		return nil
+	}
+	return specs
+}
+
+// notAnInputSok is notAnInput for a .sok output: one that names a level
+// file of the run is refused, unless it is named .sok (sokLevelSpecs).
+func notAnInputSok(cmd string, stdin io.Reader, specs, inputs []string, out output) error {
+	if err := notAnInput(cmd, stdin, nil, inputs, out); err != nil {
+		return err
+	}
+	if err := notAnInput(cmd, stdin, sokLevelSpecs(out.path, specs), nil, out); err != nil {
+		return usagef("%v (only a collection named .sok is solved into itself, merged)", err)
+	}
+	return nil
+}
+
 // distinctOutputs refuses, as a usage error before any work, two outputs
 // of one run that are the same file.
 func distinctOutputs(cmd string, outs ...output) error {

@@ -45,6 +45,8 @@ func TestOutputIsStdin(t *testing.T) {
 		{"solve", "-", "--memprofile", lv},
 		{"train", "-", "--rounds", "1", "--out", lv},
 		{"bench", "-", "--out", lv},
+		{"bench", "-", "--sok", lv},
+		{"solve", "-", "--out", lv},
 		{"optimize", "-", sol, "--out", lv},
 		{"optimize", "microban:1", "-", "--out", lv},
 		{"generate", "--stats-of", "-", "--plot", lv},
@@ -313,6 +315,9 @@ func TestFullDiskLeavesNoEmptyFiles(t *testing.T) {
 			if code := exitStatus(cmd, 30*time.Second); code != 1 {
 				t.Errorf("%q on a full disk: exit status %d, want 1\n%s", a, code, stderr)
 			}
+			if a[0] == "bench" && !strings.Contains(stderr.String(), "writing the results to "+path+" failed after 0 runs written now") {
+				t.Errorf("%q on a full disk: stderr does not say the write failed:\n%s", a, stderr)
+			}
 			_, err := os.Stat(path)
 			if path == existing && err != nil || path != existing && err == nil {
 				t.Errorf("%q on a full disk: the file is there: %v, want %v\n%s", a, err == nil, path == existing, stderr)
@@ -348,5 +353,83 @@ func TestBenchSokNoSolutionNote(t *testing.T) {
 	}
 	if n := strings.Count(readText(t, sok), "\nSolution"); n != 1 {
 		t.Errorf("%s has %d solutions, want 1 (microban:2's)", sok, n)
+	}
+}
+
+// A .sok output (solve --out, bench --sok) that is a level file of the
+// run is refused before any work, the level file left as it was, unless
+// it is named .sok: a .sok collection solved into itself is merged. So is
+// a results file in report --out-dir with a name report writes there.
+func TestOutputNamesALevelFile(t *testing.T) {
+	dir := t.TempDir()
+	lv, text := levelFile(t, dir)
+	link := filepath.Join(dir, "link.sok") // a .sok name for lv.xsb
+	if err := os.Symlink(lv, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"bench", "--algo", "astar", lv, "--sok", lv},
+		{"bench", "--algo", "astar", lv + ":1", "--sok", link},
+		{"solve", "--algo", "astar", lv, "--out", lv},
+		{"solve", "--algo", "astar", link, "--out", link},
+	} {
+		out, _, err := soko(t, "", args...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "is also an input of this run (") ||
+			!strings.Contains(err.Error(), "only a collection named .sok is solved into itself") {
+			t.Errorf("%q: %v, want a usage error naming the level file", args, err)
+		}
+		if out != "" || readText(t, lv) != text {
+			t.Fatalf("%q: refused after work, or changed lv.xsb:\n%s", args, out)
+		}
+	}
+	// A .sok collection solved into itself is merged, by both.
+	all := filepath.Join(dir, "all.sok")
+	if err := os.WriteFile(all, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"bench", "--algo", "astar", all, "--sok", all},
+		{"solve", "--algo", "bfs", all, "--out", all},
+	} {
+		if _, _, err := soko(t, "", args...); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+	}
+	if got := readText(t, all); !strings.Contains(got, "\nSolution (") || !strings.HasPrefix(got, text) {
+		t.Errorf("all.sok solved into itself by bench and solve:\n%s", got)
+	}
+
+	// report --out-dir: a results file there named as a table, a link to
+	// one, or a plot's name (unless --no-plots) would be written over.
+	results := filepath.Join(dir, "r.jsonl")
+	if _, _, err := soko(t, "", "bench", "--algo", "astar", "--out", results, "microban:1"); err != nil {
+		t.Fatal(err)
+	}
+	od := filepath.Join(dir, "od")
+	if err := os.Mkdir(od, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runs := readText(t, results)
+	for _, name := range []string{"runs.csv", "fig.png"} {
+		if err := os.WriteFile(filepath.Join(od, name), []byte(runs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(results, filepath.Join(od, "summary.csv")); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{filepath.Join(od, "runs.csv"), filepath.Join(od, "fig.png"), results} {
+		out, _, err := soko(t, "", "report", "--out-dir", od, in)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "the input "+in+" is a file report may write there") {
+			t.Errorf("report --out-dir %s %s: %v, want a usage error naming the input", od, in, err)
+		}
+		if out != "" || readText(t, in) != runs {
+			t.Fatalf("report --out-dir %s %s: refused after work, or changed the input", od, in)
+		}
+	}
+	if _, _, err := soko(t, "", "report", "--no-plots", "--out-dir", od, filepath.Join(od, "fig.png")); err != nil {
+		t.Errorf("report --no-plots with an input named .png in --out-dir: %v", err)
 	}
 }

@@ -20,8 +20,9 @@ import (
 )
 
 type playConfig struct {
-	replay string
-	speed  float64
+	replay  string
+	speed   float64
+	lenient bool // --lenient-case
 }
 
 const playDoc = `Plays LEVELS in the terminal, one at a time: a level (microban:12), a range
@@ -30,7 +31,9 @@ U/Z/Backspace undo, Y redo, R restart, N/PgDn and P/PgUp go to the next and
 previous level (each keeps its position), Q quits and prints, for each level
 where a step was played, whether it is solved and the moves in LURD. With
 --replay it animates a solution of one level (a file, - for standard input,
-or inline LURD, as for soko verify); Space pauses, + and - change the speed.
+or inline LURD, as for soko verify, whose rule on letter case it follows:
+a step in the wrong case is refused unless --lenient-case); Space pauses,
++ and - change the speed.
 
 It needs a terminal for the board and the keys: with standard output or
 standard input not a terminal it stops at once (exit status 2). When the
@@ -44,6 +47,7 @@ func playFlags() (*flag.FlagSet, *playConfig) {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.StringVar(&c.replay, "replay", "", "animate `SOLUTION`: a file, - for stdin, or inline LURD")
 	fs.Float64Var(&c.speed, "speed", 8, "replay speed in `STEPS` per second")
+	lenientCaseFlag(fs, &c.lenient)
 	return fs, c
 }
 
@@ -117,6 +121,15 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		moves, err := level.ParseLURD(text)
 		if err != nil {
 			return fmt.Errorf("play: solution: %w", err)
+		}
+		// Before the board takes the screen, so that a refusal or the
+		// note is read in the shell's.
+		note, err := checkCase(lvls[0], moves, c.lenient)
+		if err != nil {
+			return fmt.Errorf("play: --replay refused: %w", err)
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "soko: play: %s\n", note)
 		}
 		m.Replay(moves)
 	}

@@ -121,6 +121,16 @@ func TestPlayTmux(t *testing.T) {
 	tmux(t, sock, "send-keys", "-t", "replay", "q")
 	waitFor("replay", "microban:1: solved, 33 moves, 8 pushes", "EXIT=0")
 
+	// Letter case as soko verify checks it: a replay with a push in lower
+	// case is refused before the board is drawn, naming the step; with
+	// --lenient-case it plays, and the note stays on the screen after.
+	start("case", "play", "--replay", "dlurrrdlullddruluruuldrddrruldluu", "microban:1")
+	waitFor("case", "soko: play: --replay refused: step 3 (u) pushes a box but is written in lower case", "--lenient-case reads each step by what it does", "EXIT=1")
+	start("lenient", "play", "--lenient-case", "--speed", "200", "--replay", "dlurrrdlullddruluruuldrddrruldluu", "microban:1")
+	waitFor("lenient", "SOLVED in 33 moves, 8 pushes")
+	tmux(t, sock, "send-keys", "-t", "lenient", "q")
+	waitFor("lenient", "soko: play: --lenient-case: the letter case of 8 steps normalised; the first: step 3 (u)", "microban:1: solved, 33 moves, 8 pushes", "EXIT=0")
+
 	// SIGTERM and SIGHUP end a slow replay, with the terminal given back:
 	// the board's screen is left for the shell's.
 	for _, sig := range []string{"TERM", "HUP"} {

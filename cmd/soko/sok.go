@@ -317,6 +317,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		}
 		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
 		done++
+		noteCase(stderr, r)
 		lurd := r.Solution
 		if c.noLURD {
 			r.Solution = ""

@@ -144,9 +144,12 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkOut("solve", "--trace", c.trace); err != nil {
 		return err
 	}
-	// --out may be a .sok input too: solved into itself, it is merged.
 	outs := []output{{"--trace", c.trace}, {"--cpuprofile", c.profile.cpu}, {"--memprofile", c.profile.mem}}
 	if err := notAnInput("solve", stdin, specs, []string{c.model}, outs...); err != nil {
+		return err
+	}
+	// --out may be a .sok input too: solved into itself, it is merged.
+	if err := notAnInputSok("solve", stdin, specs, []string{c.model}, output{"--out", c.out}); err != nil {
 		return err
 	}
 	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
