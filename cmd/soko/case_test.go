@@ -168,6 +168,16 @@ func TestOptimizeLetterCase(t *testing.T) {
 	if err != nil || !strings.Contains(errOut, "--lenient-case: the letter case of 8 steps normalised") || !strings.Contains(readText(t, sok), "\n"+microban1Real+"\n") {
 		t.Errorf("optimize --lenient-case FILE.sok with a solution in lower case: %v\n%s\n%s", err, errOut, readText(t, sok))
 	}
+
+	// A level with one solution in lower case and one as good written
+	// right: optimize takes the one written right, without refusing.
+	both := filepath.Join(dir, "both.sok")
+	if err := os.WriteFile(both, []byte(board+"\nSolution\n"+microban1Lower+"\n\nSolution\n"+microban1Real+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := soko(t, "", "optimize", both); err != nil || strings.Contains(out, "refused") {
+		t.Errorf("optimize FILE.sok with a solution in lower case and one written right: %v\n%s", err, out)
+	}
 }
 
 // checkCase, which soko optimize and play --replay hold a solution to

@@ -367,21 +367,24 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 }
 
 // bestSolution is the entry's shortest solution in m among those that
-// solve its level, or nil.
+// solve its level, one written in its right letter case before any that
+// is not (which optimize refuses without --lenient-case), or nil.
 func bestSolution(e *sokfile.Entry, m optimize.Metric) *sokfile.Solution {
 	if e.Level == nil {
 		return nil
 	}
 	var best *sokfile.Solution
 	var bestScore optimize.Score
+	bestSound := false
 	for _, s := range e.Solutions {
 		rep, err := verify.Check(e.Level, s.LURD)
 		if err != nil || !rep.Solved {
 			continue
 		}
+		sound := rep.CaseStep == 0
 		sc := optimize.Score{Pushes: rep.Pushes, Moves: rep.Moves}
-		if best == nil || m.Better(sc, bestScore) {
-			best, bestScore = s, sc
+		if best == nil || (sound && !bestSound) || (sound == bestSound && m.Better(sc, bestScore)) {
+			best, bestScore, bestSound = s, sc, sound
 		}
 	}
 	return best
