@@ -507,13 +507,55 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 
 // Results is an open results file that runs are appended to, one whole line
 // per write, so that the file is valid JSONL whenever the process stops.
+//
+// Before each write it checks that its path still names the file it
+// holds: a file renamed over it (an editor, sed -i, cp and mv) would
+// otherwise take every later record to the old file, unlinked, and the
+// lock with it. It then follows the path: it takes the new file as
+// OpenResults does (locked, recognised as records), appends to it the
+// records this process wrote that it lacks, says so through Notify, and
+// writes on there. Where it cannot (the file was removed, another process
+// holds the new one, or it is not a results file) the write fails with a
+// ReplacedError counting the runs that went only to the old file.
 type Results struct {
-	mu   sync.Mutex
-	f    *os.File
-	done map[string]bool
-	n    int
-	cut  int
+	mu     sync.Mutex
+	path   string
+	f      *os.File
+	done   map[string]bool
+	n      int
+	cut    int
+	mine   []written    // the records this process wrote to f
+	Notify func(string) // told when the file was replaced and followed; may be nil
 }
+
+// written is where a record this process wrote lies in its file.
+type written struct {
+	off int64
+	len int
+	key string
+}
+
+// ReplacedError is a write refused because the results file was replaced
+// or removed while the run wrote it, and the new one cannot be taken.
+type ReplacedError struct {
+	Path    string
+	Removed bool
+	Lost    int   // runs of this process that are only in the old file
+	Err     error // why the new file cannot be taken; nil when removed
+}
+
+func (e *ReplacedError) Error() string {
+	lost := "every run written by this run is in the new file"
+	if e.Lost > 0 {
+		lost = fmt.Sprintf("%s written by this run went only to the old file, gone with it, and will be run again", english.Count(e.Lost, "run", "runs"))
+	}
+	if e.Removed {
+		return fmt.Sprintf("%s was removed while this run wrote it; %s", e.Path, lost)
+	}
+	return fmt.Sprintf("%s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it, and the new one cannot be taken: %v; %s", e.Path, e.Err, lost)
+}
+
+func (e *ReplacedError) Unwrap() error { return e.Err }
 
 // OpenResults opens or creates the results file at path for appending. A
 // file that holds anything but soko bench records (blank lines aside) is
@@ -552,7 +594,7 @@ func OpenResults(path string) (*Results, error) {
 	for _, r := range recs {
 		done[r.Key] = true
 	}
-	return &Results{f: f, done: done, n: len(recs), cut: tail.Cut}, nil
+	return &Results{path: path, f: f, done: done, n: len(recs), cut: tail.Cut}, nil
 }
 
 // Cut is the line of the record cut short that OpenResults cut off, 0 if
@@ -582,6 +624,7 @@ func (r *Results) Len() int {
 
 // Write appends one record as one line and syncs nothing: the line is in
 // the kernel once Write returns, which survives the process being killed.
+// A file replaced meanwhile is followed first (Results).
 func (r *Results) Write(rec Record) error {
 	b, err := json.Marshal(&rec)
 	if err != nil {
@@ -590,14 +633,81 @@ func (r *Results) Write(rec Record) error {
 	b = append(b, '\n')
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.follow(); err != nil {
+		return err
+	}
 	if r.done[rec.Key] {
 		return nil
+	}
+	off, err := r.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
 	}
 	if _, err := r.f.Write(b); err != nil {
 		return err
 	}
+	r.mine = append(r.mine, written{off: off, len: len(b), key: rec.Key})
 	r.done[rec.Key] = true
 	r.n++
+	return nil
+}
+
+// Settle follows the file once more after the last write, so that a
+// record written as the file was being replaced reaches the new one.
+func (r *Results) Settle() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.follow()
+}
+
+// follow takes the file now at the path when it is not the one held
+// (Results), with r.mu held.
+func (r *Results) follow() error {
+	if r.f == nil {
+		return errors.New("results file already closed")
+	}
+	moved, removed := outfile.Moved(r.f, r.path)
+	if !moved {
+		return nil
+	}
+	if removed {
+		return &ReplacedError{Path: r.path, Removed: true, Lost: len(r.mine)}
+	}
+	nr, err := OpenResults(r.path)
+	if err != nil {
+		return &ReplacedError{Path: r.path, Lost: r.lostTo(r.path), Err: err}
+	}
+	var missing []written
+	for _, w := range r.mine {
+		if !nr.done[w.key] {
+			missing = append(missing, w)
+		}
+	}
+	for _, w := range missing {
+		line := make([]byte, w.len)
+		_, err := r.f.ReadAt(line, w.off)
+		if err == nil {
+			_, err = nr.f.Write(line)
+		}
+		if err != nil {
+			nr.Close()
+			return &ReplacedError{Path: r.path, Lost: len(missing), Err: err}
+		}
+	}
+	r.f.Close()
+	r.f, r.cut = nr.f, 0
+	for k := range nr.done {
+		r.done[k] = true
+	}
+	r.n = nr.n + len(missing)
+	r.mine = nil // all in the new file now; those written next are counted anew
+	if r.Notify != nil {
+		copied := ""
+		if len(missing) > 0 {
+			copied = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(len(missing), "record", "records"))
+		}
+		r.Notify(fmt.Sprintf("%s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s", r.path, copied))
+	}
 	return nil
 }
 
@@ -630,4 +740,30 @@ func (j *JSONLWriter) Write(rec Record) error {
 	defer j.mu.Unlock()
 	_, err = j.w.Write(append(b, '\n'))
 	return err
+}
+
+// lostTo counts the records this process wrote to the file it holds that
+// the file now at path lacks: all of them when it cannot be read as
+// results.
+func (r *Results) lostTo(path string) int {
+	f, err := jsonl.Open(path)
+	if err != nil {
+		return len(r.mine)
+	}
+	defer f.Close()
+	recs, _, _, err := readRecordsAt(f, path)
+	if err != nil {
+		return len(r.mine)
+	}
+	there := make(map[string]bool, len(recs))
+	for _, rec := range recs {
+		there[rec.Key] = true
+	}
+	lost := 0
+	for _, w := range r.mine {
+		if !there[w.key] {
+			lost++
+		}
+	}
+	return lost
 }

@@ -268,13 +268,20 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 		r.Progress = stderr
 	}
 	sum, err := r.Run(ctx, int(todo), plan.Jobs(out.done))
+	if err == nil || ctx.Err() != nil {
+		if serr := out.settle(); serr != nil {
+			err = serr
+		}
+	}
+	var replaced *bench.ReplacedError
+	errors.As(err, &replaced)
 	where := ""
-	if c.out != "" {
+	if c.out != "" && replaced == nil {
 		where = "; results in " + c.out
 	}
 	// Runner.Run's only error besides cancellation is a write that failed:
 	// the summary then counts the runs written before it, not as a run done.
-	writeFailed := err != nil && ctx.Err() == nil
+	writeFailed := err != nil && (ctx.Err() == nil || replaced != nil)
 	now := fmt.Sprintf("%d run now", sum.Run)
 	if writeFailed {
 		now = fmt.Sprintf("%d run and written now, then a write failed", sum.Run)
@@ -284,6 +291,9 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 		english.Count(sum.Errors, "error", "errors"), sum.Duration.Round(time.Millisecond), where)
 	noteWithoutModel(stderr, withoutModel)
 	switch {
+	case replaced != nil:
+		return fmt.Errorf("bench: %w; run the same command again, once the file is free, to resume (%s written now in all, %d before)",
+			replaced, english.Count(sum.Run, "run", "runs"), total-todo)
 	case writeFailed:
 		file := "standard output"
 		if c.out != "" {
@@ -466,6 +476,7 @@ type benchOut struct {
 	done     func(key string) bool // nil: none
 	doneKeys []string
 	records  []bench.Record // the runs in the file already, with --sok
+	settle   func() error   // after the last write: follows a file replaced meanwhile
 	close    func() error
 }
 
@@ -473,7 +484,7 @@ type benchOut struct {
 // or standard output without it. A last line cut short that it cuts off
 // (or, with --dry-run, would) is said on stderr.
 func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
-	o := &benchOut{close: func() error { return nil }}
+	o := &benchOut{close: func() error { return nil }, settle: func() error { return nil }}
 	switch {
 	case c.out != "" && !c.dryRun:
 		made := missing(c.out)
@@ -487,8 +498,10 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		if n := res.Cut(); n > 0 {
 			fmt.Fprintln(stderr, "bench: "+bench.CutNote(c.out, n, "cut off"))
 		}
+		res.Notify = func(note string) { fmt.Fprintln(stderr, "bench: "+note) }
 		var failed error // the first write that failed
 		o.done, o.doneKeys = res.Done, res.Keys()
+		o.settle = res.Settle
 		o.sink = func(r bench.Record) error {
 			err := res.Write(r)
 			if failed == nil {
@@ -497,7 +510,9 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 			return err
 		}
 		o.close = func() error {
-			dropEmpty(c.out, made, failed)
+			if !errors.As(failed, new(*bench.ReplacedError)) { // else the path names another's file
+				dropEmpty(c.out, made, failed)
+			}
 			return res.Close()
 		}
 		if c.sok != "" {

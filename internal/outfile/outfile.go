@@ -198,3 +198,19 @@ func WriteTo(path string, wt io.WriterTo) error {
 		return err
 	})
 }
+
+// Moved tells whether path no longer names the open file f: another file
+// was renamed over it (an editor, sed -i, cp and mv) or it was removed,
+// so that what is written to f is no longer in the file at path. removed
+// tells which.
+func Moved(f *os.File, path string) (moved, removed bool) {
+	now, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, true
+	}
+	st, ferr := f.Stat()
+	if err != nil || ferr != nil {
+		return false, false // cannot tell: the write says what is wrong
+	}
+	return !os.SameFile(now, st), false
+}
