@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -200,6 +201,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return fmt.Errorf("optimize: %w", err)
 		}
 		defer out.close()
+		out.stderr = stderr
 	}
 	var status io.Writer
 	if progress.IsTerminal(stderr) {
@@ -245,6 +247,9 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return nil
 	})
+	if out != nil && err == nil {
+		err = out.follow() // a file replaced as the last result was written
+	}
 	interrupted := errors.Is(err, errInterrupted) || ctx.Err() != nil
 	if err != nil && !interrupted {
 		return err
@@ -413,9 +418,25 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 
 // optimizeOut is the --out file: one JSON line per optimized solution,
 // appended, and the keys of those already in it, which a run again skips.
+// Like bench's results (bench.Results), it follows its path when another
+// file is renamed over it: before each write, the file now at the path is
+// taken (locked, recognised as optimize's) and given the lines this run
+// wrote to the old one that it lacks, and stderr is told; where it cannot
+// be, the write fails, naming the file and the results lost with the old
+// one.
 type optimizeOut struct {
-	f    *os.File
-	done map[string]bool
+	path   string
+	f      *os.File
+	done   map[string]bool
+	mine   []optimizedAt // the results this run wrote to f
+	stderr io.Writer
+}
+
+// optimizedAt is where a result this run wrote lies in its file.
+type optimizedAt struct {
+	off int64
+	len int
+	key string
 }
 
 func openOptimizeOut(path string) (*optimizeOut, error) {
@@ -423,7 +444,7 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &optimizeOut{f: f, done: map[string]bool{}}
+	o := &optimizeOut{path: path, f: f, done: map[string]bool{}}
 	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
 		r, err := parseOptimized(line)
 		if err == nil {
@@ -477,8 +498,66 @@ func (o *optimizeOut) write(r optimized) error {
 	if err != nil {
 		return err
 	}
-	_, err = o.f.Write(append(b, '\n'))
-	return err
+	if err := o.follow(); err != nil {
+		return err
+	}
+	off, err := o.f.Seek(0, io.SeekCurrent)
+	if err == nil {
+		_, err = o.f.Write(append(b, '\n'))
+	}
+	if err != nil {
+		return fmt.Errorf("optimize: writing --out %s: %w", o.path, err)
+	}
+	o.mine = append(o.mine, optimizedAt{off: off, len: len(b) + 1, key: r.Level + "|" + r.Solver})
+	return nil
+}
+
+// follow takes the file now at the path when it is not the one held
+// (optimizeOut).
+func (o *optimizeOut) follow() error {
+	moved, removed := outfile.Moved(o.f, o.path)
+	if !moved {
+		return nil
+	}
+	lost := func(n int) string {
+		if n == 0 {
+			return "every result this run wrote is in the new file"
+		}
+		return fmt.Sprintf("%s this run wrote went only to the old file, gone with it, and will be optimized again on a run again", english.Count(n, "result", "results"))
+	}
+	if removed {
+		return fmt.Errorf("optimize: --out %s was removed while this run wrote it; %s", o.path, lost(len(o.mine)))
+	}
+	no, err := openOptimizeOut(o.path)
+	if err != nil {
+		return fmt.Errorf("optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it, and the new one cannot be taken: %w; %s", o.path, err, lost(len(o.mine)))
+	}
+	var missing []optimizedAt
+	for _, w := range o.mine {
+		if !no.done[w.key] {
+			missing = append(missing, w)
+		}
+	}
+	for _, w := range missing {
+		line := make([]byte, w.len)
+		_, err := o.f.ReadAt(line, w.off)
+		if err == nil {
+			_, err = no.f.Write(line)
+		}
+		if err != nil {
+			no.f.Close()
+			return fmt.Errorf("optimize: --out %s was replaced while this run wrote it, and copying its results to the new file failed: %w; %s", o.path, err, lost(len(missing)))
+		}
+	}
+	o.f.Close()
+	o.f, o.mine = no.f, nil
+	maps.Copy(o.done, no.done)
+	copied := ""
+	if len(missing) > 0 {
+		copied = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(len(missing), "result", "results"))
+	}
+	fmt.Fprintf(o.stderr, "optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s\n", o.path, copied)
+	return nil
 }
 
 func (o *optimizeOut) close() error { return o.f.Close() }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,62 @@ func TestBenchFollowsReplacedResults(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), path+" was replaced by another file") || !strings.Contains(stderr.String(), "2 runs, 0 done before, 2 run now") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// optimize --out follows its file when another is renamed over it, as
+// bench does: the result written to the old file after the copy was taken
+// is put in the new one, and stderr says so; a file removed meanwhile
+// stops the run, counting the results gone with it.
+func TestOptimizeOutFollowsReplacedFile(t *testing.T) {
+	for _, removed := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "o.jsonl")
+		out, err := openOptimizeOut(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		out.stderr = &stderr
+		res := func(i int) optimized {
+			return optimized{Level: "microban:" + strconv.Itoa(i), Solver: "fess", Metric: "moves"}
+		}
+		if err := out.write(res(1)); err != nil {
+			t.Fatal(err)
+		}
+		copied := readText(t, path) // sed reads the file ...
+		if err := out.write(res(2)); err != nil {
+			t.Fatal(err)
+		}
+		if removed {
+			os.Remove(path)
+		} else { // ... and renames its copy over it
+			tmp := path + ".new"
+			if err := os.WriteFile(tmp, []byte(copied), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err = out.write(res(3))
+		out.close()
+		if removed {
+			if err == nil || !strings.Contains(err.Error(), path+" was removed") || !strings.Contains(err.Error(), "2 results this run wrote went only to the old file") {
+				t.Errorf("after the file was removed: %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := readText(t, path)
+		for i := 1; i <= 3; i++ {
+			if strings.Count(text, `"level":"microban:`+strconv.Itoa(i)+`"`) != 1 {
+				t.Errorf("result %d is not once in the file:\n%s", i, text)
+			}
+		}
+		if !strings.Contains(stderr.String(), path+" was replaced by another file") || !strings.Contains(stderr.String(), "the 1 result written by this run that it lacked") {
+			t.Errorf("stderr: %q", stderr.String())
+		}
 	}
 }
