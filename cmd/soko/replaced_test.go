@@ -1,12 +1,22 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"soko/internal/outfile"
+	"soko/levels"
+	"soko/sokfile"
 )
 
 // A results file replaced by a rename while bench appends to it (sed -i,
@@ -109,5 +119,178 @@ func TestOptimizeOutFollowsReplacedFile(t *testing.T) {
 		if !strings.Contains(stderr.String(), path+" was replaced by another file") || !strings.Contains(stderr.String(), "the 1 result written by this run that it lacked") {
 			t.Errorf("stderr: %q", stderr.String())
 		}
+	}
+}
+
+// sokChild is child with its standard error read as it comes: lines gets
+// each line.
+func sokChild(t *testing.T, stdin *os.File, args ...string) (cmd *exec.Cmd, lines <-chan string, all *strings.Builder) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1")
+	cmd.Stdin = stdin
+	r, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan string, 100)
+	all = new(strings.Builder)
+	var mu sync.Mutex
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			mu.Lock()
+			all.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			ch <- sc.Text()
+		}
+	}()
+	return cmd, ch, all
+}
+
+// finish waits for the end of cmd, started by sokChild, once its
+// standard error is read to its end, and returns its exit status.
+func finish(cmd *exec.Cmd, lines <-chan string) int {
+	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	for range lines {
+	}
+	return exitStatus(cmd, 30*time.Second)
+}
+
+// waitLine waits for a line of lines that holds want.
+func waitLine(t *testing.T, lines <-chan string, want string) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("no line with %q: the process ended", want)
+			}
+			if strings.Contains(l, want) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no line with %q", want)
+		}
+	}
+}
+
+// A .sok that an editor renames a new file over while solve --out runs,
+// and that a second soko then takes (the first cannot see it: its lock is
+// on the old file), is merged by the first under the lock of the new
+// file: it waits for the second to end, then reads the file again and
+// merges, so that every solution is kept and the two merges never
+// interleave. Before, the first merged at once, beside the second.
+func TestSokSaveLocksReplacedFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	if _, err := os.ReadFile("/proc/locks"); err != nil {
+		t.Skip("no /proc/locks to see the writer's lock:", err)
+	}
+	path := filepath.Join(t.TempDir(), "all.sok")
+	if _, _, err := soko(t, "", "solve", "--optimize=off", "--out", path, "microban:1"); err != nil {
+		t.Fatal(err)
+	}
+	level := func(spec string) string {
+		text, _, err := soko(t, "", "show", spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text
+	}
+	r1, w1, _ := os.Pipe()
+	first, lines1, stderr1 := sokChild(t, r1, "solve", "--out", path, "-")
+	r1.Close()
+	defer w1.Close()
+	waitForLock(t, first, new(strings.Builder), path)
+	text := readText(t, path) // an editor's save: a new file renamed over it
+	if err := os.WriteFile(path+"~", []byte(strings.Replace(text, "Solver: soko fess\n", "Solver: my own hand\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+"~", path); err != nil {
+		t.Fatal(err)
+	}
+	r2, w2, _ := os.Pipe()
+	second, lines2, stderr2 := sokChild(t, r2, "solve", "--out", path, "-")
+	r2.Close()
+	defer w2.Close()
+	waitForLock(t, second, new(strings.Builder), path)
+
+	io.WriteString(w1, level("microban:2"))
+	w1.Close()
+	waitLine(t, lines1, "waiting up to")
+	io.WriteString(w2, level("microban:3"))
+	w2.Close()
+	if code := finish(second, lines2); code != 0 {
+		t.Fatalf("second: exit status %d\n%s", code, stderr2)
+	}
+	if code := finish(first, lines1); code != 0 {
+		t.Fatalf("first: exit status %d\n%s", code, stderr1)
+	}
+	got := readText(t, path)
+	if !strings.Contains(got, "Solver: my own hand\n") || strings.Count(got, "\nSolution (") != 3 {
+		t.Errorf("the file after both runs:\n%s", got)
+	}
+	if !strings.Contains(stderr1.String(), "merged into the new one") {
+		t.Errorf("first's stderr:\n%s", stderr1)
+	}
+}
+
+// A save whose .sok another soko still holds after the wait (it took the
+// file renamed over the one this run locked) writes this run's solutions
+// to NAME.soko-PID.sok beside it and fails naming that file: they are
+// never dropped, and the held file is not touched.
+func TestSokSaveAside(t *testing.T) {
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from.sok")
+	if _, _, err := soko(t, "", "solve", "--out", from, "microban:2"); err != nil {
+		t.Fatal(err)
+	}
+	read, err := sokfile.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "all.sok")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := openSokOut(context.Background(), "solve", "--out", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	o.add(levels.Entry{Level: read.Entries[0].Level}, read.Entries[0].Solutions[0].LURD, "soko fess")
+	if err := os.WriteFile(path+"~", []byte("; edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+"~", path); err != nil {
+		t.Fatal(err)
+	}
+	other, err := outfile.OpenAppend(path) // another holder of the new file
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	saved := sokSaveWait
+	sokSaveWait = 0
+	defer func() { sokSaveWait = saved }()
+	var stderr strings.Builder
+	err = o.write(&stderr)
+	side := filepath.Join(dir, fmt.Sprintf("all.soko-%d.sok", os.Getpid()))
+	if err == nil || !strings.Contains(err.Error(), "are in "+side+" instead") || !strings.Contains(err.Error(), "1 level and 1 solution") {
+		t.Fatalf("save while another holds the new file: %v", err)
+	}
+	if got := readText(t, side); strings.Count(got, "\nSolution (") != 1 {
+		t.Errorf("the side file:\n%s", got)
+	}
+	if got := readText(t, path); got != "; edited\n" {
+		t.Errorf("the held file was changed:\n%s", got)
 	}
 }

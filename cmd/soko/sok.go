@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -117,6 +118,12 @@ func (o *sokOut) merge() (*sokfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.mergeInto(f)
+	return f, nil
+}
+
+// mergeInto puts this run's additions in f (merge).
+func (o *sokOut) mergeInto(f *sokfile.File) {
 	used := map[*sokfile.Entry]bool{}
 	entries := map[*level.Level]*sokfile.Entry{}
 	o.levels, o.added = 0, 0
@@ -140,11 +147,34 @@ func (o *sokOut) merge() (*sokfile.File, error) {
 			o.added++
 		}
 	}
-	return f, nil
 }
 
-// save merges this run's additions into the file and writes it in place.
-func (o *sokOut) save() error {
+// sokSaveWait is how long a save waits for another soko that holds the
+// file now at the path (one renamed over it while this run went on)
+// before it writes this run's solutions to a file beside it instead.
+var sokSaveWait = 10 * time.Second
+
+// save merges this run's additions into the file and writes it in place,
+// under the lock of the file the path names now (outfile.Lock.Current):
+// one renamed over it while the run went on is locked before it is read.
+// When another soko holds that one past sokSaveWait, this run's levels and
+// solutions go to NAME.soko-PID.sok beside it (sideSok) instead, and save
+// fails naming it: they are never dropped.
+func (o *sokOut) save(stderr io.Writer) error {
+	replaced, err := o.lock.Current(sokSaveWait, func(b *outfile.BusyError) {
+		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on, and %s writes the new one: waiting up to %s for it to end\n",
+			o.cmd, o.flag, o.path, holderName(b), sokSaveWait)
+	})
+	var busy *outfile.BusyError
+	if errors.As(err, &busy) {
+		return o.saveAside(busy)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+	}
+	if replaced {
+		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
+	}
 	f, err := o.merge()
 	if err == nil {
 		err = sokfile.WriteFile(o.path, f) // through o.lock, which this process holds
@@ -155,9 +185,46 @@ func (o *sokOut) save() error {
 	return nil
 }
 
+// saveAside writes this run's levels and solutions to sideSok(o.path),
+// the file at o.path being held by another soko, and returns the error
+// that says so.
+func (o *sokOut) saveAside(busy *outfile.BusyError) error {
+	side := sideSok(o.path)
+	f := sokfile.New()
+	o.mergeInto(f)
+	if err := sokfile.WriteFile(side, f); err != nil {
+		return fmt.Errorf("%s: %s %s was replaced while this run went on, and %s writes the new one; writing this run's solutions to %s instead failed too: %w",
+			o.cmd, o.flag, o.path, holderName(busy), side, err)
+	}
+	return fmt.Errorf("%s: %s %s was replaced while this run went on, and %s writes the new one: not merged there; this run's %s and %s are in %s instead",
+		o.cmd, o.flag, o.path, holderName(busy), english.Count(o.levels, "level", "levels"), english.Count(o.added, "solution", "solutions"), side)
+}
+
+// sideSok is NAME.soko-PID.sok beside the .sok file at path (NAME.sok, or
+// NAME), where saveAside puts a run's solutions.
+func sideSok(path string) string {
+	name := filepath.Base(path)
+	if ext := filepath.Ext(name); strings.EqualFold(ext, ".sok") {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return filepath.Join(filepath.Dir(path), fmt.Sprintf("%s.soko-%d.sok", name, os.Getpid()))
+}
+
+// holderName names the process of a BusyError: "process 4711 (soko solve
+// …)", or "another process".
+func holderName(b *outfile.BusyError) string {
+	switch {
+	case b.PID > 0 && b.Command != "":
+		return fmt.Sprintf("process %d (%s)", b.PID, b.Command)
+	case b.PID > 0:
+		return fmt.Sprintf("process %d", b.PID)
+	}
+	return "another process"
+}
+
 // write writes the file in place and says what it holds.
 func (o *sokOut) write(stderr io.Writer) error {
-	if err := o.save(); err != nil {
+	if err := o.save(stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%s: %s, %s new or better, in %s\n", o.cmd, english.Count(o.levels, "level", "levels"),
@@ -344,7 +411,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 			return fmt.Errorf("optimize: %w", err)
 		}
 		if o.added > 0 {
-			if err := o.save(); err != nil {
+			if err := o.save(stderr); err != nil {
 				return err
 			}
 		}

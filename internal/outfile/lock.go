@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -293,12 +294,12 @@ func (l *Lock) release() {
 func (l *Lock) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil {
-		return nil
-	}
 	held.Lock()
 	held.locks = slices.DeleteFunc(held.locks, func(h *Lock) bool { return h == l })
 	held.Unlock()
+	if l.f == nil { // closed, or its file was lost by Current
+		return nil
+	}
 	l.release()
 	l.f = nil
 	return nil
@@ -386,4 +387,60 @@ func (e *BusyError) Error() string {
 		who = fmt.Sprintf("process %d", e.PID)
 	}
 	return fmt.Sprintf("%s is being written by %s: soko lets one run write a file at a time, so this one stops; wait for that one to end, or give another file", e.Path, who)
+}
+
+// Current makes l hold the file its path names now. Another file renamed
+// over the path (an editor, sed -i, cp and mv) takes the locked file away
+// from it, and with it the lock's hold on the path: a writer that merges
+// (reads the file again and replaces it) calls Current before it reads,
+// so that the read, the merge and the rename are under the lock of the
+// file it replaces. The file now there (or, when there is none, its lock
+// file) is locked as by Take; while another process holds it, Current
+// tries again for up to wait, calling waiting once, and then returns
+// that process's BusyError, l still holding what it held. replaced tells
+// whether l now holds another file than before.
+func (l *Lock) Current(wait time.Duration, waiting func(*BusyError)) (replaced bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return false, fmt.Errorf("%s: its lock is closed", l.name)
+	}
+	if l.lockFile && samePath(lockName(l.path), l.st) && !exists(l.path) ||
+		!l.lockFile && samePath(l.path, l.st) {
+		return false, nil
+	}
+	if l.lockFile { // the file was made meanwhile: its stand-in goes
+		l.release()
+		l.f = nil
+	}
+	deadline := time.Now().Add(wait)
+	told := false
+	for {
+		nl, err := takeOnce(l.name, l.path)
+		var busy *BusyError
+		switch {
+		case nl != nil:
+			if l.f != nil {
+				l.release()
+			}
+			held.Lock()
+			l.f, l.st, l.lockFile = nl.f, nl.st, nl.lockFile
+			held.Unlock()
+			return true, nil
+		case errors.As(err, &busy) && time.Now().Before(deadline):
+			if !told && waiting != nil {
+				waiting(busy)
+				told = true
+			}
+		case err != nil:
+			return true, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// exists tells whether something is at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -1,0 +1,77 @@
+//go:build unix
+
+package outfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// A Lock whose file another was renamed over (an editor, sed -i, cp and
+// mv) holds nothing of the path; Current locks the file now there, so
+// that another process is kept out of it again, waits a bounded time for
+// one that holds it, and then refuses naming that one.
+func TestLockCurrentAfterRename(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "all.sok")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editorRename := func() {
+		t.Helper()
+		if err := os.WriteFile(path+"~", []byte("edited\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+"~", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := Take(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if replaced, err := l.Current(0, nil); replaced || err != nil {
+		t.Fatalf("Current on an unchanged path: %v, %v", replaced, err)
+	}
+	editorRename()
+	if replaced, err := l.Current(0, nil); !replaced || err != nil {
+		t.Fatalf("Current after a rename: %v, %v", replaced, err)
+	}
+	if f, err := OpenAppend(path); !errors.As(err, new(*BusyError)) { // the new file is held now
+		closeIf(f, err)
+		t.Fatalf("the new file is not held: %v", err)
+	}
+
+	// Another process takes the file renamed over it: Current waits for
+	// it, telling once, and takes the file when that one lets go.
+	editorRename()
+	pid, release := holdIn(t, path, "append")
+	told := 0
+	go func() { time.Sleep(300 * time.Millisecond); release() }()
+	replaced, err := l.Current(time.Minute, func(b *BusyError) {
+		told++
+		if b.PID != pid {
+			t.Errorf("waiting names process %d, want %d", b.PID, pid)
+		}
+	})
+	if !replaced || err != nil || told != 1 {
+		t.Fatalf("Current while another held the new file: %v, %v, told %d times", replaced, err, told)
+	}
+
+	// One that holds it past the wait is named, and l keeps what it held.
+	editorRename()
+	pid, release = holdIn(t, path, "append")
+	defer release()
+	_, err = l.Current(0, nil)
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.PID != pid {
+		t.Fatalf("Current while another holds the new file past the wait: %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
