@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,10 +19,9 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"soko/internal/english"
-	"soko/internal/outfile"
 )
 
-// plots writes the figures into dir, each as PNG, SVG and PDF:
+// plots puts the figures in files, each as PNG, SVG and PDF:
 //
 //	solved-COLLECTION     levels solved per solver: bars at one budget, else
 //	                      a line per solver against the budget (002 Figs. 3/4)
@@ -32,8 +30,8 @@ import (
 //	time-SOLVER           solve-time histogram in log-spaced bins (004 Fig. 6)
 //	pushdiff-COLLECTION   per-level push-count difference of two solvers (000 Figs. 6.1/6.2)
 //	sweep-SOLVER-PARAM    time against a parameter's value (001 Figs. 4–7; see sweep.go)
-func (d *dataset) plots(dir string, pds []pushDiff) error {
-	if err := d.sweepPlots(dir); err != nil {
+func (d *dataset) plots(files *reportFiles, pds []pushDiff) error {
+	if err := d.sweepPlots(files); err != nil {
 		return err
 	}
 	for _, c := range d.collections {
@@ -41,13 +39,13 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 		if err != nil {
 			return err
 		}
-		if err := savePlot(p, dir, "solved-"+c); err != nil {
+		if err := addPlot(p, files, "solved-"+c); err != nil {
 			return err
 		}
 		if p, err = d.cactusPlot(c); err != nil {
 			return err
 		} else if p != nil {
-			if err := savePlot(p, dir, "cactus-"+c); err != nil {
+			if err := addPlot(p, files, "cactus-"+c); err != nil {
 				return err
 			}
 		}
@@ -55,7 +53,7 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 	if p, err := d.uniquePlot(); err != nil {
 		return err
 	} else if p != nil {
-		if err := savePlot(p, dir, "unique-per-node"); err != nil {
+		if err := addPlot(p, files, "unique-per-node"); err != nil {
 			return err
 		}
 	}
@@ -65,7 +63,7 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 			return err
 		}
 		if p != nil {
-			if err := savePlot(p, dir, "time-"+s); err != nil {
+			if err := addPlot(p, files, "time-"+s); err != nil {
 				return err
 			}
 		}
@@ -76,7 +74,7 @@ func (d *dataset) plots(dir string, pds []pushDiff) error {
 			return err
 		}
 		if p != nil {
-			if err := savePlot(p, dir, "pushdiff-"+pd.coll); err != nil {
+			if err := addPlot(p, files, "pushdiff-"+pd.coll); err != nil {
 				return err
 			}
 		}
@@ -119,10 +117,10 @@ func svgFontFallbacks(svg []byte) []byte {
 	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;"))
 }
 
-// savePlot writes p as name.png, name.svg and name.pdf in dir, with the
+// addPlot puts p in files as name.png, name.svg and name.pdf, with the
 // column's font sizes, its title wrapped and shrunk to fit the width, and
 // its legend (if it has entries) centred below the plot.
-func savePlot(p *plot.Plot, dir, name string) error {
+func addPlot(p *plot.Plot, files *reportFiles, name string) error {
 	columnFonts(p)
 	legend := p.Legend
 	p.Legend = plot.NewLegend()
@@ -151,17 +149,7 @@ func savePlot(p *plot.Plot, dir, name string) error {
 		if format == "svg" {
 			data = svgFontFallbacks(data)
 		}
-		f, err := outfile.Create(filepath.Join(dir, fileName(name)+"."+format))
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("plot %s: %w", name, err)
-		}
+		files.add(fileName(name)+"."+format, data)
 	}
 	return nil
 }

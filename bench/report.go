@@ -883,16 +883,11 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	for _, t := range d.sweepTables() {
 		t.markdown(&md)
 	}
-	if _, err := w.Write(md.Bytes()); err != nil {
-		return err
-	}
 	if opts.OutDir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		_, err := w.Write(md.Bytes())
 		return err
 	}
-	files := map[string]func(io.Writer) error{
+	tables := map[string]func(io.Writer) error{
 		"report.md": func(w io.Writer) error { _, err := w.Write(md.Bytes()); return err },
 		"levels.md": func(w io.Writer) error {
 			fmt.Fprintln(w, "## Per-level results")
@@ -907,15 +902,81 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 		"pushdiff.csv":  func(w io.Writer) error { return pushDiffCSV(w, pds) },
 		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs) },
 	}
-	for _, name := range tableFiles { // TestReportWrites checks that files has each
-		if err := writeFile(filepath.Join(opts.OutDir, name), files[name]); err != nil {
+	files := &reportFiles{dir: opts.OutDir}
+	for _, name := range tableFiles { // TestReportWrites checks that tables has each
+		var b bytes.Buffer
+		if err := tables[name](&b); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(opts.OutDir, name), err)
+		}
+		files.add(name, b.Bytes())
+	}
+	if !opts.NoPlots {
+		if err := d.plots(files, pds); err != nil {
 			return err
 		}
 	}
-	if opts.NoPlots {
-		return nil
+	if err := files.check(); err != nil {
+		return err
 	}
-	return d.plots(opts.OutDir, pds)
+	if _, err := w.Write(md.Bytes()); err != nil {
+		return err
+	}
+	return files.write()
+}
+
+// reportFiles are the files of a report with OutDir, made in memory
+// before any is written, so that each is checked (outfile.Check: a
+// regular file the user may write, or a new one) before the first is
+// written: a report stopped by a read-only report.md must not leave
+// the folder half new, half old.
+type reportFiles struct {
+	dir   string
+	names []string
+	data  map[string][]byte
+}
+
+func (r *reportFiles) add(name string, data []byte) {
+	if r.data == nil {
+		r.data = map[string][]byte{}
+	}
+	if _, ok := r.data[name]; !ok {
+		r.names = append(r.names, name)
+	}
+	r.data[name] = data
+}
+
+// check refuses, naming it, the first file that cannot be written.
+func (r *reportFiles) check() error {
+	if _, err := os.Stat(r.dir); err != nil {
+		return nil // a new folder: every file is new (the caller checked its parent)
+	}
+	for _, name := range r.names {
+		if err := outfile.Check(filepath.Join(r.dir, name)); err != nil {
+			return fmt.Errorf("%w; no file of the report was written", err)
+		}
+	}
+	return nil
+}
+
+// write makes the folder and writes the files.
+func (r *reportFiles) write() error {
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return err
+	}
+	for _, name := range r.names {
+		f, err := outfile.Create(filepath.Join(r.dir, name))
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(r.data[name])
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(r.dir, name), err)
+		}
+	}
+	return nil
 }
 
 // countStatus counts the runs with the given status and names their
@@ -945,22 +1006,6 @@ func (d *dataset) statusBySolver(coll, status string) string {
 		parts = append(parts, s+" "+strconv.Itoa(bySolver[s]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	f, err := outfile.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // summaryCSV: one row per collection, solver and budget.

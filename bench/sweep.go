@@ -153,7 +153,7 @@ func byValue(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) }
 
 // sweepPlots draws, per solver and parameter, the mean time against the
 // parameter's value with 95% confidence bars, a line per budget.
-func (d *dataset) sweepPlots(dir string) error {
+func (d *dataset) sweepPlots(files *reportFiles) error {
 	type pk struct{ solver, param string }
 	byPlot := map[pk][]sweep{}
 	var order []pk
@@ -210,7 +210,7 @@ func (d *dataset) sweepPlots(dir string) error {
 			p.X.Scale = plot.LogScale{}
 		}
 		p.Add(plotter.NewGrid())
-		if err := savePlot(p, dir, "sweep-"+k.solver+"-"+k.param); err != nil {
+		if err := addPlot(p, files, "sweep-"+k.solver+"-"+k.param); err != nil {
 			return err
 		}
 	}

@@ -700,7 +700,7 @@ within t among them) in PNG, SVG and PDF at the width of a paper's column.
 --benchstat prints the benchstat text instead of the report.
 `
 
-func runReport(args []string, stdout, stderr io.Writer) error {
+func runReport(args []string, stdout, stderr io.Writer) (err error) {
 	fs, opts := reportFlags()
 	files, err := parseArgs(fs, args)
 	if err != nil {
@@ -717,6 +717,17 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		if err := notReportInput(ro, files); err != nil {
 			return err
 		}
+		// One report at a time in a folder: two would mix their files.
+		lock, made, err := outfile.LockDir(opts.outDir)
+		if err != nil {
+			return fmt.Errorf("report: --out-dir %w", err)
+		}
+		defer func() {
+			lock.Close()
+			if made && err != nil {
+				os.Remove(opts.outDir) // made by this run, and still empty
+			}
+		}()
 	}
 	recs, err := bench.ReadFiles(stderr, files...)
 	if err != nil {

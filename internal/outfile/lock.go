@@ -444,3 +444,37 @@ func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
+
+// LockDir makes the folder path if need be and holds it locked (flock on
+// the folder itself) until the returned closer is closed, for a writer
+// of several files in it (report --out-dir), so that two such runs on
+// one folder cannot mix their files: the second is refused with a
+// BusyError naming the first. made tells whether the folder was made, so
+// that a run that fails may remove it again.
+func LockDir(path string) (l io.Closer, made bool, err error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return nil, false, err
+		}
+		made = true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.IsDir() {
+		err = fmt.Errorf("%s is %s, not a folder", path, kind(st.Mode()))
+	}
+	if err == nil {
+		err = lockFile(f, path)
+	}
+	if err != nil {
+		f.Close()
+		if made {
+			os.Remove(path)
+		}
+		return nil, false, err
+	}
+	return f, made, nil
+}

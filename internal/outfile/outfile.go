@@ -92,7 +92,13 @@ func CheckDir(path string) error {
 	case err != nil:
 		return err
 	case st.IsDir():
-		return checkFolder(filepath.Join(path, "x"))
+		if st.Mode().Perm()&0o222 == 0 {
+			return fmt.Errorf("%s is a read-only folder (mode %04o): give a writable folder", path, st.Mode().Perm())
+		}
+		if err := access(path); err != nil {
+			return fmt.Errorf("%s is a folder this user cannot write in: %w", path, err)
+		}
+		return nil
 	}
 	return fmt.Errorf("%s exists and is %s, not a folder", path, kind(st.Mode()))
 }

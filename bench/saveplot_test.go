@@ -1,0 +1,13 @@
+package bench
+
+import "gonum.org/v1/plot"
+
+// savePlot writes p as name.png, name.svg and name.pdf in dir, as Report
+// does.
+func savePlot(p *plot.Plot, dir, name string) error {
+	files := &reportFiles{dir: dir}
+	if err := addPlot(p, files, name); err != nil {
+		return err
+	}
+	return files.write()
+}
