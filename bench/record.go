@@ -524,7 +524,7 @@ type Results struct {
 	done   map[string]bool
 	n      int
 	cut    int
-	mine   []written    // the records this process wrote to f
+	mine   []written    // the records this process wrote to f since it took it
 	Notify func(string) // told when the file was replaced and followed; may be nil
 }
 

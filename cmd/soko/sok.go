@@ -173,7 +173,11 @@ func (o *sokOut) save(stderr io.Writer) error {
 		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
 	}
 	if replaced {
-		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
+		if _, err := os.Stat(o.path); err != nil {
+			fmt.Fprintf(stderr, "%s: %s %s was removed while this run went on: it is made again, with this run's solutions\n", o.cmd, o.flag, o.path)
+		} else {
+			fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
+		}
 	}
 	f, err := o.merge()
 	if err == nil {
