@@ -49,14 +49,14 @@ func TestLockCurrentAfterRename(t *testing.T) {
 	// Another process takes the file renamed over it: Current waits for
 	// it, telling once, and takes the file when that one lets go.
 	editorRename()
-	pid, release := holdIn(t, path, "append")
+	pid, release1 := holdIn(t, path, "append")
 	told := 0
-	go func() { time.Sleep(300 * time.Millisecond); release() }()
 	replaced, err := l.Current(time.Minute, func(b *BusyError) {
 		told++
 		if b.PID != pid {
 			t.Errorf("waiting names process %d, want %d", b.PID, pid)
 		}
+		go release1() // the holder ends while Current waits
 	})
 	if !replaced || err != nil || told != 1 {
 		t.Fatalf("Current while another held the new file: %v, %v, told %d times", replaced, err, told)
@@ -64,7 +64,7 @@ func TestLockCurrentAfterRename(t *testing.T) {
 
 	// One that holds it past the wait is named, and l keeps what it held.
 	editorRename()
-	pid, release = holdIn(t, path, "append")
+	pid, release := holdIn(t, path, "append")
 	defer release()
 	_, err = l.Current(0, nil)
 	var busy *BusyError
