@@ -89,7 +89,7 @@ func Collection(name string) (*level.Collection, error) {
 // clone copies a collection deeply enough that changing the copy's levels
 // does not change the original.
 func clone(c *level.Collection) *level.Collection {
-	d := &level.Collection{Name: c.Name, Header: slices.Clone(c.Header), Levels: make([]*level.Level, len(c.Levels))}
+	d := &level.Collection{Name: c.Name, Header: slices.Clone(c.Header), HeaderDropped: c.HeaderDropped, Levels: make([]*level.Level, len(c.Levels))}
 	for i, l := range c.Levels {
 		cl := *l
 		cl.Rows = slices.Clone(l.Rows)
