@@ -22,7 +22,8 @@
 //     distances) decreases, 1 otherwise. Boxoban is the common shaping of
 //     the Boxoban environments instead: −0.1 per step, +1 for a box pushed
 //     onto a goal, −1 for one pushed off, +10 for solving.
-//   - An episode ends when the level is solved, when Config.MaxSteps actions
+//   - An episode ends when the level is solved (at Reset already, for a
+//     level solved at its start), when Config.MaxSteps actions
 //     were taken (Info.Truncated), or, with Config.Deadlocks, when a push
 //     leaves a deadlock the deadlock package detects: a box on a dead square
 //     (000 Alg. 2) or a frozen box group or an overfull wall segment
@@ -245,7 +246,9 @@ func (e *Env) Bytes() int64 {
 }
 
 // Reset starts a new episode on a level drawn from the seed (the only level
-// when there is one) and returns the first observation.
+// when there is one) and returns the first observation. On a level solved
+// at its start the episode is over at once: Done reports true, History is
+// empty and Step panics, so an agent looks at Done before its first Step.
 func (e *Env) Reset() (Observation, error) {
 	i := 0
 	if len(e.levels) > 1 {

@@ -241,3 +241,30 @@ func TestBadConfig(t *testing.T) {
 		t.Error("New with no level accepted")
 	}
 }
+
+// A level solved at its start gives an episode that is over at Reset, with
+// no moves, on every Reset; Step then panics.
+func TestResetOnSolvedLevel(t *testing.T) {
+	for _, text := range []string{"####\n#@*#\n####\n", "#####\n#@ *#\n#####\n"} {
+		e, err := New(Config{Deadlocks: true}, testlevel.Parse(t, text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, err := e.Reset(); err != nil {
+				t.Fatal(err)
+			}
+			if !e.Done() || len(e.History()) != 0 || e.Steps() != 0 {
+				t.Fatalf("%q: after Reset done=%v, %d moves, %d steps; want done with none", text, e.Done(), len(e.History()), e.Steps())
+			}
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%q: Step on a level solved at Reset did not panic", text)
+				}
+			}()
+			e.Step(Action(level.Right))
+		}()
+	}
+}

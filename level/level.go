@@ -34,7 +34,12 @@
 // A level that breaks one of these rules is that level's error: Parse fails
 // on it, while ParseCollection reports it in Collection.Unloadable and reads
 // the other levels of the file. Input larger than MaxInput bytes is
-// rejected as a whole.
+// rejected as a whole, and so is a line longer than MaxLine bytes, with an
+// error naming it. At most MaxCommentBytes and MaxCommentLines of comments
+// are kept per level and for the header; the lines past them are dropped
+// and counted (Level.CommentsDropped, Collection.HeaderDropped): comments
+// are notes, and a file of text without levels must not take memory in
+// proportion to its size.
 //
 // # Addresses
 //
@@ -102,6 +107,10 @@ type Level struct {
 	Width    int
 	Height   int
 	Rows     []string
+
+	// CommentsDropped counts the comment lines left out of Comments past
+	// MaxCommentBytes or MaxCommentLines.
+	CommentsDropped int
 }
 
 // At returns the XSB character at column x, row y (0-based); outside the grid

@@ -3,6 +3,7 @@ package level
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -16,11 +17,33 @@ import (
 // rejected with an error.
 const MaxInput = 64 << 20
 
+// MaxLine is the longest line, in bytes without its end, that Parse reads;
+// a longer line is an error naming it. Board rows are at most MaxWidth
+// bytes (a whole level written on one line with '|', about 16 KiB), and the
+// longest line of the collections the project holds is 125 bytes; the
+// limit leaves room for a solution of a million moves on one line of a
+// .sok file.
+const MaxLine = 1 << 20
+
+// MaxCommentBytes and MaxCommentLines bound the comment and free-text lines
+// kept for one level (Level.Comments) and for the collection's header
+// (Collection.Header): a line that would pass either is dropped and
+// counted (Level.CommentsDropped, Collection.HeaderDropped), so that a file
+// of text without levels reads in bounded memory. The collections the
+// project holds have at most 2 KiB of comments in a block.
+const (
+	MaxCommentBytes = 1 << 20
+	MaxCommentLines = 10000
+)
+
 // Collection is a parsed collection file.
 type Collection struct {
 	Name   string   // file name without directory and extension
 	Header []string // comment lines before the first level, without the leading ';'
-	Levels []*Level // the levels that loaded, in file order
+	// HeaderDropped counts the header lines left out of Header past
+	// MaxCommentBytes or MaxCommentLines.
+	HeaderDropped int
+	Levels        []*Level // the levels that loaded, in file order
 	// Unloadable holds the levels that could not be loaded, in file order:
 	// one bad level does not make the others of its file unusable.
 	Unloadable []*Unloadable
@@ -101,12 +124,19 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 	}
 	in := &countingReader{r: io.LimitReader(r, MaxInput+1)}
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxInput+2)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLine+2) // room for the line's end
 	sc.Split(splitLines)
 	tooLarge := &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
-	for n := 1; sc.Scan(); n++ {
+	tooLong := func(n int) *Error {
+		return &Error{File: source, Line: n, Msg: fmt.Sprintf("line longer than %d bytes", MaxLine)}
+	}
+	n := 1
+	for ; sc.Scan(); n++ {
 		if in.n > MaxInput {
 			return nil, tooLarge
+		}
+		if len(sc.Bytes()) > MaxLine {
+			return nil, tooLong(n)
 		}
 		line := sc.Text()
 		if n == 1 {
@@ -117,7 +147,9 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 			return nil, p.err
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, tooLong(n)
+	} else if err != nil {
 		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
 	}
 	if in.n > MaxInput {
@@ -167,6 +199,27 @@ type titleLine struct {
 	ok    bool
 	n     string // the digits as written
 	title string
+	kept  bool // the line is the last of the pending comments, not dropped
+}
+
+// textBlock is comment lines kept up to MaxCommentBytes and
+// MaxCommentLines, and a count of those dropped past them.
+type textBlock struct {
+	lines   []string
+	bytes   int
+	dropped int
+}
+
+// add keeps s if the block has room for it, counts it dropped otherwise,
+// and reports whether it was kept.
+func (b *textBlock) add(s string) bool {
+	if len(b.lines) >= MaxCommentLines || b.bytes+len(s) > MaxCommentBytes {
+		b.dropped++
+		return false
+	}
+	b.lines = append(b.lines, s)
+	b.bytes += len(s)
+	return true
 }
 
 // parser holds the state between lines.
@@ -174,7 +227,8 @@ type parser struct {
 	file string
 	coll *Collection
 
-	pending    []string    // comment and note lines for the next level
+	pending    textBlock   // comment and note lines for the next level
+	header     textBlock   // the collection's header so far
 	prevTitle  titleLine   // the previous line, if it was a title comment
 	title      *string     // pending Title: value for the next level
 	author     *string     // pending Author: value for the next level
@@ -209,8 +263,9 @@ func (p *parser) line(s string, n int) {
 	case trimmed[0] == ';':
 		p.endLevel()
 		text := strings.TrimPrefix(trimmed[1:], " ")
-		p.pending = append(p.pending, text)
+		kept := p.pending.add(text)
 		p.prevTitle = parseTitleLine(trimmed[1:])
+		p.prevTitle.kept = kept
 		return
 	case isBoard:
 		if err := p.board(s, n, prevTitle); err != nil {
@@ -231,7 +286,7 @@ func (p *parser) line(s string, n int) {
 		return
 	}
 	p.endLevel()
-	p.pending = append(p.pending, trimmed)
+	p.pending.add(trimmed)
 }
 
 // reject records the level being read as unloadable for err. midBoard says
@@ -266,15 +321,19 @@ func (p *parser) blank() {
 	p.endLevel()
 	p.flush()
 	if !p.seenLevel {
-		c := p.coll
-		c.Header = append(c.Header, p.pending...)
+		h := &p.header
+		for _, s := range p.pending.lines {
+			h.add(s)
+		}
+		h.dropped += p.pending.dropped
 		if p.title != nil {
-			c.Header = append(c.Header, "Title: "+*p.title)
+			h.add("Title: " + *p.title)
 		}
 		if p.author != nil {
-			c.Header = append(c.Header, "Author: "+*p.author)
+			h.add("Author: " + *p.author)
 		}
-		p.pending, p.title, p.author = nil, nil, nil
+		p.coll.Header, p.coll.HeaderDropped = h.lines, h.dropped
+		p.pending, p.title, p.author = textBlock{}, nil, nil
 	}
 }
 
@@ -337,7 +396,13 @@ func (p *parser) startLevel(n int, prevTitle titleLine) {
 	if prevTitle.ok {
 		l.Number = prevTitle.n
 		l.Title = prevTitle.title
-		p.pending = p.pending[:len(p.pending)-1]
+		if prevTitle.kept {
+			pl := &p.pending
+			pl.bytes -= len(pl.lines[len(pl.lines)-1])
+			pl.lines = pl.lines[:len(pl.lines)-1]
+		} else {
+			p.pending.dropped--
+		}
 	}
 	if p.title != nil {
 		l.Title = *p.title
@@ -345,8 +410,8 @@ func (p *parser) startLevel(n int, prevTitle titleLine) {
 	if p.author != nil {
 		l.Author = *p.author
 	}
-	l.Comments = p.pending
-	p.pending, p.title, p.author = nil, nil, nil
+	l.Comments, l.CommentsDropped = p.pending.lines, p.pending.dropped
+	p.pending, p.title, p.author = textBlock{}, nil, nil
 	p.cur = &builder{lvl: l}
 	p.seenLevel = true
 }

@@ -330,7 +330,7 @@ func TestParseManyBoxes(t *testing.T) {
 }
 
 func TestParseLimits(t *testing.T) {
-	_, err := Parse(io.LimitReader(zeros{}, MaxInput+10), "big")
+	_, err := Parse(io.LimitReader(repeat("; "+strings.Repeat("x", 1<<16)+"\n"), MaxInput+10), "big")
 	var e *Error
 	if !errors.As(err, &e) || !strings.Contains(e.Msg, "larger than the limit") {
 		t.Errorf("big input: %v", err)

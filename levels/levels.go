@@ -89,7 +89,7 @@ func Collection(name string) (*level.Collection, error) {
 // clone copies a collection deeply enough that changing the copy's levels
 // does not change the original.
 func clone(c *level.Collection) *level.Collection {
-	d := &level.Collection{Name: c.Name, Header: slices.Clone(c.Header), Levels: make([]*level.Level, len(c.Levels))}
+	d := &level.Collection{Name: c.Name, Header: slices.Clone(c.Header), HeaderDropped: c.HeaderDropped, Levels: make([]*level.Level, len(c.Levels))}
 	for i, l := range c.Levels {
 		cl := *l
 		cl.Rows = slices.Clone(l.Rows)
@@ -263,16 +263,18 @@ func overlap(spans []span) (a, b span, ok bool) {
 // the number of levels (see level.ScanCollection), and it can be read more
 // than once.
 type Stream struct {
-	Source string // the file name, or StdinSource
-	path   string // a regular file, read again at each pass
-	data   []byte // or what standard input or a FIFO held
+	Source string   // the file name, or StdinSource
+	path   string   // a regular file, read again at each pass
+	data   [][]byte // or what standard input or a FIFO held, in chunks
 }
 
 // OpenStream returns spec as a Stream when it names a whole file or
 // standard input (no selection, not an embedded collection); ok is false
 // for other specs. Standard input and a file that is not regular (a FIFO)
 // can be read only once: they are read into memory here, up to
-// level.MaxInput bytes, stopping with ctx's error when ctx ends.
+// level.MaxInput bytes, stopping with ctx's error when ctx ends, and
+// stopping early at a line longer than level.MaxLine, which the parser
+// then refuses (a device such as /dev/zero is one endless line).
 func OpenStream(ctx context.Context, spec string, stdin io.Reader) (s *Stream, ok bool, err error) {
 	name, _, hasSel := splitSpec(spec)
 	if _, embedded := collections[name]; embedded || hasSel {
@@ -295,18 +297,53 @@ func OpenStream(ctx context.Context, spec string, stdin io.Reader) (s *Stream, o
 		defer f.Close()
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, level.MaxInput+1))
+	data, err := readChunks(r)
 	if err != nil {
 		return nil, true, &level.Error{File: name, Msg: "read error: " + err.Error(), Err: err}
 	}
 	return &Stream{Source: name, data: data}, true, nil
 }
 
+// streamChunk is the size of the chunks readChunks reads into: memory
+// grows by a chunk at a time, with no copy of what was read before.
+const streamChunk = 1 << 20
+
+// readChunks reads r up to level.MaxInput bytes and one more (so that the
+// parser sees an input over the limit), or until a line is longer than
+// level.MaxLine and its end, which is as far as the parser reads.
+func readChunks(r io.Reader) ([][]byte, error) {
+	r = io.LimitReader(r, level.MaxInput+1)
+	var chunks [][]byte
+	line := 0 // bytes of the last line so far
+	for {
+		c := make([]byte, streamChunk)
+		n, err := io.ReadFull(r, c)
+		if n > 0 {
+			chunks = append(chunks, c[:n])
+			if i := bytes.LastIndexAny(c[:n], "\r\n"); i >= 0 {
+				line = n - i - 1
+			} else {
+				line += n
+			}
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF || line > level.MaxLine+2:
+			return chunks, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
 // Each hands every level of s to fn in file order, as ResolveEntries
 // lists them; an error of fn stops it and is returned. A file without
 // levels is an error, as for ResolveEntries.
 func (s *Stream) Each(ctx context.Context, fn func(Entry) error) error {
-	r := io.Reader(bytes.NewReader(s.data))
+	parts := make([]io.Reader, len(s.data))
+	for i, c := range s.data {
+		parts[i] = bytes.NewReader(c)
+	}
+	r := io.MultiReader(parts...)
 	if s.path != "" {
 		f, err := openLevels(ctx, s.path)
 		if err != nil {

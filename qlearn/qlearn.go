@@ -34,7 +34,9 @@
 // its Q-table and starts ε's decay again, drawing on from its random stream;
 // Q*'s sub-goal cache, which holds searches and not learned values, is kept.
 //
-// A level is solved when an episode reaches the goal; the solution is that
+// A level solved at its start is solved with no moves, and one where no
+// player move changes anything has no solution, before any episode. A
+// level is solved when an episode reaches the goal; the solution is that
 // episode's moves, replayed by the verifier like every solver's. Learning
 // stops at the time, episode (--iterations), action (--nodes) or memory
 // limit; the Q-table and the sub-goal cache count against --memory and the
@@ -129,6 +131,9 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 		}
 		return solver.Result{}, err
 	}
+	if res, ok := decided(e, guard); ok {
+		return res, nil
+	}
 	if opts.Budget.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Budget.Time)
@@ -145,6 +150,28 @@ func solve(ctx context.Context, l *level.Level, opts solver.Options, cfg config)
 		res.Moves = append([]level.Move(nil), e.History()...)
 	}
 	return res, nil
+}
+
+// decided returns the result of a level whose start settles it before any
+// episode: solved already (no moves), or with no player move that changes
+// anything (no solution, proved: nothing can ever change). Every episode
+// after this check takes at least one action, so the action (node) budget
+// grows with the episodes and trips like the others.
+func decided(e *env.Env, guard *solver.Guard) (solver.Result, bool) {
+	var res solver.Result
+	if _, err := e.Reset(); err != nil {
+		return res, false // New built this level's tables: the learner meets the error again
+	}
+	switch {
+	case e.Done(): // solved at the start
+		res.Status = solver.Solved
+	case len(e.Legal(nil)) == 0:
+		res.Status = solver.NoSolution
+	default:
+		return res, false
+	}
+	guard.Finish(&res.Stats)
+	return res, true
 }
 
 // newLearner prepares a run in environment e; ctx carries the deadline of

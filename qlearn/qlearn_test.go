@@ -153,3 +153,38 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("%d Q-table entries after restarts, %d without: a restart should forget", res.Stats.Stored, once.Stats.Stored)
 	}
 }
+
+// A start that settles the level is answered before any episode, under
+// every budget and under none: solved with no moves when every box is on a
+// goal, no solution when no player move changes anything. Before, both
+// learners ran empty episodes forever: the action budget never grew, and
+// only the time or episode budget could stop them. The context's deadline
+// only keeps a regression from hanging the test.
+func TestStartSettlesLevel(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       solver.Status
+	}{
+		{"solved", "####\n#@*#\n####\n", solver.Solved},
+		{"solved, player apart", "#####\n#@ *#\n#####\n", solver.Solved},
+		{"no move changes anything", "########\n#@$$..##\n########\n", solver.NoSolution},
+	}
+	budgets := []solver.Budget{{}, {Nodes: 1000}, {Iterations: 1000}, {Time: time.Hour}}
+	for _, c := range cases {
+		l := testlevel.Parse(t, c.text)
+		for _, s := range []solver.Solver{QLearn{}, QStar{}} {
+			for _, b := range budgets {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				res, err := solver.Run(ctx, s, l, solver.Options{Budget: b, Seed: 1})
+				cancel()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != c.want || len(res.Moves) != 0 || res.Stats.Expanded != 0 || res.Stats.Iterations != 0 {
+					t.Errorf("%s, %T, budget %+v: %v with %d moves, %d actions, %d episodes; want %v with none",
+						c.name, s, b, res.Status, len(res.Moves), res.Stats.Expanded, res.Stats.Iterations, c.want)
+				}
+			}
+		}
+	}
+}

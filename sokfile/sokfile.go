@@ -85,14 +85,24 @@ func (e *Entry) Score(s *Solution) (pushes, moves int, sound, ok bool) {
 // New returns an empty file that levels can be appended to.
 func New() *File { return &File{} }
 
+// MaxLines is the most lines Read takes. A File keeps every line to write
+// it back, some tens of bytes each, so a file of 64 MiB of one-character
+// lines would take a gigabyte or more; a .sok file of the collections the
+// project holds has at most a few tens of thousands of lines.
+const MaxLines = 1 << 20
+
 // Read reads a .sok file. Only input that cannot be read, is larger than
-// level.MaxInput or has a solution before the first level is an error (a
+// level.MaxInput, has more than MaxLines lines or a line longer than
+// level.MaxLine, or has a solution before the first level is an error (a
 // *level.Error); a level that cannot be loaded is an Entry with its
 // Unloadable, as in level.ParseCollection.
 func Read(r io.Reader, source string) (*File, error) {
 	data, err := io.ReadAll(io.LimitReader(r, level.MaxInput+1))
 	if err != nil {
 		return nil, &level.Error{File: source, Msg: "read error: " + err.Error(), Err: err}
+	}
+	if n := countLines(data); n > MaxLines {
+		return nil, &level.Error{File: source, Line: MaxLines + 1, Msg: fmt.Sprintf("more than %d lines, the most a .sok file may have", MaxLines)}
 	}
 	c, err := level.ParseCollection(bytes.NewReader(data), source)
 	if err != nil {
@@ -173,6 +183,16 @@ func entryIndex(e *Entry) int {
 		return e.Level.Index
 	}
 	return e.Unloadable.Index
+}
+
+// countLines is how many lines splitLines makes of data, or more when data
+// is UTF-16 (whose line ends are not counted as bytes).
+func countLines(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) - bytes.Count(data, []byte("\r\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' && data[len(data)-1] != '\r' {
+		n++ // a last line without its end
+	}
+	return n
 }
 
 // splitLines splits text at LF, CRLF or CR, as level.ParseCollection

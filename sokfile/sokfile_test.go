@@ -1,6 +1,7 @@
 package sokfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,12 +205,19 @@ func TestAppendAndWriteFile(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	for text, want := range map[string]string{
-		"Solution\nR\n\n#####\n#@$.#\n#####\n": "t.sok:1: a solution before the first level",
-		strings.Repeat("x", level.MaxInput+1):  "input larger than the limit",
+		"Solution\nR\n\n#####\n#@$.#\n#####\n":                             "t.sok:1: a solution before the first level",
+		strings.Repeat(strings.Repeat("x", 99)+"\n", level.MaxInput/100+1): "input larger than the limit",
+		strings.Repeat("x", level.MaxLine+1):                               "t.sok:1: line longer than",
+		// A file of one-letter lines took 1.6 GB to read (60 MB of them).
+		strings.Repeat("y\n", MaxLines+1):     fmt.Sprintf("t.sok:%d: more than %d lines", MaxLines+1, MaxLines),
+		strings.Repeat("y\r", MaxLines) + "y": "more than",
 	} {
 		if _, err := Read(strings.NewReader(text), "t.sok"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%.20q: %v, want %q", text, err, want)
 		}
+	}
+	if _, err := Read(strings.NewReader(strings.Repeat("; y\n", MaxLines-3)+"#####\n#@$.#\n#####"), "t.sok"); err != nil {
+		t.Errorf("a file of MaxLines lines: %v", err)
 	}
 	// A "Solution" line with no moves under it is text, not a section.
 	f := read(t, "#####\n#@$.#\n#####\n\nSolution is simple\n")

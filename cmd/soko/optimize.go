@@ -303,7 +303,13 @@ const maxFromFile = level.MaxInput
 // and verified) or 'soko solve --json' ones. The file is read as it goes
 // (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
 // ends. A last line cut short after whole records (jsonl.CutShort) is left
-// out, and said so on stderr.
+// out, and said so on stderr. A line that is not such a record (not a JSON
+// object, no level or status, a result of soko optimize) is an error
+// naming it, and so is a file without one record that has a solution,
+// saying what the records lacked. A record without level_hash (older
+// files, and every record soko wrote before it recorded the hash) is taken
+// for the level its address names now, and a note on stderr says how many
+// were not checked.
 func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(optimizeJob) error) error {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxFromFile {
 		return fmt.Errorf("optimize: results file %s: %d MiB, more than the %d MiB a results file may take; split it",
@@ -326,11 +332,11 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 		hash  string
 	}
 	cache := map[string]resolved{} // level address → level, read once
-	whole := 0                     // the records read
+	var n fromCounts
 	for {
 		text, newline, err := lines.Line()
 		if err == io.EOF {
-			return nil
+			return n.end(path, stderr)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -354,19 +360,41 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 			Solver    string `json:"solver"`
 			Algo      string `json:"algo"`
 			Solution  string `json:"solution"`
+			Metric    string `json:"metric"` // a result of soko optimize has one
 		}
 		if err := json.Unmarshal(text, &r); err != nil {
+			var typeErr *json.UnmarshalTypeError
 			switch {
 			case jsonl.Spliced(text):
 				return fmt.Errorf("%s:%d: a JSON value with more after it on one line, not one record", path, line)
-			case !newline && whole > 0 && jsonl.CutShort(text, "{"):
+			case !newline && n.records > 0 && jsonl.CutShort(text, "{"):
 				fmt.Fprintln(stderr, "optimize: "+bench.CutNote(path, line, "left out"))
-				return nil
+				return n.end(path, stderr)
+			case text[0] != '{' && json.Valid(text):
+				return fmt.Errorf("%s:%d: not a record: a JSON %s, where a record of soko bench or soko solve --json is an object", path, line, jsonKind(text[0]))
+			case errors.As(err, &typeErr) && typeErr.Field != "":
+				return fmt.Errorf("%s:%d: not a record: its %q is a JSON %s", path, line, typeErr.Field, typeErr.Value)
 			}
-			return fmt.Errorf("%s:%d: %v", path, line, err)
+			return fmt.Errorf("%s:%d: not a record: %v", path, line, err)
 		}
-		whole++
-		if r.Status != "solved" || r.Solution == "" || r.Verified != nil && !*r.Verified {
+		switch {
+		case r.Level == "":
+			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no level", path, line)
+		case r.Status == "" && r.Metric != "":
+			return fmt.Errorf("%s:%d: a result of soko optimize, not a record of soko bench or soko solve --json: --from takes the records of the runs to optimize", path, line)
+		case r.Status == "":
+			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no status", path, line)
+		}
+		n.records++
+		switch {
+		case r.Status != "solved":
+			n.unsolved++
+			continue
+		case r.Solution == "":
+			n.noSolution++
+			continue
+		case r.Verified != nil && !*r.Verified:
+			n.unverified++
 			continue
 		}
 		l, ok := cache[r.Level]
@@ -385,6 +413,10 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 			return fmt.Errorf("%s:%d: level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s",
 				path, line, r.Level, r.LevelHash, l.hash)
 		}
+		if r.LevelHash == "" {
+			n.noHash++
+		}
+		n.solutions++
 		solverName := r.Solver
 		if solverName == "" {
 			solverName = r.Algo
@@ -393,6 +425,60 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 			return err
 		}
 	}
+}
+
+// fromCounts counts the records of an --from file by what optimize does
+// with them.
+type fromCounts struct {
+	records    int // records read
+	solutions  int // records with a solution, given to optimize
+	unsolved   int // status other than solved
+	noSolution int // solved, with the solution left out (--no-solution)
+	unverified int // solved, but the verifier refused the solution
+	noHash     int // given to optimize without a level_hash to check
+}
+
+// end is the outcome of a file read to its end: an error when no record
+// had a solution, saying what the records lacked; otherwise nil, after a
+// note on the records whose level was not checked.
+func (n fromCounts) end(path string, stderr io.Writer) error {
+	if n.solutions == 0 {
+		if n.records == 0 {
+			return fmt.Errorf("optimize: results file %s holds no records", path)
+		}
+		var why []string
+		if n.noSolution > 0 {
+			why = append(why, fmt.Sprintf("%d solved without the solution recorded (written with --no-solution)", n.noSolution))
+		}
+		if n.unverified > 0 {
+			why = append(why, fmt.Sprintf("%d solved with a solution the verifier refused", n.unverified))
+		}
+		if n.unsolved > 0 {
+			why = append(why, fmt.Sprintf("%d not solved", n.unsolved))
+		}
+		return fmt.Errorf("optimize: results file %s has no record with a solution to optimize: of %s, %s",
+			path, english.Count(n.records, "record", "records"), strings.Join(why, ", "))
+	}
+	if n.noHash > 0 {
+		fmt.Fprintf(stderr, "optimize: %s: %s no level_hash (written by an older soko): each is taken for the level its address names now, unchecked\n",
+			path, english.Count(n.noHash, "record has", "records have"))
+	}
+	return nil
+}
+
+// jsonKind names the kind of JSON value that starts with c.
+func jsonKind(c byte) string {
+	switch c {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // cappedReader reads r and fails once more than left bytes come.

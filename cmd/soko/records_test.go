@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -296,5 +298,54 @@ func TestResultsByteOrderMarkAndGzip(t *testing.T) {
 		if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
 			t.Errorf("%q: the file was changed", c.args)
 		}
+	}
+}
+
+// optimize --from with no record to optimize fails (exit 1) and says why,
+// as optimize FILE.sok without a solution does: a file of something else,
+// optimize's own results, a bench run with --no-solution and an empty file
+// all said "optimized 0 solutions" and exited 0, and `[1,2]` printed a Go
+// struct type. A record without level_hash is optimized, with a note.
+func TestOptimizeFromNothingToOptimize(t *testing.T) {
+	dir := t.TempDir()
+	benchFile, optimizeFile := resultsFiles(t, dir)
+	noSolution := filepath.Join(dir, "nosolution.jsonl")
+	if _, errOut, err := soko(t, "", "bench", "--algo", "astar", "--time", "5s", "--no-solution", "--out", noSolution, "microban:1-2"); err != nil {
+		t.Fatal(err, errOut)
+	}
+	firstRecord := func(s string) string { first, _, _ := strings.Cut(s, "\n"); return first + "\n" }
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cases := []struct{ path, want string }{
+		{write("hello.jsonl", `{"hello":1}`+"\n"), "hello.jsonl:1: not a record of soko bench or soko solve --json: it has no level"},
+		{write("array.jsonl", "[1,2]\n"), "array.jsonl:1: not a record: a JSON array, where a record of soko bench or soko solve --json is an object"},
+		{write("number.jsonl", `{"level":5}`+"\n"), `number.jsonl:1: not a record: its "level" is a JSON number`},
+		{copyFile(t, benchFile, dir, "second.jsonl", func(s string) string { return firstRecord(s) + "[1,2]\n" }), "second.jsonl:2: not a record: a JSON array"},
+		{optimizeFile, "optimize.jsonl:1: a result of soko optimize, not a record of soko bench or soko solve --json"},
+		{write("empty.jsonl", ""), "empty.jsonl holds no records"},
+		{noSolution, "nosolution.jsonl has no record with a solution to optimize: of 2 records, 2 solved without the solution recorded (written with --no-solution)"},
+		{write("unsolved.jsonl", `{"level":"microban:1","status":"time limit"}`+"\n"+`{"level":"microban:2","status":"solved","verified":false,"solution":"r"}`+"\n"),
+			"unsolved.jsonl has no record with a solution to optimize: of 2 records, 1 solved with a solution the verifier refused, 1 not solved"},
+	}
+	for _, c := range cases {
+		out, _, err := soko(t, "", "optimize", "--from", c.path, "--time", "5s", "--no-solution")
+		if err == nil || !strings.Contains(err.Error(), c.want) || errors.As(err, new(usageError)) || strings.Contains(err.Error(), "struct") {
+			t.Errorf("%s: %v, want a failure (exit 1) saying %s\n%s", filepath.Base(c.path), err, c.want, out)
+		}
+	}
+
+	// A record without level_hash, as older files hold, is optimized for
+	// the level its address names, and the run says it was not checked.
+	old := copyFile(t, benchFile, dir, "old.jsonl", func(s string) string {
+		return regexp.MustCompile(`,"level_hash":"[^"]*"`).ReplaceAllString(firstRecord(s), "")
+	})
+	out, errOut, err := soko(t, "", "optimize", "--from", old, "--time", "5s", "--no-solution")
+	if err != nil || !strings.Contains(out, "optimized 1 solution") || !strings.Contains(errOut, "1 record has no level_hash") {
+		t.Errorf("a record without level_hash: %v\n%s%s", err, out, errOut)
 	}
 }
