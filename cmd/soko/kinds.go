@@ -79,7 +79,10 @@ func readExisting(path string, limit int64) ([]byte, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err // the path is named once
+		}
+		return nil, fmt.Errorf("%s cannot be read to tell what it holds: %w", path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit))
