@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"soko/internal/outfile"
 )
@@ -79,6 +80,11 @@ func readPart(in io.Reader, what string, v any) error {
 	}
 	return err
 }
+
+// IsModel tells whether data, the start of a file, starts as a soko model
+// file does (its magic), so that a model is not written over by an output
+// of another kind, nor another file by a model.
+func IsModel(data []byte) bool { return strings.HasPrefix(string(data), magic) }
 
 // readHeader reads a model file's header, up to the count of weights, and
 // returns the shape and meta text it declares.

@@ -182,6 +182,9 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return lerr
 		}
 		defer lock.Close()
+		if err := sameKind("generate", "--out", c.out, kindLevels); err != nil {
+			return err
+		}
 		if err = lock.Replace(write); err != nil {
 			if genErr == nil || !strings.HasPrefix(genErr.Error(), "generate: ") {
 				err = fmt.Errorf("generate: %w", err) // a write: Replace names the file

@@ -30,6 +30,15 @@ func (p *profileFiles) check(cmd string) error {
 	return checkOut(cmd, "--memprofile", p.mem)
 }
 
+// sameKind refuses, before any work, a profile path that holds a file
+// that is not empty and not a profile (kindProfile).
+func (p *profileFiles) sameKind(cmd string) error {
+	if err := sameKind(cmd, "--cpuprofile", p.cpu, kindProfile); err != nil {
+		return err
+	}
+	return sameKind(cmd, "--memprofile", p.mem, kindProfile)
+}
+
 // start creates the profile files, so that a path that cannot be written
 // fails before any work is done, and starts the CPU profile. The returned
 // stop ends the CPU profile and writes the heap profile; it must be called

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,23 +69,48 @@ type sokAdd struct {
 
 // openSokOut locks the .sok file at path and reads it if it exists, so
 // that a file that is not a .sok collection, or that another soko writes,
-// is refused before any work. The caller closes it.
+// is refused before any work. A file that exists must be empty or a level
+// collection (kindLevels: text with at least one level, loadable or not),
+// for it is rewritten as a .sok: a model, a results file, an image or
+// notes are never merged into. The caller closes it.
 func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
 	lock, err := takeOut(cmd, flag, path)
 	if err != nil {
 		return nil, err
 	}
 	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
-	o.read, err = readSok(ctx, cmd, path)
-	var u usageError
-	switch {
-	case errors.As(err, &u):
-		o.read = sokfile.New() // a new file
-	case err != nil:
+	o.read, err = readSokOut(ctx, cmd, flag, path)
+	if err != nil {
 		lock.Close()
-		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+		return nil, err
 	}
 	return o, nil
+}
+
+// readSokOut reads the .sok output at path: an empty File when there is
+// none yet, and a usage error when it is not a level collection
+// (kindLevels).
+func readSokOut(ctx context.Context, cmd, flag, path string) (*sokfile.File, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return sokfile.New(), nil
+	}
+	fh, err := ctxio.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, kindLevels.limit))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", cmd, flag, path, err)
+	}
+	if err := kindLevels.check(cmd, flag, path, data); err != nil {
+		return nil, err
+	}
+	f, err := sokfile.Read(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
+	}
+	return f, nil
 }
 
 // close releases the lock.
@@ -109,12 +135,9 @@ func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 // replaces those it beats in both.
 func (o *sokOut) merge() (*sokfile.File, error) {
 	if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is no longer a regular file", o.path) // a FIFO would never end the read
+		return nil, fmt.Errorf("%s: %s: %s is no longer a regular file", o.cmd, o.flag, o.path) // a FIFO would never end the read
 	}
-	f, err := sokfile.ReadFile(o.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		f, err = sokfile.New(), nil // removed meanwhile
-	}
+	f, err := readSokOut(context.Background(), o.cmd, o.flag, o.path) // a file removed meanwhile is made again
 	if err != nil {
 		return nil, err
 	}
@@ -180,10 +203,10 @@ func (o *sokOut) save(stderr io.Writer) error {
 		}
 	}
 	f, err := o.merge()
-	if err == nil {
-		err = sokfile.WriteFile(o.path, f) // through o.lock, which this process holds
-	}
 	if err != nil {
+		return err
+	}
+	if err := sokfile.WriteFile(o.path, f); err != nil { // through o.lock, which this process holds
 		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
 	}
 	return nil
@@ -412,7 +435,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	}
 	if len(o.adds) > 0 {
 		if _, err := o.merge(); err != nil { // counts what is new or better
-			return fmt.Errorf("optimize: %w", err)
+			return err
 		}
 		if o.added > 0 {
 			if err := o.save(stderr); err != nil {

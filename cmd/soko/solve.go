@@ -155,6 +155,12 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
 		return err
 	}
+	if err := sameKind("solve", "--trace", c.trace, kindTrace); err != nil {
+		return err
+	}
+	if err := c.profile.sameKind("solve"); err != nil {
+		return err
+	}
 	if c.out != "" {
 		if c.sok, err = openSokOut(ctx, "solve", "--out", c.out); err != nil {
 			return err

@@ -104,6 +104,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		defer lock.Close()
 	}
+	if err := sameKind("train", "--out", c.out, kindModel); err != nil {
+		return err
+	}
 	if err := checkPlot("train", "--plot", c.plot); err != nil {
 		return err
 	}

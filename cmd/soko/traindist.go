@@ -102,6 +102,9 @@ func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return err
 	}
 	defer lock.Close()
+	if err := sameKind("train-dist", "--out", c.out, kindModel); err != nil {
+		return err
+	}
 	c.data.Sets = distance.DefaultSets()
 	c.workers = capWorkers(stderr, "train-dist", c.workers, int(max(c.count, c.held)))
 	c.data.Count, c.data.LabelNodes, c.data.Excursions, c.data.Workers = int(c.count), c.labelNodes, c.excursions, c.workers

@@ -85,6 +85,9 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		return err
 	}
 	defer lock.Close()
+	if err := sameKind("train-puct", "--out", c.out, kindModel); err != nil {
+		return err
+	}
 	o.Workers = capWorkers(stderr, "train-puct", o.Workers, max(o.Games, o.WarmLevels))
 	o.Seed = c.seed
 	t0 := time.Now()

@@ -21,7 +21,8 @@ import (
 
 // Check returns nil when path does not exist and its folder takes a new
 // file, or is a regular file (a symbolic link is followed) the user may
-// write, and an error naming the path and what is wrong otherwise.
+// write, neither on a pseudo file system such as /proc or /sys, and an
+// error naming the path and what is wrong otherwise.
 func Check(path string) error {
 	st, err := os.Stat(path)
 	switch {
@@ -30,10 +31,16 @@ func Check(path string) error {
 		if d, err := os.Stat(dir); err != nil || !d.IsDir() {
 			return fmt.Errorf("%s: the folder %s does not exist", path, dir)
 		}
+		if err := checkStorage(path, dir); err != nil {
+			return err
+		}
 		return checkFolder(path)
 	case err != nil:
 		return err
 	case st.Mode().IsRegular():
+		if err := checkStorage(path, path); err != nil {
+			return err
+		}
 		return checkWritable(path, st)
 	}
 	return fmt.Errorf("%s exists and is %s, not a regular file: give the name of a new or regular file", path, kind(st.Mode()))
@@ -46,6 +53,16 @@ func CheckReplace(path string) error {
 		return err
 	}
 	return checkFolder(path)
+}
+
+// checkStorage refuses an output whose file or folder (at) is on a pseudo
+// file system of the kernel (/proc, /sys, ...): its "files" are controls,
+// not storage, and a write there changes the system and keeps nothing.
+func checkStorage(path, at string) error {
+	if fs := pseudoFS(at); fs != "" {
+		return fmt.Errorf("%s is on %s, a file system of the kernel, not storage: soko writes no output there; give a file on a disk", path, fs)
+	}
+	return nil
 }
 
 // checkWritable refuses a file the user may not write, and a file with no

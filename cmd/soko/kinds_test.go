@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"soko/level"
+	"soko/levels"
+)
+
+// Files of each kind soko writes, and others it must not write over.
+var kindSamples = map[string][]byte{
+	"model":   []byte("SOKONN\r\n\x01\x00\x00\x00\x01\x00\x00\x00weights"),
+	"gzip":    gzipData("{\"level\":\"microban:1\"}\n"),
+	"png":     []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+	"results": []byte(`{"level":"microban:1","solver":"astar","status":"solved"}` + "\n"),
+	"trace":   []byte(`{"level":"microban:1","event":"member","t_s":0.0003,"status":"solved"}` + "\n"),
+	"notes":   []byte("notes: call Bob"), // one line, no newline
+	"nul":     []byte("####\n#@$.#\x00\n####\n"),
+	"latin1":  []byte("; caf\xe9\n####\n#@$.#\n####\n"),
+	"levels":  []byte("; 1\n\n#####\n#@$.#\n#####\n"),
+}
+
+func gzipData(s string) []byte {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.Bytes()
+}
+
+// An output that exists, is not empty and is not of the kind the output
+// makes is refused before any work, naming the file and what it holds,
+// and left as it was: solve --out and bench --sok (merged into: a level
+// collection), generate --out (levels), train, train-dist and train-puct
+// --out (a model), --trace (a trace), --cpuprofile and --memprofile (a
+// pprof profile, gzip).
+func TestOutputOfAnotherKindRefused(t *testing.T) {
+	dir := t.TempDir()
+	outputs := []struct {
+		own  string // the sample of the output's own kind
+		args func(path string) []string
+	}{
+		{"levels", func(p string) []string { return []string{"solve", "microban:2", "--algo", "astar", "--out", p} }},
+		{"levels", func(p string) []string {
+			return []string{"bench", "microban:2", "--algo", "astar", "--out", filepath.Join(dir, "b.jsonl"), "--sok", p}
+		}},
+		{"levels", func(p string) []string { return []string{"generate", "--count", "1", "--out", p} }},
+		{"model", func(p string) []string {
+			return []string{"train", "microban:2", "--rounds", "1", "--out", p, "--plot", p + ".png"}
+		}},
+		{"model", func(p string) []string { return []string{"train-dist", "--out", p} }},
+		{"model", func(p string) []string { return []string{"train-puct", "--out", p} }},
+		{"trace", func(p string) []string { return []string{"solve", "microban:1", "--algo", "fess", "--trace", p} }},
+		{"gzip", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--cpuprofile", p} }},
+		{"gzip", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--memprofile", p} }},
+	}
+	for _, o := range outputs {
+		for name, content := range kindSamples {
+			if name == o.own {
+				continue
+			}
+			path := filepath.Join(dir, "out-"+name)
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := o.args(path)
+			_, _, err := soko(t, "", args...)
+			if err == nil || !strings.Contains(err.Error(), path+" exists and is not ") || !strings.Contains(err.Error(), "it holds ") {
+				t.Errorf("%q over %s: %v, want a refusal naming the file and what it holds", args, name, err)
+			}
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, content) {
+				t.Errorf("%q over %s: the file was changed to %q", args, name, got)
+			}
+			os.Remove(path)
+		}
+	}
+}
+
+// What a refusal says the file holds.
+func TestOutputKindNamed(t *testing.T) {
+	for name, want := range map[string]string{
+		"model":   "a soko model",
+		"gzip":    "gzip-compressed data",
+		"png":     "a PNG image",
+		"results": "JSON lines",
+		"trace":   "a soko trace",
+		"notes":   "text with no level in it",
+		"nul":     "binary data, not text (a NUL byte at offset 10)",
+		"latin1":  "binary data, not text (a byte that is not UTF-8 text at offset 5)",
+		"levels":  "a level file (1 level)",
+	} {
+		if got := seems(kindSamples[name]); !strings.Contains(got, want) {
+			t.Errorf("%s: seems %q, want %q", name, got, want)
+		}
+	}
+}
+
+// A file of the output's own kind, an empty one and a missing one are
+// taken: each kind recognises its own sample, and only that.
+func TestOutputOfItsKindTaken(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		kind fileKind
+		own  string
+	}{
+		{kindLevels, "levels"},
+		{kindModel, "model"},
+		{kindTrace, "trace"},
+		{kindProfile, "gzip"},
+	} {
+		for name, content := range kindSamples {
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := sameKind("cmd", "--out", path, tc.kind)
+			if own := name == tc.own; own != (err == nil) {
+				t.Errorf("%s over %s: %v", tc.kind.name, name, err)
+			}
+		}
+		for _, path := range []string{filepath.Join(dir, "empty"), filepath.Join(dir, "missing")} {
+			if strings.HasSuffix(path, "empty") {
+				os.WriteFile(path, nil, 0o644)
+			}
+			if err := sameKind("cmd", "--out", path, tc.kind); err != nil {
+				t.Errorf("%s over %s: %v", tc.kind.name, filepath.Base(path), err)
+			}
+		}
+	}
+	// A level file in UTF-16 with its byte order mark, and one of blank
+	// lines, are taken as levels.
+	utf16 := []byte{0xFF, 0xFE}
+	for _, c := range "####\n#@$.#\n####\n" {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	for _, data := range [][]byte{utf16, []byte("\n\n")} {
+		if !kindLevels.is(data) {
+			t.Errorf("%q is not taken as levels", data)
+		}
+	}
+}
+
+// solve --out re-reads its file before it writes: one that became a file
+// of another kind meanwhile is left as it is, with an error.
+func TestSokOutChangedMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "all.sok")
+	o, err := openSokOut(context.Background(), "solve", "--out", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	ls, err := level.Parse(strings.NewReader("####\n#@$.#\n####\n"), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.add(levels.Entry{Level: ls[0]}, "R", "test")
+	png := kindSamples["png"]
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.save(); err == nil || !strings.Contains(err.Error(), "a PNG image") {
+		t.Errorf("save over a PNG: %v", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, png) {
+		t.Errorf("the PNG was changed to %q", got)
+	}
+}
