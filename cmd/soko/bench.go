@@ -231,7 +231,7 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	err = runPlan(ctx, c, set["memory"], plan, out, stderr, shardNote)
 	if c.sokOut != nil {
-		err = errors.Join(err, c.sokOut.write(stderr)) // what was solved, also when interrupted
+		err = errors.Join(err, c.sokOut.write(ctx, stderr)) // what was solved, also when interrupted
 	}
 	return err
 }

@@ -165,7 +165,7 @@ func TestSokOutChangedMeanwhile(t *testing.T) {
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := o.save(io.Discard); err == nil || !strings.Contains(err.Error(), "a PNG image") {
+	if err := o.save(context.Background(), io.Discard); err == nil || !strings.Contains(err.Error(), "a PNG image") {
 		t.Errorf("save over a PNG: %v", err)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, png) {

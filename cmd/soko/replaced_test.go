@@ -282,7 +282,7 @@ func TestSokSaveAside(t *testing.T) {
 	sokSaveWait = 0
 	defer func() { sokSaveWait = saved }()
 	var stderr strings.Builder
-	err = o.write(&stderr)
+	err = o.write(context.Background(), &stderr)
 	side := filepath.Join(dir, fmt.Sprintf("all.soko-%d.sok", os.Getpid()))
 	if err == nil || !strings.Contains(err.Error(), "are in "+side+" instead") || !strings.Contains(err.Error(), "1 level and 1 solution") {
 		t.Fatalf("save while another holds the new file: %v", err)

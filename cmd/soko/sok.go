@@ -57,8 +57,10 @@ type sokOut struct {
 	replace   bool          // a solution added replaces those it beats in both pushes and moves
 	adds      []sokAdd
 	left      []string
-	levels    int // levels put in the file, by the last merge
-	added     int // solutions new or better, by the last merge
+	atStart   []string // levels of the run solved at their start: no moves, no solution section
+	onlyAdded bool     // save writes the file only when a solution is new or better
+	levels    int      // levels put in the file, by the last merge
+	added     int      // solutions new or better, by the last merge
 }
 
 // sokAdd is a level of the run, and a solution of it when LURD is set.
@@ -126,22 +128,62 @@ func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 		return
 	}
 	o.adds = append(o.adds, sokAdd{level: e.Level, sol: sokfile.Solution{LURD: lurd, Solver: solverName, Date: sokDate()}})
+	if lurd == "" && solvedAtStart(e.Level) && !slices.Contains(o.atStart, e.ID()) {
+		o.atStart = append(o.atStart, e.ID())
+	}
+}
+
+// solvedAtStart tells whether every box of l is on a goal already: its
+// solution has no moves, and a .sok has no section for it (a heading
+// with no moves under it is text), so the level goes in without one.
+func solvedAtStart(l *level.Level) bool {
+	rep, err := verify.Check(l, "")
+	return err == nil && rep.Solved
 }
 
 // merge reads the file again and puts this run's additions in it. A level
 // goes to the first entry with its board (with its title, preferably) not
 // yet given a level of this run, or at the end; a solution is added unless
 // the level has one at least as good in pushes and moves, and (replace)
-// replaces those it beats in both.
+// replaces those it beats in both. The error says why the file now at
+// the path cannot be merged into.
 func (o *sokOut) merge() (*sokfile.File, error) {
-	if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s: %s is no longer a regular file", o.cmd, o.flag, o.path) // a FIFO would never end the read
-	}
-	f, err := readSokOut(context.Background(), o.cmd, o.flag, o.path) // a file removed meanwhile is made again
+	f, err := o.readNow()
 	if err != nil {
 		return nil, err
 	}
 	o.mergeInto(f)
+	return f, nil
+}
+
+// readNow reads the file the path names now, to merge into: an empty
+// File when it was removed, and an error saying why not when it is no
+// longer a level collection this user may replace (another kind of file,
+// a read-only one, one that cannot be read).
+func (o *sokOut) readNow() (*sokfile.File, error) {
+	st, err := os.Stat(o.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sokfile.New(), nil // removed meanwhile: made again
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is no longer a regular file", o.path) // a FIFO would never end the read
+	}
+	if err := outfile.CheckReplace(o.path); err != nil {
+		return nil, err // read-only, as checked before the work
+	}
+	data, err := os.ReadFile(o.path)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot be read: %w", o.path, err)
+	}
+	if len(data) > 0 && !kindLevels.is(data) {
+		return nil, fmt.Errorf("%s is not a level file now: it holds %s", o.path, seems(data))
+	}
+	f, err := sokfile.Read(bytes.NewReader(data), o.path)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot be read as a .sok file: %w", o.path, err)
+	}
 	return f, nil
 }
 
@@ -180,20 +222,22 @@ var sokSaveWait = 10 * time.Second
 // save merges this run's additions into the file and writes it in place,
 // under the lock of the file the path names now (outfile.Lock.Current):
 // one renamed over it while the run went on is locked before it is read.
-// When another soko holds that one past sokSaveWait, this run's levels and
-// solutions go to NAME.soko-PID.sok beside it (sideSok) instead, and save
-// fails naming it: they are never dropped.
-func (o *sokOut) save(stderr io.Writer) error {
-	replaced, err := o.lock.Current(sokSaveWait, func(b *outfile.BusyError) {
-		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on, and %s writes the new one: waiting up to %s for it to end\n",
+// This run's levels and solutions are never dropped: when the file now
+// there cannot take them (another soko holds it past sokSaveWait, or
+// until an interrupt; it is another kind of file, read-only or
+// unreadable), they go to NAME.soko-PID.sok beside it (saveAside) and
+// save fails naming it. An interrupted run does not wait.
+func (o *sokOut) save(ctx context.Context, stderr io.Writer) error {
+	replaced, err := o.lock.Current(ctx, sokSaveWait, func(b *outfile.BusyError) {
+		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on, and %s writes the new one: waiting up to %s for it to end (an interrupt stops the wait)\n",
 			o.cmd, o.flag, o.path, holderName(b), sokSaveWait)
 	})
 	var busy *outfile.BusyError
 	if errors.As(err, &busy) {
-		return o.saveAside(busy)
+		return o.saveAside(ctx, stderr, fmt.Sprintf("it was replaced by another file, which %s writes", holderName(busy)))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+		return o.saveAside(ctx, stderr, err.Error())
 	}
 	if replaced {
 		if _, err := os.Stat(o.path); err != nil {
@@ -204,27 +248,38 @@ func (o *sokOut) save(stderr io.Writer) error {
 	}
 	f, err := o.merge()
 	if err != nil {
-		return err
+		return o.saveAside(ctx, stderr, err.Error())
+	}
+	if o.onlyAdded && o.added == 0 {
+		return nil
 	}
 	if err := sokfile.WriteFile(o.path, f); err != nil { // through o.lock, which this process holds
-		return fmt.Errorf("%s: %s: %w", o.cmd, o.flag, err)
+		return o.saveAside(ctx, stderr, err.Error())
 	}
 	return nil
 }
 
 // saveAside writes this run's levels and solutions to sideSok(o.path),
-// the file at o.path being held by another soko, and returns the error
-// that says so.
-func (o *sokOut) saveAside(busy *outfile.BusyError) error {
+// the file at o.path being one they cannot be merged into (why), and
+// returns the error that says so: exit status 1, or, when the run was
+// interrupted, errInterrupted once the message is on stderr.
+func (o *sokOut) saveAside(ctx context.Context, stderr io.Writer, why string) error {
 	side := sideSok(o.path)
 	f := sokfile.New()
 	o.mergeInto(f)
-	if err := sokfile.WriteFile(side, f); err != nil {
-		return fmt.Errorf("%s: %s %s was replaced while this run went on, and %s writes the new one; writing this run's solutions to %s instead failed too: %w",
-			o.cmd, o.flag, o.path, holderName(busy), side, err)
+	var err error
+	if werr := sokfile.WriteFile(side, f); werr != nil {
+		err = fmt.Errorf("%s: %s %s cannot take this run's solutions now (%s); writing them to %s instead failed too: %w",
+			o.cmd, o.flag, o.path, why, side, werr)
+	} else {
+		err = fmt.Errorf("%s: %s %s cannot take this run's solutions now (%s): not merged there; this run's %s and %s are in %s instead",
+			o.cmd, o.flag, o.path, why, english.Count(o.levels, "level", "levels"), english.Count(o.added, "solution", "solutions"), side)
 	}
-	return fmt.Errorf("%s: %s %s was replaced while this run went on, and %s writes the new one: not merged there; this run's %s and %s are in %s instead",
-		o.cmd, o.flag, o.path, holderName(busy), english.Count(o.levels, "level", "levels"), english.Count(o.added, "solution", "solutions"), side)
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "soko: %v\n", err)
+		return errInterrupted
+	}
+	return err
 }
 
 // sideSok is NAME.soko-PID.sok beside the .sok file at path (NAME.sok, or
@@ -250,12 +305,19 @@ func holderName(b *outfile.BusyError) string {
 }
 
 // write writes the file in place and says what it holds.
-func (o *sokOut) write(stderr io.Writer) error {
-	if err := o.save(stderr); err != nil {
+func (o *sokOut) write(ctx context.Context, stderr io.Writer) error {
+	if err := o.save(ctx, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "%s: %s, %s new or better, in %s\n", o.cmd, english.Count(o.levels, "level", "levels"),
 		english.Count(o.added, "solution", "solutions"), o.path)
+	if n := len(o.atStart); n > 0 {
+		what := "level is solved at its start (0 moves): it has"
+		if n > 1 {
+			what = "levels are solved at their start (0 moves): they have"
+		}
+		fmt.Fprintf(stderr, "%s: %d %s no solution in %s, a .sok solution being moves: %s\n", o.cmd, n, what, o.path, strings.Join(o.atStart, ", "))
+	}
 	if len(o.left) > 0 {
 		fmt.Fprintf(stderr, "%s: levels that cannot be loaded are not added to %s: %s\n", o.cmd, o.path, strings.Join(o.left, ", "))
 	}
@@ -362,7 +424,18 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 		}
 	}
 	if total == 0 {
-		return fmt.Errorf("verify: %s has no solutions", path)
+		atStart := 0
+		for _, e := range f.Entries {
+			if e.Level != nil && len(e.Solutions) == 0 && solvedAtStart(e.Level) {
+				atStart++
+			}
+		}
+		if atStart == 0 || atStart < len(f.Entries) {
+			return fmt.Errorf("verify: %s has no solutions", path)
+		}
+		// soko solve --out writes no section for a level solved at its start
+		fmt.Fprintf(stdout, "%s: no solutions to replay; its %s solved at the start, needing none\n", path, english.Count(atStart, "level is", "levels are"))
+		return nil
 	}
 	fmt.Fprintf(stdout, "%s: %d of %s solve their levels\n", path, total-bad, english.Count(total, "solution", "solutions"))
 	if bad > 0 {
@@ -434,13 +507,9 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		o.add(levels.Entry{Level: e.Level}, lurd, "soko optimize --metric "+c.metric.String()+" (from "+from+")")
 	}
 	if len(o.adds) > 0 {
-		if _, err := o.merge(); err != nil { // counts what is new or better
+		o.onlyAdded = true
+		if err := o.save(ctx, stderr); err != nil {
 			return err
-		}
-		if o.added > 0 {
-			if err := o.save(stderr); err != nil {
-				return err
-			}
 		}
 	}
 	w := stdout

@@ -202,7 +202,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	err = solveAll(ctx, entry, lvls, c, stdout, stderr)
 	if c.sok != nil {
-		err = errors.Join(err, c.sok.write(stderr)) // what was solved, also when interrupted
+		err = errors.Join(err, c.sok.write(ctx, stderr)) // what was solved, also when interrupted
 	}
 	return err
 }

@@ -3,6 +3,7 @@
 package outfile
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,11 +35,11 @@ func TestLockCurrentAfterRename(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if replaced, err := l.Current(0, nil); replaced || err != nil {
+	if replaced, err := l.Current(context.Background(), 0, nil); replaced || err != nil {
 		t.Fatalf("Current on an unchanged path: %v, %v", replaced, err)
 	}
 	editorRename()
-	if replaced, err := l.Current(0, nil); !replaced || err != nil {
+	if replaced, err := l.Current(context.Background(), 0, nil); !replaced || err != nil {
 		t.Fatalf("Current after a rename: %v, %v", replaced, err)
 	}
 	if f, err := OpenAppend(path); !errors.As(err, new(*BusyError)) { // the new file is held now
@@ -51,7 +52,7 @@ func TestLockCurrentAfterRename(t *testing.T) {
 	editorRename()
 	pid, release1 := holdIn(t, path, "append")
 	told := 0
-	replaced, err := l.Current(time.Minute, func(b *BusyError) {
+	replaced, err := l.Current(context.Background(), time.Minute, func(b *BusyError) {
 		told++
 		if b.PID != pid {
 			t.Errorf("waiting names process %d, want %d", b.PID, pid)
@@ -66,10 +67,17 @@ func TestLockCurrentAfterRename(t *testing.T) {
 	editorRename()
 	pid, release := holdIn(t, path, "append")
 	defer release()
-	_, err = l.Current(0, nil)
+	_, err = l.Current(context.Background(), 0, nil)
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.PID != pid {
 		t.Fatalf("Current while another holds the new file past the wait: %v", err)
+	}
+	// An interrupt (ctx) ends the wait at once, with the holder's
+	// BusyError: before, Current waited out the whole of wait.
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = l.Current(ctx, time.Hour, func(*BusyError) { cancel() })
+	if !errors.As(err, &busy) || busy.PID != pid {
+		t.Fatalf("Current interrupted while another holds the new file: %v", err)
 	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -397,9 +398,10 @@ func (e *BusyError) Error() string {
 // file it replaces. The file now there (or, when there is none, its lock
 // file) is locked as by Take; while another process holds it, Current
 // tries again for up to wait, calling waiting once, and then returns
-// that process's BusyError, l still holding what it held. replaced tells
-// whether l now holds another file than before.
-func (l *Lock) Current(wait time.Duration, waiting func(*BusyError)) (replaced bool, err error) {
+// that process's BusyError, l still holding what it held. It stops
+// waiting at once when ctx is done (an interrupt), with that BusyError
+// too. replaced tells whether l now holds another file than before.
+func (l *Lock) Current(ctx context.Context, wait time.Duration, waiting func(*BusyError)) (replaced bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
@@ -427,7 +429,7 @@ func (l *Lock) Current(wait time.Duration, waiting func(*BusyError)) (replaced b
 			l.f, l.st, l.lockFile = nl.f, nl.st, nl.lockFile
 			held.Unlock()
 			return true, nil
-		case errors.As(err, &busy) && time.Now().Before(deadline):
+		case errors.As(err, &busy) && time.Now().Before(deadline) && ctx.Err() == nil:
 			if !told && waiting != nil {
 				waiting(busy)
 				told = true
@@ -435,7 +437,10 @@ func (l *Lock) Current(wait time.Duration, waiting func(*BusyError)) (replaced b
 		case err != nil:
 			return true, err
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
 
