@@ -239,16 +239,16 @@ func (o *sokOut) save(ctx context.Context, stderr io.Writer) error {
 	if err != nil {
 		return o.saveAside(ctx, stderr, err.Error())
 	}
-	if replaced {
-		if _, err := os.Stat(o.path); err != nil {
-			fmt.Fprintf(stderr, "%s: %s %s was removed while this run went on: it is made again, with this run's solutions\n", o.cmd, o.flag, o.path)
-		} else {
-			fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
-		}
-	}
+	_, gone := os.Stat(o.path)
 	f, err := o.merge()
 	if err != nil {
 		return o.saveAside(ctx, stderr, err.Error())
+	}
+	switch {
+	case replaced && gone != nil:
+		fmt.Fprintf(stderr, "%s: %s %s was removed while this run went on: it is made again, with this run's solutions\n", o.cmd, o.flag, o.path)
+	case replaced:
+		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
 	}
 	if o.onlyAdded && o.added == 0 {
 		return nil

@@ -5,6 +5,7 @@ package outfile
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -81,5 +82,28 @@ func TestLockCurrentAfterRename(t *testing.T) {
 	}
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A file made private (chmod 600) while its Lock held it keeps that mode
+// when Replace writes it: before, the mode it had when taken came back.
+func TestReplaceKeepsModeChangedMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "all.sok")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Take(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Replace(func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("after Replace: %v, %v", st.Mode(), err)
 	}
 }

@@ -260,6 +260,9 @@ func (l *Lock) Replace(write func(io.Writer) error) error {
 		mode := os.FileMode(0o644)
 		if !l.lockFile {
 			mode = l.st.Mode().Perm()
+			if now, serr := l.f.Stat(); serr == nil { // a chmod during the run is kept
+				mode = now.Mode().Perm()
+			}
 		}
 		err = tmp.Chmod(mode)
 	}
