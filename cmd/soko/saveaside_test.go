@@ -110,6 +110,11 @@ func TestSokSaveAsideWhenReplaced(t *testing.T) {
 			var stderr strings.Builder
 			err := o.write(context.Background(), &stderr)
 			checkAside(t, err, path, tc.content, tc.mode)
+			// Said on stderr, so that a failed level's errSilent, joined
+			// with it, does not hide it (exitCode prints neither).
+			if err == nil || !strings.Contains(stderr.String(), err.Error()) || !errors.Is(err, errSilent) {
+				t.Errorf("stderr does not tell where the solutions went:\n%s", stderr.String())
+			}
 			if err != nil && !strings.Contains(err.Error(), tc.why) {
 				t.Errorf("the error does not say why (%q): %v", tc.why, err)
 			}

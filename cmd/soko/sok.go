@@ -261,8 +261,9 @@ func (o *sokOut) save(ctx context.Context, stderr io.Writer) error {
 
 // saveAside writes this run's levels and solutions to sideSok(o.path),
 // the file at o.path being one they cannot be merged into (why), and
-// returns the error that says so: exit status 1, or, when the run was
-// interrupted, errInterrupted once the message is on stderr.
+// returns the error that says so, printed on stderr already (sideError):
+// the run's other errors, such as the errSilent of a level that failed,
+// or an interrupt's, must not hide where the solutions went.
 func (o *sokOut) saveAside(ctx context.Context, stderr io.Writer, why string) error {
 	side := sideSok(o.path)
 	f := sokfile.New()
@@ -275,12 +276,18 @@ func (o *sokOut) saveAside(ctx context.Context, stderr io.Writer, why string) er
 		err = fmt.Errorf("%s: %s %s cannot take this run's solutions now (%s): not merged there; this run's %s and %s are in %s instead",
 			o.cmd, o.flag, o.path, why, english.Count(o.levels, "level", "levels"), english.Count(o.added, "solution", "solutions"), side)
 	}
+	fmt.Fprintf(stderr, "soko: %v\n", err)
 	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "soko: %v\n", err)
-		return errInterrupted
+		return errors.Join(errInterrupted, sideError{err})
 	}
-	return err
+	return sideError{err}
 }
+
+// sideError is the error of saveAside, said on stderr already: exit
+// status 1 without printing it again (errSilent).
+type sideError struct{ error }
+
+func (sideError) Is(target error) bool { return target == errSilent }
 
 // sideSok is NAME.soko-PID.sok beside the .sok file at path (NAME.sok, or
 // NAME), where saveAside puts a run's solutions.
