@@ -86,10 +86,13 @@ func (e *Entry) Score(s *Solution) (pushes, moves int, sound, ok bool) {
 func New() *File { return &File{} }
 
 // MaxLines is the most lines Read takes. A File keeps every line to write
-// it back, some tens of bytes each, so a file of 64 MiB of one-character
-// lines would take a gigabyte or more; a .sok file of the collections the
-// project holds has at most a few tens of thousands of lines.
-const MaxLines = 1 << 20
+// it back: about 30 bytes a line of text and about 230 a line of a
+// collection of small levels with solutions (a level's board and its
+// solution, 9 lines, is some 2 KB). 8 Mi lines hold some 900,000 levels
+// with solutions (Boxoban's collections, solved), while a file of short
+// lines that is no collection (64 MiB of "y") is refused after counting
+// its lines, before they are kept.
+const MaxLines = 8 << 20
 
 // Read reads a .sok file. Only input that cannot be read, is larger than
 // level.MaxInput, has more than MaxLines lines or a line longer than
@@ -113,7 +116,7 @@ func Read(r io.Reader, source string) (*File, error) {
 		return nil, err
 	}
 	f := &File{}
-	lines := splitLines(text)
+	lines := splitLines(text, countLines(data))
 	inSection, unreadable := sections(lines, source)
 
 	// The levels in file order, each starting at its preamble: the text
@@ -196,9 +199,10 @@ func countLines(data []byte) int {
 }
 
 // splitLines splits text at LF, CRLF or CR, as level.ParseCollection
-// does, so that line numbers agree.
-func splitLines(text string) []string {
-	var lines []string
+// does, so that line numbers agree. n, the lines expected, sizes the
+// slice once: a line costs its string header and no growth garbage.
+func splitLines(text string, n int) []string {
+	lines := make([]string, 0, n)
 	for text != "" {
 		i := strings.IndexAny(text, "\r\n")
 		switch {
