@@ -167,3 +167,38 @@ func TestLevelKindStreamed(t *testing.T) {
 		t.Errorf("solve --out over a level file over the limit: %v", err)
 	}
 }
+
+// report --out-dir writes over its own files only: a report.md or runs.csv
+// there that report did not write (the user's notes) is refused, naming
+// it, and nothing of the report is written; a folder report wrote before
+// is written again.
+func TestReportOutDirOwnFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.jsonl")
+	if _, errOut, err := soko(t, "", "bench", "--algo", "astar", "--out", results, "microban:1"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	out := filepath.Join(dir, "out")
+	if _, _, err := soko(t, "", "report", "--out-dir", out, results); err != nil {
+		t.Fatalf("first report: %v", err)
+	}
+	if _, _, err := soko(t, "", "report", "--out-dir", out, results); err != nil {
+		t.Errorf("report over its own folder: %v", err)
+	}
+	for _, name := range []string{"report.md", "runs.csv"} {
+		rn := filepath.Join(dir, "rn-"+name)
+		os.Mkdir(rn, 0o755)
+		notes := filepath.Join(rn, name)
+		os.WriteFile(notes, []byte("my own notes\n"), 0o644)
+		_, _, err := soko(t, "", "report", "--out-dir", rn, "--no-plots", results)
+		if err == nil || !strings.Contains(err.Error(), notes+" exists and was not written by soko report") {
+			t.Errorf("report over notes named %s: %v", name, err)
+		}
+		if got, _ := os.ReadFile(notes); string(got) != "my own notes\n" {
+			t.Errorf("the notes named %s were changed", name)
+		}
+		if entries, _ := os.ReadDir(rn); len(entries) != 1 {
+			t.Errorf("the refused report wrote %d files beside the notes", len(entries)-1)
+		}
+	}
+}
