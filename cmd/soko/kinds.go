@@ -132,7 +132,7 @@ func (k fileKind) check(cmd, flag, path string, data []byte) error {
 func (k fileKind) checkLevels(cmd, flag, path string, head []byte, r io.Reader) error {
 	n, err := scanLevels(r, 1)
 	switch {
-	case n > 0 || len(bytes.TrimSpace(head)) == 0 && err == nil:
+	case n > 0 || len(head) < headLimit && len(bytes.TrimSpace(head)) == 0 && err == nil:
 		return nil
 	case err != nil && strings.Contains(err.Error(), "input larger than the limit"):
 		return k.refuse(cmd, flag, path, fmt.Sprintf("text larger than the limit of %d bytes for a level file, with no level before it", level.MaxInput))
