@@ -951,11 +951,35 @@ func (r *reportFiles) check() error {
 		return nil // a new folder: every file is new (the caller checked its parent)
 	}
 	for _, name := range r.names {
-		if err := outfile.Check(filepath.Join(r.dir, name)); err != nil {
+		path := filepath.Join(r.dir, name)
+		if err := outfile.Check(path); err != nil {
 			return fmt.Errorf("%w; no file of the report was written", err)
+		}
+		if err := r.own(path, r.data[name]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// own refuses a file at path that exists, is not empty and does not start
+// as data, the report's file there, does (its heading, a table's header
+// line, a plot's format): the user's notes named report.md, or a
+// document named like a plot, are not written over.
+func (r *reportFiles) own(path string, data []byte) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // none yet (Check refused what cannot be read)
+	}
+	defer f.Close()
+	sig, _, _ := bytes.Cut(data[:min(len(data), 16)], []byte("\n"))
+	head := make([]byte, len(sig))
+	n, _ := io.ReadFull(f, head)
+	if n == 0 || bytes.Equal(head, sig) {
+		return nil
+	}
+	return fmt.Errorf("%s exists and was not written by soko report: it does not start with %q as the report's %s does; soko does not write over a file of another kind: move it, or give another --out-dir; no file of the report was written",
+		path, sig, filepath.Base(path))
 }
 
 // write makes the folder and writes the files.

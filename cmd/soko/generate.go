@@ -182,7 +182,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return lerr
 		}
 		defer lock.Close()
-		if err := sameKind("generate", "--out", c.out, kindLevels); err != nil {
+		if err := sameKind("generate", "--out", c.out, kindLevelFile); err != nil {
 			return err
 		}
 		if err = lock.Replace(write); err != nil {

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,14 +20,35 @@ import (
 // Files of each kind soko writes, and others it must not write over.
 var kindSamples = map[string][]byte{
 	"model":   []byte("SOKONN\r\n\x01\x00\x00\x00\x01\x00\x00\x00weights"),
+	"profile": heapProfile(),
 	"gzip":    gzipData("{\"level\":\"microban:1\"}\n"),
+	"targz":   gzipData(tarData("notes.txt", "call Bob\n")),
+	"pdf":     []byte("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n"),
 	"png":     []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
 	"results": []byte(`{"level":"microban:1","solver":"astar","status":"solved"}` + "\n"),
 	"trace":   []byte(`{"level":"microban:1","event":"member","t_s":0.0003,"status":"solved"}` + "\n"),
 	"notes":   []byte("notes: call Bob"), // one line, no newline
 	"nul":     []byte("####\n#@$.#\x00\n####\n"),
-	"latin1":  []byte("; caf\xe9\n####\n#@$.#\n####\n"),
 	"levels":  []byte("; 1\n\n#####\n#@$.#\n#####\n"),
+}
+
+// heapProfile is a profile as --memprofile writes it.
+func heapProfile() []byte {
+	var b bytes.Buffer
+	if err := pprof.Lookup("heap").WriteTo(&b, 0); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}
+
+// tarData is a tar archive of one file.
+func tarData(name, content string) string {
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	w.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content))})
+	w.Write([]byte(content))
+	w.Close()
+	return b.String()
 }
 
 func gzipData(s string) []byte {
@@ -58,8 +82,8 @@ func TestOutputOfAnotherKindRefused(t *testing.T) {
 		{"model", func(p string) []string { return []string{"train-dist", "--out", p} }},
 		{"model", func(p string) []string { return []string{"train-puct", "--out", p} }},
 		{"trace", func(p string) []string { return []string{"solve", "microban:1", "--algo", "fess", "--trace", p} }},
-		{"gzip", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--cpuprofile", p} }},
-		{"gzip", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--memprofile", p} }},
+		{"profile", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--cpuprofile", p} }},
+		{"profile", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--memprofile", p} }},
 	}
 	for _, o := range outputs {
 		for name, content := range kindSamples {
@@ -87,16 +111,17 @@ func TestOutputOfAnotherKindRefused(t *testing.T) {
 func TestOutputKindNamed(t *testing.T) {
 	for name, want := range map[string]string{
 		"model":   "a soko model",
-		"gzip":    "gzip-compressed data",
+		"gzip":    "gzip-compressed text",
+		"targz":   "a gzip-compressed tar archive",
+		"pdf":     "a PDF document",
 		"png":     "a PNG image",
 		"results": "JSON lines",
 		"trace":   "a soko trace",
 		"notes":   "text with no level in it",
 		"nul":     "binary data, not text (a NUL byte at offset 10)",
-		"latin1":  "binary data, not text (a byte that is not UTF-8 text at offset 5)",
 		"levels":  "a level file (1 level)",
 	} {
-		if got := seems(kindSamples[name]); !strings.Contains(got, want) {
+		if got := kindLevels.seems(kindSamples[name]); !strings.Contains(got, want) {
 			t.Errorf("%s: seems %q, want %q", name, got, want)
 		}
 	}
@@ -113,7 +138,8 @@ func TestOutputOfItsKindTaken(t *testing.T) {
 		{kindLevels, "levels"},
 		{kindModel, "model"},
 		{kindTrace, "trace"},
-		{kindProfile, "gzip"},
+		{kindProfile, "profile"},
+		{kindPlot, "png,pdf"},
 	} {
 		for name, content := range kindSamples {
 			path := filepath.Join(dir, name)
@@ -121,7 +147,7 @@ func TestOutputOfItsKindTaken(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := sameKind("cmd", "--out", path, tc.kind)
-			if own := name == tc.own; own != (err == nil) {
+			if own := slices.Contains(strings.Split(tc.own, ","), name); own != (err == nil) {
 				t.Errorf("%s over %s: %v", tc.kind.name, name, err)
 			}
 		}

@@ -58,11 +58,15 @@ func closeLocks(locks ...*outfile.Lock) {
 var plotFormats = []string{"eps", "jpeg", "jpg", "pdf", "png", "svg", "tex", "tif", "tiff"}
 
 // checkPlot refuses, before any work, a plot file whose extension names
-// no format a plot is written in.
+// no format a plot is written in, or that exists and is not a plot
+// (kindPlot).
 func checkPlot(cmd, flag, path string) error {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	if path == "" || slices.Contains(plotFormats, ext) {
+	if path == "" {
 		return nil
+	}
+	if slices.Contains(plotFormats, ext) {
+		return sameKind(cmd, flag, path, kindPlot)
 	}
 	return usagef("%s: %s %s: the extension gives the format; want one of .%s", cmd, flag, path, strings.Join(plotFormats, ", ."))
 }

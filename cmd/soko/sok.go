@@ -80,6 +80,10 @@ func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sameKind(cmd, flag, path, kindLevels); err != nil {
+		lock.Close() // told streaming, before the file is read whole
+		return nil, err
+	}
 	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
 	o.read, err = readSokOut(ctx, cmd, flag, path)
 	if err != nil {

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"soko/level"
+)
+
+// A .sok in an 8-bit encoding (an author's name in Latin-1), which soko
+// reads, is text: solve --out merges into it and keeps its bytes. It was
+// refused as "binary data" for a byte that is not UTF-8.
+func TestLatin1SokWritable(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lat.sok")
+	levels, _, err := soko(t, "", "show", "microban:1-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "Title: Collection\r\nAuthor: J\xe9r\xf4me\r\n\r\n"
+	if err := os.WriteFile(path, []byte(head+strings.ReplaceAll(levels, "\n", "\r\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "solve", path, "--algo", "astar", "--out", path); err != nil {
+		t.Fatalf("solve --out over a Latin-1 .sok: %v", err)
+	}
+	got, _ := os.ReadFile(path)
+	if !bytes.Contains(got, []byte("J\xe9r\xf4me")) || !bytes.Contains(got, []byte("Solution")) {
+		t.Errorf("the Latin-1 .sok was not merged into as it was:\n%q", got)
+	}
+	// Bytes that are text in no encoding are still refused.
+	for _, data := range []string{"####\n#@$.#\x00\n####\n", "####\n\x01\x02\x03\n"} {
+		if err := kindLevels.check("solve", "--out", path, []byte(data)); err == nil || !strings.Contains(err.Error(), "binary data") {
+			t.Errorf("%q taken as text: %v", data, err)
+		}
+	}
+}
+
+// A .sok holding only its header (Title:, Author:, comments; no level
+// yet) is merged into, its header kept; a file of another name without a
+// level is still refused, and generate --out (which replaces its file)
+// refuses a header-only .sok.
+func TestSokHeaderOnlyTaken(t *testing.T) {
+	dir := t.TempDir()
+	header := "Title: my solutions\nAuthor: me\n"
+	hdr := filepath.Join(dir, "hdr.sok")
+	os.WriteFile(hdr, []byte(header), 0o644)
+	if _, _, err := soko(t, "", "solve", "microban:3", "--algo", "astar", "--out", hdr); err != nil {
+		t.Fatalf("solve --out over a header-only .sok: %v", err)
+	}
+	if got, _ := os.ReadFile(hdr); !strings.HasPrefix(string(got), header) || !strings.Contains(string(got), "Solution") {
+		t.Errorf("header-only .sok after solve --out:\n%s", got)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte(header), 0o644)
+	if _, _, err := soko(t, "", "solve", "microban:3", "--algo", "astar", "--out", notes); err == nil || !strings.Contains(err.Error(), "text with no level in it") {
+		t.Errorf("solve --out over notes without a level: %v", err)
+	}
+	gen := filepath.Join(dir, "gen.sok")
+	os.WriteFile(gen, []byte(header), 0o644)
+	if _, _, err := soko(t, "", "generate", "--count", "1", "--out", gen); err == nil || !strings.Contains(err.Error(), "exists and is not a level file") {
+		t.Errorf("generate --out over a header-only .sok: %v", err)
+	}
+}
+
+// A model output's refusal describes what the file holds in a model's
+// terms, not as "text with no level in it".
+func TestModelRefusalInItsTerms(t *testing.T) {
+	dir := t.TempDir()
+	for data, want := range map[string]string{
+		"SOKON":           "it holds 5 bytes, too short for a soko model",
+		"notes: call Bob": `text (15 bytes, the first line "notes: call Bob")`,
+	} {
+		path := filepath.Join(dir, "m.bin")
+		os.WriteFile(path, []byte(data), 0o644)
+		err := sameKind("train", "--out", path, kindModel)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "level") {
+			t.Errorf("model over %q: %v, want %q and no word of levels", data, err, want)
+		}
+	}
+}
+
+// A plot output that exists and is not a plot (the user's document named
+// .pdf, notes named .png) is refused before any work; a plot of any of
+// the formats is taken.
+func TestPlotOfAnotherKindRefused(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.bin")
+	for i, c := range []struct {
+		name, content string
+		args          func(p string) []string
+	}{
+		{"thesis.pdf", "my thesis\n", func(p string) []string {
+			return []string{"train", "microban:1", "--rounds", "1", "--out", model, "--plot", p}
+		}},
+		{"notes.png", "notes: call Bob", func(p string) []string {
+			return []string{"generate", "--count", "1", "--stats", "--plot", p}
+		}},
+		{"data.svg", "{\"level\":\"microban:1\"}\n", func(p string) []string {
+			return []string{"generate", "--count", "1", "--stats", "--plot", p}
+		}},
+	} {
+		path := filepath.Join(dir, c.name)
+		os.WriteFile(path, []byte(c.content), 0o644)
+		if _, _, err := soko(t, "", c.args(path)...); err == nil || !strings.Contains(err.Error(), path+" exists and is not a plot") {
+			t.Errorf("%d: --plot over %s: %v", i, c.name, err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != c.content {
+			t.Errorf("%d: %s was changed", i, c.name)
+		}
+	}
+	for _, plot := range []string{"\x89PNG\r\n\x1a\n", "%PDF-1.4\n", "%!PS-Adobe-3.0 EPSF-3.0\n", "\xff\xd8\xff\xe0", "II*\x00", "MM\x00*",
+		"<?xml version=\"1.0\"?>\n<svg width=\"1pt\">", "%%% generated by gonum/plot %%%\n\\documentclass{standalone}\n"} {
+		if !kindPlot.is([]byte(plot)) {
+			t.Errorf("%q is not taken as a plot", plot)
+		}
+	}
+}
+
+// The kind check of a level output streams the file: a file of 65 MiB of
+// short lines is refused without being read whole, as text over the
+// limit, and a level file over the limit is a level file (its levels come
+// first), which the .sok reader then calls too large. It was read whole
+// (300 MB for 100 MB) and called "not a level file".
+func TestLevelKindStreamed(t *testing.T) {
+	dir := t.TempDir()
+	big := func(name, line string) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		block := []byte(strings.Repeat(line, (1<<20)/len(line)))
+		for n := 0; n <= level.MaxInput; n += len(block) {
+			f.Write(block)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	yy := big("yy.sok", "y\n")
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := sameKind("solve", "--out", yy, kindLevels)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "larger than the limit") {
+		t.Errorf("65 MiB of y: %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("the kind check of a 65 MiB file allocated %d MiB", alloc>>20)
+	}
+	os.Remove(yy)
+	lv := big("big.sok", "#####\n#@$.#\n#####\n\n")
+	if err := sameKind("solve", "--out", lv, kindLevels); err != nil {
+		t.Errorf("a level file over the limit is not a level file: %v", err)
+	}
+	// sokfile's cap on lines comes first here; either way, it is its size.
+	if _, _, err := soko(t, "", "solve", "microban:1", "--algo", "astar", "--out", lv); err == nil ||
+		!strings.Contains(err.Error(), "larger than the limit") && !strings.Contains(err.Error(), "lines, the most a .sok file may have") ||
+		strings.Contains(err.Error(), "not a level file") {
+		t.Errorf("solve --out over a level file over the limit: %v", err)
+	}
+}
+
+// report --out-dir writes over its own files only: a report.md or runs.csv
+// there that report did not write (the user's notes) is refused, naming
+// it, and nothing of the report is written; a folder report wrote before
+// is written again.
+func TestReportOutDirOwnFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "r.jsonl")
+	if _, errOut, err := soko(t, "", "bench", "--algo", "astar", "--out", results, "microban:1"); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	out := filepath.Join(dir, "out")
+	if _, _, err := soko(t, "", "report", "--out-dir", out, results); err != nil {
+		t.Fatalf("first report: %v", err)
+	}
+	if _, _, err := soko(t, "", "report", "--out-dir", out, results); err != nil {
+		t.Errorf("report over its own folder: %v", err)
+	}
+	for _, name := range []string{"report.md", "runs.csv"} {
+		rn := filepath.Join(dir, "rn-"+name)
+		os.Mkdir(rn, 0o755)
+		notes := filepath.Join(rn, name)
+		os.WriteFile(notes, []byte("my own notes\n"), 0o644)
+		_, _, err := soko(t, "", "report", "--out-dir", rn, "--no-plots", results)
+		if err == nil || !strings.Contains(err.Error(), notes+" exists and was not written by soko report") {
+			t.Errorf("report over notes named %s: %v", name, err)
+		}
+		if got, _ := os.ReadFile(notes); string(got) != "my own notes\n" {
+			t.Errorf("the notes named %s were changed", name)
+		}
+		if entries, _ := os.ReadDir(rn); len(entries) != 1 {
+			t.Errorf("the refused report wrote %d files beside the notes", len(entries)-1)
+		}
+	}
+}
