@@ -76,7 +76,9 @@ func TestSokSaveAsideWhenReplaced(t *testing.T) {
 	}{
 		{name: "model", content: kindSamples["model"], mode: 0o644, why: "a soko model"},
 		{name: "gzip", content: kindSamples["gzip"], mode: 0o644, why: "gzip"},
-		{name: "notes", content: kindSamples["notes"], mode: 0o644, why: "not a level file"},
+		// Text with no level is a .sok's header under a .sok name, and
+		// merged into; binary data is not.
+		{name: "binary", content: kindSamples["nul"], mode: 0o644, why: "binary data"},
 		{name: "removed, then a PNG", content: kindSamples["png"], mode: 0o644, removed: true, why: "PNG"},
 		{name: "read-only .sok", content: sok, mode: 0o444, why: "read-only"},
 		{name: "a folder", dir: true, why: "all.sok"},

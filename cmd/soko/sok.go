@@ -181,8 +181,8 @@ func (o *sokOut) readNow() (*sokfile.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s cannot be read: %w", o.path, err)
 	}
-	if len(data) > 0 && !kindLevels.is(data) {
-		return nil, fmt.Errorf("%s is not a level file now: it holds %s", o.path, seems(data))
+	if kindLevels.check(o.cmd, o.flag, o.path, data) != nil { // as the check before the work
+		return nil, fmt.Errorf("%s is not a level file now: it holds %s", o.path, kindLevels.seems(data))
 	}
 	f, err := sokfile.Read(bytes.NewReader(data), o.path)
 	if err != nil {
