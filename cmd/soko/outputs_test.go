@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -92,25 +91,6 @@ func TestOutputIsStdin(t *testing.T) {
 	}
 }
 
-// gunzip is the text of the gzip file at path.
-func gunzip(t *testing.T, path string) string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return string(b)
-}
-
 // A results file named .gz is gzip: bench --out and optimize --out, which
 // append plain JSON lines, refuse the name before any work; bench merge
 // --out writes it gzipped, also over a gzipped bench file, which stays
@@ -140,7 +120,7 @@ func TestGzipOutputs(t *testing.T) {
 		if _, _, err := soko(t, "", "bench", "merge", runs, "--out", merged); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Count(gunzip(t, merged), "\n"); got != 2 {
+		if got := strings.Count(gunzipText(t, merged), "\n"); got != 2 {
 			t.Errorf("%s holds %d lines, want 2", merged, got)
 		}
 		if out, _, err := soko(t, "", "report", merged); err != nil || !strings.Contains(out, "astar") {

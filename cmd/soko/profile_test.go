@@ -11,9 +11,10 @@ import (
 	"testing"
 )
 
-// profileText returns the uncompressed protocol buffer of a pprof file,
-// whose string table holds the sample types and the function names.
-func profileText(t *testing.T, path string) string {
+// gunzipText returns the uncompressed content of the gzip file at path:
+// of a pprof file, the protocol buffer whose string table holds the sample
+// types and the function names.
+func gunzipText(t *testing.T, path string) string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -22,7 +23,7 @@ func profileText(t *testing.T, path string) string {
 	defer f.Close()
 	z, err := gzip.NewReader(f)
 	if err != nil {
-		t.Fatalf("%s is not a gzipped profile: %v", path, err)
+		t.Fatalf("%s is not gzip: %v", path, err)
 	}
 	b, err := io.ReadAll(z)
 	if err != nil {
@@ -47,13 +48,13 @@ func TestSolveProfiles(t *testing.T) {
 	if err != nil || !strings.Contains(out, "node limit") {
 		t.Fatalf("solve: %v\n%s", err, out)
 	}
-	c := profileText(t, cpu)
+	c := gunzipText(t, cpu)
 	for _, want := range []string{"samples", "nanoseconds", "soko/search.bestFirst"} {
 		if !strings.Contains(c, want) {
 			t.Errorf("the CPU profile does not mention %q", want)
 		}
 	}
-	m := profileText(t, mem)
+	m := gunzipText(t, mem)
 	for _, want := range []string{"alloc_space", "inuse_space", "soko/sokoban.(*Store).Intern"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("the heap profile does not mention %q", want)

@@ -267,17 +267,7 @@ func TestSokSaveAside(t *testing.T) {
 	}
 	defer o.close()
 	o.add(levels.Entry{Level: read.Entries[0].Level}, read.Entries[0].Solutions[0].LURD, "soko fess")
-	if err := os.WriteFile(path+"~", []byte("; edited\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(path+"~", path); err != nil {
-		t.Fatal(err)
-	}
-	other, err := outfile.OpenAppend(path) // another holder of the new file
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	defer editedAndHeld(t, path).Close()
 	saved := sokSaveWait
 	sokSaveWait = 0
 	defer func() { sokSaveWait = saved }()
@@ -293,4 +283,22 @@ func TestSokSaveAside(t *testing.T) {
 	if got := readText(t, path); got != "; edited\n" {
 		t.Errorf("the held file was changed:\n%s", got)
 	}
+}
+
+// editedAndHeld renames a file edited by hand over path, as an editor
+// saves, and opens it as another soko writing it would (the lock held
+// until the file returned is closed).
+func editedAndHeld(t *testing.T, path string) *os.File {
+	t.Helper()
+	if err := os.WriteFile(path+"~", []byte("; edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+"~", path); err != nil {
+		t.Fatal(err)
+	}
+	other, err := outfile.OpenAppend(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return other
 }

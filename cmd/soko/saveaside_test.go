@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"soko/internal/outfile"
 	"soko/level"
 	"soko/levels"
 )
@@ -155,24 +154,14 @@ func TestSokSaveInterrupted(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := sokOutWithSolution(t, path)
-			if err := os.WriteFile(path+"~", []byte("; edited\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(path+"~", path); err != nil {
-				t.Fatal(err)
-			}
-			other, err := outfile.OpenAppend(path) // another holder of the new file
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer other.Close()
+			defer editedAndHeld(t, path).Close()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			stderr := &cancelOn{want: "waiting up to", cancel: cancel}
 			if before {
 				cancel()
 			}
-			err = o.write(ctx, stderr)
+			err := o.write(ctx, stderr)
 			if !errors.Is(err, errInterrupted) {
 				t.Errorf("save: %v, want interrupted", err)
 			}
