@@ -226,6 +226,7 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 		}
 		all = append(all, es...)
 	}
+	named = sameFiles(named)
 	for _, name := range slices.Sorted(maps.Keys(named)) {
 		if a, b, ok := overlap(named[name]); ok {
 			if a.spec == b.spec {
@@ -235,6 +236,31 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 		}
 	}
 	return all, nil
+}
+
+// sameFiles puts together the spans of names that are one file spelled
+// two ways (lv.xsb and ./lv.xsb, a link and its target), under the name
+// that sorts first, so that a level named through both is found twice.
+func sameFiles(named map[string][]span) map[string][]span {
+	names := slices.Sorted(maps.Keys(named))
+	infos := make([]os.FileInfo, len(names))
+	for i, n := range names {
+		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() {
+			infos[i] = st
+		}
+	}
+	for i := range names {
+		if infos[i] == nil || named[names[i]] == nil {
+			continue // not a file, or put with a name before it
+		}
+		for j := i + 1; j < len(names); j++ {
+			if infos[j] != nil && named[names[j]] != nil && os.SameFile(infos[i], infos[j]) {
+				named[names[i]] = append(named[names[i]], named[names[j]]...)
+				delete(named, names[j])
+			}
+		}
+	}
+	return named
 }
 
 // span is the levels lo to hi of the collection called name, as one item

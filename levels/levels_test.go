@@ -351,6 +351,15 @@ func TestLevelNamedTwice(t *testing.T) {
 	if err := os.WriteFile(z, []byte("#####\n#@$.#\n#####\n\n#####\n#.$@#\n#####\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The same file spelled another way: through "..", and a link.
+	other := filepath.Join(dir, "sub", "..", "z.xsb")
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.xsb")
+	if err := os.Symlink(z, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		specs []string
 		stdin string
@@ -364,6 +373,8 @@ func TestLevelNamedTwice(t *testing.T) {
 		{[]string{z, z + ":2"}, "", z + " and " + z + ":2 both name level " + z + ":2"},
 		{[]string{"-", "-:1"}, "#####\n#@$.#\n#####\n", "- and -:1 both name level <stdin>:1"},
 		{[]string{"microban:1", "microban:1"}, "", "microban:1 and microban:1 both name level microban:1"},
+		{[]string{z + ":1", other + ":1"}, "", other + ":1 and " + z + ":1 both name level " + other + ":1"},
+		{[]string{link + ":2", z}, "", z + " and " + link + ":2 both name level " + link + ":2"},
 		// Adjacent and separate selections, and the same numbers in other collections, are fine.
 		{[]string{"microban:1-3,4,6-7", "microban:8", "microban3:1-3", z + ":2,1"}, "", ""},
 	} {
