@@ -245,6 +245,9 @@ func sameFiles(named map[string][]span) map[string][]span {
 	names := slices.Sorted(maps.Keys(named))
 	infos := make([]os.FileInfo, len(names))
 	for i, n := range names {
+		if _, embedded := collections[n]; embedded || n == StdinSource {
+			continue // not a file, whatever the folder holds
+		}
 		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() {
 			infos[i] = st
 		}

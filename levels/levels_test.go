@@ -390,3 +390,16 @@ func TestLevelNamedTwice(t *testing.T) {
 		}
 	}
 }
+
+// An embedded collection and a file of the same name in the working
+// folder are two collections: naming level 1 of each is no level named
+// twice.
+func TestEmbeddedBesideFileOfItsName(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("microban", []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if es, err := ResolveEntries(context.Background(), []string{"microban:1", "./microban:1"}, nil); err != nil || len(es) != 2 {
+		t.Errorf("%d levels, %v", len(es), err)
+	}
+}

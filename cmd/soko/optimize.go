@@ -399,6 +399,9 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 		}
 		l, ok := cache[r.Level]
 		if !ok {
+			if err := recordedFile(r.Level); err != nil {
+				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
+			}
 			lvls, err := levels.ResolveAll(ctx, []string{r.Level}, nil)
 			if err != nil {
 				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)

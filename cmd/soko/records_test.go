@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"soko/bench"
@@ -321,7 +322,12 @@ func TestOptimizeFromNothingToOptimize(t *testing.T) {
 		}
 		return path
 	}
+	fifo := filepath.Join(dir, "fifo.xsb") // a record's level read again never waits on a FIFO
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct{ path, want string }{
+		{write("fifo.jsonl", `{"level":"`+fifo+`:1","status":"solved","solution":"R"}`+"\n"), "level \"" + fifo + ":1\": " + fifo + " is not a regular file"},
 		{write("hello.jsonl", `{"hello":1}`+"\n"), "hello.jsonl:1: not a record of soko bench or soko solve --json: it has no level"},
 		{write("array.jsonl", "[1,2]\n"), "array.jsonl:1: not a record: a JSON array, where a record of soko bench or soko solve --json is an object"},
 		{write("number.jsonl", `{"level":5}`+"\n"), `number.jsonl:1: not a record: its "level" is a JSON number`},
