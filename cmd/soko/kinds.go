@@ -59,10 +59,10 @@ var (
 	// kindLevels is a .sok collection merged into (solve --out, bench
 	// --sok, optimize FILE.sok): text holding at least one level, loadable
 	// or not, or, named *.sok, only a header so far.
-	kindLevels = fileKind{name: "a level file", limit: level.MaxInput + 1, is: isLevels, levels: true, sokHeader: true}
+	kindLevels = fileKind{name: "a level file", limit: level.MaxInput + 1, levels: true, sokHeader: true}
 	// kindLevelFile is a level file written whole (generate --out): text
 	// holding at least one level, loadable or not.
-	kindLevelFile = fileKind{name: "a level file", limit: level.MaxInput + 1, is: isLevels, levels: true}
+	kindLevelFile = fileKind{name: "a level file", limit: level.MaxInput + 1, levels: true}
 )
 
 // sameKind refuses, as a usage error, a file at path of cmd's flag that
@@ -70,11 +70,7 @@ var (
 // to hold. A path that does not exist, or is not a regular file (which
 // checkOut refuses), passes. A level file is streamed, never read whole.
 func sameKind(cmd, flag, path string, k fileKind) error {
-	limit := k.limit
-	if k.levels {
-		limit = headLimit
-	}
-	data, err := readExisting(path, limit)
+	data, err := readExisting(path, headLimit) // what it seems to hold is told from up to headLimit bytes
 	if err != nil {
 		return fmt.Errorf("%s: %s %w", cmd, flag, err)
 	}
@@ -84,11 +80,8 @@ func sameKind(cmd, flag, path string, k fileKind) error {
 	if k.levels {
 		return k.checkFile(cmd, flag, path, data)
 	}
-	if k.is(data) {
+	if k.is(data[:min(len(data), int(k.limit))]) {
 		return nil
-	}
-	if more, err := readExisting(path, headLimit); err == nil && len(more) > len(data) {
-		data = more // what it seems to hold is told from more of it
 	}
 	return k.check(cmd, flag, path, data)
 }
@@ -232,20 +225,6 @@ func isTrace(data []byte) bool {
 	_, event := rec["event"]
 	_, ts := rec["t_s"]
 	return level && event && ts
-}
-
-// isLevels tells whether data is text (textOf) that is blank or holds at
-// least one level, loadable or not.
-func isLevels(data []byte) bool {
-	text, err := textOf(data[:min(len(data), headLimit)])
-	if err != nil {
-		return false
-	}
-	if strings.TrimSpace(text) == "" && len(data) <= headLimit {
-		return true
-	}
-	n, err := scanLevels(bytes.NewReader(data), 1)
-	return err == nil && n > 0
 }
 
 // errEnough stops scanLevels once it has counted enough.

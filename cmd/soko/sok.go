@@ -177,9 +177,9 @@ func (o *sokOut) readNow() (*sokfile.File, error) {
 	if err := outfile.CheckReplace(o.path); err != nil {
 		return nil, err // read-only, as checked before the work
 	}
-	data, err := os.ReadFile(o.path)
+	data, err := readExisting(o.path, kindLevels.limit) // as much as sokfile.Read takes
 	if err != nil {
-		return nil, fmt.Errorf("%s cannot be read: %w", o.path, err)
+		return nil, err
 	}
 	if kindLevels.check(o.cmd, o.flag, o.path, data) != nil { // as the check before the work
 		return nil, fmt.Errorf("%s is not a level file now: it holds %s", o.path, kindLevels.seems(data))
@@ -234,11 +234,11 @@ var sokSaveWait = 10 * time.Second
 func (o *sokOut) save(ctx context.Context, stderr io.Writer) error {
 	replaced, err := o.lock.Current(ctx, sokSaveWait, func(b *outfile.BusyError) {
 		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on, and %s writes the new one: waiting up to %s for it to end (an interrupt stops the wait)\n",
-			o.cmd, o.flag, o.path, holderName(b), sokSaveWait)
+			o.cmd, o.flag, o.path, b.Holder(), sokSaveWait)
 	})
 	var busy *outfile.BusyError
 	if errors.As(err, &busy) {
-		return o.saveAside(ctx, stderr, fmt.Sprintf("it was replaced by another file, which %s writes", holderName(busy)))
+		return o.saveAside(ctx, stderr, fmt.Sprintf("it was replaced by another file, which %s writes", busy.Holder()))
 	}
 	if err != nil {
 		return o.saveAside(ctx, stderr, err.Error())
@@ -301,18 +301,6 @@ func sideSok(path string) string {
 		name = strings.TrimSuffix(name, ext)
 	}
 	return filepath.Join(filepath.Dir(path), fmt.Sprintf("%s.soko-%d.sok", name, os.Getpid()))
-}
-
-// holderName names the process of a BusyError: "process 4711 (soko solve
-// …)", or "another process".
-func holderName(b *outfile.BusyError) string {
-	switch {
-	case b.PID > 0 && b.Command != "":
-		return fmt.Sprintf("process %d (%s)", b.PID, b.Command)
-	case b.PID > 0:
-		return fmt.Sprintf("process %d", b.PID)
-	}
-	return "another process"
 }
 
 // write writes the file in place and says what it holds.

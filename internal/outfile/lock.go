@@ -381,16 +381,22 @@ type BusyError struct {
 }
 
 func (e *BusyError) Error() string {
-	who := "another process"
-	switch {
-	case e.PID == os.Getpid():
+	if e.PID == os.Getpid() {
 		return fmt.Sprintf("%s is given for two outputs of this run: give each its own file", e.Path)
-	case e.PID > 0 && e.Command != "":
-		who = fmt.Sprintf("process %d (%s)", e.PID, e.Command)
-	case e.PID > 0:
-		who = fmt.Sprintf("process %d", e.PID)
 	}
-	return fmt.Sprintf("%s is being written by %s: soko lets one run write a file at a time, so this one stops; wait for that one to end, or give another file", e.Path, who)
+	return fmt.Sprintf("%s is being written by %s: soko lets one run write a file at a time, so this one stops; wait for that one to end, or give another file", e.Path, e.Holder())
+}
+
+// Holder names the process that holds the file, as far as it is known:
+// "process 4711 (soko solve …)", "process 4711" or "another process".
+func (e *BusyError) Holder() string {
+	switch {
+	case e.PID > 0 && e.Command != "":
+		return fmt.Sprintf("process %d (%s)", e.PID, e.Command)
+	case e.PID > 0:
+		return fmt.Sprintf("process %d", e.PID)
+	}
+	return "another process"
 }
 
 // Current makes l hold the file its path names now. Another file renamed
