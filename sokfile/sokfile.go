@@ -105,19 +105,20 @@ func Read(r io.Reader, source string) (*File, error) {
 	if err != nil {
 		return nil, &level.Error{File: source, Msg: "read error: " + err.Error(), Err: err}
 	}
-	if n := countLines(data); n > MaxLines {
+	text, err := level.Text(data, source)
+	if err != nil {
+		return nil, err
+	}
+	n := countLines(text)
+	if n > MaxLines {
 		return nil, &level.Error{File: source, Line: MaxLines + 1, Msg: fmt.Sprintf("more than %d lines, the most a .sok file may have", MaxLines)}
 	}
 	c, err := level.ParseCollection(bytes.NewReader(data), source)
 	if err != nil {
 		return nil, err
 	}
-	text, err := level.Text(data, source)
-	if err != nil {
-		return nil, err
-	}
 	f := &File{}
-	lines := splitLines(text, countLines(data))
+	lines := splitLines(text, n)
 	inSection, unreadable := sections(lines, source)
 
 	// The levels in file order, each starting at its preamble: the text
@@ -189,11 +190,10 @@ func entryIndex(e *Entry) int {
 	return e.Unloadable.Index
 }
 
-// countLines is how many lines splitLines makes of data, or more when data
-// is UTF-16 (whose line ends are not counted as bytes).
-func countLines(data []byte) int {
-	n := bytes.Count(data, []byte{'\n'}) + bytes.Count(data, []byte{'\r'}) - bytes.Count(data, []byte("\r\n"))
-	if len(data) > 0 && data[len(data)-1] != '\n' && data[len(data)-1] != '\r' {
+// countLines is how many lines splitLines makes of text.
+func countLines(text string) int {
+	n := strings.Count(text, "\n") + strings.Count(text, "\r") - strings.Count(text, "\r\n")
+	if len(text) > 0 && text[len(text)-1] != '\n' && text[len(text)-1] != '\r' {
 		n++ // a last line without its end
 	}
 	return n
