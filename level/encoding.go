@@ -3,7 +3,6 @@ package level
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf16"
@@ -80,7 +79,7 @@ func decoded(r io.Reader, source string) (io.Reader, error) {
 		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
 	}
 	if len(data) > MaxInput {
-		return nil, &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
+		return nil, tooLargeError(source)
 	}
 	text, err := Text(data, source)
 	if err != nil {

@@ -14,8 +14,16 @@ import (
 )
 
 // MaxInput is the largest input, in bytes, that Parse reads; longer input is
-// rejected with an error.
+// rejected with an error that wraps ErrTooLarge.
 const MaxInput = 64 << 20
+
+// ErrTooLarge is wrapped by the error for an input over MaxInput.
+var ErrTooLarge = fmt.Errorf("input larger than the limit of %d bytes", MaxInput)
+
+// tooLargeError is the error for source's input over MaxInput.
+func tooLargeError(source string) *Error {
+	return &Error{File: source, Msg: ErrTooLarge.Error(), Err: ErrTooLarge}
+}
 
 // MaxLine is the longest line, in bytes without its end, that Parse reads;
 // a longer line is an error naming it. Board rows are at most MaxWidth
@@ -126,7 +134,7 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine+2) // room for the line's end
 	sc.Split(splitLines)
-	tooLarge := &Error{File: source, Msg: fmt.Sprintf("input larger than the limit of %d bytes", MaxInput)}
+	tooLarge := tooLargeError(source)
 	tooLong := func(n int) *Error {
 		return &Error{File: source, Line: n, Msg: fmt.Sprintf("line longer than %d bytes", MaxLine)}
 	}

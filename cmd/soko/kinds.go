@@ -127,7 +127,7 @@ func (k fileKind) checkLevels(cmd, flag, path string, head []byte, r io.Reader) 
 	switch {
 	case n > 0 || len(head) < headLimit && len(bytes.TrimSpace(head)) == 0 && err == nil:
 		return nil
-	case err != nil && strings.Contains(err.Error(), "input larger than the limit"):
+	case errors.Is(err, level.ErrTooLarge):
 		return k.refuse(cmd, flag, path, fmt.Sprintf("text larger than the limit of %d bytes for a level file, with no level before it", level.MaxInput))
 	case err != nil:
 		return k.refuse(cmd, flag, path, "text that does not read as levels ("+err.Error()+")")
