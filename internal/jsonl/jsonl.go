@@ -30,7 +30,6 @@ const MaxLine = level.MaxSolutionText + 64<<10
 type Reader struct {
 	br   *bufio.Reader
 	name string
-	max  int
 	n    int   // the number of the line last returned
 	off  int64 // the bytes read, through the end of the line last returned
 	buf  []byte
@@ -38,7 +37,7 @@ type Reader struct {
 
 // NewReader returns a Reader of r; name is the file's name in errors.
 func NewReader(r io.Reader, name string) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 64<<10), name: name, max: MaxLine}
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10), name: name}
 }
 
 // bom is the UTF-8 byte order mark some editors put at the start of a
@@ -83,13 +82,13 @@ func (r *Reader) line() (line []byte, newline bool, err error) {
 		if err == nil {
 			text = chunk[:len(chunk)-1]
 		}
-		if len(r.buf)+len(text) > r.max {
-			return nil, false, fmt.Errorf("%s:%d: line longer than %d bytes", r.name, r.n, r.max)
+		if len(r.buf)+len(text) > MaxLine {
+			return nil, false, fmt.Errorf("%s:%d: line longer than %d bytes", r.name, r.n, MaxLine)
 		}
 		// Grow by doubling: append grows a large slice by a quarter, which
 		// allocates five times the cap to reach it.
 		if need := len(r.buf) + len(text); need > cap(r.buf) {
-			r.buf = append(make([]byte, 0, min(max(2*cap(r.buf), need), r.max)), r.buf...)
+			r.buf = append(make([]byte, 0, min(max(2*cap(r.buf), need), MaxLine)), r.buf...)
 		}
 		r.buf = append(r.buf, text...)
 		r.off += int64(len(chunk))
