@@ -156,7 +156,7 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true
 	}
-	for _, f := range bk.e.peers {
+	for _, f := range bk.e.shared.trees {
 		if fid, ok := f.tree.store.Find(key, hash); ok {
 			bk.e.meeting = meeting{forward: fid, backward: id, ok: true, in: f}
 			return true

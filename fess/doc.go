@@ -52,10 +52,13 @@
 //     Festival's pull search where its own ordering finds no position to
 //     start from, and always in the pull strategy).
 //   - portfolio.go: the strategy table, each strategy one row with its
-//     share of the budget, run one after another as Festival runs its
-//     searches, or (rounds.go) in slices of growing length, each resumed
-//     where it paused, a stalled strategy yielding its turns; solver.go
-//     registers the solver and its parameters.
+//     share of the budget, made into members of solver.Portfolio, whose
+//     rounds (solver/rounds.go) run them in slices of growing length,
+//     each resumed where it paused, a stalled strategy yielding its turns;
+//     member.go: a strategy as such a member, its engine kept between
+//     slices, and the knowledge the members share (back meets the
+//     others' trees, they meet back's store); solver.go registers the
+//     solver and its parameters.
 //   - solution.go: the solution, replayed from the macro-moves (and the
 //     backward path undone), and the counters.
 //

@@ -82,7 +82,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
 			}
-			for _, bk := range [...]*backward{e.back, e.behind} {
+			for _, bk := range [...]*backward{e.back, e.shared.back} {
 				if bk == nil {
 					continue
 				}

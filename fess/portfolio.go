@@ -157,28 +157,14 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if inRounds && opts.Threads <= 1 && (opts.Budget.Time > 0 || opts.Budget.Nodes > 0) {
-		rs := &rounds{l: l, opts: opts}
-		for i := range strategies {
-			s := &strategies[i]
-			if !slices.Contains(on, s.name) {
-				continue
-			}
-			rs.share += float64(s.share)
-			if s.name == "greedy" {
-				rs.greedy = s
-				continue
-			}
-			rs.runners = append(rs.runners, &runner{s: s, index: i, own: own, weight: float64(s.share)})
-		}
-		if len(rs.runners) > 0 {
-			return rs.solve(ctx)
-		}
-	}
+	inRounds = inRounds && (opts.Budget.Time > 0 || opts.Budget.Nodes > 0)
 	members := make([]solver.Member, len(strategies))
 	for i := range strategies {
 		s := &strategies[i]
 		members[i] = s.member(s, own)
+		if inRounds && members[i].Solver == s {
+			members[i] = solver.Member{Resumable: &member{s: s}, Opening: s.opening(), Params: own, Exhaustive: true}
+		}
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {
 			members[i].Share = float64(s.share)
@@ -187,14 +173,29 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
 }
 
-// solve runs one FESS search with strategy s.
-func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
-	return start(l, solver.NewGuard(ctx, opts), opts, s, nil)
+// roundsParam switches the rounds off: the strategies then run one after
+// another, each to the end of its share.
+var roundsParam = solver.Param{Name: "rounds", Kind: solver.Bool, Default: "1",
+	Doc: "run the FESS strategies in slices of growing length, each resumed where it paused, a stalled one yielding its turns (solver.Portfolio's rounds); 0: one after another, each to the end of its share"}
+
+// opening returns the part of its share a strategy's opening takes
+// (openings.go), which its first slice in the rounds gets besides the
+// first slice's own.
+func (s *strategy) opening() float64 {
+	switch {
+	case s.imagine:
+		return imagineShare
+	case s.park:
+		return parkShare
+	case s.onGoals, s.back:
+		return 0
+	}
+	return replanShare // where peeling finds no order
 }
 
-// start builds the engine of a search of l with strategy s under guard,
-// hands it to set (when not nil) and runs it.
-func start(l *level.Level, guard *solver.Guard, opts solver.Options, s *strategy, set func(*engine)) (solver.Result, error) {
+// solve runs one FESS search with strategy s.
+func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
+	guard := solver.NewGuard(ctx, opts)
 	e, st, err := newEngine(l, guard, opts, nil)
 	if err != nil {
 		return solver.Result{}, err
@@ -205,9 +206,6 @@ func start(l *level.Level, guard *solver.Guard, opts solver.Options, s *strategy
 		return res, nil
 	}
 	e.use(s)
-	if set != nil {
-		set(e)
-	}
 	return e.run()
 }
 

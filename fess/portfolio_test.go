@@ -210,7 +210,7 @@ func TestBack(t *testing.T) {
 }
 
 // TestBackMeetsOthers: the back strategy's search meets the trees of the
-// other strategies (engine.peers, as the rounds give it), not only the
+// other strategies (engine.shared, as member.Share gives it), not only the
 // start. On Microban 146, back alone needs 4,553 expansions; with the tree
 // of 2,000 expansions of plan (which has not solved it) it meets a
 // position plan stored at once, and the solution spliced from plan's path
@@ -224,7 +224,7 @@ func TestBackMeetsOthers(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
 		e.use(row(s))
-		e.peers = peers
+		e.shared.trees = peers
 		res, err := e.run()
 		if err != nil {
 			t.Fatal(err)
@@ -245,7 +245,7 @@ func TestBackMeetsOthers(t *testing.T) {
 
 // TestForwardMeetsBack checks the other direction of the meeting: a
 // forward strategy whose search reaches a position in the back strategy's
-// store (engine.behind) ends with the spliced solution, where neither
+// store (engine.shared) ends with the spliced solution, where neither
 // search alone solves the level in its budget.
 func TestForwardMeetsBack(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
@@ -256,7 +256,7 @@ func TestForwardMeetsBack(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
 		e.use(row(s))
-		e.behind = behind
+		e.shared.back = behind
 		res, err := e.run()
 		if err != nil {
 			t.Fatal(err)
