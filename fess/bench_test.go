@@ -40,7 +40,7 @@ func BenchmarkBackward(b *testing.B) {
 			b.Fatalf("no engine: %v", err)
 		}
 		b.StartTimer()
-		bk, err := newBackward(context.Background(), e)
+		bk, err := newBackward(context.Background(), e, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -68,7 +68,7 @@ func TestClearingAdvice(t *testing.T) {
 func TestClearingSolves(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:52")[0]
 	without := *row("park")
-	without.clear = false
+	without.advisors = planAdvisors
 	for _, tc := range []struct {
 		name string
 		s    *strategy

@@ -208,31 +208,40 @@ func (e *engine) left(share float64, steps, most int64) bool {
 	return !e.spent(e.budget, share)
 }
 
-// run searches in one go, until a solution, the end of the graph or the
-// budget.
-func (e *engine) run() (solver.Result, error) {
-	res, done, err := e.begin()
-	for !done {
-		res, done, err = e.step()
+// begin runs the forward search up to its loop: what every search on the
+// engine runs first (plant), the interleaved backward search's set-up, and
+// the root's expansion. done is set when the search ended there.
+func (e *engine) begin() (res solver.Result, done bool, err error) {
+	root, res, done, err := e.plant()
+	if done {
+		return res, done, err
 	}
-	return res, err
+	if e.par.backShare > 0 && e.back == nil {
+		bk, err := e.startBackward(false)
+		if err != nil {
+			return e.stopped(err)
+		}
+		e.back = bk
+	}
+	return e.expand(root)
 }
 
-// begin runs the search up to its loop: the start's checks, the opening,
-// the root and its expansion. done is set when the search ended there.
-func (e *engine) begin() (res solver.Result, done bool, err error) {
+// plant runs what every search on the engine runs first: the start's
+// checks, the strategy's opening, and the root of the forward tree, which
+// ends the search where it is solved or in the backward store already.
+func (e *engine) plant() (root uint32, res solver.Result, done bool, err error) {
 	if e.tr != nil {
 		e.tr.start(e)
 	}
 	if _, isDead := e.tier.checker.CheckPosition(e.pos); isDead || !e.tier.feasible(e.pos) {
-		return e.stop(solver.NoSolution), true, nil
+		return 0, e.stop(solver.NoSolution), true, nil
 	}
-	if res, done, err := e.open(); done {
-		return res, done, err
+	if res, done, err := e.strat.opening.open(e); done {
+		return 0, res, done, err
 	}
 	f, canon := e.feat.of(e.pos)
 	e.tree.sortBoxes(e.pos)
-	root, _ := e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
+	root, _ = e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
 	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
 	e.queue.best, e.queue.first = e.tree.at(root).cell, root
 	e.stats.Stored = 1
@@ -242,43 +251,21 @@ func (e *engine) begin() (res solver.Result, done bool, err error) {
 	e.watch()
 	if e.pos.Solved() {
 		res, err := e.solution(root, nil)
-		return res, true, err
+		return root, res, true, err
 	}
 	if e.back != nil {
 		if bid, ok := e.back.store.Find(e.tree.keyOf(sokoban.None, sokoban.None, canon)); ok {
 			e.meeting = meeting{forward: root, backward: bid, ok: true}
 			res, err := e.met()
-			return res, true, err
+			return root, res, true, err
 		}
 	}
-	if (e.strat.back || e.par.backShare > 0) && e.back == nil {
-		bk, err := e.startBackward()
-		if err != nil {
-			return e.stopped(err)
-		}
-		e.back = bk
-	}
-	if e.strat.back {
-		e.watch() // its best is the backward search's
-		return solver.Result{}, false, nil
-	}
-	return e.expand(root)
+	return root, solver.Result{}, false, nil
 }
 
 // watch hands the guard the drawing and description of the best cell for
 // progress events.
 func (e *engine) watch() {
-	if bk := e.back; e.strat.back && bk != nil {
-		e.guard.Best(func() []string {
-			q := e.b.Start()
-			q.Unpack(bk.store.Key(bk.nearest))
-			return q.Rows()
-		})
-		e.guard.Describe(func() string {
-			return fmt.Sprintf("pulled back from the solved position: %d positions, the nearest %d pushes from the start squares", bk.store.Len(), bk.nearestSum)
-		})
-		return
-	}
 	e.guard.Best(e.drawBest)
 	e.guard.Describe(func() string {
 		k := e.queue.cells[e.queue.best].key
@@ -287,31 +274,23 @@ func (e *engine) watch() {
 	})
 }
 
+// mark returns the best cell, where the forward search stands.
+func (e *engine) mark() int32 { return e.queue.best }
+
+// progress reports whether the best cell changed from before (-1: none
+// yet), and if not, whether it has no node left waiting: the search is
+// stalled there.
+func (e *engine) progress(before int32) (improved, stalled bool) {
+	improved = before < 0 || e.queue.best != before
+	return improved, !improved && len(e.queue.cells[before].wait) == 0
+}
+
 // step is one turn of the FESS loop: pick a node from the cell queue, run
 // the expensive deadlock tier on it, expand it. done is set when the
 // search ended.
 func (e *engine) step() (res solver.Result, done bool, err error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
-	}
-	if e.strat.back {
-		met, more := e.back.step(e.halt(0))
-		if met || more {
-			e.stats.Expanded++
-		}
-		if met {
-			res, err := e.met()
-			return res, true, err
-		}
-		if more {
-			return solver.Result{}, false, nil
-		}
-		if st, stop := e.guard.Check(&e.stats); stop {
-			return e.stop(st), true, nil // within a step: it may be cut short
-		}
-		// The whole graph of pulls from the solved position is
-		// searched: the start is not in it.
-		return e.stop(solver.NoSolution), true, nil
 	}
 	if e.backward() {
 		res, err := e.met()

@@ -110,13 +110,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			}
 		}
 	}
-	e.strat.advise(x.kids, parent.feat)
-	if e.clearing != nil {
-		next, ok := e.feat.nextSquare(parent.feat.packed)
-		if !ok || !e.clearing.advise(x.kids, parent.feat, next) {
-			e.clearing.explore(p, x.kids, parent.feat)
-		}
-	}
+	e.advise(x.kids, parent.feat)
 	for _, k := range x.kids {
 		e.place(id, &parent, k)
 	}

@@ -13,16 +13,19 @@ import (
 // Each slice goes on from where the last paused, so a strategy run in
 // slices searches exactly as in one go (TestResumeIsSeamless).
 type member struct {
-	s *strategy
-	e *engine // nil before its first slice and once it ended
+	s       *strategy
+	newLoop func(*engine) loop // the strategy's search on its engine
+	// e is its engine and run its search there, nil before its first
+	// slice and once it ended. A slice ends only once the search has
+	// begun (loop.begin), so set-up and opening run whole in the first.
+	e   *engine
+	run loop
 	// until is the end of the slice running, in own time and expansions
 	// (zero: none); before is the engine's own time in the slices before.
 	until  solver.Budget
 	before time.Duration
-	// begun is set once the forward search has its root: a slice ends
-	// only after that, so set-up and opening run whole in the first.
-	begun, paused bool
-	view          knowledge // what the other members let it meet (Share)
+	paused bool
+	view   knowledge // what the other members let it meet (Share)
 }
 
 // Slice implements solver.Resumable.
@@ -30,10 +33,9 @@ func (m *member) Slice(ctx context.Context, l *level.Level, opts solver.Options,
 	guard := solver.NewGuard(ctx, opts)
 	m.until = sl.Until
 	if m.e != nil {
-		best := m.e.queue.best
 		m.e.guard, m.paused = guard, false
-		m.e.watch()
-		return m.loop(best)
+		m.run.watch()
+		return m.loop(m.run.mark())
 	}
 	whole := opts
 	whole.Budget = sl.Whole
@@ -48,28 +50,27 @@ func (m *member) Slice(ctx context.Context, l *level.Level, opts solver.Options,
 		return res, solver.Pause{}, nil
 	}
 	e.use(m.s)
-	e.clock, e.shared, m.e = m.own, m.view, e
-	res, done, err := e.begin()
-	if done {
-		m.e = nil
+	e.clock, m.e, m.run = m.own, e, m.newLoop(e)
+	m.run.take(m.view)
+	if res, done, err := m.run.begin(); done {
+		m.e, m.run = nil, nil
 		return res, solver.Pause{}, err
 	}
-	m.begun = true
 	return m.loop(-1)
 }
 
-// loop runs the engine's loop until the slice's end, where it pauses, or
-// the search's; best is the best cell before the slice (-1: none yet).
-func (m *member) loop(best int32) (solver.Result, solver.Pause, error) {
-	e := m.e
+// loop runs the search's loop until the slice's end, where it pauses, or
+// the search's; before is where it stood before the slice (-1: nowhere
+// yet).
+func (m *member) loop(before int32) (solver.Result, solver.Pause, error) {
 	for {
 		if st, over := m.over(); over {
 			res := m.pause(st)
-			improved := best < 0 || e.queue.best != best
-			return res, solver.Pause{Paused: true, Improved: improved, Stalled: !improved && e.stalled(best)}, nil
+			improved, stalled := m.run.progress(before)
+			return res, solver.Pause{Paused: true, Improved: improved, Stalled: stalled}, nil
 		}
-		if res, done, err := e.step(); done {
-			m.e = nil // its memory goes to the others
+		if res, done, err := m.run.step(); done {
+			m.e, m.run = nil, nil // its memory goes to the others
 			return res, solver.Pause{}, err
 		}
 	}
@@ -111,29 +112,24 @@ func (m *member) End(st solver.Status) solver.Stats {
 		return solver.Stats{}
 	}
 	stats := m.e.stop(st).Stats
-	m.e, m.paused = nil, false
+	m.e, m.run, m.paused = nil, nil, false
 	return stats
 }
 
-// Share implements solver.Sharer: the back strategy meets the trees of
-// the other strategies whose forward search has begun; the others meet
-// the back strategy's store.
+// Share implements solver.Sharer: each other member whose search has
+// begun offers what it knows (loop.offer), and the member's engine meets
+// it from its next slice on: the back strategy's search the forward
+// strategies' trees, a forward strategy's search the back strategy's
+// store.
 func (m *member) Share(others []solver.Resumable) {
 	m.view = knowledge{}
 	for _, o := range others {
-		om, ok := o.(*member)
-		if !ok || om.e == nil {
-			continue
-		}
-		switch {
-		case m.s.back && om.begun && !om.s.back:
-			m.view.trees = append(m.view.trees, om.e)
-		case !m.s.back && om.s.back && m.view.back == nil:
-			m.view.back = om.e.back
+		if om, ok := o.(*member); ok && om.run != nil {
+			om.run.offer(&m.view)
 		}
 	}
-	if m.e != nil {
-		m.e.shared = m.view
+	if m.run != nil {
+		m.run.take(m.view)
 	}
 }
 
@@ -147,11 +143,8 @@ type knowledge struct {
 	back  *backward
 }
 
-// stalled reports whether the best cell is the one it was (before) and
-// has no node left waiting.
-func (e *engine) stalled(before int32) bool {
-	if e.strat.back {
-		return false // its progress is not in cells
-	}
-	return e.queue.best == before && len(e.queue.cells[before].wait) == 0
-}
+// offer adds the forward search's tree to k.
+func (e *engine) offer(k *knowledge) { k.trees = append(k.trees, e) }
+
+// take lets the forward search meet the back strategy's store.
+func (e *engine) take(k knowledge) { e.shared.back = k.back }

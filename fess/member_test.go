@@ -35,7 +35,7 @@ func TestResumeIsSeamless(t *testing.T) {
 	if err != nil || want.Status != solver.Solved {
 		t.Fatalf("in one go: %v, %v", want.Status, err)
 	}
-	x := &sliceOf{m: &member{s: row("dive")}, sl: solver.Slice{Whole: whole.Budget}}
+	x := &sliceOf{m: newMember(row("dive")), sl: solver.Slice{Whole: whole.Budget}}
 	slices := 0
 	var got solver.Result
 	for {
@@ -69,9 +69,9 @@ func TestResumeIsSeamless(t *testing.T) {
 func TestFirstSliceBegins(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:29")[0]
 	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
-	x := &sliceOf{m: &member{s: row("imagine")}, sl: solver.Slice{Whole: whole.Budget, Until: solver.Budget{Time: time.Nanosecond}}}
+	x := &sliceOf{m: newMember(row("imagine")), sl: solver.Slice{Whole: whole.Budget, Until: solver.Budget{Time: time.Nanosecond}}}
 	res, err := solver.Run(context.Background(), x, l, whole)
-	if err != nil || !x.m.begun || !x.pause.Paused || res.Status != solver.TimeLimit || res.Stats.Expanded < 1000 {
+	if err != nil || x.m.run == nil || !x.pause.Paused || res.Status != solver.TimeLimit || res.Stats.Expanded < 1000 {
 		t.Fatalf("first slice: %v, %v, after %d expansions; want paused on its time once begun, after the opening's 1,000", res.Status, err, res.Stats.Expanded)
 	}
 	first := res.Stats.Expanded
@@ -141,4 +141,20 @@ func TestThreads(t *testing.T) {
 			t.Errorf("%s did not run: counts %v", s, res.Stats.Counts)
 		}
 	}
+}
+
+// runEngine runs the search of e's strategy on e in one go, as its member
+// runs it in one slice without an end.
+func runEngine(e *engine) (solver.Result, error) {
+	run := newMember(e.strat).newLoop(e)
+	res, done, err := run.begin()
+	for !done {
+		res, done, err = run.step()
+	}
+	return res, err
+}
+
+// newMember returns strategy s as a member of the rounds.
+func newMember(s *strategy) *member {
+	return s.search.member(s, nil, true).Resumable.(*member)
 }

@@ -14,13 +14,17 @@ import (
 )
 
 // TestStrategyTable: the shares of the default list are percentages that
-// add up to 100, every row has a share, a constructor and a distinct
-// name, and the parameter's default and documentation come from the table.
+// add up to 100, every row has a share, a search, an opening and a
+// distinct name, one row runs without a limit, and the parameter's default
+// and documentation come from the table.
 func TestStrategyTable(t *testing.T) {
-	sum, seen := 0, map[string]bool{}
+	sum, seen, unlimited := 0, map[string]bool{}, 0
 	for _, s := range strategies {
-		if s.share <= 0 || s.member == nil || s.doc == "" || seen[s.name] {
-			t.Errorf("row %s: share %d, constructor %v, doc %q, seen before %v", s.name, s.share, s.member != nil, s.doc, seen[s.name])
+		if s.share <= 0 || s.search == nil || s.opening == nil || s.doc == "" || seen[s.name] {
+			t.Errorf("row %s: share %d, search %v, opening %v, doc %q, seen before %v", s.name, s.share, s.search, s.opening, s.doc, seen[s.name])
+		}
+		if s.unlimited {
+			unlimited++
 		}
 		seen[s.name] = true
 		if s.inDefault {
@@ -30,8 +34,8 @@ func TestStrategyTable(t *testing.T) {
 			t.Errorf("the parameter's doc leaves out %s", s.name)
 		}
 	}
-	if sum != 100 {
-		t.Errorf("the default list's shares add up to %d %%, want 100", sum)
+	if sum != 100 || unlimited != 1 {
+		t.Errorf("the default list's shares add up to %d %%, want 100; %d rows run without a limit, want 1", sum, unlimited)
 	}
 	if want := "greedy,dive,plan,imagine,back,park,sink"; strategiesParam.Default != want {
 		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
@@ -41,7 +45,7 @@ func TestStrategyTable(t *testing.T) {
 // TestStrategies: each strategy of the portfolio, alone, solves small
 // levels, and the portfolio stops at the first that finds a solution.
 func TestStrategies(t *testing.T) {
-	for _, name := range strategyNames() {
+	for _, name := range Strategies() {
 		for _, l := range testlevel.Resolve(t, "microban:1-10") {
 			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
 			res, err := solver.Run(context.Background(), FESS{}, l, opts)
@@ -130,7 +134,7 @@ func TestFocusing(t *testing.T) {
 	// Search a while, then empty the best cell: a focusing engine's next
 	// best turn picks from the best cell still holding live nodes.
 	e := engineFor(row("goals"))
-	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+	if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}
 	e.queue.cells[e.queue.best].wait = nil
@@ -225,7 +229,7 @@ func TestBackMeetsOthers(t *testing.T) {
 		}
 		e.use(row(s))
 		e.shared.trees = peers
-		res, err := e.run()
+		res, err := runEngine(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +261,7 @@ func TestForwardMeetsBack(t *testing.T) {
 		}
 		e.use(row(s))
 		e.shared.back = behind
-		res, err := e.run()
+		res, err := runEngine(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +293,7 @@ func TestQueueBytes(t *testing.T) {
 		t.Fatalf("no engine: %v", err)
 	}
 	e.use(row("plan"))
-	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+	if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}
 	q := &e.queue
