@@ -120,14 +120,23 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 			own[k] = v
 		}
 	}
-	members := make([]solver.Member, len(strategies))
-	for i := range strategies {
-		s := &strategies[i]
-		members[i] = s.search.member(s, own, inRounds && limited)
+	members := membersOf(strategies, on, own, inRounds && limited)
+	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+}
+
+// membersOf returns the rows of table as the portfolio's members, in
+// table order (member i gets seed Seed+i): those named in on with their
+// shares, the others with none; in the rounds (inRounds) as members that
+// resume where they paused, where their search kind can.
+func membersOf(table []strategy, on []string, own map[string]string, inRounds bool) []solver.Member {
+	members := make([]solver.Member, len(table))
+	for i := range table {
+		s := &table[i]
+		members[i] = s.search.member(s, own, inRounds)
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {
 			members[i].Share = float64(s.share)
 		}
 	}
-	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+	return members
 }
