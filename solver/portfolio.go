@@ -197,10 +197,9 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 	return rs.solve(ctx, l)
 }
 
-// TraceMember writes to t (nil: tracing off) the "member" record of a
-// portfolio member that ended with res, or err, on budget b; a solver that
-// schedules its own members, as fess's rounds do, writes it too.
-func TraceMember(t *Trace, res Result, b Budget, err error) {
+// traceMember writes to t (nil: tracing off) the "member" record of a
+// run-once member that ended with res, or err, on budget b.
+func traceMember(t *Trace, res Result, b Budget, err error) {
 	if t == nil {
 		return
 	}
