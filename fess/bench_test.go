@@ -14,7 +14,7 @@ func BenchmarkSearch(b *testing.B) {
 	l := testlevel.Resolve(b, "xsokoban90:10")[0]
 	var expanded, generated int64
 	for b.Loop() {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 500}}, row("plan"))
+		res, err := row("plan").Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 500}})
 		if err != nil {
 			b.Fatal(err)
 		}

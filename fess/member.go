@@ -8,8 +8,9 @@ import (
 	"soko/solver"
 )
 
-// member is a FESS strategy as a member of the rounds (solver.Resumable):
-// its engine, kept between slices, and how far its slices have taken it.
+// member is a strategy whose search runs on an engine (FESS, back) as a
+// member of the rounds (solver.Resumable): its engine and search, kept
+// between slices, and how far its slices have taken it.
 // Each slice goes on from where the last paused, so a strategy run in
 // slices searches exactly as in one go (TestResumeIsSeamless).
 type member struct {

@@ -31,7 +31,7 @@ func (x *sliceOf) Solve(ctx context.Context, l *level.Level, opts solver.Options
 func TestResumeIsSeamless(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
 	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
-	want, err := solve(context.Background(), l, whole, row("dive"))
+	want, err := row("dive").Solve(context.Background(), l, whole)
 	if err != nil || want.Status != solver.Solved {
 		t.Fatalf("in one go: %v, %v", want.Status, err)
 	}

@@ -67,7 +67,7 @@ func TestOpener(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:139")[0]
 	var expanded [2]int64
 	for i, name := range []string{"plan", "opener"} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, row(name))
+		res, err := row(name).Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestDive(t *testing.T) {
 		{"dive", row("dive"), solver.Solved},
 		{"plan", row("plan"), solver.NodeLimit},
 	} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
+		res, err := tc.s.Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}})
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}

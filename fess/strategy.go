@@ -40,11 +40,6 @@ func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Option
 	return res, err
 }
 
-// solve runs one search with strategy s, in one go.
-func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
-	return s.Solve(ctx, l, opts)
-}
-
 // use sets the engine up for strategy s.
 func (e *engine) use(s *strategy) {
 	e.strat = s
