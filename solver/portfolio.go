@@ -10,33 +10,6 @@ import (
 	"soko/level"
 )
 
-// Member is one strategy of a Portfolio.
-type Member struct {
-	// Name labels the member in Stats.Strategy and Stats.Counts. When
-	// neither Solver nor Resumable is set it is also the registered
-	// solver the member runs.
-	Name string
-	// Solver is a run-once member: it runs once, on its whole share. nil
-	// means the solver registered under Name, unless Resumable is set.
-	Solver Solver
-	// Resumable is a member the rounds run in slices, paused and resumed
-	// (rounds.go); it holds its own state for one Solve.
-	Resumable Resumable
-	// Opening is the part of its share a resumable member's first slice
-	// gets besides the first slice's own: the work it does before it can
-	// pause (tables, an opening search).
-	Opening float64
-	// Params are the member's own parameters; for a registered solver
-	// they are checked with CheckParams before anything runs.
-	Params map[string]string
-	// Share is the member's relative share of the budget: finite, at
-	// least 0. A member with share 0 does not run.
-	Share float64
-	// Exhaustive says that the member's NoSolution proves the level has
-	// no solution, which ends the portfolio.
-	Exhaustive bool
-}
-
 // Portfolio is a Solver made of several strategies, its Members, each with
 // its share of the budget, run by one scheduler, the rounds (rounds.go).
 //

@@ -27,51 +27,6 @@ const (
 	stallFloor  = 1.0 / 8 // the least weight a stalled member keeps, as a part of its share
 )
 
-// Resumable is a member searched in slices: paused at a slice's end with
-// all it holds kept, and resumed there by the next slice.
-type Resumable interface {
-	// Slice runs the member on from where it paused (from its start, the
-	// first time) until its own time or expansions reach s.Until (a zero
-	// field: no such end), or opts.Budget ends it for good. opts.Budget is
-	// what the run has left: the time to its end, the nodes counted from
-	// the member's start, and the member's part of the memory. s.Whole is
-	// the member's share of the budget, by which it sizes its own schedule
-	// (what it runs first, what it does late in its share). The Result's
-	// Stats count the member's whole search so far, Elapsed its own time
-	// over all its slices; Pause says how the slice ended.
-	Slice(ctx context.Context, l *level.Level, opts Options, s Slice) (Result, Pause, error)
-	// End ends a paused member for good with status st (a member that
-	// traces writes its end) and returns its final statistics.
-	End(st Status) Stats
-}
-
-// Slice is what the rounds give a resumable member for one slice.
-type Slice struct {
-	Whole Budget // the member's share of the budget
-	Until Budget // the slice's end: the member's own time and expansions (zero: none)
-}
-
-// Pause is how a resumable member's slice ended.
-type Pause struct {
-	// Paused: the slice reached its end and the member can go on; false
-	// means it ended for good, with the Result's status.
-	Paused bool
-	// Improved: its best position got better in the slice (or it had none
-	// before); Stalled: it did not, and has nothing left waiting that
-	// could.
-	Improved, Stalled bool
-}
-
-// Sharer is a resumable member that takes what the other members know
-// before each of its slices: the rounds' one channel of shared knowledge.
-// Share gets the other resumable members still in the rounds, in list
-// order. With more than one thread the rounds share nothing (the members'
-// tables are not safe to read while their owners search), so Share is
-// only called with one.
-type Sharer interface {
-	Share(others []Resumable)
-}
-
 // entrant is a member in the rounds.
 type entrant struct {
 	Member
