@@ -36,8 +36,8 @@
 //     the macro-move graph without deadlocks.
 //   - deadlocks.go: the deadlock tier: frozen boxes and wall segments on
 //     every move; learned patterns (seeded with YASS's deadlock sets of
-//     two boxes, issue 26 item 2), the corral search, boxes cut off by
-//     boxes frozen on goals and the matching only when a node comes up.
+//     two boxes), the corral search, boxes cut off by boxes frozen on
+//     goals and the matching only when a node comes up.
 //   - backward.go, startmatch.go: the backward search over pull
 //     macro-moves, which the forward search meets in the middle.
 //   - back.go: the back strategy, a search of its own: the backward
