@@ -1,56 +1,97 @@
 package fess
 
-// advise gives weight 0 to the moves among kids that the advisors propose
-// (the FESS paper's advisors and move weights), each at most one and only
-// when it improves on the parent: the pack advisor the move that packs the
-// most boxes along the plan, the out-of-plan advisor the one that leaves
-// the fewest boxes out of plan, the hotspot advisor the one that leaves
-// the fewest hotspots; with s.opener also the opener, the one that brings
-// a box nearest the plan's next goal; with s.opener or s.clear the
-// connectivity advisor, the one that joins the most player regions
-// (docs/fess.md says where it pays). Ties go to the better features. A
-// lone move is free too, and with s.pair the better of two. The clearing
-// advisor, and where it proposes nothing new the explorer (clearing.go),
-// weigh the moves after these.
-func (s *strategy) advise(kids []child, parent features) {
+// advise weighs the children kids of a node (whose features are parent):
+// a lone move weighs 0, and so does each move an advisor of the strategy
+// proposes. Nothing is pruned for weight: the search stays complete.
+func (e *engine) advise(kids []child, parent features) {
 	if len(kids) == 1 {
 		kids[0].weight = 0
-		return
 	}
-	if s.pair && len(kids) == 2 {
-		better := 0
-		if kids[1].feat.order() < kids[0].feat.order() {
-			better = 1
-		}
-		kids[better].weight = 0
-	}
-	advisors := [...]func(f features) int{
-		func(f features) int { return int(parent.packed - f.packed) },
-		func(f features) int { return int(f.oop - parent.oop) },
-		func(f features) int { return int(f.hot - parent.hot) },
-		func(f features) int {
-			if !s.opener && !s.clear {
-				return 0
-			}
-			return int(f.conn - parent.conn)
-		},
-		func(f features) int {
-			if !s.opener || f.packed != parent.packed {
-				return 0
-			}
-			return int(f.next - parent.next)
-		},
-	}
-	for _, gain := range advisors {
-		best, bestGain := -1, 0
-		for i, k := range kids {
-			g := gain(k.feat)
-			if g < bestGain || (g == bestGain && best >= 0 && k.feat.order() < kids[best].feat.order()) {
-				best, bestGain = i, g
-			}
-		}
-		if best >= 0 {
-			kids[best].weight = 0
-		}
+	for _, a := range e.strat.advisors {
+		a.advise(e, kids, parent)
 	}
 }
+
+// gain is an advisor that proposes the child that most improves on its
+// parent by one measure (of: negative is better), if any does; ties go to
+// the better features.
+type gain struct {
+	name string
+	of   func(parent, f features) int
+}
+
+func (g gain) advise(_ *engine, kids []child, parent features) {
+	best, bestGain := -1, 0
+	for i, k := range kids {
+		v := g.of(parent, k.feat)
+		if v < bestGain || (v == bestGain && best >= 0 && k.feat.order() < kids[best].feat.order()) {
+			best, bestGain = i, v
+		}
+	}
+	if best >= 0 {
+		kids[best].weight = 0
+	}
+}
+
+func (g gain) String() string { return g.name }
+
+// The advisors of the FESS paper: the pack advisor proposes the move that
+// packs the most boxes along the plan, the out-of-plan advisor the one that
+// leaves the fewest boxes out of plan, the hotspot advisor the one that
+// leaves the fewest hotspots; the connectivity advisor the one that joins
+// the most player regions, and the opener the one that, packing no box
+// less, brings a box nearest the plan's next goal (docs/fess.md says where
+// each pays).
+var (
+	advisePack         = gain{"pack", func(parent, f features) int { return int(parent.packed - f.packed) }}
+	adviseOutOfPlan    = gain{"out of plan", func(parent, f features) int { return int(f.oop - parent.oop) }}
+	adviseHotspots     = gain{"hotspots", func(parent, f features) int { return int(f.hot - parent.hot) }}
+	adviseConnectivity = gain{"connectivity", func(parent, f features) int { return int(f.conn - parent.conn) }}
+	adviseOpener       = gain{"opener", func(parent, f features) int {
+		if f.packed != parent.packed {
+			return 0
+		}
+		return int(f.next - parent.next)
+	}}
+)
+
+// planAdvisors are the advisors every FESS strategy has.
+var planAdvisors = []advisor{advisePack, adviseOutOfPlan, adviseHotspots}
+
+// withAdvisors returns planAdvisors and more after them.
+func withAdvisors(more ...advisor) []advisor {
+	return append(append([]advisor(nil), planAdvisors...), more...)
+}
+
+// betterOfTwo is Festival's pair rule: of a node's two moves, the better
+// by the features weighs 0 too.
+type betterOfTwo struct{}
+
+func (betterOfTwo) advise(_ *engine, kids []child, _ features) {
+	if len(kids) != 2 {
+		return
+	}
+	better := 0
+	if kids[1].feat.order() < kids[0].feat.order() {
+		better = 1
+	}
+	kids[better].weight = 0
+}
+
+func (betterOfTwo) String() string { return "better of two" }
+
+// clearingAdvisor is Festival's clearing advisor and, where it proposes
+// nothing new, the explorer (clearing.go). It reads the weights the
+// advisors before it gave, so it comes last.
+type clearingAdvisor struct{}
+
+func (clearingAdvisor) prepare(e *engine) { e.clearing = newClearing(e.b) }
+
+func (clearingAdvisor) advise(e *engine, kids []child, parent features) {
+	next, ok := e.feat.nextSquare(parent.packed)
+	if !ok || !e.clearing.advise(kids, parent, next) {
+		e.clearing.explore(e.pos, kids, parent)
+	}
+}
+
+func (clearingAdvisor) String() string { return "clearing, explorer" }

@@ -77,7 +77,7 @@ type bnode struct {
 // roots: the solved position, which the forward store holds only when the
 // start is solved, a case run has ended before. It returns ctx.Err() when
 // ctx is done first.
-func newBackward(ctx context.Context, e *engine) (*backward, error) {
+func newBackward(ctx context.Context, e *engine, greedy bool) (*backward, error) {
 	b := e.b
 	starts := b.Start().BoxSquares()
 	g := newMacroGen(b, nil)
@@ -97,7 +97,7 @@ func newBackward(ctx context.Context, e *engine) (*backward, error) {
 			nearStart[s] = min(nearStart[s], row[s])
 		}
 	}
-	bk := &backward{nearestSum: -1, greedy: e.strat != nil && e.strat.back, nearStart: nearStart, e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
+	bk := &backward{nearestSum: -1, greedy: greedy, nearStart: nearStart, e: e, gen: g, offRank: ^uint64(0), start: start, starts: newStartMatcher(b.N, rows), store: sokoban.NewStore(b.KeySize()),
 		pos: b.PositionOf(b.Goals(), b.Start().Player())}
 	bk.static = bk.starts.bytes() + g.bytes() + 5*int64(b.N)
 	// One root per area of free squares around the filled goals.
@@ -156,7 +156,7 @@ func (bk *backward) add(parent uint32, move Macro, from, to, canon sokoban.Squar
 		bk.e.meeting = meeting{forward: fid, backward: id, ok: true}
 		return true
 	}
-	for _, f := range bk.e.peers {
+	for _, f := range bk.e.shared.trees {
 		if fid, ok := f.tree.store.Find(key, hash); ok {
 			bk.e.meeting = meeting{forward: fid, backward: id, ok: true, in: f}
 			return true

@@ -183,7 +183,7 @@ func TestStartMatcher(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", l.Name(), err)
 		}
 		b := e.b
-		bk, err := newBackward(context.Background(), e)
+		bk, err := newBackward(context.Background(), e, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +257,7 @@ func TestBackwardStepStops(t *testing.T) {
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
-		bk, err := newBackward(context.Background(), e)
+		bk, err := newBackward(context.Background(), e, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +292,7 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
 		e.use(row(s))
-		if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+		if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 			t.Fatalf("%s: %v %v, want the node limit", s, res.Status, err)
 		}
 		return e

@@ -14,7 +14,7 @@ func BenchmarkSearch(b *testing.B) {
 	l := testlevel.Resolve(b, "xsokoban90:10")[0]
 	var expanded, generated int64
 	for b.Loop() {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 500}}, row("plan"))
+		res, err := row("plan").Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 500}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func BenchmarkBackward(b *testing.B) {
 			b.Fatalf("no engine: %v", err)
 		}
 		b.StartTimer()
-		bk, err := newBackward(context.Background(), e)
+		bk, err := newBackward(context.Background(), e, false)
 		if err != nil {
 			b.Fatal(err)
 		}

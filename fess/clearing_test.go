@@ -68,7 +68,7 @@ func TestClearingAdvice(t *testing.T) {
 func TestClearingSolves(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:52")[0]
 	without := *row("park")
-	without.clear = false
+	without.advisors = planAdvisors
 	for _, tc := range []struct {
 		name string
 		s    *strategy
@@ -77,7 +77,7 @@ func TestClearingSolves(t *testing.T) {
 		{"park", row("park"), solver.Solved},
 		{"park without clearing", &without, solver.NodeLimit},
 	} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 2000, Time: 5 * time.Minute}}, tc.s)
+		res, err := tc.s.Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 2000, Time: 5 * time.Minute}})
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}

@@ -31,19 +31,22 @@
 //     focusing sends the best cell's empty turns to the best cell that has
 //     nodes waiting.
 //   - expand.go, advisors.go: expansion, and the advisors whose moves
-//     weigh 0 where all others weigh 1. Nothing is pruned for weight: the
-//     search is complete over the macro-move graph without deadlocks.
+//     weigh 0 where all others weigh 1, each a value a strategy's row
+//     names. Nothing is pruned for weight: the search is complete over
+//     the macro-move graph without deadlocks.
 //   - deadlocks.go: the deadlock tier: frozen boxes and wall segments on
 //     every move; learned patterns (seeded with YASS's deadlock sets of
-//     two boxes, issue 26 item 2), the corral search, boxes cut off by
-//     boxes frozen on goals and the matching only when a node comes up.
+//     two boxes), the corral search, boxes cut off by boxes frozen on
+//     goals and the matching only when a node comes up.
 //   - backward.go, startmatch.go: the backward search over pull
-//     macro-moves, which the forward search meets in the middle; greedy
-//     towards the start squares, it is the back strategy (issue 26 item
-//     3: Sokolution's and YASS's searches from the solved position).
-//   - openings.go: what a strategy runs first: imagine's imagined board
-//     (Festival's HF), park's parking plan, and the plan taken from the
-//     backward search where peeling finds no order.
+//     macro-moves, which the forward search meets in the middle.
+//   - back.go: the back strategy, a search of its own: the backward
+//     search alone, greedy towards the start squares, in its own loop
+//     (Sokolution's and YASS's searches from the solved position).
+//   - openings.go: what a strategy runs first, each a value a row names:
+//     imagine's imagined board (Festival's HF), the parking plans, and
+//     the plan taken from the backward search where peeling finds no
+//     order.
 //   - parking.go, parksearch.go, parkpath.go: the parking plan (box moves
 //     from, to, until: a box may be parked and moved on later), from a
 //     pull search in which boxes pulled into the sink leave the board: a
@@ -51,11 +54,19 @@
 //     largest groups of start squares still free (sink; ordered as
 //     Festival's pull search where its own ordering finds no position to
 //     start from, and always in the pull strategy).
+//   - strategy.go: what a strategy is made of, as behaviours: the kind of
+//     search (FESS, back, package search's greedy), its opening, its
+//     advisors and when it focuses. A strategy that mixes behaviours
+//     already written is one row of the table; a new behaviour is one
+//     file with its value, and the row.
 //   - portfolio.go: the strategy table, each strategy one row with its
-//     share of the budget, run one after another as Festival runs its
-//     searches, or (rounds.go) in slices of growing length, each resumed
-//     where it paused, a stalled strategy yielding its turns; solver.go
-//     registers the solver and its parameters.
+//     share of the budget, made into members of solver.Portfolio, whose
+//     rounds (solver/rounds.go) run them in slices of growing length,
+//     each resumed where it paused, a stalled strategy yielding its turns;
+//     member.go: a strategy as such a member, its engine kept between
+//     slices, and the knowledge the members share (back meets the
+//     others' trees, they meet back's store); solver.go registers the
+//     solver and its parameters.
 //   - solution.go: the solution, replayed from the macro-moves (and the
 //     backward path undone), and the counters.
 //

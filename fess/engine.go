@@ -42,12 +42,9 @@ type engine struct {
 	back      *backward
 	meeting   meeting
 	replanned bool
-	// peers are the engines of the other strategies of the rounds, whose
-	// trees the back strategy's search meets besides its own (rounds.go);
-	// behind is the back strategy's search, whose store a forward
-	// strategy's search meets (nil: none, or this is the back strategy).
-	peers  []*engine
-	behind *backward
+	// shared is what the other members of the rounds let it meet
+	// (member.Share).
+	shared knowledge
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch
@@ -58,16 +55,10 @@ type engine struct {
 	budget solver.Budget
 	stats  solver.Stats
 	static int64 // bytes of the static tables
-
-	// Run in slices (rounds.go), budget is the strategy's whole share
-	// and until the slice's end, in own time and expansions (zero: none):
-	// once the forward search has its root (begun), the loop pauses there,
-	// setting paused, and resume goes on from there under the next slice's
-	// guard and end. before is the engine's own time in the slices before.
-	until  solver.Budget
-	before time.Duration
-	begun  bool
-	paused bool
+	// clock returns the search's own time, which its openings and
+	// focusing go by against budget, its share; nil: its guard's. A
+	// member run in slices counts it over its slices (member.go).
+	clock func() time.Duration
 }
 
 // params are the engine's parameters besides the strategy (solver.go).
@@ -199,13 +190,12 @@ func (e *engine) spent(b solver.Budget, share float64) bool {
 		b.Nodes > 0 && float64(e.stats.Expanded) >= float64(b.Nodes)*share
 }
 
-// elapsed returns the engine's own time: the guard's, and in slices that
-// of the slices before (while paused, only theirs).
+// elapsed returns the engine's own time (clock).
 func (e *engine) elapsed() time.Duration {
-	if e.paused {
-		return e.before
+	if e.clock != nil {
+		return e.clock()
 	}
-	return e.before + e.guard.Elapsed()
+	return e.guard.Elapsed()
 }
 
 // left reports whether a search run before the forward one (openings.go),
@@ -218,21 +208,40 @@ func (e *engine) left(share float64, steps, most int64) bool {
 	return !e.spent(e.budget, share)
 }
 
-// run searches until a solution, the end of the graph or the budget (in
-// slices: or the slice's end, and resume goes on).
-func (e *engine) run() (solver.Result, error) {
+// begin runs the forward search up to its loop: what every search on the
+// engine runs first (plant), the interleaved backward search's set-up, and
+// the root's expansion. done is set when the search ended there.
+func (e *engine) begin() (res solver.Result, done bool, err error) {
+	root, res, done, err := e.plant()
+	if done {
+		return res, done, err
+	}
+	if e.par.backShare > 0 && e.back == nil {
+		bk, err := e.startBackward(false)
+		if err != nil {
+			return e.stopped(err)
+		}
+		e.back = bk
+	}
+	return e.expand(root)
+}
+
+// plant runs what every search on the engine runs first: the start's
+// checks, the strategy's opening, and the root of the forward tree, which
+// ends the search where it is solved or in the backward store already.
+func (e *engine) plant() (root uint32, res solver.Result, done bool, err error) {
 	if e.tr != nil {
 		e.tr.start(e)
 	}
 	if _, isDead := e.tier.checker.CheckPosition(e.pos); isDead || !e.tier.feasible(e.pos) {
-		return e.stop(solver.NoSolution), nil
+		return 0, e.stop(solver.NoSolution), true, nil
 	}
-	if res, done, err := e.open(); done {
-		return res, err
+	if res, done, err := e.strat.opening.open(e); done {
+		return 0, res, done, err
 	}
 	f, canon := e.feat.of(e.pos)
 	e.tree.sortBoxes(e.pos)
-	root, _ := e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
+	root, _ = e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
 	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
 	e.queue.best, e.queue.first = e.tree.at(root).cell, root
 	e.stats.Stored = 1
@@ -241,47 +250,22 @@ func (e *engine) run() (solver.Result, error) {
 	}
 	e.watch()
 	if e.pos.Solved() {
-		return e.solution(root, nil)
+		res, err := e.solution(root, nil)
+		return root, res, true, err
 	}
 	if e.back != nil {
 		if bid, ok := e.back.store.Find(e.tree.keyOf(sokoban.None, sokoban.None, canon)); ok {
 			e.meeting = meeting{forward: root, backward: bid, ok: true}
-			return e.met()
+			res, err := e.met()
+			return root, res, true, err
 		}
 	}
-	if (e.strat.back || e.par.backShare > 0) && e.back == nil {
-		bk, err := e.startBackward()
-		if err != nil {
-			res, _, err := e.stopped(err)
-			return res, err
-		}
-		e.back = bk
-	}
-	e.begun = true
-	if e.strat.back {
-		e.watch() // its best is the backward search's
-		return e.loop()
-	}
-	if res, done, err := e.expand(root); done {
-		return res, err
-	}
-	return e.loop()
+	return root, solver.Result{}, false, nil
 }
 
 // watch hands the guard the drawing and description of the best cell for
 // progress events.
 func (e *engine) watch() {
-	if bk := e.back; e.strat.back && bk != nil {
-		e.guard.Best(func() []string {
-			q := e.b.Start()
-			q.Unpack(bk.store.Key(bk.nearest))
-			return q.Rows()
-		})
-		e.guard.Describe(func() string {
-			return fmt.Sprintf("pulled back from the solved position: %d positions, the nearest %d pushes from the start squares", bk.store.Len(), bk.nearestSum)
-		})
-		return
-	}
 	e.guard.Best(e.drawBest)
 	e.guard.Describe(func() string {
 		k := e.queue.cells[e.queue.best].key
@@ -290,80 +274,36 @@ func (e *engine) watch() {
 	})
 }
 
-// loop is the FESS loop: pick a node from the cell queue, run the
-// expensive deadlock tier on it, expand it.
-func (e *engine) loop() (solver.Result, error) {
-	for {
-		if st, over := e.sliceOver(); over {
-			return e.pause(st), nil
-		}
-		if st, stop := e.tick(); stop {
-			return e.stop(st), nil
-		}
-		if e.strat.back {
-			met, more := e.back.step(e.halt(0))
-			if met || more {
-				e.stats.Expanded++
-			}
-			if met {
-				return e.met()
-			}
-			if more {
-				continue
-			}
-			if st, stop := e.guard.Check(&e.stats); stop {
-				return e.stop(st), nil // within a step: it may be cut short
-			}
-			// The whole graph of pulls from the solved position is
-			// searched: the start is not in it.
-			return e.stop(solver.NoSolution), nil
-		}
-		if e.backward() {
-			return e.met()
-		}
-		id, ok := e.next()
-		if !ok {
-			return e.stop(solver.NoSolution), nil
-		}
-		e.pos.Unpack(e.tree.store.Key(id))
-		if !e.tier.alive(&e.tree, e.pos, id) {
-			e.tree.at(id).state = dead
-			continue
-		}
-		if res, done, err := e.expand(id); done {
-			return res, err
-		}
+// mark returns the best cell, where the forward search stands.
+func (e *engine) mark() int32 { return e.queue.best }
+
+// progress reports whether the best cell changed from before (-1: none
+// yet), and if not, whether it has no node left waiting: the search is
+// stalled there.
+func (e *engine) progress(before int32) (improved, stalled bool) {
+	improved = before < 0 || e.queue.best != before
+	return improved, !improved && len(e.queue.cells[before].wait) == 0
+}
+
+// step is one turn of the FESS loop: pick a node from the cell queue, run
+// the expensive deadlock tier on it, expand it. done is set when the
+// search ended.
+func (e *engine) step() (res solver.Result, done bool, err error) {
+	if st, stop := e.tick(); stop {
+		return e.stop(st), true, nil
 	}
-}
-
-// resume goes on with a search paused at a slice's end, under guard, the
-// next slice's, until its end.
-func (e *engine) resume(guard *solver.Guard, until solver.Budget) (solver.Result, error) {
-	e.guard, e.until, e.paused = guard, until, false
-	e.watch()
-	return e.loop()
-}
-
-// sliceOver reports whether the slice has reached its end (with the limit
-// it reached), once the search has begun: set-up and openings run whole in
-// the first slice.
-func (e *engine) sliceOver() (solver.Status, bool) {
-	switch {
-	case !e.begun:
-		return solver.Solved, false
-	case e.until.Nodes > 0 && e.stats.Expanded >= e.until.Nodes:
-		return solver.NodeLimit, true
-	case e.until.Time > 0 && e.elapsed() >= e.until.Time:
-		return solver.TimeLimit, true
+	if e.backward() {
+		res, err := e.met()
+		return res, true, err
 	}
-	return solver.Solved, false
-}
-
-// pause ends a slice with status st: the search keeps its tree and queue
-// for resume.
-func (e *engine) pause(st solver.Status) solver.Result {
-	e.before += e.guard.Elapsed()
-	e.paused = true
-	e.finishStats()
-	return solver.Result{Status: st, Stats: e.stats}
+	id, ok := e.next()
+	if !ok {
+		return e.stop(solver.NoSolution), true, nil
+	}
+	e.pos.Unpack(e.tree.store.Key(id))
+	if !e.tier.alive(&e.tree, e.pos, id) {
+		e.tree.at(id).state = dead
+		return solver.Result{}, false, nil
+	}
+	return e.expand(id)
 }

@@ -82,7 +82,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
 			}
-			for _, bk := range [...]*backward{e.back, e.behind} {
+			for _, bk := range [...]*backward{e.back, e.shared.back} {
 				if bk == nil {
 					continue
 				}
@@ -110,13 +110,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			}
 		}
 	}
-	e.strat.advise(x.kids, parent.feat)
-	if e.clearing != nil {
-		next, ok := e.feat.nextSquare(parent.feat.packed)
-		if !ok || !e.clearing.advise(x.kids, parent.feat, next) {
-			e.clearing.explore(p, x.kids, parent.feat)
-		}
-	}
+	e.advise(x.kids, parent.feat)
 	for _, k := range x.kids {
 		e.place(id, &parent, k)
 	}

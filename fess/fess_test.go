@@ -345,7 +345,7 @@ func TestHotspotsAfter(t *testing.T) {
 // positions with them; the counters say so.
 func TestLearnsPatterns(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:144")[0]
-	res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}}, row("plan"))
+	res, err := row("plan").Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 20_000}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,26 +21,75 @@ const (
 	parkNodes = 20_000
 )
 
-// open runs the strategy's opening: imagine's imagined board, park's
-// parking plan, and for the strategies that follow the packing plan a new
-// plan from the backward search where peeling found no order (or always,
-// with backplan). done is set when the search ended in it.
-func (e *engine) open() (res solver.Result, done bool, err error) {
-	if e.strat.imagine {
-		if res, done, err := e.imagineBoard(); done {
-			return res, done, err
-		}
-	}
-	if e.strat.park {
-		if res, done, err := e.parkPlan(); done {
-			return res, done, err
-		}
-	}
-	if (!e.plan.peeled || e.par.backPlan) && !e.feat.onGoals && !e.strat.imagine && !e.strat.back && e.feat.park == nil {
+// The openings, each a value a row of the strategy table names.
+var (
+	// replanning, for the strategies that follow the packing plan: a new
+	// plan from the backward search where peeling found no order (or
+	// always, with backplan).
+	replanning opening = replanOpening{}
+	// goalsPacked counts boxes on goals in any order as packed, with no
+	// plan: it runs nothing.
+	goalsPacked opening = goalsOpening{}
+	// imagining is imagine's imagined board.
+	imagining opening = imagineOpening{}
+	// The parking plans: park's sink fixed at the start; sink's moving
+	// sink, ordered as Festival's pull search where its own ordering
+	// finds no position to start from on the first half of its budget;
+	// pull's moving sink ordered as the pull search only (parkOrders).
+	fixedSink  opening = parkOpening{name: "parking plan, fixed sink", orders: parkOrders(false, false)}
+	movingSink opening = parkOpening{name: "parking plan, moving sink", moving: true, orders: parkOrders(true, false)}
+	pulledSink opening = parkOpening{name: "parking plan, moving sink, pull ordering", moving: true, orders: parkOrders(true, true)}
+	// noOpening, for searches that run none.
+	noOpening opening = noneOpening{}
+)
+
+type replanOpening struct{}
+
+func (replanOpening) open(e *engine) (solver.Result, bool, error) {
+	if !e.plan.peeled || e.par.backPlan {
 		return e.replan()
 	}
 	return solver.Result{}, false, nil
 }
+
+func (replanOpening) share() float64 { return replanShare } // where peeling finds no order
+func (replanOpening) String() string { return "plan, replanned where peeling fails" }
+
+type goalsOpening struct{}
+
+func (goalsOpening) open(e *engine) (solver.Result, bool, error) {
+	e.feat.onGoals = true
+	return solver.Result{}, false, nil
+}
+
+func (goalsOpening) share() float64 { return 0 }
+func (goalsOpening) String() string { return "boxes on goals" }
+
+type noneOpening struct{}
+
+func (noneOpening) open(*engine) (solver.Result, bool, error) { return solver.Result{}, false, nil }
+func (noneOpening) share() float64                            { return 0 }
+func (noneOpening) String() string                            { return "—" }
+
+type imagineOpening struct{}
+
+func (imagineOpening) open(e *engine) (solver.Result, bool, error) { return e.imagineBoard() }
+func (imagineOpening) share() float64                              { return imagineShare }
+func (imagineOpening) String() string                              { return "imagined board" }
+
+// parkOpening runs the parking search with its sink (moving: Festival's
+// moving sink, else a region fixed at the start) in orders (parkOrders).
+type parkOpening struct {
+	name   string
+	moving bool
+	orders []parkOrder
+}
+
+func (o parkOpening) open(e *engine) (solver.Result, bool, error) {
+	return e.parkPlan(o.moving, o.orders)
+}
+func (parkOpening) share() float64   { return parkShare }
+func (o parkOpening) String() string { return o.name }
 
 // imagineBoard runs the backward search alone on its share of the budget
 // and takes the position with the fewest boxes left on goals other than
@@ -50,7 +99,7 @@ func (e *engine) open() (res solver.Result, done bool, err error) {
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
 	// run checks the start against the backward store afterwards.
-	bk, err := e.startBackward()
+	bk, err := e.startBackward(false)
 	if err != nil {
 		return e.stopped(err)
 	}
@@ -87,7 +136,7 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 // store stays for the forward search to meet. done is set when the whole
 // budget runs out.
 func (e *engine) replan() (res solver.Result, done bool, err error) {
-	bk, err := e.startBackward()
+	bk, err := e.startBackward(false)
 	if err != nil {
 		return e.stopped(err)
 	}
@@ -124,14 +173,14 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 // strategy tries the pull ordering on the second half of the budget where
 // its own finds no position to start from on the first (parkOrders). done
 // is set when the whole budget runs out.
-func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
+func (e *engine) parkPlan(moving bool, orders []parkOrder) (res solver.Result, done bool, err error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
 	defer func() { e.parking = nil }()
 	var plan []parkEntry
 	expanded, part := int64(0), 0.0
-	for i, o := range parkOrders(e.strat.moving, e.strat.pullOrder) {
-		ps, err := newParkSearch(setUp, e.b, e.near, e.strat.moving, o.pull)
+	for i, o := range orders {
+		ps, err := newParkSearch(setUp, e.b, e.near, moving, o.pull)
 		if err != nil {
 			return e.stopped(err)
 		}
@@ -172,13 +221,6 @@ func (e *engine) parkPlan() (res solver.Result, done bool, err error) {
 	return solver.Result{}, false, nil
 }
 
-// parkOrder is one ordering of the parking search: Festival's pull
-// ordering or not, on part of the search's budget.
-type parkOrder struct {
-	pull bool
-	part float64
-}
-
 // parkOrders returns the orderings of the parking search a strategy tries
 // in turn until one finds a position to start from, each on its part of
 // the search's budget. The sink strategy tries the pull ordering after its
@@ -196,12 +238,20 @@ func parkOrders(moving, pullOrder bool) []parkOrder {
 	return []parkOrder{{pull: pullOrder, part: 1}}
 }
 
+// parkOrder is one ordering of the parking search: Festival's pull
+// ordering or not, on part of the search's budget.
+type parkOrder struct {
+	pull bool
+	part float64
+}
+
 // startBackward sets up the backward search under the guard's set-up
-// context: its tables take about a second on the largest boards.
-func (e *engine) startBackward() (*backward, error) {
+// context (greedy: the back strategy's ordering): its tables take about a
+// second on the largest boards.
+func (e *engine) startBackward(greedy bool) (*backward, error) {
 	setUp, cancel := e.guard.SetUp()
 	defer cancel()
-	return newBackward(setUp, e)
+	return newBackward(setUp, e, greedy)
 }
 
 // stopped ends the search on err from set-up work done under the guard's

@@ -7,93 +7,51 @@ import (
 	"strings"
 
 	"soko/level"
-	"soko/search"
 	"soko/solver"
 )
 
-// strategy is one row of the strategy table: a member of the portfolio.
-type strategy struct {
-	name string
-	// share is its share of the budget in percent; the shares of the
-	// default list add up to 100 (solver.Portfolio rescales any list).
-	share     int
-	focus     focus
-	inDefault bool
-	member    func(s *strategy, own map[string]string) solver.Member // its constructor
-	doc       string                                                 // what it is for, in a few words
-
-	// The FESS engine's switches: boxes on goals in any order count as
-	// packed; the opener and connectivity advisors; the better of two
-	// moves weighs 0; imagine's and park's openings (engine.open); the
-	// clearing and connectivity advisors (Festival's, clearing.go); the
-	// parking search's moving sink (parkSearch).
-	onGoals, opener, pair, imagine, park, clear, moving bool
-	// pullOrder orders the parking search as Festival's pull search
-	// (parkSearch.pullOrder).
-	pullOrder bool
-	// back runs the backward search alone, greedily towards the start
-	// (backward.greedy), until it reaches the start position.
-	back bool
-}
-
-// focus says when a strategy's cell loop focuses (engine.focusing).
-type focus uint8
-
-const (
-	focusNever  focus = iota
-	focusAlways       // from the start
-	focusLast         // on the last focusEnding of its budget
-)
-
-// focusEnding is the share of the budget at its end on which a focusLast
-// strategy focuses (docs/fess.md, "The cell loop and focusing" and
-// Measurements).
-const focusEnding = 0.25
-
-// strategies is the strategy table: the portfolio runs its rows in this
-// order (solver.Portfolio), each with its share of the budget, as Festival
-// runs its searches one after another (the FESS paper). docs/fess.md,
-// "The strategies", says what each is for and which measurements chose its
-// share.
+// strategies is the strategy table: the portfolio's members, in this order
+// (solver.Portfolio), each with its share of the budget, as Festival runs
+// its searches (the FESS paper). Each row names its behaviours
+// (strategy.go): the kind of search, its opening, its advisors and when it
+// focuses. docs/fess.md, "The strategies", is generated from it
+// (TestStrategyDoc) and says which measurements chose each share.
 var strategies = []strategy{
-	{name: "greedy", share: 2, focus: focusNever, inDefault: true, member: greedyMember, doc: "greedy best-first over single pushes, first and short"},
-	{name: "dive", share: 4, focus: focusAlways, inDefault: true, member: fessMember, doc: "plan FESS focusing from the start, on a tree of its own"},
-	{name: "plan", share: 42, focus: focusLast, inDefault: true, member: fessMember, doc: "FESS along the packing plan, focusing on its last quarter"},
-	{name: "goals", share: 2, focus: focusAlways, member: fessMember, onGoals: true, doc: "FESS counting boxes on goals in any order as packed"},
-	{name: "imagine", share: 10, focus: focusNever, inDefault: true, member: fessMember, imagine: true, doc: "the backward search first, then FESS packing towards its most opened position"},
-	{name: "opener", share: 5, focus: focusLast, member: fessMember, opener: true, doc: "plan FESS with the opener and connectivity advisors"},
-	{name: "pair", share: 30, focus: focusLast, member: fessMember, pair: true, doc: "plan FESS where the better of two moves weighs 0"},
-	{name: "back", share: 14, focus: focusNever, member: fessMember, inDefault: true, back: true, doc: "greedy best-first over pull macro-moves from the solved position to the start"},
-	{name: "park", share: 14, focus: focusLast, inDefault: true, member: fessMember, park: true, clear: true, doc: "FESS along a parking plan from a backward search with a sink"},
-	{name: "sink", share: 14, focus: focusLast, inDefault: true, member: fessMember, park: true, clear: true, moving: true, doc: "park with Festival's moving sink in its parking search"},
-	{name: "pull", share: 7, focus: focusNever, member: fessMember, park: true, clear: true, moving: true, pullOrder: true, doc: "sink with its parking search ordered as Festival's pull search, never focusing"},
+	{name: "greedy", share: 2, inDefault: true, search: greedySearch{}, opening: noOpening, focus: focusNever,
+		doc: "greedy best-first over single pushes, first and short: it solves nearly every small level at once"},
+	{name: "dive", share: 4, inDefault: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusAlways,
+		doc: "plan FESS focusing from the start, on a tree of its own: levels plan takes tens of thousands of expansions for, in a few thousand"},
+	{name: "plan", share: 42, inDefault: true, unlimited: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusLast,
+		doc: "FESS along the packing plan, focusing on its last quarter: the broad search that solves most levels"},
+	{name: "goals", share: 2, search: fessSearch{}, opening: goalsPacked, advisors: planAdvisors, focus: focusAlways,
+		doc: "FESS counting boxes on goals in any order as packed: levels whose plan asks first for a goal that is hard to fill"},
+	{name: "imagine", share: 10, inDefault: true, search: fessSearch{}, opening: imagining, advisors: planAdvisors, focus: focusNever,
+		doc: "Festival's HF: the backward search first, then FESS packing towards its most opened position, meeting its store"},
+	{name: "opener", share: 5, search: fessSearch{}, opening: replanning, advisors: withAdvisors(adviseConnectivity, adviseOpener), focus: focusLast,
+		doc: "plan FESS with the opener and connectivity advisors: levels whose first goal needs a long way round"},
+	{name: "pair", share: 30, search: fessSearch{}, opening: replanning, advisors: withAdvisors(betterOfTwo{}), focus: focusLast,
+		doc: "plan FESS where, as in Festival, the better of a node's two moves weighs 0 too"},
+	{name: "back", share: 14, inDefault: true, search: backSearch{}, opening: noOpening, focus: focusNever,
+		doc: "greedy best-first over pull macro-moves from the solved position to the start, meeting the other strategies' trees"},
+	{name: "park", share: 14, inDefault: true, search: fessSearch{}, opening: fixedSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
+		doc: "FESS along a parking plan from a backward search with a sink fixed at the start"},
+	{name: "sink", share: 14, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
+		doc: "park with Festival's moving sink in its parking search (never focusing on the pull ordering's plan)"},
+	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
+		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
 }
 
-// fessMember runs s on the FESS engine with the portfolio's other
-// parameters. Its end without a solution proves there is none: the FESS
-// strategies search the whole graph of positions without deadlocks.
-func fessMember(s *strategy, own map[string]string) solver.Member {
-	return solver.Member{Solver: s, Params: own, Exhaustive: true}
-}
-
-// greedyMember runs package search's greedy best-first search, which
-// solves nearly every small level at once; its end is no proof (its
-// goal-room macro can lose solutions).
-func greedyMember(*strategy, map[string]string) solver.Member {
-	return solver.Member{Solver: search.Greedy{}}
-}
-
-var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List,
-	Default: strategyList(), Values: strategyNames(), Doc: strategiesDoc()}
-
-// strategyNames returns the names of the table's rows.
-func strategyNames() []string {
+// Strategies returns the names of the strategy table's rows, in order.
+func Strategies() []string {
 	var names []string
 	for _, s := range strategies {
 		names = append(names, s.name)
 	}
 	return names
 }
+
+var strategiesParam = solver.Param{Name: "strategies", Kind: solver.List,
+	Default: strategyList(), Values: Strategies(), Doc: strategiesDoc()}
 
 // strategyList returns the default list, comma-separated.
 func strategyList() string {
@@ -110,19 +68,20 @@ func strategyList() string {
 func strategiesDoc() string {
 	var rows []string
 	for _, s := range strategies {
-		rows = append(rows, fmt.Sprintf("%s %d %% (%s)", s.name, s.share, s.doc))
+		rows = append(rows, fmt.Sprintf("%s %d %% (%s)", s.name, s.share, strings.SplitN(s.doc, ":", 2)[0]))
 	}
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum"
 }
 
-// Solve implements solver.Solver: one FESS search with strategy s.
-func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return solve(ctx, l, opts, s)
-}
+// roundsParam switches the rounds off: the strategies then run one after
+// another, each to the end of its share.
+var roundsParam = solver.Param{Name: "rounds", Kind: solver.Bool, Default: "1",
+	Doc: "run the FESS strategies in slices of growing length, each resumed where it paused, a stalled one yielding its turns (solver.Portfolio's rounds); 0: one after another, each to the end of its share"}
 
-// portfolio runs the strategies of opts. Without a time or node limit only
-// plan runs (or the first listed, when plan is not), to the end.
+// portfolio runs the strategies of opts as the members of a
+// solver.Portfolio. Without a time or node limit only the unlimited
+// strategy runs (or the first listed, when it is not listed), to the end.
 func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
 	list, err := opts.List(strategiesParam)
 	if err != nil {
@@ -137,15 +96,23 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if _, err := opts.Bool(backPlanParam); err != nil {
 		return solver.Result{}, err
 	}
+	inRounds, err := opts.Bool(roundsParam)
+	if err != nil {
+		return solver.Result{}, err
+	}
 	var on []string
 	for _, n := range strings.Split(list, ",") {
 		on = append(on, strings.TrimSpace(n))
 	}
-	if opts.Budget.Time <= 0 && opts.Budget.Nodes <= 0 {
-		if slices.Contains(on, "plan") {
-			on = []string{"plan"}
-		}
+	limited := opts.Budget.Time > 0 || opts.Budget.Nodes > 0
+	if !limited {
+		listed := on
 		on = on[:1]
+		for _, s := range strategies {
+			if s.unlimited && slices.Contains(listed, s.name) {
+				on = []string{s.name}
+			}
+		}
 	}
 	own := map[string]string{}
 	for k, v := range opts.Params {
@@ -153,91 +120,23 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 			own[k] = v
 		}
 	}
-	inRounds, err := opts.Bool(roundsParam)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if inRounds && opts.Threads <= 1 && (opts.Budget.Time > 0 || opts.Budget.Nodes > 0) {
-		rs := &rounds{l: l, opts: opts}
-		for i := range strategies {
-			s := &strategies[i]
-			if !slices.Contains(on, s.name) {
-				continue
-			}
-			rs.share += float64(s.share)
-			if s.name == "greedy" {
-				rs.greedy = s
-				continue
-			}
-			rs.runners = append(rs.runners, &runner{s: s, index: i, own: own, weight: float64(s.share)})
-		}
-		if len(rs.runners) > 0 {
-			return rs.solve(ctx)
-		}
-	}
-	members := make([]solver.Member, len(strategies))
-	for i := range strategies {
-		s := &strategies[i]
-		members[i] = s.member(s, own)
+	members := membersOf(strategies, on, own, inRounds && limited)
+	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+}
+
+// membersOf returns the rows of table as the portfolio's members, in
+// table order (member i gets seed Seed+i): those named in on with their
+// shares, the others with none; in the rounds (inRounds) as members that
+// resume where they paused, where their search kind can.
+func membersOf(table []strategy, on []string, own map[string]string, inRounds bool) []solver.Member {
+	members := make([]solver.Member, len(table))
+	for i := range table {
+		s := &table[i]
+		members[i] = s.search.member(s, own, inRounds)
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {
 			members[i].Share = float64(s.share)
 		}
 	}
-	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
-}
-
-// solve runs one FESS search with strategy s.
-func solve(ctx context.Context, l *level.Level, opts solver.Options, s *strategy) (solver.Result, error) {
-	return start(l, solver.NewGuard(ctx, opts), opts, s, nil)
-}
-
-// start builds the engine of a search of l with strategy s under guard,
-// hands it to set (when not nil) and runs it.
-func start(l *level.Level, guard *solver.Guard, opts solver.Options, s *strategy, set func(*engine)) (solver.Result, error) {
-	e, st, err := newEngine(l, guard, opts, nil)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if e == nil {
-		res := solver.Result{Status: st}
-		guard.Finish(&res.Stats)
-		return res, nil
-	}
-	e.use(s)
-	if set != nil {
-		set(e)
-	}
-	return e.run()
-}
-
-// use sets the engine up for strategy s.
-func (e *engine) use(s *strategy) {
-	e.strat = s
-	e.feat.onGoals = s.onGoals
-	if s.clear {
-		e.clearing = newClearing(e.b)
-	}
-}
-
-// focusing reports whether the best cell's turns go to the best cell with
-// nodes waiting when the best cell has none (next). A strategy following
-// the pull ordering's parking plan never focuses, as the pull strategy:
-// the plan's forward search needs long unfocused (XSokoban 50).
-func (e *engine) focusing() bool {
-	if e.pulled {
-		return false
-	}
-	switch e.strat.focus {
-	case focusAlways:
-		return true
-	case focusLast:
-		// Under a time limit the clock decides, even with a node limit.
-		b := e.budget
-		if b.Time > 0 {
-			b.Nodes = 0
-		}
-		return e.spent(b, 1-focusEnding)
-	}
-	return false
+	return members
 }

@@ -14,13 +14,17 @@ import (
 )
 
 // TestStrategyTable: the shares of the default list are percentages that
-// add up to 100, every row has a share, a constructor and a distinct
-// name, and the parameter's default and documentation come from the table.
+// add up to 100, every row has a share, a search, an opening and a
+// distinct name, one row runs without a limit, and the parameter's default
+// and documentation come from the table.
 func TestStrategyTable(t *testing.T) {
-	sum, seen := 0, map[string]bool{}
+	sum, seen, unlimited := 0, map[string]bool{}, 0
 	for _, s := range strategies {
-		if s.share <= 0 || s.member == nil || s.doc == "" || seen[s.name] {
-			t.Errorf("row %s: share %d, constructor %v, doc %q, seen before %v", s.name, s.share, s.member != nil, s.doc, seen[s.name])
+		if s.share <= 0 || s.search == nil || s.opening == nil || s.doc == "" || seen[s.name] {
+			t.Errorf("row %s: share %d, search %v, opening %v, doc %q, seen before %v", s.name, s.share, s.search, s.opening, s.doc, seen[s.name])
+		}
+		if s.unlimited {
+			unlimited++
 		}
 		seen[s.name] = true
 		if s.inDefault {
@@ -30,8 +34,8 @@ func TestStrategyTable(t *testing.T) {
 			t.Errorf("the parameter's doc leaves out %s", s.name)
 		}
 	}
-	if sum != 100 {
-		t.Errorf("the default list's shares add up to %d %%, want 100", sum)
+	if sum != 100 || unlimited != 1 {
+		t.Errorf("the default list's shares add up to %d %%, want 100; %d rows run without a limit, want 1", sum, unlimited)
 	}
 	if want := "greedy,dive,plan,imagine,back,park,sink"; strategiesParam.Default != want {
 		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
@@ -41,7 +45,7 @@ func TestStrategyTable(t *testing.T) {
 // TestStrategies: each strategy of the portfolio, alone, solves small
 // levels, and the portfolio stops at the first that finds a solution.
 func TestStrategies(t *testing.T) {
-	for _, name := range strategyNames() {
+	for _, name := range Strategies() {
 		for _, l := range testlevel.Resolve(t, "microban:1-10") {
 			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
 			res, err := solver.Run(context.Background(), FESS{}, l, opts)
@@ -63,7 +67,7 @@ func TestOpener(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:139")[0]
 	var expanded [2]int64
 	for i, name := range []string{"plan", "opener"} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, row(name))
+		res, err := row(name).Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +134,7 @@ func TestFocusing(t *testing.T) {
 	// Search a while, then empty the best cell: a focusing engine's next
 	// best turn picks from the best cell still holding live nodes.
 	e := engineFor(row("goals"))
-	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+	if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}
 	e.queue.cells[e.queue.best].wait = nil
@@ -169,7 +173,7 @@ func TestDive(t *testing.T) {
 		{"dive", row("dive"), solver.Solved},
 		{"plan", row("plan"), solver.NodeLimit},
 	} {
-		res, err := solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}}, tc.s)
+		res, err := tc.s.Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}})
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}
@@ -210,7 +214,7 @@ func TestBack(t *testing.T) {
 }
 
 // TestBackMeetsOthers: the back strategy's search meets the trees of the
-// other strategies (engine.peers, as the rounds give it), not only the
+// other strategies (engine.shared, as member.Share gives it), not only the
 // start. On Microban 146, back alone needs 4,553 expansions; with the tree
 // of 2,000 expansions of plan (which has not solved it) it meets a
 // position plan stored at once, and the solution spliced from plan's path
@@ -224,8 +228,8 @@ func TestBackMeetsOthers(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
 		e.use(row(s))
-		e.peers = peers
-		res, err := e.run()
+		e.shared.trees = peers
+		res, err := runEngine(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +249,7 @@ func TestBackMeetsOthers(t *testing.T) {
 
 // TestForwardMeetsBack checks the other direction of the meeting: a
 // forward strategy whose search reaches a position in the back strategy's
-// store (engine.behind) ends with the spliced solution, where neither
+// store (engine.shared) ends with the spliced solution, where neither
 // search alone solves the level in its budget.
 func TestForwardMeetsBack(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
@@ -256,8 +260,8 @@ func TestForwardMeetsBack(t *testing.T) {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
 		e.use(row(s))
-		e.behind = behind
-		res, err := e.run()
+		e.shared.back = behind
+		res, err := runEngine(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +293,7 @@ func TestQueueBytes(t *testing.T) {
 		t.Fatalf("no engine: %v", err)
 	}
 	e.use(row("plan"))
-	if res, err := e.run(); err != nil || res.Status != solver.NodeLimit {
+	if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 		t.Fatalf("run: %v, %v", res.Status, err)
 	}
 	q := &e.queue

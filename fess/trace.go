@@ -89,7 +89,7 @@ func (tr *tracer) start(e *engine) {
 		Nodes  int64   `json:"budget_nodes"`
 		Boxes  int     `json:"boxes"`
 		Focus  string  `json:"focus"`
-	}{seconds(e.budget.Time), e.budget.Nodes, e.b.Boxes(), [...]string{"never", "always", "last quarter"}[e.strat.focus]})
+	}{seconds(e.budget.Time), e.budget.Nodes, e.b.Boxes(), e.strat.focus.String()})
 }
 
 // root records the root of the forward search, after the opening: the

@@ -10,8 +10,8 @@ import (
 const MaxDetail = 160
 
 // Describe registers how to describe, in a few words, the position that
-// Best draws: the live view's caption of the best board (issue 12 item 7).
-// The guard calls describe when it sends a progress event (about ten times a
+// Best draws: the live view's caption of the best board. The guard calls
+// describe when it sends a progress event (about ten times a
 // second at most), on the solver's goroutine, right after the function given
 // to Best, so both may read the search's state without locks; the text goes
 // into Progress.Detail. soko solve's terminal progress line shows it after

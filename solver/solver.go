@@ -4,11 +4,14 @@
 // registry of solvers by name, and Run, which replays every solution with the
 // independent verifier (package verify) before anyone sees it.
 //
-// Portfolio makes one Solver out of several strategies, each with a share
-// of the budget, run one after another or side by side (Options.Threads,
-// soko --threads); its documentation says how to build one, how the budget
-// is shared and what its Stats report (issue 12 item 6). The solver
-// registered as "portfolio" is the small example: astar, then greedy.
+// Portfolio makes one Solver out of several strategies, its members, each
+// with a share of the budget, run by one scheduler, the rounds
+// (rounds.go): a member runs once on its share, or, resumable, in slices
+// of growing length, each resumed where it paused, a stalled one yielding
+// its turns; with Options.Threads (soko --threads) several at once. Its
+// documentation says how to build one, how the budget is shared and what
+// its Stats report. The solver registered as "portfolio" is the small
+// example: astar, then greedy; fess's strategies are the large one.
 package solver
 
 import (

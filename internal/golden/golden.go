@@ -29,3 +29,7 @@ func Check(t testing.TB, name, got string) {
 		t.Errorf("output differs from %s (run go test with -update to accept it):\n%s", path, got)
 	}
 }
+
+// Updating reports whether the test binary runs with -update, for a test
+// that rewrites a generated file other than its golden files.
+func Updating() bool { return *update }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"soko/bench"
-	_ "soko/fess" // registers fess
+	"soko/fess"
 	"soko/internal/golden"
 	"soko/internal/testlevel"
 	"soko/level"
@@ -28,13 +28,13 @@ type goldenRun struct {
 }
 
 // goldenRuns are the configurations TestGolden pins: each fess strategy
-// alone, the default portfolio and the backward-search options, astar,
+// alone (every row of fess's strategy table), the default portfolio and the backward-search options, astar,
 // greedy, wastar, and wastar as the 001 preset (qstar) runs it (today the
 // same as wastar's defaults; pinned apart so that neither can drift). The
 // budgets keep the whole test near 20 s on one core, 10 s on two.
 func goldenRuns(t *testing.T) []goldenRun {
 	var runs []goldenRun
-	for _, s := range []string{"greedy", "dive", "plan", "goals", "imagine", "opener", "pair", "park", "sink", "pull"} {
+	for _, s := range fess.Strategies() {
 		runs = append(runs, goldenRun{"fess:strategies=" + s, fessNodes})
 	}
 	runs = append(runs,

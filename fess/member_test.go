@@ -6,8 +6,23 @@ import (
 	"time"
 
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/solver"
 )
+
+// sliceOf runs one slice of a member as a solver.Solver, so that
+// solver.Run verifies its solution, as the rounds run it.
+type sliceOf struct {
+	m     *member
+	sl    solver.Slice
+	pause solver.Pause
+}
+
+func (x *sliceOf) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	res, p, err := x.m.Slice(ctx, l, opts, x.sl)
+	x.pause = p
+	return res, err
+}
 
 // TestResumeIsSeamless: a strategy run in slices of a few expansions,
 // each resumed where the last paused, searches exactly as it does in one
@@ -16,27 +31,27 @@ import (
 func TestResumeIsSeamless(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
 	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
-	want, err := solve(context.Background(), l, whole, row("dive"))
+	want, err := row("dive").Solve(context.Background(), l, whole)
 	if err != nil || want.Status != solver.Solved {
 		t.Fatalf("in one go: %v, %v", want.Status, err)
 	}
-	r := &runner{s: row("dive"), whole: whole.Budget}
+	x := &sliceOf{m: newMember(row("dive")), sl: solver.Slice{Whole: whole.Budget}}
 	slices := 0
 	var got solver.Result
 	for {
-		r.until.Nodes += 97
-		got, err = solver.Run(context.Background(), r, l, whole)
+		x.sl.Until.Nodes += 97
+		got, err = solver.Run(context.Background(), x, l, whole)
 		if err != nil {
 			t.Fatal(err)
 		}
 		slices++
-		if r.e == nil || !r.e.paused {
+		if !x.pause.Paused {
 			break
 		}
-		if got.Status != solver.NodeLimit || got.Stats.Expanded != max(r.until.Nodes, r.e.stats.Expanded) {
-			t.Fatalf("slice %d paused with %v after %d expansions, want at %d", slices, got.Status, got.Stats.Expanded, r.until.Nodes)
+		if got.Status != solver.NodeLimit || got.Stats.Expanded != max(x.sl.Until.Nodes, x.m.e.stats.Expanded) {
+			t.Fatalf("slice %d paused with %v after %d expansions, want at %d", slices, got.Status, got.Stats.Expanded, x.sl.Until.Nodes)
 		}
-		r.until.Nodes = got.Stats.Expanded
+		x.sl.Until.Nodes = got.Stats.Expanded
 	}
 	if slices < 10 {
 		t.Fatalf("%d slices: the test wants many", slices)
@@ -54,15 +69,15 @@ func TestResumeIsSeamless(t *testing.T) {
 func TestFirstSliceBegins(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:29")[0]
 	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
-	r := &runner{s: row("imagine"), whole: whole.Budget, until: solver.Budget{Time: time.Nanosecond}}
-	res, err := solver.Run(context.Background(), r, l, whole)
-	if err != nil || r.e == nil || !r.e.begun || !r.e.paused || res.Status != solver.TimeLimit || res.Stats.Expanded < 1000 {
+	x := &sliceOf{m: newMember(row("imagine")), sl: solver.Slice{Whole: whole.Budget, Until: solver.Budget{Time: time.Nanosecond}}}
+	res, err := solver.Run(context.Background(), x, l, whole)
+	if err != nil || x.m.run == nil || !x.pause.Paused || res.Status != solver.TimeLimit || res.Stats.Expanded < 1000 {
 		t.Fatalf("first slice: %v, %v, after %d expansions; want paused on its time once begun, after the opening's 1,000", res.Status, err, res.Stats.Expanded)
 	}
 	first := res.Stats.Expanded
-	r.until = solver.Budget{Nodes: first + 50}
-	res, err = solver.Run(context.Background(), r, l, whole)
-	if err != nil || !r.e.paused || res.Stats.Expanded != first+50 {
+	x.sl.Until = solver.Budget{Nodes: first + 50}
+	res, err = solver.Run(context.Background(), x, l, whole)
+	if err != nil || !x.pause.Paused || res.Stats.Expanded != first+50 {
 		t.Errorf("second slice: %v, %v after %d expansions, want paused at %d", res.Status, err, res.Stats.Expanded, first+50)
 	}
 }
@@ -105,45 +120,41 @@ func TestRoundsYield(t *testing.T) {
 	}
 }
 
-// TestMemoryGoesToLive: the memory limit is shared among the strategies
-// still in the rounds, so that one that ended (dropped, its engine let go)
-// hands its part to the others; the bytes reported stay the most held.
-func TestMemoryGoesToLive(t *testing.T) {
-	rs := &rounds{opts: solver.Options{Budget: solver.Budget{Nodes: 1000, Memory: 1200}}}
-	for range 4 {
-		rs.runners = append(rs.runners, &runner{s: row("plan"), weight: 1, e: &engine{}, ran: true, stats: solver.Stats{Bytes: 100}})
+// TestThreads: with two threads the rounds run two strategies' slices at
+// once: they solve small levels (each solution verified by solver.Run),
+// and on a level the budget leaves unsolved they end on the node limit,
+// every strategy having run.
+func TestThreads(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:1-5") {
+		res, err := solver.Run(context.Background(), FESS{}, l, solver.Options{Threads: 2, Budget: solver.Budget{Nodes: 5000, Time: time.Minute}})
+		if err != nil || res.Status != solver.Solved {
+			t.Errorf("%s: %v, %v", l.Name(), res.Status, err)
+		}
 	}
-	if b := rs.sum().Bytes; b != 400 {
-		t.Errorf("four engines of 100 bytes: %d bytes summed", b)
+	l := testlevel.Resolve(t, "xsokoban90:29")[0]
+	res, err := solver.Run(context.Background(), FESS{}, l, solver.Options{Threads: 2, Budget: solver.Budget{Nodes: 3000}})
+	if err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("%v, %v; want the node limit", res.Status, err)
 	}
-	sb, _ := rs.slice(rs.runners[0], time.Time{}, 0)
-	if sb.Memory != 300 {
-		t.Errorf("four strategies in: a slice's memory %d, want 300", sb.Memory)
+	for _, s := range []string{"greedy", "dive", "plan", "imagine", "back", "park", "sink"} {
+		if _, ok := res.Stats.Counts[s+".expanded"]; !ok {
+			t.Errorf("%s did not run: counts %v", s, res.Stats.Counts)
+		}
 	}
-	for _, r := range rs.runners[2:] {
-		r.weight = 0
-		r.drop()
+}
+
+// runEngine runs the search of e's strategy on e in one go, as its member
+// runs it in one slice without an end.
+func runEngine(e *engine) (solver.Result, error) {
+	run := newMember(e.strat).newLoop(e)
+	res, done, err := run.begin()
+	for !done {
+		res, done, err = run.step()
 	}
-	sb, _ = rs.slice(rs.runners[0], time.Time{}, 0)
-	if sb.Memory != 600 {
-		t.Errorf("two left: a slice's memory %d, want 600", sb.Memory)
-	}
-	rs.runners[0].stats.Bytes = 500
-	if sum := rs.sum(); rs.runners[2].e != nil || sum.Bytes != 600 {
-		t.Errorf("dropped engine kept (%v), bytes summed %d, want the two left's 600", rs.runners[2].e != nil, sum.Bytes)
-	}
-	rs.runners[0].stats.Bytes = 100
-	if b := rs.sum().Bytes; b != 600 {
-		t.Errorf("bytes reported %d after the engines shrank, want the most held, 600", b)
-	}
-	// A slice ends with runner 1 grown to 1,000 bytes and it is dropped
-	// (ended on its memory) before anything sums: the loop notes the
-	// peak after each slice, so the end still reports it.
-	rs.runners[1].stats.Bytes = 1000
-	rs.notePeak()
-	rs.runners[1].weight = 0
-	rs.runners[1].drop()
-	if b := rs.sum().Bytes; b != 1100 {
-		t.Errorf("bytes reported %d after an engine that grew was dropped, want 1,100", b)
-	}
+	return res, err
+}
+
+// newMember returns strategy s as a member of the rounds.
+func newMember(s *strategy) *member {
+	return s.search.member(s, nil, true).Resumable.(*member)
 }

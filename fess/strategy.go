@@ -1,0 +1,179 @@
+package fess
+
+import (
+	"context"
+	"strings"
+
+	"soko/level"
+	"soko/search"
+	"soko/solver"
+)
+
+// strategy is one row of the strategy table (portfolio.go): a member of
+// the portfolio, made of behaviours. A strategy that mixes behaviours
+// already written is one more row; a new behaviour is one more file with
+// its value, and the row that names it.
+type strategy struct {
+	name string
+	// share is its share of the budget in percent; the shares of the
+	// default list add up to 100 (a list given is rescaled to its sum).
+	share     int
+	inDefault bool
+	// unlimited: without a time or node limit the portfolio runs this
+	// strategy alone, to the end (the first listed where it is not on the
+	// list).
+	unlimited bool
+	search    searchKind // the kind of search, and how it joins the portfolio
+	opening   opening    // what it runs before its forward search (openings.go)
+	advisors  []advisor  // the moves that weigh 0 (advisors.go), in order
+	focus     focus      // when its cell loop focuses
+	doc       string     // what it is for, in a few words
+}
+
+// Solve implements solver.Solver: one search with strategy s, in one go.
+func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	m := s.search.member(s, opts.Params, true)
+	if m.Resumable == nil {
+		return m.Solver.Solve(ctx, l, opts)
+	}
+	res, _, err := m.Resumable.Slice(ctx, l, opts, solver.Slice{Whole: opts.Budget})
+	return res, err
+}
+
+// use sets the engine up for strategy s.
+func (e *engine) use(s *strategy) {
+	e.strat = s
+	for _, a := range s.advisors {
+		if p, ok := a.(preparer); ok {
+			p.prepare(e)
+		}
+	}
+}
+
+// A searchKind is the kind of search a strategy runs and how it joins the
+// portfolio: as a member the rounds resume slice after slice (inRounds),
+// or as one that runs once, to the end of its share.
+type searchKind interface {
+	member(s *strategy, own map[string]string, inRounds bool) solver.Member
+	String() string // for the strategy table in docs/fess.md
+}
+
+// A loop is a search on an engine as a member runs it (member.go): begin
+// runs it up to its loop, step one turn of it; done says it ended, with
+// res. watch hands the guard its progress drawing again when it resumes.
+// mark is where it stands and progress says, of where it stood before a
+// slice (-1: nowhere yet), whether it has improved since or is stalled
+// (the rounds reweigh it by that). offer adds what it lets the other
+// members' searches meet to k, and take hands it what it meets of theirs
+// (member.Share).
+type loop interface {
+	begin() (res solver.Result, done bool, err error)
+	step() (res solver.Result, done bool, err error)
+	watch()
+	mark() int32
+	progress(before int32) (improved, stalled bool)
+	offer(k *knowledge)
+	take(k knowledge)
+}
+
+// engineMember returns the member that runs s with the loop newLoop makes
+// on its engine: resumed slice after slice in the rounds, else in one go
+// (strategy.Solve). Its end without a solution proves there is none: the
+// engine's searches cover the whole graph of positions without deadlocks.
+func engineMember(s *strategy, own map[string]string, inRounds bool, newLoop func(*engine) loop) solver.Member {
+	if !inRounds {
+		return solver.Member{Solver: s, Params: own, Exhaustive: true}
+	}
+	return solver.Member{Resumable: &member{s: s, newLoop: newLoop}, Opening: s.opening.share(), Params: own, Exhaustive: true}
+}
+
+// fessSearch is the FESS engine's forward search (engine.go).
+type fessSearch struct{}
+
+func (fessSearch) member(s *strategy, own map[string]string, inRounds bool) solver.Member {
+	return engineMember(s, own, inRounds, func(e *engine) loop { return e })
+}
+
+func (fessSearch) String() string { return "FESS" }
+
+// greedySearch is package search's greedy best-first search, which solves
+// nearly every small level at once; it runs once, and its end is no proof
+// (its goal-room macro can lose solutions).
+type greedySearch struct{}
+
+func (greedySearch) member(*strategy, map[string]string, bool) solver.Member {
+	return solver.Member{Solver: search.Greedy{}}
+}
+
+func (greedySearch) String() string { return "greedy (package search)" }
+
+// focus says when a strategy's cell loop focuses (engine.focusing).
+type focus uint8
+
+const (
+	focusNever  focus = iota
+	focusAlways       // from the start
+	focusLast         // on the last focusEnding of its budget
+)
+
+// focusEnding is the share of the budget at its end on which a focusLast
+// strategy focuses (docs/fess.md, "The cell loop and focusing" and
+// Measurements).
+const focusEnding = 0.25
+
+func (f focus) String() string { return [...]string{"never", "always", "last quarter"}[f] }
+
+// focusing reports whether the best cell's turns go to the best cell with
+// nodes waiting when the best cell has none (next). A strategy following
+// the pull ordering's parking plan never focuses, as the pull strategy:
+// the plan's forward search needs long unfocused (XSokoban 50).
+func (e *engine) focusing() bool {
+	if e.pulled {
+		return false
+	}
+	switch e.strat.focus {
+	case focusAlways:
+		return true
+	case focusLast:
+		// Under a time limit the clock decides, even with a node limit.
+		b := e.budget
+		if b.Time > 0 {
+			b.Nodes = 0
+		}
+		return e.spent(b, 1-focusEnding)
+	}
+	return false
+}
+
+// An opening is what a strategy runs before its forward search, on its
+// share of the strategy's budget (openings.go). open runs it on e; done
+// is set when the search ended in it. share is the part of the strategy's
+// share it takes, which its first slice in the rounds gets besides.
+type opening interface {
+	open(e *engine) (res solver.Result, done bool, err error)
+	share() float64
+	String() string
+}
+
+// An advisor gives weight 0 to at most one of a node's children, the move
+// it proposes, where all others weigh 1 (advisors.go; the FESS paper's
+// advisors and move weights).
+type advisor interface {
+	advise(e *engine, kids []child, parent features)
+	String() string
+}
+
+// preparer is an advisor that keeps tables of its own in the engine,
+// which use builds.
+type preparer interface {
+	prepare(e *engine)
+}
+
+// advisorNames returns the names of as, comma-separated.
+func advisorNames(as []advisor) string {
+	var names []string
+	for _, a := range as {
+		names = append(names, a.String())
+	}
+	return strings.Join(names, ", ")
+}

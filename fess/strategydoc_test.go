@@ -1,0 +1,94 @@
+package fess
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"soko/internal/golden"
+	"soko/internal/testlevel"
+	"soko/solver"
+)
+
+// strategyDoc is the path of the document whose strategy table is
+// generated from the Go table, between the two marker lines.
+const (
+	strategyDoc   = "../docs/fess.md"
+	strategyBegin = "<!-- strategies:begin -->\n"
+	strategyEnd   = "<!-- strategies:end -->\n"
+)
+
+// strategyTable renders the strategy table as Markdown.
+func strategyTable() string {
+	var b strings.Builder
+	b.WriteString("| strategy | share | default | search | opening | advisors | focus | what it is for |\n")
+	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- |\n")
+	for _, s := range strategies {
+		def, advisors := "no", advisorNames(s.advisors)
+		if s.inDefault {
+			def = "yes"
+		}
+		if s.unlimited {
+			def += ", alone without a limit"
+		}
+		if advisors == "" {
+			advisors = "—"
+		}
+		fmt.Fprintf(&b, "| %s | %d %% | %s | %s | %s | %s | %s | %s |\n", s.name, s.share, def, s.search, s.opening, advisors, s.focus, s.doc)
+	}
+	return b.String()
+}
+
+// TestStrategyDoc: the strategy table in docs/fess.md is the Go table's
+// (strategyTable); go test -run StrategyDoc -update rewrites it there.
+func TestStrategyDoc(t *testing.T) {
+	raw, err := os.ReadFile(strategyDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i, j := strings.Index(doc, strategyBegin), strings.Index(doc, strategyEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q line before a %q line", strategyDoc, strings.TrimSpace(strategyBegin), strings.TrimSpace(strategyEnd))
+	}
+	i += len(strategyBegin)
+	want := "\n" + strategyTable() + "\n"
+	if doc[i:j] == want {
+		return
+	}
+	if golden.Updating() {
+		if err := os.WriteFile(strategyDoc, []byte(doc[:i]+want+doc[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("the strategy table in %s is not the Go table's (go test ./fess -run StrategyDoc -update rewrites it):\n%s", strategyDoc, want)
+}
+
+// TestOneRowStrategy: a strategy that mixes behaviours already written is
+// one more row of the table: here FESS counting boxes on goals (goals'
+// opening) with the pair rule and the connectivity advisor, focusing late.
+// Run through the portfolio's rounds beside plan, on a level neither
+// solves at once, it takes its slices; alone, it solves a small level,
+// and solver.Run verifies the solution.
+func TestOneRowStrategy(t *testing.T) {
+	table := append(slices.Clone(strategies), strategy{name: "throwaway", share: 5, search: fessSearch{}, opening: goalsPacked,
+		advisors: withAdvisors(adviseConnectivity, betterOfTwo{}), focus: focusLast, doc: "a test's strategy"})
+	run := func(level string, on ...string) solver.Result {
+		p := solver.Portfolio{Members: membersOf(table, on, nil, true)}
+		res, err := solver.Run(context.Background(), p, testlevel.Resolve(t, level)[0], solver.Options{Budget: solver.Budget{Nodes: 3000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := run("xsokoban90:35", "throwaway", "plan"); res.Stats.Counts["throwaway.expanded"] < 100 || res.Stats.Counts["plan.expanded"] < 100 {
+		t.Errorf("beside plan: %v, counts %v; want both to have run", res.Status, res.Stats.Counts)
+	}
+	if res := run("microban:5", "throwaway"); res.Status != solver.Solved || res.Stats.Strategy != "throwaway" {
+		t.Errorf("alone: %v by %q; want solved by throwaway", res.Status, res.Stats.Strategy)
+	}
+}

@@ -1,0 +1,540 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"soko/level"
+)
+
+// The rounds: the one scheduler of a Portfolio's members (its
+// documentation says what a caller sees). The member that has had the
+// least for its weight goes next (the first such in the list), so a
+// run-once member, which has had nothing until it runs, goes in list order
+// before any resumable member has had its second slice. A resumable
+// member's slice is as long as all it has had so far, at least firstSlice
+// of its share (its Opening besides, on its first), so the slices double
+// and every member reaches any part of its share at about the same time.
+// A member that reports a slice stalled in stallSlices slices in a row has
+// its weight halved (down to stallFloor of its share), so the others get
+// its turns; one that improved gets its share back.
+const (
+	firstSlice  = 1.0 / 16 // a resumable member's first slice, as a part of its share, besides its opening
+	stallSlices = 2
+	stallFloor  = 1.0 / 8 // the least weight a stalled member keeps, as a part of its share
+)
+
+// entrant is a member in the rounds.
+type entrant struct {
+	Member
+	index                   int    // in Portfolio.Members, for the seed
+	solver                  Solver // the run-once member's solver; nil for a resumable one
+	weight                  float64
+	used                    float64 // its slices so far: seconds, or expansions without a time limit
+	stalls                  int     // slices in a row it stalled in
+	whole                   Budget  // its share of the budget, once it is set
+	until                   Budget  // the end of its next slice
+	started, running, ended bool
+	paused                  bool  // a resumable member between slices
+	stats                   Stats // as of its last slice
+	live                    Stats // the latest, progress events included
+}
+
+// resumable reports whether e runs in slices.
+func (e *entrant) resumable() bool { return e.Resumable != nil }
+
+// in reports whether e is still in the rounds.
+func (e *entrant) in() bool { return e.weight > 0 }
+
+// rounds runs a Portfolio's members under opts.
+type rounds struct {
+	members  []*entrant
+	opts     Options
+	k        int // members that may run at once
+	start    time.Time
+	deadline time.Time // zero: no time limit
+	wholes   bool      // the resumable members' shares are set
+
+	mu    sync.Mutex
+	spent Budget // nodes and iterations spent so far, by the slices that ended
+	peak  int64  // the most bytes the members held at once so far
+}
+
+// outcome is how one slice ended.
+type outcome struct {
+	m     *entrant
+	res   Result
+	pause Pause
+	err   error
+}
+
+// solve runs the rounds to the first verified solution, a proof that there
+// is none, an error, or the end of the budget.
+func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) {
+	if rs.opts.Budget.Time > 0 {
+		rs.deadline = rs.start.Add(rs.opts.Budget.Time)
+	}
+	// ctx is cancelled here only when the run has its answer: a solution,
+	// a proof that there is none, or an error.
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	done := make(chan outcome, len(rs.members)) // room for every running slice: a send never waits
+	var (
+		running  int
+		winner   *entrant
+		solution Result
+		proof    bool
+		firstErr error
+		starved  Status // the limit that left nothing for the next slice
+		last     Status = TimeLimit
+	)
+	for {
+		for running < rs.k && ctx.Err() == nil && starved == Solved {
+			m := rs.pick()
+			if m == nil {
+				break
+			}
+			b, until, st := rs.budget(m)
+			if st != Solved {
+				starved = st
+				break
+			}
+			if rs.k == 1 {
+				rs.share(m)
+			}
+			running++
+			rs.run(ctx, m, b, until, l, done)
+		}
+		if running == 0 {
+			break
+		}
+		o := <-done
+		running--
+		rs.finish(o)
+		m := o.m
+		switch {
+		case winner != nil || firstErr != nil || proof: // ended after the answer
+		case o.err != nil:
+			firstErr = fmt.Errorf("portfolio member %s: %w", m.Name, o.err)
+			cancel()
+		case o.res.Status == Solved:
+			winner, solution = m, o.res
+			cancel()
+		case o.res.Status == NoSolution && m.Exhaustive:
+			proof = true
+			cancel()
+		case !o.pause.Paused:
+			last = o.res.Status
+		}
+	}
+	if firstErr != nil {
+		return Result{}, firstErr
+	}
+	res := Result{}
+	switch {
+	case winner != nil:
+		res.Status, res.Moves, res.Pushes = Solved, solution.Moves, solution.Pushes
+	case proof:
+		res.Status = NoSolution
+	case errors.Is(parent.Err(), context.DeadlineExceeded):
+		res.Status = TimeLimit
+	case parent.Err() != nil:
+		res.Status = Cancelled
+	case starved != Solved:
+		res.Status = starved
+	default:
+		res.Status = last
+	}
+	ended := res.Status
+	if winner != nil || proof {
+		ended = Cancelled
+	}
+	rs.endPaused(ended)
+	res.Stats = rs.total()
+	res.Stats.Elapsed = time.Since(rs.start)
+	if winner != nil {
+		res.Stats.Strategy = winner.Name
+	}
+	return res, nil
+}
+
+// pick returns the member still in the rounds and not running that has
+// had the least for its weight (the first such in the list), nil when
+// none is left.
+func (rs *rounds) pick() *entrant {
+	var best *entrant
+	for _, m := range rs.members {
+		if m.in() && !m.running && (best == nil || m.used/m.weight < best.used/best.weight) {
+			best = m
+		}
+	}
+	return best
+}
+
+// budget returns member m's budget for its next slice, and the deadline
+// of a run-once member's, or the limit that leaves it nothing. A run-once
+// member gets its share of what is left: share / (the shares of the
+// members still in that have not started), times the members that may
+// run at once, all of it when no more members than that wait. The
+// resumable members' shares are set together, the same way, when the
+// first of them starts; a slice then gets all the run has left, which
+// ends the member for good, and ends itself at m.until.
+func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
+	total := rs.opts.Budget
+	now := time.Now()
+	left := Budget{Nodes: total.Nodes - rs.spent.Nodes, Iterations: total.Iterations - rs.spent.Iterations}
+	if total.Time > 0 {
+		if left.Time = rs.deadline.Sub(now); left.Time <= 0 {
+			return Budget{}, time.Time{}, TimeLimit
+		}
+	}
+	if total.Nodes > 0 && left.Nodes <= 0 {
+		return Budget{}, time.Time{}, NodeLimit
+	}
+	if total.Iterations > 0 && left.Iterations <= 0 {
+		return Budget{}, time.Time{}, IterationLimit
+	}
+	if !m.resumable() {
+		part, all := rs.part(m)
+		var b Budget
+		var until time.Time
+		if total.Time > 0 {
+			b.Time = time.Duration(portion(int64(left.Time), part, all))
+			until = now.Add(b.Time)
+		}
+		if total.Nodes > 0 {
+			b.Nodes = portion(left.Nodes, part, all)
+		}
+		if total.Iterations > 0 {
+			b.Iterations = portion(left.Iterations, part, all)
+		}
+		if total.Memory > 0 {
+			b.Memory = max(total.Memory/int64(rs.k+rs.holding()), 1)
+		}
+		return b, until, Solved
+	}
+	if !rs.wholes {
+		rs.setWholes(left)
+	}
+	return rs.slice(m, left), time.Time{}, Solved
+}
+
+// part returns member m's part of what is left when it starts, and
+// whether it gets all of it.
+func (rs *rounds) part(m *entrant) (part float64, all bool) {
+	rest, waiting := 0.0, 0
+	for _, o := range rs.members {
+		if o.in() && !o.started {
+			rest += o.Share
+			waiting++
+		}
+	}
+	return min(float64(rs.k)*m.Share/rest, 1), waiting <= rs.k
+}
+
+// setWholes sets the share of every resumable member still in, of left:
+// each its part as a run-once member starting now would get it.
+func (rs *rounds) setWholes(left Budget) {
+	rs.wholes = true
+	for _, m := range rs.members {
+		if !m.resumable() || !m.in() {
+			continue
+		}
+		part, _ := rs.part(m)
+		if rs.opts.Budget.Time > 0 {
+			m.whole.Time = time.Duration(float64(left.Time) * part)
+		}
+		if rs.opts.Budget.Nodes > 0 {
+			m.whole.Nodes = max(int64(float64(left.Nodes)*part), 1)
+		}
+		if rs.opts.Budget.Iterations > 0 {
+			m.whole.Iterations = max(int64(float64(left.Iterations)*part), 1)
+		}
+	}
+}
+
+// slice sets resumable member m's next slice (m.until) and returns its
+// budget: all the run has left, counted from m's start. The slice is as
+// long as all m has had so far, at least firstSlice of its share, its
+// Opening besides on the first; it has no end when m is the only member
+// left in the rounds. The memory is shared among the resumable members
+// still in (or the threads, when more), so that one that ended hands its
+// part to the others.
+func (rs *rounds) slice(m *entrant, left Budget) Budget {
+	part := firstSlice
+	if !m.started {
+		part += m.Opening
+	}
+	alone := true
+	for _, o := range rs.members {
+		if o != m && o.in() {
+			alone = false
+		}
+	}
+	total := rs.opts.Budget
+	var sb Budget
+	m.until = Budget{}
+	if total.Time > 0 {
+		sb.Time = left.Time
+		if !alone {
+			own := time.Duration(m.used * float64(time.Second))
+			m.until.Time = own + max(own, time.Duration(float64(m.whole.Time)*part))
+		}
+	}
+	if total.Nodes > 0 {
+		sb.Nodes = m.stats.Expanded + left.Nodes
+		if total.Time <= 0 && !alone {
+			m.until.Nodes = m.stats.Expanded + max(int64(m.used), int64(float64(m.whole.Nodes)*part), 1)
+		}
+	}
+	if total.Iterations > 0 {
+		sb.Iterations = m.stats.Iterations + left.Iterations
+	}
+	if total.Memory > 0 {
+		live := 0
+		for _, o := range rs.members {
+			if o.resumable() && o.in() {
+				live++
+			}
+		}
+		sb.Memory = max(total.Memory/int64(max(live, rs.k)), 1)
+	}
+	return sb
+}
+
+// holding returns the resumable members that hold their tables between
+// slices: started, still in, not running.
+func (rs *rounds) holding() int {
+	n := 0
+	for _, m := range rs.members {
+		if m.resumable() && m.started && m.in() && !m.running {
+			n++
+		}
+	}
+	return n
+}
+
+// share hands resumable member m, when it takes knowledge, the other
+// resumable members still in.
+func (rs *rounds) share(m *entrant) {
+	s, ok := m.Resumable.(Sharer)
+	if !ok {
+		return
+	}
+	var others []Resumable
+	for _, o := range rs.members {
+		if o != m && o.resumable() && o.in() {
+			others = append(others, o.Resumable)
+		}
+	}
+	s.Share(others)
+}
+
+// run runs member m's next slice under budget b (and the deadline until,
+// when not zero) and sends how it ended to done: on the caller's
+// goroutine with one thread (so that a caller locked to its thread, as
+// soko bench is to measure CPU time, runs the members there), else on a
+// goroutine of its own.
+func (rs *rounds) run(ctx context.Context, m *entrant, b Budget, until time.Time, l *level.Level, done chan<- outcome) {
+	if until.IsZero() && b.Time > 0 {
+		until = rs.deadline
+	}
+	mctx, cancel := ctx, context.CancelFunc(func() {})
+	if !until.IsZero() {
+		mctx, cancel = context.WithDeadline(ctx, until)
+	}
+	opts := Options{Budget: b, Seed: rs.opts.Seed + uint64(m.index), Params: m.Params, Model: rs.opts.Model, Threads: 1,
+		Trace: rs.opts.Trace.Strategy(m.Name)}
+	if rs.opts.Progress != nil {
+		opts.Progress = func(ev Progress) { rs.note(m, ev) }
+	}
+	rs.mu.Lock()
+	m.running, m.started = true, true
+	rs.mu.Unlock()
+	slice := func() {
+		defer cancel()
+		o := outcome{m: m}
+		if m.resumable() {
+			s := &sliceSolver{m: m.Resumable, s: Slice{Whole: m.whole, Until: m.until}}
+			o.res, o.err = Run(mctx, s, l, opts)
+			o.pause = s.pause
+		} else {
+			o.res, o.err = Run(mctx, m.solver, l, opts)
+			traceMember(opts.Trace, o.res, b, o.err)
+		}
+		if o.err != nil || o.res.Status == Solved {
+			o.pause = Pause{}
+		}
+		done <- o
+	}
+	if rs.k > 1 {
+		go slice()
+	} else {
+		slice()
+	}
+}
+
+// sliceSolver is one slice of a resumable member as a Solver, so that Run
+// verifies its solution as it verifies every other.
+type sliceSolver struct {
+	m     Resumable
+	s     Slice
+	pause Pause
+}
+
+// Solve implements Solver.
+func (x *sliceSolver) Solve(ctx context.Context, l *level.Level, opts Options) (Result, error) {
+	res, p, err := x.m.Slice(ctx, l, opts, x.s)
+	x.pause = p
+	return res, err
+}
+
+// finish takes in how a slice ended: the budget it spent, the member's
+// statistics, the most the members held at once, and the member's weight
+// for its next slice, or its end.
+func (rs *rounds) finish(o outcome) {
+	m := o.m
+	rs.mu.Lock()
+	rs.spent.Nodes += o.res.Stats.Expanded - m.stats.Expanded
+	rs.spent.Iterations += o.res.Stats.Iterations - m.stats.Iterations
+	m.stats, m.live = o.res.Stats, o.res.Stats
+	m.running = false
+	rs.notePeak(m)
+	m.paused = m.resumable() && o.pause.Paused
+	if m.paused {
+		rs.reweigh(m, o.pause)
+	} else {
+		m.weight, m.ended = 0, true // out of the rounds
+	}
+	rs.mu.Unlock()
+	if m.resumable() && o.err == nil {
+		rs.traceSlice(m, o.res, o.pause)
+	}
+}
+
+// reweigh counts the own time (or without a time limit the expansions) of
+// member m, paused, and sets its weight: its share back when it improved,
+// halved after stallSlices slices in a row in which it stalled.
+func (rs *rounds) reweigh(m *entrant, p Pause) {
+	if rs.opts.Budget.Time > 0 {
+		m.used = m.stats.Elapsed.Seconds()
+	} else {
+		m.used = float64(m.stats.Expanded)
+	}
+	switch {
+	case p.Improved:
+		m.weight, m.stalls = m.Share, 0
+	case p.Stalled:
+		if m.stalls++; m.stalls >= stallSlices {
+			m.weight = max(m.weight/2, m.Share*stallFloor)
+		}
+	default:
+		m.stalls = 0
+	}
+}
+
+// endPaused ends the members still paused with status st, so that their
+// traces have an end record.
+func (rs *rounds) endPaused(st Status) {
+	for _, m := range rs.members {
+		if m.paused {
+			m.stats = m.Resumable.End(st)
+			m.live, m.paused = m.stats, false
+		}
+	}
+}
+
+// note forwards member m's progress event with the run's sums.
+func (rs *rounds) note(m *entrant, ev Progress) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	m.live = ev.Stats
+	out := Progress{Stats: rs.sum(), Board: ev.Board, Detail: ev.Detail}
+	out.Elapsed = time.Since(rs.start)
+	out.Strategy = m.Name
+	rs.opts.Progress(out)
+}
+
+// total returns the members' statistics summed.
+func (rs *rounds) total() Stats {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.sum()
+}
+
+// sum adds up the statistics of the members that ran, as the Portfolio's
+// documentation says; rs.mu is held.
+func (rs *rounds) sum() Stats {
+	var out Stats
+	for _, m := range rs.members {
+		if !m.started {
+			continue
+		}
+		s := m.live
+		out.Expanded += s.Expanded
+		out.Generated += s.Generated
+		out.Stored += s.Stored
+		out.Iterations += s.Iterations
+		out.TreeSize += s.TreeSize
+		out.UniqueStates += s.UniqueStates
+		out.Bound = max(out.Bound, s.Bound)
+		if out.Counts == nil {
+			out.Counts = map[string]int64{}
+		}
+		out.Counts[m.Name+".expanded"] = s.Expanded
+		for key, n := range s.Counts {
+			out.Counts[m.Name+"."+key] = n
+		}
+	}
+	rs.notePeak(nil)
+	out.Bytes = rs.peak
+	return out
+}
+
+// notePeak takes the bytes the members hold now into the most they held
+// at once: those running, those paused between slices, and just, when not
+// nil, the member whose slice just ended, before it lets its tables go. It
+// runs after every slice: the sums alone run only at progress events and
+// at the end, when the largest members may have ended; rs.mu is held.
+func (rs *rounds) notePeak(just *entrant) {
+	var held int64
+	for _, m := range rs.members {
+		if m == just || m.running || m.paused {
+			held += m.live.Bytes
+		}
+	}
+	rs.peak = max(rs.peak, held)
+}
+
+// sliceRecord is the trace record of a resumable member's slice: how it
+// ended ("paused" when it did not), where it was to end (the member's own
+// seconds and expansions; 0: at the end of the budget), its expansions
+// and own time so far, its weight for the next, and whether it improved
+// or stalled.
+type sliceRecord struct {
+	Status   string  `json:"status"`
+	Until    float64 `json:"until_s"`
+	Nodes    int64   `json:"until_expanded"`
+	Expanded int64   `json:"expanded"`
+	Own      float64 `json:"own_s"`
+	Weight   float64 `json:"weight,omitempty"`
+	Improved bool    `json:"improved,omitempty"`
+	Stalled  bool    `json:"stalled,omitempty"`
+}
+
+// traceSlice writes member m's slice record, after its weight is set.
+func (rs *rounds) traceSlice(m *entrant, res Result, p Pause) {
+	t := rs.opts.Trace.Strategy(m.Name)
+	if t == nil {
+		return
+	}
+	rec := sliceRecord{Status: res.Status.String(), Until: TraceSeconds(m.until.Time), Nodes: m.until.Nodes,
+		Expanded: res.Stats.Expanded, Own: TraceSeconds(res.Stats.Elapsed)}
+	if p.Paused {
+		rec.Status, rec.Improved, rec.Stalled, rec.Weight = "paused", p.Improved, p.Stalled, m.weight
+	}
+	t.Write("slice", rec)
+}

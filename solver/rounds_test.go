@@ -1,0 +1,296 @@
+package solver_test
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// stepper is a fake resumable member: it expands one node per Guard.Tick,
+// pauses at its slice's end, solves the level (or lies about it) after
+// solveAt expansions, gives up after giveUpAt, and reports every slice
+// after its first stalled when stall is set. It records each slice it was
+// given and the knowledge it was shared.
+type stepper struct {
+	solveAt, giveUpAt int64  // 0: never
+	lurd              string // the solution it returns; "rRR" when empty
+	stall             bool
+	bytes             int64 // held per expansion
+
+	mu       sync.Mutex
+	expanded int64
+	own      time.Duration
+	slices   []solver.Slice
+	budgets  []solver.Budget
+	seeds    []uint64
+	shared   []int // how many others each Share call handed it
+	ended    solver.Status
+	endedOK  bool
+}
+
+func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
+	g := solver.NewGuard(ctx, opts)
+	s.mu.Lock()
+	s.slices = append(s.slices, sl)
+	s.budgets = append(s.budgets, opts.Budget)
+	s.seeds = append(s.seeds, opts.Seed)
+	first := len(s.slices) == 1
+	s.mu.Unlock()
+	stats := func() solver.Stats {
+		return solver.Stats{Expanded: s.expanded, Bytes: s.expanded * s.bytes, Elapsed: s.own + g.Elapsed()}
+	}
+	for {
+		st := stats()
+		switch {
+		case s.solveAt > 0 && s.expanded >= s.solveAt:
+			lurd := s.lurd
+			if lurd == "" {
+				lurd = "rRR"
+			}
+			moves, _ := level.ParseLURD(lurd)
+			return solver.Result{Status: solver.Solved, Moves: moves, Stats: st}, solver.Pause{}, nil
+		case s.giveUpAt > 0 && s.expanded >= s.giveUpAt:
+			return solver.Result{Status: solver.GaveUp, Stats: st}, solver.Pause{}, nil
+		case sl.Until.Nodes > 0 && s.expanded >= sl.Until.Nodes || sl.Until.Time > 0 && st.Elapsed >= sl.Until.Time:
+			s.own = st.Elapsed
+			return solver.Result{Status: solver.NodeLimit, Stats: st}, solver.Pause{Paused: true, Improved: first || !s.stall, Stalled: !first && s.stall}, nil
+		}
+		if status, stop := g.Tick(&st); stop {
+			return solver.Result{Status: status, Stats: st}, solver.Pause{}, nil
+		}
+		s.expanded++
+	}
+}
+
+func (s *stepper) End(st solver.Status) solver.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended, s.endedOK = st, true
+	return solver.Stats{Expanded: s.expanded, Bytes: s.expanded * s.bytes, Elapsed: s.own}
+}
+
+func (s *stepper) Share(others []solver.Resumable) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shared = append(s.shared, len(others))
+}
+
+// untils returns the node ends of the slices s was given.
+func (s *stepper) untils() []int64 {
+	var out []int64
+	for _, sl := range s.slices {
+		out = append(out, sl.Until.Nodes)
+	}
+	return out
+}
+
+// TestRoundsSlicesDouble: under a node limit two resumable members of equal
+// share take turns in slices that double, from a sixteenth of the share
+// (their opening besides on the first), each resumed with what it had, and
+// the run ends on the limit with every node counted once; a second run
+// gives the same slices (the rounds are deterministic).
+func TestRoundsSlicesDouble(t *testing.T) {
+	run := func() (*stepper, *stepper, solver.Result) {
+		a, b := &stepper{}, &stepper{}
+		p := solver.Portfolio{Members: []solver.Member{
+			{Name: "a", Resumable: a, Share: 1, Opening: 1.0 / 16},
+			{Name: "b", Resumable: b, Share: 1},
+		}}
+		res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Seed: 5, Budget: solver.Budget{Nodes: 1600}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, b, res
+	}
+	a, b, res := run()
+	if got, want := a.untils(), []int64{100, 200, 400, 800}; !reflect.DeepEqual(got[:min(len(got), 4)], want) {
+		t.Errorf("a's slices end at %v, want %v first", got, want)
+	}
+	if got, want := b.untils(), []int64{50, 100, 200, 400}; !reflect.DeepEqual(got[:min(len(got), 4)], want) {
+		t.Errorf("b's slices end at %v, want %v first", got, want)
+	}
+	if a.slices[0].Whole.Nodes != 800 || a.seeds[0] != 5 || b.seeds[0] != 6 {
+		t.Errorf("a's share %d nodes, seeds %d and %d; want 800, 5 and 6", a.slices[0].Whole.Nodes, a.seeds[0], b.seeds[0])
+	}
+	if res.Status != solver.NodeLimit || res.Stats.Expanded != 1600 || a.expanded+b.expanded != 1600 {
+		t.Errorf("%v after %d expansions (a %d, b %d); want the node limit at 1,600", res.Status, res.Stats.Expanded, a.expanded, b.expanded)
+	}
+	if !a.endedOK || !b.endedOK || a.ended != solver.NodeLimit || b.ended != solver.NodeLimit {
+		t.Errorf("the member left paused was not ended with the run's status: a %v %v, b %v %v", a.endedOK, a.ended, b.endedOK, b.ended)
+	}
+	a2, b2, res2 := run()
+	if !reflect.DeepEqual(a.slices, a2.slices) || !reflect.DeepEqual(b.slices, b2.slices) || res2.Stats.Expanded != res.Stats.Expanded {
+		t.Errorf("two runs differ: a %v then %v, b %v then %v", a.untils(), a2.untils(), b.untils(), b2.untils())
+	}
+}
+
+// TestRoundsStalledYields: a member that stalls slice after slice has its
+// weight halved, so the one that improves gets its turns: at the end it
+// has had more than its equal share, the stalled one less, but never
+// nothing.
+func TestRoundsStalledYields(t *testing.T) {
+	stuck, going := &stepper{stall: true}, &stepper{}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "stuck", Resumable: stuck, Share: 1},
+		{Name: "going", Resumable: going, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 20_000}})
+	if err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("%v, %v", res.Status, err)
+	}
+	if going.expanded <= 10_000 || stuck.expanded >= 10_000 || stuck.expanded < 10_000/8 {
+		t.Errorf("stuck expanded %d, going %d: want going more than half of 20,000, stuck less but at least an eighth of its share", stuck.expanded, going.expanded)
+	}
+}
+
+// TestRoundsRunOnceFirst: a run-once member runs first, once, on its share
+// of the whole budget, with the whole memory; the resumable members' shares
+// are then set from what it left, and the memory is split among them.
+func TestRoundsRunOnceFirst(t *testing.T) {
+	var first solver.Options
+	a, b := &stepper{}, &stepper{}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "once", Solver: spender{5, solver.GaveUp, &first}, Share: 2},
+		{Name: "a", Resumable: a, Share: 49},
+		{Name: "b", Resumable: b, Share: 49},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000, Memory: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Budget.Nodes != 20 || first.Budget.Memory != 1000 {
+		t.Errorf("the run-once member's budget %+v, want 20 nodes of 1,000 and the whole memory", first.Budget)
+	}
+	if w := a.slices[0].Whole.Nodes; w != 497 || a.slices[0].Until.Nodes != 31 || a.budgets[0].Memory != 500 {
+		t.Errorf("a's share %d, first slice to %d, memory %d; want 497 of the 995 left, 31, 500", w, a.slices[0].Until.Nodes, a.budgets[0].Memory)
+	}
+	if res.Status != solver.NodeLimit || res.Stats.Counts["once.expanded"] != 5 || res.Stats.Expanded != 1000 {
+		t.Errorf("%v, counts %v; want the node limit, once 5 expanded, 1,000 in all", res.Status, res.Stats.Counts)
+	}
+}
+
+// TestRoundsMemoryGoesToLive: the memory limit is shared among the
+// resumable members still in, so that one that ended hands its part to
+// the others; the bytes reported are the most they held at once, an ended
+// member's no more.
+func TestRoundsMemoryGoesToLive(t *testing.T) {
+	a, b, c := &stepper{bytes: 1}, &stepper{bytes: 1, giveUpAt: 100}, &stepper{bytes: 1}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1},
+		{Name: "b", Resumable: b, Share: 1},
+		{Name: "c", Resumable: c, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 3000, Memory: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.budgets[0].Memory != 1<<20/3 || a.budgets[len(a.budgets)-1].Memory != 1<<20/2 {
+		t.Errorf("a's memory %d first, %d last; want a third, then half once b ended", a.budgets[0].Memory, a.budgets[len(a.budgets)-1].Memory)
+	}
+	if b.endedOK || len(b.slices) != 2 {
+		t.Errorf("b, which gave up in its second slice, had %d slices and was ended again: %v", len(b.slices), b.endedOK)
+	}
+	if held := a.expanded + c.expanded; res.Stats.Bytes != held {
+		t.Errorf("bytes %d, want the %d the two members left held at the end (the most at once)", res.Stats.Bytes, held)
+	}
+}
+
+// TestRoundsShare: with one thread a Sharer takes the other resumable
+// members still in before each of its slices; with two threads the
+// members share nothing.
+func TestRoundsShare(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		a, b, c := &stepper{}, &stepper{giveUpAt: 10}, &stepper{}
+		p := solver.Portfolio{Members: []solver.Member{
+			{Name: "a", Resumable: a, Share: 1},
+			{Name: "b", Resumable: b, Share: 1},
+			{Name: "c", Resumable: c, Share: 1},
+		}}
+		if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Nodes: 3000}}); err != nil {
+			t.Fatal(err)
+		}
+		a.mu.Lock()
+		shared := a.shared
+		slices := len(a.slices)
+		a.mu.Unlock()
+		if threads > 1 {
+			if len(shared) != 0 {
+				t.Errorf("two threads: a was shared %v", shared)
+			}
+			continue
+		}
+		if len(shared) != slices || shared[0] != 2 || shared[len(shared)-1] != 1 {
+			t.Errorf("one thread: a had %d slices and was shared %v; want 2 others first, 1 once b gave up", slices, shared)
+		}
+	}
+}
+
+// TestRoundsThreads: with N threads the rounds run up to N slices at once
+// and stay correct: the first verified solution ends the run and the
+// members still paused are ended as cancelled; a wrong solution is an
+// error naming its member; without a solution the time limit ends the
+// run, every slice stopped.
+func TestRoundsThreads(t *testing.T) {
+	for _, threads := range []int{2, 3} {
+		loop1, loop2, solves := &stepper{}, &stepper{}, &stepper{solveAt: 50_000}
+		p := solver.Portfolio{Members: []solver.Member{
+			{Name: "loop1", Resumable: loop1, Share: 1},
+			{Name: "solves", Resumable: solves, Share: 1},
+			{Name: "loop2", Resumable: loop2, Share: 1},
+		}}
+		res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Time: time.Minute}})
+		if err != nil || res.Status != solver.Solved || res.Stats.Strategy != "solves" || res.Pushes != 2 {
+			t.Fatalf("threads %d: %v by %q, %v", threads, res.Status, res.Stats.Strategy, err)
+		}
+		for _, s := range []*stepper{loop1, loop2} {
+			s.mu.Lock()
+			if s.endedOK && s.ended != solver.Cancelled {
+				t.Errorf("threads %d: a paused member ended with %v, want cancelled", threads, s.ended)
+			}
+			s.mu.Unlock()
+		}
+
+		liar := &stepper{solveAt: 100, lurd: "rR"}
+		p = solver.Portfolio{Members: []solver.Member{
+			{Name: "loop", Resumable: &stepper{}, Share: 1},
+			{Name: "liar", Resumable: liar, Share: 1},
+		}}
+		_, err = solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Time: time.Minute}})
+		if err == nil || !strings.Contains(err.Error(), "member liar") || !strings.Contains(err.Error(), "invalid solution") {
+			t.Errorf("threads %d: %v; want an invalid solution from member liar", threads, err)
+		}
+
+		p = solver.Portfolio{Members: []solver.Member{
+			{Name: "a", Resumable: &stepper{}, Share: 1},
+			{Name: "b", Resumable: &stepper{}, Share: 1},
+			{Name: "c", Resumable: &stepper{}, Share: 1},
+		}}
+		res, err = solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Time: 200 * time.Millisecond}})
+		if err != nil || res.Status != solver.TimeLimit {
+			t.Errorf("threads %d: %v, %v; want the time limit", threads, res.Status, err)
+		}
+	}
+}
+
+// TestRoundsCancelled: when the caller cancels, the rounds end with status
+// cancelled, with threads or without.
+func TestRoundsCancelled(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		ctx, cancel := context.WithCancel(context.Background())
+		p := solver.Portfolio{Members: []solver.Member{
+			{Name: "a", Resumable: &stepper{}, Share: 1},
+			{Name: "b", Resumable: &stepper{}, Share: 1},
+		}}
+		time.AfterFunc(20*time.Millisecond, cancel)
+		res, err := solver.Run(ctx, p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Time: time.Minute}})
+		if err != nil || res.Status != solver.Cancelled {
+			t.Errorf("threads %d: %v, %v; want status cancelled", threads, res.Status, err)
+		}
+	}
+}
