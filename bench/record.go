@@ -126,11 +126,11 @@ type Record struct {
 	Verified bool   `json:"verified"` // the solution was replayed by package verify
 	Pushes   int    `json:"pushes"`
 	Moves    int    `json:"moves"`
-	// The optimizer (optimize.Solve): Optimize is its policy when not the
+	// The optimizer (solve.Run): Optimize is its policy when not the
 	// default ("off", or "moves" for moves first; part of the key and
 	// label); FoundPushes and FoundMoves are the solver's own solution,
 	// AStarPushes and AStarMoves A*'s when the found one wandered and A*
-	// solved the level again (optimize.WanderRatio), and OptimizeS the
+	// solved the level again (solve.WanderRatio), and OptimizeS the
 	// optimizer's part of WallS, that search included. Records written before soko
 	// optimized by default have none of them, and hold the solver's own
 	// solution in Pushes and Moves.

@@ -20,6 +20,7 @@ import (
 	"soko/optimize"
 	"soko/sokfile"
 	"soko/sokoban"
+	"soko/solve"
 	"soko/solver"
 	"soko/verify"
 )
@@ -371,7 +372,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if req.MemoryMiB > 0 && req.MemoryMiB < s.cfg.MaxMemory>>20 {
 		b.Memory = req.MemoryMiB << 20
 	}
-	var pol optimize.Policy
+	var pol solve.Policy
 	switch req.Optimize {
 	case "", "on":
 	case "off":

@@ -23,7 +23,7 @@ import (
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -74,7 +74,7 @@ type benchConfig struct {
 	preset, out, shard, model         string
 	workers, threads                  int
 	memory                            int64
-	opt                               optimize.Policy // --optimize, --metric: for the solvers without their own optimize=
+	opt                               solve.Policy // --optimize, --metric: for the solvers without their own optimize=
 	noLURD, dryRun                    bool
 	sok                               string                  // --sok FILE.sok
 	sokOut                            *sokOut                 // the --sok file, once open

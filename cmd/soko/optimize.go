@@ -23,6 +23,7 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
+	"soko/solve"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -721,8 +722,8 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 }
 
 // policyFlags defines --optimize and --metric, the optimizer policy of
-// soko solve and soko bench (optimize.Solve).
-func policyFlags(fs *flag.FlagSet, p *optimize.Policy) {
+// soko solve and soko bench (solve.Run).
+func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
 	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
 	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
 		m, err := optimize.ParseMetric(s)
