@@ -229,12 +229,18 @@ func runKey(solverName string, params map[string]string, threads int, model, opt
 	return strings.Join([]string{solverLabel(solverName, params, threads, model, optimize), levelID, hash, b.String(), strconv.FormatUint(seed, 10)}, "|")
 }
 
+// RunKey is the key of the run r records, made from its fields as
+// runKey makes it.
+func (r *Record) RunKey() string {
+	return runKey(r.Solver, r.Params, r.Threads, r.Model, r.Optimize, r.Level, r.LevelHash, r.Budget, r.Seed)
+}
+
 // fixThreadsKey gives a record written with threads > 1 but a key without
 // them (soko bench before threads were in the key) the key it has now, so
 // that resuming or merging does not take it for a one-thread run.
 func fixThreadsKey(r *Record) {
 	if r.Threads > 1 && r.Key == runKey(r.Solver, r.Params, 1, r.Model, r.Optimize, r.Level, r.LevelHash, r.Budget, r.Seed) {
-		r.Key = runKey(r.Solver, r.Params, r.Threads, r.Model, r.Optimize, r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = r.RunKey()
 	}
 }
 
@@ -366,7 +372,7 @@ func ReadFiles(log io.Writer, paths ...string) ([]Record, error) {
 		}
 		all = append(all, recs...)
 	}
-	out, _ := dedup(all)
+	out, _ := Dedup(all)
 	return out, nil
 }
 
@@ -377,8 +383,8 @@ func CutNote(file string, line int, did string) string {
 	return fmt.Sprintf("%s:%d: %s a last line cut short, not a whole record (its writer stopped while writing it)", file, line, did)
 }
 
-// dedup keeps the first record of each key and counts the others.
-func dedup(recs []Record) ([]Record, int) {
+// Dedup keeps the first record of each key and counts the others.
+func Dedup(recs []Record) ([]Record, int) {
 	seen := make(map[string]bool, len(recs))
 	out := recs[:0:0]
 	dups := 0
@@ -403,7 +409,7 @@ func SortRecords(recs []Record) {
 		if c := a.Budget.Compare(b.Budget); c != 0 {
 			return c
 		}
-		if c := compareLevelIDs(a.Level, b.Level); c != 0 {
+		if c := CompareLevelIDs(a.Level, b.Level); c != 0 {
 			return c
 		}
 		if a.Seed != b.Seed {
@@ -413,17 +419,20 @@ func SortRecords(recs []Record) {
 	})
 }
 
-// compareLevelIDs orders "microban:2" before "microban:10".
-func compareLevelIDs(a, b string) int {
-	ca, ia := splitLevelID(a)
-	cb, ib := splitLevelID(b)
+// CompareLevelIDs orders "microban:2" before "microban:10".
+func CompareLevelIDs(a, b string) int {
+	ca, ia := SplitLevelID(a)
+	cb, ib := SplitLevelID(b)
 	if c := strings.Compare(ca, cb); c != 0 {
 		return c
 	}
 	return cmpInt(int64(ia), int64(ib))
 }
 
-func splitLevelID(id string) (string, int) {
+// SplitLevelID splits a level id into its collection and number
+// ("microban:12": "microban", 12); an id without a number is all
+// collection, number 0.
+func SplitLevelID(id string) (string, int) {
 	if i := strings.LastIndexByte(id, ':'); i >= 0 {
 		if n, err := strconv.Atoi(id[i+1:]); err == nil {
 			return id[:i], n
@@ -491,7 +500,7 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 		fmt.Fprintf(log, "bench merge: %s dropped: %d identical to the run kept, %d differing (the first record of a run is kept)\n",
 			english.Count(identical+differing, "duplicate record", "duplicate records"), identical, differing)
 	}
-	all, dups = dedup(all)
+	all, dups = Dedup(all)
 	SortRecords(all)
 	bw := bufio.NewWriter(w)
 	for i := range all {

@@ -23,6 +23,7 @@ import (
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
+	"soko/report"
 	"soko/solve"
 	"soko/solver"
 )
@@ -723,7 +724,7 @@ func runReport(args []string, stdout, stderr io.Writer) (err error) {
 	if len(files) == 0 {
 		return usagef("report: no results files given")
 	}
-	ro := bench.ReportOptions{OutDir: opts.outDir, NoPlots: opts.noPlots}
+	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.outDir != "" {
 		if err := outfile.CheckDir(opts.outDir); err != nil {
 			return usagef("report: --out-dir %v", err)
@@ -751,7 +752,7 @@ func runReport(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
 	}
 	if opts.benchstat {
-		return bench.WriteBenchstat(stdout, recs)
+		return report.WriteBenchstat(stdout, recs)
 	}
 	if opts.compare != "" {
 		a, b, ok := strings.Cut(opts.compare, ",")
@@ -760,7 +761,7 @@ func runReport(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		ro.Compare = [2]string{a, b}
 	}
-	if err := bench.Report(stdout, recs, ro); err != nil {
+	if err := report.Write(stdout, recs, ro); err != nil {
 		return err
 	}
 	if opts.outDir != "" {
@@ -771,9 +772,9 @@ func runReport(args []string, stdout, stderr io.Writer) (err error) {
 
 // notReportInput refuses, as a usage error before any work, a results
 // file that report would write over: one that is a file of ro.OutDir of a
-// name report writes there (bench.ReportOptions.Writes), such as
+// name report writes there (report.Options.Writes), such as
 // out/runs.csv, or a link to it.
-func notReportInput(ro bench.ReportOptions, files []string) error {
+func notReportInput(ro report.Options, files []string) error {
 	entries, err := os.ReadDir(ro.OutDir)
 	if err != nil {
 		return nil // a folder to be made holds no input

@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -14,20 +14,21 @@ import (
 	"strconv"
 	"strings"
 
+	"soko/bench"
 	"soko/internal/english"
 	"soko/internal/outfile"
 	"soko/solver"
 )
 
-// tableFiles are the files Report writes in ReportOptions.OutDir besides
+// tableFiles are the files Write writes in Options.OutDir besides
 // the plots.
 var tableFiles = []string{"report.md", "levels.md", "summary.csv", "runs.csv", "pushdiff.csv", "benchstat.txt"}
 
-// Writes tells whether Report with o may write a file of this name in
+// Writes tells whether Write with o may write a file of this name in
 // o.OutDir: one of its tables, or a plot (a name in a plot format's
 // extension: plot names come from the results), so that a caller can
 // refuse an input there before any work.
-func (o ReportOptions) Writes(name string) bool {
+func (o Options) Writes(name string) bool {
 	if o.OutDir == "" {
 		return false
 	}
@@ -38,8 +39,8 @@ func (o ReportOptions) Writes(name string) bool {
 	return !o.NoPlots && slices.Contains(plotFormats, ext)
 }
 
-// ReportOptions say what Report makes.
-type ReportOptions struct {
+// Options say what Write makes.
+type Options struct {
 	// OutDir receives report.md, levels.md, summary.csv, runs.csv,
 	// pushdiff.csv, benchstat.txt and the plots (PNG, SVG and PDF). Empty: only
 	// the Markdown report is written, to the writer.
@@ -56,25 +57,25 @@ type ReportOptions struct {
 
 // dataset is the records of a report, indexed.
 type dataset struct {
-	recs        []Record
+	recs        []bench.Record
 	collections []string          // as shown: see collectionNames
-	collOf      map[string]string // Record.Collection() → as shown
+	collOf      map[string]string // bench.Record.Collection() → as shown
 	solvers     []string          // labels
-	budgets     []Budget
+	budgets     []bench.Budget
 	levels      map[string][]string // collection → level ids in order
 	titles      map[string]string   // level id → title
 	seeds       map[string]int      // collection → number of distinct seeds
-	groups      map[gkey][]*Record
+	groups      map[gkey][]*bench.Record
 }
 
 type gkey struct{ coll, solver, budget string }
 
-func newDataset(recs []Record) *dataset {
-	recs, _ = dedup(slices.Clone(recs))
-	SortRecords(recs)
+func newDataset(recs []bench.Record) *dataset {
+	recs, _ = bench.Dedup(slices.Clone(recs))
+	bench.SortRecords(recs)
 	refute(recs)
-	d := &dataset{recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*Record{}}
-	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]Budget{}
+	d := &dataset{recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*bench.Record{}}
+	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]bench.Budget{}
 	lvls := map[string]bool{}
 	seeds := map[string]map[uint64]bool{}
 	for i := range recs {
@@ -96,7 +97,7 @@ func newDataset(recs []Record) *dataset {
 	}
 	for c := range colls {
 		d.collections = append(d.collections, c)
-		slices.SortFunc(d.levels[c], compareLevelIDs)
+		slices.SortFunc(d.levels[c], bench.CompareLevelIDs)
 		d.seeds[c] = len(seeds[c])
 	}
 	sort.Strings(d.collections)
@@ -107,7 +108,7 @@ func newDataset(recs []Record) *dataset {
 	for _, b := range budgets {
 		d.budgets = append(d.budgets, b)
 	}
-	slices.SortFunc(d.budgets, Budget.Compare)
+	slices.SortFunc(d.budgets, bench.Budget.Compare)
 	return d
 }
 
@@ -119,7 +120,7 @@ const StatusRefuted = "no solution, refuted"
 
 // refute gives StatusRefuted to every "no solution" of recs whose level
 // (by LevelHash) a run of recs solved.
-func refute(recs []Record) {
+func refute(recs []bench.Record) {
 	solved := map[string]bool{}
 	for i := range recs {
 		if recs[i].Solved() && recs[i].LevelHash != "" {
@@ -137,7 +138,7 @@ func refute(recs []Record) {
 // embedded collection's name, or a level file's base name ("levels.xsb", not
 // "/home/me/levels/levels.xsb"). Two files with the same base name keep the
 // path they were named by.
-func collectionNames(recs []Record) map[string]string {
+func collectionNames(recs []bench.Record) map[string]string {
 	full := map[string]bool{}
 	for i := range recs {
 		full[recs[i].Collection()] = true
@@ -176,7 +177,7 @@ type cell struct {
 	runs     int
 }
 
-func (d *dataset) cell(coll, solver string, b Budget) (cell, bool) {
+func (d *dataset) cell(coll, solver string, b bench.Budget) (cell, bool) {
 	rs := d.groups[gkey{coll, solver, b.String()}]
 	if len(rs) == 0 {
 		return cell{}, false
@@ -192,8 +193,8 @@ func (d *dataset) cell(coll, solver string, b Budget) (cell, bool) {
 }
 
 // budgetsOf returns the budgets that occur in a collection.
-func (d *dataset) budgetsOf(coll string) []Budget {
-	var out []Budget
+func (d *dataset) budgetsOf(coll string) []bench.Budget {
+	var out []bench.Budget
 	for _, b := range d.budgets {
 		for _, s := range d.solvers {
 			if _, ok := d.groups[gkey{coll, s, b.String()}]; ok {
@@ -263,16 +264,9 @@ func (t *table) markdown(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// solvedTables writes the Markdown tables of levels solved per solver per
-// budget, one per collection (the shape of 000 Tables 6.1/6.2). A count is
-// the mean over seeds; a * marks a count with runs missing.
-func solvedTables(w io.Writer, recs []Record) {
-	d := newDataset(recs)
-	for _, t := range d.solvedTables() {
-		t.markdown(w)
-	}
-}
-
+// solvedTables are the tables of levels solved per solver per budget, one
+// per collection (the shape of 000 Tables 6.1/6.2). A count is the mean
+// over seeds; a * marks a count with runs missing.
 func (d *dataset) solvedTables() []*table {
 	var out []*table
 	for _, c := range d.collections {
@@ -308,8 +302,8 @@ func (d *dataset) solvedTables() []*table {
 			t.notes = append(t.notes, "\\* some runs of this cell are missing (not run yet, or another shard's).")
 		}
 		for _, st := range []struct{ status, what string }{
-			{StatusFailed, "failed (an external program ended without a solution)"},
-			{StatusError, "ended in an error"},
+			{bench.StatusFailed, "failed (an external program ended without a solution)"},
+			{bench.StatusError, "ended in an error"},
 			{StatusRefuted, "said \"no solution\" for a level another run solved"},
 		} {
 			if by := d.statusBySolver(c, st.status); by != "" {
@@ -387,7 +381,7 @@ func (d *dataset) thesisTables() []*table {
 			}
 			t.rows = append(t.rows, row)
 		}
-		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (of %d); see bench/data/PROVENANCE.md.", map[string]int{"cbc60": 60, "schokoban-microban100": 100}[c]))
+		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (of %d); see report/data/PROVENANCE.md.", map[string]int{"cbc60": 60, "schokoban-microban100": 100}[c]))
 		if missingLog {
 			t.notes = append(t.notes, "n/a: the thesis's log for this budget is empty (its Table 6.2 says 77).")
 		}
@@ -447,7 +441,7 @@ func (d *dataset) timeTable() *table {
 const notVerified = "solved, not verified"
 
 // statusOf is how a run ended, as the report counts it.
-func statusOf(r *Record) string {
+func statusOf(r *bench.Record) string {
 	if r.Status == "solved" && !r.Verified {
 		return notVerified
 	}
@@ -468,7 +462,7 @@ func (d *dataset) statuses() []string {
 	for _, st := range solver.Statuses()[1:] { // after solved
 		known = append(known, st.String())
 	}
-	for _, st := range append(known, StatusFailed, StatusError, notVerified, StatusRefuted) {
+	for _, st := range append(known, bench.StatusFailed, bench.StatusError, notVerified, StatusRefuted) {
 		if seen[st] {
 			out = append(out, st)
 			delete(seen, st)
@@ -481,7 +475,7 @@ func (d *dataset) statuses() []string {
 // runs of UniqueStates/TreeSize, for the solvers that report a tree.
 func (d *dataset) uniqueTable() *table {
 	t := &table{title: "### Unique states per tree node (" + cite("002", "Table I") + ")", header: []string{"solver"}}
-	var bs []Budget
+	var bs []bench.Budget
 	for _, b := range d.budgets {
 		for _, s := range d.solvers {
 			if _, ok := d.uniqueRatio(s, b); ok {
@@ -516,7 +510,7 @@ func (d *dataset) uniqueTable() *table {
 
 // uniqueRatio is the mean of UniqueStates/TreeSize over all collections'
 // runs of solver s at budget b that report a tree.
-func (d *dataset) uniqueRatio(s string, b Budget) (float64, bool) {
+func (d *dataset) uniqueRatio(s string, b bench.Budget) (float64, bool) {
 	var sum float64
 	n := 0
 	for _, c := range d.collections {
@@ -562,11 +556,11 @@ func (d *dataset) levelTables() []*table {
 var statusShort = map[string]string{
 	"no solution": "unsolvable", "time limit": "time", "memory limit": "memory",
 	"node limit": "nodes", "iteration limit": "iterations", "cancelled": "cancelled",
-	StatusError: "ERROR", StatusFailed: "failed", StatusRefuted: "REFUTED",
+	bench.StatusError: "ERROR", bench.StatusFailed: "failed", StatusRefuted: "REFUTED",
 }
 
-func (d *dataset) levelCell(c, s string, b Budget, id string) string {
-	var runs []*Record
+func (d *dataset) levelCell(c, s string, b bench.Budget, id string) string {
+	var runs []*bench.Record
 	for _, r := range d.groups[gkey{c, s, b.String()}] {
 		if r.Level == id {
 			runs = append(runs, r)
@@ -604,7 +598,7 @@ func (d *dataset) levelCell(c, s string, b Budget, id string) string {
 type pushDiff struct {
 	coll       string
 	a, b       string
-	budget     Budget
+	budget     bench.Budget
 	levels     []string // those both solve
 	all        []string // the collection's levels in the results
 	diffs      []float64
@@ -618,7 +612,7 @@ func (d *dataset) comparePair(opt [2]string) (string, string, bool) {
 	if opt[0] != "" && opt[1] != "" {
 		return opt[0], opt[1], has(opt[0]) && has(opt[1])
 	}
-	for _, p := range Presets {
+	for _, p := range bench.Presets {
 		if a, b := p.Compare[0], p.Compare[1]; a != "" && has(a) && has(b) {
 			return a, b, true
 		}
@@ -678,12 +672,12 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 	return out
 }
 
-func pushesOf(r *Record) float64 { return float64(r.Pushes) }
-func movesOf(r *Record) float64  { return float64(r.Moves) }
+func pushesOf(r *bench.Record) float64 { return float64(r.Pushes) }
+func movesOf(r *bench.Record) float64  { return float64(r.Moves) }
 
 // meanSolved maps each solved level to the mean of f over its solved runs
 // (the seeds that solved it).
-func meanSolved(rs []*Record, f func(*Record) float64) map[string]float64 {
+func meanSolved(rs []*bench.Record, f func(*bench.Record) float64) map[string]float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, r := range rs {
 		if r.Solved() {
@@ -823,10 +817,10 @@ func cite(doc, where string) string {
 	return documents[doc] + ", " + doc + ", " + where
 }
 
-// Report writes the Markdown report (levels solved per collection, the
+// Write writes the Markdown report (levels solved per collection, the
 // thesis comparison where it applies, push-count differences, unique states
 // per node, run times) to w, and with opts.OutDir every other output.
-func Report(w io.Writer, recs []Record, opts ReportOptions) error {
+func Write(w io.Writer, recs []bench.Record, opts Options) error {
 	d := newDataset(recs)
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", english.Count(len(d.recs), "run", "runs"), english.Count(len(d.solvers), "solver", "solvers"),
@@ -846,11 +840,11 @@ func Report(w io.Writer, recs []Record, opts ReportOptions) error {
 	if opts.OutDir != "" {
 		where = "runs.csv and levels.md"
 	}
-	if n, by := d.countStatus(StatusError); n > 0 {
+	if n, by := d.countStatus(bench.StatusError); n > 0 {
 		fmt.Fprintf(&md, " %s ended in an error (the run could not be done, or its solution did not verify): %s; see %s.",
 			english.Count(n, "run", "runs"), by, where)
 	}
-	if n, by := d.countStatus(StatusFailed); n > 0 {
+	if n, by := d.countStatus(bench.StatusFailed); n > 0 {
 		fmt.Fprintf(&md, " %s failed (an external program ended without a solution before its time limit): %s; see %s.",
 			english.Count(n, "run", "runs"), by, where)
 	}
@@ -1073,7 +1067,7 @@ func (d *dataset) runsCSV(w io.Writer) error {
 }
 
 // cpuText is a run's cpu_s in runs.csv: empty where it was not measured.
-func cpuText(r *Record) string {
+func cpuText(r *bench.Record) string {
 	if !r.CPUMeasured() {
 		return ""
 	}
@@ -1101,7 +1095,7 @@ func pushDiffCSV(w io.Writer, pds []pushDiff) error {
 // per collection, solver and budget with the levels solved by each seed.
 // Level ids and budgets are written without '/', ' ' and '=' so that
 // benchstat reads the names back.
-func WriteBenchstat(w io.Writer, recs []Record) error {
+func WriteBenchstat(w io.Writer, recs []bench.Record) error {
 	d := newDataset(recs)
 	bw := &bytes.Buffer{}
 	fmt.Fprintln(bw, "pkg: soko/bench")
@@ -1151,7 +1145,7 @@ func benchName(s string) string {
 
 // benchBudget writes a budget without '=': "i100", "n5000", "t10s", joined
 // by '+'.
-func benchBudget(b Budget) string {
+func benchBudget(b bench.Budget) string {
 	var parts []string
 	if b.Iterations > 0 {
 		parts = append(parts, "i"+strconv.FormatInt(b.Iterations, 10))

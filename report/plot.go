@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"soko/bench"
 	"soko/internal/english"
 )
 
@@ -214,8 +215,8 @@ func fileName(s string) string {
 // budgetAxis places budgets on an x axis: by iterations, nodes or seconds
 // when only that limit varies (on a log scale when it spans a factor of ten
 // or more), otherwise by position with the budgets as labels.
-func budgetAxis(bs []Budget) (xs []float64, label string, logScale bool, names []string) {
-	vary := func(f func(Budget) float64) bool {
+func budgetAxis(bs []bench.Budget) (xs []float64, label string, logScale bool, names []string) {
+	vary := func(f func(bench.Budget) float64) bool {
 		for _, b := range bs[1:] {
 			if f(b) != f(bs[0]) {
 				return true
@@ -225,11 +226,11 @@ func budgetAxis(bs []Budget) (xs []float64, label string, logScale bool, names [
 	}
 	axes := []struct {
 		label string
-		f     func(Budget) float64
+		f     func(bench.Budget) float64
 	}{
-		{"iterations", func(b Budget) float64 { return float64(b.Iterations) }},
-		{"states expanded", func(b Budget) float64 { return float64(b.Nodes) }},
-		{"seconds", func(b Budget) float64 { return b.Time.Seconds() }},
+		{"iterations", func(b bench.Budget) float64 { return float64(b.Iterations) }},
+		{"states expanded", func(b bench.Budget) float64 { return float64(b.Nodes) }},
+		{"seconds", func(b bench.Budget) float64 { return b.Time.Seconds() }},
 	}
 	var varying []int
 	for i, a := range axes {
@@ -340,7 +341,7 @@ var barColor = color.RGBA{R: 60, G: 90, B: 170, A: 255}
 // b as horizontal bars, the solvers top to bottom in the tables' order,
 // each bar with its count (a * where runs are missing). The x axis ends at
 // the number of levels, so a full bar is the whole collection.
-func (d *dataset) solvedBars(c string, b Budget) (*plot.Plot, error) {
+func (d *dataset) solvedBars(c string, b bench.Budget) (*plot.Plot, error) {
 	solvers := d.solversOf(c)
 	n := len(solvers)
 	levels := float64(len(d.levels[c]))
@@ -409,7 +410,7 @@ func (d *dataset) solvedBars(c string, b Budget) (*plot.Plot, error) {
 // largestBudget picks, of budgets bs in increasing order, the largest with
 // a time limit for which runs gives any runs, else the largest that has
 // runs: the one that shows most of the solver.
-func largestBudget(bs []Budget, runs func(Budget) []*Record) (Budget, []*Record) {
+func largestBudget(bs []bench.Budget, runs func(bench.Budget) []*bench.Record) (bench.Budget, []*bench.Record) {
 	for _, timed := range []bool{true, false} {
 		for i := len(bs) - 1; i >= 0; i-- {
 			if timed && bs[i].Time == 0 {
@@ -420,7 +421,7 @@ func largestBudget(bs []Budget, runs func(Budget) []*Record) (Budget, []*Record)
 			}
 		}
 	}
-	return Budget{}, nil
+	return bench.Budget{}, nil
 }
 
 // cactusPlot draws, for each solver, how many levels of collection c it
@@ -433,14 +434,14 @@ func largestBudget(bs []Budget, runs func(Budget) []*Record) (Budget, []*Record)
 func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
 	type curve struct {
 		solver string
-		budget Budget
+		budget bench.Budget
 		times  []float64 // of the solved runs, in increasing order
 		end    float64
 	}
 	var curves []curve
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range d.solversOf(c) {
-		b, rs := largestBudget(d.budgetsOf(c), func(b Budget) []*Record { return d.groups[gkey{c, s, b.String()}] })
+		b, rs := largestBudget(d.budgetsOf(c), func(b bench.Budget) []*bench.Record { return d.groups[gkey{c, s, b.String()}] })
 		cv := curve{solver: s, budget: b, end: b.Time.Seconds()}
 		for _, r := range rs {
 			if r.Solved() {
@@ -505,7 +506,7 @@ func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
 }
 
 func (d *dataset) uniquePlot() (*plot.Plot, error) {
-	var bs []Budget
+	var bs []bench.Budget
 	for _, b := range d.budgets {
 		for _, s := range d.solvers {
 			if _, ok := d.uniqueRatio(s, b); ok {
@@ -568,8 +569,8 @@ const binsPerDecade = 5
 // budget are one more bar after them, in red, labelled "N unsolved" (004
 // Fig. 6 counts them in its last bar).
 func (d *dataset) timePlot(s string) (*plot.Plot, error) {
-	budget, runs := largestBudget(d.budgets, func(b Budget) []*Record {
-		var rs []*Record
+	budget, runs := largestBudget(d.budgets, func(b bench.Budget) []*bench.Record {
+		var rs []*bench.Record
 		for _, c := range d.collections {
 			rs = append(rs, d.groups[gkey{c, s, b.String()}]...)
 		}
@@ -661,7 +662,7 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	exists := map[int]bool{}
 	minN, maxN := math.MaxInt, 0
 	for _, id := range append(slices.Clone(span), pd.levels...) {
-		_, n := splitLevelID(id)
+		_, n := bench.SplitLevelID(id)
 		if n <= 0 {
 			numbered = false
 		}
@@ -675,11 +676,11 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	if numbered {
 		vals = make(plotter.Values, maxN-minN+1)
 		for i, id := range pd.levels {
-			_, n := splitLevelID(id)
+			_, n := bench.SplitLevelID(id)
 			vals[n-minN] = pd.diffs[i]
 		}
 		xmin = float64(minN)
-		pos = func(i int) float64 { _, n := splitLevelID(pd.levels[i]); return float64(n) }
+		pos = func(i int) float64 { _, n := bench.SplitLevelID(pd.levels[i]); return float64(n) }
 	} else {
 		vals = append(vals, pd.diffs...)
 	}
