@@ -3,6 +3,8 @@ package report
 import (
 	_ "embed"
 	"encoding/csv"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,4 +83,79 @@ func thesisPushDiff(collection string) map[int]int {
 		}
 	}
 	return diff
+}
+
+// thesisTables put our counts beside the thesis's logged ones for the
+// collections and solvers of 000 Tables 6.1/6.2.
+func (d *dataset) thesisTables() []*table {
+	var out []*table
+	names := map[string]string{"schokoban": "Schokoban", "vanillaban": "Vanillaban"}
+	for _, c := range d.collections {
+		tableNo := map[string]string{"cbc60": "6.1", "schokoban-microban100": "6.2"}[c]
+		if tableNo == "" {
+			continue
+		}
+		var ours []string
+		for _, s := range d.solversOf(c) {
+			name, _, _ := strings.Cut(s, "(")
+			if names[name] != "" {
+				ours = append(ours, s)
+			}
+		}
+		if len(ours) == 0 {
+			continue
+		}
+		iters := slices.Clone(thesisIterations)
+		for _, b := range d.budgetsOf(c) {
+			if b.Iterations > 0 && !slices.Contains(iters, b.Iterations) {
+				iters = append(iters, b.Iterations)
+			}
+		}
+		slices.Sort(iters)
+		t := &table{title: fmt.Sprintf("### %s: ours beside the thesis's logs (%s)", c, cite("000", "Table "+tableNo)), header: []string{"iterations"}}
+		for _, it := range iters {
+			t.header = append(t.header, strconv.FormatInt(it, 10))
+		}
+		missingLog := false
+		for _, s := range ours {
+			name, _, _ := strings.Cut(s, "(")
+			row := []string{s + " (soko)"}
+			for _, it := range iters {
+				v := "—"
+				for _, b := range d.budgetsOf(c) {
+					if b.Iterations == it {
+						if cl, ok := d.cell(c, s, b); ok {
+							v = formatCount(cl.solved)
+							if !cl.complete {
+								v += "*"
+							}
+							break
+						}
+					}
+				}
+				row = append(row, v)
+			}
+			t.rows = append(t.rows, row)
+			row = []string{names[name] + " (thesis)"}
+			for _, it := range iters {
+				n, ok := thesisSolved(c, names[name], it)
+				switch {
+				case !slices.Contains(thesisIterations, it):
+					row = append(row, "")
+				case !ok:
+					row = append(row, "n/a")
+					missingLog = true
+				default:
+					row = append(row, strconv.Itoa(n))
+				}
+			}
+			t.rows = append(t.rows, row)
+		}
+		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (of %d); see report/data/PROVENANCE.md.", map[string]int{"cbc60": 60, "schokoban-microban100": 100}[c]))
+		if missingLog {
+			t.notes = append(t.notes, "n/a: the thesis's log for this budget is empty (its Table 6.2 says 77).")
+		}
+		out = append(out, t)
+	}
+	return out
 }
