@@ -299,15 +299,10 @@ func parseRecord(line []byte) (Record, error) {
 		return Record{}, fmt.Errorf("not a soko bench record: %v", err)
 	}
 	if rec.Key == "" || rec.Solver == "" || rec.Level == "" || rec.Status == "" {
-		var other struct {
-			Metric string `json:"metric"`
-			Algo   string `json:"algo"`
-		}
-		json.Unmarshal(line, &other)
-		switch {
-		case other.Metric != "":
+		switch jsonl.KindOf(line) {
+		case jsonl.Optimize:
 			return Record{}, errors.New("a record of soko optimize, not of soko bench")
-		case other.Algo != "":
+		case jsonl.Solve:
 			return Record{}, errors.New("a record of soko solve --json, not of soko bench")
 		}
 		return Record{}, errors.New(`not a soko bench record: want "key", "solver", "level" and "status"`)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -327,108 +326,114 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 		return err
 	}
 	defer f.Close()
-	lines := jsonl.NewReader(&cappedReader{r: f, left: maxFromFile}, path)
 	type resolved struct {
 		level *level.Level
 		hash  string
 	}
 	cache := map[string]resolved{} // level address → level, read once
 	var n fromCounts
-	for {
-		text, newline, err := lines.Line()
-		if err == io.EOF {
-			return n.end(path, stderr)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return fmt.Errorf("optimize: results file %w", err)
-		}
+	var yieldErr error // yield's own error, returned as it is
+	errYield := errors.New("yield failed")
+	tail, err := jsonl.Records(&cappedReader{r: f, left: maxFromFile}, path, "{", func(text []byte, line int) error {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		line := lines.N()
-		text = bytes.TrimSpace(text)
-		if len(text) == 0 {
-			continue
-		}
-		var r struct {
-			Level     string `json:"level"`
-			LevelHash string `json:"level_hash"`
-			Status    string `json:"status"`
-			Verified  *bool  `json:"verified"`
-			Solver    string `json:"solver"`
-			Algo      string `json:"algo"`
-			Solution  string `json:"solution"`
-			Metric    string `json:"metric"` // a result of soko optimize has one
-		}
+		var r runLine
 		if err := json.Unmarshal(text, &r); err != nil {
 			var typeErr *json.UnmarshalTypeError
 			switch {
-			case jsonl.Spliced(text):
-				return fmt.Errorf("%s:%d: a JSON value with more after it on one line, not one record", path, line)
-			case !newline && n.records > 0 && jsonl.CutShort(text, "{"):
-				fmt.Fprintln(stderr, "optimize: "+bench.CutNote(path, line, "left out"))
-				return n.end(path, stderr)
 			case text[0] != '{' && json.Valid(text):
-				return fmt.Errorf("%s:%d: not a record: a JSON %s, where a record of soko bench or soko solve --json is an object", path, line, jsonKind(text[0]))
+				return fmt.Errorf("not a record: a JSON %s, where a record of soko bench or soko solve --json is an object", jsonKind(text[0]))
 			case errors.As(err, &typeErr) && typeErr.Field != "":
-				return fmt.Errorf("%s:%d: not a record: its %q is a JSON %s", path, line, typeErr.Field, typeErr.Value)
+				return fmt.Errorf("not a record: its %q is a JSON %s", typeErr.Field, typeErr.Value)
 			}
-			return fmt.Errorf("%s:%d: not a record: %v", path, line, err)
+			return fmt.Errorf("not a record: %v", err)
 		}
 		switch {
 		case r.Level == "":
-			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no level", path, line)
-		case r.Status == "" && r.Metric != "":
-			return fmt.Errorf("%s:%d: a result of soko optimize, not a record of soko bench or soko solve --json: --from takes the records of the runs to optimize", path, line)
+			return errors.New("not a record of soko bench or soko solve --json: it has no level")
+		case r.Status == "" && jsonl.KindOf(text) == jsonl.Optimize:
+			return errors.New("a result of soko optimize, not a record of soko bench or soko solve --json: --from takes the records of the runs to optimize")
 		case r.Status == "":
-			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no status", path, line)
+			return errors.New("not a record of soko bench or soko solve --json: it has no status")
 		}
 		n.records++
 		switch {
 		case r.Status != "solved":
 			n.unsolved++
-			continue
+			return nil
 		case r.Solution == "":
 			n.noSolution++
-			continue
+			return nil
 		case r.Verified != nil && !*r.Verified:
 			n.unverified++
-			continue
+			return nil
 		}
 		l, ok := cache[r.Level]
 		if !ok {
 			if err := recordedFile(r.Level); err != nil {
-				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
+				return fmt.Errorf("level %q: %v", r.Level, err)
 			}
 			lvls, err := levels.ResolveAll(ctx, []string{r.Level}, nil)
 			if err != nil {
-				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
+				return fmt.Errorf("level %q: %v", r.Level, err)
 			}
 			if len(lvls) != 1 {
-				return fmt.Errorf("%s:%d: level %q names %d levels", path, line, r.Level, len(lvls))
+				return fmt.Errorf("level %q names %d levels", r.Level, len(lvls))
 			}
 			l = resolved{lvls[0], bench.LevelHash(lvls[0])}
 			cache[r.Level] = l
 		}
 		if r.LevelHash != "" && r.LevelHash != l.hash { // the record was run on another board than the address names now
-			return fmt.Errorf("%s:%d: level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s",
-				path, line, r.Level, r.LevelHash, l.hash)
+			return fmt.Errorf("level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s",
+				r.Level, r.LevelHash, l.hash)
 		}
 		if r.LevelHash == "" {
 			n.noHash++
 		}
 		n.solutions++
-		solverName := r.Solver
-		if solverName == "" {
-			solverName = r.Algo
+		if yieldErr = yield(optimizeJob{level: l.level, lurd: r.Solution, solver: r.solverName()}); yieldErr != nil {
+			return errYield
 		}
-		if err := yield(optimizeJob{level: l.level, lurd: r.Solution, solver: solverName}); err != nil {
-			return err
-		}
+		return nil
+	})
+	var lineErr *jsonl.LineError
+	switch {
+	case yieldErr != nil:
+		return yieldErr
+	case err != nil && (errors.Is(err, errInterrupted) || ctx.Err() != nil):
+		return errInterrupted
+	case errors.As(err, &lineErr):
+		return err
+	case err != nil:
+		return fmt.Errorf("optimize: results file %w", err)
 	}
+	if tail.Cut > 0 {
+		fmt.Fprintln(stderr, "optimize: "+bench.CutNote(path, tail.Cut, "left out"))
+	}
+	return n.end(path, stderr)
+}
+
+// runLine is what the readers of soko bench and soko solve --json records
+// (--from, --compare) take from a line.
+type runLine struct {
+	Level     string `json:"level"`
+	LevelHash string `json:"level_hash"`
+	Status    string `json:"status"`
+	Verified  *bool  `json:"verified"`
+	Solver    string `json:"solver"` // soko bench's
+	Algo      string `json:"algo"`   // soko solve --json's
+	Solution  string `json:"solution"`
+	Pushes    int    `json:"pushes"`
+	Moves     int    `json:"moves"`
+}
+
+// solverName is the solver that made the record.
+func (r *runLine) solverName() string {
+	if r.Solver != "" {
+		return r.Solver
+	}
+	return r.Algo
 }
 
 // fromCounts counts the records of an --from file by what optimize does
@@ -567,18 +572,15 @@ const optimizedPrefix = `{"level":"`
 // optimize has a level and a metric and no key, which a record of soko
 // bench has.
 func parseOptimized(line []byte) (optimized, error) {
-	var r struct {
-		optimized
-		Key string `json:"key"`
-	}
-	if err := json.Unmarshal(line, &r); err != nil || r.Level == "" || r.Metric == "" || r.Key != "" {
+	var r optimized
+	if err := json.Unmarshal(line, &r); err != nil || r.Level == "" || r.Metric == "" || jsonl.KindOf(line) == jsonl.Bench {
 		what := "not a result of soko optimize"
-		if r.Key != "" {
+		if jsonl.KindOf(line) == jsonl.Bench {
 			what = "a record of soko bench, not a result of soko optimize"
 		}
 		return optimized{}, fmt.Errorf("%s; give --out a new file or one soko optimize wrote", what)
 	}
-	return r.optimized, nil
+	return r, nil
 }
 
 // write appends one result as one line, so that the file holds whole

@@ -156,3 +156,27 @@ func TestRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOf: each command's record is told by its own field, a line of
+// none (or of the wrong type, or not JSON) is Unknown, and "key" wins
+// over the others.
+func TestKindOf(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want Kind
+	}{
+		{`{"key":"astar|microban:1|h|t1s|1","solver":"astar","level":"microban:1","status":"solved"}`, Bench},
+		{`{"level":"microban:1","solver":"astar","metric":"pushes","before":{"pushes":9}}`, Optimize},
+		{`{"level":"microban:1","algo":"fess","status":"solved"}`, Solve},
+		{`{"level":"microban:1","status":"solved"}`, Unknown},
+		{`{"key":"k","metric":"pushes","algo":"fess"}`, Bench},
+		{`{"key":7,"metric":"moves"}`, Optimize},
+		{`{"key":"","algo":"fess"}`, Solve},
+		{`[1,2]`, Unknown},
+		{`{"key":"cut`, Unknown},
+	} {
+		if got := KindOf([]byte(c.line)); got != c.want {
+			t.Errorf("KindOf(%s) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
