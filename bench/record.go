@@ -528,15 +528,8 @@ type Results struct {
 	done   map[string]bool
 	n      int
 	cut    int
-	mine   []written    // the records this process wrote to f since it took it
-	Notify func(string) // told when the file was replaced and followed; may be nil
-}
-
-// written is where a record this process wrote lies in its file.
-type written struct {
-	off int64
-	len int
-	key string
+	mine   []outfile.Line // the records this process wrote to f since it took it
+	Notify func(string)   // told when the file was replaced and followed; may be nil
 }
 
 // ReplacedError is a write refused because the results file was replaced
@@ -650,7 +643,7 @@ func (r *Results) Write(rec Record) error {
 	if _, err := r.f.Write(b); err != nil {
 		return err
 	}
-	r.mine = append(r.mine, written{off: off, len: len(b), key: rec.Key})
+	r.mine = append(r.mine, outfile.Line{Off: off, Len: len(b), Key: rec.Key})
 	r.done[rec.Key] = true
 	r.n++
 	return nil
@@ -670,47 +663,37 @@ func (r *Results) follow() error {
 	if r.f == nil {
 		return errors.New("results file already closed")
 	}
-	moved, removed := outfile.Moved(r.f, r.path)
-	if !moved {
+	var nr *Results
+	nf, copied, err := outfile.Follow(r.f, r.path, r.mine, func() (*os.File, func(string) bool, error) {
+		var err error
+		if nr, err = OpenResults(r.path); err != nil {
+			return nil, nil, err
+		}
+		return nr.f, func(key string) bool { return nr.done[key] }, nil
+	})
+	var copyErr *outfile.CopyError
+	switch {
+	case errors.Is(err, outfile.ErrRemoved):
+		return &ReplacedError{Path: r.path, Removed: true, Lost: len(r.mine)}
+	case errors.As(err, &copyErr):
+		return &ReplacedError{Path: r.path, Lost: copyErr.Missing, Err: copyErr.Err}
+	case err != nil:
+		return &ReplacedError{Path: r.path, Lost: r.lostTo(r.path), Err: err}
+	case nf == nil:
 		return nil
 	}
-	if removed {
-		return &ReplacedError{Path: r.path, Removed: true, Lost: len(r.mine)}
-	}
-	nr, err := OpenResults(r.path)
-	if err != nil {
-		return &ReplacedError{Path: r.path, Lost: r.lostTo(r.path), Err: err}
-	}
-	var missing []written
-	for _, w := range r.mine {
-		if !nr.done[w.key] {
-			missing = append(missing, w)
-		}
-	}
-	for _, w := range missing {
-		line := make([]byte, w.len)
-		_, err := r.f.ReadAt(line, w.off)
-		if err == nil {
-			_, err = nr.f.Write(line)
-		}
-		if err != nil {
-			nr.Close()
-			return &ReplacedError{Path: r.path, Lost: len(missing), Err: err}
-		}
-	}
-	r.f.Close()
-	r.f, r.cut = nr.f, 0
+	r.f, r.cut = nf, 0
 	for k := range nr.done {
 		r.done[k] = true
 	}
-	r.n = nr.n + len(missing)
+	r.n = nr.n + copied
 	r.mine = nil // all in the new file now; those written next are counted anew
 	if r.Notify != nil {
-		copied := ""
-		if len(missing) > 0 {
-			copied = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(len(missing), "record", "records"))
+		note := ""
+		if copied > 0 {
+			note = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(copied, "record", "records"))
 		}
-		r.Notify(fmt.Sprintf("%s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s", r.path, copied))
+		r.Notify(fmt.Sprintf("%s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s", r.path, note))
 	}
 	return nil
 }
@@ -765,7 +748,7 @@ func (r *Results) lostTo(path string) int {
 	}
 	lost := 0
 	for _, w := range r.mine {
-		if !there[w.key] {
+		if !there[w.Key] {
 			lost++
 		}
 	}

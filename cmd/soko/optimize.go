@@ -523,15 +523,8 @@ type optimizeOut struct {
 	path   string
 	f      *os.File
 	done   map[string]bool
-	mine   []optimizedAt // the results this run wrote to f
+	mine   []outfile.Line // the results this run wrote to f
 	stderr io.Writer
-}
-
-// optimizedAt is where a result this run wrote lies in its file.
-type optimizedAt struct {
-	off int64
-	len int
-	key string
 }
 
 func openOptimizeOut(path string) (*optimizeOut, error) {
@@ -600,55 +593,45 @@ func (o *optimizeOut) write(r optimized) error {
 	if err != nil {
 		return fmt.Errorf("optimize: writing --out %s: %w", o.path, err)
 	}
-	o.mine = append(o.mine, optimizedAt{off: off, len: len(b) + 1, key: r.Level + "|" + r.Solver})
+	o.mine = append(o.mine, outfile.Line{Off: off, Len: len(b) + 1, Key: r.Level + "|" + r.Solver})
 	return nil
 }
 
 // follow takes the file now at the path when it is not the one held
 // (optimizeOut).
 func (o *optimizeOut) follow() error {
-	moved, removed := outfile.Moved(o.f, o.path)
-	if !moved {
-		return nil
-	}
 	lost := func(n int) string {
 		if n == 0 {
 			return "every result this run wrote is in the new file"
 		}
 		return fmt.Sprintf("%s this run wrote went only to the old file, gone with it, and will be optimized again on a run again", english.Count(n, "result", "results"))
 	}
-	if removed {
+	var no *optimizeOut
+	nf, copied, err := outfile.Follow(o.f, o.path, o.mine, func() (*os.File, func(string) bool, error) {
+		var err error
+		if no, err = openOptimizeOut(o.path); err != nil {
+			return nil, nil, err
+		}
+		return no.f, func(key string) bool { return no.done[key] }, nil
+	})
+	var copyErr *outfile.CopyError
+	switch {
+	case errors.Is(err, outfile.ErrRemoved):
 		return fmt.Errorf("optimize: --out %s was removed while this run wrote it; %s", o.path, lost(len(o.mine)))
-	}
-	no, err := openOptimizeOut(o.path)
-	if err != nil {
+	case errors.As(err, &copyErr):
+		return fmt.Errorf("optimize: --out %s was replaced while this run wrote it, and copying its results to the new file failed: %w; %s", o.path, copyErr.Err, lost(copyErr.Missing))
+	case err != nil:
 		return fmt.Errorf("optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it, and the new one cannot be taken: %w; %s", o.path, err, lost(len(o.mine)))
+	case nf == nil:
+		return nil
 	}
-	var missing []optimizedAt
-	for _, w := range o.mine {
-		if !no.done[w.key] {
-			missing = append(missing, w)
-		}
-	}
-	for _, w := range missing {
-		line := make([]byte, w.len)
-		_, err := o.f.ReadAt(line, w.off)
-		if err == nil {
-			_, err = no.f.Write(line)
-		}
-		if err != nil {
-			no.f.Close()
-			return fmt.Errorf("optimize: --out %s was replaced while this run wrote it, and copying its results to the new file failed: %w; %s", o.path, err, lost(len(missing)))
-		}
-	}
-	o.f.Close()
-	o.f, o.mine = no.f, nil
+	o.f, o.mine = nf, nil
 	maps.Copy(o.done, no.done)
-	copied := ""
-	if len(missing) > 0 {
-		copied = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(len(missing), "result", "results"))
+	note := ""
+	if copied > 0 {
+		note = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(copied, "result", "results"))
 	}
-	fmt.Fprintf(o.stderr, "optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s\n", o.path, copied)
+	fmt.Fprintf(o.stderr, "optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s\n", o.path, note)
 	return nil
 }
 
