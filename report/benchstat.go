@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"soko/bench"
@@ -38,7 +37,7 @@ func WriteBenchstat(w io.Writer, recs []bench.Record) error {
 			cpu = fmt.Sprintf("\t%.6f cpu-sec/op", r.CPUS)
 		}
 		fmt.Fprintf(bw, "BenchmarkSolve/solver=%s/budget=%s/level=%s\t1\t%d ns/op%s\t%d pushes\t%d moves\t%d solved\t%d nodes/op\t%d iterations/op\t%d peak-B\n",
-			benchName(r.SolverLabel()), benchBudget(r.Budget), benchName(d.levelName(r.Level)), int64(math.Round(r.WallS*1e9)), cpu,
+			benchName(r.SolverLabel()), r.Budget.Format("", "+"), benchName(d.levelName(r.Level)), int64(math.Round(r.WallS*1e9)), cpu,
 			r.Pushes, r.Moves, solved, r.Expanded, r.Iterations, r.PeakBytes)
 	}
 	for _, c := range d.collections {
@@ -56,7 +55,7 @@ func WriteBenchstat(w io.Writer, recs []bench.Record) error {
 				seeds := slices.Sorted(maps.Keys(bySeed))
 				for _, seed := range seeds {
 					fmt.Fprintf(bw, "BenchmarkSolved/collection=%s/solver=%s/budget=%s\t1\t%d levels\n",
-						benchName(c), benchName(s), benchBudget(b), bySeed[seed])
+						benchName(c), benchName(s), b.Format("", "+"), bySeed[seed])
 				}
 			}
 		}
@@ -68,23 +67,4 @@ func WriteBenchstat(w io.Writer, recs []bench.Record) error {
 // benchName makes s usable inside a benchmark name part.
 func benchName(s string) string {
 	return strings.NewReplacer("/", "_", " ", "_", "=", ":", "\t", "_").Replace(s)
-}
-
-// benchBudget writes a budget without '=': "i100", "n5000", "t10s", joined
-// by '+'.
-func benchBudget(b bench.Budget) string {
-	var parts []string
-	if b.Iterations > 0 {
-		parts = append(parts, "i"+strconv.FormatInt(b.Iterations, 10))
-	}
-	if b.Nodes > 0 {
-		parts = append(parts, "n"+strconv.FormatInt(b.Nodes, 10))
-	}
-	if b.Time > 0 {
-		parts = append(parts, "t"+b.Time.String())
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, "+")
 }
