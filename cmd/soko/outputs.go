@@ -215,3 +215,26 @@ func dropEmpty(path string, made bool, failed error) {
 		os.Remove(outfile.Target(path)) // the file made; a link to it is kept
 	}
 }
+
+// gzipped tells whether a results file's name says it is gzipped: such a
+// file is read through gzip everywhere, written gzipped by bench merge
+// --out, which writes the whole file, and refused by bench --out and
+// optimize --out, which append to it (notGzip).
+func gzipped(path string) bool { return strings.HasSuffix(path, ".gz") }
+
+// notGzip refuses, as a usage error before any work, a .gz name for an
+// output that soko appends JSON lines to as it goes: a gzip stream cannot
+// be resumed or trimmed by appending to it.
+func notGzip(cmd, flag, path string) error {
+	if !gzipped(path) {
+		return nil
+	}
+	plain := strings.TrimSuffix(path, ".gz")
+	return usagef("%s: %s %s: soko writes plain JSON lines to %s, appended as it goes, which a gzip file cannot take; give %s and gzip it afterwards (report, bench merge and optimize --from read .gz, and bench merge --out FILE.gz writes one)", cmd, flag, path, flag, plain)
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
