@@ -45,7 +45,7 @@ func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 			return usagef("bench merge: --out %s is also an input", *out)
 		}
 	}
-	lock, err := takeOut("bench merge", "--out", *out)
+	lock, err := takeOut("bench merge", "--out", *out, kindAny)
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,9 @@ var (
 	// kindLevelFile is a level file written whole (generate --out): text
 	// holding at least one level, loadable or not.
 	kindLevelFile = fileKind{name: "a level file", limit: level.MaxInput + 1, levels: true}
+	// kindAny is no kind: takeOut leaves what the file holds to its
+	// caller (a plot's format is checked with its extension, checkPlot).
+	kindAny = fileKind{}
 )
 
 // sameKind refuses, as a usage error, a file at path of cmd's flag that

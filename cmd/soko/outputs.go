@@ -31,15 +31,23 @@ func checkOut(cmd, flag, path string) error {
 // takeOut checks and locks, before any work, a file of cmd's flag that is
 // written whole at the end (a model, a plot, a .sok collection), so that
 // a file that cannot be written fails at once, not after hours, and no
-// other soko writes it meanwhile. The caller closes the lock once written;
-// writes to path through package outfile go through it.
-func takeOut(cmd, flag, path string) (*outfile.Lock, error) {
+// other soko writes it meanwhile; a file there that is not empty must be
+// of kind k (sameKind; kindAny: the caller checks it). The caller closes
+// the lock once written; writes to path through package outfile go
+// through it.
+func takeOut(cmd, flag, path string, k fileKind) (*outfile.Lock, error) {
 	if err := outfile.CheckReplace(path); err != nil {
 		return nil, usagef("%s: %s %v", cmd, flag, err)
 	}
 	l, err := outfile.Take(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err)
+	}
+	if k.name != "" { // not kindAny
+		if err := sameKind(cmd, flag, path, k); err != nil {
+			l.Close()
+			return nil, err
+		}
 	}
 	return l, nil
 }

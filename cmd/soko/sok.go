@@ -76,12 +76,8 @@ type sokAdd struct {
 // for it is rewritten as a .sok: a model, a results file, an image or
 // notes are never merged into. The caller closes it.
 func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
-	lock, err := takeOut(cmd, flag, path)
+	lock, err := takeOut(cmd, flag, path, kindLevels) // told streaming, before the file is read whole
 	if err != nil {
-		return nil, err
-	}
-	if err := sameKind(cmd, flag, path, kindLevels); err != nil {
-		lock.Close() // told streaming, before the file is read whole
 		return nil, err
 	}
 	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
