@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +19,8 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
+	"soko/sokfile"
+	"soko/verify"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -346,4 +350,113 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 	if r.Solution != "" && !noLURD {
 		fmt.Fprintf(w, "  %s\n", r.Solution)
 	}
+}
+
+// optimizeSok shortens the best solution of each level of a .sok file and
+// writes the file in place: soko optimize FILE.sok. The optimized solution
+// is added beside the old ones, or with --replace replaces those it is at
+// least as good as in pushes and moves.
+func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, stderr io.Writer) error {
+	switch {
+	case c.out != "":
+		return usagef("optimize: FILE.sok is written in place; --out is for LEVEL SOLUTION and --from")
+	case len(c.compare) > 0:
+		return usagef("optimize: --compare needs --from")
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		_, err = readSok(ctx, "optimize", path) // the usage error of a missing input
+		return err
+	}
+	o, err := openSokOut(ctx, "optimize", "FILE.sok", path)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	o.replace = c.replace
+	f := o.read
+	var status io.Writer
+	if progress.IsTerminal(stderr) {
+		status = stderr
+	}
+	keep := *c
+	keep.noLURD = false // the file needs the solutions
+	enc := json.NewEncoder(stdout)
+	done, failed := 0, 0
+	for _, e := range f.Entries {
+		if ctx.Err() != nil {
+			break
+		}
+		best := bestSolution(e, c.metric)
+		if best == nil {
+			continue
+		}
+		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
+		done++
+		noteCase(stderr, r)
+		lurd := r.Solution
+		if c.noLURD {
+			r.Solution = ""
+		}
+		if c.json {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		} else {
+			printOptimized(stdout, r, c.noLURD)
+		}
+		if r.Error != "" {
+			failed++
+			continue
+		}
+		from := best.Solver
+		if from == "" {
+			from = "a solution"
+		}
+		o.add(levels.Entry{Level: e.Level}, lurd, "soko optimize --metric "+c.metric.String()+" (from "+from+")")
+	}
+	if len(o.adds) > 0 {
+		o.onlyAdded = true
+		if err := o.save(ctx, stderr); err != nil {
+			return err
+		}
+	}
+	w := stdout
+	if c.json {
+		w = stderr
+	}
+	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
+		c.metric, english.Count(o.added, "solution", "solutions"), path)
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case done == 0:
+		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
+	case failed > 0:
+		return errSilent
+	}
+	return nil
+}
+
+// bestSolution is the entry's shortest solution in m among those that
+// solve its level, one written in its right letter case before any that
+// is not (which optimize refuses without --lenient-case), or nil.
+func bestSolution(e *sokfile.Entry, m optimize.Metric) *sokfile.Solution {
+	if e.Level == nil {
+		return nil
+	}
+	var best *sokfile.Solution
+	var bestScore optimize.Score
+	bestSound := false
+	for _, s := range e.Solutions {
+		rep, err := verify.Check(e.Level, s.LURD)
+		if err != nil || !rep.Solved {
+			continue
+		}
+		sound := rep.CaseStep == 0
+		sc := optimize.Score{Pushes: rep.Pushes, Moves: rep.Moves}
+		if best == nil || (sound && !bestSound) || (sound == bestSound && m.Better(sc, bestScore)) {
+			best, bestScore, bestSound = s, sc, sound
+		}
+	}
+	return best
 }
