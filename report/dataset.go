@@ -153,11 +153,8 @@ func (d *dataset) cell(coll, solver string, b bench.Budget) (cell, bool) {
 func (d *dataset) budgetsOf(coll string) []bench.Budget {
 	var out []bench.Budget
 	for _, b := range d.budgets {
-		for _, s := range d.solvers {
-			if _, ok := d.groups[gkey{coll, s, b.String()}]; ok {
-				out = append(out, b)
-				break
-			}
+		if slices.ContainsFunc(d.solvers, func(s string) bool { return d.has(coll, s, b) }) {
+			out = append(out, b)
 		}
 	}
 	return out
@@ -167,14 +164,17 @@ func (d *dataset) budgetsOf(coll string) []bench.Budget {
 func (d *dataset) solversOf(coll string) []string {
 	var out []string
 	for _, s := range d.solvers {
-		for _, b := range d.budgets {
-			if _, ok := d.groups[gkey{coll, s, b.String()}]; ok {
-				out = append(out, s)
-				break
-			}
+		if slices.ContainsFunc(d.budgets, func(b bench.Budget) bool { return d.has(coll, s, b) }) {
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// has reports whether solver s has runs on collection coll at budget b.
+func (d *dataset) has(coll, s string, b bench.Budget) bool {
+	_, ok := d.groups[gkey{coll, s, b.String()}]
+	return ok
 }
 
 // notVerified is the status the report gives a run that says it solved its

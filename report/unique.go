@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,15 +15,7 @@ import (
 // runs of UniqueStates/TreeSize, for the solvers that report a tree.
 func (d *dataset) uniqueTable() *table {
 	t := &table{title: "### Unique states per tree node (" + cite("002", "Table I") + ")", header: []string{"solver"}}
-	var bs []bench.Budget
-	for _, b := range d.budgets {
-		for _, s := range d.solvers {
-			if _, ok := d.uniqueRatio(s, b); ok {
-				bs = append(bs, b)
-				break
-			}
-		}
-	}
+	bs := d.uniqueBudgets()
 	for _, b := range bs {
 		t.header = append(t.header, b.String())
 	}
@@ -47,6 +40,17 @@ func (d *dataset) uniqueTable() *table {
 	return t
 }
 
+// uniqueBudgets are the budgets at which some solver reports a tree.
+func (d *dataset) uniqueBudgets() []bench.Budget {
+	var bs []bench.Budget
+	for _, b := range d.budgets {
+		if slices.ContainsFunc(d.solvers, func(s string) bool { _, ok := d.uniqueRatio(s, b); return ok }) {
+			bs = append(bs, b)
+		}
+	}
+	return bs
+}
+
 // uniqueRatio is the mean of UniqueStates/TreeSize over all collections'
 // runs of solver s at budget b that report a tree.
 func (d *dataset) uniqueRatio(s string, b bench.Budget) (float64, bool) {
@@ -67,15 +71,7 @@ func (d *dataset) uniqueRatio(s string, b bench.Budget) (float64, bool) {
 }
 
 func (d *dataset) uniquePlot() (*plot.Plot, error) {
-	var bs []bench.Budget
-	for _, b := range d.budgets {
-		for _, s := range d.solvers {
-			if _, ok := d.uniqueRatio(s, b); ok {
-				bs = append(bs, b)
-				break
-			}
-		}
-	}
+	bs := d.uniqueBudgets()
 	if len(bs) == 0 {
 		return nil, nil
 	}
