@@ -97,22 +97,14 @@ func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	default:
 		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
 	}
-	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
+	l, text, err := levelAndSolution(ctx, "verify", args, stdin)
 	if err != nil {
 		return err
-	}
-	if len(lvls) != 1 {
-		return usagef("verify: %q names %d levels; name exactly one", args[0], len(lvls))
-	}
-	text, err := readSolution(ctx, args[1], stdin)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
 	}
 	ms, err := level.ParseLURD(text)
 	if err != nil {
 		return fmt.Errorf("verify: solution: %w", err)
 	}
-	l := lvls[0]
 	rep := verify.Replay(l, ms)
 	fmt.Fprintf(stdout, "%s: %s\n", lineName(levelID(l), l.Label()), verdict(rep, *lenient))
 	if rep.CaseStep > 0 && *lenient {
@@ -156,6 +148,23 @@ func verdict(rep verify.Report, lenient bool) string {
 		v += " (" + caseNote(rep) + ")"
 	}
 	return v
+}
+
+// levelAndSolution reads cmd's arguments LEVEL SOLUTION: the one level
+// args[0] names, and the solution text args[1] gives (readSolution).
+func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.Reader) (*level.Level, string, error) {
+	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(lvls) != 1 {
+		return nil, "", usagef("%s: %q names %d levels; name exactly one", cmd, args[0], len(lvls))
+	}
+	text, err := readSolution(ctx, args[1], stdin)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	return lvls[0], text, nil
 }
 
 // readSolution reads a solution argument (see verifyDoc): - is standard

@@ -177,18 +177,11 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.from != "" {
 		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, stderr, yield) }
 	} else {
-		lvls, err := levels.ResolveAll(ctx, pos[:1], stdin)
+		l, text, err := levelAndSolution(ctx, "optimize", pos, stdin)
 		if err != nil {
 			return err
 		}
-		if len(lvls) != 1 {
-			return usagef("optimize: %q names %d levels; name exactly one", pos[0], len(lvls))
-		}
-		text, err := readSolution(ctx, pos[1], stdin)
-		if err != nil {
-			return fmt.Errorf("optimize: %w", err)
-		}
-		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: lvls[0], lurd: text}) }
+		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: l, lurd: text}) }
 	}
 	var out *optimizeOut
 	if c.out != "" {
