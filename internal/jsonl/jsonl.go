@@ -3,7 +3,8 @@
 // that a hostile or broken file (a gzip of one 1 GiB line) is refused with
 // its file and line after at most MaxLine bytes, never read whole into
 // memory. It also recognises the files soko appends to by their records
-// (Records), so that only soko's own files are resumed or trimmed.
+// (Records), so that only soko's own files are resumed or trimmed, and
+// tells which command wrote a record (KindOf).
 package jsonl
 
 import (
