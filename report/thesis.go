@@ -32,7 +32,7 @@ type thesisRun struct {
 var thesisOnce = sync.OnceValue(func() []thesisRun {
 	rows, err := csv.NewReader(strings.NewReader(thesisCSV)).ReadAll()
 	if err != nil {
-		panic("bench: embedded thesis results: " + err.Error()) // tested
+		panic("report: embedded thesis results: " + err.Error()) // tested
 	}
 	var runs []thesisRun
 	for _, row := range rows[1:] {
