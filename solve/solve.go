@@ -32,9 +32,9 @@ type Outcome struct {
 
 // Run runs s on l with solver.Run within opts.Budget less the
 // optimizer's reserve, then, unless p.Off, shortens the solution with
-// optimize.Optimize for the policy's time (above). When ctx is cancelled during the
-// optimization, the shortest solution found so far is returned, with
-// Complete false. An error of the optimizer is returned with the search's
+// optimize.Optimize for the policy's time (the package doc). When ctx is
+// cancelled during the optimization, the shortest solution found so far
+// is returned, with Complete false. An error of the optimizer is returned with the search's
 // result (its solution unoptimized).
 func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Options, p Policy) (Outcome, error) {
 	start := time.Now()
