@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +27,7 @@ import (
 // exist is a usage error, as for other inputs.
 func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
 	f, err := ctxio.Open(ctx, path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("%s: no such .sok file %s (want LEVEL SOLUTION or FILE.sok)", cmd, path)
 	}
 	if err != nil {
@@ -90,7 +89,7 @@ func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
 // none yet, and a usage error when it is not a level collection
 // (kindLevels).
 func readSokOut(ctx context.Context, cmd, flag, path string) (*sokfile.File, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return sokfile.New(), nil
 	}
 	fh, err := ctxio.Open(ctx, path)
@@ -160,7 +159,7 @@ func (o *sokOut) merge() (*sokfile.File, error) {
 func (o *sokOut) readNow() (*sokfile.File, error) {
 	st, err := os.Stat(o.path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist):
 		return sokfile.New(), nil // removed meanwhile: made again
 	case err != nil:
 		return nil, err
