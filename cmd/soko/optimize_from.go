@@ -34,7 +34,7 @@ const maxFromFile = level.MaxInput
 // gives each to yield as it is read: 'soko bench' records (status solved
 // and verified) or 'soko solve --json' ones. The file is read as it goes
 // (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
-// ends. A last line cut short after whole records (jsonl.CutShort) is left
+// ends. A last line cut short after whole records (jsonl.Records) is left
 // out, and said so on stderr. A line that is not such a record (not a JSON
 // object, no level or status, a result of soko optimize) is an error
 // naming it, and so is a file without one record that has a solution,
