@@ -188,14 +188,12 @@ func TestShardMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
-	solvedTables(&a, wholeRecs)
-	solvedTables(&b, mergedRecs)
-	if a.String() != b.String() {
-		t.Fatalf("summaries differ:\nunsharded:\n%s\nsharded+merged:\n%s", a.String(), b.String())
+	// The same runs: each once, bfs among them.
+	if len(mergedRecs) != len(wholeRecs) {
+		t.Fatalf("%d runs sharded and merged, %d unsharded", len(mergedRecs), len(wholeRecs))
 	}
-	if !strings.Contains(a.String(), "| bfs | ") {
-		t.Fatalf("summary without bfs:\n%s", a.String())
+	if !slices.ContainsFunc(wholeRecs, func(r Record) bool { return r.Solver == "bfs" }) {
+		t.Fatal("no bfs run")
 	}
 	// Run by run: the same outcome.
 	byKey := map[string]Record{}
@@ -203,7 +201,12 @@ func TestShardMerge(t *testing.T) {
 		byKey[r.Key] = r
 	}
 	for _, r := range mergedRecs {
-		w := byKey[r.Key]
+		w, ok := byKey[r.Key]
+		if !ok {
+			t.Errorf("%s: not in the unsharded results", r.Key)
+			continue
+		}
+		delete(byKey, r.Key)
 		if w.Status != r.Status || w.Pushes != r.Pushes || w.Expanded != r.Expanded || w.Solution != r.Solution {
 			t.Errorf("%s: unsharded %s/%d pushes, sharded %s/%d", r.Key, w.Status, w.Pushes, r.Status, r.Pushes)
 		}
@@ -450,31 +453,6 @@ func TestPresets(t *testing.T) {
 	}
 	if _, err := LookupPreset("nope"); err == nil {
 		t.Fatal("found preset nope")
-	}
-}
-
-func TestThesisData(t *testing.T) {
-	// The counts of the thesis's run logs (bench/data/PROVENANCE.md).
-	want := map[string][]int{
-		"cbc60/Schokoban":                  {9, 23, 41, 60, 60, 60, 60, 60, 60},
-		"cbc60/Vanillaban":                 {4, 12, 16, 38, 41, 44, 49, 49, 50},
-		"schokoban-microban100/Schokoban":  {0, 7, 18, 50, 60, 70, -1, 80, 90},
-		"schokoban-microban100/Vanillaban": {0, 1, 7, 18, 22, 29, 34, 36, 44},
-	}
-	for k, counts := range want {
-		coll, alg, _ := strings.Cut(k, "/")
-		for i, it := range thesisIterations {
-			n, ok := thesisSolved(coll, alg, it)
-			if counts[i] < 0 {
-				if ok {
-					t.Errorf("%s at %d: log should be missing", k, it)
-				}
-				continue
-			}
-			if !ok || n != counts[i] {
-				t.Errorf("%s at %d: %d (%v), want %d", k, it, n, ok, counts[i])
-			}
-		}
 	}
 }
 

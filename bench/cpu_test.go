@@ -1,13 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"runtime"
-	"slices"
-	"strings"
 	"testing"
 
 	"soko/levels"
@@ -48,7 +44,7 @@ func TestProcessCPU(t *testing.T) {
 
 // TestCPUScope: a one-thread run is timed by its thread's clock; a run with
 // two threads by the process's clock when it runs alone, and not at all
-// beside other runs, which reports, runs.csv and benchstat then leave out.
+// beside other runs (which reports leave out: report's TestUnmeasuredCPU).
 func TestCPUScope(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("CPU time is read on Linux only")
@@ -78,26 +74,4 @@ func TestCPUScope(t *testing.T) {
 		}
 	}
 
-	recs := run(2, 2)
-	var bs bytes.Buffer
-	if err := WriteBenchstat(&bs, recs); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(bs.String(), "cpu-sec/op") || !strings.Contains(bs.String(), "ns/op\t") {
-		t.Errorf("benchstat lines of runs without CPU time:\n%s", bs.String())
-	}
-	var out bytes.Buffer
-	if err := newDataset(recs).runsCSV(&out); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&out).ReadAll()
-	if err != nil || len(rows) != 3 {
-		t.Fatalf("runs.csv: %d rows, %v", len(rows), err)
-	}
-	col := slices.Index(rows[0], "cpu_s")
-	for _, row := range rows[1:] {
-		if col < 0 || row[col] != "" || row[col-1] == "" {
-			t.Errorf("runs.csv %v; want cpu_s empty after wall_s", row)
-		}
-	}
 }

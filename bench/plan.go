@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"soko/level"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -25,7 +25,7 @@ type SolverSpec struct {
 	Model    Model     // the model file each run is given (solver.Options.Model, soko bench --model); zero for none
 	External *External // nil for a registered solver
 	// Optimize is the optimizer's policy for a registered solver's
-	// solutions (optimize.ParsePolicy; soko bench --optimize, --metric or
+	// solutions (solve.ParsePolicy; soko bench --optimize, --metric or
 	// NAME:optimize=VALUE): "" or "pushes" (the default), "moves" or "off".
 	// External programs' solutions are never optimized.
 	Optimize string
@@ -62,7 +62,7 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 			return spec, fmt.Errorf("solver %q: want NAME:k=v, got %q", s, p)
 		}
 		if k == "optimize" {
-			pol, err := optimize.ParsePolicy(v)
+			pol, err := solve.ParsePolicy(v)
 			if err != nil {
 				return spec, fmt.Errorf("solver %q: %v", s, err)
 			}

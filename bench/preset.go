@@ -55,7 +55,7 @@ var Presets = []Preset{
 	},
 	{
 		Name:    "strength",
-		Doc:     "the strong solver (fess) beside the default (astar) on Microban and XSokoban at 1, 10 and 60 s per level",
+		Doc:     "the default solver (fess) beside the push-optimal one (astar) on Microban and XSokoban at 1, 10 and 60 s per level",
 		Solvers: []string{"fess", "astar"},
 		Levels:  []string{"microban", "xsokoban90"},
 		Times:   []time.Duration{time.Second, 10 * time.Second, 60 * time.Second},

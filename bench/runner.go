@@ -10,7 +10,7 @@ import (
 
 	"soko/internal/progress"
 	"soko/level"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -182,13 +182,13 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 	}
 	cpu0 := clock()
 	t0 := time.Now()
-	pol, err := optimize.ParsePolicy(j.Solver.Optimize)
+	pol, err := solve.ParsePolicy(j.Solver.Optimize)
 	if err != nil {
 		rec.Status, rec.Error, rec.CPUScope = StatusError, err.Error(), CPUNone
 		return rec, true
 	}
 	rec.Optimize = j.Solver.optimizeLabel()
-	res, err := optimize.Solve(ctx, e.New(), j.Level, opts, pol)
+	res, err := solve.Run(ctx, e.New(), j.Level, opts, pol)
 	rec.WallS = time.Since(t0).Seconds()
 	rec.CPUScope = CPUNone
 	if cpu0 >= 0 {

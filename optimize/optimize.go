@@ -57,9 +57,9 @@
 // pushShare of the time left; then the turns run again over exact squares
 // with the rest.
 //
-// Solve (policy.go) runs a solver and hands its solution to Optimize
-// within the level's time limit: soko solve, soko bench and the web API
-// call it (issue 27 item 1, "short by default").
+// Package solve runs a solver and hands its solution to Optimize within
+// the level's time limit: soko solve, soko bench and the web API go
+// through it ("short by default").
 //
 // Costs are compared lexicographically: the metric first, the other count
 // second, so an optimisation for pushes also shortens moves where that is

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"soko/level"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -67,7 +67,7 @@ type resultJSON struct {
 	Moves    int    `json:"moves"`
 	Pushes   int    `json:"pushes"`
 	// The solver's own solution, which the optimizer shortened to the
-	// above (optimize.Solve), A*'s when the solver's wandered and A*
+	// above (solve.Run), A*'s when the solver's wandered and A*
 	// solved the level again, and the optimizer's time (A*'s included);
 	// left out when they did not run.
 	FoundMoves  int       `json:"found_moves,omitempty"`
@@ -95,7 +95,7 @@ type job struct {
 	level   *level.Level
 	entry   solver.Entry
 	opts    solver.Options
-	policy  optimize.Policy
+	policy  solve.Policy
 	created time.Time
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -202,7 +202,7 @@ func newID() string {
 }
 
 // start queues a run of e on l; it returns errBusy when the queue is full.
-func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol optimize.Policy) (*job, error) {
+func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol solve.Policy) (*job, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -285,7 +285,7 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 		j.notifyLocked()
 		j.mu.Unlock()
 	}
-	res, err := optimize.Solve(j.ctx, j.entry.New(), j.level, opts, j.policy)
+	res, err := solve.Run(j.ctx, j.entry.New(), j.level, opts, j.policy)
 	if err != nil {
 		return &resultJSON{Status: "error", Error: err.Error(), Stats: statsOf(res.Stats)}
 	}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http"
 
 	"soko/fess"
@@ -26,12 +25,11 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%s has no packing plan: it cannot be solved (%s)", levelID(l), b.Impossible)
 		return
 	}
-	if !s.acquireSetup(w) {
+	ctx, done, ok := s.setupContext(w, r)
+	if !ok {
 		return
 	}
-	defer s.releaseSetup()
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
-	defer cancel()
+	defer done()
 	order, err := fess.PlanOrder(ctx, b)
 	if s.setupFailed(w, r, err, "the packing plan of "+levelID(l)) {
 		return

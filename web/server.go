@@ -132,40 +132,25 @@ func DefaultConfig() Config {
 
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()
-	if c.MaxBody <= 0 {
-		c.MaxBody = d.MaxBody
-	}
-	if c.MaxJobs <= 0 {
-		c.MaxJobs = d.MaxJobs
-	}
-	if c.MaxQueue < 0 {
-		c.MaxQueue = 0
-	}
-	if c.MaxTime <= 0 {
-		c.MaxTime = d.MaxTime
-	}
-	if c.MaxMemory <= 0 {
-		c.MaxMemory = d.MaxMemory
-	}
-	if c.IdleCancel <= 0 {
-		c.IdleCancel = d.IdleCancel
-	}
-	if c.Retain <= 0 {
-		c.Retain = d.Retain
-	}
-	if c.PlanTime <= 0 {
-		c.PlanTime = d.PlanTime
-	}
-	if c.MaxSetup <= 0 {
-		c.MaxSetup = d.MaxSetup
-	}
-	if c.MaxConns <= 0 {
-		c.MaxConns = d.MaxConns
-	}
-	if c.MaxConnsPerIP <= 0 {
-		c.MaxConnsPerIP = min(d.MaxConnsPerIP, c.MaxConns)
-	}
+	orDefault(&c.MaxBody, d.MaxBody)
+	orDefault(&c.MaxJobs, d.MaxJobs)
+	c.MaxQueue = max(c.MaxQueue, 0)
+	orDefault(&c.MaxTime, d.MaxTime)
+	orDefault(&c.MaxMemory, d.MaxMemory)
+	orDefault(&c.IdleCancel, d.IdleCancel)
+	orDefault(&c.Retain, d.Retain)
+	orDefault(&c.PlanTime, d.PlanTime)
+	orDefault(&c.MaxSetup, d.MaxSetup)
+	orDefault(&c.MaxConns, d.MaxConns)
+	orDefault(&c.MaxConnsPerIP, min(d.MaxConnsPerIP, c.MaxConns))
 	return c
+}
+
+// orDefault sets a limit that is not positive to its default.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Server is the web front end: handlers and the jobs they run.

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
 	"soko/internal/english"
+	"soko/level"
+	"soko/sokoban"
 )
 
 // setupRetryAfter is the Retry-After, in seconds, of a set-up request
@@ -32,3 +36,49 @@ func (s *Server) acquireSetup(w http.ResponseWriter) bool {
 }
 
 func (s *Server) releaseSetup() { <-s.setup }
+
+// setupContext takes a set-up slot (acquireSetup) and gives the work a
+// context that ends at Config.PlanTime or with the request; done ends the
+// context and gives the slot back. When it returns false it has answered
+// the request.
+func (s *Server) setupContext(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
+	if !s.acquireSetup(w) {
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
+	return ctx, func() { cancel(); s.releaseSetup() }, true
+}
+
+// xy is a square's column and row.
+type xy [2]int
+
+// requestBoard reads the level a set-up request ({level…}) names and builds
+// its board; on a bad request it answers it and returns ok false.
+func (s *Server) requestBoard(w http.ResponseWriter, r *http.Request) (l *level.Level, b *sokoban.Board, ok bool) {
+	var req levelRef
+	l, ok = s.decodeLevel(w, r, &req)
+	if !ok {
+		return nil, nil, false
+	}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, "%v", err)
+		return nil, nil, false
+	}
+	return l, b, true
+}
+
+// setupFailed answers a set-up request (plan, analysis) whose work ended
+// with err, and says whether it did: 503 when what took longer than
+// Config.PlanTime, or when the client went away.
+func (s *Server) setupFailed(w http.ResponseWriter, r *http.Request, err error, what string) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		writeError(w, http.StatusServiceUnavailable, "%s took longer than the server's limit of %s", what, s.cfg.PlanTime)
+	default: // the client went away
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	}
+	return true
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -23,7 +21,7 @@ import (
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/levels"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -74,7 +72,7 @@ type benchConfig struct {
 	preset, out, shard, model         string
 	workers, threads                  int
 	memory                            int64
-	opt                               optimize.Policy // --optimize, --metric: for the solvers without their own optimize=
+	opt                               solve.Policy // --optimize, --metric: for the solvers without their own optimize=
 	noLURD, dryRun                    bool
 	sok                               string                  // --sok FILE.sok
 	sokOut                            *sokOut                 // the --sok file, once open
@@ -432,57 +430,6 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 	return solvers, nil
 }
 
-// earlierLevels adds to byID the levels of the runs in recs that this
-// bench was not given, found again by their address and kept when the
-// board is the one recorded (level_hash), so that a resumed bench --sok
-// can put every run of its results file in the .sok. It returns how many
-// runs' levels it could not find.
-func earlierLevels(ctx context.Context, byID map[string]levels.Entry, recs []bench.Record) (missing int) {
-	tried := map[string]bool{}
-	for _, rec := range recs {
-		if _, ok := byID[rec.Level]; !ok && !tried[rec.Level] && rec.LevelHash != "" {
-			tried[rec.Level] = true
-			if e, ok := findLevel(ctx, rec.Level); ok && bench.LevelHash(e.Level) == rec.LevelHash {
-				byID[rec.Level] = e
-			}
-		}
-		if _, ok := byID[rec.Level]; !ok {
-			missing++
-		}
-	}
-	return missing
-}
-
-// findLevel resolves the address of one level, when it names a level of
-// an embedded collection or of a regular file (never standard input, nor
-// a FIFO that would wait for a writer).
-func findLevel(ctx context.Context, id string) (levels.Entry, bool) {
-	if recordedFile(id) != nil {
-		return levels.Entry{}, false
-	}
-	es, err := levels.ResolveEntries(ctx, []string{id}, nil)
-	if err != nil || len(es) != 1 || es[0].Level == nil {
-		return levels.Entry{}, false
-	}
-	return es[0], true
-}
-
-// recordedFile refuses the address a record gives when it names standard
-// input or a file that is not regular (a FIFO would wait for a writer):
-// a record's level is read again only from an embedded collection or a
-// regular file.
-func recordedFile(id string) error {
-	if levels.Stdin(id) {
-		return errors.New("standard input is not read again for a record")
-	}
-	if f, ok := levels.File(id); ok {
-		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", f)
-		}
-	}
-	return nil
-}
-
 // benchOut is where bench's records go: the --out file, whose runs are done
 // already, or standard output.
 type benchOut struct {
@@ -601,208 +548,4 @@ func parseSeedList(list []string) ([]uint64, error) {
 		out = append(out, seeds...)
 	}
 	return out, nil
-}
-
-const mergeDoc = `Joins results files, such as the shards of one bench, into one: runs
-sorted, each kept once (the first record of it). Duplicates are counted on
-standard error, and those that differ from the record kept are named.
-`
-
-func mergeFlags() (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet("bench merge", flag.ContinueOnError)
-	out := fs.String("out", "", "merged results `FILE` (default: standard output)")
-	return fs, out
-}
-
-func runBenchMerge(args []string, stdout, stderr io.Writer) error {
-	fs, out := mergeFlags()
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usagef("bench merge: no results files given")
-	}
-	if *out == "" {
-		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
-		return nil
-	}
-	for _, in := range files {
-		if sameFile(in, *out) {
-			return usagef("bench merge: --out %s is also an input", *out)
-		}
-	}
-	lock, err := takeOut("bench merge", "--out", *out)
-	if err != nil {
-		return err
-	}
-	defer lock.Close()
-	if err := resultsOrNew(*out); err != nil {
-		return fmt.Errorf("bench merge: --out %w", err)
-	}
-	// The file is replaced whole once merged (the old one stays if a file
-	// cannot be read), gzipped when its name says so.
-	var runs int
-	err = outfile.Replace(*out, func(w io.Writer) error {
-		if !gzipped(*out) {
-			runs, _, err = bench.Merge(w, stderr, files...) // Merge says what it dropped
-			return err
-		}
-		zw := gzip.NewWriter(w)
-		if runs, _, err = bench.Merge(zw, stderr, files...); err != nil {
-			return err
-		}
-		return zw.Close()
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
-	return nil
-}
-
-// resultsOrNew refuses a file that exists, is not empty and does not read
-// as soko bench results (package bench recognises them by their records),
-// so that bench merge --out never replaces a file soko did not write.
-func resultsOrNew(path string) error {
-	st, err := os.Stat(path)
-	if err != nil || st.Size() == 0 {
-		return nil
-	}
-	if _, err := bench.ReadFiles(nil, path); err != nil {
-		return fmt.Errorf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
-	}
-	return nil
-}
-
-// gzipped tells whether a results file's name says it is gzipped: such a
-// file is read through gzip everywhere, written gzipped by bench merge
-// --out, which writes the whole file, and refused by bench --out and
-// optimize --out, which append to it (notGzip).
-func gzipped(path string) bool { return strings.HasSuffix(path, ".gz") }
-
-// notGzip refuses, as a usage error before any work, a .gz name for an
-// output that soko appends JSON lines to as it goes: a gzip stream cannot
-// be resumed or trimmed by appending to it.
-func notGzip(cmd, flag, path string) error {
-	if !gzipped(path) {
-		return nil
-	}
-	plain := strings.TrimSuffix(path, ".gz")
-	return usagef("%s: %s %s: soko writes plain JSON lines to %s, appended as it goes, which a gzip file cannot take; give %s and gzip it afterwards (report, bench merge and optimize --from read .gz, and bench merge --out FILE.gz writes one)", cmd, flag, path, flag, plain)
-}
-
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
-const reportDoc = `Reads bench results and prints a Markdown report: levels solved per solver
-per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
-6.2), the thesis's logged numbers beside ours for cbc60 and
-schokoban-microban100, per-level push-count differences of two solvers,
-unique states per tree node (the reversibility-compression paper's Table I)
-and how every run ended, with its times. With --out-dir it also writes
-report.md, levels.md (per-level tables), summary.csv, runs.csv,
-pushdiff.csv, benchstat.txt and the plots (cactus plots of levels solved
-within t among them) in PNG, SVG and PDF at the width of a paper's column.
---benchstat prints the benchstat text instead of the report.
-`
-
-func runReport(args []string, stdout, stderr io.Writer) (err error) {
-	fs, opts := reportFlags()
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return usagef("report: no results files given")
-	}
-	ro := bench.ReportOptions{OutDir: opts.outDir, NoPlots: opts.noPlots}
-	if opts.outDir != "" {
-		if err := outfile.CheckDir(opts.outDir); err != nil {
-			return usagef("report: --out-dir %v", err)
-		}
-		if err := notReportInput(ro, files); err != nil {
-			return err
-		}
-		// One report at a time in a folder: two would mix their files.
-		lock, made, err := outfile.LockDir(opts.outDir)
-		if err != nil {
-			return fmt.Errorf("report: --out-dir %w", err)
-		}
-		defer func() {
-			lock.Close()
-			if made && err != nil {
-				os.Remove(opts.outDir) // made by this run, and still empty
-			}
-		}()
-	}
-	recs, err := bench.ReadFiles(stderr, files...)
-	if err != nil {
-		return err
-	}
-	if len(recs) == 0 {
-		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
-	}
-	if opts.benchstat {
-		return bench.WriteBenchstat(stdout, recs)
-	}
-	if opts.compare != "" {
-		a, b, ok := strings.Cut(opts.compare, ",")
-		if !ok || a == "" || b == "" {
-			return usagef("report: --compare wants A,B")
-		}
-		ro.Compare = [2]string{a, b}
-	}
-	if err := bench.Report(stdout, recs, ro); err != nil {
-		return err
-	}
-	if opts.outDir != "" {
-		fmt.Fprintf(stderr, "report: %s; tables and plots in %s\n", english.Count(len(recs), "run", "runs"), opts.outDir)
-	}
-	return nil
-}
-
-// notReportInput refuses, as a usage error before any work, a results
-// file that report would write over: one that is a file of ro.OutDir of a
-// name report writes there (bench.ReportOptions.Writes), such as
-// out/runs.csv, or a link to it.
-func notReportInput(ro bench.ReportOptions, files []string) error {
-	entries, err := os.ReadDir(ro.OutDir)
-	if err != nil {
-		return nil // a folder to be made holds no input
-	}
-	for _, e := range entries {
-		if !ro.Writes(e.Name()) {
-			continue
-		}
-		path := filepath.Join(ro.OutDir, e.Name())
-		for _, in := range files {
-			if sameFile(in, path) {
-				return usagef("report: --out-dir %s: the input %s is a file report may write there (its tables and plots): soko does not write over what it reads; give another folder, or move the results file", ro.OutDir, in)
-			}
-		}
-	}
-	return nil
-}
-
-type reportConfig struct {
-	outDir, compare    string
-	benchstat, noPlots bool
-}
-
-func reportFlags() (*flag.FlagSet, *reportConfig) {
-	c := &reportConfig{}
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots to `DIR`")
-	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
-	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
-	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
-	return fs, c
 }

@@ -97,22 +97,14 @@ func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	default:
 		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
 	}
-	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
+	l, text, err := levelAndSolution(ctx, "verify", args, stdin)
 	if err != nil {
 		return err
-	}
-	if len(lvls) != 1 {
-		return usagef("verify: %q names %d levels; name exactly one", args[0], len(lvls))
-	}
-	text, err := readSolution(ctx, args[1], stdin)
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
 	}
 	ms, err := level.ParseLURD(text)
 	if err != nil {
 		return fmt.Errorf("verify: solution: %w", err)
 	}
-	l := lvls[0]
 	rep := verify.Replay(l, ms)
 	fmt.Fprintf(stdout, "%s: %s\n", lineName(levelID(l), l.Label()), verdict(rep, *lenient))
 	if rep.CaseStep > 0 && *lenient {
@@ -156,6 +148,23 @@ func verdict(rep verify.Report, lenient bool) string {
 		v += " (" + caseNote(rep) + ")"
 	}
 	return v
+}
+
+// levelAndSolution reads cmd's arguments LEVEL SOLUTION: the one level
+// args[0] names, and the solution text args[1] gives (readSolution).
+func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.Reader) (*level.Level, string, error) {
+	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(lvls) != 1 {
+		return nil, "", usagef("%s: %q names %d levels; name exactly one", cmd, args[0], len(lvls))
+	}
+	text, err := readSolution(ctx, args[1], stdin)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+	}
+	return lvls[0], text, nil
 }
 
 // readSolution reads a solution argument (see verifyDoc): - is standard
@@ -344,6 +353,64 @@ func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprintf(stdout, "%s\n%s", levelID(l), text)
+	}
+	return nil
+}
+
+// verifySok replays every solution of a .sok file: soko verify FILE.sok.
+// A solution section whose moves cannot be read counts as a solution that
+// fails, named by its file, level and line; a step in the wrong letter
+// case fails unless lenient, as for one solution.
+func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer) error {
+	f, err := readSok(ctx, "verify", path)
+	if err != nil {
+		return err
+	}
+	total, bad := 0, 0
+	for _, e := range f.Entries {
+		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
+		for _, u := range e.Unreadable {
+			total++
+			bad++
+			fmt.Fprintf(stdout, "%s: a solution cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
+		}
+		for _, s := range e.Solutions {
+			total++
+			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Label()), s.Line)
+			if e.Unloadable != nil {
+				bad++
+				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
+				continue
+			}
+			rep, err := verify.Check(e.Level, s.LURD)
+			if err != nil {
+				bad++
+				fmt.Fprintf(stdout, "%s: %v\n", where, err)
+				continue
+			}
+			if !accepted(rep, lenient) {
+				bad++
+			}
+			fmt.Fprintf(stdout, "%s: %s\n", where, verdict(rep, lenient))
+		}
+	}
+	if total == 0 {
+		atStart := 0
+		for _, e := range f.Entries {
+			if e.Level != nil && len(e.Solutions) == 0 && solvedAtStart(e.Level) {
+				atStart++
+			}
+		}
+		if atStart == 0 || atStart < len(f.Entries) {
+			return fmt.Errorf("verify: %s has no solutions", path)
+		}
+		// soko solve --out writes no section for a level solved at its start
+		fmt.Fprintf(stdout, "%s: no solutions to replay; its %s solved at the start, needing none\n", path, english.Count(atStart, "level is", "levels are"))
+		return nil
+	}
+	fmt.Fprintf(stdout, "%s: %d of %s solve their levels\n", path, total-bad, english.Count(total, "solution", "solutions"))
+	if bad > 0 {
+		return errSilent
 	}
 	return nil
 }

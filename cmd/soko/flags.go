@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -499,4 +501,43 @@ func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 		fmt.Fprintf(stderr, "%s: -j %d: using %d %s, %d per core\n", cmd, asked, ceiling, unit, maxWorkersPerCore)
 	}
 	return max(1, min(asked, runs, ceiling))
+}
+
+// policyFlags defines --optimize and --metric, the optimizer policy of
+// soko solve and soko bench (solve.Run).
+func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
+	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
+	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
+		m, err := optimize.ParseMetric(s)
+		if err != nil {
+			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
+		}
+		p.Metric = m
+		return nil
+	})
+}
+
+// onOffValue is a flag that is on by default and reads on or off (true
+// or false too). It takes its value as other flags do, --optimize off or
+// --optimize=off, so it is not a boolean flag of package flag, which
+// would not read --optimize off.
+type onOffValue struct{ off *bool }
+
+func (v onOffValue) String() string {
+	if v.off != nil && *v.off {
+		return "off"
+	}
+	return "on"
+}
+
+func (v onOffValue) Set(s string) error {
+	switch s {
+	case "on", "true":
+		*v.off = false
+	case "off", "false":
+		*v.off = true
+	default:
+		return errors.New("want on or off")
+	}
+	return nil
 }

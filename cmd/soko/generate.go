@@ -130,7 +130,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return err
 	}
 	if c.plot != "" {
-		lock, err := takeOut("generate", "--plot", c.plot)
+		lock, err := takeOut("generate", "--plot", c.plot, kindAny)
 		if err != nil {
 			return err
 		}
@@ -177,14 +177,11 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.out == "" {
 		err = write(stdout)
 	} else {
-		lock, lerr := takeOut("generate", "--out", c.out)
+		lock, lerr := takeOut("generate", "--out", c.out, kindLevelFile)
 		if lerr != nil {
 			return lerr
 		}
 		defer lock.Close()
-		if err := sameKind("generate", "--out", c.out, kindLevelFile); err != nil {
-			return err
-		}
 		if err = lock.Replace(write); err != nil {
 			if genErr == nil || !strings.HasPrefix(genErr.Error(), "generate: ") {
 				err = fmt.Errorf("generate: %w", err) // a write: Replace names the file

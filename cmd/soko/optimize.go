@@ -1,28 +1,26 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
-	"soko/bench"
-	"soko/internal/ctxio"
 	"soko/internal/english"
-	"soko/internal/jsonl"
 	"soko/internal/outfile"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
 	"soko/optimize"
+	"soko/sokfile"
+	"soko/verify"
 )
 
 const optimizeDoc = `Shortens a solution: reads it as its pushes with shortest walks between
@@ -179,18 +177,11 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if c.from != "" {
 		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, stderr, yield) }
 	} else {
-		lvls, err := levels.ResolveAll(ctx, pos[:1], stdin)
+		l, text, err := levelAndSolution(ctx, "optimize", pos, stdin)
 		if err != nil {
 			return err
 		}
-		if len(lvls) != 1 {
-			return usagef("optimize: %q names %d levels; name exactly one", pos[0], len(lvls))
-		}
-		text, err := readSolution(ctx, pos[1], stdin)
-		if err != nil {
-			return fmt.Errorf("optimize: %w", err)
-		}
-		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: lvls[0], lurd: text}) }
+		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: l, lurd: text}) }
 	}
 	var out *optimizeOut
 	if c.out != "" {
@@ -285,372 +276,6 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return nil
 }
 
-// optimizeJob is one solution to optimize.
-type optimizeJob struct {
-	level  *level.Level
-	lurd   string
-	solver string
-}
-
-// key names the job in an --out file: its level and solver.
-func (j optimizeJob) key() string { return levelID(j.level) + "|" + j.solver }
-
-// maxFromFile is the largest results file --from reads, as for level files.
-const maxFromFile = level.MaxInput
-
-// eachFrom reads the solved records of a results file one at a time and
-// gives each to yield as it is read: 'soko bench' records (status solved
-// and verified) or 'soko solve --json' ones. The file is read as it goes
-// (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
-// ends. A last line cut short after whole records (jsonl.CutShort) is left
-// out, and said so on stderr. A line that is not such a record (not a JSON
-// object, no level or status, a result of soko optimize) is an error
-// naming it, and so is a file without one record that has a solution,
-// saying what the records lacked. A record without level_hash (older
-// files, and every record soko wrote before it recorded the hash) is taken
-// for the level its address names now, and a note on stderr says how many
-// were not checked.
-func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(optimizeJob) error) error {
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() > maxFromFile {
-		return fmt.Errorf("optimize: results file %s: %d MiB, more than the %d MiB a results file may take; split it",
-			path, st.Size()>>20, maxFromFile>>20)
-	}
-	f, err := ctxio.Open(ctx, path)
-	if errors.Is(err, os.ErrNotExist) {
-		return usagef("optimize: results file %s does not exist", path)
-	}
-	if err != nil {
-		return err
-	}
-	if f, err = jsonl.Unzip(f, path); err != nil {
-		return err
-	}
-	defer f.Close()
-	lines := jsonl.NewReader(&cappedReader{r: f, left: maxFromFile}, path)
-	type resolved struct {
-		level *level.Level
-		hash  string
-	}
-	cache := map[string]resolved{} // level address → level, read once
-	var n fromCounts
-	for {
-		text, newline, err := lines.Line()
-		if err == io.EOF {
-			return n.end(path, stderr)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			return fmt.Errorf("optimize: results file %w", err)
-		}
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		line := lines.N()
-		text = bytes.TrimSpace(text)
-		if len(text) == 0 {
-			continue
-		}
-		var r struct {
-			Level     string `json:"level"`
-			LevelHash string `json:"level_hash"`
-			Status    string `json:"status"`
-			Verified  *bool  `json:"verified"`
-			Solver    string `json:"solver"`
-			Algo      string `json:"algo"`
-			Solution  string `json:"solution"`
-			Metric    string `json:"metric"` // a result of soko optimize has one
-		}
-		if err := json.Unmarshal(text, &r); err != nil {
-			var typeErr *json.UnmarshalTypeError
-			switch {
-			case jsonl.Spliced(text):
-				return fmt.Errorf("%s:%d: a JSON value with more after it on one line, not one record", path, line)
-			case !newline && n.records > 0 && jsonl.CutShort(text, "{"):
-				fmt.Fprintln(stderr, "optimize: "+bench.CutNote(path, line, "left out"))
-				return n.end(path, stderr)
-			case text[0] != '{' && json.Valid(text):
-				return fmt.Errorf("%s:%d: not a record: a JSON %s, where a record of soko bench or soko solve --json is an object", path, line, jsonKind(text[0]))
-			case errors.As(err, &typeErr) && typeErr.Field != "":
-				return fmt.Errorf("%s:%d: not a record: its %q is a JSON %s", path, line, typeErr.Field, typeErr.Value)
-			}
-			return fmt.Errorf("%s:%d: not a record: %v", path, line, err)
-		}
-		switch {
-		case r.Level == "":
-			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no level", path, line)
-		case r.Status == "" && r.Metric != "":
-			return fmt.Errorf("%s:%d: a result of soko optimize, not a record of soko bench or soko solve --json: --from takes the records of the runs to optimize", path, line)
-		case r.Status == "":
-			return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no status", path, line)
-		}
-		n.records++
-		switch {
-		case r.Status != "solved":
-			n.unsolved++
-			continue
-		case r.Solution == "":
-			n.noSolution++
-			continue
-		case r.Verified != nil && !*r.Verified:
-			n.unverified++
-			continue
-		}
-		l, ok := cache[r.Level]
-		if !ok {
-			if err := recordedFile(r.Level); err != nil {
-				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
-			}
-			lvls, err := levels.ResolveAll(ctx, []string{r.Level}, nil)
-			if err != nil {
-				return fmt.Errorf("%s:%d: level %q: %v", path, line, r.Level, err)
-			}
-			if len(lvls) != 1 {
-				return fmt.Errorf("%s:%d: level %q names %d levels", path, line, r.Level, len(lvls))
-			}
-			l = resolved{lvls[0], bench.LevelHash(lvls[0])}
-			cache[r.Level] = l
-		}
-		if r.LevelHash != "" && r.LevelHash != l.hash { // the record was run on another board than the address names now
-			return fmt.Errorf("%s:%d: level %q is not the level this record was run on: the record's level_hash is %s, the level's is %s",
-				path, line, r.Level, r.LevelHash, l.hash)
-		}
-		if r.LevelHash == "" {
-			n.noHash++
-		}
-		n.solutions++
-		solverName := r.Solver
-		if solverName == "" {
-			solverName = r.Algo
-		}
-		if err := yield(optimizeJob{level: l.level, lurd: r.Solution, solver: solverName}); err != nil {
-			return err
-		}
-	}
-}
-
-// fromCounts counts the records of an --from file by what optimize does
-// with them.
-type fromCounts struct {
-	records    int // records read
-	solutions  int // records with a solution, given to optimize
-	unsolved   int // status other than solved
-	noSolution int // solved, with the solution left out (--no-solution)
-	unverified int // solved, but the verifier refused the solution
-	noHash     int // given to optimize without a level_hash to check
-}
-
-// end is the outcome of a file read to its end: an error when no record
-// had a solution, saying what the records lacked; otherwise nil, after a
-// note on the records whose level was not checked.
-func (n fromCounts) end(path string, stderr io.Writer) error {
-	if n.solutions == 0 {
-		if n.records == 0 {
-			return fmt.Errorf("optimize: results file %s holds no records", path)
-		}
-		var why []string
-		if n.noSolution > 0 {
-			why = append(why, fmt.Sprintf("%d solved without the solution recorded (written with --no-solution)", n.noSolution))
-		}
-		if n.unverified > 0 {
-			why = append(why, fmt.Sprintf("%d solved with a solution the verifier refused", n.unverified))
-		}
-		if n.unsolved > 0 {
-			why = append(why, fmt.Sprintf("%d not solved", n.unsolved))
-		}
-		return fmt.Errorf("optimize: results file %s has no record with a solution to optimize: of %s, %s",
-			path, english.Count(n.records, "record", "records"), strings.Join(why, ", "))
-	}
-	if n.noHash > 0 {
-		fmt.Fprintf(stderr, "optimize: %s: %s no level_hash (written by an older soko): each is taken for the level its address names now, unchecked\n",
-			path, english.Count(n.noHash, "record has", "records have"))
-	}
-	return nil
-}
-
-// jsonKind names the kind of JSON value that starts with c.
-func jsonKind(c byte) string {
-	switch c {
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
-// cappedReader reads r and fails once more than left bytes come.
-type cappedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (c *cappedReader) Read(p []byte) (int, error) {
-	if c.left < 0 {
-		return 0, fmt.Errorf("larger than the %d MiB a results file may take", maxFromFile>>20)
-	}
-	if int64(len(p)) > c.left+1 {
-		p = p[:c.left+1]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	if c.left < 0 {
-		return 0, fmt.Errorf("larger than the %d MiB a results file may take", maxFromFile>>20)
-	}
-	return n, err
-}
-
-// optimizeOut is the --out file: one JSON line per optimized solution,
-// appended, and the keys of those already in it, which a run again skips.
-// Like bench's results (bench.Results), it follows its path when another
-// file is renamed over it: before each write, the file now at the path is
-// taken (locked, recognised as optimize's) and given the lines this run
-// wrote to the old one that it lacks, and stderr is told; where it cannot
-// be, the write fails, naming the file and the results lost with the old
-// one.
-type optimizeOut struct {
-	path   string
-	f      *os.File
-	done   map[string]bool
-	mine   []optimizedAt // the results this run wrote to f
-	stderr io.Writer
-}
-
-// optimizedAt is where a result this run wrote lies in its file.
-type optimizedAt struct {
-	off int64
-	len int
-	key string
-}
-
-func openOptimizeOut(path string) (*optimizeOut, error) {
-	f, err := outfile.OpenAppend(path) // locked: one writer at a time
-	if err != nil {
-		return nil, err
-	}
-	o := &optimizeOut{path: path, f: f, done: map[string]bool{}}
-	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
-		r, err := parseOptimized(line)
-		if err == nil {
-			o.done[r.Level+"|"+r.Solver] = true
-		}
-		return err
-	})
-	if errors.Is(err, jsonl.ErrGzip) {
-		err = fmt.Errorf("--out %s is gzip-compressed: optimize --out appends plain JSON lines; gunzip it first, or give a new file", path)
-	}
-	if err == nil {
-		err = outfile.Trim(f, tail.Keep)
-	}
-	if err == nil && tail.Newline { // a last result without its newline: end it, not splice the next to it
-		_, err = f.Write([]byte{'\n'})
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return o, nil
-}
-
-// optimizedPrefix is how every line of an --out file begins (Level is
-// optimized's first field); a last line that begins so but is not a result
-// was cut short by a kill.
-const optimizedPrefix = `{"level":"`
-
-// parseOptimized reads one line of an --out file: a result of soko
-// optimize has a level and a metric and no key, which a record of soko
-// bench has.
-func parseOptimized(line []byte) (optimized, error) {
-	var r struct {
-		optimized
-		Key string `json:"key"`
-	}
-	if err := json.Unmarshal(line, &r); err != nil || r.Level == "" || r.Metric == "" || r.Key != "" {
-		what := "not a result of soko optimize"
-		if r.Key != "" {
-			what = "a record of soko bench, not a result of soko optimize"
-		}
-		return optimized{}, fmt.Errorf("%s; give --out a new file or one soko optimize wrote", what)
-	}
-	return r.optimized, nil
-}
-
-// write appends one result as one line, so that the file holds whole
-// results whenever the process stops.
-func (o *optimizeOut) write(r optimized) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	if err := o.follow(); err != nil {
-		return err
-	}
-	off, err := o.f.Seek(0, io.SeekCurrent)
-	if err == nil {
-		_, err = o.f.Write(append(b, '\n'))
-	}
-	if err != nil {
-		return fmt.Errorf("optimize: writing --out %s: %w", o.path, err)
-	}
-	o.mine = append(o.mine, optimizedAt{off: off, len: len(b) + 1, key: r.Level + "|" + r.Solver})
-	return nil
-}
-
-// follow takes the file now at the path when it is not the one held
-// (optimizeOut).
-func (o *optimizeOut) follow() error {
-	moved, removed := outfile.Moved(o.f, o.path)
-	if !moved {
-		return nil
-	}
-	lost := func(n int) string {
-		if n == 0 {
-			return "every result this run wrote is in the new file"
-		}
-		return fmt.Sprintf("%s this run wrote went only to the old file, gone with it, and will be optimized again on a run again", english.Count(n, "result", "results"))
-	}
-	if removed {
-		return fmt.Errorf("optimize: --out %s was removed while this run wrote it; %s", o.path, lost(len(o.mine)))
-	}
-	no, err := openOptimizeOut(o.path)
-	if err != nil {
-		return fmt.Errorf("optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it, and the new one cannot be taken: %w; %s", o.path, err, lost(len(o.mine)))
-	}
-	var missing []optimizedAt
-	for _, w := range o.mine {
-		if !no.done[w.key] {
-			missing = append(missing, w)
-		}
-	}
-	for _, w := range missing {
-		line := make([]byte, w.len)
-		_, err := o.f.ReadAt(line, w.off)
-		if err == nil {
-			_, err = no.f.Write(line)
-		}
-		if err != nil {
-			no.f.Close()
-			return fmt.Errorf("optimize: --out %s was replaced while this run wrote it, and copying its results to the new file failed: %w; %s", o.path, err, lost(len(missing)))
-		}
-	}
-	o.f.Close()
-	o.f, o.mine = no.f, nil
-	maps.Copy(o.done, no.done)
-	copied := ""
-	if len(missing) > 0 {
-		copied = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(len(missing), "result", "results"))
-	}
-	fmt.Fprintf(o.stderr, "optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it; writing on to the new file%s\n", o.path, copied)
-	return nil
-}
-
-func (o *optimizeOut) close() error { return o.f.Close() }
-
 func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status io.Writer) optimized {
 	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Metric: c.metric.String()}
 	moves, err := level.ParseLURD(j.lurd)
@@ -720,41 +345,111 @@ func printOptimized(w io.Writer, r optimized, noLURD bool) {
 	}
 }
 
-// policyFlags defines --optimize and --metric, the optimizer policy of
-// soko solve and soko bench (optimize.Solve).
-func policyFlags(fs *flag.FlagSet, p *optimize.Policy) {
-	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
-	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
-		m, err := optimize.ParseMetric(s)
-		if err != nil {
-			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
-		}
-		p.Metric = m
-		return nil
-	})
-}
-
-// onOffValue is a flag that is on by default and reads on or off (true
-// or false too). It takes its value as other flags do, --optimize off or
-// --optimize=off, so it is not a boolean flag of package flag, which
-// would not read --optimize off.
-type onOffValue struct{ off *bool }
-
-func (v onOffValue) String() string {
-	if v.off != nil && *v.off {
-		return "off"
+// optimizeSok shortens the best solution of each level of a .sok file and
+// writes the file in place: soko optimize FILE.sok. The optimized solution
+// is added beside the old ones, or with --replace replaces those it is at
+// least as good as in pushes and moves.
+func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, stderr io.Writer) error {
+	switch {
+	case c.out != "":
+		return usagef("optimize: FILE.sok is written in place; --out is for LEVEL SOLUTION and --from")
+	case len(c.compare) > 0:
+		return usagef("optimize: --compare needs --from")
 	}
-	return "on"
-}
-
-func (v onOffValue) Set(s string) error {
-	switch s {
-	case "on", "true":
-		*v.off = false
-	case "off", "false":
-		*v.off = true
-	default:
-		return errors.New("want on or off")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		_, err = readSok(ctx, "optimize", path) // the usage error of a missing input
+		return err
+	}
+	o, err := openSokOut(ctx, "optimize", "FILE.sok", path)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	o.replace = c.replace
+	f := o.read
+	var status io.Writer
+	if progress.IsTerminal(stderr) {
+		status = stderr
+	}
+	keep := *c
+	keep.noLURD = false // the file needs the solutions
+	enc := json.NewEncoder(stdout)
+	done, failed := 0, 0
+	for _, e := range f.Entries {
+		if ctx.Err() != nil {
+			break
+		}
+		best := bestSolution(e, c.metric)
+		if best == nil {
+			continue
+		}
+		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
+		done++
+		noteCase(stderr, r)
+		lurd := r.Solution
+		if c.noLURD {
+			r.Solution = ""
+		}
+		if c.json {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		} else {
+			printOptimized(stdout, r, c.noLURD)
+		}
+		if r.Error != "" {
+			failed++
+			continue
+		}
+		from := best.Solver
+		if from == "" {
+			from = "a solution"
+		}
+		o.add(levels.Entry{Level: e.Level}, lurd, "soko optimize --metric "+c.metric.String()+" (from "+from+")")
+	}
+	if len(o.adds) > 0 {
+		o.onlyAdded = true
+		if err := o.save(ctx, stderr); err != nil {
+			return err
+		}
+	}
+	w := stdout
+	if c.json {
+		w = stderr
+	}
+	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
+		c.metric, english.Count(o.added, "solution", "solutions"), path)
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case done == 0:
+		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
+	case failed > 0:
+		return errSilent
 	}
 	return nil
+}
+
+// bestSolution is the entry's shortest solution in m among those that
+// solve its level, one written in its right letter case before any that
+// is not (which optimize refuses without --lenient-case), or nil.
+func bestSolution(e *sokfile.Entry, m optimize.Metric) *sokfile.Solution {
+	if e.Level == nil {
+		return nil
+	}
+	var best *sokfile.Solution
+	var bestScore optimize.Score
+	bestSound := false
+	for _, s := range e.Solutions {
+		rep, err := verify.Check(e.Level, s.LURD)
+		if err != nil || !rep.Solved {
+			continue
+		}
+		sound := rep.CaseStep == 0
+		sc := optimize.Score{Pushes: rep.Pushes, Moves: rep.Moves}
+		if best == nil || (sound && !bestSound) || (sound == bestSound && m.Better(sc, bestScore)) {
+			best, bestScore, bestSound = s, sc, sound
+		}
+	}
+	return best
 }

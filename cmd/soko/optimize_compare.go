@@ -61,16 +61,12 @@ func readLengths(path string, into lengthsBy) error {
 		switch {
 		case text == "":
 		case strings.HasPrefix(text, "{"):
-			var r struct {
-				Level, Status, Solver, Algo string
-				Verified                    *bool
-				Pushes, Moves               int
-			}
+			var r runLine
 			if err := json.Unmarshal([]byte(text), &r); err != nil {
 				return fmt.Errorf("%s:%d: %v", path, line, err)
 			}
 			if r.Status == "solved" && (r.Verified == nil || *r.Verified) {
-				add(r.Solver+r.Algo, r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})
+				add(r.solverName(), r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})
 			}
 		case header == nil:
 			header = strings.Split(text, "\t")

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +15,11 @@ import (
 	"slices"
 	"strings"
 
+	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/level"
 	"soko/levels"
+	"soko/nn"
 )
 
 // checkOut refuses, as a usage error and before any work, an output path
@@ -31,15 +39,23 @@ func checkOut(cmd, flag, path string) error {
 // takeOut checks and locks, before any work, a file of cmd's flag that is
 // written whole at the end (a model, a plot, a .sok collection), so that
 // a file that cannot be written fails at once, not after hours, and no
-// other soko writes it meanwhile. The caller closes the lock once written;
-// writes to path through package outfile go through it.
-func takeOut(cmd, flag, path string) (*outfile.Lock, error) {
+// other soko writes it meanwhile; a file there that is not empty must be
+// of kind k (sameKind; kindAny: the caller checks it). The caller closes
+// the lock once written; writes to path through package outfile go
+// through it.
+func takeOut(cmd, flag, path string, k fileKind) (*outfile.Lock, error) {
 	if err := outfile.CheckReplace(path); err != nil {
 		return nil, usagef("%s: %s %v", cmd, flag, err)
 	}
 	l, err := outfile.Take(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err)
+	}
+	if k.name != "" { // not kindAny
+		if err := sameKind(cmd, flag, path, k); err != nil {
+			l.Close()
+			return nil, err
+		}
 	}
 	return l, nil
 }
@@ -214,4 +230,352 @@ func dropEmpty(path string, made bool, failed error) {
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
 		os.Remove(outfile.Target(path)) // the file made; a link to it is kept
 	}
+}
+
+// gzipped tells whether a results file's name says it is gzipped: such a
+// file is read through gzip everywhere, written gzipped by bench merge
+// --out, which writes the whole file, and refused by bench --out and
+// optimize --out, which append to it (notGzip).
+func gzipped(path string) bool { return strings.HasSuffix(path, ".gz") }
+
+// notGzip refuses, as a usage error before any work, a .gz name for an
+// output that soko appends JSON lines to as it goes: a gzip stream cannot
+// be resumed or trimmed by appending to it.
+func notGzip(cmd, flag, path string) error {
+	if !gzipped(path) {
+		return nil
+	}
+	plain := strings.TrimSuffix(path, ".gz")
+	return usagef("%s: %s %s: soko writes plain JSON lines to %s, appended as it goes, which a gzip file cannot take; give %s and gzip it afterwards (report, bench merge and optimize --from read .gz, and bench merge --out FILE.gz writes one)", cmd, flag, path, flag, plain)
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// A fileKind is a kind of file soko writes whole or merges into (a trace,
+// a profile, a model, a plot, a level file). An output that exists and is
+// not empty must be of its kind, so that a flag given the wrong name
+// (notes, a model, a results file, the user's document) is refused before
+// any work instead of being replaced or rewritten.
+type fileKind struct {
+	name  string                 // for messages: "a trace"
+	limit int64                  // bytes read to recognise it
+	is    func(data []byte) bool // data, at most limit bytes, is of the kind
+	// short is the fewest bytes a file of the kind has: a shorter one is
+	// said to be too short for it, whatever its bytes.
+	short int
+	// levels is set for level files: the file's levels are scanned
+	// (streamed, up to the first) instead of read whole.
+	levels bool
+	// sokHeader is set for .sok collections merged into: a text file
+	// named *.sok with no level yet (its header: Title:, Author:,
+	// comments) is taken, and kept above the levels added.
+	sokHeader bool
+}
+
+// headLimit is how much of a file is read to tell whether it is text, and
+// to say what a file not of the kind holds.
+const headLimit = 1 << 20
+
+var (
+	// kindTrace is soko solve --trace: JSON lines whose first is a trace
+	// record (solver.Trace: "level", "event", "t_s").
+	kindTrace = fileKind{name: "a soko trace (JSON lines of trace records)", limit: headLimit, is: isTrace}
+	// kindProfile is --cpuprofile and --memprofile: runtime/pprof's
+	// format, a gzip-compressed protocol buffer.
+	kindProfile = fileKind{name: "a pprof profile (gzip-compressed protocol buffer)", limit: 64 << 10, is: isProfile, short: 18}
+	// kindModel is a model of train, train-dist and train-puct.
+	kindModel = fileKind{name: "a soko model", limit: 8, is: nn.IsModel, short: 8}
+	// kindPlot is a plot (train --plot, generate --plot): an image or
+	// document in one of the formats plots are written in (plotFormats).
+	kindPlot = fileKind{name: "a plot (PNG, PDF, SVG, EPS, JPEG, TIFF or gonum's TeX)", limit: 4 << 10, is: isPlot}
+	// kindLevels is a .sok collection merged into (solve --out, bench
+	// --sok, optimize FILE.sok): text holding at least one level, loadable
+	// or not, or, named *.sok, only a header so far.
+	kindLevels = fileKind{name: "a level file", limit: level.MaxInput + 1, levels: true, sokHeader: true}
+	// kindLevelFile is a level file written whole (generate --out): text
+	// holding at least one level, loadable or not.
+	kindLevelFile = fileKind{name: "a level file", limit: level.MaxInput + 1, levels: true}
+	// kindAny is no kind: takeOut leaves what the file holds to its
+	// caller (a plot's format is checked with its extension, checkPlot).
+	kindAny = fileKind{}
+)
+
+// sameKind refuses, as a usage error, a file at path of cmd's flag that
+// exists, is not empty and is not of kind k, naming it and what it seems
+// to hold. A path that does not exist, or is not a regular file (which
+// checkOut refuses), passes. A level file is streamed, never read whole.
+func sameKind(cmd, flag, path string, k fileKind) error {
+	data, err := readExisting(path, headLimit) // what it seems to hold is told from up to headLimit bytes
+	if err != nil {
+		return fmt.Errorf("%s: %s %w", cmd, flag, err)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if k.levels {
+		return k.checkFile(cmd, flag, path, data)
+	}
+	if k.is(data[:min(len(data), int(k.limit))]) {
+		return nil
+	}
+	return k.check(cmd, flag, path, data)
+}
+
+// checkFile is check for a level kind on the file at path, whose first
+// bytes are head: the levels are counted from the file as it streams.
+func (k fileKind) checkFile(cmd, flag, path string, head []byte) error {
+	if !isText(head) {
+		return k.refuse(cmd, flag, path, k.seems(head))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%s: %s %s cannot be read to tell what it holds: %w", cmd, flag, path, err)
+	}
+	defer f.Close()
+	return k.checkLevels(cmd, flag, path, head, f)
+}
+
+// check is sameKind on data, the file at path as read (at most k.limit
+// bytes; nil when there is none).
+func (k fileKind) check(cmd, flag, path string, data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	if k.levels {
+		head := data[:min(len(data), headLimit)]
+		if !isText(head) {
+			return k.refuse(cmd, flag, path, k.seems(head))
+		}
+		return k.checkLevels(cmd, flag, path, head, bytes.NewReader(data))
+	}
+	if k.is(data) {
+		return nil
+	}
+	return k.refuse(cmd, flag, path, k.seems(data))
+}
+
+// checkLevels tells whether r, text starting with head, holds a level (or
+// is blank, or is a .sok's header for k.sokHeader), reading up to its
+// first level only.
+func (k fileKind) checkLevels(cmd, flag, path string, head []byte, r io.Reader) error {
+	n, err := scanLevels(r, 1)
+	switch {
+	case n > 0 || len(head) < headLimit && len(bytes.TrimSpace(head)) == 0 && err == nil:
+		return nil
+	case errors.Is(err, level.ErrTooLarge):
+		return k.refuse(cmd, flag, path, fmt.Sprintf("text larger than the limit of %d bytes for a level file, with no level before it", level.MaxInput))
+	case err != nil:
+		return k.refuse(cmd, flag, path, "text that does not read as levels ("+err.Error()+")")
+	case k.sokHeader && strings.EqualFold(filepath.Ext(path), ".sok"):
+		return nil // a .sok's header, no level yet
+	}
+	return k.refuse(cmd, flag, path, k.seems(head))
+}
+
+// refuse is the usage error for a file at path that is not of kind k and
+// holds what.
+func (k fileKind) refuse(cmd, flag, path, what string) error {
+	return usagef("%s: %s %s exists and is not %s: it holds %s; soko does not write over a file of another kind: give a new or empty file, or remove this one first",
+		cmd, flag, path, k.name, what)
+}
+
+// readExisting reads at most limit bytes of the regular file at path; nil
+// when there is no such file.
+func readExisting(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !st.Mode().IsRegular() {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err // the path is named once
+		}
+		return nil, fmt.Errorf("%s cannot be read to tell what it holds: %w", path, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+// isGzip tells whether data starts with gzip's magic.
+func isGzip(data []byte) bool { return bytes.HasPrefix(data, []byte{0x1f, 0x8b}) }
+
+// isProfile tells whether data, the start of a file, can be a pprof
+// profile: gzip whose content, as far as data goes, is neither text (JSON
+// lines, levels: a protocol buffer is binary) nor a tar archive.
+func isProfile(data []byte) bool {
+	inner, ok := gunzipHead(data)
+	return ok && !isTar(inner) && (len(inner) == 0 || !isText(inner))
+}
+
+// gunzipHead decompresses the start of data, gzip, as far as data goes (at
+// most 4 KiB of content); ok is false when data is not gzip.
+func gunzipHead(data []byte) (inner []byte, ok bool) {
+	if !isGzip(data) {
+		return nil, false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, true // a header cut short: too little to tell
+	}
+	inner, _ = io.ReadAll(io.LimitReader(zr, 4<<10)) // what decompressed before data ends
+	return inner, true
+}
+
+// isTar tells whether data starts with a POSIX or GNU tar header.
+func isTar(data []byte) bool {
+	if len(data) < 262 || !bytes.HasPrefix(data[257:], []byte("ustar")) {
+		return false
+	}
+	_, err := tar.NewReader(bytes.NewReader(data)).Next()
+	return err == nil || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// isPlot tells whether data starts as a plot written in one of
+// plotFormats does.
+func isPlot(data []byte) bool {
+	for _, magic := range []string{"\x89PNG\r\n\x1a\n", "%PDF-", "%!PS-Adobe", "\xff\xd8\xff", "II*\x00", "MM\x00*", "<svg", "%%% generated by gonum/plot"} {
+		if bytes.HasPrefix(data, []byte(magic)) {
+			return true
+		}
+	}
+	return bytes.HasPrefix(data, []byte("<?xml")) && bytes.Contains(data, []byte("<svg"))
+}
+
+// isTrace tells whether data is blank or its first line is a trace record.
+func isTrace(data []byte) bool {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return true
+	}
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	var rec map[string]json.RawMessage
+	if json.Unmarshal(line, &rec) != nil {
+		return false
+	}
+	_, level := rec["level"]
+	_, event := rec["event"]
+	_, ts := rec["t_s"]
+	return level && event && ts
+}
+
+// errEnough stops scanLevels once it has counted enough.
+var errEnough = errors.New("enough levels")
+
+// scanLevels counts the levels of a collection file's content, loadable or
+// not, streaming it, up to most when most > 0.
+func scanLevels(r io.Reader, most int) (int, error) {
+	n := 0
+	_, err := level.ScanCollection(bufio.NewReader(r), "", func(*level.Level, *level.Unloadable) error {
+		n++
+		if most > 0 && n >= most {
+			return errEnough
+		}
+		return nil
+	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
+	return n, err
+}
+
+// textOf decodes data as package level reads a level file (UTF-8 or any
+// 8-bit encoding such as Latin-1, with or without a UTF-8 byte order mark,
+// or UTF-16 with one) and refuses what is not text: a NUL or other control
+// byte than tab, line and page ends, saying where. Bytes that are not
+// UTF-8 are text: level files in Latin-1 or Windows-1252 are read, so
+// they are written back.
+func textOf(data []byte) (string, error) {
+	text, err := level.Text(data, "")
+	if err != nil {
+		return "", err
+	}
+	if i := bytes.IndexFunc([]byte(text), isControl); i >= 0 {
+		if text[i] == 0 {
+			return "", fmt.Errorf("a NUL byte at offset %d", i)
+		}
+		return "", fmt.Errorf("a control byte 0x%02x at offset %d", text[i], i)
+	}
+	return text, nil
+}
+
+// isControl is a control character that text does not hold.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != '\v' && r != 0x1a || r == 0x7f
+}
+
+// isText tells whether data is text (textOf).
+func isText(data []byte) bool {
+	_, err := textOf(data)
+	return err == nil
+}
+
+// seems says what data, the start of a file that is not empty and not of
+// kind k, seems to hold, in the terms of k: only a level file's refusal
+// talks of levels a text has not.
+func (k fileKind) seems(data []byte) string {
+	if len(data) < k.short && !nn.IsModel(data) {
+		return fmt.Sprintf("%s, too short for %s", english.Count(len(data), "byte", "bytes"), k.name)
+	}
+	switch {
+	case nn.IsModel(data):
+		return "a soko model"
+	case isGzip(data):
+		inner, _ := gunzipHead(data)
+		switch {
+		case isTar(inner):
+			return "a gzip-compressed tar archive"
+		case len(inner) > 0 && isText(inner):
+			return "gzip-compressed text (a .gz file of results or levels, not a profile)"
+		}
+		return "gzip-compressed data (a profile or a .gz file)"
+	case isPlot(data):
+		return "an image or document (" + plotFormat(data) + ")"
+	}
+	text, err := textOf(data)
+	if err != nil {
+		return "binary data, not text (" + err.Error() + ")"
+	}
+	if len(strings.TrimSpace(text)) > 0 && isTrace([]byte(text)) {
+		return "a soko trace"
+	}
+	first := strings.TrimSpace(text)
+	first, _, _ = strings.Cut(first, "\n")
+	if json.Valid([]byte(first)) && strings.HasPrefix(first, "{") {
+		return "JSON lines (results or records), not levels"
+	}
+	switch n, err := scanLevels(bytes.NewReader(data), 0); {
+	case err != nil && k.levels:
+		return "text that does not read as levels (" + err.Error() + ")"
+	case err == nil && n > 0 && len(data) < headLimit:
+		return "a level file (" + english.Count(n, "level", "levels") + ")"
+	case err == nil && n > 0:
+		return "a level file (" + english.Count(n, "level", "levels") + " in its first MiB)"
+	case k.levels:
+		return "text with no level in it"
+	}
+	if len(first) > 40 {
+		first = first[:40] + "…"
+	}
+	return fmt.Sprintf("text (%s, the first line %q)", english.Count(len(data), "byte", "bytes"), first)
+}
+
+// plotFormat names the format of data, a plot (isPlot).
+func plotFormat(data []byte) string {
+	for _, f := range []struct{ magic, name string }{
+		{"\x89PNG", "a PNG image"}, {"%PDF-", "a PDF document"}, {"%!PS", "an EPS document"}, {"\xff\xd8", "a JPEG image"},
+		{"II*", "a TIFF image"}, {"MM\x00", "a TIFF image"}, {"%%%", "a TeX picture"},
+	} {
+		if bytes.HasPrefix(data, []byte(f.magic)) {
+			return f.name
+		}
+	}
+	return "an SVG image"
 }

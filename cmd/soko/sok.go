@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,10 +16,8 @@ import (
 	"soko/internal/ctxio"
 	"soko/internal/english"
 	"soko/internal/outfile"
-	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
-	"soko/optimize"
 	"soko/sokfile"
 	"soko/solver"
 	"soko/verify"
@@ -31,7 +27,7 @@ import (
 // exist is a usage error, as for other inputs.
 func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
 	f, err := ctxio.Open(ctx, path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("%s: no such .sok file %s (want LEVEL SOLUTION or FILE.sok)", cmd, path)
 	}
 	if err != nil {
@@ -76,12 +72,8 @@ type sokAdd struct {
 // for it is rewritten as a .sok: a model, a results file, an image or
 // notes are never merged into. The caller closes it.
 func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
-	lock, err := takeOut(cmd, flag, path)
+	lock, err := takeOut(cmd, flag, path, kindLevels) // told streaming, before the file is read whole
 	if err != nil {
-		return nil, err
-	}
-	if err := sameKind(cmd, flag, path, kindLevels); err != nil {
-		lock.Close() // told streaming, before the file is read whole
 		return nil, err
 	}
 	o := &sokOut{cmd: cmd, flag: flag, path: path, lock: lock, replace: true}
@@ -97,7 +89,7 @@ func openSokOut(ctx context.Context, cmd, flag, path string) (*sokOut, error) {
 // none yet, and a usage error when it is not a level collection
 // (kindLevels).
 func readSokOut(ctx context.Context, cmd, flag, path string) (*sokfile.File, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return sokfile.New(), nil
 	}
 	fh, err := ctxio.Open(ctx, path)
@@ -167,7 +159,7 @@ func (o *sokOut) merge() (*sokfile.File, error) {
 func (o *sokOut) readNow() (*sokfile.File, error) {
 	st, err := os.Stat(o.path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist):
 		return sokfile.New(), nil // removed meanwhile: made again
 	case err != nil:
 		return nil, err
@@ -383,171 +375,4 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 		name += ", optimized for pushes"
 	}
 	o.add(e, lurd, name)
-}
-
-// verifySok replays every solution of a .sok file: soko verify FILE.sok.
-// A solution section whose moves cannot be read counts as a solution that
-// fails, named by its file, level and line; a step in the wrong letter
-// case fails unless lenient, as for one solution.
-func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer) error {
-	f, err := readSok(ctx, "verify", path)
-	if err != nil {
-		return err
-	}
-	total, bad := 0, 0
-	for _, e := range f.Entries {
-		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
-		for _, u := range e.Unreadable {
-			total++
-			bad++
-			fmt.Fprintf(stdout, "%s: a solution cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
-		}
-		for _, s := range e.Solutions {
-			total++
-			where := fmt.Sprintf("%s: solution at line %d", lineName(le.ID(), le.Label()), s.Line)
-			if e.Unloadable != nil {
-				bad++
-				fmt.Fprintf(stdout, "%s: level cannot be loaded: %v\n", where, e.Unloadable.Err)
-				continue
-			}
-			rep, err := verify.Check(e.Level, s.LURD)
-			if err != nil {
-				bad++
-				fmt.Fprintf(stdout, "%s: %v\n", where, err)
-				continue
-			}
-			if !accepted(rep, lenient) {
-				bad++
-			}
-			fmt.Fprintf(stdout, "%s: %s\n", where, verdict(rep, lenient))
-		}
-	}
-	if total == 0 {
-		atStart := 0
-		for _, e := range f.Entries {
-			if e.Level != nil && len(e.Solutions) == 0 && solvedAtStart(e.Level) {
-				atStart++
-			}
-		}
-		if atStart == 0 || atStart < len(f.Entries) {
-			return fmt.Errorf("verify: %s has no solutions", path)
-		}
-		// soko solve --out writes no section for a level solved at its start
-		fmt.Fprintf(stdout, "%s: no solutions to replay; its %s solved at the start, needing none\n", path, english.Count(atStart, "level is", "levels are"))
-		return nil
-	}
-	fmt.Fprintf(stdout, "%s: %d of %s solve their levels\n", path, total-bad, english.Count(total, "solution", "solutions"))
-	if bad > 0 {
-		return errSilent
-	}
-	return nil
-}
-
-// optimizeSok shortens the best solution of each level of a .sok file and
-// writes the file in place: soko optimize FILE.sok. The optimized solution
-// is added beside the old ones, or with --replace replaces those it is at
-// least as good as in pushes and moves.
-func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, stderr io.Writer) error {
-	switch {
-	case c.out != "":
-		return usagef("optimize: FILE.sok is written in place; --out is for LEVEL SOLUTION and --from")
-	case len(c.compare) > 0:
-		return usagef("optimize: --compare needs --from")
-	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		_, err = readSok(ctx, "optimize", path) // the usage error of a missing input
-		return err
-	}
-	o, err := openSokOut(ctx, "optimize", "FILE.sok", path)
-	if err != nil {
-		return err
-	}
-	defer o.close()
-	o.replace = c.replace
-	f := o.read
-	var status io.Writer
-	if progress.IsTerminal(stderr) {
-		status = stderr
-	}
-	keep := *c
-	keep.noLURD = false // the file needs the solutions
-	enc := json.NewEncoder(stdout)
-	done, failed := 0, 0
-	for _, e := range f.Entries {
-		if ctx.Err() != nil {
-			break
-		}
-		best := bestSolution(e, c.metric)
-		if best == nil {
-			continue
-		}
-		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
-		done++
-		noteCase(stderr, r)
-		lurd := r.Solution
-		if c.noLURD {
-			r.Solution = ""
-		}
-		if c.json {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		} else {
-			printOptimized(stdout, r, c.noLURD)
-		}
-		if r.Error != "" {
-			failed++
-			continue
-		}
-		from := best.Solver
-		if from == "" {
-			from = "a solution"
-		}
-		o.add(levels.Entry{Level: e.Level}, lurd, "soko optimize --metric "+c.metric.String()+" (from "+from+")")
-	}
-	if len(o.adds) > 0 {
-		o.onlyAdded = true
-		if err := o.save(ctx, stderr); err != nil {
-			return err
-		}
-	}
-	w := stdout
-	if c.json {
-		w = stderr
-	}
-	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
-		c.metric, english.Count(o.added, "solution", "solutions"), path)
-	switch {
-	case ctx.Err() != nil:
-		return errInterrupted
-	case done == 0:
-		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
-	case failed > 0:
-		return errSilent
-	}
-	return nil
-}
-
-// bestSolution is the entry's shortest solution in m among those that
-// solve its level, one written in its right letter case before any that
-// is not (which optimize refuses without --lenient-case), or nil.
-func bestSolution(e *sokfile.Entry, m optimize.Metric) *sokfile.Solution {
-	if e.Level == nil {
-		return nil
-	}
-	var best *sokfile.Solution
-	var bestScore optimize.Score
-	bestSound := false
-	for _, s := range e.Solutions {
-		rep, err := verify.Check(e.Level, s.LURD)
-		if err != nil || !rep.Solved {
-			continue
-		}
-		sound := rep.CaseStep == 0
-		sc := optimize.Score{Pushes: rep.Pushes, Moves: rep.Moves}
-		if best == nil || (sound && !bestSound) || (sound == bestSound && m.Better(sc, bestScore)) {
-			best, bestScore, bestSound = s, sc, sound
-		}
-	}
-	return best
 }

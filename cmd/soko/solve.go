@@ -20,7 +20,7 @@ import (
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
-	"soko/optimize"
+	"soko/solve"
 	"soko/solver"
 )
 
@@ -35,11 +35,11 @@ type solveConfig struct {
 	json    bool
 	noLURD  bool
 	profile profileFiles
-	opt     optimize.Policy // --optimize, --metric
-	out     string          // --out FILE.sok
-	sok     *sokOut         // the --out file, once open
-	trace   string          // --trace FILE
-	tracer  *solver.Trace   // writes to it while the levels are solved
+	opt     solve.Policy  // --optimize, --metric
+	out     string        // --out FILE.sok
+	sok     *sokOut       // the --out file, once open
+	trace   string        // --trace FILE
+	tracer  *solver.Trace // writes to it while the levels are solved
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -107,7 +107,7 @@ type record struct {
 	Strategy     string           `json:"strategy,omitempty"`     // the portfolio member that solved the level
 	FoundPushes  int              `json:"found_pushes,omitempty"` // the solver's own solution, before the optimizer
 	FoundMoves   int              `json:"found_moves,omitempty"`
-	AStarPushes  int              `json:"astar_pushes,omitempty"` // A*'s solution, when the found one wandered and A* searched again (optimize.WanderRatio)
+	AStarPushes  int              `json:"astar_pushes,omitempty"` // A*'s solution, when the found one wandered and A* searched again (solve.WanderRatio)
 	AStarMoves   int              `json:"astar_moves,omitempty"`
 	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s, a search again by A* included
 	Optimizer    string           `json:"optimizer,omitempty"`  // how the optimizer ended: "complete", "stopped" (its time or memory ran out, or Ctrl-C), "cancelled" (before it began), "off"
@@ -331,7 +331,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	if prog.Active() {
 		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
 	}
-	res, err := optimize.Solve(ctx, entry.New(), l, opts, c.opt)
+	res, err := solve.Run(ctx, entry.New(), l, opts, c.opt)
 	r.Status = res.Status
 	r.Seconds = (res.Stats.Elapsed + res.Time).Seconds()
 	st := res.Stats

@@ -97,15 +97,15 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := distinctOutputs("train", output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
 		return err
 	}
-	for _, out := range []output{{"--out", c.out}, {"--plot", c.plot}} {
-		lock, err := takeOut("train", out.flag, out.path)
+	for _, out := range []struct {
+		output
+		kind fileKind
+	}{{output{"--out", c.out}, kindModel}, {output{"--plot", c.plot}, kindAny}} {
+		lock, err := takeOut("train", out.flag, out.path, out.kind)
 		if err != nil {
 			return err
 		}
 		defer lock.Close()
-	}
-	if err := sameKind("train", "--out", c.out, kindModel); err != nil {
-		return err
 	}
 	if err := checkPlot("train", "--plot", c.plot); err != nil {
 		return err

@@ -97,14 +97,11 @@ func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err := c.train.Net.Check(); err != nil {
 		return usagef("train-dist: %v", err)
 	}
-	lock, err := takeOut("train-dist", "--out", c.out)
+	lock, err := takeOut("train-dist", "--out", c.out, kindModel)
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
-	if err := sameKind("train-dist", "--out", c.out, kindModel); err != nil {
-		return err
-	}
 	c.data.Sets = distance.DefaultSets()
 	c.workers = capWorkers(stderr, "train-dist", c.workers, int(max(c.count, c.held)))
 	c.data.Count, c.data.LabelNodes, c.data.Excursions, c.data.Workers = int(c.count), c.labelNodes, c.excursions, c.workers

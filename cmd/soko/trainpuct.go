@@ -80,14 +80,11 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err := o.Net.Check(); err != nil {
 		return usagef("train-puct: %v", err)
 	}
-	lock, err := takeOut("train-puct", "--out", c.out)
+	lock, err := takeOut("train-puct", "--out", c.out, kindModel)
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
-	if err := sameKind("train-puct", "--out", c.out, kindModel); err != nil {
-		return err
-	}
 	o.Workers = capWorkers(stderr, "train-puct", o.Workers, max(o.Games, o.WarmLevels))
 	o.Seed = c.seed
 	t0 := time.Now()

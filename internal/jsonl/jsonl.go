@@ -3,7 +3,8 @@
 // that a hostile or broken file (a gzip of one 1 GiB line) is refused with
 // its file and line after at most MaxLine bytes, never read whole into
 // memory. It also recognises the files soko appends to by their records
-// (Records), so that only soko's own files are resumed or trimmed.
+// (Records), so that only soko's own files are resumed or trimmed, and
+// tells which command wrote a record (KindOf).
 package jsonl
 
 import (
@@ -149,11 +150,11 @@ func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) erro
 			if err := rec(text, lr.N()); err != nil {
 				switch {
 				case Spliced(text):
-					return Tail{}, fmt.Errorf("%s:%d: %w", name, lr.N(), errSpliced)
+					return Tail{}, &LineError{name, lr.N(), errSpliced}
 				case newline || !CutShort(line, prefix):
-					return Tail{}, fmt.Errorf("%s:%d: %w", name, lr.N(), err)
+					return Tail{}, &LineError{name, lr.N(), err}
 				case records == 0:
-					return Tail{}, fmt.Errorf("%s:%d: a record cut short with no whole record before it: not taken for a file of records", name, lr.N())
+					return Tail{}, &LineError{name, lr.N(), errors.New("a record cut short with no whole record before it: not taken for a file of records")}
 				}
 				t.Cut = lr.N()
 				return t, nil
@@ -163,6 +164,20 @@ func Records(r io.Reader, name, prefix string, rec func(line []byte, n int) erro
 		t.Keep, t.Newline = lr.Offset(), !newline
 	}
 }
+
+// LineError is the error of one line that Records refuses: one its
+// caller refused, or a record spliced to more, or cut short with no whole
+// one before it. Other errors of Records are the reading's (a line too
+// long, a gzip file, the reader's own).
+type LineError struct {
+	Name string // the file
+	Line int    // from 1
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
 
 // errSpliced is the error of a line holding a JSON value and more after
 // it, such as a record with another, or the start of one, after it.

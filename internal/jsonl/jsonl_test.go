@@ -156,3 +156,62 @@ func TestRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOf: each command's record is told by its own field, a line of
+// none (or of the wrong type, or not JSON) is Unknown, and "key" wins
+// over the others.
+func TestKindOf(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want Kind
+	}{
+		{`{"key":"astar|microban:1|h|t1s|1","solver":"astar","level":"microban:1","status":"solved"}`, Bench},
+		{`{"level":"microban:1","solver":"astar","metric":"pushes","before":{"pushes":9}}`, Optimize},
+		{`{"level":"microban:1","algo":"fess","status":"solved"}`, Solve},
+		{`{"level":"microban:1","status":"solved"}`, Unknown},
+		{`{"key":"k","metric":"pushes","algo":"fess"}`, Bench},
+		{`{"key":7,"metric":"moves"}`, Optimize},
+		{`{"key":"","algo":"fess"}`, Solve},
+		{`[1,2]`, Unknown},
+		{`{"key":"cut`, Unknown},
+	} {
+		if got := KindOf([]byte(c.line)); got != c.want {
+			t.Errorf("KindOf(%s) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+// TestRecordsLineError: a line Records refuses (its caller's refusal, a
+// spliced line, a file whose only line is cut short) is a LineError
+// naming the file and line and wrapping the cause; an error of the
+// reading (a line over the cap) is not.
+func TestRecordsLineError(t *testing.T) {
+	refused := errors.New("not mine")
+	for _, c := range []struct {
+		in   string
+		line int
+		is   error
+	}{
+		{`{"a":1}` + "\n" + `{"b":2}` + "\n", 2, refused},
+		{`{"a":1}{"a":2}` + "\n", 1, errSpliced},
+		{`{"a":`, 1, nil},
+	} {
+		_, err := Records(strings.NewReader(c.in), "f", "{", func(line []byte, n int) error {
+			if !json.Valid(line) || strings.Contains(string(line), `"b"`) {
+				return refused
+			}
+			return nil
+		})
+		var le *LineError
+		if !errors.As(err, &le) || le.Name != "f" || le.Line != c.line || (c.is != nil && !errors.Is(err, c.is)) {
+			t.Errorf("%q: %v, want a LineError of f:%d wrapping %v", c.in, err, c.line, c.is)
+		}
+		if want := fmt.Sprintf("f:%d: ", c.line); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want it to start %q", c.in, err, want)
+		}
+	}
+	_, err := Records(strings.NewReader(strings.Repeat("x", MaxLine+1)), "f", "{", func([]byte, int) error { return nil })
+	if le := (*LineError)(nil); err == nil || errors.As(err, &le) {
+		t.Errorf("a line over the cap: %v, want an error of the reading, not a LineError", err)
+	}
+}

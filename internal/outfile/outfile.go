@@ -6,7 +6,9 @@
 // read-only is the user's "do not touch". Every output is held under an
 // advisory lock (Take, Create, OpenAppend) from before the work until its
 // last write, so that a second soko on the same file refuses at once
-// instead of splicing lines or overwriting the first one's results.
+// instead of splicing lines or overwriting the first one's results. A
+// file appended to that another is renamed over meanwhile is followed
+// (Follow), with the lines written to the old one that the new one lacks.
 package outfile
 
 import (

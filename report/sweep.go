@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"cmp"
@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 
+	"soko/bench"
 	"soko/solver"
 )
 
@@ -31,7 +32,7 @@ import (
 type sweep struct {
 	solver string // the solver's name with the parameters held fixed
 	param  string
-	budget Budget
+	budget bench.Budget
 	points []sweepPoint // in increasing order of value
 }
 
@@ -46,11 +47,11 @@ type sweepPoint struct {
 // parameter and budget.
 func (d *dataset) sweeps() []sweep {
 	type sweepKey struct{ solver, param, rest, budget string }
-	groups := map[sweepKey]map[string][]*Record{} // → value → runs
-	budgets := map[string]Budget{}
+	groups := map[sweepKey]map[string][]*bench.Record{} // → value → runs
+	budgets := map[string]bench.Budget{}
 	for i := range d.recs {
 		r := &d.recs[i]
-		if r.External != "" || r.Status == StatusError {
+		if r.External != "" || r.Status == bench.StatusError {
 			continue
 		}
 		e, ok := solver.Lookup(r.Solver)
@@ -70,9 +71,11 @@ func (d *dataset) sweeps() []sweep {
 			}
 			rest := maps.Clone(r.Params)
 			delete(rest, name)
-			k := sweepKey{solverLabel(r.Solver, rest, r.Threads, r.Model, r.Optimize), name, formatParams(rest), r.Budget.String()}
+			others := *r
+			others.Params = rest
+			k := sweepKey{others.SolverLabel(), name, fmt.Sprint(rest), r.Budget.String()}
 			if groups[k] == nil {
-				groups[k] = map[string][]*Record{}
+				groups[k] = map[string][]*bench.Record{}
 			}
 			groups[k][params[name]] = append(groups[k][params[name]], r)
 			budgets[k.budget] = r.Budget
@@ -110,7 +113,7 @@ func (d *dataset) sweeps() []sweep {
 }
 
 // sweepPointOf summarises the runs at one value.
-func sweepPointOf(v float64, text string, runs []*Record) sweepPoint {
+func sweepPointOf(v float64, text string, runs []*bench.Record) sweepPoint {
 	pt := sweepPoint{value: v, text: text, runs: len(runs)}
 	ts := make([]float64, len(runs))
 	for i, r := range runs {

@@ -1,8 +1,8 @@
-package bench
+package report
 
 import "gonum.org/v1/plot"
 
-// savePlot writes p as name.png, name.svg and name.pdf in dir, as Report
+// savePlot writes p as name.png, name.svg and name.pdf in dir, as Write
 // does.
 func savePlot(p *plot.Plot, dir, name string) error {
 	files := &reportFiles{dir: dir}

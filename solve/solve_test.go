@@ -1,74 +1,20 @@
-package optimize
+package solve
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"soko/internal/testboard"
 	"soko/internal/testlevel"
 	"soko/level"
+	"soko/optimize"
 	"soko/search"
 	"soko/solver"
 	"soko/verify"
 )
 
-func TestPolicyShares(t *testing.T) {
-	var p Policy
-	for _, c := range []struct {
-		limit, elapsed, search, opt time.Duration
-	}{
-		{10 * time.Second, 0, 9900 * time.Millisecond, 5 * time.Second}, // half at most
-		{10 * time.Second, 7 * time.Second, 9900 * time.Millisecond, 3 * time.Second},
-		{10 * time.Second, 9 * time.Second, 9900 * time.Millisecond, time.Second},
-		{10 * time.Second, 9950 * time.Millisecond, 9900 * time.Millisecond, 100 * time.Millisecond}, // the search overran: the reserve
-		{time.Second, 500 * time.Millisecond, 900 * time.Millisecond, 500 * time.Millisecond},
-		{200 * time.Millisecond, 0, 150 * time.Millisecond, 100 * time.Millisecond},
-		{0, time.Hour, 0, UnlimitedTime},
-	} {
-		if got := p.SearchBudget(solver.Budget{Time: c.limit, Nodes: 7}); got != (solver.Budget{Time: c.search, Nodes: 7}) {
-			t.Errorf("limit %v: search budget %+v, want %v", c.limit, got, c.search)
-		}
-		if got := p.Time(c.limit, c.elapsed); got != c.opt {
-			t.Errorf("limit %v, search %v: optimizer %v, want %v", c.limit, c.elapsed, got, c.opt)
-		}
-		if c.limit > 0 && c.search+min(c.opt, c.limit-c.search) > c.limit {
-			t.Errorf("limit %v: %v + %v is over the limit", c.limit, c.search, c.opt)
-		}
-	}
-	for _, c := range []struct{ limit, elapsed, want time.Duration }{
-		{10 * time.Second, time.Second, 2500 * time.Millisecond},     // a quarter at most
-		{10 * time.Second, 6 * time.Second, 1500 * time.Millisecond}, // what a quarter kept for the optimizer leaves
-		{10 * time.Second, 7450 * time.Millisecond, 0},               // less than MinTime left: none
-		{10 * time.Second, 9 * time.Second, 0},                       // the optimizer takes the rest
-		{time.Second, 0, 250 * time.Millisecond},                     // a quarter of a short limit
-		{0, time.Hour, UnlimitedTime},                                // no limit
-	} {
-		if got := p.ResolveTime(c.limit, c.elapsed); got != c.want {
-			t.Errorf("limit %v, search %v: A* again %v, want %v", c.limit, c.elapsed, got, c.want)
-		}
-		if r := p.ResolveTime(c.limit, c.elapsed); c.limit > 0 && c.elapsed+r+p.Time(c.limit, c.elapsed+r) > max(c.limit, c.elapsed+p.Time(c.limit, c.elapsed)) {
-			t.Errorf("limit %v, search %v: A* %v and the optimizer go over the limit", c.limit, c.elapsed, r)
-		}
-	}
-	if got := (Policy{Off: true}).SearchBudget(solver.Budget{Time: time.Second}); got.Time != time.Second {
-		t.Errorf("off: the search gets %v, want the whole second", got.Time)
-	}
-	for _, s := range []string{"", "on", "pushes", "moves", "off"} {
-		p, err := ParsePolicy(s)
-		want := map[string]string{"": "pushes", "on": "pushes"}[s]
-		if want == "" {
-			want = s
-		}
-		if err != nil || p.String() != want {
-			t.Errorf("ParsePolicy(%q) = %v, %v", s, p, err)
-		}
-	}
-	if _, err := ParsePolicy("maybe"); err == nil {
-		t.Error("ParsePolicy(maybe): no error")
-	}
-}
-
-// Greedy's solution of Microban 3 is 15 pushes and 59 moves; Solve
+// Greedy's solution of Microban 3 is 15 pushes and 59 moves; Run
 // returns the push-optimal 13 and 41, verified, and says what greedy found.
 func TestSolveShortens(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:3")[0]
@@ -77,10 +23,10 @@ func TestSolveShortens(t *testing.T) {
 		pushes, moves int
 	}{
 		{Policy{}, 13, 41},
-		{Policy{Metric: Moves}, 13, 41},
+		{Policy{Metric: optimize.Moves}, 13, 41},
 		{Policy{Off: true}, 15, 59},
 	} {
-		out, err := Solve(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, c.p)
+		out, err := Run(context.Background(), search.Greedy{}, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, c.p)
 		if err != nil || out.Status != solver.Solved {
 			t.Fatalf("%v: %v %v", c.p, out.Status, err)
 		}
@@ -88,7 +34,7 @@ func TestSolveShortens(t *testing.T) {
 		if !rep.Solved || rep.Pushes != c.pushes || rep.Moves != c.moves || out.Pushes != c.pushes {
 			t.Errorf("%v: %d pushes (Pushes %d), %d moves, solved %v; want %d and %d", c.p, rep.Pushes, out.Pushes, rep.Moves, rep.Solved, c.pushes, c.moves)
 		}
-		if out.Found != (Score{Pushes: 15, Moves: 59}) || out.Optimized == c.p.Off || (!c.p.Off && !out.Complete) {
+		if out.Found != (optimize.Score{Pushes: 15, Moves: 59}) || out.Optimized == c.p.Off || (!c.p.Off && !out.Complete) {
 			t.Errorf("%v: found %+v, optimized %v, complete %v", c.p, out.Found, out.Optimized, out.Complete)
 		}
 	}
@@ -102,14 +48,14 @@ func TestSolveSearchesWanderingAgain(t *testing.T) {
 	for _, c := range []struct {
 		level           string
 		s               solver.Solver
-		found, resolved Score
+		found, resolved optimize.Score
 		pushes          int
 	}{
-		{"microban:5", search.DFS{}, Score{312, 1417}, Score{6, 27}, 6},
-		{"microban:3", search.Greedy{}, Score{15, 59}, Score{}, 13},
+		{"microban:5", search.DFS{}, optimize.Score{Pushes: 312, Moves: 1417}, optimize.Score{Pushes: 6, Moves: 27}, 6},
+		{"microban:3", search.Greedy{}, optimize.Score{Pushes: 15, Moves: 59}, optimize.Score{}, 13},
 	} {
 		l := testlevel.Resolve(t, c.level)[0]
-		out, err := Solve(context.Background(), c.s, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, Policy{})
+		out, err := Run(context.Background(), c.s, l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}}, Policy{})
 		if err != nil || out.Status != solver.Solved {
 			t.Fatalf("%s: %v %v", c.level, out.Status, err)
 		}
@@ -146,7 +92,7 @@ func (f fake) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // before it), and on a board where the optimizer
 // has more to do than that it stops in time with a verified solution.
 func TestSolveStaysInsideTheLimit(t *testing.T) {
-	l, moves := bigDetours(t, 60)
+	l, moves := testboard.Detours(t, 60)
 	const limit = time.Second
 	// Wall time is no assertion (a loaded machine stretches it): the budget
 	// the search is handed is checked exactly, and the wall clock only
@@ -155,7 +101,7 @@ func TestSolveStaysInsideTheLimit(t *testing.T) {
 	for _, share := range []float64{0, 1} {
 		var got solver.Budget
 		start := time.Now()
-		out, err := Solve(context.Background(), fake{moves: moves, share: share, budget: &got}, l, solver.Options{Budget: solver.Budget{Time: limit}}, Policy{})
+		out, err := Run(context.Background(), fake{moves: moves, share: share, budget: &got}, l, solver.Options{Budget: solver.Budget{Time: limit}}, Policy{})
 		took := time.Since(start)
 		if err != nil || out.Status != solver.Solved || !out.Optimized {
 			t.Fatalf("search share %v: %v %v, optimized %v", share, out.Status, err, out.Optimized)
@@ -173,15 +119,15 @@ func TestSolveStaysInsideTheLimit(t *testing.T) {
 	}
 }
 
-// Cancelled as the search returns, Solve gives the solver's own solution
+// Cancelled as the search returns, Run gives the solver's own solution
 // at once.
 func TestSolveCancelled(t *testing.T) {
-	l, moves := bigDetours(t, 200)
+	l, moves := testboard.Detours(t, 200)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var got solver.Budget
 	start := time.Now()
-	out, err := Solve(ctx, fake{moves: moves, budget: &got, cancel: cancel}, l, solver.Options{}, Policy{})
+	out, err := Run(ctx, fake{moves: moves, budget: &got, cancel: cancel}, l, solver.Options{}, Policy{})
 	if err != nil || out.Status != solver.Solved || out.Optimized || out.Pushes != out.Found.Pushes || len(out.Moves) != len(moves) {
 		t.Fatalf("%v %v, optimized %v, %d pushes from %+v", out.Status, err, out.Optimized, out.Pushes, out.Found)
 	}

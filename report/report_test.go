@@ -1,8 +1,7 @@
-package bench
+package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -18,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
 
+	"soko/bench"
 	"soko/internal/golden"
 )
 
@@ -25,10 +25,10 @@ import (
 // two MCTS solvers on cbc60 at thesis budgets with two seeds, two search
 // solvers on microban with a time limit, runs that ended at each limit, an
 // error and a missing run, and an external program with a failed run.
-func syntheticRecords() []Record {
-	var recs []Record
-	add := func(solver, lvl string, b Budget, seed uint64, status string, pushes int, wall float64) {
-		r := Record{Solver: solver, Level: lvl, LevelHash: "h" + lvl, Budget: b, Seed: seed, Status: status,
+func syntheticRecords() []bench.Record {
+	var recs []bench.Record
+	add := func(solver, lvl string, b bench.Budget, seed uint64, status string, pushes int, wall float64) {
+		r := bench.Record{Solver: solver, Level: lvl, LevelHash: "h" + lvl, Budget: b, Seed: seed, Status: status,
 			Verified: status == "solved", WallS: wall, CPUS: wall * 0.9, PeakBytes: 1 << 20}
 		if status == "solved" {
 			r.Pushes, r.Moves = pushes, 3*pushes
@@ -43,10 +43,10 @@ func syntheticRecords() []Record {
 		} else {
 			r.Expanded = int64(pushes) * 100
 		}
-		if status == StatusError {
+		if status == bench.StatusError {
 			r.Error = "solver returned an invalid solution"
 		}
-		r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = r.RunKey()
 		recs = append(recs, r)
 	}
 	for _, it := range []int64{25, 100000} {
@@ -55,14 +55,14 @@ func syntheticRecords() []Record {
 				id := fmt.Sprintf("cbc60:%d", lv)
 				// schokoban solves more levels, with fewer pushes.
 				if it == 100000 || lv <= 2 || (lv == 3 && seed == 1) {
-					add("schokoban", id, Budget{Iterations: it}, seed, "solved", 10+lv-int(seed), 0.01*float64(lv))
+					add("schokoban", id, bench.Budget{Iterations: it}, seed, "solved", 10+lv-int(seed), 0.01*float64(lv))
 				} else {
-					add("schokoban", id, Budget{Iterations: it}, seed, "iteration limit", 0, 0.05)
+					add("schokoban", id, bench.Budget{Iterations: it}, seed, "iteration limit", 0, 0.05)
 				}
 				if (it == 100000 && lv <= 5) || lv == 1 {
-					add("vanillaban", id, Budget{Iterations: it}, seed, "solved", 12+lv, 0.02*float64(lv))
+					add("vanillaban", id, bench.Budget{Iterations: it}, seed, "solved", 12+lv, 0.02*float64(lv))
 				} else {
-					add("vanillaban", id, Budget{Iterations: it}, seed, "iteration limit", 0, 0.1)
+					add("vanillaban", id, bench.Budget{Iterations: it}, seed, "iteration limit", 0, 0.1)
 				}
 			}
 		}
@@ -71,22 +71,22 @@ func syntheticRecords() []Record {
 	// need each unit.
 	for lv, wall := range []float64{0.00042, 0.0123, 1.5} {
 		id := fmt.Sprintf("microban:%d", lv+1)
-		add("astar", id, Budget{Time: 2 * time.Second}, 1, "solved", 5*(lv+1), wall)
+		add("astar", id, bench.Budget{Time: 2 * time.Second}, 1, "solved", 5*(lv+1), wall)
 		switch lv + 1 {
 		case 1:
-			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "solved", 5, 0.3)
+			add("bfs", id, bench.Budget{Time: 2 * time.Second}, 1, "solved", 5, 0.3)
 		case 2:
-			add("bfs", id, Budget{Time: 2 * time.Second}, 1, "time limit", 0, 1.0)
+			add("bfs", id, bench.Budget{Time: 2 * time.Second}, 1, "time limit", 0, 1.0)
 		}
 	}
-	add("astar", "microban:1", Budget{Time: 10 * time.Second}, 1, StatusError, 0, 0.5)
-	add("astar", "microban:2", Budget{Time: 10 * time.Second}, 1, "memory limit", 0, 3)
-	add("astar", "microban:3", Budget{Time: 10 * time.Second}, 1, "node limit", 0, 4)
+	add("astar", "microban:1", bench.Budget{Time: 10 * time.Second}, 1, bench.StatusError, 0, 0.5)
+	add("astar", "microban:2", bench.Budget{Time: 10 * time.Second}, 1, "memory limit", 0, 3)
+	add("astar", "microban:3", bench.Budget{Time: 10 * time.Second}, 1, "node limit", 0, 4)
 	// An external program: solves one level, crashes on one, runs out of
 	// time on the third.
-	add("fake", "microban:1", Budget{Time: 2 * time.Second}, 1, "solved", 6, 0.2)
-	add("fake", "microban:2", Budget{Time: 2 * time.Second}, 1, StatusFailed, 0, 0.01)
-	add("fake", "microban:3", Budget{Time: 2 * time.Second}, 1, "time limit", 0, 2.0)
+	add("fake", "microban:1", bench.Budget{Time: 2 * time.Second}, 1, "solved", 6, 0.2)
+	add("fake", "microban:2", bench.Budget{Time: 2 * time.Second}, 1, bench.StatusFailed, 0, 0.01)
+	add("fake", "microban:3", bench.Budget{Time: 2 * time.Second}, 1, "time limit", 0, 2.0)
 	recs[len(recs)-2].Error = "signal: segmentation fault"
 	return recs
 }
@@ -98,7 +98,7 @@ func TestReportGolden(t *testing.T) {
 		dir = d // keep the plots to look at them
 	}
 	var md bytes.Buffer
-	if err := Report(&md, recs, ReportOptions{OutDir: dir}); err != nil {
+	if err := Write(&md, recs, Options{OutDir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "report.md.golden", md.String())
@@ -124,14 +124,14 @@ func TestReportGolden(t *testing.T) {
 	}
 	// Writes names every file written, and only those: a caller refuses
 	// an input of those names before any work.
-	opts := ReportOptions{OutDir: dir}
+	opts := Options{OutDir: dir}
 	written, _ := os.ReadDir(dir)
 	for _, e := range written {
 		if !opts.Writes(e.Name()) {
-			t.Errorf("Report wrote %s, and Writes says it does not", e.Name())
+			t.Errorf("Write wrote %s, and Writes says it does not", e.Name())
 		}
 	}
-	noPlots := ReportOptions{OutDir: dir, NoPlots: true}
+	noPlots := Options{OutDir: dir, NoPlots: true}
 	for name, want := range map[string][2]bool{
 		"runs.csv": {true, true}, "benchstat.txt": {true, true}, "cactus-cbc60.png": {true, false},
 		"x.pdf": {true, false}, "results.jsonl": {false, false}, "runs.csv.gz": {false, false},
@@ -140,7 +140,7 @@ func TestReportGolden(t *testing.T) {
 			t.Errorf("Writes(%q) = %v with plots, %v without, want %v", name, got[0], got[1], want)
 		}
 	}
-	if (ReportOptions{}).Writes("runs.csv") {
+	if (Options{}).Writes("runs.csv") {
 		t.Error("Writes without OutDir says runs.csv is written")
 	}
 }
@@ -174,15 +174,15 @@ func checkFigure(t *testing.T, dir, name string) {
 func TestReportOrderIndependent(t *testing.T) {
 	recs := syntheticRecords()
 	var a, b bytes.Buffer
-	if err := Report(&a, recs, ReportOptions{}); err != nil {
+	if err := Write(&a, recs, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rev := make([]Record, 0, 2*len(recs))
+	rev := make([]bench.Record, 0, 2*len(recs))
 	for i := len(recs) - 1; i >= 0; i-- {
 		rev = append(rev, recs[i])
 	}
 	rev = append(rev, recs...)
-	if err := Report(&b, rev, ReportOptions{}); err != nil {
+	if err := Write(&b, rev, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if a.String() != b.String() {
@@ -221,22 +221,6 @@ func TestBenchstatFormat(t *testing.T) {
 	}
 }
 
-func TestRecordJSON(t *testing.T) {
-	r := syntheticRecords()[0]
-	r.Budget = Budget{Time: 1500 * time.Millisecond, Nodes: 7}
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), `"budget":{"time_s":1.5,"nodes":7}`) {
-		t.Fatalf("budget on disk: %s", b)
-	}
-	var back Record
-	if err := json.Unmarshal(b, &back); err != nil || back.Budget != r.Budget || back.Key != r.Key {
-		t.Fatalf("round trip: %+v %v", back.Budget, err)
-	}
-}
-
 func TestComparePairDefault(t *testing.T) {
 	for _, tc := range []struct {
 		solved map[string]int // solver → levels solved (of 3)
@@ -255,7 +239,7 @@ func TestComparePairDefault(t *testing.T) {
 		{map[string]int{"astar": 1, "bfs": 1}, [2]string{"bfs", "greedy"}, "bfs", "greedy", false},
 		{map[string]int{"astar": 1}, [2]string{}, "", "", false},
 	} {
-		var recs []Record
+		var recs []bench.Record
 		for s, n := range tc.solved {
 			name, params, _ := strings.Cut(strings.TrimSuffix(s, ")"), "(")
 			var pm map[string]string
@@ -264,11 +248,11 @@ func TestComparePairDefault(t *testing.T) {
 				pm = map[string]string{k: v}
 			}
 			for lv := 1; lv <= 3; lv++ {
-				r := Record{Solver: name, Params: pm, Level: fmt.Sprintf("microban:%d", lv), Status: "time limit"}
+				r := bench.Record{Solver: name, Params: pm, Level: fmt.Sprintf("microban:%d", lv), Status: "time limit"}
 				if lv <= n {
 					r.Status, r.Verified, r.Pushes = "solved", true, 5
 				}
-				r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, "", r.Budget, 1)
+				r.Key = r.RunKey()
 				recs = append(recs, r)
 			}
 		}
@@ -279,7 +263,7 @@ func TestComparePairDefault(t *testing.T) {
 		}
 		if !ok && tc.opt[0] == "" && len(tc.solved) > 1 {
 			var md bytes.Buffer
-			if err := Report(&md, recs, ReportOptions{}); err != nil {
+			if err := Write(&md, recs, Options{}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(md.String(), "fewer than two solvers solved a level") {
@@ -294,20 +278,20 @@ func TestComparePairDefault(t *testing.T) {
 // named by solver); without an output directory the report does not point
 // at files it did not write.
 func TestReportFailedRuns(t *testing.T) {
-	var recs []Record
+	var recs []bench.Record
 	add := func(solver, lvl, status, errMsg string) {
-		r := Record{Solver: solver, Level: lvl, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3, Error: errMsg}
-		r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
+		r := bench.Record{Solver: solver, Level: lvl, Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3, Error: errMsg}
+		r.Key = r.RunKey()
 		recs = append(recs, r)
 	}
-	add("crashy", "/home/me/sets/mine.xsb:1", StatusFailed, "signal: segmentation fault")
-	add("crashy", "/home/me/sets/mine.xsb:2", StatusFailed, "exit status 1")
+	add("crashy", "/home/me/sets/mine.xsb:1", bench.StatusFailed, "signal: segmentation fault")
+	add("crashy", "/home/me/sets/mine.xsb:2", bench.StatusFailed, "exit status 1")
 	add("crashy", "/home/me/sets/mine.xsb:3", "time limit", "")
-	add("wrong", "/home/me/sets/mine.xsb:1", StatusError, "invalid solution: a box on a wall")
+	add("wrong", "/home/me/sets/mine.xsb:1", bench.StatusError, "invalid solution: a box on a wall")
 	add("astar", "/home/me/sets/mine.xsb:1", "solved", "")
 	for _, outDir := range []string{"", t.TempDir()} {
 		var md bytes.Buffer
-		if err := Report(&md, recs, ReportOptions{OutDir: outDir, NoPlots: true}); err != nil {
+		if err := Write(&md, recs, Options{OutDir: outDir, NoPlots: true}); err != nil {
 			t.Fatal(err)
 		}
 		out := md.String()
@@ -334,10 +318,10 @@ func TestReportFailedRuns(t *testing.T) {
 // level no run solved, and a new status such as "gave up", count as they
 // are.
 func TestReportRefutesNoSolution(t *testing.T) {
-	var recs []Record
+	var recs []bench.Record
 	add := func(solver, lvl, hash, status string) {
-		r := Record{Solver: solver, Level: lvl, LevelHash: hash, Budget: Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3}
-		r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
+		r := bench.Record{Solver: solver, Level: lvl, LevelHash: hash, Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3}
+		r.Key = r.RunKey()
 		recs = append(recs, r)
 	}
 	add("astar", "microban:84", "h84", "solved")
@@ -346,7 +330,7 @@ func TestReportRefutesNoSolution(t *testing.T) {
 	add("greedy-dist", "microban:85", "h85", "no solution")
 	add("greedy", "microban:85", "h85", "gave up")
 	var md bytes.Buffer
-	if err := Report(&md, recs, ReportOptions{NoPlots: true}); err != nil {
+	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := md.String()
@@ -366,7 +350,7 @@ func TestReportRefutesNoSolution(t *testing.T) {
 }
 
 func TestCollectionNames(t *testing.T) {
-	recs := []Record{{Level: "microban:1"}, {Level: "a/x.xsb:1"}, {Level: "b/x.xsb:2"}, {Level: "/tmp/sets/y.xsb:1"}, {Level: "-:1"}}
+	recs := []bench.Record{{Level: "microban:1"}, {Level: "a/x.xsb:1"}, {Level: "b/x.xsb:2"}, {Level: "/tmp/sets/y.xsb:1"}, {Level: "-:1"}}
 	got := collectionNames(recs)
 	want := map[string]string{"microban": "microban", "a/x.xsb": "a/x.xsb", "b/x.xsb": "b/x.xsb", "/tmp/sets/y.xsb": "y.xsb", "-": "-"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -413,7 +397,7 @@ func TestTicksLabelled(t *testing.T) {
 // The push-difference plot spans the levels it shows, and a long title is
 // made to fit.
 func TestPushDiffPlotFitted(t *testing.T) {
-	pd := pushDiff{coll: "some-long-collection-name", a: "mcts-nd(eliminate=1,c=0.5)", b: "vanillaban(cycles=1,depth=300)", budget: Budget{Iterations: 100000}}
+	pd := pushDiff{coll: "some-long-collection-name", a: "mcts-nd(eliminate=1,c=0.5)", b: "vanillaban(cycles=1,depth=300)", budget: bench.Budget{Iterations: 100000}}
 	for n := 150; n <= 155; n++ {
 		pd.levels = append(pd.levels, fmt.Sprintf("microban:%d", n))
 		pd.diffs = append(pd.diffs, float64(n-153))
@@ -437,7 +421,7 @@ func TestPushDiffPlotFitted(t *testing.T) {
 // the collection's levels in the results with ticks only at levels there
 // are: here levels 3-12 and 40-49, of which both solve four.
 func TestPushDiffPlotAxis(t *testing.T) {
-	pd := pushDiff{coll: "microban", a: "fess", b: "astar", budget: Budget{Time: time.Second}}
+	pd := pushDiff{coll: "microban", a: "fess", b: "astar", budget: bench.Budget{Time: time.Second}}
 	exists := map[float64]bool{}
 	for _, first := range []int{3, 40} {
 		for n := first; n < first+10; n++ {
@@ -509,7 +493,7 @@ func barFills(t *testing.T, p *plot.Plot) int {
 // With one budget, levels solved is a bar per solver, named on the y axis;
 // with several, a line per solver and no bars.
 func TestSolvedPlotBars(t *testing.T) {
-	var one []Record
+	var one []bench.Record
 	for _, r := range syntheticRecords() {
 		if r.Collection() == "microban" && r.Budget.Time == 2*time.Second {
 			one = append(one, r)
@@ -545,7 +529,7 @@ func TestSolvedPlotBars(t *testing.T) {
 // The cactus plot and the time histogram put time on a log axis labelled
 // in units: here solves from 420 µs to 1.5 s at a 2 s limit.
 func TestTimeAxes(t *testing.T) {
-	var recs []Record
+	var recs []bench.Record
 	for _, r := range syntheticRecords() {
 		if r.Budget.Time == 2*time.Second {
 			recs = append(recs, r)
@@ -576,10 +560,10 @@ func TestTimeAxes(t *testing.T) {
 
 // A count of one reads in the singular everywhere in the report and plots.
 func TestReportSingular(t *testing.T) {
-	r := Record{Solver: "wrong", Level: "mine.xsb:1", Budget: Budget{Time: time.Second}, Seed: 1, Status: StatusError, Error: "invalid solution"}
-	r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
+	r := bench.Record{Solver: "wrong", Level: "mine.xsb:1", Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: bench.StatusError, Error: "invalid solution"}
+	r.Key = r.RunKey()
 	var md bytes.Buffer
-	if err := Report(&md, []Record{r}, ReportOptions{NoPlots: true}); err != nil {
+	if err := Write(&md, []bench.Record{r}, Options{NoPlots: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"1 run: 1 solver, 1 collection, 1 budget.", "1 run ended in an error", "### Levels solved: mine.xsb (1 level)"} {
@@ -587,7 +571,7 @@ func TestReportSingular(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, md.String())
 		}
 	}
-	p, err := newDataset([]Record{r}).solvedPlot("mine.xsb")
+	p, err := newDataset([]bench.Record{r}).solvedPlot("mine.xsb")
 	if err != nil || !strings.HasSuffix(p.Title.Text, "(1 level)") {
 		t.Errorf("solved plot title %q, %v", p.Title.Text, err)
 	}
@@ -600,14 +584,14 @@ func TestReportSingular(t *testing.T) {
 // A solver that solved nothing, at a budget with no time limit, is a flat
 // line at zero across the cactus plot.
 func TestCactusUnsolvedSolver(t *testing.T) {
-	var recs []Record
+	var recs []bench.Record
 	for lv := 1; lv <= 3; lv++ {
 		for _, s := range []string{"schokoban", "vanillaban"} {
-			r := Record{Solver: s, Level: fmt.Sprintf("cbc60:%d", lv), Budget: Budget{Iterations: 25}, Seed: 1, Status: "iteration limit", WallS: 0.01}
+			r := bench.Record{Solver: s, Level: fmt.Sprintf("cbc60:%d", lv), Budget: bench.Budget{Iterations: 25}, Seed: 1, Status: "iteration limit", WallS: 0.01}
 			if s == "schokoban" {
 				r.Status, r.Verified, r.WallS = "solved", true, 0.001*float64(lv)
 			}
-			r.Key = runKey(r.Solver, nil, 0, "", "", r.Level, "", r.Budget, 1)
+			r.Key = r.RunKey()
 			recs = append(recs, r)
 		}
 	}

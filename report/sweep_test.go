@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -8,17 +8,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"soko/bench"
 )
 
 // A sweep of wastar's w (001 Fig. 5): three values, one of them the
 // default given implicitly, with known mean times; unsolved runs count at
 // the time limit. astar, run with one setting, makes no sweep.
 func TestSweeps(t *testing.T) {
-	var recs []Record
+	var recs []bench.Record
 	add := func(solver string, params map[string]string, lvl string, status string, wall float64) {
-		r := Record{Solver: solver, Params: params, Level: lvl, LevelHash: "h" + lvl, Budget: Budget{Time: 2 * time.Second},
+		r := bench.Record{Solver: solver, Params: params, Level: lvl, LevelHash: "h" + lvl, Budget: bench.Budget{Time: 2 * time.Second},
 			Seed: 1, Status: status, Verified: status == "solved", WallS: wall}
-		r.Key = runKey(r.Solver, r.Params, 0, "", "", r.Level, r.LevelHash, r.Budget, r.Seed)
+		r.Key = r.RunKey()
 		recs = append(recs, r)
 	}
 	add("wastar", map[string]string{"w": "1"}, "microban:1", "solved", 1.0)
@@ -46,7 +48,7 @@ func TestSweeps(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var md bytes.Buffer
-	if err := Report(&md, recs, ReportOptions{OutDir: dir}); err != nil {
+	if err := Write(&md, recs, Options{OutDir: dir}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "Parameter sweep: wastar over w at t=2s") {

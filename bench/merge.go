@@ -1,0 +1,124 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"soko/internal/english"
+	"soko/internal/jsonl"
+)
+
+// differingFields names the JSON fields in which two records differ.
+func differingFields(a, b *Record) []string {
+	ma, mb := recordFields(a), recordFields(b)
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if !reflect.DeepEqual(ma[k], mb[k]) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(mb)) {
+		if _, ok := ma[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func recordFields(r *Record) map[string]any {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m
+}
+
+// outcome is a record's result in a few words: "solved, 33 pushes", "time
+// limit".
+func outcome(r *Record) string {
+	if r.Solved() {
+		return fmt.Sprintf("solved, %s, %.3f s", english.Count(r.Pushes, "push", "pushes"), r.WallS)
+	}
+	return r.Status
+}
+
+// Merge joins results files into w in canonical order, keeping each run
+// once: the first of its records, in the order of paths and then of lines.
+// It returns the number of runs written and of duplicates dropped. When log
+// is not nil, Merge says there which duplicates differ from the record kept
+// (where each is, and in which fields), how many were identical to it, and
+// which last line cut short it left out.
+func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
+	type at struct {
+		file string
+		line int
+	}
+	var all []Record
+	var where []at
+	for _, p := range paths {
+		f, err := jsonl.Open(p)
+		if err != nil {
+			return 0, 0, err
+		}
+		recs, lines, tail, err := readRecordsAt(f, p)
+		f.Close()
+		if err != nil {
+			return 0, 0, err
+		}
+		if tail.Cut > 0 && log != nil {
+			fmt.Fprintln(log, "bench merge: "+CutNote(p, tail.Cut, "left out"))
+		}
+		all = append(all, recs...)
+		for _, n := range lines {
+			where = append(where, at{file: p, line: n})
+		}
+	}
+	first := map[string]int{}
+	identical, differing := 0, 0
+	const maxShown = 20
+	for i := range all {
+		j, seen := first[all[i].Key]
+		if !seen {
+			first[all[i].Key] = i
+			continue
+		}
+		fields := differingFields(&all[j], &all[i])
+		if len(fields) == 0 {
+			identical++
+			continue
+		}
+		differing++
+		if log != nil && differing <= maxShown {
+			fmt.Fprintf(log, "bench merge: %s differs in %s: kept %s:%d (%s), dropped %s:%d (%s)\n",
+				all[i].Key, strings.Join(fields, ", "), where[j].file, where[j].line, outcome(&all[j]),
+				where[i].file, where[i].line, outcome(&all[i]))
+		}
+	}
+	if log != nil && identical+differing > 0 {
+		if differing > maxShown {
+			fmt.Fprintf(log, "bench merge: … and %s more\n", english.Count(differing-maxShown, "differing duplicate", "differing duplicates"))
+		}
+		fmt.Fprintf(log, "bench merge: %s dropped: %d identical to the run kept, %d differing (the first record of a run is kept)\n",
+			english.Count(identical+differing, "duplicate record", "duplicate records"), identical, differing)
+	}
+	all, dups = Dedup(all)
+	SortRecords(all)
+	bw := bufio.NewWriter(w)
+	for i := range all {
+		b, err := json.Marshal(&all[i])
+		if err != nil {
+			return 0, 0, err
+		}
+		bw.Write(b)
+		bw.WriteByte('\n')
+	}
+	return len(all), dups, bw.Flush()
+}

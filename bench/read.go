@@ -1,0 +1,158 @@
+package bench
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"soko/internal/jsonl"
+)
+
+// ReadRecords reads a results file's records. A last record without its
+// newline counts; a last line cut short after whole records (a run being
+// written when the process was killed; jsonl.Records) is left out; any
+// other line that is not a record is an error naming its line.
+func ReadRecords(r io.Reader, name string) ([]Record, error) {
+	recs, _, _, err := readRecordsAt(r, name)
+	return recs, err
+}
+
+// recordPrefix is how every line of a results file begins (Key is
+// Record's first field); a last line that begins so but is not a record
+// was cut short by a kill.
+const recordPrefix = `{"key":"`
+
+// readRecordsAt also returns each record's line number and where the whole
+// records end.
+func readRecordsAt(r io.Reader, name string) ([]Record, []int, jsonl.Tail, error) {
+	var recs []Record
+	var lines []int
+	tail, err := jsonl.Records(r, name, recordPrefix, func(line []byte, n int) error {
+		rec, err := parseRecord(line)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, rec)
+		lines = append(lines, n)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, jsonl.Tail{}, err
+	}
+	return recs, lines, tail, nil
+}
+
+// parseRecord reads one line of a results file. A record of soko bench
+// has a key, solver, level and status; what soko optimize and soko solve
+// --json write is named as such, so that neither is taken for a run.
+func parseRecord(line []byte) (Record, error) {
+	var rec Record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return Record{}, fmt.Errorf("not a soko bench record: %v", err)
+	}
+	if rec.Key == "" || rec.Solver == "" || rec.Level == "" || rec.Status == "" {
+		switch jsonl.KindOf(line) {
+		case jsonl.Optimize:
+			return Record{}, errors.New("a record of soko optimize, not of soko bench")
+		case jsonl.Solve:
+			return Record{}, errors.New("a record of soko solve --json, not of soko bench")
+		}
+		return Record{}, errors.New(`not a soko bench record: want "key", "solver", "level" and "status"`)
+	}
+	fixThreadsKey(&rec)
+	return rec, nil
+}
+
+// ReadFiles reads several results files and joins their records; a run that
+// occurs in more than one place is kept once (the first). A last line cut
+// short that it leaves out is said on log when not nil (CutNote).
+func ReadFiles(log io.Writer, paths ...string) ([]Record, error) {
+	var all []Record
+	for _, p := range paths {
+		f, err := jsonl.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		recs, _, tail, err := readRecordsAt(f, p)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if tail.Cut > 0 && log != nil {
+			fmt.Fprintln(log, CutNote(p, tail.Cut, "left out"))
+		}
+		all = append(all, recs...)
+	}
+	out, _ := Dedup(all)
+	return out, nil
+}
+
+// CutNote is what a reader of results files says of a last line cut short
+// by a writer that stopped while writing it, which it did (left out, cut
+// off).
+func CutNote(file string, line int, did string) string {
+	return fmt.Sprintf("%s:%d: %s a last line cut short, not a whole record (its writer stopped while writing it)", file, line, did)
+}
+
+// Dedup keeps the first record of each key and counts the others.
+func Dedup(recs []Record) ([]Record, int) {
+	seen := make(map[string]bool, len(recs))
+	out := recs[:0:0]
+	dups := 0
+	for _, r := range recs {
+		if seen[r.Key] {
+			dups++
+			continue
+		}
+		seen[r.Key] = true
+		out = append(out, r)
+	}
+	return out, dups
+}
+
+// SortRecords puts records in a canonical order: solver label, budget,
+// level, seed.
+func SortRecords(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		if c := strings.Compare(a.SolverLabel(), b.SolverLabel()); c != 0 {
+			return c
+		}
+		if c := a.Budget.Compare(b.Budget); c != 0 {
+			return c
+		}
+		if c := CompareLevelIDs(a.Level, b.Level); c != 0 {
+			return c
+		}
+		if a.Seed != b.Seed {
+			return cmp.Compare(int64(a.Seed), int64(b.Seed)) // as signed, the order reports have always had
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+}
+
+// CompareLevelIDs orders "microban:2" before "microban:10".
+func CompareLevelIDs(a, b string) int {
+	ca, ia := SplitLevelID(a)
+	cb, ib := SplitLevelID(b)
+	if c := strings.Compare(ca, cb); c != 0 {
+		return c
+	}
+	return cmp.Compare(ia, ib)
+}
+
+// SplitLevelID splits a level id into its collection and number
+// ("microban:12": "microban", 12); an id without a number is all
+// collection, number 0.
+func SplitLevelID(id string) (string, int) {
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		if n, err := strconv.Atoi(id[i+1:]); err == nil {
+			return id[:i], n
+		}
+	}
+	return id, 0
+}

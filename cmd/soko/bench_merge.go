@@ -1,0 +1,89 @@
+package main
+
+import (
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"soko/bench"
+	"soko/internal/english"
+	"soko/internal/outfile"
+)
+
+const mergeDoc = `Joins results files, such as the shards of one bench, into one: runs
+sorted, each kept once (the first record of it). Duplicates are counted on
+standard error, and those that differ from the record kept are named.
+`
+
+func mergeFlags() (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("bench merge", flag.ContinueOnError)
+	out := fs.String("out", "", "merged results `FILE` (default: standard output)")
+	return fs, out
+}
+
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+	fs, out := mergeFlags()
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("bench merge: no results files given")
+	}
+	if *out == "" {
+		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
+		return nil
+	}
+	for _, in := range files {
+		if sameFile(in, *out) {
+			return usagef("bench merge: --out %s is also an input", *out)
+		}
+	}
+	lock, err := takeOut("bench merge", "--out", *out, kindAny)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := resultsOrNew(*out); err != nil {
+		return fmt.Errorf("bench merge: --out %w", err)
+	}
+	// The file is replaced whole once merged (the old one stays if a file
+	// cannot be read), gzipped when its name says so.
+	var runs int
+	err = outfile.Replace(*out, func(w io.Writer) error {
+		if !gzipped(*out) {
+			runs, _, err = bench.Merge(w, stderr, files...) // Merge says what it dropped
+			return err
+		}
+		zw := gzip.NewWriter(w)
+		if runs, _, err = bench.Merge(zw, stderr, files...); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
+	return nil
+}
+
+// resultsOrNew refuses a file that exists, is not empty and does not read
+// as soko bench results (package bench recognises them by their records),
+// so that bench merge --out never replaces a file soko did not write.
+func resultsOrNew(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() == 0 {
+		return nil
+	}
+	if _, err := bench.ReadFiles(nil, path); err != nil {
+		return fmt.Errorf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
+	}
+	return nil
+}

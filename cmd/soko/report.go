@@ -1,0 +1,120 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"soko/bench"
+	"soko/internal/english"
+	"soko/internal/outfile"
+	"soko/report"
+)
+
+const reportDoc = `Reads bench results and prints a Markdown report: levels solved per solver
+per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
+6.2), the thesis's logged numbers beside ours for cbc60 and
+schokoban-microban100, per-level push-count differences of two solvers,
+unique states per tree node (the reversibility-compression paper's Table I)
+and how every run ended, with its times. With --out-dir it also writes
+report.md, levels.md (per-level tables), summary.csv, runs.csv,
+pushdiff.csv, benchstat.txt and the plots (cactus plots of levels solved
+within t among them) in PNG, SVG and PDF at the width of a paper's column.
+--benchstat prints the benchstat text instead of the report.
+`
+
+func runReport(args []string, stdout, stderr io.Writer) (err error) {
+	fs, opts := reportFlags()
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("report: no results files given")
+	}
+	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
+	if opts.outDir != "" {
+		if err := outfile.CheckDir(opts.outDir); err != nil {
+			return usagef("report: --out-dir %v", err)
+		}
+		if err := notReportInput(ro, files); err != nil {
+			return err
+		}
+		// One report at a time in a folder: two would mix their files.
+		lock, made, err := outfile.LockDir(opts.outDir)
+		if err != nil {
+			return fmt.Errorf("report: --out-dir %w", err)
+		}
+		defer func() {
+			lock.Close()
+			if made && err != nil {
+				os.Remove(opts.outDir) // made by this run, and still empty
+			}
+		}()
+	}
+	recs, err := bench.ReadFiles(stderr, files...)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
+	}
+	if opts.benchstat {
+		return report.WriteBenchstat(stdout, recs)
+	}
+	if opts.compare != "" {
+		a, b, ok := strings.Cut(opts.compare, ",")
+		if !ok || a == "" || b == "" {
+			return usagef("report: --compare wants A,B")
+		}
+		ro.Compare = [2]string{a, b}
+	}
+	if err := report.Write(stdout, recs, ro); err != nil {
+		return err
+	}
+	if opts.outDir != "" {
+		fmt.Fprintf(stderr, "report: %s; tables and plots in %s\n", english.Count(len(recs), "run", "runs"), opts.outDir)
+	}
+	return nil
+}
+
+// notReportInput refuses, as a usage error before any work, a results
+// file that report would write over: one that is a file of ro.OutDir of a
+// name report writes there (report.Options.Writes), such as
+// out/runs.csv, or a link to it.
+func notReportInput(ro report.Options, files []string) error {
+	entries, err := os.ReadDir(ro.OutDir)
+	if err != nil {
+		return nil // a folder to be made holds no input
+	}
+	for _, e := range entries {
+		if !ro.Writes(e.Name()) {
+			continue
+		}
+		path := filepath.Join(ro.OutDir, e.Name())
+		for _, in := range files {
+			if sameFile(in, path) {
+				return usagef("report: --out-dir %s: the input %s is a file report may write there (its tables and plots): soko does not write over what it reads; give another folder, or move the results file", ro.OutDir, in)
+			}
+		}
+	}
+	return nil
+}
+
+type reportConfig struct {
+	outDir, compare    string
+	benchstat, noPlots bool
+}
+
+func reportFlags() (*flag.FlagSet, *reportConfig) {
+	c := &reportConfig{}
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots to `DIR`")
+	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
+	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
+	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
+	return fs, c
+}

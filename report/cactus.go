@@ -1,0 +1,96 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"soko/bench"
+	"soko/internal/english"
+)
+
+// cactusPlot draws, for each solver, how many levels of collection c it
+// solved within a time t, against t on a log scale: the cactus plot of
+// solver competitions, turned so that higher and further left is better.
+// Each solver is at its largest budget (see largestBudget), and its curve
+// runs on to that budget's time limit, or else its slowest solve; with
+// several seeds a count is the mean over them. Nil when no run of c was
+// solved.
+func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
+	type curve struct {
+		solver string
+		budget bench.Budget
+		times  []float64 // of the solved runs, in increasing order
+		end    float64
+	}
+	var curves []curve
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range d.solversOf(c) {
+		b, rs := largestBudget(d.budgetsOf(c), func(b bench.Budget) []*bench.Record { return d.groups[gkey{c, s, b.String()}] })
+		cv := curve{solver: s, budget: b, end: b.Time.Seconds()}
+		for _, r := range rs {
+			if r.Solved() {
+				t := max(r.WallS, 1e-6) // a log axis has no zero
+				cv.times = append(cv.times, t)
+				lo = min(lo, t)
+				cv.end = max(cv.end, t)
+			}
+		}
+		slices.Sort(cv.times)
+		hi = max(hi, cv.end)
+		curves = append(curves, cv)
+	}
+	if math.IsInf(lo, 1) {
+		return nil, nil
+	}
+	sameBudget := !slices.ContainsFunc(curves, func(cv curve) bool { return cv.budget != curves[0].budget })
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Levels solved within a time: %s (%s)", c, english.Count(len(d.levels[c]), "level", "levels"))
+	if sameBudget {
+		p.Title.Text += "\nat " + curves[0].budget.String()
+	}
+	if seeds := d.seeds[c]; seeds > 1 {
+		p.Title.Text += fmt.Sprintf(", mean over %d seeds", seeds)
+	}
+	seeds := float64(d.seeds[c])
+	for i, cv := range curves {
+		// A step up at each solve time, from zero at the left edge to the
+		// count at the curve's end.
+		pts := plotter.XYs{{X: math.Log10(lo / 2), Y: 0}}
+		for j, t := range cv.times {
+			pts = append(pts, plotter.XY{X: math.Log10(t), Y: float64(j+1) / seeds})
+		}
+		solved := float64(len(cv.times)) / seeds
+		if cv.end == 0 { // no time limit and no solve: flat across the plot
+			cv.end = hi
+		}
+		pts = append(pts, plotter.XY{X: math.Log10(cv.end), Y: solved})
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.StepStyle = plotter.PostStep
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		line.Width = vg.Points(1.2)
+		p.Add(line)
+		entry := fmt.Sprintf("%s: %s solved", cv.solver, formatCount(solved))
+		if !sameBudget {
+			entry += " at " + cv.budget.String()
+		}
+		p.Legend.Add(entry, line)
+	}
+	p.Add(plotter.NewGrid())
+	p.X.Label.Text = "time per level (log scale)"
+	p.X.Tick.Marker = log10SecondsTicks{}
+	p.X.Min, p.X.Max = math.Log10(lo/2), math.Log10(hi*1.1)
+	p.Y.Label.Text = "levels solved"
+	p.Y.Min, p.Y.Max = 0, float64(len(d.levels[c]))
+	p.Y.Tick.Marker = linearTicks{integer: true}
+	return p, nil
+}

@@ -1,0 +1,45 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"slices"
+	"strings"
+	"testing"
+
+	"soko/bench"
+)
+
+// TestUnmeasuredCPU: runs whose CPU time was not measured (several
+// threads beside other runs) have no cpu-sec/op in benchstat and an empty
+// cpu_s in runs.csv.
+func TestUnmeasuredCPU(t *testing.T) {
+	var recs []bench.Record
+	for _, lvl := range []string{"microban:1", "microban:2"} {
+		r := bench.Record{Solver: "portfolio", Threads: 2, Level: lvl, Budget: bench.Budget{Nodes: 20000}, Seed: 1,
+			Status: "solved", Verified: true, Pushes: 8, Moves: 30, WallS: 0.01, CPUScope: bench.CPUNone}
+		r.Key = r.RunKey()
+		recs = append(recs, r)
+	}
+	var bs bytes.Buffer
+	if err := WriteBenchstat(&bs, recs); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(bs.String(), "cpu-sec/op") || !strings.Contains(bs.String(), "ns/op\t") {
+		t.Errorf("benchstat lines of runs without CPU time:\n%s", bs.String())
+	}
+	var out bytes.Buffer
+	if err := newDataset(recs).runsCSV(&out); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("runs.csv: %d rows, %v", len(rows), err)
+	}
+	col := slices.Index(rows[0], "cpu_s")
+	for _, row := range rows[1:] {
+		if col < 0 || row[col] != "" || row[col-1] == "" {
+			t.Errorf("runs.csv %v; want cpu_s empty after wall_s", row)
+		}
+	}
+}

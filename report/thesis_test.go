@@ -1,0 +1,34 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	_ "soko/fess"
+	_ "soko/search"
+)
+
+func TestThesisData(t *testing.T) {
+	// The counts of the thesis's run logs (data/PROVENANCE.md).
+	want := map[string][]int{
+		"cbc60/Schokoban":                  {9, 23, 41, 60, 60, 60, 60, 60, 60},
+		"cbc60/Vanillaban":                 {4, 12, 16, 38, 41, 44, 49, 49, 50},
+		"schokoban-microban100/Schokoban":  {0, 7, 18, 50, 60, 70, -1, 80, 90},
+		"schokoban-microban100/Vanillaban": {0, 1, 7, 18, 22, 29, 34, 36, 44},
+	}
+	for k, counts := range want {
+		coll, alg, _ := strings.Cut(k, "/")
+		for i, it := range thesisIterations {
+			n, ok := thesisSolved(coll, alg, it)
+			if counts[i] < 0 {
+				if ok {
+					t.Errorf("%s at %d: log should be missing", k, it)
+				}
+				continue
+			}
+			if !ok || n != counts[i] {
+				t.Errorf("%s at %d: %d (%v), want %d", k, it, n, ok, counts[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"soko/heuristic"
+	"soko/level"
+	"soko/optimize"
+	"soko/search"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// progressEvery is the shortest time between two progress events of the
+// optimizer in Run.
+const progressEvery = 100 * time.Millisecond
+
+// Outcome is what Run returns.
+type Outcome struct {
+	// Result is the search's result with the final solution: Moves and
+	// Pushes are the optimized solution's when the optimizer ran. Its
+	// Stats are the search's (Stats.Elapsed its time alone).
+	solver.Result
+	Found     optimize.Score // the solver's own solution, when Status is Solved
+	Resolved  optimize.Score // A*'s solution when the found one wandered and A* solved the level in its time (zero otherwise)
+	Optimized bool           // the optimizer ran on it
+	Complete  bool           // and ran its passes to their end (not stopped by its time, the context or memory)
+	Time      time.Duration  // the optimizer's time
+}
+
+// Run runs s on l with solver.Run within opts.Budget less the
+// optimizer's reserve, then, unless p.Off, shortens the solution with
+// optimize.Optimize for the policy's time (the package doc). When ctx is
+// cancelled during the optimization, the shortest solution found so far
+// is returned, with Complete false. An error of the optimizer is returned with the search's
+// result (its solution unoptimized).
+func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Options, p Policy) (Outcome, error) {
+	start := time.Now()
+	limit := opts.Budget.Time
+	opts.Budget = p.SearchBudget(opts.Budget)
+	res, err := solver.Run(ctx, s, l, opts)
+	out := Outcome{Result: res}
+	if err != nil || res.Status != solver.Solved {
+		return out, err
+	}
+	out.Found = optimize.Score{Pushes: res.Pushes, Moves: len(res.Moves)}
+	if p.Off || ctx.Err() != nil {
+		return out, nil
+	}
+	t0 := time.Now()
+	moves := res.Moves
+	if a, ok := p.resolve(ctx, l, opts, res.Stats, out.Found, limit, time.Since(start)); ok {
+		out.Resolved, moves = optimize.Score{Pushes: a.Pushes, Moves: len(a.Moves)}, a.Moves
+	}
+	octx, cancel := context.WithTimeout(ctx, p.Time(limit, time.Since(start)))
+	defer cancel()
+	o := optimize.Options{Metric: p.Metric, Memory: optimize.DefaultMemory}
+	if m := opts.Budget.Memory; m > 0 && m < o.Memory {
+		o.Memory = m
+	}
+	if opts.Progress != nil {
+		// As a solver does: about ten times a second at most, the first a
+		// tenth of a second in.
+		last := t0
+		o.Progress = func(pr optimize.Progress) {
+			if now := time.Now(); now.Sub(last) >= progressEvery {
+				last = now
+				opts.Progress(solver.Progress{Stats: res.Stats, Detail: fmt.Sprintf("optimizing (%s): %d pushes, %d moves", pr.Pass, pr.Pushes, pr.Moves)})
+			}
+		}
+	}
+	r, err := optimize.Optimize(octx, l, moves, o)
+	out.Time = time.Since(t0)
+	if err != nil {
+		return out, fmt.Errorf("optimize: %w", err)
+	}
+	out.Moves, out.Pushes = r.Moves, r.After.Pushes
+	out.Optimized, out.Complete = true, r.Complete
+	return out, nil
+}
+
+// resolve searches l again with A* when the solution found, of score found,
+// wanders (WanderRatio) and the limit leaves it time (ResolveTime), and
+// returns A*'s solution when it is shorter in the metric. A* runs on the
+// level's budget of memory; its solution is verified by solver.Run.
+func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found optimize.Score, limit, elapsed time.Duration) (solver.Result, bool) {
+	t := p.ResolveTime(limit, elapsed)
+	if t <= 0 {
+		return solver.Result{}, false
+	}
+	rctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
+	lb, ok := startBound(rctx, l)
+	if !ok || found.Pushes < WanderRatio*max(lb, 1) {
+		return solver.Result{}, false
+	}
+	if opts.Progress != nil {
+		opts.Progress(solver.Progress{Stats: stats, Detail: fmt.Sprintf("searching again with astar: %d pushes found, at least %d needed", found.Pushes, lb)})
+	}
+	a, err := solver.Run(rctx, search.AStar{}, l, solver.Options{Budget: solver.Budget{Time: t, Memory: opts.Budget.Memory}})
+	if err != nil || a.Status != solver.Solved || !p.Metric.Better(optimize.Score{Pushes: a.Pushes, Moves: len(a.Moves)}, found) {
+		return solver.Result{}, false
+	}
+	return a, true
+}
+
+// startBound returns the pushes of the least-cost matching of l's boxes to
+// its goals at the start (heuristic.PushMatching), false when there is none
+// or ctx ended first.
+func startBound(ctx context.Context, l *level.Level) (int, bool) {
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return 0, false
+	}
+	dist, err := b.PullDistances(ctx)
+	if err != nil {
+		return 0, false
+	}
+	lb, ok := heuristic.NewPushMatching(b, dist).Bound(b.Start())
+	return int(lb), ok
+}

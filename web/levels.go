@@ -1,0 +1,160 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"soko/internal/english"
+	"soko/level"
+	"soko/levels"
+)
+
+// levelRef names a level in a request: an embedded one, or pasted text.
+type levelRef struct {
+	Collection string `json:"collection,omitempty"`
+	N          int    `json:"n,omitempty"`
+	XSB        string `json:"xsb,omitempty"`
+}
+
+// PastedSource is the Source of levels pasted into the page.
+const PastedSource = "pasted"
+
+// level resolves a reference to one parsed level.
+func (ref levelRef) level() (*level.Level, *apiError) {
+	switch {
+	case ref.XSB != "" && ref.Collection != "":
+		return nil, errorf(http.StatusBadRequest, "give either collection or xsb, not both")
+	case ref.XSB != "":
+		if len(ref.XSB) > MaxLevelText {
+			return nil, errorf(http.StatusRequestEntityTooLarge, "level text larger than %d bytes", MaxLevelText)
+		}
+		ls, err := level.ParseString(ref.XSB, PastedSource)
+		if err != nil {
+			e := errorf(http.StatusBadRequest, "%v", err)
+			var le *level.Error
+			if errors.As(err, &le) {
+				e.Line, e.Col = le.Line, le.Col
+			}
+			return nil, e
+		}
+		if len(ls) == 0 {
+			return nil, errorf(http.StatusBadRequest, "no level found in the text (a board needs walls '#', a player '@', boxes '$' and goals '.')")
+		}
+		n := max(ref.N, 1)
+		if n > len(ls) {
+			return nil, errorf(http.StatusBadRequest, "the text holds %s; there is no level %d", english.Count(len(ls), "level", "levels"), n)
+		}
+		l := ls[n-1]
+		l.Index = n
+		return l, nil
+	case ref.Collection != "":
+		return collectionLevel(ref.Collection, strconv.Itoa(ref.N))
+	}
+	return nil, errorf(http.StatusBadRequest, "no level: give {\"collection\": NAME, \"n\": N} or {\"xsb\": TEXT}")
+}
+
+func collectionLevel(name, n string) (*level.Level, *apiError) {
+	c, err := levels.Collection(name)
+	if err != nil {
+		return nil, errorf(http.StatusNotFound, "%v", err)
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 1 || i > len(c.Levels) {
+		return nil, errorf(http.StatusNotFound, "collection %s has levels 1 to %d; there is no level %q", name, len(c.Levels), n)
+	}
+	return c.Levels[i-1], nil
+}
+
+// levelJSON is a level as the API sends it.
+type levelJSON struct {
+	ID         string   `json:"id"` // "microban:1", or "pasted:1"
+	Collection string   `json:"collection,omitempty"`
+	N          int      `json:"n"`
+	Title      string   `json:"title,omitempty"`
+	Author     string   `json:"author,omitempty"`
+	Width      int      `json:"width"`
+	Height     int      `json:"height"`
+	Rows       []string `json:"rows"`
+	XSB        string   `json:"xsb"`
+}
+
+func levelID(l *level.Level) string { return l.Source + ":" + strconv.Itoa(l.Index) }
+
+func toLevelJSON(l *level.Level) levelJSON {
+	j := levelJSON{ID: levelID(l), N: l.Index, Title: l.Label(), Author: l.Author,
+		Width: l.Width, Height: l.Height, Rows: l.Rows, XSB: level.Format(l)}
+	if l.Source != PastedSource {
+		j.Collection = l.Source
+	}
+	return j
+}
+
+func (s *Server) collections(w http.ResponseWriter, r *http.Request) {
+	type info struct {
+		Name        string `json:"name"`
+		Levels      int    `json:"levels"`
+		Description string `json:"description,omitempty"`
+	}
+	out := []info{}
+	for _, i := range levels.List() {
+		out = append(out, info{i.Name, i.Levels, i.Description})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) collection(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	c, err := levels.Collection(name)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "%v", err)
+		return
+	}
+	type entry struct {
+		N      int    `json:"n"`
+		Title  string `json:"title,omitempty"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+		Boxes  int    `json:"boxes"`
+	}
+	out := struct {
+		Name   string  `json:"name"`
+		Levels []entry `json:"levels"`
+	}{Name: name, Levels: []entry{}}
+	for _, l := range c.Levels {
+		out.Levels = append(out.Levels, entry{l.Index, l.Label(), l.Width, l.Height, l.Boxes()})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) level(w http.ResponseWriter, r *http.Request) {
+	l, e := collectionLevel(r.PathValue("collection"), r.PathValue("n"))
+	writeLevel(w, l, e)
+}
+
+func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		XSB string `json:"xsb"`
+		N   int    `json:"n,omitempty"`
+	}
+	if e := s.decode(w, r, &req); e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	if strings.TrimSpace(req.XSB) == "" {
+		writeError(w, http.StatusBadRequest, "no level text given")
+		return
+	}
+	l, e := levelRef{XSB: req.XSB, N: req.N}.level()
+	writeLevel(w, l, e)
+}
+
+// writeLevel answers with l, or with e when there is none.
+func writeLevel(w http.ResponseWriter, l *level.Level, e *apiError) {
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	writeJSON(w, http.StatusOK, toLevelJSON(l))
+}
