@@ -176,7 +176,7 @@ func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
 }
 
 // Seed adds deadlock sets before any search, as YASS computes its deadlock
-// sets at set-up (issue 26; docs/fess.md, Diagnosis): every two boxes on
+// sets at set-up (docs/fess.md, Diagnosis): every two boxes on
 // squares next to each other, across or diagonally, neither on a dead
 // square and at least one beside a wall, with the player in each area of
 // the squares the two leave him, that the relaxed search proves can never

@@ -22,7 +22,7 @@ import (
 // it with the backward path reversed into pushes: the meeting in the
 // middle of YASS's perimeter search and Festival's perimeter table (the
 // README's References). docs/fess.md ("The backward search and the
-// meeting", Measurements) gives the orderings tried and where the meeting
+// meeting") and docs/measurements.md give the orderings tried and where the meeting
 // pays.
 //
 // A pulled box never stops on a square no box can be pushed to from a start

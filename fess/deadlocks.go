@@ -96,7 +96,7 @@ func (t *tier) feasible(p *sokoban.Position) bool {
 
 // learnAt is the size of a subtree, in expansions, at which the tier
 // looks for a deadlock pattern in the subtree's root: Festival's 64 (the
-// FESS paper; 32 and 128 measured in docs/fess.md).
+// FESS paper; 32 and 128 measured in docs/measurements.md).
 const learnAt = 64
 
 // learn counts the expansion of node id of tr in the subtrees of its

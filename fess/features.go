@@ -28,7 +28,7 @@ func (f features) cell() cellKey { return cellKey{f.packed, f.conn, f.oop, f.hot
 
 // better reports whether k is a better cell than o: more boxes packed, then
 // fewer player regions, then fewer boxes out of plan, then fewer hotspots.
-// (Festival leaves hotspots out of the cell; docs/fess.md, Measurements.)
+// (Festival leaves hotspots out of the cell; docs/measurements.md.)
 func (k cellKey) better(o cellKey) bool {
 	if k.packed != o.packed {
 		return k.packed > o.packed
@@ -44,7 +44,7 @@ func (k cellKey) better(o cellKey) bool {
 
 // order ranks children within a cell, smaller first, in 48 bits: more
 // packed, fewer regions, fewer out of plan, fewer hotspots, less distance.
-// (docs/fess.md, Measurements: next before distance.)
+// (docs/measurements.md: next before distance.)
 func (f features) order() uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))

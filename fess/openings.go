@@ -152,7 +152,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 	}
 	if bk.offRank>>32 > 0 {
 		// Boxes left on goals: the order would take those goals first
-		// whatever it costs (docs/fess.md, Measurements: XSokoban 87).
+		// whatever it costs (docs/measurements.md: XSokoban 87).
 		return solver.Result{}, false, nil
 	}
 	setUp, cancel := e.guard.SetUp()
@@ -229,7 +229,7 @@ func (e *engine) parkPlan(moving bool, orders []parkOrder) (res solver.Result, d
 // the halves leave sink alone as strong as its own ordering on the whole
 // budget and the pull ordering on half as much again (203 and 202 of 470
 // at 16,000 expansions) and give the forward search on XSokoban 50 the
-// time it needs at 60 s (docs/fess.md, Measurements, "the pull ordering
+// time it needs at 60 s (docs/measurements.md, "the pull ordering
 // where sink's fails" and "half each, and no focus on the pull plan").
 func parkOrders(moving, pullOrder bool) []parkOrder {
 	if moving && !pullOrder {

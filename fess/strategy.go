@@ -117,8 +117,8 @@ const (
 )
 
 // focusEnding is the share of the budget at its end on which a focusLast
-// strategy focuses (docs/fess.md, "The cell loop and focusing" and
-// Measurements).
+// strategy focuses (docs/fess.md, "The cell loop and focusing";
+// docs/measurements.md).
 const focusEnding = 0.25
 
 func (f focus) String() string { return [...]string{"never", "always", "last quarter"}[f] }

@@ -1,4 +1,4 @@
-// Package optimize shortens a given Sokoban solution (issue 14 item 1). It
+// Package optimize shortens a given Sokoban solution. It
 // takes any solution that the verifier accepts and returns one that is
 // verified and never longer in the chosen metric. The passes, cheapest first:
 //

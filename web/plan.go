@@ -6,8 +6,8 @@ import (
 	"soko/fess"
 )
 
-// planJSON is the answer of POST /api/plan: the fess solver's packing plan
-// (issue 12 item 2), the goals in the order it fills them.
+// planJSON is the answer of POST /api/plan: the fess solver's packing plan,
+// the goals in the order it fills them.
 type planJSON struct {
 	Level string `json:"level"`
 	Order []xy   `json:"order"` // goals, first filled first
