@@ -45,21 +45,17 @@ type frozenSet struct {
 	reach [][]bool
 }
 
+// frozenSeed seeds the keys of the frozen sets.
+const frozenSeed = 0xf207e
+
 // frozenCache bounds the frozen sets remembered.
 const frozenCache = 4096
 
 // NewFrozenGoals returns the detector for b with dead squares dead.
 func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
 	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64]*frozenSet{},
-		zKey: make([]uint64, b.N), wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
+		zKey: sokoban.NewZobrist(b.N, frozenSeed, 0).Box, wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
 	f.pull = newPullReach(b, f.wall)
-	x := uint64(0x9e3779b97f4a7c15)
-	for s := range f.zKey {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		f.zKey[s] = x
-	}
 	return f
 }
 

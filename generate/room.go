@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"soko/level"
+	"soko/sokoban"
 )
 
 // room is a grid of cells, row-major, with the goals and the player's
@@ -96,21 +97,11 @@ type reverse struct {
 	bestPlay  int
 }
 
-// zobrist gives each cell a random key for a box and one for the player, so
-// that a position's key is the XOR of its squares' keys, updated per step
-// (the order of the boxes does not change it). A collision can only make the
-// search skip a position: the path kept is always one that was played.
-type zobrist struct{ box, player []uint64 }
-
-func newZobrist(n int) zobrist {
-	// A fixed seed: the keys are the same for every level and seed.
-	rng := rand.New(rand.NewPCG(0x5eed, 0x2b))
-	z := zobrist{box: make([]uint64, n), player: make([]uint64, n)}
-	for i := range n {
-		z.box[i], z.player[i] = rng.Uint64(), rng.Uint64()
-	}
-	return z
-}
+// newZobrist returns the Zobrist keys of the room's n cells: a position's
+// key is the XOR of its cells' keys, updated per step. A collision can only
+// make the search skip a position: the path kept is always one that was
+// played. A fixed seed: the keys are the same for every level and seed.
+func newZobrist(n int) sokoban.Zobrist { return sokoban.NewZobrist(n, 0x5eed, 0x2b) }
 
 // reversePlay searches cfg.Explore positions at most, cfg.Depth steps deep
 // at most, and returns the best position met and the moves that reach it
@@ -120,9 +111,9 @@ func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, 
 	z := newZobrist(r.w * r.h)
 	s := &reverse{r: r, rng: rng, boxes: slices.Clone(r.goals), player: r.player,
 		seen: make(map[uint64]struct{}, cfg.Explore), explore: cfg.Explore, maxDepth: cfg.Depth}
-	key := z.player[r.player]
+	key := z.Player[r.player]
 	for _, b := range s.boxes {
-		key ^= z.box[b]
+		key ^= z.Box[b]
 	}
 	s.search(z, key, -1, 0)
 	return s.best, s.bestBoxes, s.bestPlay, s.bestMoves
@@ -131,7 +122,7 @@ func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, 
 // search visits the current position, reached with swaps changes of the
 // pulled box, the last one pulled being last (-1: none yet), and searches
 // on from it.
-func (s *reverse) search(z zobrist, key uint64, last, swaps int) {
+func (s *reverse) search(z sokoban.Zobrist, key uint64, last, swaps int) {
 	if s.explore <= 0 || len(s.path) >= s.maxDepth {
 		return
 	}
@@ -165,10 +156,10 @@ func (s *reverse) search(z zobrist, key uint64, last, swaps int) {
 				continue // nothing to pull: the plain step covers it
 			}
 		}
-		next := key ^ z.player[from] ^ z.player[to]
+		next := key ^ z.Player[from] ^ z.Player[to]
 		nlast, nswaps := last, swaps
 		if b >= 0 {
-			next ^= z.box[s.boxes[b]] ^ z.box[from]
+			next ^= z.Box[s.boxes[b]] ^ z.Box[from]
 			s.boxes[b] = from
 			if b != last {
 				nlast, nswaps = b, swaps+1

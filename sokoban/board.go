@@ -30,7 +30,6 @@ package sokoban
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sync"
 
 	"soko/internal/english"
@@ -167,13 +166,8 @@ func NewBoard(l *level.Level) (*Board, error) {
 	if len(b.startBoxes) != len(b.goals) && b.Impossible == "" {
 		b.impossible("%s but %s", english.Count(len(b.startBoxes), "reachable box", "reachable boxes"), english.Count(len(b.goals), "reachable goal", "reachable goals"))
 	}
-	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
-	b.zBox = make([]uint64, b.N)
-	b.zPlayer = make([]uint64, b.N)
-	for s := range b.zBox {
-		b.zBox[s] = rng.Uint64()
-		b.zPlayer[s] = rng.Uint64()
-	}
+	z := NewZobrist(b.N, zobristSeed, uint64(b.N))
+	b.zBox, b.zPlayer = z.Box, z.Player
 	return b, nil
 }
 
