@@ -54,39 +54,8 @@ func (r *pullReach) sides(s sokoban.Square) {
 		return
 	}
 	r.parted[s] = true
-	const wall, above = -2, -1
-	c := &r.cuts
-	var label [4]int32
-	for d := range sokoban.Dirs {
-		n := r.b.Next(s, d)
-		label[d] = above
-		switch {
-		case !r.free(n):
-			label[d] = wall
-		case c.Num[n] > c.Num[s]: // below s, in a child's subtree or not
-			for e := range sokoban.Dirs {
-				ch := r.b.Next(s, e)
-				if r.free(ch) && c.Parent[ch] == s && c.Num[ch] <= c.Num[n] && c.Num[n] <= c.Last[ch] {
-					if c.Low[ch] >= c.Num[s] {
-						label[d] = c.Num[ch] // cut off (every child of a root is)
-					}
-					break
-				}
-			}
-		}
-	}
-	for d := 0; d < 4; d++ {
-		r.part[int(s)*4+d] = -1
-		if label[d] == wall {
-			continue
-		}
-		for e := 0; e < 4; e++ {
-			if label[e] == label[d] {
-				r.part[int(s)*4+d] = int8(e)
-				break
-			}
-		}
-	}
+	l := r.cuts.Links(r.b, r.wall, s)
+	copy(r.part[int(s)*4:], l[:])
 }
 
 // from returns the squares a lone box reaches pulled from goal, the player

@@ -208,7 +208,7 @@ func TestAfterPullMatchesFill(t *testing.T) {
 		for i, b := range boxes {
 			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
-				if q < 0 || !gb.tree.Has(q) {
+				if q < 0 || !gb.cuts.Visit.Has(q) {
 					continue
 				}
 				r := gb.b.Next(q, dir)

@@ -62,20 +62,13 @@ func TestCutsMatchFloodFill(t *testing.T) {
 }
 
 // cutLabels gives each free neighbour of s the part it lies in with a box
-// on s: the number of the child of s whose subtree holds it when that
-// subtree reaches no higher than s, else 0 (the rest of s's tree).
-func cutLabels(b *sokoban.Board, c sokoban.Cuts, free func(sokoban.Square) bool, s sokoban.Square) [4]int32 {
-	var label [4]int32
+// on s (Cuts.Part): the child of s whose subtree holds it when that
+// subtree reaches no higher than s, else None (the rest of s's tree).
+func cutLabels(b *sokoban.Board, c sokoban.Cuts, free func(sokoban.Square) bool, s sokoban.Square) [4]sokoban.Square {
+	var label [4]sokoban.Square
 	for d := range sokoban.Dirs {
-		n := b.Next(s, d)
-		if !free(n) || c.Num[n] < c.Num[s] {
-			continue
-		}
-		for e := range sokoban.Dirs {
-			ch := b.Next(s, e)
-			if free(ch) && c.Parent[ch] == s && c.Num[ch] <= c.Num[n] && c.Num[n] <= c.Last[ch] && c.Low[ch] >= c.Num[s] {
-				label[d] = c.Num[ch]
-			}
+		if n := b.Next(s, d); free(n) {
+			label[d] = c.Part(b, s, n)
 		}
 	}
 	return label
