@@ -169,3 +169,44 @@ func BenchmarkStoreBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRegion walks randomly through XSokoban positions; each step
+// numbers the player's region (Region.Of) and asks After for the
+// canonical player square of every push's child, as the searches do. It
+// reports the positions per second.
+func BenchmarkRegion(b *testing.B) {
+	boards := boards(b, "xsokoban90:1-30")
+	regions := make([]*sokoban.Region, len(boards))
+	positions := make([]*sokoban.Position, len(boards))
+	for i, bd := range boards {
+		regions[i], positions[i] = sokoban.NewRegion(bd), bd.Start()
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	pushes := make([]sokoban.Push, 0, 64)
+	var steps, depth, known int
+	i := 0
+	for b.Loop() {
+		p, r := positions[i], regions[i]
+		r.Of(p)
+		pushes = p.Pushes(pushes[:0], nil)
+		for _, m := range pushes {
+			to := boards[i].Next(m.Box, m.Dir)
+			p.Apply(m)
+			if _, ok := r.After(p, m.Box, to); ok {
+				known++
+			}
+			p.Undo(m)
+		}
+		steps++
+		if len(pushes) == 0 || depth == 40 {
+			positions[i] = boards[i].Start()
+			i = (i + 1) % len(boards)
+			depth = 0
+			continue
+		}
+		p.Apply(pushes[rng.IntN(len(pushes))])
+		depth++
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "positions/s")
+	b.ReportMetric(float64(known)/float64(steps), "known/position")
+}
