@@ -72,3 +72,34 @@ func BenchmarkFrozenGoals(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/state")
 	b.ReportMetric(float64(f.Misses), "searches")
 }
+
+// BenchmarkRelaxedSearch runs the corral's relaxed search (its set of
+// states seen is what it mostly measures) from every state of a complete
+// state graph (microban:5) with all its boxes, within 4,000 states.
+func BenchmarkRelaxedSearch(b *testing.B) {
+	ls, err := levels.Resolve("microban:5", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bd, err := sokoban.NewBoard(ls[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	dead := DeadSquares(bd)
+	g := stategraph.Build(bd, dead, 1<<20)
+	c := NewCorrals(bd, dead)
+	p := bd.Start()
+	boxes := make([]sokoban.Square, bd.Boxes())
+	n, states := 0, 0
+	for b.Loop() {
+		for _, key := range g.Keys {
+			p.Unpack(key)
+			copy(boxes, p.BoxSquares())
+			c.relaxedSolvable(boxes, p.Player(), 4000, false, false)
+			states += c.seen.Len()
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/state")
+	b.ReportMetric(float64(states)/float64(n), "states/search")
+}
