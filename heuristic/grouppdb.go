@@ -13,6 +13,12 @@ import (
 // putting k boxes on the free goals with the player in any of the regions
 // they leave, pulling one box a square at a time. A state is keyed by its
 // sorted box squares and the player's canonical square, bits each.
+//
+// It keeps its own table, not a sokoban.Store: one uint64 a slot holds a
+// state's key and its distance, and touch overlaps the cache misses of a
+// state's children. BenchmarkGroupTable measures 25.8 bytes a state with
+// the layer, where a Store of the keys alone takes 28.9, the distances
+// still to be kept beside it.
 type groupPDB struct {
 	k    int
 	bits uint
