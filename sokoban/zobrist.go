@@ -5,9 +5,10 @@ import "math/rand/v2"
 // Zobrist is a table of Zobrist keys (Zobrist 1970): a random 64-bit key
 // per square for a box on it and one for the player on it. A position's
 // hash is the XOR of its squares' keys, so a push updates it with a few
-// XORs and the order of the boxes does not change it. Every key table of
-// the solvers and the generator is made here; each user keeps its own seed,
-// so its hashes (and the search orders they decide) stay as they were.
+// XORs and the order of the boxes does not change it. Every key table is
+// made here (the board's, fess's keyer's, search's symmetry's, the
+// frozen-goal cache's); each keeps its own seed, so its hashes (and the
+// search orders they decide) stay as they were.
 type Zobrist struct {
 	Box, Player []uint64
 }
