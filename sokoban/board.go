@@ -8,8 +8,10 @@
 //
 // It also holds the primitives the other packages build on instead of
 // writing them again: the directions (Dirs), a set of squares cleared in
-// constant time (Marks), a flood fill (Board.Fill) and the rule of one
-// player step (Position.Step).
+// constant time (Marks), a flood fill (Board.Fill), the one
+// articulation-point search (Cuts), the Zobrist key tables (NewZobrist)
+// and the rules of a player step, a push and a pull (Position.Step, Apply,
+// Undo), which play and generate use too.
 //
 // Square numbering: only floor squares the player can ever reach are
 // indexed, 0..N-1 in row-major order of the level grid. Walls, and squares
