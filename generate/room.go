@@ -32,8 +32,6 @@ var patterns = [][][2]int{
 // turnChance is the walk's chance of a new direction at each step.
 const turnChance = 0.35
 
-var deltas = [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} // in level.Dir order
-
 // newRoom carves a room and places goals and player, or returns nil when
 // the walk carved too little floor for them. The walk follows the topology
 // generator of the Imagination-Augmented Agents appendix, which made the
@@ -50,8 +48,9 @@ func newRoom(cfg Config, rng *rand.Rand) *room {
 		if rng.Float64() < turnChance {
 			d = rng.IntN(4)
 		}
-		x = min(max(x+deltas[d][0], 1), r.w-2)
-		y = min(max(y+deltas[d][1], 1), r.h-2)
+		dx, dy := level.Dir(d).Delta()
+		x = min(max(x+dx, 1), r.w-2)
+		y = min(max(y+dy, 1), r.h-2)
 		for _, o := range patterns[rng.IntN(len(patterns))] {
 			cx, cy := x+o[0], y+o[1]
 			if cx >= 1 && cx <= r.w-2 && cy >= 1 && cy <= r.h-2 {
