@@ -49,10 +49,10 @@ func (gc *groupCache) recentSlot(boxes []sokoban.Square, player sokoban.Square) 
 	return int(key * 0x9e3779b97f4a7c15 >> (64 - recentBits)), key
 }
 
-// recentBits sizes GroupBound.recent, whose slots hold the key of the
+// recentBits sizes groupCache.recent, whose slots hold the key of the
 // boxes and player (pack's layout with the player's own square, after a
-// bit set to 1) in the low distShift bits and, above, the result's pushes plus one, or 0 for
-// no solution; an empty slot is 0 (no key is).
+// bit set to 1) in the low distShift bits and, above, the result's pushes
+// plus one, or 0 for no solution; an empty slot is 0 (no key is).
 const (
 	recentBits  = 18
 	recentSlots = 1 << recentBits

@@ -296,3 +296,25 @@ func BenchmarkGroupTable(b *testing.B) {
 	}
 	b.ReportMetric(float64(store.Bytes())/float64(pd.n), "store-bytes/state")
 }
+
+// BenchmarkGroupSetUp chooses the groups of Microban 144 and XSokoban 1-10
+// (NewGroupBound: a sub-search per candidate group) and reports the time
+// per sub-search expansion.
+func BenchmarkGroupSetUp(b *testing.B) {
+	var levels []*groupLevel
+	for _, l := range append(testlevel.Resolve(b, "microban:144"), testlevel.Resolve(b, "xsokoban90:1-10")...) {
+		if g, ok := newGroupLevel(b, l); ok {
+			levels = append(levels, g)
+		}
+	}
+	var nodes int64
+	for b.Loop() {
+		for _, g := range levels {
+			if gb := newTestGroups(g); gb != nil {
+				nodes += gb.Nodes
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes")
+}

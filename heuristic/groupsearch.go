@@ -26,10 +26,10 @@ type groupSearch struct {
 // groupNodes is the expansion budget of one sub-search.
 const groupNodes = 20000
 
-// subSearch is the scratch of GroupBound.solve: the states of one A* over
+// subSearch is the scratch of groupSearch.solve: the states of one A* over
 // the pushes of a group's boxes alone, k boxes each.
 type subSearch struct {
-	index  map[string]uint32
+	index  *sokoban.Store   // the states met (packGroup), their ids in order
 	boxes  []sokoban.Square // k per state
 	player []sokoban.Square // canonical
 	g      []int32
@@ -38,7 +38,7 @@ type subSearch struct {
 }
 
 func (s *subSearch) bytes() int64 {
-	return int64(cap(s.boxes))*2 + int64(cap(s.g))*16 + int64(len(s.index))*48 + s.open.Bytes()
+	return int64(cap(s.boxes))*2 + int64(cap(s.g))*16 + s.index.Bytes() + s.open.Bytes()
 }
 
 // solve finds the fewest pushes that put boxes (sorted) on free goals,
@@ -56,22 +56,21 @@ func (gs *groupSearch) solve(boxes []sokoban.Square, canon sokoban.Square) group
 	}
 	s := &gs.sub
 	if s.index == nil {
-		s.index = map[string]uint32{}
+		s.index = sokoban.NewStore(2 * (k + 1))
 	}
-	clear(s.index)
+	s.index.ResetKeys(2 * (k + 1))
 	s.boxes, s.player, s.g, s.prio = s.boxes[:0], s.player[:0], s.g[:0], s.prio[:0]
 	s.open.Reset()
 	add := func(bx []sokoban.Square, pl sokoban.Square, g, h int32) {
 		gs.key = packGroup(gs.key[:0], bx, pl)
-		if id, ok := s.index[string(gs.key)]; ok {
+		id, fresh := s.index.Intern(gs.key, hashGroup(bx, pl))
+		if !fresh {
 			if g < s.g[id] {
 				s.g[id], s.prio[id] = g, g+h
 				s.open.Push(int(g+h), int(h), id)
 			}
 			return
 		}
-		id := uint32(len(s.g))
-		s.index[string(gs.key)] = id
 		s.boxes = append(s.boxes, bx...)
 		s.player = append(s.player, pl)
 		s.g, s.prio = append(s.g, g), append(s.prio, g+h)
@@ -120,6 +119,15 @@ func (gs *groupSearch) solve(boxes []sokoban.Square, canon sokoban.Square) group
 			bx = s.boxes[int(id)*k : int(id)*k+k] // add may have moved the states
 		}
 	}
+}
+
+// hashGroup hashes sorted boxes and the player's square, for the store.
+func hashGroup(boxes []sokoban.Square, canon sokoban.Square) uint64 {
+	h := uint64(canon) * 0x9e3779b97f4a7c15
+	for _, s := range boxes {
+		h = (h ^ uint64(s)) * 0x9e3779b97f4a7c15
+	}
+	return h ^ h>>29
 }
 
 // packGroup appends the key of sorted boxes with the player on canon.
