@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"soko/internal/hashtab"
 	"soko/level"
 	"soko/sokoban"
 )
@@ -91,8 +92,8 @@ type reverse struct {
 	goal     []sokoban.Square
 	rng      *rand.Rand
 	path     []level.Move // the reverse steps so far: Dir the player stepped, Push meaning a pull
-	seen     map[uint64]struct{}
-	explore  int // positions the search may still visit
+	seen     *hashtab.Set // the positions met, by hash
+	explore  int          // positions the search may still visit
 	maxDepth int
 
 	best      int // best score met
@@ -116,7 +117,7 @@ func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, 
 	}
 	p := b.Start()
 	s := &reverse{r: r, b: b, p: p, goal: slices.Clone(p.BoxSquares()), rng: rng,
-		seen: make(map[uint64]struct{}, cfg.Explore), explore: cfg.Explore, maxDepth: cfg.Depth}
+		seen: hashtab.New[struct{}](1 << 12), explore: cfg.Explore, maxDepth: cfg.Depth}
 	s.search(-1, 0)
 	return s.best, s.bestBoxes, s.bestPlay, s.bestMoves, nil
 }
@@ -129,11 +130,9 @@ func (s *reverse) search(last, swaps int) {
 		return
 	}
 	p := s.p
-	key := p.HashExact()
-	if _, ok := s.seen[key]; ok {
+	if !s.seen.Add(p.HashExact()) {
 		return
 	}
-	s.seen[key] = struct{}{}
 	s.explore--
 	if v := s.value(swaps); v > s.best {
 		s.best = v
