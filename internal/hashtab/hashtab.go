@@ -3,8 +3,8 @@
 // linear probing over flat slices, no allocation per entry. Two things
 // whose hashes are equal share an entry, a chance of about n²/2⁶⁵ over n
 // keys; where that is not acceptable, sokoban.Store keeps the keys
-// themselves. mcts keeps its states seen in a Set, qlearn its Q-table in a
-// Map.
+// themselves. mcts and the generator's reverse play keep their states seen
+// in a Set, qlearn its Q-table in a Map.
 package hashtab
 
 import (
