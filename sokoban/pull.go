@@ -85,21 +85,32 @@ func (b *Board) NearestGoal() []int32 {
 	return b.newPuller().pull(b.goals)
 }
 
-// puller holds the scratch space of the pull searches.
-type puller struct {
+// Puller is the scratch space of a pull search: a breadth-first search
+// backwards from the goals over (box square, player side) states, pulling
+// a lone box (PullDistances), with the sides of a square that the player
+// walks between with the box on it given by side links, and, where the
+// caller says so, some squares walls (the frozen boxes of
+// deadlock.FrozenGoals).
+type Puller struct {
 	b     *Board
 	links []int8
+	wall  []bool
 	state []int32 // distance per (box square, player side)
 	queue []int32
 }
 
-func (b *Board) newPuller() *puller {
-	return &puller{b: b, links: b.sides(), state: make([]int32, b.N*4), queue: make([]int32, 0, b.N*4)}
+func (b *Board) newPuller() *Puller { return b.NewPuller(b.sides(), nil) }
+
+// NewPuller returns a Puller on b with the given side links (links[s·4+d]:
+// Cuts.Links of square s with the walls; -1 for a side that is a wall) and
+// walls (nil: none). The search reads both as they are at each Search.
+func (b *Board) NewPuller(links []int8, wall []bool) *Puller {
+	return &Puller{b: b, links: links, wall: wall, state: make([]int32, b.N*4), queue: make([]int32, 0, b.N*4)}
 }
 
 // pull returns the least pulls from the goals in from to every square.
-func (pl *puller) pull(from []Square) []int32 {
-	state := pl.search(from)
+func (pl *Puller) pull(from []Square) []int32 {
+	state := pl.Search(from)
 	row := make([]int32, pl.b.N)
 	for s := range row {
 		m := Unreachable
@@ -111,10 +122,11 @@ func (pl *puller) pull(from []Square) []int32 {
 	return row
 }
 
-// search returns the least pulls from the goals in from to every state
-// (box square·4 + the player's side), in scratch space of pl.
-func (pl *puller) search(from []Square) []int32 {
-	b, links, state := pl.b, pl.links, pl.state
+// Search returns the least pulls from the goals in from to every state
+// (box square·4 + the player's side), or Unreachable, in scratch space of
+// pl that the next Search overwrites.
+func (pl *Puller) Search(from []Square) []int32 {
+	b, links, wall, state := pl.b, pl.links, pl.wall, pl.state
 	for i := range state {
 		state[i] = Unreachable
 	}
@@ -140,7 +152,7 @@ func (pl *puller) search(from []Square) []int32 {
 			}
 			to := b.Next(s, d)
 			back := b.Next(to, d)
-			if back < 0 {
+			if back < 0 || wall != nil && wall[back] {
 				continue
 			}
 			ns := to*4 + int32(d)
@@ -153,6 +165,13 @@ func (pl *puller) search(from []Square) []int32 {
 	pl.queue = queue
 	return state
 }
+
+// Reached returns the states the last Search reached, in the order it met
+// them, in scratch space of pl that the next Search overwrites.
+func (pl *Puller) Reached() []int32 { return pl.queue }
+
+// PullerBytes is the memory a Puller takes per square.
+const PullerBytes = 4*4 + 4*4
 
 // PullBytes returns the memory the table of PullDistances takes.
 func (b *Board) PullBytes() int64 {

@@ -89,7 +89,7 @@ func (b *Board) PullDistancesBySide(ctx context.Context) ([][]int32, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		state := pl.search([]Square{g})
+		state := pl.Search([]Square{g})
 		row := make([]int32, 4*b.N)
 		for i := range row {
 			row[i] = Unreachable
