@@ -6,9 +6,10 @@ package sokoban
 // reaches no higher than s (Low[child] >= Num[s]), and the rest of s's
 // tree (Part). It is the one articulation-point search (Hopcroft and
 // Tarjan 1973) of the module: the side links and pull distances of the
-// board, fess's macro-moves (the player's sides of a box joined or not),
-// the frozen-goal detector's pull reach and the group bound's pulls are
-// built on it. It keeps scratch space for one board.
+// board, the player's Region after a push, fess's macro-moves (the
+// player's sides of a box joined or not), the frozen-goal detector's pull
+// reach and the group bound's pulls are built on it. It keeps scratch
+// space for one board.
 type Cuts struct {
 	Visit  Marks    // squares numbered since Visit was last cleared
 	Num    []int32  // depth-first number, from 1 up
