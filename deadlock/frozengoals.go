@@ -17,17 +17,20 @@ import (
 // say, behind a row of frozen boxes). Each goal's squares are found by a
 // breadth-first search backwards from it over (box square, player square)
 // states, pulling the box and walking the player (pullReach), and are
-// cached per set of frozen boxes. It keeps scratch space; use one per goroutine.
+// cached per set of frozen boxes (a sokoban.Store of the sets' squares, so
+// two sets whose hashes collide stay apart). It keeps scratch space; use one per goroutine.
 type FrozenGoals struct {
 	b      *sokoban.Board
 	freeze *Freeze
-	cache  map[uint64]*frozenSet
+	cache  *sokoban.Store // the frozen sets met, as bitsets of their squares (setKey)
+	sets   []*frozenSet   // by cache id
+	bits   []byte         // setKey's scratch
 	zKey   []uint64
 	wall   []bool
 	pull   *pullReach // over wall
 	frozen []sokoban.Square
 	movers []sokoban.Square
-	key    uint64        // of frozen
+	key    uint64        // the hash of frozen
 	split1 uint64        // the box hash of the position split last, 0: none
 	match  []int32       // free goal index -> mover index, or -1
 	tried  sokoban.Marks // goal indexes tried by one augmenting search
@@ -45,28 +48,25 @@ type frozenSet struct {
 	reach [][]bool
 }
 
+// frozenSeed seeds the keys of the frozen sets.
+const frozenSeed = 0xf207e
+
 // frozenCache bounds the frozen sets remembered.
 const frozenCache = 4096
 
 // NewFrozenGoals returns the detector for b with dead squares dead.
 func NewFrozenGoals(b *sokoban.Board, dead []bool) *FrozenGoals {
-	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: map[uint64]*frozenSet{},
-		zKey: make([]uint64, b.N), wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
+	bits := make([]byte, (b.N+7)/8)
+	f := &FrozenGoals{b: b, freeze: NewFreeze(b, dead), cache: sokoban.NewStore(len(bits)), bits: bits,
+		zKey: sokoban.NewZobrist(b.N, frozenSeed, 0).Box, wall: make([]bool, b.N), tried: sokoban.NewMarks(len(b.Goals()))}
 	f.pull = newPullReach(b, f.wall)
-	x := uint64(0x9e3779b97f4a7c15)
-	for s := range f.zKey {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		f.zKey[s] = x
-	}
 	return f
 }
 
 // Bytes returns the memory the detector holds now, its cache included.
 func (f *FrozenGoals) Bytes() int64 {
 	n := int64(f.b.N)
-	return n*(8+1) + f.pull.bytes() + f.cacheBytes
+	return n*(8+1) + f.pull.bytes() + f.cache.Bytes() + f.cacheBytes
 }
 
 // setBytes returns the memory set holds, as Bytes counts it.
@@ -105,20 +105,31 @@ func (f *FrozenGoals) split(p *sokoban.Position) {
 	f.split1 = p.BoxHash()
 }
 
-// set returns what the boxes of f.frozen leave, keyed key, from the cache
-// or searched.
+// set returns what the boxes of f.frozen leave, with hash key, from the
+// cache or searched.
 func (f *FrozenGoals) set(key uint64) *frozenSet {
-	set, ok := f.cache[key]
-	if !ok {
-		set = f.search()
-		if len(f.cache) >= frozenCache {
-			clear(f.cache)
-			f.cacheBytes = 0
-		}
-		f.cache[key] = set
-		f.cacheBytes += f.setBytes(set)
+	k := f.setKey()
+	if id, ok := f.cache.Find(k, key); ok {
+		return f.sets[id]
 	}
+	set := f.search()
+	if f.cache.Len() >= frozenCache {
+		clear(f.sets)
+		f.cache, f.sets, f.cacheBytes = sokoban.NewStore(len(k)), f.sets[:0], 0
+	}
+	f.cache.Intern(k, key)
+	f.sets = append(f.sets, set)
+	f.cacheBytes += f.setBytes(set)
 	return set
+}
+
+// setKey returns the squares of f.frozen as a bitset, the cache's key.
+func (f *FrozenGoals) setKey() []byte {
+	clear(f.bits)
+	for _, s := range f.frozen {
+		f.bits[s>>3] |= 1 << (s & 7)
+	}
+	return f.bits
 }
 
 // MustLeave reports whether the box of p on goal s, not frozen, has to

@@ -271,7 +271,7 @@ func TestMustLeaveExhaustive(t *testing.T) {
 		}
 		// Bytes keeps the cache's memory as it goes: the same as a count.
 		var held int64
-		for _, set := range frozen.cache {
+		for _, set := range frozen.sets {
 			held += frozen.setBytes(set)
 		}
 		if frozen.cacheBytes != held {

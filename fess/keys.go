@@ -1,10 +1,6 @@
 package fess
 
-import (
-	"math/rand/v2"
-
-	"soko/sokoban"
-)
+import "soko/sokoban"
 
 // zobristSeed seeds the hash keys of the stores, so runs are reproducible.
 const zobristSeed = 0xfe55
@@ -19,12 +15,8 @@ type keyer struct {
 }
 
 func newKeyer(b *sokoban.Board) keyer {
-	k := keyer{wide: b.KeySize() == 2*(b.Boxes()+1), zBox: make([]uint64, b.N), zPlayer: make([]uint64, b.N)}
-	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
-	for s := range k.zBox {
-		k.zBox[s], k.zPlayer[s] = rng.Uint64(), rng.Uint64()
-	}
-	return k
+	z := sokoban.NewZobrist(b.N, zobristSeed, uint64(b.N))
+	return keyer{wide: b.KeySize() == 2*(b.Boxes()+1), zBox: z.Box, zPlayer: z.Player}
 }
 
 // pack appends to dst[:0] the key of the position whose boxes are sorted,

@@ -188,7 +188,10 @@ func OneWatched(ctx context.Context, cfg Config, i int, tried func(rooms int)) (
 		if r == nil {
 			continue
 		}
-		score, boxes, player, moves := r.reversePlay(cfg, rng)
+		score, boxes, player, moves, err := r.reversePlay(cfg, rng)
+		if err != nil {
+			return Level{}, err
+		}
 		if score == 0 {
 			continue
 		}

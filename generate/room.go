@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"soko/internal/hashtab"
 	"soko/level"
+	"soko/sokoban"
 )
 
 // room is a grid of cells, row-major, with the goals and the player's
@@ -31,8 +33,6 @@ var patterns = [][][2]int{
 // turnChance is the walk's chance of a new direction at each step.
 const turnChance = 0.35
 
-var deltas = [4][2]int{{0, -1}, {0, 1}, {-1, 0}, {1, 0}} // in level.Dir order
-
 // newRoom carves a room and places goals and player, or returns nil when
 // the walk carved too little floor for them. The walk follows the topology
 // generator of the Imagination-Augmented Agents appendix, which made the
@@ -49,8 +49,9 @@ func newRoom(cfg Config, rng *rand.Rand) *room {
 		if rng.Float64() < turnChance {
 			d = rng.IntN(4)
 		}
-		x = min(max(x+deltas[d][0], 1), r.w-2)
-		y = min(max(y+deltas[d][1], 1), r.h-2)
+		dx, dy := level.Dir(d).Delta()
+		x = min(max(x+dx, 1), r.w-2)
+		y = min(max(y+dy, 1), r.h-2)
 		for _, o := range patterns[rng.IntN(len(patterns))] {
 			cx, cy := x+o[0], y+o[1]
 			if cx >= 1 && cx <= r.w-2 && cy >= 1 && cy <= r.h-2 {
@@ -79,15 +80,20 @@ func newRoom(cfg Config, rng *rand.Rand) *room {
 // gym-sokoban's reading of Boxoban's generator does it (its
 // depth_first_search, there up to 300,000 positions, here Config.Explore):
 // every position met is scored, the first time it is met, by the path that
-// reached it, and the best one is kept with that path.
+// reached it, and the best one is kept with that path. The moves follow
+// sokoban's rules: a pull is a push taken back (Position.Undo), and a
+// position is known by its Zobrist hash (Position.HashExact). A collision
+// can only make the search skip a position: the path kept is always one
+// that was played.
 type reverse struct {
 	r        *room
+	b        *sokoban.Board
+	p        *sokoban.Position // box i keeps its index; its goal is goal[i]
+	goal     []sokoban.Square
 	rng      *rand.Rand
-	boxes    []int // box i's cell; box i's goal is r.goals[i]
-	player   int
 	path     []level.Move // the reverse steps so far: Dir the player stepped, Push meaning a pull
-	seen     map[uint64]struct{}
-	explore  int // positions the search may still visit
+	seen     *hashtab.Set // the positions met, by hash
+	explore  int          // positions the search may still visit
 	maxDepth int
 
 	best      int // best score met
@@ -96,111 +102,105 @@ type reverse struct {
 	bestPlay  int
 }
 
-// zobrist gives each cell a random key for a box and one for the player, so
-// that a position's key is the XOR of its squares' keys, updated per step
-// (the order of the boxes does not change it). A collision can only make the
-// search skip a position: the path kept is always one that was played.
-type zobrist struct{ box, player []uint64 }
-
-func newZobrist(n int) zobrist {
-	// A fixed seed: the keys are the same for every level and seed.
-	rng := rand.New(rand.NewPCG(0x5eed, 0x2b))
-	z := zobrist{box: make([]uint64, n), player: make([]uint64, n)}
-	for i := range n {
-		z.box[i], z.player[i] = rng.Uint64(), rng.Uint64()
-	}
-	return z
-}
-
 // reversePlay searches cfg.Explore positions at most, cfg.Depth steps deep
-// at most, and returns the best position met and the moves that reach it
-// from the solved one; score 0 when no position had every box off every
-// goal.
-func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, player int, moves []level.Move) {
-	z := newZobrist(r.w * r.h)
-	s := &reverse{r: r, rng: rng, boxes: slices.Clone(r.goals), player: r.player,
-		seen: make(map[uint64]struct{}, cfg.Explore), explore: cfg.Explore, maxDepth: cfg.Depth}
-	key := z.player[r.player]
-	for _, b := range s.boxes {
-		key ^= z.box[b]
+// at most, and returns the best position met (its box and player cells)
+// and the moves that reach it from the solved one; score 0 when no
+// position had every box off every goal.
+func (r *room) reversePlay(cfg Config, rng *rand.Rand) (score int, boxes []int, player int, moves []level.Move, err error) {
+	l, err := r.parse(r.goals, r.player, "room")
+	if err != nil {
+		return 0, nil, 0, nil, err
 	}
-	s.search(z, key, -1, 0)
-	return s.best, s.bestBoxes, s.bestPlay, s.bestMoves
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return 0, nil, 0, nil, fmt.Errorf("generate: room: %w", err)
+	}
+	p := b.Start()
+	s := &reverse{r: r, b: b, p: p, goal: slices.Clone(p.BoxSquares()), rng: rng,
+		seen: hashtab.New[struct{}](1 << 12), explore: cfg.Explore, maxDepth: cfg.Depth}
+	s.search(-1, 0)
+	return s.best, s.bestBoxes, s.bestPlay, s.bestMoves, nil
 }
 
 // search visits the current position, reached with swaps changes of the
 // pulled box, the last one pulled being last (-1: none yet), and searches
 // on from it.
-func (s *reverse) search(z zobrist, key uint64, last, swaps int) {
+func (s *reverse) search(last, swaps int) {
 	if s.explore <= 0 || len(s.path) >= s.maxDepth {
 		return
 	}
-	if _, ok := s.seen[key]; ok {
+	p := s.p
+	if !s.seen.Add(p.HashExact()) {
 		return
 	}
-	s.seen[key] = struct{}{}
 	s.explore--
 	if v := s.value(swaps); v > s.best {
 		s.best = v
-		s.bestBoxes = slices.Clone(s.boxes)
+		s.bestBoxes = s.bestBoxes[:0]
+		for _, b := range p.BoxSquares() {
+			s.bestBoxes = append(s.bestBoxes, s.cell(b))
+		}
 		s.bestMoves = slices.Clone(s.path)
-		s.bestPlay = s.player
+		s.bestPlay = s.cell(p.Player())
 	}
-	r := s.r
 	// Boxoban's search tries its eight actions in a fixed order; a random
 	// first direction per position spreads the search over the room.
 	first := s.rng.IntN(8)
 	for k := range 8 {
 		a := (first + k) % 8
 		d, pull := level.Dir(a%4), a >= 4
-		to := s.player + deltas[d][1]*r.w + deltas[d][0]
-		if !r.floor[to] || s.boxAt(to) >= 0 {
+		from := p.Player()
+		to, push, ok := p.Step(d)
+		if !ok || push {
 			continue
 		}
-		from := s.player
+		// A pull takes back the push, from the player's square towards
+		// the box behind him, that would have left him where he is.
+		m := sokoban.Push{Box: from, Dir: d ^ 1}
 		b := -1
 		if pull {
-			b = s.boxAt(from - deltas[d][1]*r.w - deltas[d][0])
-			if b < 0 {
+			behind := s.b.Next(from, d^1)
+			if behind < 0 || !p.HasBox(behind) {
 				continue // nothing to pull: the plain step covers it
 			}
+			b = slices.Index(p.BoxSquares(), behind)
+			p.Undo(m)
+		} else {
+			p.SetPlayer(to)
 		}
-		next := key ^ z.player[from] ^ z.player[to]
 		nlast, nswaps := last, swaps
-		if b >= 0 {
-			next ^= z.box[s.boxes[b]] ^ z.box[from]
-			s.boxes[b] = from
-			if b != last {
-				nlast, nswaps = b, swaps+1
-			}
+		if b >= 0 && b != last {
+			nlast, nswaps = b, swaps+1
 		}
-		s.player = to
 		s.path = append(s.path, level.Move{Dir: d, Push: b >= 0})
-		s.search(z, next, nlast, nswaps)
+		s.search(nlast, nswaps)
 		s.path = s.path[:len(s.path)-1]
-		s.player = from
 		if b >= 0 {
-			s.boxes[b] = from - deltas[d][1]*r.w - deltas[d][0]
+			p.Apply(m)
+		} else {
+			p.SetPlayer(from)
 		}
 	}
 }
 
-func (s *reverse) boxAt(c int) int {
-	return slices.Index(s.boxes, c)
+// cell returns the room cell of square q.
+func (s *reverse) cell(q sokoban.Square) int {
+	x, y := s.b.XY(q)
+	return y*s.r.w + x
 }
 
 // value is Boxoban's score of the current position: box changes times the
 // total Manhattan distance of the boxes from their own goals, and 0 while
 // any box stands on a goal.
 func (s *reverse) value(swaps int) int {
+	if s.p.OnGoal() > 0 {
+		return 0
+	}
 	dist := 0
-	w := s.r.w
-	for i, c := range s.boxes {
-		if slices.Contains(s.r.goals, c) {
-			return 0
-		}
-		g := s.r.goals[i]
-		dist += abs(c%w-g%w) + abs(c/w-g/w)
+	for i, q := range s.p.BoxSquares() {
+		x, y := s.b.XY(q)
+		gx, gy := s.b.XY(s.goal[i])
+		dist += abs(x-gx) + abs(y-gy)
 	}
 	return swaps * dist
 }
@@ -225,6 +225,19 @@ func forward(moves []level.Move) []level.Move {
 // level draws the position with the given boxes and player as a validated
 // level.
 func (r *room) level(boxes []int, player int, cfg Config, i int) (*level.Level, error) {
+	source := fmt.Sprintf("generated %dx%d b%d seed %d", cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed)
+	l, err := r.parse(boxes, player, source)
+	if err != nil {
+		return nil, fmt.Errorf("generate: level %d: %w", i, err)
+	}
+	l.Index = i
+	l.Title = fmt.Sprintf("seed %d #%d", cfg.Seed, i)
+	return l, nil
+}
+
+// parse draws the position with the given boxes and player and reads it
+// back as a validated level from source.
+func (r *room) parse(boxes []int, player int, source string) (*level.Level, error) {
 	rows := make([][]byte, r.h)
 	for y := range rows {
 		rows[y] = make([]byte, r.w)
@@ -254,13 +267,9 @@ func (r *room) level(boxes []int, player int, cfg Config, i int) (*level.Level, 
 	for _, row := range rows {
 		text = append(append(text, row...), '\n')
 	}
-	source := fmt.Sprintf("generated %dx%d b%d seed %d", cfg.Width, cfg.Height, cfg.Boxes, cfg.Seed)
 	ls, err := level.ParseString(string(text), source)
 	if err != nil {
-		return nil, fmt.Errorf("generate: level %d: %w", i, err)
+		return nil, err
 	}
-	l := ls[0]
-	l.Index = i
-	l.Title = fmt.Sprintf("seed %d #%d", cfg.Seed, i)
-	return l, nil
+	return ls[0], nil
 }

@@ -10,6 +10,7 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/search"
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -82,34 +83,14 @@ func offGoals(l *level.Level) int {
 }
 
 // floor counts the squares the player can reach when boxes are ignored: the
-// room, without the space outside its walls.
+// room, without the space outside its walls, which is what the board
+// indexes (0 for a level no board indexes, which generate never makes).
 func floor(l *level.Level) int {
-	seen := make([]bool, l.Width*l.Height)
-	var stack []int
-	for y, row := range l.Rows {
-		if x := strings.IndexAny(row, string([]byte{level.Player, level.PlayerOnGoal})); x >= 0 {
-			stack = append(stack, y*l.Width+x)
-			seen[y*l.Width+x] = true
-		}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		return 0
 	}
-	n := 0
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n++
-		x, y := c%l.Width, c/l.Width
-		for _, d := range deltas {
-			nx, ny := x+d[0], y+d[1]
-			if nx < 0 || ny < 0 || nx >= l.Width || ny >= l.Height {
-				continue
-			}
-			if nc := ny*l.Width + nx; !seen[nc] && l.At(nx, ny) != level.Wall {
-				seen[nc] = true
-				stack = append(stack, nc)
-			}
-		}
-	}
-	return n
+	return b.N
 }
 
 // Dist is a distribution's summary: the mean and the quartiles (linear

@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -208,7 +209,7 @@ func TestAfterPullMatchesFill(t *testing.T) {
 		for i, b := range boxes {
 			for dir := range sokoban.Dirs {
 				q := gb.b.Next(b, dir)
-				if q < 0 || !gb.tree.Has(q) {
+				if q < 0 || !gb.cuts.Visit.Has(q) {
 					continue
 				}
 				r := gb.b.Next(q, dir)
@@ -273,12 +274,47 @@ func BenchmarkGroupTable(b *testing.B) {
 	g, _ := newGroupLevel(b, l)
 	gb := newTestGroups(g)
 	states := 0
+	var pd *groupPDB
 	for b.Loop() {
 		clear(gb.pdbs)
 		gb.states, gb.tableBytes = 0, 0
-		pd := gb.table(5)
+		pd = gb.table(5)
 		states += pd.n
 	}
 	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
 	b.ReportMetric(float64(states)/float64(b.N), "states")
+	// What the table takes a state, and what a sokoban.Store of the same
+	// states (their keys as bytes) would.
+	b.ReportMetric(float64(pd.bytes())/float64(pd.n), "bytes/state")
+	store := sokoban.NewStore(8)
+	var key [8]byte
+	for _, v := range pd.slots {
+		if v != 0 {
+			binary.LittleEndian.PutUint64(key[:], v&keyMask)
+			store.Intern(key[:], (v&keyMask)*0x9e3779b97f4a7c15)
+		}
+	}
+	b.ReportMetric(float64(store.Bytes())/float64(pd.n), "store-bytes/state")
+}
+
+// BenchmarkGroupSetUp chooses the groups of Microban 144 and XSokoban 1-10
+// (NewGroupBound: a sub-search per candidate group) and reports the time
+// per sub-search expansion.
+func BenchmarkGroupSetUp(b *testing.B) {
+	var levels []*groupLevel
+	for _, l := range append(testlevel.Resolve(b, "microban:144"), testlevel.Resolve(b, "xsokoban90:1-10")...) {
+		if g, ok := newGroupLevel(b, l); ok {
+			levels = append(levels, g)
+		}
+	}
+	var nodes int64
+	for b.Loop() {
+		for _, g := range levels {
+			if gb := newTestGroups(g); gb != nil {
+				nodes += gb.Nodes
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nodes), "ns/node")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes")
 }

@@ -3,6 +3,7 @@ package mcts
 import (
 	"unsafe"
 
+	"soko/internal/hashtab"
 	"soko/level"
 )
 
@@ -44,7 +45,7 @@ func (g *moveGame) inClass(x int32, h uint64) bool {
 		return true
 	}
 	e := *g.extra.At(int(x))
-	return e != nil && e.has(h)
+	return e != nil && e.Has(h)
 }
 
 // join adds h to x's hash list.
@@ -54,23 +55,21 @@ func (g *moveGame) join(x int32, h uint64) {
 	}
 	e := *g.extra.At(int(x))
 	if e == nil {
-		e = newHashSet(8)
+		e = hashtab.New[struct{}](8)
 		*g.extra.At(int(x)) = e
-		g.extraBytes += int64(unsafe.Sizeof(*e)) + e.bytes()
+		g.extraBytes += int64(unsafe.Sizeof(*e)) + e.Bytes()
 	}
-	before := e.bytes()
-	e.add(h)
-	g.extraBytes += e.bytes() - before
+	before := e.Bytes()
+	e.Add(h)
+	g.extraBytes += e.Bytes() - before
 }
 
 // joinAll adds y's whole hash list to x's.
 func (g *moveGame) joinAll(x, y int32) {
 	g.join(x, *g.own.At(int(y)))
 	if e := *g.extra.At(int(y)); e != nil {
-		for _, h := range e.keys {
-			if h != 0 {
-				g.join(x, h)
-			}
+		for h := range e.Keys() {
+			g.join(x, h)
 		}
 	}
 }
@@ -87,7 +86,7 @@ func (g *moveGame) Removed(t *Tree, x int32) {
 		return
 	}
 	if e := *g.extra.At(int(x)); e != nil {
-		g.extraBytes -= int64(unsafe.Sizeof(*e)) + e.bytes()
+		g.extraBytes -= int64(unsafe.Sizeof(*e)) + e.Bytes()
 		*g.extra.At(int(x)) = nil
 	}
 	g.setActs(x, nil)

@@ -130,7 +130,7 @@ func (g *pushGame) moves(t *Tree) ([]level.Move, error) {
 func (g *moveGame) rootSolved() bool { return g.root.Solved() }
 
 func (g *moveGame) counts() (int64, int64, int64) {
-	return int64(g.seen.len()), g.expansions, g.bytes() + g.b.Bytes() + g.pos.Bytes() + g.root.Bytes() + g.scratch.Bytes()
+	return int64(g.seen.Len()), g.expansions, g.bytes() + g.b.Bytes() + g.pos.Bytes() + g.root.Bytes() + g.scratch.Bytes()
 }
 
 func (g *moveGame) moves(t *Tree) ([]level.Move, error) { return g.solution(t), nil }

@@ -1,7 +1,10 @@
 package play
 
 import (
+	"fmt"
+
 	"soko/level"
+	"soko/sokoban"
 )
 
 // step is a move played: its direction and whether it pushed a box.
@@ -11,16 +14,17 @@ type step struct {
 }
 
 // Game is one level being played: the position, the steps played, and the
-// steps that redo or the replay plays next. Squares are indexed y*w + x on
+// steps that redo or the replay plays next. The rules of a step are
+// sokoban's (Position.Step); the drawing's squares are indexed y*w + x on
 // the level's grid.
 type Game struct {
 	lvl     *level.Level
 	w, h    int
+	b       *sokoban.Board
+	pos     *sokoban.Position
 	wall    []bool
 	goal    []bool
-	box     []bool
-	inside  []bool // within the walls (the player's region from the start): drawn as floor
-	player  int
+	still   []bool // boxes outside the player's region: they never move
 	goals   int
 	history []step
 	future  []level.Dir // what redo, or the replay, plays next; future[0] first
@@ -35,42 +39,32 @@ type Game struct {
 	touched bool
 }
 
-// newGame returns a game at the start of l.
+// newGame returns a game at the start of l, a level as level.Parse returns
+// them (closed, with one player), which sokoban.NewBoard always indexes.
 func newGame(l *level.Level) *Game {
-	g := &Game{lvl: l, w: l.Width, h: l.Height}
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		panic(fmt.Sprintf("play: %v", err))
+	}
+	g := &Game{lvl: l, w: l.Width, h: l.Height, b: b, pos: b.Start()}
 	n := g.w * g.h
-	g.wall, g.goal, g.box, g.inside = make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)
+	g.wall, g.goal, g.still = make([]bool, n), make([]bool, n), make([]bool, n)
 	for y, row := range l.Rows {
 		for x := 0; x < len(row) && x < g.w; x++ {
 			i := y*g.w + x
 			switch row[x] {
 			case level.Wall:
 				g.wall[i] = true
-			case level.Goal:
+			case level.Goal, level.PlayerOnGoal:
 				g.goal[i] = true
-			case level.Box:
-				g.box[i] = true
 			case level.BoxOnGoal:
-				g.box[i], g.goal[i] = true, true
-			case level.Player:
-				g.player = i
-			case level.PlayerOnGoal:
-				g.player, g.goal[i] = i, true
+				g.goal[i] = true
+				g.still[i] = b.At(x, y) == sokoban.None
+			case level.Box:
+				g.still[i] = b.At(x, y) == sokoban.None
 			}
 			if g.goal[i] {
 				g.goals++
-			}
-		}
-	}
-	stack := []int{g.player}
-	g.inside[g.player] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for d := level.Up; d <= level.Right; d++ {
-			if j, ok := g.next(i, d); ok && !g.wall[j] && !g.inside[j] {
-				g.inside[j] = true
-				stack = append(stack, j)
 			}
 		}
 	}
@@ -80,14 +74,22 @@ func newGame(l *level.Level) *Game {
 // Level is the level played.
 func (g *Game) Level() *level.Level { return g.lvl }
 
-// next returns the square beside i in direction d, and false off the grid.
-func (g *Game) next(i int, d level.Dir) (int, bool) {
-	dx, dy := d.Delta()
-	x, y := i%g.w+dx, i/g.w+dy
-	if x < 0 || y < 0 || x >= g.w || y >= g.h {
-		return 0, false
+// inside reports whether cell i is floor the player may walk on (the
+// player's region from the start): drawn as floor.
+func (g *Game) inside(i int) bool { return g.b.At(i%g.w, i/g.w) != sokoban.None }
+
+// box reports whether a box stands on cell i.
+func (g *Game) box(i int) bool {
+	if s := g.b.At(i%g.w, i/g.w); s != sokoban.None {
+		return g.pos.HasBox(s)
 	}
-	return y*g.w + x, true
+	return g.still[i]
+}
+
+// player returns the player's cell.
+func (g *Game) player() int {
+	x, y := g.b.XY(g.pos.Player())
+	return y*g.w + x
 }
 
 // load restarts the game with moves as the replay to play next.
@@ -116,19 +118,15 @@ func (g *Game) Move(d level.Dir) bool {
 }
 
 func (g *Game) step(d level.Dir) bool {
-	j, ok := g.next(g.player, d)
-	if !ok || g.wall[j] {
+	to, push, ok := g.pos.Step(d)
+	if !ok {
 		return false
 	}
-	push := g.box[j]
 	if push {
-		k, ok := g.next(j, d)
-		if !ok || g.wall[k] || g.box[k] {
-			return false
-		}
-		g.box[j], g.box[k] = false, true
+		g.pos.Apply(sokoban.Push{Box: to, Dir: d})
+	} else {
+		g.pos.SetPlayer(to)
 	}
-	g.player = j
 	g.history = append(g.history, step{d, push})
 	g.touched = true
 	return true
@@ -141,12 +139,11 @@ func (g *Game) Undo() bool {
 	}
 	s := g.history[len(g.history)-1]
 	g.history = g.history[:len(g.history)-1]
-	dx, dy := s.dir.Delta()
-	back := g.player - dx - dy*g.w
 	if s.push {
-		g.box[g.player+dx+dy*g.w], g.box[g.player] = false, true
+		g.pos.Undo(sokoban.Push{Box: g.pos.Player(), Dir: s.dir})
+	} else {
+		g.pos.SetPlayer(g.b.Next(g.pos.Player(), s.dir^1))
 	}
-	g.player = back
 	g.future = append([]level.Dir{s.dir}, g.future...)
 	return true
 }
@@ -186,19 +183,13 @@ func (g *Game) Pushes() int {
 	return n
 }
 
-// OnGoals counts the boxes on goals.
-func (g *Game) OnGoals() int {
-	n := 0
-	for i := range g.box {
-		if g.box[i] && g.goal[i] {
-			n++
-		}
-	}
-	return n
-}
+// OnGoals counts the boxes on goals: those the player can move, and those
+// on goals outside the player's region (sokoban.Board.Fixed).
+func (g *Game) OnGoals() int { return g.pos.OnGoal() + g.b.Fixed }
 
-// Solved reports whether every goal has a box.
-func (g *Game) Solved() bool { return g.OnGoals() == g.goals }
+// Solved reports whether every goal has a box. A board with a box or goal
+// the player can never reach (sokoban.Board.Impossible) is never solved.
+func (g *Game) Solved() bool { return g.pos.Solved() && g.b.Impossible == "" }
 
 // LURD returns the steps played.
 func (g *Game) LURD() string {

@@ -160,25 +160,26 @@ func (m *Model) show(i int) {
 	}
 }
 
+// moveKeys are the keys that step the player: the arrows, WASD and vi's.
+var moveKeys = map[string]level.Dir{
+	"up": level.Up, "w": level.Up, "k": level.Up,
+	"down": level.Down, "s": level.Down, "j": level.Down,
+	"left": level.Left, "a": level.Left, "h": level.Left,
+	"right": level.Right, "d": level.Right, "l": level.Right,
+}
+
 func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 	m.note = ""
 	pause := func() { m.playing = false; m.gen++ }
 	g := m.Game()
+	if d, ok := moveKeys[k]; ok {
+		pause()
+		m.move(d)
+		return m, nil
+	}
 	switch k {
 	case "q", "esc", "ctrl+c":
 		return m, tea.Quit
-	case "up", "w", "k":
-		pause()
-		m.move(level.Up)
-	case "down", "s", "j":
-		pause()
-		m.move(level.Down)
-	case "left", "a", "h":
-		pause()
-		m.move(level.Left)
-	case "right", "d", "l":
-		pause()
-		m.move(level.Right)
 	case "u", "z", "backspace":
 		pause()
 		g.Undo()

@@ -50,20 +50,20 @@ func (g *Game) square(i int, wide bool) string {
 	switch {
 	case g.wall[i]:
 		return wallStyle.Render(pick("██", "█"))
-	case g.player == i && g.goal[i]:
+	case g.player() == i && g.goal[i]:
 		if wide {
 			return playerStyle.Render("@") + goalStyle.Render(".")
 		}
 		return playerStyle.Render("+")
-	case g.player == i:
+	case g.player() == i:
 		return playerStyle.Render(pick("@ ", "@"))
-	case g.box[i] && g.goal[i]:
+	case g.box(i) && g.goal[i]:
 		return doneStyle.Render(pick("[]", "*"))
-	case g.box[i]:
+	case g.box(i):
 		return boxStyle.Render(pick("[]", "$"))
 	case g.goal[i]:
 		return goalStyle.Render(pick("··", "."))
-	case g.inside[i]:
+	case g.inside(i):
 		return floorStyle.Render(pick("░░", "░"))
 	}
 	return pick("  ", " ")

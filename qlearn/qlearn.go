@@ -15,7 +15,7 @@
 //     returns to a state the episode has already been in ends the episode
 //     as a deadlock does, with reward 0: 001's rewards are positive for
 //     every move, so without it a greedy agent learns to walk in circles. The Q-table
-//     is a hash table keyed by the hashed (state, action) pair (table),
+//     is a hash table keyed by the hashed (state, action) pair (hashtab.Map),
 //     updated by Eq. 5: Q ← Q + α(r + γ·max Q(next) − Q), with max Q 0 after
 //     the goal or a deadlock. Defaults from 001 §3: p = 2, α = 0.5,
 //     γ = 0.6, ε = 0.999, λ = 0.999; the step limit, which 001 does not
@@ -58,6 +58,7 @@ import (
 	"strings"
 
 	"soko/env"
+	"soko/internal/hashtab"
 	"soko/level"
 	"soko/search"
 	"soko/solver"
@@ -98,7 +99,7 @@ type learner struct {
 	ctx   context.Context
 	opts  solver.Options
 	e     *env.Env
-	q     *table
+	q     *hashtab.Map[float64] // the Q-table (qOf)
 	rng   *rand.Rand
 	guard *solver.Guard
 	stats solver.Stats
@@ -177,7 +178,7 @@ func decided(e *env.Env, guard *solver.Guard) (solver.Result, bool) {
 // newLearner prepares a run in environment e; ctx carries the deadline of
 // the time budget.
 func newLearner(ctx context.Context, guard *solver.Guard, e *env.Env, opts solver.Options, cfg config) *learner {
-	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: newTable(initialSlots), guard: guard,
+	ln := &learner{cfg: cfg, ctx: ctx, opts: opts, e: e, q: hashtab.New[float64](initialSlots), guard: guard,
 		rng: rand.New(rand.NewPCG(opts.Seed, 0x51ea2)), cache: map[uint64]subgoal{}, visited: map[uint64]struct{}{}, static: e.Bytes()}
 	guard.Best(func() []string { return ln.e.Position().Rows() })
 	return ln
@@ -194,7 +195,7 @@ func (ln *learner) run() (solver.Status, bool, error) {
 			return st, false, nil
 		}
 		if ln.cfg.restart > 0 && epoch == ln.cfg.restart {
-			ln.q = newTable(initialSlots)
+			ln.q = hashtab.New[float64](initialSlots)
 			epoch = 0
 			ln.restarts++
 		}
@@ -297,7 +298,7 @@ func (ln *learner) greedy(state uint64, acts []env.Action) env.Action {
 	best, ties := acts[0], 0
 	bestQ := math.Inf(-1)
 	for _, a := range acts {
-		q := ln.q.get(state ^ actionKeys[a])
+		q := ln.qOf(state ^ actionKeys[a])
 		switch {
 		case q > bestQ:
 			best, bestQ, ties = a, q, 1
@@ -320,7 +321,7 @@ func (ln *learner) maxQ(state uint64) float64 {
 	}
 	m := math.Inf(-1)
 	for a := range n {
-		m = max(m, ln.q.get(state^actionKeys[a]))
+		m = max(m, ln.qOf(state^actionKeys[a]))
 	}
 	return m
 }
@@ -329,14 +330,22 @@ func (ln *learner) maxQ(state uint64) float64 {
 // memory budget stops the run instead.
 func (ln *learner) update(state uint64, a env.Action, r, next float64) error {
 	k := state ^ actionKeys[a]
-	if !ln.q.has(k) && ln.q.full() {
-		if m := ln.opts.Budget.Memory; m > 0 && ln.bytes()+ln.q.bytes() > m {
+	if !ln.q.Has(k) && ln.q.Full() {
+		if m := ln.opts.Budget.Memory; m > 0 && ln.bytes()+ln.q.Bytes() > m {
 			return stop{solver.MemoryLimit}
 		}
 	}
-	old := ln.q.get(k)
-	ln.q.set(k, old+ln.cfg.alpha*(r+ln.cfg.gamma*next-old))
+	old := ln.qOf(k)
+	ln.q.Set(k, old+ln.cfg.alpha*(r+ln.cfg.gamma*next-old))
 	return nil
+}
+
+// qOf returns Q for key k (a state's hash mixed with an action,
+// actionKeys), 0 for a pair never updated (001 starts from an empty
+// table).
+func (ln *learner) qOf(k uint64) float64 {
+	q, _ := ln.q.Get(k)
+	return q
 }
 
 // offersAStar reports whether qstar's A* action is open in state: not when
@@ -401,13 +410,13 @@ const visitedEntryBytes = 16
 // the sub-goal cache and the current episode's visited states.
 func (ln *learner) bytes() int64 {
 	ln.visitedPeak = max(ln.visitedPeak, len(ln.visited)) // a cleared Go map keeps its buckets
-	return ln.static + ln.q.bytes() + ln.cacheBytes + visitedEntryBytes*int64(ln.visitedPeak)
+	return ln.static + ln.q.Bytes() + ln.cacheBytes + visitedEntryBytes*int64(ln.visitedPeak)
 }
 
 // tick updates the counters and checks the budget.
 func (ln *learner) tick() (solver.Status, bool) {
 	ln.stats.Expanded, ln.stats.Generated = ln.actions, ln.actions
-	ln.stats.Stored = int64(ln.q.n)
+	ln.stats.Stored = int64(ln.q.Len())
 	ln.stats.Bytes = ln.bytes()
 	return ln.guard.Tick(&ln.stats)
 }
@@ -422,7 +431,7 @@ func (ln *learner) finish() solver.Stats {
 		"random_actions": ln.random,
 		"loops":          ln.loops,
 		"restarts":       ln.restarts,
-		"qtable_entries": int64(ln.q.n),
+		"qtable_entries": int64(ln.q.Len()),
 	}
 	if ln.cfg.qstar {
 		ln.stats.Counts["astar_actions"] = ln.astarTaken

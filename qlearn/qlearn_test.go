@@ -131,12 +131,12 @@ func TestUpdateByHand(t *testing.T) {
 	e.Step(env.Action(level.Right))
 	s1 := e.Key()
 	right := actionKeys[level.Right]
-	if q0, q1 := ln.q.get(s0^right), ln.q.get(s1^right); q0 != 10 || q1 != 100 || ln.q.n != 2 {
-		t.Fatalf("Q(s0, right) = %v, Q(s1, right) = %v, %d entries; want 10, 100, 2", q0, q1, ln.q.n)
+	if q0, q1 := ln.qOf(s0^right), ln.qOf(s1^right); q0 != 10 || q1 != 100 || ln.q.Len() != 2 {
+		t.Fatalf("Q(s0, right) = %v, Q(s1, right) = %v, %d entries; want 10, 100, 2", q0, q1, ln.q.Len())
 	}
 	// A second update of the first pair sees Q(s1) now: 10 + 0.5·100.
-	if err := ln.update(s0, env.Action(level.Right), 10, ln.maxQ(s1)); err != nil || ln.q.get(s0^right) != 60 {
-		t.Fatalf("second update: Q = %v (%v), want 60", ln.q.get(s0^right), err)
+	if err := ln.update(s0, env.Action(level.Right), 10, ln.maxQ(s1)); err != nil || ln.qOf(s0^right) != 60 {
+		t.Fatalf("second update: Q = %v (%v), want 60", ln.qOf(s0^right), err)
 	}
 }
 

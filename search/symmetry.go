@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"math/bits"
-	"math/rand/v2"
 
 	"soko/level"
 	"soko/sokoban"
@@ -115,11 +114,8 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 	if len(sy.perm) < 2 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(0x5e77, 0x1e7))
-	sy.zBox, sy.zPlayer = make([]uint64, b.N), make([]uint64, b.N)
-	for s := range b.N {
-		sy.zBox[s], sy.zPlayer[s] = rng.Uint64(), rng.Uint64()
-	}
+	z := sokoban.NewZobrist(b.N, 0x5e77, 0x1e7)
+	sy.zBox, sy.zPlayer = z.Box, z.Player
 	n := len(sy.perm)
 	sy.img, sy.zImg = make([]sokoban.Square, b.N*n), make([]uint64, b.N*n)
 	for t, perm := range sy.perm {

@@ -34,19 +34,30 @@ func BenchmarkPushGeneration(b *testing.B) { benchPushes(b, "microban:1-50") }
 func BenchmarkPushGenerationXSokoban(b *testing.B) { benchPushes(b, "xsokoban90") }
 
 func benchPushes(b *testing.B, spec string) {
-	boards := boards(b, spec)
+	var generated int
+	randomWalk(b, boards(b, spec), func(_ int, p *sokoban.Position, pushes []sokoban.Push) []sokoban.Push {
+		pushes = p.Pushes(pushes, nil)
+		generated += len(pushes)
+		return pushes
+	})
+	b.ReportMetric(float64(generated)/b.Elapsed().Seconds(), "pushes/s")
+}
+
+// randomWalk walks through positions of boards while the benchmark loops:
+// one step a loop, visit appending the pushes of the position (of board i)
+// to the slice it is given, then one of them, drawn at random, applied;
+// after 40 pushes, or none to make, the next board's start.
+func randomWalk(b *testing.B, boards []*sokoban.Board, visit func(i int, p *sokoban.Position, pushes []sokoban.Push) []sokoban.Push) {
 	positions := make([]*sokoban.Position, len(boards))
 	for i, bd := range boards {
 		positions[i] = bd.Start()
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
 	pushes := make([]sokoban.Push, 0, 64)
-	var generated, depth int
-	i := 0
+	depth, i := 0, 0
 	for b.Loop() {
 		p := positions[i]
-		pushes = p.Pushes(pushes[:0], nil)
-		generated += len(pushes)
+		pushes = visit(i, p, pushes[:0])
 		if len(pushes) == 0 || depth == 40 {
 			positions[i] = boards[i].Start()
 			i = (i + 1) % len(boards)
@@ -56,7 +67,6 @@ func benchPushes(b *testing.B, spec string) {
 		p.Apply(pushes[rng.IntN(len(pushes))])
 		depth++
 	}
-	b.ReportMetric(float64(generated)/b.Elapsed().Seconds(), "pushes/s")
 }
 
 // BenchmarkStore interns every push-state reachable on Microban levels (up
@@ -168,4 +178,33 @@ func BenchmarkStoreBatch(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/key")
 		})
 	}
+}
+
+// BenchmarkRegion walks randomly through XSokoban positions; each step
+// numbers the player's region (Region.Of) and asks After for the
+// canonical player square of every push's child, as the searches do. It
+// reports the positions per second.
+func BenchmarkRegion(b *testing.B) {
+	boards := boards(b, "xsokoban90:1-30")
+	regions := make([]*sokoban.Region, len(boards))
+	for i, bd := range boards {
+		regions[i] = sokoban.NewRegion(bd)
+	}
+	var steps, known int
+	randomWalk(b, boards, func(i int, p *sokoban.Position, pushes []sokoban.Push) []sokoban.Push {
+		r := regions[i]
+		r.Of(p)
+		pushes = p.Pushes(pushes, nil)
+		for _, m := range pushes {
+			to := p.Apply(m)
+			if _, ok := r.After(p, m.Box, to); ok {
+				known++
+			}
+			p.Undo(m)
+		}
+		steps++
+		return pushes
+	})
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "positions/s")
+	b.ReportMetric(float64(known)/float64(steps), "known/position")
 }

@@ -8,8 +8,10 @@
 //
 // It also holds the primitives the other packages build on instead of
 // writing them again: the directions (Dirs), a set of squares cleared in
-// constant time (Marks), a flood fill (Board.Fill) and the rule of one
-// player step (Position.Step).
+// constant time (Marks), a flood fill (Board.Fill), the one
+// articulation-point search (Cuts), the Zobrist key tables (NewZobrist)
+// and the rules of a player step, a push and a pull (Position.Step, Apply,
+// Undo), which play and generate use too.
 //
 // Square numbering: only floor squares the player can ever reach are
 // indexed, 0..N-1 in row-major order of the level grid. Walls, and squares
@@ -30,7 +32,6 @@ package sokoban
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sync"
 
 	"soko/internal/english"
@@ -167,13 +168,8 @@ func NewBoard(l *level.Level) (*Board, error) {
 	if len(b.startBoxes) != len(b.goals) && b.Impossible == "" {
 		b.impossible("%s but %s", english.Count(len(b.startBoxes), "reachable box", "reachable boxes"), english.Count(len(b.goals), "reachable goal", "reachable goals"))
 	}
-	rng := rand.New(rand.NewPCG(zobristSeed, uint64(b.N)))
-	b.zBox = make([]uint64, b.N)
-	b.zPlayer = make([]uint64, b.N)
-	for s := range b.zBox {
-		b.zBox[s] = rng.Uint64()
-		b.zPlayer[s] = rng.Uint64()
-	}
+	z := NewZobrist(b.N, zobristSeed, uint64(b.N))
+	b.zBox, b.zPlayer = z.Box, z.Player
 	return b, nil
 }
 

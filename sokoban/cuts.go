@@ -4,8 +4,11 @@ package sokoban
 // which its cut squares (articulation points) follow: with a box on s, the
 // free squares without s fall into one part per child of s whose subtree
 // reaches no higher than s (Low[child] >= Num[s]), and the rest of s's
-// tree. fess's macro-moves (the player's sides of a box joined or not) and
-// the frozen-goal detector's pull reach are built on it. It keeps scratch
+// tree (Part). It is the one articulation-point search (Hopcroft and
+// Tarjan 1973) of the module: the side links and pull distances of the
+// board, the player's Region after a push, fess's macro-moves (the
+// player's sides of a box joined or not), the frozen-goal detector's pull
+// reach and the group bound's pulls are built on it. It keeps scratch
 // space for one board.
 type Cuts struct {
 	Visit  Marks    // squares numbered since Visit was last cleared
@@ -71,4 +74,50 @@ func (c *Cuts) Number(b *Board, occ []bool, root Square, count, tree int32) int3
 	}
 	c.frames = stack
 	return count
+}
+
+// Part returns which part of the free squares without s holds x, for x a
+// square other than s numbered in s's tree: the child of s whose subtree
+// holds x when a box on s cuts that subtree off (Low[child] >= Num[s],
+// always so at a root), or None for the part holding s's ancestors, which
+// the subtrees of the other children hang on to. Squares outside s's
+// subtree lie in that part too.
+func (c *Cuts) Part(b *Board, s, x Square) Square {
+	ns, nx := c.Num[s], c.Num[x]
+	if nx < ns || nx > c.Last[s] {
+		return None
+	}
+	for _, ch := range b.next[s] {
+		if ch != None && c.Visit.Has(ch) && c.Parent[ch] == s && c.Num[ch] <= nx && nx <= c.Last[ch] {
+			if c.Low[ch] >= ns {
+				return ch
+			}
+			return None
+		}
+	}
+	return None // unreachable: x is in s's subtree, so in one child's
+}
+
+// Links returns, for each side d of s, the least side e whose neighbour
+// lies in the same part of the free squares without s as d's neighbour
+// (Part), or -1 where d's neighbour is a wall or in occ (nil: none): with
+// a box on s, the player walks between the d and e neighbours exactly when
+// their links are equal and not -1. s must be numbered.
+func (c *Cuts) Links(b *Board, occ []bool, s Square) [4]int8 {
+	var part [4]Square
+	var links [4]int8
+	for d, n := range b.next[s] {
+		links[d] = -1
+		if n == None || occ != nil && occ[n] {
+			continue
+		}
+		part[d], links[d] = c.Part(b, s, n), int8(d)
+		for e := range d {
+			if links[e] >= 0 && part[e] == part[d] {
+				links[d] = int8(e)
+				break
+			}
+		}
+	}
+	return links
 }

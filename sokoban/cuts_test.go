@@ -9,9 +9,10 @@ import (
 
 // TestCutsMatchFloodFill: on boards with boxes scattered at random, the
 // parts that Cuts's numbering gives the free neighbours of each free square
-// s, with a box on s (a child's subtree that reaches no higher than s, or
-// the rest of s's tree), are the parts a flood fill around s finds; each
-// square's Last and SubMin describe its subtree, and Tree its root's label.
+// s, with a box on s (Part: a child's subtree that reaches no higher than
+// s, or the rest of s's tree; and Links, the least side of each part), are
+// the parts a flood fill around s finds; each square's Last and SubMin
+// describe its subtree, and Tree its root's label.
 func TestCutsMatchFloodFill(t *testing.T) {
 	checked := 0
 	for _, b := range append(boards(t, "xsokoban90:1-12"), boards(t, "microban:100-110")...) {
@@ -41,14 +42,19 @@ func TestCutsMatchFloodFill(t *testing.T) {
 			for _, s := range cuts.Met {
 				checkSubtree(t, cuts, s)
 				label := cutLabels(b, cuts, free, s)
+				links := cuts.Links(b, occ, s)
 				for d := range sokoban.Dirs {
 					for e := range sokoban.Dirs {
 						nd, ne := b.Next(s, d), b.Next(s, e)
 						if d >= e || !free(nd) || !free(ne) {
 							continue
 						}
-						if got, want := label[d] == label[e], joined(b, free, s, nd, ne); got != want {
+						want := joined(b, free, s, nd, ne)
+						if got := label[d] == label[e]; got != want {
 							t.Fatalf("board of %d squares, neighbours %d and %d of square %d: joined %v by the numbering, %v by a flood fill", b.N, nd, ne, s, got, want)
+						}
+						if got := links[d] == links[e]; got != want || links[d] < 0 || links[d] > int8(d) {
+							t.Fatalf("board of %d squares, square %d: links %v, sides %d and %d joined %v by a flood fill", b.N, s, links, d, e, want)
 						}
 						checked++
 					}
@@ -62,20 +68,13 @@ func TestCutsMatchFloodFill(t *testing.T) {
 }
 
 // cutLabels gives each free neighbour of s the part it lies in with a box
-// on s: the number of the child of s whose subtree holds it when that
-// subtree reaches no higher than s, else 0 (the rest of s's tree).
-func cutLabels(b *sokoban.Board, c sokoban.Cuts, free func(sokoban.Square) bool, s sokoban.Square) [4]int32 {
-	var label [4]int32
+// on s (Cuts.Part): the child of s whose subtree holds it when that
+// subtree reaches no higher than s, else None (the rest of s's tree).
+func cutLabels(b *sokoban.Board, c sokoban.Cuts, free func(sokoban.Square) bool, s sokoban.Square) [4]sokoban.Square {
+	var label [4]sokoban.Square
 	for d := range sokoban.Dirs {
-		n := b.Next(s, d)
-		if !free(n) || c.Num[n] < c.Num[s] {
-			continue
-		}
-		for e := range sokoban.Dirs {
-			ch := b.Next(s, e)
-			if free(ch) && c.Parent[ch] == s && c.Num[ch] <= c.Num[n] && c.Num[n] <= c.Last[ch] && c.Low[ch] >= c.Num[s] {
-				label[d] = c.Num[ch]
-			}
+		if n := b.Next(s, d); free(n) {
+			label[d] = c.Part(b, s, n)
 		}
 	}
 	return label

@@ -11,115 +11,29 @@ const Unreachable int32 = 1 << 28
 // neighbour of s in direction d to the neighbour in direction e exactly when
 // both labels are equal and not -1 (-1: that neighbour is a wall). The
 // label of a neighbour is the first direction, in the order of Dir, whose
-// neighbour lies in the same part of the board without s.
-//
-// It takes one depth-first search over the squares, O(N): with a box on s
-// the board falls apart along the articulation points of Hopcroft and
-// Tarjan. Number the squares in the order the search first meets them and
-// let low(c) be the least number reachable from c's subtree by one edge
-// that is not a tree edge. Without s, the subtree of a child c of s is cut
-// off from the rest exactly when low(c) >= number(s) (or s is the root);
-// otherwise it hangs on to the part holding s's ancestors. Every other
-// neighbour of s is an ancestor (in that part) or lies in the subtree of
-// one child.
+// neighbour lies in the same part of the board without s. It takes one
+// depth-first search over the squares, O(N): with a box on s the board
+// falls apart along the cut squares of the floor (floorCuts).
 func (b *Board) sideLinks() []int8 {
 	n := b.N
 	links := make([]int8, n*4)
 	if n == 0 {
 		return links
 	}
-	t := b.newFloorTree()
+	c := b.floorCuts()
 	for s := Square(0); int(s) < n; s++ {
-		var part [4]int32
-		for d := range 4 {
-			part[d] = t.part(b, s, b.next[s][d])
-		}
-		for d := range 4 {
-			links[int(s)*4+d] = -1
-			if part[d] == partWall {
-				continue
-			}
-			for e := range 4 {
-				if part[e] == part[d] {
-					links[int(s)*4+d] = int8(e)
-					break
-				}
-			}
-		}
+		l := c.Links(b, nil, s)
+		copy(links[int(s)*4:], l[:])
 	}
 	return links
 }
 
-// floorTree is a depth-first tree of the floor, without boxes: for each
-// square its number in the order the search first meets it, low (the least
-// number reachable from its subtree by one edge that is not a tree edge),
-// the largest number in its subtree, and its parent.
-type floorTree struct {
-	num, low, last []int32
-	parent         []Square
-}
-
-func (b *Board) newFloorTree() *floorTree {
-	n := b.N
-	t := &floorTree{num: make([]int32, n), low: make([]int32, n), last: make([]int32, n), parent: make([]Square, n)}
-	num, low, last, parent := t.num, t.low, t.last, t.parent
-	type frame struct {
-		s Square
-		d Dir // the next direction to look at
-	}
-	stack := make([]frame, 1, 64)
-	count := int32(1)
-	num[0], low[0], parent[0] = 1, 1, None
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		s := f.s
-		if f.d < Dirs {
-			c := b.next[s][f.d]
-			f.d++
-			switch {
-			case c == None:
-			case num[c] == 0:
-				count++
-				num[c], low[c], parent[c] = count, count, s
-				stack = append(stack, frame{s: c})
-			case c != parent[s]:
-				low[s] = min(low[s], num[c])
-			}
-			continue
-		}
-		last[s] = count
-		stack = stack[:len(stack)-1]
-		if p := parent[s]; p != None {
-			low[p] = min(low[p], low[s])
-		}
-	}
-	return t
-}
-
-// Part keys of floorTree.part besides a child's number.
-const partWall, partAbove = -2, -1
-
-// part returns a key of the part of the board without s that holds square
-// c (c != s): partWall for None, partAbove for the part holding s's
-// ancestors, or the number of the child of s whose subtree is cut off and
-// holds c.
-func (t *floorTree) part(b *Board, s, c Square) int32 {
-	num := t.num
-	switch {
-	case c == None:
-		return partWall
-	case num[c] < num[s] || num[c] > t.last[s]: // an ancestor, or outside s's subtree
-		return partAbove
-	}
-	for _, ch := range b.next[s] {
-		if ch != None && t.parent[ch] == s && num[ch] <= num[c] && num[c] <= t.last[ch] {
-			if t.parent[s] != None && t.low[ch] < num[s] {
-				return partAbove
-			}
-			return num[ch]
-		}
-	}
-	return partAbove // unreachable: c is in s's subtree, so in one child's
+// floorCuts returns the depth-first numbering of the floor without boxes,
+// from square 0 (the floor is one area: the player's).
+func (b *Board) floorCuts() *Cuts {
+	c := NewCuts(b.N)
+	c.Number(b, make([]bool, b.N), 0, 0, 0)
+	return &c
 }
 
 // sides returns sideLinks, computed once.
@@ -171,21 +85,32 @@ func (b *Board) NearestGoal() []int32 {
 	return b.newPuller().pull(b.goals)
 }
 
-// puller holds the scratch space of the pull searches.
-type puller struct {
+// Puller is the scratch space of a pull search: a breadth-first search
+// backwards from the goals over (box square, player side) states, pulling
+// a lone box (PullDistances), with the sides of a square that the player
+// walks between with the box on it given by side links, and, where the
+// caller says so, some squares walls (the frozen boxes of
+// deadlock.FrozenGoals).
+type Puller struct {
 	b     *Board
 	links []int8
+	wall  []bool
 	state []int32 // distance per (box square, player side)
 	queue []int32
 }
 
-func (b *Board) newPuller() *puller {
-	return &puller{b: b, links: b.sides(), state: make([]int32, b.N*4), queue: make([]int32, 0, b.N*4)}
+func (b *Board) newPuller() *Puller { return b.NewPuller(b.sides(), nil) }
+
+// NewPuller returns a Puller on b with the given side links (links[s·4+d]:
+// Cuts.Links of square s with the walls; -1 for a side that is a wall) and
+// walls (nil: none). The search reads both as they are at each Search.
+func (b *Board) NewPuller(links []int8, wall []bool) *Puller {
+	return &Puller{b: b, links: links, wall: wall, state: make([]int32, b.N*4), queue: make([]int32, 0, b.N*4)}
 }
 
 // pull returns the least pulls from the goals in from to every square.
-func (pl *puller) pull(from []Square) []int32 {
-	state := pl.search(from)
+func (pl *Puller) pull(from []Square) []int32 {
+	state := pl.Search(from)
 	row := make([]int32, pl.b.N)
 	for s := range row {
 		m := Unreachable
@@ -197,10 +122,11 @@ func (pl *puller) pull(from []Square) []int32 {
 	return row
 }
 
-// search returns the least pulls from the goals in from to every state
-// (box square·4 + the player's side), in scratch space of pl.
-func (pl *puller) search(from []Square) []int32 {
-	b, links, state := pl.b, pl.links, pl.state
+// Search returns the least pulls from the goals in from to every state
+// (box square·4 + the player's side), or Unreachable, in scratch space of
+// pl that the next Search overwrites.
+func (pl *Puller) Search(from []Square) []int32 {
+	b, links, wall, state := pl.b, pl.links, pl.wall, pl.state
 	for i := range state {
 		state[i] = Unreachable
 	}
@@ -226,7 +152,7 @@ func (pl *puller) search(from []Square) []int32 {
 			}
 			to := b.Next(s, d)
 			back := b.Next(to, d)
-			if back < 0 {
+			if back < 0 || wall != nil && wall[back] {
 				continue
 			}
 			ns := to*4 + int32(d)
@@ -239,6 +165,13 @@ func (pl *puller) search(from []Square) []int32 {
 	pl.queue = queue
 	return state
 }
+
+// Reached returns the states the last Search reached, in the order it met
+// them, in scratch space of pl that the next Search overwrites.
+func (pl *Puller) Reached() []int32 { return pl.queue }
+
+// PullerBytes is the memory a Puller takes per square.
+const PullerBytes = 4*4 + 4*4
 
 // PullBytes returns the memory the table of PullDistances takes.
 func (b *Board) PullBytes() int64 {

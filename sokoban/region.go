@@ -1,11 +1,13 @@
 package sokoban
 
+import "slices"
+
 // Region is the player's region of one position (the squares the player
 // walks to without pushing) with what it takes to find the canonical player
-// square of each position one push away without a flood fill: a depth-first
-// tree of the region with discovery numbers, low points and the smallest
-// square of each subtree, that is, the articulation points of Hopcroft and
-// Tarjan (1973), computed once per position instead of one fill per child.
+// square of each position one push away without a flood fill: the
+// region's depth-first numbering (Cuts: low points and the smallest square
+// of each subtree, that is, the articulation points of Hopcroft and Tarjan
+// 1973), computed once per position instead of one fill per child.
 //
 // After a push the box leaves s for t and the player stands on s (or, after
 // several pushes in a line, between s and t, all free). The new
@@ -13,89 +15,58 @@ package sokoban
 // area outside the old region that touches s. If t was outside the region,
 // the old region is intact and touches s through the square behind it. If
 // t was inside, its removal splits the region into the subtrees of the
-// children c of t with low(c) ≥ disc(t), and the rest; each part that has
-// a square next to s joins. Each part's smallest square is known: a
-// subtree's is kept per square, the rest's is the region's smallest (or
-// second smallest) unless that lies in t or a split-off subtree. After
-// reports when it cannot answer this way (an area outside the old region
-// touches s, or the rest's smallest square is not known), and the caller
-// falls back to a flood fill.
+// children c of t with low(c) ≥ num(t), and the rest (Cuts.Part); each
+// part that has a square next to s joins. Each part's smallest square is
+// known: a subtree's is kept per square, the rest's is the region's
+// smallest (or second smallest) unless that lies in t or a split-off
+// subtree. After reports when it cannot answer this way (an area outside
+// the old region touches s, or the rest's smallest square is not known),
+// and the caller falls back to a flood fill.
 type Region struct {
-	b     *Board
-	in    Marks // the squares of the region
-	node  []regionNode
-	stack []Square
+	b    *Board
+	cuts Cuts // the numbering of the region; cuts.Visit holds its squares
+	// box marks the boxes of the position numbered last, boxes lists them.
+	box   []bool
+	boxes []Square
 	// min1 < min2 are the region's two smallest squares (min2 None if
 	// it has one square).
 	min1, min2 Square
 	size       int
 }
 
-// regionNode is what the depth-first search keeps per square of the region.
-type regionNode struct {
-	disc  int32  // discovery number, from 1
-	low   int32  // smallest discovery number one back edge from the subtree reaches
-	end   int32  // largest discovery number in the subtree
-	up    Square // parent in the tree, None at the root
-	least Square // smallest square of the subtree
-	dir   Dir    // next direction to explore, during the search
-}
-
 // NewRegion returns a Region for positions on b.
 func NewRegion(b *Board) *Region {
-	return &Region{b: b, in: NewMarks(b.N), node: make([]regionNode, b.N), stack: make([]Square, 0, b.N)}
+	return &Region{b: b, cuts: NewCuts(b.N), box: make([]bool, b.N)}
 }
 
 // Bytes returns the memory the Region takes.
-func (r *Region) Bytes() int64 { return int64(r.b.N) * (4 + 24 + 4) }
+func (r *Region) Bytes() int64 { return int64(r.b.N) * (CutsBytes + 1 + 4) }
 
 // Of computes the region of position p. It is p's reachability too: p.Reach
 // and what relies on it need no flood fill of their own afterwards.
 func (r *Region) Of(p *Position) {
+	for _, s := range r.boxes {
+		r.box[s] = false
+	}
+	r.boxes = append(r.boxes[:0], p.boxes...)
+	for _, s := range r.boxes {
+		r.box[s] = true
+	}
+	c := &r.cuts
+	c.Visit.Clear()
+	c.Met = c.Met[:0]
+	r.size = int(c.Number(r.b, r.box, p.player, 0, 0))
 	p.reach.Clear()
-	r.in.Clear()
-	in, reach, next, boxAt, node := r.in, p.reach, r.b.next, p.boxAt, r.node
-	var n int32 = 1
-	root := p.player
-	in.Add(root)
-	reach.Add(root)
-	node[root] = regionNode{disc: 1, low: 1, up: None, least: root}
-	stack := append(r.stack[:0], root)
-	min1, min2 := root, None
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		nv := &node[v]
-		if nv.dir < Dirs {
-			w := next[v][nv.dir]
-			nv.dir++
-			switch {
-			case w < 0 || boxAt[w] >= 0:
-			case in.Has(w):
-				nv.low = min(nv.low, node[w].disc)
-			default:
-				n++
-				in.Add(w)
-				reach.Add(w)
-				node[w] = regionNode{disc: n, low: n, up: v, least: w}
-				stack = append(stack, w)
-				if w < min1 {
-					min1, min2 = w, min1
-				} else if min2 < 0 || w < min2 {
-					min2 = w
-				}
-			}
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		nv.end = n
-		if u := nv.up; u >= 0 {
-			nu := &node[u]
-			nu.low = min(nu.low, nv.low)
-			nu.least = min(nu.least, nv.least)
+	min1, min2 := p.player, None
+	for _, w := range c.Met {
+		p.reach.Add(w)
+		if w < min1 {
+			min1, min2 = w, min1
+		} else if w != min1 && (min2 < 0 || w < min2) {
+			min2 = w
 		}
 	}
-	r.stack = stack
-	r.min1, r.min2, r.size = min1, min2, int(n)
+	r.min1, r.min2 = min1, min2
 	p.canon, p.fresh = min1, true
 }
 
@@ -104,7 +75,7 @@ func (r *Region) Of(p *Position) {
 func (r *Region) Size() int { return r.size }
 
 // Has reports whether s is in the region.
-func (r *Region) Has(s Square) bool { return r.in.Has(s) }
+func (r *Region) Has(s Square) bool { return r.cuts.Visit.Has(s) }
 
 // After returns the canonical player square of position p, or false if it
 // cannot tell without a flood fill. Position p must be the position given
@@ -113,7 +84,8 @@ func (r *Region) Has(s Square) bool { return r.in.Has(s) }
 func (r *Region) After(p *Position, s, t Square) (Square, bool) {
 	canon := s
 	tIn := r.Has(t)
-	var parts [5]bool // split-off subtrees under t's four directions, the rest
+	var parts [4]Square // the parts of the region without t next to s (Cuts.Part's keys)
+	n := 0
 	for _, x := range r.b.next[s] {
 		if x < 0 || x == t || p.boxAt[x] >= 0 {
 			continue
@@ -122,18 +94,19 @@ func (r *Region) After(p *Position, s, t Square) (Square, bool) {
 			return None, false
 		}
 		if tIn {
-			parts[r.part(x, t)] = true
+			if k := r.cuts.Part(r.b, t, x); !slices.Contains(parts[:n], k) {
+				parts[n], n = k, n+1
+			}
 		}
 	}
 	if !tIn {
 		return min(canon, r.min1), true
 	}
-	for d, ok := range parts[:4] {
-		if ok {
-			canon = min(canon, r.node[r.b.next[t][d]].least)
+	for _, k := range parts[:n] {
+		if k != None {
+			canon = min(canon, r.cuts.SubMin[k])
+			continue
 		}
-	}
-	if parts[4] {
 		rest, ok := r.restLeast(t)
 		if !ok {
 			return None, false
@@ -143,35 +116,12 @@ func (r *Region) After(p *Position, s, t Square) (Square, bool) {
 	return canon, true
 }
 
-// part returns which part of the region without t holds x, a square of the
-// region other than t: the direction from t of the child of t whose
-// subtree split off and holds x, or 4 for the rest.
-func (r *Region) part(x, t Square) int {
-	nt := &r.node[t]
-	dt, dx := nt.disc, r.node[x].disc
-	if dx <= dt || dx > nt.end {
-		return 4
-	}
-	for d, c := range r.b.next[t] {
-		if c < 0 || !r.Has(c) {
-			continue
-		}
-		if nc := &r.node[c]; nc.up == t && nc.disc > dt && nc.disc <= dx && dx <= nc.end {
-			if nc.low >= dt {
-				return d
-			}
-			return 4
-		}
-	}
-	return 4 // unreachable: x is in t's subtree, so in one child's
-}
-
 // restLeast returns the smallest square of the region without t and the
 // subtrees that split off with it, when it is one of the region's two
 // smallest squares.
 func (r *Region) restLeast(t Square) (Square, bool) {
 	for _, c := range [2]Square{r.min1, r.min2} {
-		if c >= 0 && c != t && r.part(c, t) == 4 {
+		if c >= 0 && c != t && r.cuts.Part(r.b, t, c) == None {
 			return c, true
 		}
 	}

@@ -6,12 +6,12 @@ import "context"
 // it holds a given square: with a box on s (and no other), the player walks
 // from p to exactly the sides of s in p's part. Parts are named by a side
 // label, the first direction whose neighbour of s lies in the part (as in
-// Board.Splits). It rests on the same depth-first tree of the floor
-// (articulation points) as Splits, and answers in O(1).
+// Board.Splits). It rests on the same depth-first numbering of the floor
+// (Cuts) as Splits, and answers in O(1).
 type Sides struct {
 	b    *Board
-	tree *floorTree
-	keys []int32 // keys[s·4+d]: floorTree.part of s's neighbour in direction d
+	cuts *Cuts
+	keys []Square // keys[s·4+d]: Cuts.side of s's neighbour in direction d
 	// only[s] is the label of s's one part when a box on s cuts nothing
 	// off, else -1: Of needs no tree for it.
 	only []int8
@@ -19,15 +19,15 @@ type Sides struct {
 
 // NewSides prepares Sides for b.
 func (b *Board) NewSides() *Sides {
-	sd := &Sides{b: b, keys: make([]int32, 4*b.N), only: make([]int8, b.N)}
+	sd := &Sides{b: b, keys: make([]Square, 4*b.N), only: make([]int8, b.N)}
 	if b.N == 0 {
 		return sd
 	}
-	sd.tree = b.newFloorTree()
+	sd.cuts = b.floorCuts()
 	for s := Square(0); int(s) < b.N; s++ {
 		sd.only[s] = -1
 		for d := range 4 {
-			k := sd.tree.part(b, s, b.next[s][d])
+			k := sd.cuts.side(b, s, b.next[s][d])
 			sd.keys[int(s)*4+d] = k
 			switch first := sd.only[s]; {
 			case k == partWall || first == -2:
@@ -42,8 +42,20 @@ func (b *Board) NewSides() *Sides {
 	return sd
 }
 
+// partWall is side's key of a wall.
+const partWall Square = -2
+
+// side returns a key of the part of the board without s that holds its
+// neighbour n (Part), or partWall when n is None.
+func (c *Cuts) side(b *Board, s, n Square) Square {
+	if n == None {
+		return partWall
+	}
+	return c.Part(b, s, n)
+}
+
 // Bytes returns the memory Sides takes.
-func (sd *Sides) Bytes() int64 { return int64(sd.b.N) * (4*4 + 4*4 + 1) }
+func (sd *Sides) Bytes() int64 { return int64(sd.b.N) * (CutsBytes + 4*4 + 1) }
 
 // Of returns the label of the part of the board without s that holds p,
 // for squares s != p: the first direction d such that the neighbour of s
@@ -52,7 +64,7 @@ func (sd *Sides) Of(s, p Square) int {
 	if d := sd.only[s]; d >= 0 {
 		return int(d)
 	}
-	key := sd.tree.part(sd.b, s, p)
+	key := sd.cuts.Part(sd.b, s, p)
 	ks := sd.keys[int(s)*4 : int(s)*4+4]
 	for d, k := range ks {
 		if k == key {
@@ -77,7 +89,7 @@ func (b *Board) PullDistancesBySide(ctx context.Context) ([][]int32, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		state := pl.search([]Square{g})
+		state := pl.Search([]Square{g})
 		row := make([]int32, 4*b.N)
 		for i := range row {
 			row[i] = Unreachable

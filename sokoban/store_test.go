@@ -99,3 +99,32 @@ func TestStoreGrowsInSmallSteps(t *testing.T) {
 		prev = now
 	}
 }
+
+// TestStoreResetKeys reuses a store for keys of other sizes, shorter and
+// longer than the first: each round's keys get ids from 0 and read back
+// whole from the pages kept or made anew.
+func TestStoreResetKeys(t *testing.T) {
+	s := NewStore(4)
+	for round, size := range []int{4, 3, 6, 2} {
+		s.ResetKeys(size)
+		key := func(i int) []byte {
+			k := make([]byte, size)
+			k[0], k[1], k[size-1] = byte(i), byte(i>>8), byte(round)
+			return k
+		}
+		hash := func(i int) uint64 { return uint64(i+1) * 0x9e37_79b9_7f4a_7c15 }
+		for i := range 5000 { // past one page
+			if id, fresh := s.Intern(key(i), hash(i)); !fresh || int(id) != i {
+				t.Fatalf("round %d, key %d: id %d fresh %v", round, i, id, fresh)
+			}
+		}
+		for i := range 5000 {
+			if got := s.Key(uint32(i)); string(got) != string(key(i)) {
+				t.Fatalf("round %d, id %d holds %v, want %v", round, i, got, key(i))
+			}
+		}
+		if s.Len() != 5000 {
+			t.Fatalf("round %d: Len %d", round, s.Len())
+		}
+	}
+}

@@ -1,15 +1,15 @@
-package qlearn
+package hashtab
 
 import (
 	"math/rand/v2"
 	"testing"
 )
 
-// The table against a Go map, through growth, with key 0 and keys that
-// collide in their slots.
-func TestTableAgainstMap(t *testing.T) {
+// TestMapAgainstGoMap checks a Map against a Go map, through growth, with
+// key 0 and keys that collide in their slots.
+func TestMapAgainstGoMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	tab := newTable(4)
+	tab := New[float64](4)
 	want := map[uint64]float64{}
 	norm := func(k uint64) uint64 {
 		if k == 0 {
@@ -23,26 +23,28 @@ func TestTableAgainstMap(t *testing.T) {
 			k = 0
 		}
 		v := rng.Float64()
-		tab.set(k, v)
+		tab.Set(k, v)
 		want[norm(k)] = v
 		probe := rng.Uint64N(6000)
-		if got, ok := tab.get(probe), want[norm(probe)]; got != ok {
-			t.Fatalf("get(%d) = %v, want %v", probe, got, ok)
+		if got, _ := tab.Get(probe); got != want[norm(probe)] {
+			t.Fatalf("Get(%d) = %v, want %v", probe, got, want[norm(probe)])
 		}
-		if tab.has(probe) != (want[norm(probe)] != 0 || func() bool { _, in := want[norm(probe)]; return in }()) {
-			t.Fatalf("has(%d) disagrees", probe)
+		if _, in := want[norm(probe)]; tab.Has(probe) != in {
+			t.Fatalf("Has(%d) disagrees", probe)
 		}
 	}
 	if tab.n != len(want) {
 		t.Fatalf("%d entries, want %d", tab.n, len(want))
 	}
-	if tab.n*maxLoadDen > len(tab.keys)*maxLoadNum {
+	if 4*tab.n > 3*len(tab.keys) {
 		t.Fatalf("load %d of %d slots above the maximum", tab.n, len(tab.keys))
 	}
 }
 
-func BenchmarkTableGetSet(b *testing.B) {
-	tab := newTable(initialSlots)
+// BenchmarkMapGetSet updates the values of random keys, as qlearn's
+// Q-table does, in a map of 4,096 slots to start with.
+func BenchmarkMapGetSet(b *testing.B) {
+	tab := New[float64](1 << 12)
 	rng := rand.New(rand.NewPCG(1, 2))
 	keys := make([]uint64, 1<<16)
 	for i := range keys {
@@ -51,7 +53,8 @@ func BenchmarkTableGetSet(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		k := keys[i&(len(keys)-1)]
-		tab.set(k, tab.get(k)+1)
+		v, _ := tab.Get(k)
+		tab.Set(k, v+1)
 		i++
 	}
 	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "updates/s")
