@@ -143,11 +143,10 @@ func (g *macroGen) split(root sokoban.Square) {
 
 // link computes links, parts and partMin for square s of the area split
 // last searched, once per split: the search needs them only for the
-// squares the box reaches, most often a small part of the area. The part
-// of the board (without s) each neighbour of s lies in: a neighbour
-// numbered before s is an ancestor, in the part holding the root; any other
-// lies in the subtree of one child of s, which hangs on to the root's part
-// unless s cuts it off (low(child) >= num(s)).
+// squares the box reaches, most often a small part of the area. Each free
+// neighbour of s lies in the part Cuts.Part names: the subtree of a child
+// of s that s cuts off (named by the child's number), or the part above,
+// holding the root.
 func (g *macroGen) link(s sokoban.Square) {
 	if g.linked.Has(int32(s)) {
 		return
@@ -157,28 +156,17 @@ func (g *macroGen) link(s sokoban.Square) {
 		g.linkForest(s)
 		return
 	}
-	b := g.b
 	const wall, above = -2, -1
 	var part [4]int32
 	for d := range sokoban.Dirs {
-		c := b.Next(s, d)
-		switch {
-		case !g.free(c):
+		c := g.b.Next(s, d)
+		if !g.free(c) {
 			part[d] = wall
-		case g.Num[c] < g.Num[s]:
-			part[d] = above
-		default:
-			part[d] = above
-			for dc := sokoban.Dir(0); dc < 4; dc++ {
-				ch := b.Next(s, dc)
-				if g.free(ch) && g.Parent[ch] == s && g.Num[ch] <= g.Num[c] && g.Num[c] <= g.Last[ch] {
-					part[d] = g.Num[ch]
-					if g.Parent[s] != sokoban.None && g.Low[ch] < g.Num[s] {
-						part[d] = above
-					}
-					break
-				}
-			}
+			continue
+		}
+		part[d] = above
+		if ch := g.Part(g.b, s, c); ch != sokoban.None {
+			part[d] = g.Num[ch]
 		}
 	}
 	for d, rep := range g.join(s, part, wall) {
