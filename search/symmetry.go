@@ -137,9 +137,9 @@ func newSymmetry(b *sokoban.Board) *symmetry {
 func (sy *symmetry) Bytes() int64 {
 	// Per transform and square: perm, inv, img, zImg, and the tree's sub,
 	// pre and suf; per square: zBox, zPlayer, seen, stack, and the tree's
-	// marks, node, order and stack.
+	// numbering (Cuts) and box marks.
 	n := int64(len(sy.perm))
-	return n*int64(sy.b.N)*(4+4+4+8+4+4+4) + int64(sy.b.N)*(8+8+4+4+4+20+4+4)
+	return n*int64(sy.b.N)*(4+4+4+8+4+4+4) + int64(sy.b.N)*(8+8+4+4+sokoban.CutsBytes+1+4)
 }
 
 // canon appends to dst the packed key (Position.Pack's format) of the
@@ -175,7 +175,7 @@ func (sy *symmetry) expand(p *sokoban.Position) int {
 		}
 	}
 	sy.tree.build(sy, p)
-	return len(sy.tree.order)
+	return len(sy.tree.order())
 }
 
 // canonChild is canon for p, the position expand was given with its box on
@@ -278,87 +278,68 @@ func (sy *symmetry) push(m sokoban.Push, t int) sokoban.Push {
 	return sokoban.Push{Box: sy.inv[t][m.Box], Dir: sy.invDir[t][m.Dir]}
 }
 
-// symTree is a depth-first tree of the player's region of one position,
-// with discovery numbers, low points and, per square and transform, the
-// smallest image of its subtree's squares: sokoban.Region's tree, with the
-// smallest square kept under every transform instead of one, so that the
-// least images of the region after a push come without a flood fill.
+// symTree is the player's region of one position numbered depth first
+// (sokoban.Cuts, the module's one articulation-point search), with, per
+// square and transform, the smallest image of its subtree's squares: what
+// sokoban.Region keeps, with the smallest square kept under every
+// transform instead of one, so that the least images of the region after
+// a push come without a flood fill.
 type symTree struct {
-	in   sokoban.Marks // the squares of the region
-	node []symNode
+	// cuts numbers the region: cuts.Visit holds its squares, cuts.Met
+	// lists them by number (Met[i] has number i+1).
+	cuts sokoban.Cuts
+	// box marks the boxes of the position built last, boxes lists them.
+	box   []bool
+	boxes []sokoban.Square
 	// sub[s*T+t] is the smallest image under transform t of the squares
 	// of the subtree of s.
-	sub   []sokoban.Square
-	stack []sokoban.Square
-	// order lists the region's squares by discovery number (order[i] has
-	// number i+1); pre[i*T+t] is the smallest image under t of the first
-	// i of them and suf[i*T+t] that of the others, so the squares outside
-	// a subtree, whose numbers are the ones before and after its own, have
+	sub []sokoban.Square
+	// pre[i*T+t] is the smallest image under t of the first i squares by
+	// number and suf[i*T+t] that of the others, so the squares outside a
+	// subtree, whose numbers are the ones before and after its own, have
 	// their smallest image at hand.
-	order    []sokoban.Square
 	pre, suf []sokoban.Square
 	ends     bool // pre and suf are filled
 }
 
-// symNode is what symTree keeps per square of the region.
-type symNode struct {
-	disc, low, end int32 // discovery number from 1, low point, largest number in the subtree
-	up             sokoban.Square
-	dir            sokoban.Dir // next direction to explore, during the search
-}
-
 func newSymTree(squares, transforms int) symTree {
-	return symTree{in: sokoban.NewMarks(squares), node: make([]symNode, squares),
-		sub: make([]sokoban.Square, squares*transforms), order: make([]sokoban.Square, 0, squares),
+	return symTree{cuts: sokoban.NewCuts(squares), box: make([]bool, squares),
+		sub: make([]sokoban.Square, squares*transforms),
 		pre: make([]sokoban.Square, (squares+1)*transforms), suf: make([]sokoban.Square, (squares+1)*transforms)}
 }
 
 // has reports whether s is in the region.
-func (tr *symTree) has(s sokoban.Square) bool { return tr.in.Has(s) }
+func (tr *symTree) has(s sokoban.Square) bool { return tr.cuts.Visit.Has(s) }
+
+// order lists the region's squares by number.
+func (tr *symTree) order() []sokoban.Square { return tr.cuts.Met }
 
 // build makes the tree of the player's region of p.
 func (tr *symTree) build(sy *symmetry, p *sokoban.Position) {
-	tr.in.Clear()
-	in, n, b := tr.in, len(sy.perm), sy.b
-	root := p.Player()
-	in.Add(root)
-	tr.node[root] = symNode{disc: 1, low: 1, up: sokoban.None}
-	copy(tr.sub[int(root)*n:int(root)*n+n], sy.img[int(root)*n:int(root)*n+n])
-	tr.order = append(tr.order[:0], root)
-	count := int32(1)
-	stack := append(tr.stack[:0], root)
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		nv := &tr.node[v]
-		if nv.dir < sokoban.Dirs {
-			w := b.Next(v, nv.dir)
-			nv.dir++
-			switch {
-			case w == sokoban.None || p.HasBox(w):
-			case in.Has(w):
-				nv.low = min(nv.low, tr.node[w].disc)
-			default:
-				count++
-				in.Add(w)
-				tr.node[w] = symNode{disc: count, low: count, up: v}
-				copy(tr.sub[int(w)*n:int(w)*n+n], sy.img[int(w)*n:int(w)*n+n])
-				tr.order = append(tr.order, w)
-				stack = append(stack, w)
-			}
-			continue
-		}
-		stack = stack[:len(stack)-1]
-		nv.end = count
-		if u := nv.up; u != sokoban.None {
-			nu := &tr.node[u]
-			nu.low = min(nu.low, nv.low)
-			su, sv := tr.sub[int(u)*n:int(u)*n+n], tr.sub[int(v)*n:int(v)*n+n]
-			for t := range su {
-				su[t] = min(su[t], sv[t])
-			}
+	for _, s := range tr.boxes {
+		tr.box[s] = false
+	}
+	tr.boxes = append(tr.boxes[:0], p.BoxSquares()...)
+	for _, s := range tr.boxes {
+		tr.box[s] = true
+	}
+	c, n := &tr.cuts, len(sy.perm)
+	c.Visit.Clear()
+	c.Met = c.Met[:0]
+	c.Number(sy.b, tr.box, p.Player(), 0, 0)
+	for _, v := range c.Met {
+		copy(tr.sub[int(v)*n:int(v)*n+n], sy.img[int(v)*n:int(v)*n+n])
+	}
+	// A square's number is above its parent's: folding each subtree into
+	// its parent's, highest number first, sums every subtree.
+	for i := len(c.Met) - 1; i > 0; i-- {
+		v := c.Met[i]
+		u := c.Parent[v]
+		su, sv := tr.sub[int(u)*n:int(u)*n+n], tr.sub[int(v)*n:int(v)*n+n]
+		for t := range su {
+			su[t] = min(su[t], sv[t])
 		}
 	}
-	tr.stack = stack
 	tr.ends = false
 }
 
@@ -368,18 +349,19 @@ func (tr *symTree) sum(sy *symmetry) {
 	tr.ends = true
 	n := len(sy.perm)
 	none := sokoban.Square(sy.b.N) // above every square
-	size := len(tr.order)
+	order := tr.order()
+	size := len(order)
 	for t := range n {
 		tr.pre[t], tr.suf[size*n+t] = none, none
 	}
-	for i, v := range tr.order {
+	for i, v := range order {
 		img, prev, cur := sy.img[int(v)*n:int(v)*n+n], tr.pre[i*n:i*n+n], tr.pre[(i+1)*n:(i+1)*n+n]
 		for t := range cur {
 			cur[t] = min(prev[t], img[t])
 		}
 	}
 	for i := size - 1; i >= 0; i-- {
-		v := tr.order[i]
+		v := order[i]
 		img, next, cur := sy.img[int(v)*n:int(v)*n+n], tr.suf[(i+1)*n:(i+1)*n+n], tr.suf[i*n:i*n+n]
 		for t := range cur {
 			cur[t] = min(next[t], img[t])
@@ -423,7 +405,7 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		}
 	}
 	if !tIn {
-		root := tr.order[0] // its subtree is the region
+		root := tr.order()[0] // its subtree is the region
 		for k, m := range tr.sub[int(root)*n : int(root)*n+n] {
 			sy.least[k] = min(sy.least[k], m)
 		}
@@ -443,18 +425,19 @@ func (tr *symTree) after(sy *symmetry, p *sokoban.Position, s, t sokoban.Square)
 		if !tr.ends {
 			tr.sum(sy)
 		}
-		nt := &tr.node[t]
-		before, behind := tr.pre[int(nt.disc-1)*n:int(nt.disc)*n], tr.suf[int(nt.end)*n:int(nt.end+1)*n]
+		c := &tr.cuts
+		nt, end := c.Num[t], c.Last[t]
+		before, behind := tr.pre[int(nt-1)*n:int(nt)*n], tr.suf[int(end)*n:int(end+1)*n]
 		for k := range sy.least {
 			sy.least[k] = min(sy.least[k], before[k], behind[k])
 		}
 		for d := range sokoban.Dirs {
-			c := b.Next(t, d)
-			if c == sokoban.None || !tr.has(c) {
+			ch := b.Next(t, d)
+			if ch == sokoban.None || !tr.has(ch) {
 				continue
 			}
-			if nc := &tr.node[c]; nc.up == t && nc.disc > nt.disc && nc.low < nt.disc {
-				for k, m := range tr.sub[int(c)*n : int(c)*n+n] {
+			if c.Parent[ch] == t && c.Low[ch] < nt {
+				for k, m := range tr.sub[int(ch)*n : int(ch)*n+n] {
 					sy.least[k] = min(sy.least[k], m)
 				}
 			}
@@ -487,23 +470,12 @@ func (tr *symTree) fillOutside(sy *symmetry, p *sokoban.Position, x, s sokoban.S
 
 // part returns which part of the region without t holds x, a square of the
 // region other than t: the direction from t of the child of t whose
-// subtree split off and holds x, or 4 for the rest.
+// subtree split off and holds x (Cuts.Part), or 4 for the rest.
 func (tr *symTree) part(b *sokoban.Board, x, t sokoban.Square) int {
-	nt := &tr.node[t]
-	dt, dx := nt.disc, tr.node[x].disc
-	if dx <= dt || dx > nt.end {
-		return 4
-	}
+	ch := tr.cuts.Part(b, t, x)
 	for d := range sokoban.Dirs {
-		c := b.Next(t, d)
-		if c == sokoban.None || !tr.has(c) {
-			continue
-		}
-		if nc := &tr.node[c]; nc.up == t && nc.disc > dt && nc.disc <= dx && dx <= nc.end {
-			if nc.low >= dt {
-				return int(d)
-			}
-			return 4
+		if ch != sokoban.None && b.Next(t, d) == ch {
+			return int(d)
 		}
 	}
 	return 4
