@@ -106,26 +106,24 @@ func (g *valueGame) Evaluate(t *Tree, x int32) (float64, bool) {
 // SolveValued runs Schokoban (000 §5) with UCT constant c whose node
 // values come from eval; with a nil eval it is Schokoban itself.
 func SolveValued(ctx context.Context, l *level.Level, opts solver.Options, c float64, eval Evaluator) (solver.Result, error) {
-	r := startBudget(ctx, opts)
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if b.Impossible != "" {
-		return r.finish(solver.NoSolution), nil
-	}
-	var g sokobanGame
+	return solveGame(ctx, l, opts, c, true, func(b *sokoban.Board, stop func() bool) sokobanGame {
+		g, _ := newSchokoban(b, eval, stop)
+		return g
+	})
+}
+
+// newSchokoban returns Schokoban's game on board b, with its values from
+// eval (the matching reward when eval is nil), and the push game under
+// it; both are nil when stop ended the set-up (newPushGame).
+func newSchokoban(b *sokoban.Board, eval Evaluator, stop func() bool) (sokobanGame, *pushGame) {
 	if eval == nil {
-		if pg := newPushGame(b, true, r.stop); pg != nil {
-			g = pg
+		if g := newPushGame(b, true, stop); g != nil {
+			return g, g
 		}
-	} else if vg := newValueGame(b, eval, r.stop); vg != nil {
-		g = vg
+	} else if g := newValueGame(b, eval, stop); g != nil {
+		return g, g.pushGame
 	}
-	if g == nil {
-		return r.finish(r.halted), nil
-	}
-	return r.search(opts, g, c, true)
+	return nil, nil
 }
 
 // ValueSearch is the search SolveValued runs, driven one iteration at a
@@ -142,13 +140,7 @@ type ValueSearch struct {
 // seed seed; eval nil means the matching reward alone.
 func NewValueSearch(b *sokoban.Board, eval Evaluator, c float64, seed uint64) *ValueSearch {
 	v := &ValueSearch{Tree: NewTree(0)}
-	if eval == nil {
-		v.push = newPushGame(b, true, nil)
-		v.game = v.push
-	} else {
-		g := newValueGame(b, eval, nil)
-		v.push, v.game = g.pushGame, g
-	}
+	v.game, v.push = newSchokoban(b, eval, nil)
 	v.search = NewSearch(v.Tree, v.game, seed)
 	v.search.C, v.search.Eliminate = c, true
 	return v
