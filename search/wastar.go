@@ -68,11 +68,11 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // waStarTo runs the search until every box is on a goal, or, with more > 0,
 // until more boxes stand on goals than at the start (SubGoal).
 func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int) (solver.Result, error) {
-	w, err := opts.Real(moveWParam)
+	w, err := opts.Real(MoveWParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p, err := opts.Real(minkowskiParam)
+	p, err := opts.Real(MinkowskiParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
