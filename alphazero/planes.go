@@ -2,7 +2,6 @@ package alphazero
 
 import (
 	"errors"
-	"fmt"
 
 	"soko/nn"
 	"soko/sokoban"
@@ -70,22 +69,7 @@ func logit(b *sokoban.Board, m sokoban.Push) int32 {
 // encoding.
 var errEncoding = errors.New("not an alphazero model of this version")
 
-// check says whether net was trained by this package's encoding.
-func check(net *nn.Net) error {
-	if net.Meta != meta || net.Planes != planes {
-		return fmt.Errorf("%w (it says %q)", errEncoding, net.Meta)
-	}
-	return nil
-}
-
 // Load reads a model trained by Train from the file path.
 func Load(path string) (*nn.Net, error) {
-	net, err := nn.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(net); err != nil {
-		return nil, fmt.Errorf("model %s: %w", path, err)
-	}
-	return net, nil
+	return nn.LoadEncoded(path, meta, planes, errEncoding)
 }

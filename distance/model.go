@@ -3,7 +3,6 @@ package distance
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
 	"soko/deadlock"
@@ -167,12 +166,9 @@ var errEncoding = errors.New("not a distance model of this version")
 
 // Load reads a model written by Train (Model.Save).
 func Load(path string) (*Model, error) {
-	net, err := nn.Load(path)
+	net, err := nn.LoadEncoded(path, meta, planes, errEncoding)
 	if err != nil {
 		return nil, err
-	}
-	if net.Meta != meta || net.Planes != planes {
-		return nil, fmt.Errorf("model %s: %w (it says %q)", path, errEncoding, net.Meta)
 	}
 	return &Model{Net: net}, nil
 }

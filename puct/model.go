@@ -3,7 +3,6 @@ package puct
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
 	"soko/distance"
@@ -75,12 +74,9 @@ var ErrEncoding = errors.New("not a puct model of this version")
 // a truncated or corrupt one (nn.ErrFormat), or a model of another kind
 // (ErrEncoding) is an error that names the file.
 func Load(path string) (*Model, error) {
-	net, err := nn.Load(path)
+	net, err := nn.LoadEncoded(path, meta, planes, ErrEncoding)
 	if err != nil {
 		return nil, err
-	}
-	if net.Meta != meta || net.Planes != planes {
-		return nil, fmt.Errorf("model %s: %w (it says %q)", path, ErrEncoding, net.Meta)
 	}
 	return &Model{Net: net}, nil
 }
