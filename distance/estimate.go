@@ -110,7 +110,7 @@ func (e *Estimator) Flush(dst []float64) []float64 {
 			case e.model == nil || e.stopped:
 				dst = append(dst, float64(h))
 			default:
-				dst = append(dst, float64(h)+gap(e.out[k]))
+				dst = append(dst, float64(h)+Gap(e.out[k]))
 				k++
 			}
 		}

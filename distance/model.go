@@ -176,10 +176,11 @@ func Load(path string) (*Model, error) {
 // Save writes the model to path.
 func (m *Model) Save(path string) error { return m.Net.Save(path) }
 
-// gap turns a network output into pushes above the bound: never negative
-// (the bound is admissible), and a non-finite output (a diverged network)
-// counts as dead.
-func gap(out float64) float64 {
+// Gap turns a network's value output, trained on this encoding's target,
+// into pushes above the bound: never negative (the bound is admissible),
+// at most Unsolvable, and DeadGap, the dead target, for a non-finite output
+// (a diverged network). Package puct's value head has the same target.
+func Gap(out float64) float64 {
 	if math.IsNaN(out) || math.IsInf(out, 0) {
 		return DeadGap
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"soko/distance"
 	"soko/internal/chunked"
 	"soko/sokoban"
 )
@@ -223,7 +224,7 @@ func (s *Search) evaluate(x int32, h int) float64 {
 			for c := first; c < end; c++ {
 				s.at(c).prior = float32(float64(s.at(c).prior) / sum)
 			}
-			return math.Pow(Gamma, float64(h)+gap(s.values[0]))
+			return math.Pow(Gamma, float64(h)+distance.Gap(s.values[0]))
 		}
 		if s.ctx.Err() == nil {
 			panic(fmt.Sprintf("puct: a batch the search built is malformed: %v", err))
