@@ -11,6 +11,7 @@ import (
 
 	"soko/distance"
 	"soko/generate"
+	"soko/internal/parallel"
 	"soko/level"
 	"soko/nn"
 	"soko/search"
@@ -205,30 +206,11 @@ func collect(ctx context.Context, o TrainOptions, first, count int, job func(w *
 		err     error
 	}
 	out := make([]result, count)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(o.Workers, count)) { // an idle worker only costs memory
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &player{}
-			for i := range next {
-				s, solved, err := job(w, first+i)
-				out[i] = result{s, solved, err}
-			}
-		}()
-	}
-feed:
-	for i := range count {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := parallel.Run(ctx, count, o.Workers, func() *player { return &player{} }, func(w *player, i int) {
+		s, solved, err := job(w, first+i)
+		out[i] = result{s, solved, err}
+	})
+	if err != nil {
 		return nil, 0, err
 	}
 	var all []nn.Sample
