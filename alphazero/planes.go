@@ -3,17 +3,15 @@ package alphazero
 import (
 	"errors"
 
+	"soko/internal/grid"
 	"soko/nn"
 	"soko/sokoban"
 )
 
-// The network input, per grid square (see the package comment).
+// The network input, per grid square (see the package comment): the
+// planes of package grid, then the target.
 const (
-	planeWall = iota
-	planeGoal
-	planeBox
-	planeReach
-	planeTarget
+	planeTarget = grid.Base + iota
 	planes
 )
 
@@ -27,42 +25,12 @@ const meta = "soko alphazero v1: planes wall,goal,box,reach,target; steps to rea
 // encode appends the planes of position p with target heuristic value
 // target (pushes) to dst.
 func encode(dst []float64, p *sokoban.Position, target float64) []float64 {
-	b := p.Board()
-	w, h := b.Width, b.Level.Height
-	hw := w * h
-	start := len(dst)
-	for range planes * hw {
-		dst = append(dst, 0)
-	}
-	in := dst[start:]
-	p.Reach()
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			in[planeTarget*hw+i] = target / scale
-			s := b.At(x, y)
-			if s == sokoban.None {
-				in[planeWall*hw+i] = 1
-				continue
-			}
-			if b.IsGoal(s) {
-				in[planeGoal*hw+i] = 1
-			}
-			if p.HasBox(s) {
-				in[planeBox*hw+i] = 1
-			}
-			if p.Reachable(s) {
-				in[planeReach*hw+i] = 1
-			}
-		}
+	dst, in := grid.Append(dst, p, planes)
+	hw := len(in) / planes
+	for i := range hw {
+		in[planeTarget*hw+i] = target / scale
 	}
 	return dst
-}
-
-// logit is the policy logit of push m on board b.
-func logit(b *sokoban.Board, m sokoban.Push) int32 {
-	x, y := b.XY(m.Box)
-	return int32(int(m.Dir)*b.Width*b.Level.Height + y*b.Width + x)
 }
 
 // errEncoding is wrapped when a model file holds a network of another input

@@ -7,19 +7,17 @@ import (
 
 	"soko/deadlock"
 	"soko/heuristic"
+	"soko/internal/grid"
 	"soko/nn"
 	"soko/sokoban"
 )
 
-// The input planes, per grid square (Board.Encode).
+// The input planes, per grid square (Board.Encode): the planes of package
+// grid (walls, goals, boxes, the player's reach), then these.
 const (
-	planeWall  = iota // not a floor square of the board
-	planeGoal         // a goal
-	planeBox          // a box
-	planeReach        // the player can walk there
-	planeDead         // a dead floor square: a box there can reach no goal
-	planeNear         // on a box: its pushes to the nearest goal, alone, / scale
-	planeBound        // every square: the position's bound / scale
+	planeDead  = grid.Base + iota // a dead floor square: a box there can reach no goal
+	planeNear                     // on a box: its pushes to the nearest goal, alone, / scale
+	planeBound                    // every square: the position's bound / scale
 	planes
 )
 
@@ -117,38 +115,21 @@ func (bd *Board) Bytes() int64 {
 // Encode appends the planes of p, whose bound is h, to dst.
 func (bd *Board) Encode(dst []float64, p *sokoban.Position, h int) []float64 {
 	b := bd.b
-	w, ht := b.Width, b.Level.Height
-	hw := w * ht
-	start := len(dst)
-	for range planes * hw {
-		dst = append(dst, 0)
-	}
-	in := dst[start:]
-	p.Reach()
+	dst, in := grid.Append(dst, p, planes)
+	w, hw := b.Width, len(in)/planes
 	hb := float64(h) / scale
-	for y := range ht {
-		for x := range w {
-			i := y*w + x
-			in[planeBound*hw+i] = hb
-			s := b.At(x, y)
-			if s == sokoban.None {
-				in[planeWall*hw+i] = 1
-				continue
-			}
-			if b.IsGoal(s) {
-				in[planeGoal*hw+i] = 1
-			}
-			if bd.dead[s] {
-				in[planeDead*hw+i] = 1
-			}
-			if p.HasBox(s) {
-				in[planeBox*hw+i] = 1
-				if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
-					in[planeNear*hw+i] = float64(d) / scale
-				}
-			}
-			if p.Reachable(s) {
-				in[planeReach*hw+i] = 1
+	for i := range hw {
+		in[planeBound*hw+i] = hb
+		s := b.At(i%w, i/w)
+		if s == sokoban.None {
+			continue
+		}
+		if bd.dead[s] {
+			in[planeDead*hw+i] = 1
+		}
+		if p.HasBox(s) {
+			if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
+				in[planeNear*hw+i] = float64(d) / scale
 			}
 		}
 	}

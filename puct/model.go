@@ -53,12 +53,6 @@ func newBoard(ctx context.Context, b *sokoban.Board) (*board, error) {
 	return &board{Board: d, b: b}, nil
 }
 
-// logit is the index of push m's policy logit on board b (nn.Sample.Legal).
-func logit(b *sokoban.Board, m sokoban.Push) int32 {
-	x, y := b.XY(m.Box)
-	return int32(int(m.Dir)*b.Width*b.Level.Height + y*b.Width + x)
-}
-
 // Model is a trained puct network: a value head that estimates the pushes
 // above the bound, and a policy head over pushes.
 type Model struct {

@@ -8,6 +8,7 @@ import (
 
 	"soko/distance"
 	"soko/internal/chunked"
+	"soko/internal/grid"
 	"soko/sokoban"
 )
 
@@ -212,12 +213,12 @@ func (s *Search) evaluate(x int32, h int) float64 {
 		if err == nil {
 			top := math.Inf(-1)
 			for c := first; c < end; c++ {
-				top = max(top, s.logits[logit(b, s.at(c).push)])
+				top = max(top, s.logits[grid.Logit(b, s.at(c).push)])
 			}
 			sum := 0.0
 			for c := first; c < end; c++ {
 				k := s.at(c)
-				e := math.Exp(s.logits[logit(b, k.push)] - top)
+				e := math.Exp(s.logits[grid.Logit(b, k.push)] - top)
 				k.prior = float32(e)
 				sum += e
 			}

@@ -11,6 +11,7 @@ import (
 
 	"soko/distance"
 	"soko/generate"
+	"soko/internal/grid"
 	"soko/internal/parallel"
 	"soko/level"
 	"soko/nn"
@@ -286,7 +287,7 @@ func sample(bd *board, p *sokoban.Position, remaining int, kids []sokoban.Push, 
 	s := nn.Sample{Planes: bd.Encode(nil, p, h), Value: target / scale}
 	if policy != nil {
 		for _, m := range kids {
-			s.Legal = append(s.Legal, logit(bd.b, m))
+			s.Legal = append(s.Legal, grid.Logit(bd.b, m))
 		}
 		s.Policy = policy
 	}
