@@ -72,23 +72,15 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	if err != nil {
 		return solver.Result{}, err
 	}
+	// The network alone may not fit: then the weights are never read.
 	batch, need := plan(cfg, l, opts.Budget.Memory)
-	if opts.Budget.Memory > 0 && need >= opts.Budget.Memory {
-		// The network alone does not fit: stop before reading its weights.
-		stats := solver.Stats{Bytes: need}
-		solver.NewGuard(ctx, opts).Finish(&stats)
-		return solver.Result{Status: solver.MemoryLimit, Stats: stats}, nil
-	}
-	net, err := Load(opts.Model)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if opts.Budget.Memory > 0 {
-		opts.Budget.Memory -= need // the search's tables get the rest
-	}
-	res, err := mcts.SolveValued(ctx, l, opts, c, NewEvaluator(ctx, net, weight, batch))
-	res.Stats.Bytes += need
-	return res, err
+	return mcts.SolveEvaluated(ctx, l, opts, c, need, func() (mcts.Evaluator, error) {
+		net, err := Load(opts.Model)
+		if err != nil {
+			return nil, err
+		}
+		return NewEvaluator(ctx, net, weight, batch), nil
+	})
 }
 
 // plan returns the boards of one network batch on level l and the memory
@@ -181,7 +173,7 @@ func (e *Evaluator) Flush(dst []float64) []float64 {
 			if e.stopped {
 				dst = append(dst, r)
 			} else {
-				dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+				dst = append(dst, mcts.Mix(e.weight, Steps(e.out[i]), r))
 			}
 		}
 	}

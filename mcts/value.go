@@ -126,6 +126,41 @@ func newSchokoban(b *sokoban.Board, eval Evaluator, stop func() bool) (sokobanGa
 	return nil, nil
 }
 
+// SolveEvaluated is SolveValued with the evaluator newEval makes, which
+// holds need bytes beside the search (a network, its batches, its
+// tables): under a memory limit the search's tables get the rest, and when
+// need alone does not fit, the solve ends with MemoryLimit before newEval
+// runs. A newEval stopped by the budget (solver.Stopped) ends the solve
+// with that status. The result counts need in its memory.
+func SolveEvaluated(ctx context.Context, l *level.Level, opts solver.Options, c float64, need int64, newEval func() (Evaluator, error)) (solver.Result, error) {
+	end := func(st solver.Status) solver.Result {
+		res := solver.Result{Status: st, Stats: solver.Stats{Bytes: need}}
+		solver.NewGuard(ctx, opts).Finish(&res.Stats)
+		return res
+	}
+	if opts.Budget.Memory > 0 && need >= opts.Budget.Memory {
+		return end(solver.MemoryLimit), nil
+	}
+	eval, err := newEval()
+	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			return end(st), nil
+		}
+		return solver.Result{}, err
+	}
+	if opts.Budget.Memory > 0 {
+		opts.Budget.Memory -= need
+	}
+	res, err := SolveValued(ctx, l, opts, c, eval)
+	res.Stats.Bytes += need
+	return res, err
+}
+
+// Mix is the value of a node whose model puts it pushes from the solution
+// and whose matching reward is reward, the model's share being weight:
+// −weight·pushes + (1 − weight)·reward.
+func Mix(weight, pushes, reward float64) float64 { return -weight*pushes + (1-weight)*reward }
+
 // ValueSearch is the search SolveValued runs, driven one iteration at a
 // time, for a learner that reads its tree (003 §2.5: training samples come
 // from the search tree).
