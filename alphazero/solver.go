@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 
 	"soko/level"
 	"soko/mcts"
@@ -17,10 +16,7 @@ import (
 // distance heuristic's.
 const DefaultWeight = 0.8
 
-var (
-	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: strconv.FormatFloat(DefaultWeight, 'g', -1, 64),
-		Min: 0, Max: 1, Doc: "share of the model in a node's value, the rest the matching heuristic (1: the model alone)"}
-)
+var weightParam = mcts.WeightParam(DefaultWeight, "share of the model in a node's value, the rest the matching heuristic (1: the model alone)")
 
 func init() {
 	solver.Register(solver.Entry{

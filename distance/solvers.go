@@ -10,10 +10,7 @@ import (
 	"soko/solver"
 )
 
-var (
-	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: "1",
-		Min: 0, Max: 1, Doc: "share of the estimate in a node's value, the rest Schokoban's Manhattan matching"}
-)
+var weightParam = mcts.WeightParam(1, "share of the estimate in a node's value, the rest Schokoban's Manhattan matching")
 
 func init() {
 	solver.Register(solver.Entry{

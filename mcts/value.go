@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"strconv"
 
 	"soko/internal/chunked"
 	"soko/level"
@@ -154,6 +155,12 @@ func SolveEvaluated(ctx context.Context, l *level.Level, opts solver.Options, c 
 	res, err := SolveValued(ctx, l, opts, c, eval)
 	res.Stats.Bytes += need
 	return res, err
+}
+
+// WeightParam declares the weight of Mix, the model's share in a node's
+// value, from 0 to 1 with default def.
+func WeightParam(def float64, doc string) solver.Param {
+	return solver.Param{Name: "weight", Kind: solver.Real, Default: strconv.FormatFloat(def, 'g', -1, 64), Min: 0, Max: 1, Doc: doc}
 }
 
 // Mix is the value of a node whose model puts it pushes from the solution
