@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"soko/internal/grid"
 	"soko/level"
 	"soko/mcts"
 	"soko/nn"
@@ -81,14 +82,14 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 
 // plan returns the boards of one network batch on level l and the memory
 // the network then holds: its weights, its working memory and the
-// evaluator's. A batch holds at most maxSquares squares, and under a
+// evaluator's. A batch holds at most grid.MaxSquares squares, and under a
 // memory limit its working memory takes at most a quarter of what the
 // weights leave, so that most of the budget goes to the search; it holds
 // at least one board.
 func plan(cfg nn.Config, l *level.Level, memory int64) (int, int64) {
 	hw := l.Width * l.Height
 	need := func(count int) int64 { return cfg.Bytes(count, hw, false) + evaluatorBytes(l, count) }
-	count := max(1, maxSquares/hw)
+	count := max(1, grid.MaxSquares/hw)
 	if memory > 0 {
 		weights := need(0)
 		perBoard := max(1, need(1)-weights)
@@ -176,10 +177,6 @@ func (e *Evaluator) Flush(dst []float64) []float64 {
 	e.keys, e.rewards = e.keys[:0], e.rewards[:0]
 	return dst
 }
-
-// maxSquares bounds the board squares of one network batch, in inference
-// and in training: 64 boards of 10×10 and more, one board of any size.
-const maxSquares = 8192
 
 // Steps turns a network output into steps: never negative, and a
 // non-finite output (a diverged network) counts as very far.

@@ -2,11 +2,16 @@
 // package nn: the input planes every board network here reads first (walls,
 // goals, boxes, the player's reach), each a plane of the level's grid, and
 // the index of a push among the policy head's logits, a plane per
-// direction. The alphazero, distance and puct models add their own planes
-// after the first four.
+// direction; and the batches such a network takes, of one board size and
+// at most MaxSquares squares. The alphazero, distance and puct models add
+// their own planes after the first four.
 package grid
 
-import "soko/sokoban"
+import (
+	"math/rand/v2"
+
+	"soko/sokoban"
+)
 
 // The planes every encoding starts with, and Base, the index of the first
 // plane an encoding adds.
@@ -59,4 +64,29 @@ func Append(dst []float64, p *sokoban.Position, n int) ([]float64, []float64) {
 func Logit(b *sokoban.Board, m sokoban.Push) int32 {
 	x, y := b.XY(m.Box)
 	return int32(int(m.Dir)*b.Width*b.Level.Height + y*b.Width + x)
+}
+
+// MaxSquares bounds the board squares of one network batch, in inference
+// and in training: 64 boards of 10×10 and more, one board of any size.
+const MaxSquares = 8192
+
+// DrawBatch draws a training batch of up to n of count items at random
+// with rng: the first item drawn fixes the board size (board gives an
+// item's board), items on boards of another size are passed over, the
+// batch holds at most MaxSquares squares but one board at least, and at
+// most 4n more draws are made. It returns the items in the order drawn,
+// and the boards' height and width.
+func DrawBatch(rng *rand.Rand, count, n int, board func(item int) *sokoban.Board) ([]int, int, int) {
+	first := board(rng.IntN(count))
+	w, h := first.Width, first.Level.Height
+	n = min(n, max(1, MaxSquares/(w*h)))
+	items := make([]int, 0, n)
+	for tries := 0; len(items) < n && tries < 4*n; tries++ {
+		i := rng.IntN(count)
+		if b := board(i); b.Width != w || b.Level.Height != h {
+			continue
+		}
+		items = append(items, i)
+	}
+	return items, h, w
 }

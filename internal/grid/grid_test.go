@@ -1,6 +1,8 @@
 package grid
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"soko/internal/testlevel"
@@ -69,5 +71,41 @@ func TestLogitIsDirectionPlaneThenSquare(t *testing.T) {
 	}
 	if got, want := Logit(b, sokoban.Push{Box: b.At(3, 2), Dir: 0}), 2*int32(b.Width)+3; got != want {
 		t.Errorf("push of (3,2) in direction 0: logit %d, want %d", got, want)
+	}
+}
+
+// TestDrawBatchKeepsOneBoardSize draws batches from items on two boards of
+// different sizes: every batch holds items of the first one's board size
+// only, and the same seed draws the same batch.
+func TestDrawBatchKeepsOneBoardSize(t *testing.T) {
+	small, err := sokoban.NewBoard(testlevel.Grid("#####", "#@$.#", "#####"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	large, err := sokoban.NewBoard(testlevel.Grid("######", "#@$ .#", "#    #", "######"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := []*sokoban.Board{small, large, large, small, large, small, small}
+	boardOf := func(i int) *sokoban.Board { return boards[i] }
+	sizes := map[int]bool{}
+	for seed := range uint64(20) {
+		items, h, w := DrawBatch(rand.New(rand.NewPCG(seed, 1)), len(boards), 5, boardOf)
+		again, _, _ := DrawBatch(rand.New(rand.NewPCG(seed, 1)), len(boards), 5, boardOf)
+		if !slices.Equal(items, again) {
+			t.Fatalf("seed %d: %v, then %v", seed, items, again)
+		}
+		if len(items) == 0 || len(items) > 5 {
+			t.Fatalf("seed %d: %d items, want 1 to 5", seed, len(items))
+		}
+		for _, i := range items {
+			if b := boards[i]; b.Width != w || b.Level.Height != h {
+				t.Errorf("seed %d: item %d is %d×%d in a batch of %d×%d", seed, i, b.Width, b.Level.Height, w, h)
+			}
+		}
+		sizes[w] = true
+	}
+	if len(sizes) != 2 {
+		t.Errorf("20 seeds drew batches of board widths %v, want both sizes", sizes)
 	}
 }
