@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"soko/internal/grid"
 	"soko/internal/testlevel"
 	"soko/mcts"
 	"soko/nn"
@@ -246,9 +247,9 @@ func TestEvaluatorChunks(t *testing.T) {
 	}
 	p := b.Start()
 	pushes := p.Pushes(nil, nil)
-	e, alone := NewEvaluator(context.Background(), net, 0.5, maxSquares/(b.Width*b.Level.Height)), NewEvaluator(context.Background(), net, 0.5, 1)
+	e, alone := NewEvaluator(context.Background(), net, 0.5, grid.MaxSquares/(b.Width*b.Level.Height)), NewEvaluator(context.Background(), net, 0.5, 1)
 	var want []float64
-	count := 3*maxSquares/(b.Width*b.Level.Height) + 5
+	count := 3*grid.MaxSquares/(b.Width*b.Level.Height) + 5
 	for i := range count {
 		m := pushes[i%len(pushes)]
 		p.Apply(m)

@@ -2,19 +2,16 @@ package alphazero
 
 import (
 	"errors"
-	"fmt"
 
+	"soko/internal/grid"
 	"soko/nn"
 	"soko/sokoban"
 )
 
-// The network input, per grid square (see the package comment).
+// The network input, per grid square (see the package comment): the
+// planes of package grid, then the target.
 const (
-	planeWall = iota
-	planeGoal
-	planeBox
-	planeReach
-	planeTarget
+	planeTarget = grid.Base + iota
 	planes
 )
 
@@ -28,64 +25,19 @@ const meta = "soko alphazero v1: planes wall,goal,box,reach,target; steps to rea
 // encode appends the planes of position p with target heuristic value
 // target (pushes) to dst.
 func encode(dst []float64, p *sokoban.Position, target float64) []float64 {
-	b := p.Board()
-	w, h := b.Width, b.Level.Height
-	hw := w * h
-	start := len(dst)
-	for range planes * hw {
-		dst = append(dst, 0)
-	}
-	in := dst[start:]
-	p.Reach()
-	for y := range h {
-		for x := range w {
-			i := y*w + x
-			in[planeTarget*hw+i] = target / scale
-			s := b.At(x, y)
-			if s == sokoban.None {
-				in[planeWall*hw+i] = 1
-				continue
-			}
-			if b.IsGoal(s) {
-				in[planeGoal*hw+i] = 1
-			}
-			if p.HasBox(s) {
-				in[planeBox*hw+i] = 1
-			}
-			if p.Reachable(s) {
-				in[planeReach*hw+i] = 1
-			}
-		}
+	dst, in := grid.Append(dst, p, planes)
+	hw := len(in) / planes
+	for i := range hw {
+		in[planeTarget*hw+i] = target / scale
 	}
 	return dst
-}
-
-// logit is the policy logit of push m on board b.
-func logit(b *sokoban.Board, m sokoban.Push) int32 {
-	x, y := b.XY(m.Box)
-	return int32(int(m.Dir)*b.Width*b.Level.Height + y*b.Width + x)
 }
 
 // errEncoding is wrapped when a model file holds a network of another input
 // encoding.
 var errEncoding = errors.New("not an alphazero model of this version")
 
-// check says whether net was trained by this package's encoding.
-func check(net *nn.Net) error {
-	if net.Meta != meta || net.Planes != planes {
-		return fmt.Errorf("%w (it says %q)", errEncoding, net.Meta)
-	}
-	return nil
-}
-
 // Load reads a model trained by Train from the file path.
 func Load(path string) (*nn.Net, error) {
-	net, err := nn.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(net); err != nil {
-		return nil, fmt.Errorf("model %s: %w", path, err)
-	}
-	return net, nil
+	return nn.LoadEncoded(path, meta, planes, errEncoding)
 }

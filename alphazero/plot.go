@@ -3,19 +3,17 @@ package alphazero
 import (
 	"fmt"
 	"image/color"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
-	"soko/internal/outfile"
+	"soko/internal/plotfile"
 )
 
 // PlotLoss writes the loss curve of a training run, the value and policy
-// losses per round against training steps, as a PNG image at path.
+// losses per round against training steps, to path as an image in the
+// format its extension names (plotfile.Write; soko train's default is PNG).
 func PlotLoss(curve []Point, title, path string) error {
 	p := plot.New()
 	p.Title.Text = title
@@ -51,11 +49,7 @@ func PlotLoss(curve []Point, title, path string) error {
 		p.Legend.Add(s.name, l)
 	}
 	p.Legend.Top = true
-	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
-	if err == nil {
-		err = outfile.WriteTo(path, wt)
-	}
-	if err != nil {
+	if err := plotfile.Write(p, path); err != nil {
 		return fmt.Errorf("loss plot: %w", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package alphazero
 import (
 	"slices"
 
+	"soko/internal/grid"
 	"soko/mcts"
 	"soko/sokoban"
 )
@@ -118,7 +119,7 @@ func policyTarget(v *mcts.ValueSearch, b *sokoban.Board, x int32) ([]int32, []fl
 	var legal []int32
 	var policy []float64
 	for y := t.First(x); y != mcts.None; y = t.Next(y) {
-		legal = append(legal, logit(b, v.Push(y)))
+		legal = append(legal, grid.Logit(b, v.Push(y)))
 		policy = append(policy, float64(t.Visits(y))/float64(total))
 	}
 	return legal, policy

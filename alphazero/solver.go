@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 
+	"soko/internal/grid"
 	"soko/level"
 	"soko/mcts"
 	"soko/nn"
@@ -17,10 +17,7 @@ import (
 // distance heuristic's.
 const DefaultWeight = 0.8
 
-var (
-	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: strconv.FormatFloat(DefaultWeight, 'g', -1, 64),
-		Min: 0, Max: 1, Doc: "share of the model in a node's value, the rest the matching heuristic (1: the model alone)"}
-)
+var weightParam = mcts.WeightParam(DefaultWeight, "share of the model in a node's value, the rest the matching heuristic (1: the model alone)")
 
 func init() {
 	solver.Register(solver.Entry{
@@ -72,35 +69,27 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	if err != nil {
 		return solver.Result{}, err
 	}
+	// The network alone may not fit: then the weights are never read.
 	batch, need := plan(cfg, l, opts.Budget.Memory)
-	if opts.Budget.Memory > 0 && need >= opts.Budget.Memory {
-		// The network alone does not fit: stop before reading its weights.
-		stats := solver.Stats{Bytes: need}
-		solver.NewGuard(ctx, opts).Finish(&stats)
-		return solver.Result{Status: solver.MemoryLimit, Stats: stats}, nil
-	}
-	net, err := Load(opts.Model)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if opts.Budget.Memory > 0 {
-		opts.Budget.Memory -= need // the search's tables get the rest
-	}
-	res, err := mcts.SolveValued(ctx, l, opts, c, NewEvaluator(ctx, net, weight, batch))
-	res.Stats.Bytes += need
-	return res, err
+	return mcts.SolveEvaluated(ctx, l, opts, c, need, func() (mcts.Evaluator, error) {
+		net, err := Load(opts.Model)
+		if err != nil {
+			return nil, err
+		}
+		return NewEvaluator(ctx, net, weight, batch), nil
+	})
 }
 
 // plan returns the boards of one network batch on level l and the memory
 // the network then holds: its weights, its working memory and the
-// evaluator's. A batch holds at most maxSquares squares, and under a
+// evaluator's. A batch holds at most grid.MaxSquares squares, and under a
 // memory limit its working memory takes at most a quarter of what the
 // weights leave, so that most of the budget goes to the search; it holds
 // at least one board.
 func plan(cfg nn.Config, l *level.Level, memory int64) (int, int64) {
 	hw := l.Width * l.Height
 	need := func(count int) int64 { return cfg.Bytes(count, hw, false) + evaluatorBytes(l, count) }
-	count := max(1, maxSquares/hw)
+	count := max(1, grid.MaxSquares/hw)
 	if memory > 0 {
 		weights := need(0)
 		perBoard := max(1, need(1)-weights)
@@ -181,17 +170,13 @@ func (e *Evaluator) Flush(dst []float64) []float64 {
 			if e.stopped {
 				dst = append(dst, r)
 			} else {
-				dst = append(dst, e.weight*-Steps(e.out[i])+(1-e.weight)*r)
+				dst = append(dst, mcts.Mix(e.weight, Steps(e.out[i]), r))
 			}
 		}
 	}
 	e.keys, e.rewards = e.keys[:0], e.rewards[:0]
 	return dst
 }
-
-// maxSquares bounds the board squares of one network batch, in inference
-// and in training: 64 boards of 10×10 and more, one board of any size.
-const maxSquares = 8192
 
 // Steps turns a network output into steps: never negative, and a
 // non-finite output (a diverged network) counts as very far.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"soko/internal/grid"
 	"soko/level"
 	"soko/mcts"
 	"soko/nn"
@@ -96,7 +97,7 @@ func trainBytes(boards []*sokoban.Board, opts Options) int64 {
 	key := 0
 	for _, b := range boards {
 		hw := b.Width * b.Level.Height
-		count := min(opts.Batch, max(1, maxSquares/hw))
+		count := min(opts.Batch, max(1, grid.MaxSquares/hw))
 		most = max(most, opts.Net.Bytes(count, hw, true)+8*int64(planes*hw*count))
 		key = max(key, b.KeySize())
 		boardBytes += b.Bytes()
@@ -351,23 +352,16 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, l
 	return roundSamples{samples: samples, dropped: dropped, solved: solved}
 }
 
-// drawBatch draws up to n samples at random from buf, all of the board
-// size of the first one drawn and at most maxSquares squares in all, and
-// builds their planes.
+// drawBatch draws up to n samples at random from buf, all of one board
+// size (grid.DrawBatch), and builds their planes.
 func drawBatch(buf []sample, boards []*sokoban.Board, pos []*sokoban.Position, n int, rng *rand.Rand) ([]nn.Sample, int, int) {
 	if len(buf) == 0 {
 		return nil, 0, 0
 	}
-	first := boards[buf[rng.IntN(len(buf))].board]
-	w, h := first.Width, first.Level.Height
-	n = min(n, max(1, maxSquares/(w*h)))
-	batch := make([]nn.Sample, 0, n)
-	for tries := 0; len(batch) < n && tries < 4*n; tries++ {
-		s := buf[rng.IntN(len(buf))]
-		b := boards[s.board]
-		if b.Width != w || b.Level.Height != h {
-			continue
-		}
+	items, h, w := grid.DrawBatch(rng, len(buf), n, func(i int) *sokoban.Board { return boards[buf[i].board] })
+	batch := make([]nn.Sample, 0, len(items))
+	for _, i := range items {
+		s := buf[i]
 		p := pos[s.board]
 		p.Unpack(s.key)
 		batch = append(batch, nn.Sample{Planes: encode(nil, p, s.target), Value: s.steps / scale, Legal: s.legal, Policy: s.policy})

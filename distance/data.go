@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 
 	"soko/generate"
+	"soko/internal/parallel"
 	"soko/level"
 	"soko/search"
 	"soko/sokoban"
@@ -97,30 +97,8 @@ func Build(ctx context.Context, cfg DataConfig) (*Dataset, error) {
 	if cfg.LabelNodes <= 0 {
 		cfg.LabelNodes = DefaultLabelNodes
 	}
-	workers := max(1, min(cfg.Workers, cfg.Count)) // an idle worker only costs memory
 	out := make([]levelData, cfg.Count)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = makeLevel(ctx, cfg, i)
-			}
-		}()
-	}
-feed:
-	for i := range cfg.Count {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := parallel.Each(ctx, cfg.Count, cfg.Workers, func(i int) { out[i] = makeLevel(ctx, cfg, i) }); err != nil {
 		return nil, err
 	}
 	ds := &Dataset{}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"soko/generate"
+	"soko/internal/grid"
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/search"
@@ -58,9 +59,9 @@ func TestEncodeTinyLevel(t *testing.T) {
 		plane, x, y int
 		v           float64
 	}{
-		{planeWall, 0, 0, 1}, {planeWall, 1, 1, 0}, {planeGoal, 5, 1, 1}, {planeGoal, 3, 1, 0},
-		{planeBox, 3, 1, 1}, {planeBox, 4, 1, 0}, {planeReach, 1, 1, 1}, {planeReach, 2, 1, 1},
-		{planeReach, 4, 1, 0}, // beyond the box
+		{grid.Wall, 0, 0, 1}, {grid.Wall, 1, 1, 0}, {grid.Goal, 5, 1, 1}, {grid.Goal, 3, 1, 0},
+		{grid.Box, 3, 1, 1}, {grid.Box, 4, 1, 0}, {grid.Reach, 1, 1, 1}, {grid.Reach, 2, 1, 1},
+		{grid.Reach, 4, 1, 0}, // beyond the box
 		{planeNear, 3, 1, 0.2}, {planeNear, 2, 1, 0}, {planeBound, 0, 0, 0.2}, {planeBound, 5, 1, 0.2},
 		{planeDead, 1, 1, 1}, {planeDead, 3, 1, 0}, // a box on the far-left square can never be pushed right
 	}

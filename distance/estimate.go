@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"soko/internal/grid"
 	"soko/sokoban"
 )
-
-// maxSquares bounds the board squares of one network batch: 64 boards of
-// 10×10, one board of any size.
-const maxSquares = 8192
 
 // Estimator estimates the pushes from positions of one board to its
 // solution: the model's, or with no model the bound alone. Positions are
@@ -44,7 +41,7 @@ func NewEstimator(ctx, setUp context.Context, m *Model, b *sokoban.Board) (*Esti
 }
 
 // batchOf is the boards of one network batch on board b.
-func batchOf(b *sokoban.Board) int { return max(1, maxSquares/(b.Width*b.Level.Height)) }
+func batchOf(b *sokoban.Board) int { return max(1, grid.MaxSquares/(b.Width*b.Level.Height)) }
 
 // EstimatorBytes returns the memory an estimator for board b with model m
 // (nil: none) holds: the bound's table of pull distances, the squares'
@@ -110,7 +107,7 @@ func (e *Estimator) Flush(dst []float64) []float64 {
 			case e.model == nil || e.stopped:
 				dst = append(dst, float64(h))
 			default:
-				dst = append(dst, float64(h)+gap(e.out[k]))
+				dst = append(dst, float64(h)+Gap(e.out[k]))
 				k++
 			}
 		}

@@ -3,24 +3,21 @@ package distance
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
 	"soko/deadlock"
 	"soko/heuristic"
+	"soko/internal/grid"
 	"soko/nn"
 	"soko/sokoban"
 )
 
-// The input planes, per grid square (Board.Encode).
+// The input planes, per grid square (Board.Encode): the planes of package
+// grid (walls, goals, boxes, the player's reach), then these.
 const (
-	planeWall  = iota // not a floor square of the board
-	planeGoal         // a goal
-	planeBox          // a box
-	planeReach        // the player can walk there
-	planeDead         // a dead floor square: a box there can reach no goal
-	planeNear         // on a box: its pushes to the nearest goal, alone, / scale
-	planeBound        // every square: the position's bound / scale
+	planeDead  = grid.Base + iota // a dead floor square: a box there can reach no goal
+	planeNear                     // on a box: its pushes to the nearest goal, alone, / scale
+	planeBound                    // every square: the position's bound / scale
 	planes
 )
 
@@ -118,38 +115,21 @@ func (bd *Board) Bytes() int64 {
 // Encode appends the planes of p, whose bound is h, to dst.
 func (bd *Board) Encode(dst []float64, p *sokoban.Position, h int) []float64 {
 	b := bd.b
-	w, ht := b.Width, b.Level.Height
-	hw := w * ht
-	start := len(dst)
-	for range planes * hw {
-		dst = append(dst, 0)
-	}
-	in := dst[start:]
-	p.Reach()
+	dst, in := grid.Append(dst, p, planes)
+	w, hw := b.Width, len(in)/planes
 	hb := float64(h) / scale
-	for y := range ht {
-		for x := range w {
-			i := y*w + x
-			in[planeBound*hw+i] = hb
-			s := b.At(x, y)
-			if s == sokoban.None {
-				in[planeWall*hw+i] = 1
-				continue
-			}
-			if b.IsGoal(s) {
-				in[planeGoal*hw+i] = 1
-			}
-			if bd.dead[s] {
-				in[planeDead*hw+i] = 1
-			}
-			if p.HasBox(s) {
-				in[planeBox*hw+i] = 1
-				if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
-					in[planeNear*hw+i] = float64(d) / scale
-				}
-			}
-			if p.Reachable(s) {
-				in[planeReach*hw+i] = 1
+	for i := range hw {
+		in[planeBound*hw+i] = hb
+		s := b.At(i%w, i/w)
+		if s == sokoban.None {
+			continue
+		}
+		if bd.dead[s] {
+			in[planeDead*hw+i] = 1
+		}
+		if p.HasBox(s) {
+			if d := bd.near[s]; d >= 0 && d < sokoban.Unreachable {
+				in[planeNear*hw+i] = float64(d) / scale
 			}
 		}
 	}
@@ -167,12 +147,9 @@ var errEncoding = errors.New("not a distance model of this version")
 
 // Load reads a model written by Train (Model.Save).
 func Load(path string) (*Model, error) {
-	net, err := nn.Load(path)
+	net, err := nn.LoadEncoded(path, meta, planes, errEncoding)
 	if err != nil {
 		return nil, err
-	}
-	if net.Meta != meta || net.Planes != planes {
-		return nil, fmt.Errorf("model %s: %w (it says %q)", path, errEncoding, net.Meta)
 	}
 	return &Model{Net: net}, nil
 }
@@ -180,10 +157,11 @@ func Load(path string) (*Model, error) {
 // Save writes the model to path.
 func (m *Model) Save(path string) error { return m.Net.Save(path) }
 
-// gap turns a network output into pushes above the bound: never negative
-// (the bound is admissible), and a non-finite output (a diverged network)
-// counts as dead.
-func gap(out float64) float64 {
+// Gap turns a network's value output, trained on this encoding's target,
+// into pushes above the bound: never negative (the bound is admissible),
+// at most Unsolvable, and DeadGap, the dead target, for a non-finite output
+// (a diverged network). Package puct's value head has the same target.
+func Gap(out float64) float64 {
 	if math.IsNaN(out) || math.IsInf(out, 0) {
 		return DeadGap
 	}

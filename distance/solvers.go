@@ -10,10 +10,7 @@ import (
 	"soko/solver"
 )
 
-var (
-	weightParam = solver.Param{Name: "weight", Kind: solver.Real, Default: "1",
-		Min: 0, Max: 1, Doc: "share of the estimate in a node's value, the rest Schokoban's Manhattan matching"}
-)
+var weightParam = mcts.WeightParam(1, "share of the estimate in a node's value, the rest Schokoban's Manhattan matching")
 
 func init() {
 	solver.Register(solver.Entry{
@@ -102,28 +99,18 @@ func (MCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options) (sol
 	if b.Impossible != "" {
 		return mcts.SolveValued(ctx, l, opts, c, nil) // says no solution
 	}
-	need := EstimatorBytes(m, b)
-	if opts.Budget.Memory > 0 {
-		if need >= opts.Budget.Memory {
-			// The estimator alone does not fit: stop before building it.
-			res := solver.Result{Status: solver.MemoryLimit, Stats: solver.Stats{Bytes: need}}
-			solver.NewGuard(ctx, opts).Finish(&res.Stats)
-			return res, nil
+	// The estimator alone may not fit: then it is never built.
+	var e *Estimator
+	res, err := mcts.SolveEvaluated(ctx, l, opts, c, EstimatorBytes(m, b), func() (mcts.Evaluator, error) {
+		var err error
+		if e, err = NewEstimator(ctx, ctx, m, b); err != nil {
+			return nil, err
 		}
-		opts.Budget.Memory -= need // the search's tables get the rest
+		return &evaluator{e: e, weight: weight}, nil
+	})
+	if e != nil { // the search ran
+		counts(&res, m, e)
 	}
-	e, err := NewEstimator(ctx, ctx, m, b)
-	if err != nil {
-		if st, ok := solver.Stopped(err); ok {
-			res := solver.Result{Status: st, Stats: solver.Stats{Bytes: need}}
-			solver.NewGuard(ctx, opts).Finish(&res.Stats)
-			return res, nil
-		}
-		return solver.Result{}, err
-	}
-	res, err := mcts.SolveValued(ctx, l, opts, c, &evaluator{e: e, weight: weight})
-	res.Stats.Bytes += need
-	counts(&res, m, e)
 	return res, err
 }
 
@@ -143,7 +130,7 @@ func (v *evaluator) Add(p *sokoban.Position, reward float64) {
 func (v *evaluator) Flush(dst []float64) []float64 {
 	v.est = v.e.Flush(v.est[:0])
 	for i, r := range v.rewards {
-		dst = append(dst, -v.weight*v.est[i]+(1-v.weight)*r)
+		dst = append(dst, mcts.Mix(v.weight, v.est[i], r))
 	}
 	v.rewards = v.rewards[:0]
 	return dst

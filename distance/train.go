@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"soko/internal/grid"
 	"soko/nn"
 	"soko/sokoban"
 )
@@ -89,20 +90,14 @@ func Train(ctx context.Context, ds *Dataset, opts TrainOptions) (*Model, TrainRe
 	return m, rep, ctx.Err()
 }
 
-// drawBatch draws up to n examples at random, all of the board size of
-// the first one drawn and at most maxSquares squares in all, and builds
-// their planes.
+// drawBatch draws up to n examples at random, all of one board size
+// (grid.DrawBatch), and builds their planes.
 func drawBatch(ds *Dataset, pos []*sokoban.Position, n int, rng *rand.Rand) ([]nn.Sample, int, int) {
-	first := ds.boards[ds.Examples[rng.IntN(len(ds.Examples))].Board].b
-	w, h := first.Width, first.Level.Height
-	n = min(n, max(1, maxSquares/(w*h)))
-	batch := make([]nn.Sample, 0, n)
-	for tries := 0; len(batch) < n && tries < 4*n; tries++ {
-		x := ds.Examples[rng.IntN(len(ds.Examples))]
+	items, h, w := grid.DrawBatch(rng, len(ds.Examples), n, func(i int) *sokoban.Board { return ds.boards[ds.Examples[i].Board].b })
+	batch := make([]nn.Sample, 0, len(items))
+	for _, i := range items {
+		x := ds.Examples[i]
 		bd := ds.boards[x.Board]
-		if bd.b.Width != w || bd.b.Level.Height != h {
-			continue
-		}
 		p := pos[x.Board]
 		if p == nil {
 			p = bd.b.Start()

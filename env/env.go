@@ -40,6 +40,7 @@ import (
 	"math/rand/v2"
 
 	"soko/deadlock"
+	"soko/internal/minkowski"
 	"soko/level"
 	"soko/sokoban"
 )
@@ -144,9 +145,9 @@ var ErrUnsolvable = errors.New("unsolvable")
 type board struct {
 	b       *sokoban.Board
 	checker *deadlock.Checker
-	xs, ys  []float64
-	walls   []float32 // the wall plane, Height × Width
-	goals   []float32 // the goal plane
+	h       *minkowski.Heuristic // 001's h, for Paper rewards
+	walls   []float32            // the wall plane, Height × Width
+	goals   []float32            // the goal plane
 }
 
 // Env is a learning environment over one or more levels. It is not safe
@@ -206,11 +207,7 @@ func (e *Env) board(i int) (*board, error) {
 	if b.Impossible != "" {
 		return nil, fmt.Errorf("%s: %w: %s", l.Name(), ErrUnsolvable, b.Impossible)
 	}
-	bd := &board{b: b, xs: make([]float64, b.N), ys: make([]float64, b.N)}
-	for s := range b.N {
-		x, y := b.XY(sokoban.Square(s))
-		bd.xs[s], bd.ys[s] = float64(x), float64(y)
-	}
+	bd := &board{b: b, h: minkowski.New(b, e.cfg.P)}
 	dead := deadlock.DeadSquares(b)
 	bd.checker = deadlock.NewChecker(b, dead, deadlock.Detectors{Freeze: true, WallSegment: true})
 	w, h := l.Width, l.Height
@@ -239,7 +236,7 @@ func (e *Env) Bytes() int64 {
 	n := 4 * int64(len(e.planes))
 	for _, bd := range e.boards {
 		if bd != nil {
-			n += bd.b.Bytes() + bd.checker.Bytes() + 16*int64(bd.b.N) + 8*int64(len(bd.walls))
+			n += bd.b.Bytes() + bd.checker.Bytes() + bd.h.Bytes() + 8*int64(len(bd.walls))
 		}
 	}
 	return n
@@ -503,32 +500,4 @@ func (e *Env) deadlocked(s sokoban.Square) bool {
 // configured Minkowski exponent: the distance from the player to the
 // nearest box off a goal, plus the average over boxes of the summed
 // distances from the box to every goal.
-func (e *Env) H() float64 {
-	bd := e.bd
-	player := e.pos.Player()
-	h1, h2 := math.Inf(1), 0.0
-	boxes := e.pos.BoxSquares()
-	for _, box := range boxes {
-		if !bd.b.IsGoal(box) {
-			h1 = min(h1, e.minkowski(player, box))
-		}
-		for _, g := range bd.b.Goals() {
-			h2 += e.minkowski(box, g)
-		}
-	}
-	if math.IsInf(h1, 1) {
-		h1 = 0
-	}
-	return h1 + h2/float64(len(boxes))
-}
-
-func (e *Env) minkowski(a, c sokoban.Square) float64 {
-	dx, dy := math.Abs(e.bd.xs[a]-e.bd.xs[c]), math.Abs(e.bd.ys[a]-e.bd.ys[c])
-	switch e.cfg.P {
-	case 1:
-		return dx + dy
-	case 2:
-		return math.Sqrt(dx*dx + dy*dy)
-	}
-	return math.Pow(math.Pow(dx, e.cfg.P)+math.Pow(dy, e.cfg.P), 1/e.cfg.P)
-}
+func (e *Env) H() float64 { return e.bd.h.Of(e.pos) }

@@ -150,16 +150,7 @@ func (g *moveGame) compress(t *Tree, x, top int32) {
 func (g *moveGame) settle(t *Tree, p, c int32) {
 	if g.inClass(p, *g.own.At(int(c))) {
 		// c's state is one of p's: dissolve c into p.
-		kids := g.children(t, c)
-		for _, y := range kids {
-			g.setActs(y, concat(*g.acts.At(int(c)), *g.acts.At(int(y))))
-			t.Reparent(y, p)
-		}
-		g.joinAll(p, c)
-		t.Remove(c, g.removed(t))
-		for _, y := range kids {
-			g.settle(t, p, y)
-		}
+		g.absorb(t, p, c, true)
 		return
 	}
 	for s := t.at(p).first; s != None; s = t.at(s).next {
@@ -170,17 +161,31 @@ func (g *moveGame) settle(t *Tree, p, c int32) {
 		if len(*g.acts.At(int(c))) < len(*g.acts.At(int(s))) {
 			g.setActs(s, append([]level.Dir(nil), *g.acts.At(int(c))...))
 		}
-		kids := g.children(t, c)
-		for _, y := range kids {
-			t.Reparent(y, s)
-		}
-		g.joinAll(s, c)
-		t.Reparent(c, s)
-		t.Remove(c, g.removed(t))
-		for _, y := range kids {
-			g.settle(t, s, y)
-		}
+		g.absorb(t, s, c, false)
 		return
+	}
+}
+
+// absorb merges node c into node into, its parent p or a sibling: c's
+// children move under into, their walks prefixed with c's own when into
+// is p (c's state is then another of p's class), c's class joins into's,
+// c goes, and each child is settled in its new place. A sibling takes c's
+// statistics first (Tree.Reparent) and keeps them when c is removed.
+func (g *moveGame) absorb(t *Tree, into, c int32, parent bool) {
+	kids := g.children(t, c)
+	for _, y := range kids {
+		if parent {
+			g.setActs(y, concat(*g.acts.At(int(c)), *g.acts.At(int(y))))
+		}
+		t.Reparent(y, into)
+	}
+	g.joinAll(into, c)
+	if !parent {
+		t.Reparent(c, into)
+	}
+	t.Remove(c, g.removed(t))
+	for _, y := range kids {
+		g.settle(t, into, y)
 	}
 }
 

@@ -71,25 +71,39 @@ type Schokoban struct{}
 
 // Solve implements solver.Solver.
 func (Vanillaban) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return solvePush(ctx, l, opts, false)
-}
-
-// Solve implements solver.Solver.
-func (Schokoban) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
-	return solvePush(ctx, l, opts, true)
-}
-
-func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpose bool) (solver.Result, error) {
 	c, err := opts.Real(pushCParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	cycles := false
-	if !transpose { // Schokoban keeps one node per state: no cycles to drop
-		if cycles, err = opts.Bool(cyclesParam); err != nil {
-			return solver.Result{}, err
-		}
+	cycles, err := opts.Bool(cyclesParam)
+	if err != nil {
+		return solver.Result{}, err
 	}
+	return solveGame(ctx, l, opts, c, true, func(b *sokoban.Board, stop func() bool) sokobanGame {
+		g := newPushGame(b, false, stop)
+		if g == nil {
+			return nil
+		}
+		g.cycles = cycles
+		return g
+	})
+}
+
+// Solve implements solver.Solver.
+func (Schokoban) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	c, err := opts.Real(pushCParam)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return SolveValued(ctx, l, opts, c, nil)
+}
+
+// solveGame is one MCTS solve of l under opts: it starts the budget, builds
+// the board and the game newGame makes of it, which looks at the budget
+// with stop while it builds its tables and is nil when that ended them,
+// and runs the search with UCT constant c (eliminate as Search.Eliminate).
+func solveGame(ctx context.Context, l *level.Level, opts solver.Options, c float64, eliminate bool,
+	newGame func(b *sokoban.Board, stop func() bool) sokobanGame) (solver.Result, error) {
 	r := startBudget(ctx, opts)
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -98,12 +112,11 @@ func solvePush(ctx context.Context, l *level.Level, opts solver.Options, transpo
 	if b.Impossible != "" {
 		return r.finish(solver.NoSolution), nil
 	}
-	g := newPushGame(b, transpose, r.stop)
+	g := newGame(b, r.stop)
 	if g == nil {
 		return r.finish(r.halted), nil
 	}
-	g.cycles = cycles
-	return r.search(opts, g, c, true)
+	return r.search(opts, g, c, eliminate)
 }
 
 // sokobanGame is a Sokoban game the MCTS loop drives: a Game that also
@@ -296,16 +309,9 @@ func (m MoveMCTS) Solve(ctx context.Context, l *level.Level, opts solver.Options
 	if err != nil {
 		return solver.Result{}, err
 	}
-	r := startBudget(ctx, opts)
-	b, err := sokoban.NewBoard(l)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	if b.Impossible != "" {
-		return r.finish(solver.NoSolution), nil
-	}
-	g := newMoveGame(b, variant, depth, opts.Seed, r.stop)
-	return r.search(opts, g, c, eliminate)
+	return solveGame(ctx, l, opts, c, eliminate, func(b *sokoban.Board, stop func() bool) sokobanGame {
+		return newMoveGame(b, variant, depth, opts.Seed, stop)
+	})
 }
 
 // eliminateDefault is the default of the "eliminate" parameter: whether an

@@ -187,20 +187,11 @@ func (t *Tree) Backup(x int32, u float64, negate bool) {
 // otherwise the child with the highest v + c·√(2 ln n_x / n_child), ties
 // broken at random. x must have children.
 func (t *Tree) Select(x int32, c float64, rng *rand.Rand) int32 {
-	best, seen := None, 0
-	for y := t.at(x).first; y != None; y = t.at(y).next {
-		if t.at(y).n == 0 {
-			seen++
-			if seen == 1 || rng.IntN(seen) == 0 {
-				best = y
-			}
-		}
-	}
-	if best != None {
-		return best
+	if y := t.RandomUnvisited(x, rng); y != None {
+		return y
 	}
 	k := c * math.Sqrt(2*math.Log(float64(t.at(x).n)))
-	top := math.Inf(-1)
+	best, seen, top := None, 0, math.Inf(-1)
 	for y := t.at(x).first; y != None; y = t.at(y).next {
 		nd := t.at(y)
 		inv := 1 / float64(nd.n)

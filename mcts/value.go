@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"strconv"
 
 	"soko/internal/chunked"
 	"soko/level"
@@ -106,27 +107,66 @@ func (g *valueGame) Evaluate(t *Tree, x int32) (float64, bool) {
 // SolveValued runs Schokoban (000 §5) with UCT constant c whose node
 // values come from eval; with a nil eval it is Schokoban itself.
 func SolveValued(ctx context.Context, l *level.Level, opts solver.Options, c float64, eval Evaluator) (solver.Result, error) {
-	r := startBudget(ctx, opts)
-	b, err := sokoban.NewBoard(l)
+	return solveGame(ctx, l, opts, c, true, func(b *sokoban.Board, stop func() bool) sokobanGame {
+		g, _ := newSchokoban(b, eval, stop)
+		return g
+	})
+}
+
+// newSchokoban returns Schokoban's game on board b, with its values from
+// eval (the matching reward when eval is nil), and the push game under
+// it; both are nil when stop ended the set-up (newPushGame).
+func newSchokoban(b *sokoban.Board, eval Evaluator, stop func() bool) (sokobanGame, *pushGame) {
+	if eval == nil {
+		if g := newPushGame(b, true, stop); g != nil {
+			return g, g
+		}
+	} else if g := newValueGame(b, eval, stop); g != nil {
+		return g, g.pushGame
+	}
+	return nil, nil
+}
+
+// SolveEvaluated is SolveValued with the evaluator newEval makes, which
+// holds need bytes beside the search (a network, its batches, its
+// tables): under a memory limit the search's tables get the rest, and when
+// need alone does not fit, the solve ends with MemoryLimit before newEval
+// runs. A newEval stopped by the budget (solver.Stopped) ends the solve
+// with that status. The result counts need in its memory.
+func SolveEvaluated(ctx context.Context, l *level.Level, opts solver.Options, c float64, need int64, newEval func() (Evaluator, error)) (solver.Result, error) {
+	end := func(st solver.Status) solver.Result {
+		res := solver.Result{Status: st, Stats: solver.Stats{Bytes: need}}
+		solver.NewGuard(ctx, opts).Finish(&res.Stats)
+		return res
+	}
+	if opts.Budget.Memory > 0 && need >= opts.Budget.Memory {
+		return end(solver.MemoryLimit), nil
+	}
+	eval, err := newEval()
 	if err != nil {
+		if st, ok := solver.Stopped(err); ok {
+			return end(st), nil
+		}
 		return solver.Result{}, err
 	}
-	if b.Impossible != "" {
-		return r.finish(solver.NoSolution), nil
+	if opts.Budget.Memory > 0 {
+		opts.Budget.Memory -= need
 	}
-	var g sokobanGame
-	if eval == nil {
-		if pg := newPushGame(b, true, r.stop); pg != nil {
-			g = pg
-		}
-	} else if vg := newValueGame(b, eval, r.stop); vg != nil {
-		g = vg
-	}
-	if g == nil {
-		return r.finish(r.halted), nil
-	}
-	return r.search(opts, g, c, true)
+	res, err := SolveValued(ctx, l, opts, c, eval)
+	res.Stats.Bytes += need
+	return res, err
 }
+
+// WeightParam declares the weight of Mix, the model's share in a node's
+// value, from 0 to 1 with default def.
+func WeightParam(def float64, doc string) solver.Param {
+	return solver.Param{Name: "weight", Kind: solver.Real, Default: strconv.FormatFloat(def, 'g', -1, 64), Min: 0, Max: 1, Doc: doc}
+}
+
+// Mix is the value of a node whose model puts it pushes from the solution
+// and whose matching reward is reward, the model's share being weight:
+// −weight·pushes + (1 − weight)·reward.
+func Mix(weight, pushes, reward float64) float64 { return -weight*pushes + (1-weight)*reward }
 
 // ValueSearch is the search SolveValued runs, driven one iteration at a
 // time, for a learner that reads its tree (003 §2.5: training samples come
@@ -142,13 +182,7 @@ type ValueSearch struct {
 // seed seed; eval nil means the matching reward alone.
 func NewValueSearch(b *sokoban.Board, eval Evaluator, c float64, seed uint64) *ValueSearch {
 	v := &ValueSearch{Tree: NewTree(0)}
-	if eval == nil {
-		v.push = newPushGame(b, true, nil)
-		v.game = v.push
-	} else {
-		g := newValueGame(b, eval, nil)
-		v.push, v.game = g.pushGame, g
-	}
+	v.game, v.push = newSchokoban(b, eval, nil)
 	v.search = NewSearch(v.Tree, v.game, seed)
 	v.search.C, v.search.Eliminate = c, true
 	return v

@@ -259,6 +259,21 @@ func Load(path string) (*Net, error) {
 	return n, nil
 }
 
+// LoadEncoded is Load for a user of the network whose input encoding is
+// named meta, with planes input planes: a network trained for another
+// encoding is an error that wraps errEncoding, names the file and quotes
+// the meta text it holds.
+func LoadEncoded(path, meta string, planes int, errEncoding error) (*Net, error) {
+	n, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if n.Meta != meta || n.Planes != planes {
+		return nil, fmt.Errorf("model %s: %w (it says %q)", path, errEncoding, n.Meta)
+	}
+	return n, nil
+}
+
 // ReadConfig returns the shape of the network in the file path, reading
 // only its header, so that a caller can tell whether the network fits its
 // memory before the weights are read; errors name the file.

@@ -98,79 +98,70 @@ func dense64(data []float64, rows, cols int) blas64.General {
 	return blas64.General{Rows: rows, Cols: cols, Stride: cols, Data: data}
 }
 
-// rowRuns calls f for each stretch of the batch columns [a, b) that lies in
-// one board row: the stretch starts at column j, on square (x, y) of board
-// n, and is k squares long.
-func rowRuns(s shape, a, b int, f func(j, n, y, x, k int)) {
-	hw := s.h * s.w
-	for j := a; j < b; {
-		n, i := j/hw, j%hw
-		y, x := i/s.w, i%s.w
-		k := min(s.w-x, b-j)
-		f(j, n, y, x, k)
-		j += k
+// taps walks the column matrix of the batch columns [a, b), a matrix of
+// in·k·k rows (one per tap: input channel, kernel row, kernel column) and
+// b−a columns, against the image x it is made of. For each tap and each
+// stretch of the columns that lies in one board row it calls f with col,
+// the stretch of the tap's row of cols, and img, the board row of x that
+// the stretch reads, or nil where the tap looks above or below the board:
+// square t of the stretch reads img[t+off] for t in [lo, hi) and lies off
+// the board elsewhere. im2col and col2im are the two directions of it.
+func (l *conv) taps(s shape, a, b int, cols, x []float64, f func(col, img []float64, off, lo, hi int)) {
+	p, m, hw := l.k/2, s.cols(), s.h*s.w
+	mc := b - a
+	for ci := range l.in {
+		for ky := range l.k {
+			for kx := range l.k {
+				row := cols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
+				dy, dx := ky-p, kx-p
+				for j := a; j < b; {
+					n, i := j/hw, j%hw
+					y, x0 := i/s.w, i%s.w
+					k := min(s.w-x0, b-j)
+					var img []float64
+					if yy := y + dy; yy >= 0 && yy < s.h {
+						img = x[ci*m+n*hw+yy*s.w:][:s.w]
+					}
+					// Squares t of the stretch read column x0+t+dx of the
+					// row, inside the board for t in [lo, hi).
+					lo, hi := min(max(-dx-x0, 0), k), min(max(s.w-dx-x0, 0), k)
+					f(row[j-a:][:k], img, x0+dx, lo, hi)
+					j += k
+				}
+			}
+		}
 	}
 }
 
 // im2col writes the k×k neighbourhoods of the batch columns [a, b) of x
 // into cols, a matrix of in·k·k rows and b−a columns, and returns it.
 func (l *conv) im2col(x []float64, s shape, a, b int, cols []float64) []float64 {
-	p, m, hw := l.k/2, s.cols(), s.h*s.w
-	mc := b - a
-	cols = grow(cols, l.in*l.k*l.k*mc)
-	for ci := range l.in {
-		for ky := range l.k {
-			for kx := range l.k {
-				row := cols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
-				dy, dx := ky-p, kx-p
-				rowRuns(s, a, b, func(j, n, y, x0, k int) {
-					dst := row[j-a:][:k]
-					yy := y + dy
-					if yy < 0 || yy >= s.h {
-						clear(dst)
-						return
-					}
-					src := x[ci*m+n*hw+yy*s.w:][:s.w]
-					// Squares t of the stretch read column x0+t+dx of the
-					// row, inside the board for t in [lo, hi).
-					lo, hi := min(max(-dx-x0, 0), k), min(max(s.w-dx-x0, 0), k)
-					clear(dst[:lo])
-					if lo < hi {
-						copy(dst[lo:hi], src[x0+lo+dx:])
-					}
-					clear(dst[max(hi, lo):])
-				})
-			}
+	cols = grow(cols, l.in*l.k*l.k*(b-a))
+	l.taps(s, a, b, cols, x, func(col, img []float64, off, lo, hi int) {
+		if img == nil {
+			clear(col)
+			return
 		}
-	}
+		clear(col[:lo])
+		if lo < hi {
+			copy(col[lo:hi], img[lo+off:])
+		}
+		clear(col[max(hi, lo):])
+	})
 	return cols
 }
 
 // col2im adds the gradient of the columns [a, b) back onto the input's
 // gradient dx.
 func (l *conv) col2im(dcols []float64, s shape, a, b int, dx []float64) {
-	p, m, hw := l.k/2, s.cols(), s.h*s.w
-	mc := b - a
-	for ci := range l.in {
-		for ky := range l.k {
-			for kx := range l.k {
-				row := dcols[((ci*l.k+ky)*l.k+kx)*mc:][:mc]
-				dy, ddx := ky-p, kx-p
-				rowRuns(s, a, b, func(j, n, y, x0, k int) {
-					yy := y + dy
-					if yy < 0 || yy >= s.h {
-						return
-					}
-					src := row[j-a:][:k]
-					dst := dx[ci*m+n*hw+yy*s.w:][:s.w]
-					lo, hi := min(max(-ddx-x0, 0), k), min(max(s.w-ddx-x0, 0), k)
-					for t := lo; t < hi; t++ {
-						dst[x0+t+ddx] += src[t]
-					}
-				})
-			}
+	l.taps(s, a, b, dcols, dx, func(col, img []float64, off, lo, hi int) {
+		if img == nil {
+			return
 		}
-	}
+		for t := lo; t < hi; t++ {
+			img[t+off] += col[t]
+		}
+	})
 }
 
 // forward computes y = W·im2col(x) + b; cols is scratch space. It stops

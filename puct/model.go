@@ -3,8 +3,6 @@ package puct
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 
 	"soko/distance"
 	"soko/nn"
@@ -24,20 +22,20 @@ const (
 const Gamma = 0.9
 
 // DeadGap is the value target, in pushes above the bound, of a position
-// from which self-play found no solution: as far as a Boxoban level's
-// longest solutions beyond its bound, worth Gamma^(bound+20) < 0.13.
-const DeadGap = 20
+// from which self-play found no solution: the distance model's dead target
+// (distance.DeadGap), as far as a Boxoban level's longest solutions beyond
+// its bound, worth Gamma^(bound+20) < 0.13.
+const DeadGap = distance.DeadGap
 
 // meta names the encoding in the model file; a model of another encoding
 // is refused.
 const meta = "soko puct v1: planes wall,goal,box,reach,dead,near,bound; value pushes above the pull-distance matching bound, scale 10; policy over pushes"
 
-// DefaultConfig is the network of the puct solver: package nn's tower,
-// small enough to train on two cores and to evaluate a 10×10 board in a
-// fraction of a millisecond.
-func DefaultConfig() nn.Config {
-	return nn.Config{Planes: planes, Embed: 16, Channels: 16, Blocks: 2, Hidden: 32}
-}
+// DefaultConfig is the network of the puct solver: the distance model's
+// tower (distance.DefaultConfig) on the same input, small enough to train
+// on two cores and to evaluate a 10×10 board in a fraction of a
+// millisecond.
+func DefaultConfig() nn.Config { return distance.DefaultConfig() }
 
 // board holds what the search and the encoding need of one board: the
 // distance model's tables (its encoding, the bound, the dead squares and
@@ -55,12 +53,6 @@ func newBoard(ctx context.Context, b *sokoban.Board) (*board, error) {
 	return &board{Board: d, b: b}, nil
 }
 
-// logit is the index of push m's policy logit on board b (nn.Sample.Legal).
-func logit(b *sokoban.Board, m sokoban.Push) int32 {
-	x, y := b.XY(m.Box)
-	return int32(int(m.Dir)*b.Width*b.Level.Height + y*b.Width + x)
-}
-
 // Model is a trained puct network: a value head that estimates the pushes
 // above the bound, and a policy head over pushes.
 type Model struct {
@@ -75,25 +67,12 @@ var ErrEncoding = errors.New("not a puct model of this version")
 // a truncated or corrupt one (nn.ErrFormat), or a model of another kind
 // (ErrEncoding) is an error that names the file.
 func Load(path string) (*Model, error) {
-	net, err := nn.Load(path)
+	net, err := nn.LoadEncoded(path, meta, planes, ErrEncoding)
 	if err != nil {
 		return nil, err
-	}
-	if net.Meta != meta || net.Planes != planes {
-		return nil, fmt.Errorf("model %s: %w (it says %q)", path, ErrEncoding, net.Meta)
 	}
 	return &Model{Net: net}, nil
 }
 
 // Save writes the model to path.
 func (m *Model) Save(path string) error { return m.Net.Save(path) }
-
-// gap turns a value-head output into pushes above the bound: never
-// negative (the bound is admissible), and a non-finite output (a diverged
-// network) counts as the dead target.
-func gap(out float64) float64 {
-	if math.IsNaN(out) || math.IsInf(out, 0) {
-		return DeadGap
-	}
-	return min(max(out*scale, 0), 3*DeadGap)
-}

@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"soko/distance"
 	"soko/internal/chunked"
+	"soko/internal/grid"
 	"soko/sokoban"
 )
 
@@ -211,19 +213,19 @@ func (s *Search) evaluate(x int32, h int) float64 {
 		if err == nil {
 			top := math.Inf(-1)
 			for c := first; c < end; c++ {
-				top = max(top, s.logits[logit(b, s.at(c).push)])
+				top = max(top, s.logits[grid.Logit(b, s.at(c).push)])
 			}
 			sum := 0.0
 			for c := first; c < end; c++ {
 				k := s.at(c)
-				e := math.Exp(s.logits[logit(b, k.push)] - top)
+				e := math.Exp(s.logits[grid.Logit(b, k.push)] - top)
 				k.prior = float32(e)
 				sum += e
 			}
 			for c := first; c < end; c++ {
 				s.at(c).prior = float32(float64(s.at(c).prior) / sum)
 			}
-			return math.Pow(Gamma, float64(h)+gap(s.values[0]))
+			return math.Pow(Gamma, float64(h)+distance.Gap(s.values[0]))
 		}
 		if s.ctx.Err() == nil {
 			panic(fmt.Sprintf("puct: a batch the search built is malformed: %v", err))

@@ -115,17 +115,13 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		switch out {
 		case Found:
 			update()
-			moves, err := b.Expand(s.solution())
+			pushes := s.solution()
+			moves, err := b.Expand(pushes)
 			if err != nil {
 				return solver.Result{}, fmt.Errorf("puct: %s: %w", l.Name(), err)
 			}
 			res := finish(solver.Solved)
-			res.Moves = moves
-			for _, mv := range moves {
-				if mv.Push {
-					res.Pushes++
-				}
-			}
+			res.Moves, res.Pushes = moves, len(pushes)
 			return res, nil
 		case Exhausted:
 			update()

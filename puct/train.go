@@ -11,6 +11,8 @@ import (
 
 	"soko/distance"
 	"soko/generate"
+	"soko/internal/grid"
+	"soko/internal/parallel"
 	"soko/level"
 	"soko/nn"
 	"soko/search"
@@ -205,30 +207,11 @@ func collect(ctx context.Context, o TrainOptions, first, count int, job func(w *
 		err     error
 	}
 	out := make([]result, count)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, min(o.Workers, count)) { // an idle worker only costs memory
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &player{}
-			for i := range next {
-				s, solved, err := job(w, first+i)
-				out[i] = result{s, solved, err}
-			}
-		}()
-	}
-feed:
-	for i := range count {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := parallel.Run(ctx, count, o.Workers, func() *player { return &player{} }, func(w *player, i int) {
+		s, solved, err := job(w, first+i)
+		out[i] = result{s, solved, err}
+	})
+	if err != nil {
 		return nil, 0, err
 	}
 	var all []nn.Sample
@@ -304,7 +287,7 @@ func sample(bd *board, p *sokoban.Position, remaining int, kids []sokoban.Push, 
 	s := nn.Sample{Planes: bd.Encode(nil, p, h), Value: target / scale}
 	if policy != nil {
 		for _, m := range kids {
-			s.Legal = append(s.Legal, logit(bd.b, m))
+			s.Legal = append(s.Legal, grid.Logit(bd.b, m))
 		}
 		s.Policy = policy
 	}

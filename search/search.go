@@ -66,17 +66,24 @@ func deadlocksParam(def string) solver.Param {
 		Doc: "dynamic deadlock detectors"}
 }
 
-// piCorralParam switches PI-corral pruning in the best-first searches: on
-// (1) by default, off with 0; tunnelsParam likewise the tunnel macro.
+// switchParam declares a Bool parameter that turns a feature on (default
+// on) or off.
+func switchParam(name string, on bool, doc string) solver.Param {
+	def := "0"
+	if on {
+		def = "1"
+	}
+	return solver.Param{Name: name, Kind: solver.Bool, Default: def, Doc: doc}
+}
+
+// The switches of the push searches' features: PI-corral pruning, the
+// tunnel macro, storing up to symmetry and the frozen-goal pruning are on
+// by default.
 var (
-	piCorralParam = solver.Param{Name: "picorral", Kind: solver.Bool, Default: "1",
-		Doc: "PI-corral pruning (000 §4.2.2)"}
-	tunnelsParam = solver.Param{Name: "tunnels", Kind: solver.Bool, Default: "1",
-		Doc: "tunnel macro: a box pushed into a tunnel that splits the board goes on through it"}
-	symmetryParam = solver.Param{Name: "symmetry", Kind: solver.Bool, Default: "1",
-		Doc: "store positions up to the board's reflections and rotations"}
-	frozenGoalsParam = solver.Param{Name: "frozengoals", Kind: solver.Bool, Default: "1",
-		Doc: "prune frozen-goal deadlocks; count boxes that must leave their goals in the bound"}
+	piCorralParam    = switchParam("picorral", true, "PI-corral pruning (000 §4.2.2)")
+	tunnelsParam     = switchParam("tunnels", true, "tunnel macro: a box pushed into a tunnel that splits the board goes on through it")
+	symmetryParam    = switchParam("symmetry", true, "store positions up to the board's reflections and rotations")
+	frozenGoalsParam = switchParam("frozengoals", true, "prune frozen-goal deadlocks; count boxes that must leave their goals in the bound")
 	// parkedLastParam puts, at equal f, the states with parked boxes that
 	// must leave their goals (a box on a goal that must move again and was
 	// not pushed last) after the others. A parked box costs pushes the
@@ -85,30 +92,22 @@ var (
 	// it is still empty) the last f level shrinks and A* solves it in 32 s
 	// instead of 88 s; but XSokoban 49, whose solutions park boxes on goals
 	// for a while, is no longer solved in 60 s. Off by default.
-	parkedLastParam = solver.Param{Name: "parkedlast", Kind: solver.Bool, Default: "0",
-		Doc: "at equal f, expand states with parked boxes that must leave their goals last"}
+	parkedLastParam = switchParam("parkedlast", false, "at equal f, expand states with parked boxes that must leave their goals last")
 	// expandCorralsParam makes astar look for corral deadlocks
 	// (deadlock.Corrals.Dead) in each state it expands, rather than in each
 	// state it generates, as the corral detector of the deadlocks list
 	// does: some five times fewer checks, each of them on a position whose
 	// player region is known already (see bestFirstConfig.expandCorrals).
-	expandCorralsParam = solver.Param{Name: "expandcorrals", Kind: solver.Bool, Default: "1",
-		Doc: "look for corral deadlocks in each state expanded"}
+	expandCorralsParam = switchParam("expandcorrals", true, "look for corral deadlocks in each state expanded")
 	// groupsParam turns astar's group bound on (heuristic.GroupBound).
-	groupsParam = solver.Param{Name: "groups", Kind: solver.Bool, Default: "1",
-		Doc: "after 20000 expansions, raise the bound with exact pushes of groups of boxes between tunnels"}
+	groupsParam = switchParam("groups", true, "after 20000 expansions, raise the bound with exact pushes of groups of boxes between tunnels")
 )
 
 // roomsParam switches the goal-room macro (deadlock.Fill) in the best-first
 // searches, with default on: on in greedy and wastar-push, off in astar,
 // whose optimality it would give up (bestFirstConfig.rooms).
 func roomsParam(on bool) solver.Param {
-	def := "0"
-	if on {
-		def = "1"
-	}
-	return solver.Param{Name: "rooms", Kind: solver.Bool, Default: def,
-		Doc: "goal-room macro: a box entering a one-door goal room goes on to its next goal"}
+	return switchParam("rooms", on, "goal-room macro: a box entering a one-door goal room goes on to its next goal")
 }
 
 // The other parameters, with their ranges: the weights and the Minkowski
@@ -119,12 +118,17 @@ var (
 		Doc: "weight W of the matching bound in f = g + W·h"}
 	dfsDepthParam = solver.Param{Name: "depth", Kind: solver.Int, Default: "0", Min: 0, Max: maxDepth,
 		Doc: "most pushes on a path (0: no limit)"}
-	moveWParam = solver.Param{Name: "w", Kind: solver.Real, Default: "200", Min: 0, Max: 10000,
-		Doc: "weight W of h = h1 + h2 in f = g + W·h"}
-	minkowskiParam = solver.Param{Name: "p", Kind: solver.Real, Default: "2", Min: 1, Max: 64,
-		Doc: "exponent of the Minkowski distances (1: Manhattan, 2: Euclidean)"}
 	restartParam = solver.Param{Name: "restart", Kind: solver.Int, Default: "0", Min: 0, Max: 1e9,
 		Doc: "start over every T expansions with a new random tie-break (0: never)"}
+)
+
+// MoveWParam and MinkowskiParam are wastar's weight W and exponent p, which
+// SubGoal reads too.
+var (
+	MoveWParam = solver.Param{Name: "w", Kind: solver.Real, Default: "200", Min: 0, Max: 10000,
+		Doc: "weight W of h = h1 + h2 in f = g + W·h"}
+	MinkowskiParam = solver.Param{Name: "p", Kind: solver.Real, Default: "2", Min: 1, Max: 64,
+		Doc: "exponent of the Minkowski distances (1: Manhattan, 2: Euclidean)"}
 )
 
 func init() {
@@ -147,7 +151,7 @@ func init() {
 		{Name: "bfs-moves", Summary: "breadth-first search over single moves (move-optimal; tiny levels)",
 			Params: []solver.Param{deadlocks}, New: func() solver.Solver { return BFSMoves{} }},
 		{Name: "wastar", Summary: "weighted A* over single moves, h = h1 + h2 Minkowski, dangerous cells, tunnel macros (001 §2)",
-			Params: []solver.Param{moveWParam, minkowskiParam, restartParam}, New: func() solver.Solver { return WAStar{} }},
+			Params: []solver.Param{MoveWParam, MinkowskiParam, restartParam}, New: func() solver.Solver { return WAStar{} }},
 	} {
 		solver.Register(e)
 	}

@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"slices"
 
 	"soko/deadlock"
 	"soko/internal/bucketq"
+	"soko/internal/minkowski"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -53,11 +53,10 @@ type wastar struct {
 	b         *sokoban.Board
 	target    int // the search ends when this many boxes stand on goals
 	pos       *sokoban.Position
-	w, p      float64
+	w         float64
+	dist      *minkowski.Heuristic // h = h1 + h2
 	dangerous []bool
 	tunnel    [2][]bool // tunnel[axis][s]: walls on both sides across axis
-	xs, ys    []float64
-	goals     []sokoban.Square
 }
 
 // Solve implements solver.Solver.
@@ -68,11 +67,11 @@ func (WAStar) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 // waStarTo runs the search until every box is on a goal, or, with more > 0,
 // until more boxes stand on goals than at the start (SubGoal).
 func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int) (solver.Result, error) {
-	w, err := opts.Real(moveWParam)
+	w, err := opts.Real(MoveWParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p, err := opts.Real(minkowskiParam)
+	p, err := opts.Real(MinkowskiParam)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -107,12 +106,7 @@ func waStarTo(ctx context.Context, l *level.Level, opts solver.Options, more int
 }
 
 func newWAStar(b *sokoban.Board, w, p float64) *wastar {
-	s := &wastar{b: b, w: w, p: p, goals: b.Goals(), target: b.Boxes()}
-	s.xs, s.ys = make([]float64, b.N), make([]float64, b.N)
-	for t := sokoban.Square(0); int(t) < b.N; t++ {
-		x, y := b.XY(t)
-		s.xs[t], s.ys[t] = float64(x), float64(y)
-	}
+	s := &wastar{b: b, w: w, dist: minkowski.New(b, p), target: b.Boxes()}
 	wall := func(t sokoban.Square, d sokoban.Dir) bool { return b.Next(t, d) < 0 }
 	s.dangerous = deadlock.CornerSquares(b)
 	s.tunnel = [2][]bool{make([]bool, b.N), make([]bool, b.N)}
@@ -124,37 +118,10 @@ func newWAStar(b *sokoban.Board, w, p float64) *wastar {
 }
 
 // bytes returns the memory of the search's static tables.
-func (s *wastar) bytes() int64 { return int64(s.b.N) * (1 + 2 + 8 + 8) }
-
-func (s *wastar) minkowski(a, c sokoban.Square) float64 {
-	dx, dy := math.Abs(s.xs[a]-s.xs[c]), math.Abs(s.ys[a]-s.ys[c])
-	if s.p == 2 {
-		return math.Sqrt(dx*dx + dy*dy)
-	}
-	if s.p == 1 {
-		return dx + dy
-	}
-	return math.Pow(math.Pow(dx, s.p)+math.Pow(dy, s.p), 1/s.p)
-}
+func (s *wastar) bytes() int64 { return int64(s.b.N)*(1+2) + s.dist.Bytes() }
 
 // h is 001 Eq. 8: h1 + h2.
-func (s *wastar) h(pos *sokoban.Position) float64 {
-	boxes := pos.BoxSquares()
-	h1 := math.Inf(1)
-	h2 := 0.0
-	for _, box := range boxes {
-		if !s.b.IsGoal(box) {
-			h1 = min(h1, s.minkowski(pos.Player(), box))
-		}
-		for _, goal := range s.goals {
-			h2 += s.minkowski(box, goal)
-		}
-	}
-	if math.IsInf(h1, 1) {
-		h1 = 0
-	}
-	return h1 + h2/float64(len(boxes))
-}
+func (s *wastar) h(pos *sokoban.Position) float64 { return s.dist.Of(pos) }
 
 // search runs one weighted A* from the start. again is true when a rapid
 // random restart is due.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,10 +56,10 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	c.opts.Seed = 1
 	fs.Var(seedValue{&c.opts.Seed}, "seed", "random seed `N` of the weights, searches and batches")
 	c.opts.Net = alphazero.DefaultConfig()
-	fs.IntVar(&c.opts.Net.Embed, "embed", c.opts.Net.Embed, "embedding channels `N` (003: 16)")
-	fs.IntVar(&c.opts.Net.Channels, "channels", c.opts.Net.Channels, "channels `N` of the residual tower (003: 64)")
-	fs.IntVar(&c.opts.Net.Blocks, "blocks", c.opts.Net.Blocks, "residual blocks `N` (003: 10)")
-	fs.IntVar(&c.opts.Net.Hidden, "hidden", c.opts.Net.Hidden, "units `N` of the value head's hidden layer")
+	netFlags(fs, &c.opts.Net)
+	for name, paper := range map[string]int{"embed": 16, "channels": 64, "blocks": 10} { // 003's network
+		fs.Lookup(name).Usage += fmt.Sprintf(" (003: %d)", paper)
+	}
 	fs.Var(sizeValue{&c.opts.Memory}, "memory", "memory limit `SIZE` of the run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	return fs, c
@@ -80,9 +81,8 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usagef("train: --rounds, --iterations and --steps go from 1 to %d", 1<<30)
 	}
 	c.opts.Rounds, c.opts.Iterations, c.opts.Steps = int(c.rounds), int(c.iter), int(c.steps)
-	c.opts.Net.Planes = 1 // set by Train; checked here for the other fields
-	if err := c.opts.Net.Check(); err != nil {
-		return usagef("train: %v", err)
+	if err := checkNet("train", c.opts.Net); err != nil {
+		return err
 	}
 	if !isSet(fs, "memory") {
 		c.opts.Memory = solver.DefaultMemory(1)
@@ -127,12 +127,9 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if net == nil {
 		return err
 	}
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
+	interrupted, err := saveModel("train", c.out, net.Save, err)
+	if err != nil {
 		return err
-	}
-	if err := net.Save(c.out); err != nil {
-		return fmt.Errorf("train: writing the model to %s: %w", c.out, err)
 	}
 	if len(rep.Curve) > 0 {
 		title := fmt.Sprintf("soko train: %s, %s", english.Count(len(lvls), "level", "levels"), netShape(net.Config))
@@ -174,6 +171,51 @@ func checkModel(path string) error {
 		return fmt.Errorf("model %s is not a regular file", path)
 	}
 	return nn.Verify(path) // the weights stream past: a large model costs no memory here
+}
+
+// netFlags declares the flags of a trainer's network shape on fs, with
+// c's fields as their defaults.
+func netFlags(fs *flag.FlagSet, c *nn.Config) {
+	fs.IntVar(&c.Embed, "embed", c.Embed, "embedding channels `N`")
+	fs.IntVar(&c.Channels, "channels", c.Channels, "channels `N` of the residual tower")
+	fs.IntVar(&c.Blocks, "blocks", c.Blocks, "residual blocks `N`")
+	fs.IntVar(&c.Hidden, "hidden", c.Hidden, "units `N` of the value head's hidden layer")
+}
+
+// checkNet refuses, as a usage error of cmd, a network shape that nn
+// cannot build; the trainer sets the input planes itself.
+func checkNet(cmd string, c nn.Config) error {
+	c.Planes = 1
+	if err := c.Check(); err != nil {
+		return usagef("%s: %v", cmd, err)
+	}
+	return nil
+}
+
+// saveModel writes a trainer's model to path with save once training has
+// ended with err: nil, or an interrupt (context.Canceled), after which the
+// model trained so far is kept and interrupted is set. Any other error is
+// returned as it is, and nothing is written.
+func saveModel(cmd, path string, save func(string) error, err error) (interrupted bool, _ error) {
+	interrupted = errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		return false, err
+	}
+	if err := save(path); err != nil {
+		return false, fmt.Errorf("%s: writing the model to %s: %w", cmd, path, err)
+	}
+	return interrupted, nil
+}
+
+// printModel prints the model file's path and its SHA-256, by which a run
+// that should give the same model can be checked.
+func printModel(w io.Writer, path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "model: %s (sha256 %x)\n", path, sha256.Sum256(b))
+	return nil
 }
 
 func netShape(c nn.Config) string {

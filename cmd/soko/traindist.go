@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"soko/distance"
@@ -64,10 +61,7 @@ func trainDistFlags() (*flag.FlagSet, *trainDistConfig) {
 	c.workers = 2
 	fs.Var(workersValue{&c.workers}, "j", "goroutines `N` that make the data (the data does not depend on it)")
 	c.train.Net = distance.DefaultConfig()
-	fs.IntVar(&c.train.Net.Embed, "embed", c.train.Net.Embed, "embedding channels `N`")
-	fs.IntVar(&c.train.Net.Channels, "channels", c.train.Net.Channels, "channels `N` of the residual tower")
-	fs.IntVar(&c.train.Net.Blocks, "blocks", c.train.Net.Blocks, "residual blocks `N`")
-	fs.IntVar(&c.train.Net.Hidden, "hidden", c.train.Net.Hidden, "units `N` of the value head's hidden layer")
+	netFlags(fs, &c.train.Net)
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress lines")
 	return fs, c
 }
@@ -93,9 +87,8 @@ func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if c.count < 1 || c.count > 1<<24 || c.held > 1<<24 || c.steps < 1 || c.steps > 1<<30 || c.labelNodes < 1 || c.nodes < 1 || c.excursions < 0 || c.excursions > 100 {
 		return usagef("train-dist: --levels, --steps, --label-nodes and --nodes must be at least 1, --excursions from 0 to 100")
 	}
-	c.train.Net.Planes = 1 // set by Train; checked here for the other fields
-	if err := c.train.Net.Check(); err != nil {
-		return usagef("train-dist: %v", err)
+	if err := checkNet("train-dist", c.train.Net); err != nil {
+		return err
 	}
 	lock, err := takeOut("train-dist", "--out", c.out, kindModel)
 	if err != nil {
@@ -129,23 +122,18 @@ func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 	}
 	m, rep, err := distance.Train(ctx, ds, c.train)
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
+	interrupted, err := saveModel("train-dist", c.out, m.Save, err)
+	if err != nil {
 		return err
-	}
-	if err := m.Save(c.out); err != nil {
-		return fmt.Errorf("train-dist: writing the model to %s: %w", c.out, err)
 	}
 	if n := len(rep.Curve); n > 0 {
 		fmt.Fprintf(stdout, "trained %s: %d steps of %d in %.1fs (%.0f examples/s); loss %.4f at the first %d steps, %.4f at the last\n",
 			netShape(m.Net.Config), rep.Steps, distance.DefaultBatch, rep.Elapsed.Seconds(), float64(rep.Trained)/max(rep.Elapsed.Seconds(), 1e-9),
 			rep.Curve[0], distance.ProgressEvery, rep.Curve[n-1])
 	}
-	sum, err := fileHash(c.out)
-	if err != nil {
+	if err := printModel(stdout, c.out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "model: %s (sha256 %s)\n", c.out, sum)
 	if interrupted {
 		return errInterrupted
 	}
@@ -191,12 +179,4 @@ func measureDist(ctx context.Context, c *trainDistConfig, specs []string, stdin 
 func printErrors(w io.Writer, what string, e distance.Errors) {
 	fmt.Fprintf(w, "error on %s: %d solved by astar (%d not), %d positions on optimal paths: MAE %.3f, RMSE %.3f, bias %+.3f pushes; the bound alone: MAE %.3f, RMSE %.3f\n",
 		what, e.Levels, e.Unsolved, e.Positions, e.MAE, e.RMSE, e.Bias, e.BoundMAE, e.BoundRMSE)
-}
-
-func fileHash(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%x", sha256.Sum256(b)), nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,10 +50,7 @@ func trainPuctFlags() (*flag.FlagSet, *trainPuctConfig) {
 	o.Workers = 2
 	fs.Var(workersValue{&o.Workers}, "j", "goroutines `N` that play (the model does not depend on it)")
 	o.Net = puct.DefaultConfig()
-	fs.IntVar(&o.Net.Embed, "embed", o.Net.Embed, "embedding channels `N`")
-	fs.IntVar(&o.Net.Channels, "channels", o.Net.Channels, "channels `N` of the residual tower")
-	fs.IntVar(&o.Net.Blocks, "blocks", o.Net.Blocks, "residual blocks `N`")
-	fs.IntVar(&o.Net.Hidden, "hidden", o.Net.Hidden, "units `N` of the value head's hidden layer")
+	netFlags(fs, &o.Net)
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress lines")
 	return fs, c
 }
@@ -76,9 +72,8 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		o.Sims < 1 || o.Sims > 1<<20 || o.Steps < 1 || o.WarmSteps < 1 || o.Window < 1 || o.Minutes < 0 {
 		return usagef("train-puct: --warm and --rounds must be at least 0, --games, --sims, --steps, --warm-steps and --window at least 1")
 	}
-	o.Net.Planes = 1 // set by Train; checked here for the other fields
-	if err := o.Net.Check(); err != nil {
-		return usagef("train-puct: %v", err)
+	if err := checkNet("train-puct", o.Net); err != nil {
+		return err
 	}
 	lock, err := takeOut("train-puct", "--out", c.out, kindModel)
 	if err != nil {
@@ -99,12 +94,9 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		}
 	}
 	m, rep, err := puct.Train(ctx, *o)
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
+	interrupted, err := saveModel("train-puct", c.out, m.Save, err)
+	if err != nil {
 		return err
-	}
-	if err := m.Save(c.out); err != nil {
-		return fmt.Errorf("train-puct: writing the model to %s: %w", c.out, err)
 	}
 	rounds, solved, games := 0, 0, 0
 	for _, r := range rep.Rounds {
@@ -116,11 +108,9 @@ func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stdout, "trained %s: warm start on %d levels, %d self-play rounds (%d of %d episodes solved) in %.1fs\n",
 		netShape(m.Net.Config), o.WarmLevels, rounds, solved, games, time.Since(t0).Seconds())
-	sum, err := fileHash(c.out)
-	if err != nil {
+	if err := printModel(stdout, c.out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "model: %s (sha256 %s)\n", c.out, sum)
 	if interrupted {
 		return errInterrupted
 	}
