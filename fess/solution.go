@@ -86,7 +86,7 @@ func (e *engine) solved(pushes []sokoban.Push) (solver.Result, error) {
 	}
 	moves, err := e.b.Expand(pushes)
 	if err != nil {
-		return solver.Result{}, fmt.Errorf("%s: %w", e.b.Level.Name(), err)
+		return solver.Result{}, err
 	}
 	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: len(pushes), Stats: e.stats}, nil
 }

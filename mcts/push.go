@@ -1,8 +1,6 @@
 package mcts
 
 import (
-	"fmt"
-
 	"soko/deadlock"
 	"soko/heuristic"
 	"soko/internal/chunked"
@@ -278,7 +276,7 @@ func (g *pushGame) solution(t *Tree, x int32) ([]level.Move, int, error) {
 	}
 	moves, err := g.board.Expand(pushes)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", g.board.Level.Name(), err)
+		return nil, 0, err
 	}
 	return moves, len(pushes), nil
 }

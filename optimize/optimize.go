@@ -224,7 +224,7 @@ func Optimize(ctx context.Context, l *level.Level, moves []level.Move, opts Opti
 
 	out, err := b.Expand(o.best)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: optimizer bug: %w", l.Name(), err)
+		return Result{}, fmt.Errorf("optimizer bug: %w", err)
 	}
 	check := verify.Replay(l, out)
 	after := Score{Pushes: check.Pushes, Moves: check.Moves}

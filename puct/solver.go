@@ -118,7 +118,7 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 			pushes := s.solution()
 			moves, err := b.Expand(pushes)
 			if err != nil {
-				return solver.Result{}, fmt.Errorf("puct: %s: %w", l.Name(), err)
+				return solver.Result{}, fmt.Errorf("puct: %w", err)
 			}
 			res := finish(solver.Solved)
 			res.Moves, res.Pushes = moves, len(pushes)

@@ -554,7 +554,7 @@ func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
 	g.guard.Finish(&g.stats)
 	moves, err := g.board.Expand(pushes)
 	if err != nil {
-		return solver.Result{}, fmt.Errorf("%s: %w", g.board.Level.Name(), err)
+		return solver.Result{}, err
 	}
 	return solver.Result{Status: solver.Solved, Moves: moves, Pushes: len(pushes), Stats: g.stats}, nil
 }

@@ -46,13 +46,13 @@ func (p *Position) Walk(target Square) ([]level.Dir, bool) {
 // Expand turns a push sequence from the level's start into the full move
 // sequence: before each push the player takes a shortest walk to the square
 // behind the box. It fails if a push is not legal where it is made, which
-// would be a solver bug.
+// would be a solver bug, with an error that names the level.
 func (b *Board) Expand(pushes []Push) ([]level.Move, error) {
 	p := b.Start()
 	var moves []level.Move
 	for i, m := range pushes {
 		if !p.CanPush(m) {
-			return nil, fmt.Errorf("push %d of %d is not legal", i+1, len(pushes))
+			return nil, fmt.Errorf("%s: push %d of %d is not legal", b.Level.Name(), i+1, len(pushes))
 		}
 		walk, _ := p.Walk(b.Next(m.Box, m.Dir^1))
 		for _, d := range walk {
