@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -23,14 +24,11 @@ func mergeFlags() (*flag.FlagSet, *string) {
 	return fs, out
 }
 
-func runBenchMerge(args []string, stdout, stderr io.Writer) error {
+func runBenchMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs, out := mergeFlags()
-	files, err := parseArgs(fs, args)
+	files, err := parseResults(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return usagef("bench merge: no results files given")
 	}
 	if *out == "" {
 		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped

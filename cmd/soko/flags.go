@@ -355,6 +355,16 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseResults is parseArgs for a command whose positional arguments are
+// results files, at least one.
+func parseResults(fs *flag.FlagSet, args []string) ([]string, error) {
+	files, err := parseArgs(fs, args)
+	if err == nil && len(files) == 0 {
+		err = usagef("%s: no results files given", fs.Name())
+	}
+	return files, err
+}
+
 // parseLevels is parseArgs for a command whose positional arguments are
 // level specs, at least one.
 func parseLevels(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -507,12 +517,18 @@ func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 // soko solve and soko bench (solve.Run).
 func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
 	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
-	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
-		m, err := optimize.ParseMetric(s)
+	metricFlag(fs, &p.Metric, "what the optimizer shortens first, `M`: pushes or moves (default pushes)")
+}
+
+// metricFlag defines --metric, what the optimizer shortens first, read by
+// optimize.ParseMetric, for soko optimize and the policy of solve and bench.
+func metricFlag(fs *flag.FlagSet, m *optimize.Metric, usage string) {
+	fs.Func("metric", usage, func(s string) error {
+		v, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
 		}
-		p.Metric = m
+		*m = v
 		return nil
 	})
 }

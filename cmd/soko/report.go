@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -26,14 +27,11 @@ within t among them) in PNG, SVG and PDF at the width of a paper's column.
 --benchstat prints the benchstat text instead of the report.
 `
 
-func runReport(args []string, stdout, stderr io.Writer) (err error) {
+func runReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
 	fs, opts := reportFlags()
-	files, err := parseArgs(fs, args)
+	files, err := parseResults(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return usagef("report: no results files given")
 	}
 	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.outDir != "" {

@@ -59,9 +59,7 @@ var commands = []command{
 		run: runList},
 	{name: "solvers", summary: "the registered solvers",
 		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runSolvers(args, stdout, stderr)
-		}},
+		run: runSolvers},
 	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
 		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
 		run: runShow},
@@ -73,21 +71,12 @@ var commands = []command{
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
 		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
-		flags: func() *flag.FlagSet { fs, _ := mergeFlags(); return fs },
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runBenchMerge(args, stdout, stderr)
-		}},
+		flags: func() *flag.FlagSet { fs, _ := mergeFlags(); return fs }, run: runBenchMerge},
 	{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc,
-		flags: func() *flag.FlagSet { fs, _ := reportFlags(); return fs },
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runReport(args, stdout, stderr)
-		}},
+		flags: func() *flag.FlagSet { fs, _ := reportFlags(); return fs }, run: runReport},
 	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
 		doc:   serveDoc,
-		flags: func() *flag.FlagSet { fs, _ := serveFlags(); return fs },
-		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runServe(ctx, args, stdout, stderr)
-		}},
+		flags: func() *flag.FlagSet { fs, _ := serveFlags(); return fs }, run: runServe},
 	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
 		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
 	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,
