@@ -59,21 +59,10 @@ func (d Detectors) On(k Kind) bool {
 
 // switchOf is the switch of detector k in d, nil for no detector.
 func (d *Detectors) switchOf(k Kind) *bool {
-	switch k {
-	case KindBlock2x2:
-		return &d.Block2x2
-	case KindWallPair:
-		return &d.WallPair
-	case KindWallSweep:
-		return &d.WallSweep
-	case KindWallSegment:
-		return &d.WallSegment
-	case KindFreeze:
-		return &d.Freeze
-	case KindCorral:
-		return &d.Corral
+	if k >= NumKinds {
+		return nil
 	}
-	return nil
+	return [NumKinds]*bool{&d.WallPair, &d.Block2x2, &d.WallSweep, &d.WallSegment, &d.Freeze, &d.Corral}[k]
 }
 
 // ParseDetectors reads a comma-separated list of detector names (see
