@@ -2,7 +2,6 @@ package main
 
 import (
 	"compress/gzip"
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -24,7 +23,7 @@ func mergeFlags() (*flag.FlagSet, *string) {
 	return fs, out
 }
 
-func runBenchMerge(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	fs, out := mergeFlags()
 	files, err := parseResults(fs, args)
 	if err != nil {

@@ -293,7 +293,7 @@ func listStreamed(ctx context.Context, spec string, stdin io.Reader, stdout io.W
 	return nil
 }
 
-func runSolvers(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runSolvers(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 0 {
 		return usagef("solvers: takes no arguments")
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -27,7 +26,7 @@ within t among them) in PNG, SVG and PDF at the width of a paper's column.
 --benchstat prints the benchstat text instead of the report.
 `
 
-func runReport(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
+func runReport(args []string, stdout, stderr io.Writer) (err error) {
 	fs, opts := reportFlags()
 	files, err := parseResults(fs, args)
 	if err != nil {

@@ -65,7 +65,9 @@ var commands = []command{
 		run: runList},
 	{name: "solvers", summary: "the registered solvers",
 		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
-		run: runSolvers},
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runSolvers(args, stdout, stderr)
+		}},
 	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
 		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
 		run: runShow},
@@ -77,12 +79,21 @@ var commands = []command{
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
 		flags: flagsOf(benchFlags), more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
-		flags: flagsOf(mergeFlags), run: runBenchMerge},
+		flags: flagsOf(mergeFlags),
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runBenchMerge(args, stdout, stderr)
+		}},
 	{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc,
-		flags: flagsOf(reportFlags), run: runReport},
+		flags: flagsOf(reportFlags),
+		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runReport(args, stdout, stderr)
+		}},
 	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
 		doc:   serveDoc,
-		flags: flagsOf(serveFlags), run: runServe},
+		flags: flagsOf(serveFlags),
+		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+			return runServe(ctx, args, stdout, stderr)
+		}},
 	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
 		flags: flagsOf(trainFlags), run: runTrain},
 	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,

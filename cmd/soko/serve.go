@@ -153,7 +153,7 @@ func exposureWarning(addr net.Addr) string {
 
 // runServe is soko serve: the web page and its JSON API (package web) until
 // ctx is cancelled (Ctrl-C, SIGTERM), then a graceful shutdown.
-func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, c := serveFlags()
 	pos, err := parseArgs(fs, args)
 	if err != nil {
