@@ -111,6 +111,9 @@ func (r *Results) Done(key string) bool {
 	return r.done[key]
 }
 
+// File is the open results file, as outfile.Follow takes it.
+func (r *Results) File() *os.File { return r.f }
+
 // Keys returns the keys of the runs in the file.
 func (r *Results) Keys() []string {
 	r.mu.Lock()
@@ -169,14 +172,7 @@ func (r *Results) follow() error {
 	if r.f == nil {
 		return errors.New("results file already closed")
 	}
-	var nr *Results
-	nf, copied, err := outfile.Follow(r.f, r.path, r.mine, func() (*os.File, func(string) bool, error) {
-		var err error
-		if nr, err = OpenResults(r.path); err != nil {
-			return nil, nil, err
-		}
-		return nr.f, func(key string) bool { return nr.done[key] }, nil
-	})
+	nr, copied, err := outfile.Follow(r.f, r.path, r.mine, OpenResults)
 	var copyErr *outfile.CopyError
 	switch {
 	case errors.Is(err, outfile.ErrRemoved):
@@ -185,10 +181,10 @@ func (r *Results) follow() error {
 		return &ReplacedError{Path: r.path, Lost: copyErr.Missing, Err: copyErr.Err}
 	case err != nil:
 		return &ReplacedError{Path: r.path, Lost: r.lostTo(r.path), Err: err}
-	case nf == nil:
+	case nr == nil:
 		return nil
 	}
-	r.f, r.cut = nf, 0
+	r.f, r.cut = nr.f, 0
 	for k := range nr.done {
 		r.done[k] = true
 	}

@@ -53,21 +53,16 @@ func Core() Detectors { return Detectors{Freeze: true} }
 
 // On reports whether detector k is switched on.
 func (d Detectors) On(k Kind) bool {
-	switch k {
-	case KindBlock2x2:
-		return d.Block2x2
-	case KindWallPair:
-		return d.WallPair
-	case KindWallSweep:
-		return d.WallSweep
-	case KindWallSegment:
-		return d.WallSegment
-	case KindFreeze:
-		return d.Freeze
-	case KindCorral:
-		return d.Corral
+	on := d.switchOf(k)
+	return on != nil && *on
+}
+
+// switchOf is the switch of detector k in d, nil for no detector.
+func (d *Detectors) switchOf(k Kind) *bool {
+	if k >= NumKinds {
+		return nil
 	}
-	return false
+	return [NumKinds]*bool{&d.WallPair, &d.Block2x2, &d.WallSweep, &d.WallSegment, &d.Freeze, &d.Corral}[k]
 }
 
 // ParseDetectors reads a comma-separated list of detector names (see
@@ -83,7 +78,7 @@ func ParseDetectors(s string) (Detectors, error) {
 			found := false
 			for k := Kind(0); k < NumKinds; k++ {
 				if k.String() == f {
-					d.set(k)
+					*d.switchOf(k) = true
 					found = true
 				}
 			}
@@ -93,23 +88,6 @@ func ParseDetectors(s string) (Detectors, error) {
 		}
 	}
 	return d, nil
-}
-
-func (d *Detectors) set(k Kind) {
-	switch k {
-	case KindBlock2x2:
-		d.Block2x2 = true
-	case KindWallPair:
-		d.WallPair = true
-	case KindWallSweep:
-		d.WallSweep = true
-	case KindWallSegment:
-		d.WallSegment = true
-	case KindFreeze:
-		d.Freeze = true
-	case KindCorral:
-		d.Corral = true
-	}
 }
 
 // Checker runs the switched-on detectors after each push and counts how

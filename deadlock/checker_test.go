@@ -36,7 +36,7 @@ func marked(t *testing.T, rows ...string) (*sokoban.Position, sokoban.Square) {
 
 func only(k Kind) Detectors {
 	var d Detectors
-	d.set(k)
+	*d.switchOf(k) = true
 	return d
 }
 

@@ -66,13 +66,19 @@ func (b *Board) Splits(s Square, d Dir) bool {
 // per goal on the largest boards. It looks at ctx before each goal and
 // returns ctx.Err() once ctx is done.
 func (b *Board) PullDistances(ctx context.Context) ([][]int32, error) {
+	return b.perGoal(ctx, func(pl *Puller, g Square) []int32 { return pl.pull([]Square{g}) })
+}
+
+// perGoal is a table of one row per goal of Goals(), each made by row with
+// one Puller, looking at ctx before each goal: ctx.Err() once ctx is done.
+func (b *Board) perGoal(ctx context.Context, row func(pl *Puller, g Square) []int32) ([][]int32, error) {
 	dist := make([][]int32, len(b.goals))
 	pl := b.newPuller()
 	for gi, g := range b.goals {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		dist[gi] = pl.pull([]Square{g})
+		dist[gi] = row(pl, g)
 	}
 	return dist, nil
 }

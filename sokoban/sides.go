@@ -83,12 +83,7 @@ func (sd *Sides) Of(s, p Square) int {
 // known, which makes a stronger bound where the box's square cuts the
 // board (tunnels, doorways). The table takes 4·PullBytes.
 func (b *Board) PullDistancesBySide(ctx context.Context) ([][]int32, error) {
-	dist := make([][]int32, len(b.goals))
-	pl := b.newPuller()
-	for gi, g := range b.goals {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return b.perGoal(ctx, func(pl *Puller, g Square) []int32 {
 		state := pl.Search([]Square{g})
 		row := make([]int32, 4*b.N)
 		for i := range row {
@@ -100,7 +95,6 @@ func (b *Board) PullDistancesBySide(ctx context.Context) ([][]int32, error) {
 				row[j] = min(row[j], d)
 			}
 		}
-		dist[gi] = row
-	}
-	return dist, nil
+		return row
+	})
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"soko/analyze"
@@ -20,17 +21,14 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	// The analysis includes the fess plans, which it cuts off at
 	// analyze.PlanTime: the whole gets the plans' time limit, and past it
 	// (or when the client has gone) the answer is 503.
-	ctx, done, ok := s.setupContext(w, r)
-	if !ok {
-		return
-	}
-	defer done()
-	text, err := analyze.Render(ctx, l)
+	var text string
 	var m *deadlock.Macros
-	if err == nil {
-		m, err = deadlock.NewMacros(ctx, b)
-	}
-	if s.setupFailed(w, r, err, "the analysis of "+levelID(l)) {
+	if !s.setupWork(w, r, "the analysis of "+levelID(l), func(ctx context.Context) (err error) {
+		if text, err = analyze.Render(ctx, l); err == nil {
+			m, err = deadlock.NewMacros(ctx, b)
+		}
+		return err
+	}) {
 		return
 	}
 	dead := deadlock.DeadSquares(b)

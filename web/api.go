@@ -35,6 +35,18 @@ func errorf(status int, format string, args ...any) *apiError {
 	return &apiError{status: status, Msg: fmt.Sprintf(format, args...)}
 }
 
+// badText is a 400 for text the client sent that does not parse (err,
+// after prefix), with the line and column of the fault where err has them
+// (a level.Error).
+func badText(prefix string, err error) *apiError {
+	e := errorf(http.StatusBadRequest, "%s%v", prefix, err)
+	var le *level.Error
+	if errors.As(err, &le) {
+		e.Line, e.Col = le.Line, le.Col
+	}
+	return e
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,12 +31,7 @@ func (ref levelRef) level() (*level.Level, *apiError) {
 		}
 		ls, err := level.ParseString(ref.XSB, PastedSource)
 		if err != nil {
-			e := errorf(http.StatusBadRequest, "%v", err)
-			var le *level.Error
-			if errors.As(err, &le) {
-				e.Line, e.Col = le.Line, le.Col
-			}
-			return nil, e
+			return nil, badText("", err)
 		}
 		if len(ls) == 0 {
 			return nil, errorf(http.StatusBadRequest, "no level found in the text (a board needs walls '#', a player '@', boxes '$' and goals '.')")

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"soko/fess"
+	"soko/sokoban"
 )
 
 // planJSON is the answer of POST /api/plan: the fess solver's packing plan,
@@ -25,13 +27,11 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, "%s has no packing plan: it cannot be solved (%s)", levelID(l), b.Impossible)
 		return
 	}
-	ctx, done, ok := s.setupContext(w, r)
-	if !ok {
-		return
-	}
-	defer done()
-	order, err := fess.PlanOrder(ctx, b)
-	if s.setupFailed(w, r, err, "the packing plan of "+levelID(l)) {
+	var order []sokoban.Square
+	if !s.setupWork(w, r, "the packing plan of "+levelID(l), func(ctx context.Context) (err error) {
+		order, err = fess.PlanOrder(ctx, b)
+		return err
+	}) {
 		return
 	}
 	out := planJSON{Level: levelID(l), Order: make([]xy, 0, len(order))}

@@ -37,16 +37,19 @@ func (s *Server) acquireSetup(w http.ResponseWriter) bool {
 
 func (s *Server) releaseSetup() { <-s.setup }
 
-// setupContext takes a set-up slot (acquireSetup) and gives the work a
-// context that ends at Config.PlanTime or with the request; done ends the
-// context and gives the slot back. When it returns false it has answered
-// the request.
-func (s *Server) setupContext(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
+// setupWork runs the work of a set-up request (a plan, an analysis) in a
+// set-up slot (acquireSetup), with a context that ends at Config.PlanTime
+// or with the request, and gives the slot back. It reports whether the
+// work succeeded; when not, it has answered the request: busy, or failed
+// (setupFailed, naming what).
+func (s *Server) setupWork(w http.ResponseWriter, r *http.Request, what string, work func(ctx context.Context) error) bool {
 	if !s.acquireSetup(w) {
-		return nil, nil, false
+		return false
 	}
+	defer s.releaseSetup()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.PlanTime)
-	return ctx, func() { cancel(); s.releaseSetup() }, true
+	defer cancel()
+	return !s.setupFailed(w, r, work(ctx), what)
 }
 
 // xy is a square's column and row.

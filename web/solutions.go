@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -42,12 +41,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 func parseSolution(text string) ([]level.Move, *apiError) {
 	moves, err := level.ParseLURD(text)
 	if err != nil {
-		ae := errorf(http.StatusBadRequest, "solution: %v", err)
-		var le *level.Error
-		if errors.As(err, &le) {
-			ae.Line, ae.Col = le.Line, le.Col
-		}
-		return nil, ae
+		return nil, badText("solution: ", err)
 	}
 	return moves, nil
 }

@@ -25,12 +25,9 @@ func mergeFlags() (*flag.FlagSet, *string) {
 
 func runBenchMerge(args []string, stdout, stderr io.Writer) error {
 	fs, out := mergeFlags()
-	files, err := parseArgs(fs, args)
+	files, err := parseResults(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return usagef("bench merge: no results files given")
 	}
 	if *out == "" {
 		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped

@@ -127,83 +127,74 @@ func parseSeeds(s string) ([]uint64, error) {
 	return out, nil
 }
 
-// durationValue is a time-limit flag (parseDuration).
-type durationValue struct{ d *time.Duration }
-
-func (v durationValue) String() string {
-	if v.d == nil {
+// shown is the text of a flag value kept at p, by format: "" for the zero
+// value (p nil) that the flag package makes to tell a default from none.
+func shown[T any](p *T, format func(T) string) string {
+	if p == nil {
 		return ""
 	}
-	return v.d.String()
+	return format(*p)
 }
 
-func (v durationValue) Set(s string) error {
-	d, err := parseDuration(s)
+// store sets *p to the value read takes from s, or returns read's error
+// and leaves *p as it was.
+func store[T any](p *T, s string, read func(string) (T, error)) error {
+	v, err := read(s)
 	if err == nil {
-		*v.d = d
+		*p = v
 	}
 	return err
 }
+
+// durationValue is a time-limit flag (parseDuration).
+type durationValue struct{ d *time.Duration }
+
+func (v durationValue) String() string     { return shown(v.d, time.Duration.String) }
+func (v durationValue) Set(s string) error { return store(v.d, s, parseDuration) }
 
 // countValue is a node or iteration limit flag (parseCount).
 type countValue struct{ n *int64 }
 
-func (v countValue) String() string {
-	if v.n == nil {
-		return ""
-	}
-	return strconv.FormatInt(*v.n, 10)
-}
-
-func (v countValue) Set(s string) error {
-	n, err := parseCount(s)
-	if err == nil {
-		*v.n = n
-	}
-	return err
-}
+func (v countValue) String() string     { return shown(v.n, formatInt64) }
+func (v countValue) Set(s string) error { return store(v.n, s, parseCount) }
 
 // workersValue is the -j flag: a whole number of at least 1.
 type workersValue struct{ n *int }
 
-func (v workersValue) String() string {
-	if v.n == nil {
-		return ""
-	}
-	return strconv.Itoa(*v.n)
-}
+func (v workersValue) String() string { return shown(v.n, strconv.Itoa) }
 
 func (v workersValue) Set(s string) error {
-	n, err := parseWhole(strings.TrimSpace(s))
-	if err != nil || n < 1 || n > math.MaxInt {
-		return errors.New("want a whole number, at least 1")
-	}
-	*v.n = int(n)
-	return nil
+	return store(v.n, s, func(s string) (int, error) {
+		n, err := parseWhole(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > math.MaxInt {
+			return 0, errors.New("want a whole number, at least 1")
+		}
+		return int(n), nil
+	})
 }
 
 // seedValue is soko solve's --seed: one seed, since solve runs each level
 // once.
 type seedValue struct{ seed *uint64 }
 
-func (v seedValue) String() string {
-	if v.seed == nil {
-		return ""
-	}
-	return strconv.FormatUint(*v.seed, 10)
-}
+func (v seedValue) String() string { return shown(v.seed, formatUint64) }
 
 func (v seedValue) Set(s string) error {
-	seeds, err := parseSeeds(s)
-	if err != nil {
-		return err
-	}
-	if len(seeds) != 1 {
-		return errors.New("soko solve runs one seed per level; soko bench runs lists and ranges of seeds")
-	}
-	*v.seed = seeds[0]
-	return nil
+	return store(v.seed, s, func(s string) (uint64, error) {
+		seeds, err := parseSeeds(s)
+		if err != nil {
+			return 0, err
+		}
+		if len(seeds) != 1 {
+			return 0, errors.New("soko solve runs one seed per level; soko bench runs lists and ranges of seeds")
+		}
+		return seeds[0], nil
+	})
 }
+
+// formatInt64 and formatUint64 write a number in decimal.
+func formatInt64(n int64) string   { return strconv.FormatInt(n, 10) }
+func formatUint64(n uint64) string { return strconv.FormatUint(n, 10) }
 
 // checkedDuration is a flag package duration flag that refuses negative
 // values and unparsable ones with parseDuration's message.
@@ -353,6 +344,16 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			return pos, nil
 		}
 	}
+}
+
+// parseResults is parseArgs for a command whose positional arguments are
+// results files, at least one.
+func parseResults(fs *flag.FlagSet, args []string) ([]string, error) {
+	files, err := parseArgs(fs, args)
+	if err == nil && len(files) == 0 {
+		err = usagef("%s: no results files given", fs.Name())
+	}
+	return files, err
 }
 
 // parseLevels is parseArgs for a command whose positional arguments are
@@ -507,12 +508,18 @@ func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 // soko solve and soko bench (solve.Run).
 func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
 	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
-	fs.Func("metric", "what the optimizer shortens first, `M`: pushes or moves (default pushes)", func(s string) error {
-		m, err := optimize.ParseMetric(s)
+	metricFlag(fs, &p.Metric, "what the optimizer shortens first, `M`: pushes or moves (default pushes)")
+}
+
+// metricFlag defines --metric, what the optimizer shortens first, read by
+// optimize.ParseMetric, for soko optimize and the policy of solve and bench.
+func metricFlag(fs *flag.FlagSet, m *optimize.Metric, usage string) {
+	fs.Func("metric", usage, func(s string) error {
+		v, err := optimize.ParseMetric(s)
 		if err != nil {
 			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
 		}
-		p.Metric = m
+		*m = v
 		return nil
 	})
 }

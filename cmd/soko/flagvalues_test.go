@@ -102,7 +102,7 @@ func TestNumberSyntax(t *testing.T) {
 		{"generate", "--count", "1e1"}, {"generate", "--seed", "1e2"}, {"generate", "--size", "1e1x1.2e1"},
 		{"play", "--speed", "1e1"}, {"optimize", "--radii", "2e1,1e1"},
 	} {
-		fs := flagsOf(t, args[0])
+		fs := commandFlags(t, args[0])
 		if _, err := parseArgs(fs, args[1:]); err != nil {
 			t.Errorf("%q: %v", args, err)
 		}
@@ -128,7 +128,7 @@ func TestNumberSyntax(t *testing.T) {
 		{[]string{"optimize", "--radii", "+20"}, `bad --radii "+20": want squares from 1`},
 		{[]string{"play", "--speed", "Inf"}, `bad --speed "Inf": want a decimal number such as 8, 0.5 or 1e3`},
 	} {
-		fs := flagsOf(t, c.args[0])
+		fs := commandFlags(t, c.args[0])
 		_, err := parseArgs(fs, c.args[1:])
 		var u usageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
@@ -137,23 +137,12 @@ func TestNumberSyntax(t *testing.T) {
 	}
 }
 
-// flagsOf is the flag set of the command name.
-func flagsOf(t *testing.T, name string) *flag.FlagSet {
+// commandFlags is the flag set of the command name.
+func commandFlags(t *testing.T, name string) *flag.FlagSet {
 	t.Helper()
-	switch name {
-	case "solve":
-		fs, _ := solveFlags()
-		return fs
-	case "generate":
-		fs, _ := generateFlags()
-		return fs
-	case "play":
-		fs, _ := playFlags()
-		return fs
-	case "optimize":
-		fs, _ := optimizeFlags()
-		return fs
+	c := lookupCommand(name)
+	if c == nil || c.flags == nil {
+		t.Fatalf("no flags of %s", name)
 	}
-	t.Fatalf("no flags of %s here", name)
-	return nil
+	return c.flags()
 }

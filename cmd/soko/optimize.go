@@ -60,14 +60,7 @@ type optimizeConfig struct {
 func optimizeFlags() (*flag.FlagSet, *optimizeConfig) {
 	c := &optimizeConfig{time: time.Minute, radii: optimize.DefaultRadii, memory: optimize.DefaultMemory}
 	fs := flag.NewFlagSet("optimize", flag.ContinueOnError)
-	fs.Func("metric", "what to shorten first, `M`: pushes, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)", func(s string) error {
-		m, err := optimize.ParseMetric(s)
-		if err != nil {
-			return errors.New("want pushes, moves, pushes,moves or moves,pushes")
-		}
-		c.metric = m
-		return nil
-	})
+	metricFlag(fs, &c.metric, "what to shorten first, `M`: pushes, moves, pushes,moves or moves,pushes (the other breaks ties; default pushes)")
 	fs.Var(durationValue{&c.time}, "time", "time limit `D` per solution, e.g. 10s, 2m (0: none)")
 	fs.Var(radiiValue{&c.radii}, "radii", "vicinity radii `LIST`, one per box that may stand off the solution (empty: no vicinity search)")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory `SIZE` one vicinity search may hold before its stretch is split")

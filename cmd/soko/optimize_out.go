@@ -78,6 +78,13 @@ func parseOptimized(line []byte) (optimized, error) {
 	return r, nil
 }
 
+// File is the open --out file, as outfile.Follow takes it.
+func (o *optimizeOut) File() *os.File { return o.f }
+
+// Done reports whether the result with this key (Level|Solver) is in the
+// file.
+func (o *optimizeOut) Done(key string) bool { return o.done[key] }
+
 // write appends one result as one line, so that the file holds whole
 // results whenever the process stops.
 func (o *optimizeOut) write(r optimized) error {
@@ -108,14 +115,7 @@ func (o *optimizeOut) follow() error {
 		}
 		return fmt.Sprintf("%s this run wrote went only to the old file, gone with it, and will be optimized again on a run again", english.Count(n, "result", "results"))
 	}
-	var no *optimizeOut
-	nf, copied, err := outfile.Follow(o.f, o.path, o.mine, func() (*os.File, func(string) bool, error) {
-		var err error
-		if no, err = openOptimizeOut(o.path); err != nil {
-			return nil, nil, err
-		}
-		return no.f, func(key string) bool { return no.done[key] }, nil
-	})
+	no, copied, err := outfile.Follow(o.f, o.path, o.mine, openOptimizeOut)
 	var copyErr *outfile.CopyError
 	switch {
 	case errors.Is(err, outfile.ErrRemoved):
@@ -124,10 +124,10 @@ func (o *optimizeOut) follow() error {
 		return fmt.Errorf("optimize: --out %s was replaced while this run wrote it, and copying its results to the new file failed: %w; %s", o.path, copyErr.Err, lost(copyErr.Missing))
 	case err != nil:
 		return fmt.Errorf("optimize: --out %s was replaced by another file (renamed over it: an editor, sed -i, cp and mv) while this run wrote it, and the new one cannot be taken: %w; %s", o.path, err, lost(len(o.mine)))
-	case nf == nil:
+	case no == nil:
 		return nil
 	}
-	o.f, o.mine = nf, nil
+	o.f, o.mine = no.f, nil
 	maps.Copy(o.done, no.done)
 	note := ""
 	if copied > 0 {

@@ -28,12 +28,9 @@ within t among them) in PNG, SVG and PDF at the width of a paper's column.
 
 func runReport(args []string, stdout, stderr io.Writer) (err error) {
 	fs, opts := reportFlags()
-	files, err := parseArgs(fs, args)
+	files, err := parseResults(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(files) == 0 {
-		return usagef("report: no results files given")
 	}
 	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.outDir != "" {

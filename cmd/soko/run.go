@@ -45,15 +45,21 @@ type command struct {
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
+// flagsOf is a command's flag set alone, for help, of a function that
+// makes the set with the configuration it fills.
+func flagsOf[C any](define func() (*flag.FlagSet, C)) func() *flag.FlagSet {
+	return func() *flag.FlagSet { fs, _ := define(); return fs }
+}
+
 // commands lists the sub-commands in the order of the overview. help is
 // handled by run itself.
 var commands = []command{
 	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
-		flags: func() *flag.FlagSet { fs, _ := solveFlags(); return fs }, run: runSolve},
+		flags: flagsOf(solveFlags), run: runSolve},
 	{name: "verify", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
-		flags: func() *flag.FlagSet { fs, _ := verifyFlags(); return fs }, run: runVerify},
+		flags: flagsOf(verifyFlags), run: runVerify},
 	{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
-		flags: func() *flag.FlagSet { fs, _ := optimizeFlags(); return fs }, run: runOptimize},
+		flags: flagsOf(optimizeFlags), run: runOptimize},
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",
 		run: runList},
@@ -69,33 +75,33 @@ var commands = []command{
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
 		run: runAnalyze},
 	{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc,
-		flags: func() *flag.FlagSet { fs, _ := generateFlags(); return fs }, run: runGenerate},
+		flags: flagsOf(generateFlags), run: runGenerate},
 	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
-		flags: func() *flag.FlagSet { fs, _ := benchFlags(); return fs }, more: printPresets, run: runBench},
+		flags: flagsOf(benchFlags), more: printPresets, run: runBench},
 	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
-		flags: func() *flag.FlagSet { fs, _ := mergeFlags(); return fs },
+		flags: flagsOf(mergeFlags),
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runBenchMerge(args, stdout, stderr)
 		}},
 	{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc,
-		flags: func() *flag.FlagSet { fs, _ := reportFlags(); return fs },
+		flags: flagsOf(reportFlags),
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runReport(args, stdout, stderr)
 		}},
 	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
 		doc:   serveDoc,
-		flags: func() *flag.FlagSet { fs, _ := serveFlags(); return fs },
+		flags: flagsOf(serveFlags),
 		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return runServe(ctx, args, stdout, stderr)
 		}},
 	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
-		flags: func() *flag.FlagSet { fs, _ := trainFlags(); return fs }, run: runTrain},
+		flags: flagsOf(trainFlags), run: runTrain},
 	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,
-		flags: func() *flag.FlagSet { fs, _ := trainDistFlags(); return fs }, run: runTrainDist},
+		flags: flagsOf(trainDistFlags), run: runTrainDist},
 	{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc,
-		flags: func() *flag.FlagSet { fs, _ := trainPuctFlags(); return fs }, run: runTrainPuct},
+		flags: flagsOf(trainPuctFlags), run: runTrainPuct},
 	{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc,
-		flags: func() *flag.FlagSet { fs, _ := playFlags(); return fs }, run: runPlay},
+		flags: flagsOf(playFlags), run: runPlay},
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
 		run: func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {

@@ -27,30 +27,39 @@ func (e *CopyError) Error() string { return e.Err.Error() }
 
 func (e *CopyError) Unwrap() error { return e.Err }
 
+// Appended is a file of keyed records that a writer appends to, as
+// Follow takes it anew.
+type Appended interface {
+	File() *os.File       // the open file, locked
+	Done(key string) bool // whether a record with key is in it
+}
+
 // Follow keeps a writer that appends records to f, the file it opened at
 // path, writing to the file at path. When path still names f it returns
-// nil. When another file was renamed over it (an editor, sed -i, cp and
-// mv), Follow takes that file with open, which locks it and recognises it
-// as the writer's or refuses it (its error is returned as it is), and
-// appends to it each line of mine, read back from f, whose key it lacks
-// (has). It then closes f and returns the new file and how many lines it
+// the zero A. When another file was renamed over it (an editor, sed -i, cp
+// and mv), Follow takes that file with open, which locks it and
+// recognises it as the writer's or refuses it (its error is returned as it
+// is), and appends to it each line of mine, read back from f, whose key it
+// lacks. It then closes f and returns the file taken and how many lines it
 // copied. A path that names no file is ErrRemoved; a copy that fails is a
 // CopyError, and the new file is closed.
-func Follow(f *os.File, path string, mine []Line, open func() (nf *os.File, has func(key string) bool, err error)) (*os.File, int, error) {
+func Follow[A Appended](f *os.File, path string, mine []Line, open func(path string) (A, error)) (A, int, error) {
+	var none A
 	moved, removed := Moved(f, path)
 	switch {
 	case !moved:
-		return nil, 0, nil
+		return none, 0, nil
 	case removed:
-		return nil, 0, ErrRemoved
+		return none, 0, ErrRemoved
 	}
-	nf, has, err := open()
+	taken, err := open(path)
 	if err != nil {
-		return nil, 0, err
+		return none, 0, err
 	}
+	nf := taken.File()
 	var missing []Line
 	for _, w := range mine {
-		if !has(w.Key) {
+		if !taken.Done(w.Key) {
 			missing = append(missing, w)
 		}
 	}
@@ -62,9 +71,9 @@ func Follow(f *os.File, path string, mine []Line, open func() (nf *os.File, has 
 		}
 		if err != nil {
 			nf.Close()
-			return nil, 0, &CopyError{Missing: len(missing), Err: err}
+			return none, 0, &CopyError{Missing: len(missing), Err: err}
 		}
 	}
 	f.Close()
-	return nf, len(missing), nil
+	return taken, len(missing), nil
 }

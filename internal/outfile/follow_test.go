@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,17 +29,16 @@ func TestFollow(t *testing.T) {
 		}
 		mine = append(mine, Line{Off: off, Len: len(line), Key: key})
 	}
-	open := func() (*os.File, func(string) bool, error) {
+	open := func(path string) (appended, error) {
 		nf, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, nil, err
+			return appended{}, err
 		}
 		b, _ := os.ReadFile(path)
-		keys := strings.Fields(string(b))
-		return nf, func(k string) bool { return strings.Contains(strings.Join(keys, " "), k) }, nil
+		return appended{nf, strings.Fields(string(b))}, nil
 	}
-	if nf, n, err := Follow(f, path, mine, open); nf != nil || n != 0 || err != nil {
-		t.Fatalf("unmoved: %v %d %v", nf, n, err)
+	if nf, n, err := Follow(f, path, mine, open); nf.f != nil || n != 0 || err != nil {
+		t.Fatalf("unmoved: %v %d %v", nf.f, n, err)
 	}
 	other := filepath.Join(dir, "other")
 	if err := os.WriteFile(other, []byte("b\nc\n"), 0o644); err != nil {
@@ -47,10 +47,11 @@ func TestFollow(t *testing.T) {
 	if err := os.Rename(other, path); err != nil {
 		t.Fatal(err)
 	}
-	nf, n, err := Follow(f, path, mine, open)
-	if err != nil || nf == nil || n != 1 {
-		t.Fatalf("renamed over: %v %d %v", nf, n, err)
+	taken, n, err := Follow(f, path, mine, open)
+	if err != nil || taken.f == nil || n != 1 {
+		t.Fatalf("renamed over: %v %d %v", taken.f, n, err)
 	}
+	nf := taken.f
 	defer nf.Close()
 	if b, _ := os.ReadFile(path); string(b) != "b\nc\na\n" {
 		t.Errorf("the new file holds %q, want the missing line a after its own", b)
@@ -68,7 +69,17 @@ func TestFollow(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Follow(nf, path, nil, func() (*os.File, func(string) bool, error) { return nil, nil, refused }); err != refused {
+	if _, _, err := Follow(nf, path, nil, func(string) (appended, error) { return appended{}, refused }); err != refused {
 		t.Errorf("refused by open: %v", err)
 	}
 }
+
+// appended is a file of lines, each line its key, as Follow takes it.
+type appended struct {
+	f    *os.File
+	keys []string
+}
+
+func (a appended) File() *os.File { return a.f }
+
+func (a appended) Done(key string) bool { return slices.Contains(a.keys, key) }
