@@ -77,11 +77,13 @@ type benchConfig struct {
 	sok                               string                  // --sok FILE.sok
 	sokOut                            *sokOut                 // the --sok file, once open
 	sokLevels                         map[string]levels.Entry // the levels by their ids in records
+	flags                             *flag.FlagSet           // the set that fills c: which flags were given
 }
 
 func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c := &benchConfig{params: paramsValue{}}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	c.flags = fs
 	fs.Var(&c.algos, "algo", "solvers `A,B`; NAME:k=v:k=v gives one its own parameters (default fess)")
 	fs.Var(&c.levels, "levels", "level `SPEC` (repeatable; positional arguments are level specs too)")
 	fs.Var(&c.times, "time", "time limits `D,...` per run, e.g. 0.1s,1s,10s (0: none; default 10s unless --nodes or --iterations is given)")
@@ -121,17 +123,12 @@ func printPresets(w io.Writer) {
 	}
 }
 
-func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := benchFlags()
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c.flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	set["seeds"] = set["seeds"] || set["seed"]
-	specs := append([]string(c.levels), pos...)
-	if specs, err = applyPreset(c, set, specs); err != nil {
+	specs, err := applyPreset(c, set, append([]string(c.levels), pos...))
+	if err != nil {
 		return err
 	}
 	if len(specs) == 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -23,12 +24,7 @@ func mergeFlags() (*flag.FlagSet, *string) {
 	return fs, out
 }
 
-func runBenchMerge(args []string, stdout, stderr io.Writer) error {
-	fs, out := mergeFlags()
-	files, err := parseResults(fs, args)
-	if err != nil {
-		return err
-	}
+func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "" {
 		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
 		if err != nil {

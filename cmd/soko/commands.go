@@ -84,12 +84,7 @@ func checkCase(l *level.Level, ms []level.Move, lenient bool) (note string, err 
 
 // runVerify replays a solution: soko verify LEVEL SOLUTION, or those of a
 // .sok file: soko verify FILE.sok.
-func runVerify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, lenient := verifyFlags()
-	args, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runVerify(ctx context.Context, lenient *bool, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch len(args) {
 	case 1:
 		return verifySok(ctx, args[0], *lenient, stdout)
@@ -293,7 +288,7 @@ func listStreamed(ctx context.Context, spec string, stdin io.Reader, stdout io.W
 	return nil
 }
 
-func runSolvers(args []string, stdout, stderr io.Writer) error {
+func runSolvers(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if len(args) != 0 {
 		return usagef("solvers: takes no arguments")
 	}

@@ -93,12 +93,7 @@ func (v sizeFlag) Set(s string) error {
 	return nil
 }
 
-func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := generateFlags()
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(rest) > 0 {
 		return usagef("generate: unexpected argument %q", rest[0])
 	}
@@ -174,6 +169,7 @@ func runGenerate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		genErr = err
 		return err
 	}
+	var err error
 	if c.out == "" {
 		err = write(stdout)
 	} else {

@@ -131,12 +131,7 @@ type optimized struct {
 	caseRefused bool
 }
 
-func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := optimizeFlags()
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch {
 	case c.from == "" && len(pos) == 1:
 		return optimizeSok(ctx, pos[0], c, stdout, stderr)
@@ -178,6 +173,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	var out *optimizeOut
 	if c.out != "" {
+		var err error
 		if out, err = openOptimizeOut(c.out); err != nil {
 			if errors.As(err, new(*outfile.BusyError)) {
 				return fmt.Errorf("optimize: --out %w", err)
@@ -195,7 +191,7 @@ func runOptimize(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	var before, after optimize.Score
 	ours := map[string]optimize.Score{} // level → the shortest optimized solution
 	done, failed, skipped := 0, 0, 0
-	err = jobs(func(j optimizeJob) error {
+	err := jobs(func(j optimizeJob) error {
 		if done > 0 && ctx.Err() != nil {
 			return errInterrupted // the solution running was printed, no more start
 		}

@@ -73,12 +73,7 @@ func terminal(x any) (*os.File, bool) {
 
 // runPlay is soko play: the terminal player (package play). When it ends
 // it prints the moves played in LURD, a line for each level played.
-func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := playFlags()
-	pos, err := parseLevels(fs, args)
-	if err != nil {
-		return err
-	}
+func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !(c.speed >= minSpeed && c.speed <= maxSpeed) {
 		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
 	}

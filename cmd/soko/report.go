@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -26,12 +27,7 @@ within t among them) in PNG, SVG and PDF at the width of a paper's column.
 --benchstat prints the benchstat text instead of the report.
 `
 
-func runReport(args []string, stdout, stderr io.Writer) (err error) {
-	fs, opts := reportFlags()
-	files, err := parseResults(fs, args)
-	if err != nil {
-		return err
-	}
+func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
 	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
 	if opts.outDir != "" {
 		if err := outfile.CheckDir(opts.outDir); err != nil {

@@ -45,68 +45,68 @@ type command struct {
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
-// flagsOf is a command's flag set alone, for help, of a function that
-// makes the set with the configuration it fills.
-func flagsOf[C any](define func() (*flag.FlagSet, C)) func() *flag.FlagSet {
-	return func() *flag.FlagSet { fs, _ := define(); return fs }
+// withFlags completes c, a command with flags, with its flags and run:
+// define makes the command's flag set with the configuration it fills,
+// parse reads the command line with it (parseArgs, or parseLevels or
+// parseResults where positional arguments are required), and run runs
+// the command on that configuration and the positional arguments.
+func withFlags[C any](c command, define func() (*flag.FlagSet, C),
+	parse func(fs *flag.FlagSet, args []string) ([]string, error),
+	run func(ctx context.Context, c C, args []string, stdin io.Reader, stdout, stderr io.Writer) error) command {
+	c.flags = func() *flag.FlagSet { fs, _ := define(); return fs }
+	c.run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+		fs, conf := define()
+		pos, err := parse(fs, args)
+		if err != nil {
+			return err
+		}
+		return run(ctx, conf, pos, stdin, stdout, stderr)
+	}
+	return c
 }
 
 // commands lists the sub-commands in the order of the overview. help is
 // handled by run itself.
 var commands = []command{
-	{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc,
-		flags: flagsOf(solveFlags), run: runSolve},
-	{name: "verify", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc,
-		flags: flagsOf(verifyFlags), run: runVerify},
-	{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc,
-		flags: flagsOf(optimizeFlags), run: runOptimize},
+	withFlags(command{name: "solve", args: "[flags] LEVELS...", summary: "solve levels", doc: solveDoc},
+		solveFlags, parseLevels, runSolve),
+	withFlags(command{name: "verify", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "replay a solution (a file, - for stdin, or inline LURD), or every solution of a .sok file", doc: verifyDoc},
+		verifyFlags, parseArgs, runVerify),
+	withFlags(command{name: "optimize", args: "[flags] LEVEL SOLUTION | FILE.sok", summary: "shorten a solution, or those of a .sok file in place (vicinity search); --from FILE.jsonl for results", doc: optimizeDoc},
+		optimizeFlags, parseArgs, runOptimize),
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",
 		run: runList},
 	{name: "solvers", summary: "the registered solvers",
 		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runSolvers(args, stdout, stderr)
-		}},
+		run: runSolvers},
 	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
 		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
 		run: runShow},
 	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
 		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
 		run: runAnalyze},
-	{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc,
-		flags: flagsOf(generateFlags), run: runGenerate},
-	{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc,
-		flags: flagsOf(benchFlags), more: printPresets, run: runBench},
-	{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc,
-		flags: flagsOf(mergeFlags),
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runBenchMerge(args, stdout, stderr)
-		}},
-	{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc,
-		flags: flagsOf(reportFlags),
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runReport(args, stdout, stderr)
-		}},
-	{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay",
-		doc:   serveDoc,
-		flags: flagsOf(serveFlags),
-		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-			return runServe(ctx, args, stdout, stderr)
-		}},
-	{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc,
-		flags: flagsOf(trainFlags), run: runTrain},
-	{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc,
-		flags: flagsOf(trainDistFlags), run: runTrainDist},
-	{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc,
-		flags: flagsOf(trainPuctFlags), run: runTrainPuct},
-	{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc,
-		flags: flagsOf(playFlags), run: runPlay},
+	withFlags(command{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc},
+		generateFlags, parseArgs, runGenerate),
+	withFlags(command{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc, more: printPresets},
+		benchFlags, parseArgs, runBench),
+	withFlags(command{name: "bench merge", args: "[flags] FILE.jsonl...", summary: "join the results of shards", doc: mergeDoc},
+		mergeFlags, parseResults, runBenchMerge),
+	withFlags(command{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc},
+		reportFlags, parseResults, runReport),
+	withFlags(command{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay", doc: serveDoc},
+		serveFlags, parseArgs, runServe),
+	withFlags(command{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc},
+		trainFlags, parseLevels, runTrain),
+	withFlags(command{name: "train-dist", args: "[flags] --out FILE", summary: "train the distance model of mcts-dist and greedy-dist on generated levels", doc: trainDistDoc},
+		trainDistFlags, parseArgs, runTrainDist),
+	withFlags(command{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc},
+		trainPuctFlags, parseArgs, runTrainPuct),
+	withFlags(command{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc},
+		playFlags, parseLevels, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
-		run: func(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-			return runVersion(args, stdout)
-		}},
+		run: runVersion},
 }
 
 const helpDoc = "Without an argument, lists the commands; with one, prints that command's\nusage and flags. 'soko CMD -h' does the same.\n"
@@ -237,7 +237,7 @@ func wantsHelp(args []string) bool {
 }
 
 // runVersion prints the module version and VCS revision of the build.
-func runVersion(args []string, stdout io.Writer) error {
+func runVersion(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if len(args) != 0 {
 		return usagef("version: takes no arguments")
 	}

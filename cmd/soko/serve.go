@@ -153,12 +153,7 @@ func exposureWarning(addr net.Addr) string {
 
 // runServe is soko serve: the web page and its JSON API (package web) until
 // ctx is cancelled (Ctrl-C, SIGTERM), then a graceful shutdown.
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, c := serveFlags()
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runServe(ctx context.Context, c *serveConfig, pos []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 0 {
 		return usagef("serve: takes no arguments, got %q", pos)
 	}

@@ -40,6 +40,7 @@ type solveConfig struct {
 	sok     *sokOut       // the --out file, once open
 	trace   string        // --trace FILE
 	tracer  *solver.Trace // writes to it while the levels are solved
+	flags   *flag.FlagSet // the set that fills c: which flags were given
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -55,6 +56,7 @@ without --memory a third of physical memory is shared by the workers.
 func solveFlags() (*flag.FlagSet, *solveConfig) {
 	c := &solveConfig{}
 	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
+	c.flags = fs
 	fs.StringVar(&c.algo, "algo", "fess", "run solver `NAME` (see 'soko solvers'): fess, the default, solves the most; astar finds push-optimal solutions")
 	c.budget.Time = 10 * time.Second
 	fs.Var(durationValue{&c.budget.Time}, "time", "time limit `D` per level, e.g. 500ms, 10s, 2m (0: none)")
@@ -122,12 +124,7 @@ func levelID(l *level.Level) string {
 	return l.Source
 }
 
-func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
-	fs, c := solveFlags()
-	specs, err := parseLevels(fs, args)
-	if err != nil {
-		return err
-	}
+func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	entry, ok := solver.Lookup(c.algo)
 	if !ok {
 		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
@@ -173,7 +170,7 @@ func runSolve(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// The memory is shared by the workers used, never more than the levels.
 	c.workers = capWorkers(stderr, "solve", c.workers, len(lvls))
-	if !isSet(fs, "memory") {
+	if !isSet(c.flags, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
 	}
 	setMemoryLimit(c.workers, c.budget.Memory)

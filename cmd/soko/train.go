@@ -39,11 +39,13 @@ type trainConfig struct {
 	iter      int64
 	steps     int64
 	quiet     bool
+	flags     *flag.FlagSet // the set that fills c: which flags were given
 }
 
 func trainFlags() (*flag.FlagSet, *trainConfig) {
 	c := &trainConfig{}
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	c.flags = fs
 	fs.StringVar(&c.out, "out", "", "write the model to `FILE` (required)")
 	fs.StringVar(&c.plot, "plot", "", "write the loss curve to `FILE.png` (default: --out with .png)")
 	c.opts.Time = 5 * time.Minute
@@ -65,12 +67,7 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	return fs, c
 }
 
-func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := trainFlags()
-	specs, err := parseLevels(fs, args)
-	if err != nil {
-		return err
-	}
+func runTrain(ctx context.Context, c *trainConfig, specs []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.out == "" {
 		return usagef("train: --out FILE is required")
 	}
@@ -84,7 +81,7 @@ func runTrain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := checkNet("train", c.opts.Net); err != nil {
 		return err
 	}
-	if !isSet(fs, "memory") {
+	if !isSet(c.flags, "memory") {
 		c.opts.Memory = solver.DefaultMemory(1)
 	}
 	setMemoryLimit(1, c.opts.Memory)

@@ -66,12 +66,7 @@ func trainDistFlags() (*flag.FlagSet, *trainDistConfig) {
 	return fs, c
 }
 
-func runTrainDist(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, c := trainDistFlags()
-	specs, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.measure {
 		if len(specs) == 0 {
 			return usagef("train-dist: --measure needs LEVELS")

@@ -55,12 +55,7 @@ func trainPuctFlags() (*flag.FlagSet, *trainPuctConfig) {
 	return fs, c
 }
 
-func runTrainPuct(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs, c := trainPuctFlags()
-	specs, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
+func runTrainPuct(ctx context.Context, c *trainPuctConfig, specs []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(specs) > 0 {
 		return usagef("train-puct: takes no LEVELS (it generates its own)")
 	}
