@@ -11,12 +11,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"soko/bench"
 	"soko/internal/english"
+	"soko/internal/parallel"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -218,33 +218,19 @@ func solveAll(ctx context.Context, entry solver.Entry, lvls []levels.Entry, c *s
 		results[i] = make(chan record, 1)
 	}
 	started := make([]atomic.Bool, len(lvls))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < c.workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				started[i].Store(true)
-				if u := lvls[i].Unloadable; u != nil {
-					results[i] <- unloadableRecord(u, c)
-					continue
-				}
-				results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog)
-			}
-		}()
-	}
 	go func() {
-		defer close(jobs)
-		for i := range lvls {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
+		// Each hands out the levels in order and none once ctx is done;
+		// the loop below sees the cancellation itself.
+		_ = parallel.Each(ctx, len(lvls), c.workers, func(i int) {
+			started[i].Store(true)
+			if u := lvls[i].Unloadable; u != nil {
+				results[i] <- unloadableRecord(u, c)
 				return
 			}
-		}
+			results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog)
+		})
+		prog.Stop()
 	}()
-	go func() { wg.Wait(); prog.Stop() }()
 
 	// Print in level order as results arrive.
 	var solved, failed, done int
