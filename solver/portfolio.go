@@ -48,8 +48,9 @@ import (
 // The rounds: the member that has had the least for its weight (its
 // share) goes next, the first in list order on ties. A run-once member
 // runs once, to the end of its share: share / (the shares of the members
-// still to start) of the time, nodes and iterations left when it starts
-// (the last all that is left), so one that gives up early hands what it
+// still to start and of the resumable members still in) of the time,
+// nodes and iterations left when it starts (the last all that is left),
+// so one that gives up early hands what it
 // did not use on to the others. Members made only of run-once ones thus
 // run one after another in list order. A resumable member runs in slices,
 // each resumed where the last paused: the resumable members' shares are
@@ -68,9 +69,12 @@ import (
 // strategy alone). A member's time is enforced by its own budget and by a
 // context deadline, so a member that only watches its context is stopped
 // at its share too. Node and iteration limits bound each member by what
-// the slices that have ended left over. The memory budget is split among
-// the resumable members still in, which hold their tables between slices;
-// a run-once member gets its part beside those holding theirs.
+// the slices that have ended left over. The memory budget is cut so that
+// the members that may hold memory at once never hold more together: with
+// one thread a run-once member gets its part beside the resumable members
+// holding their tables between slices, and a resumable member its part of
+// those still in and the run-once members still to start; with more, every
+// member still in gets a part.
 //
 // Options.Threads (soko --threads N) says how many members may run at
 // once: k = min(N, members with a share). The rounds then start the next

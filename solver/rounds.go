@@ -131,6 +131,7 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		}
 	}
 	if firstErr != nil {
+		rs.endPaused(Cancelled)
 		return Result{}, firstErr
 	}
 	res := Result{}
@@ -212,7 +213,7 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 			b.Iterations = portion(left.Iterations, part, all)
 		}
 		if total.Memory > 0 {
-			b.Memory = max(total.Memory/int64(rs.k+rs.holding()), 1)
+			b.Memory = max(total.Memory/int64(rs.parts(m)), 1)
 		}
 		return b, until, Solved
 	}
@@ -223,11 +224,14 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 }
 
 // part returns member m's part of what is left when it starts, and
-// whether it gets all of it.
+// whether it gets all of it: its share of the shares of the members still
+// to start and of the resumable members still in, which go on sharing
+// what is left (a run-once member listed after them does not take it
+// all).
 func (rs *rounds) part(m *entrant) (part float64, all bool) {
 	rest, waiting := 0.0, 0
 	for _, o := range rs.members {
-		if o.in() && !o.started {
+		if o.in() && (!o.started || o.resumable()) {
 			rest += o.Share
 			waiting++
 		}
@@ -260,9 +264,8 @@ func (rs *rounds) setWholes(left Budget) {
 // budget: all the run has left, counted from m's start. The slice is as
 // long as all m has had so far, at least firstSlice of its share, its
 // Opening besides on the first; it has no end when m is the only member
-// left in the rounds. The memory is shared among the resumable members
-// still in (or the threads, when more), so that one that ended hands its
-// part to the others.
+// left in the rounds. The memory is cut into parts (parts), so that one
+// that ended hands its part to the others.
 func (rs *rounds) slice(m *entrant, left Budget) Budget {
 	part := firstSlice
 	if !m.started {
@@ -294,27 +297,34 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 		sb.Iterations = m.stats.Iterations + left.Iterations
 	}
 	if total.Memory > 0 {
-		live := 0
-		for _, o := range rs.members {
-			if o.resumable() && o.in() {
-				live++
-			}
-		}
-		sb.Memory = max(total.Memory/int64(max(live, rs.k)), 1)
+		sb.Memory = max(total.Memory/int64(rs.parts(m)), 1)
 	}
 	return sb
 }
 
-// holding returns the resumable members that hold their tables between
-// slices: started, still in, not running.
-func (rs *rounds) holding() int {
-	n := 0
-	for _, m := range rs.members {
-		if m.resumable() && m.started && m.in() && !m.running {
-			n++
+// parts returns how many parts the memory limit is cut into for member
+// m's next slice, so that the members that may hold memory at once never
+// hold more than the limit together. A resumable member holds its tables
+// from its first slice to its end; a run-once member only while it runs.
+// With one thread a run-once member runs beside the resumable members
+// holding their tables (started, still in), and a resumable member holds
+// its tables while the other resumable members and the run-once members
+// still to start run. With k threads the resumable members still in may
+// hold theirs while up to k run-once members run. The members still in
+// only grow fewer, so a part handed out earlier is never larger than one
+// now.
+func (rs *rounds) parts(m *entrant) int {
+	resumable, runOnce := 0, 0
+	for _, o := range rs.members {
+		switch {
+		case !o.in():
+		case o.resumable() && (rs.k > 1 || m.resumable() || o.started):
+			resumable++
+		case !o.resumable() && (rs.k > 1 || o == m || m.resumable() && !o.started):
+			runOnce++
 		}
 	}
-	return n
+	return max(resumable+min(runOnce, rs.k), 1)
 }
 
 // share hands resumable member m, when it takes knowledge, the other

@@ -32,11 +32,13 @@ type stepper struct {
 	shared   []int // how many others each Share call handed it
 	ended    solver.Status
 	endedOK  bool
+	paused   bool // its last slice paused
 }
 
 func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
 	g := solver.NewGuard(ctx, opts)
 	s.mu.Lock()
+	s.paused = false
 	s.slices = append(s.slices, sl)
 	s.budgets = append(s.budgets, opts.Budget)
 	s.seeds = append(s.seeds, opts.Seed)
@@ -59,6 +61,9 @@ func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options
 			return solver.Result{Status: solver.GaveUp, Stats: st}, solver.Pause{}, nil
 		case sl.Until.Nodes > 0 && s.expanded >= sl.Until.Nodes || sl.Until.Time > 0 && st.Elapsed >= sl.Until.Time:
 			s.own = st.Elapsed
+			s.mu.Lock()
+			s.paused = true
+			s.mu.Unlock()
 			return solver.Result{Status: solver.NodeLimit, Stats: st}, solver.Pause{Paused: true, Improved: first || !s.stall, Stalled: !first && s.stall}, nil
 		}
 		if status, stop := g.Tick(&st); stop {
