@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -69,6 +70,11 @@ type outcome struct {
 	res   Result
 	pause Pause
 	err   error
+	// panicked holds what a slice run on a goroutine of its own panicked
+	// with, and its stack: the rounds panic with it on the caller's
+	// goroutine, as one thread does, so that a caller that recovers (the
+	// web server) recovers it too.
+	panicked any
 }
 
 // solve runs the rounds to the first verified solution, a proof that there
@@ -112,6 +118,9 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 			break
 		}
 		o := <-done
+		if o.panicked != nil {
+			panic(o.panicked)
+		}
 		running--
 		rs.finish(o)
 		m := o.m
@@ -381,7 +390,14 @@ func (rs *rounds) run(ctx context.Context, m *entrant, b Budget, until time.Time
 		done <- o
 	}
 	if rs.k > 1 {
-		go slice()
+		go func() {
+			defer func() {
+				if p := recover(); p != nil {
+					done <- outcome{m: m, panicked: fmt.Sprintf("portfolio member %s: %v\n\n%s", m.Name, p, debug.Stack())}
+				}
+			}()
+			slice()
+		}()
 	} else {
 		slice()
 	}

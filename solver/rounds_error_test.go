@@ -3,6 +3,8 @@ package solver_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +41,33 @@ func TestRoundsErrorEndsPaused(t *testing.T) {
 			t.Errorf("threads %d: a ran %d slices, was left paused, and was never ended", threads, len(a.slices))
 		}
 		a.mu.Unlock()
+	}
+}
+
+// panicker is a run-once member that panics.
+type panicker struct{}
+
+func (panicker) Solve(context.Context, *level.Level, solver.Options) (solver.Result, error) {
+	panic("boom")
+}
+
+// TestRoundsPanicReachesCaller: a member's panic reaches the caller's
+// goroutine with any number of threads, so that a caller that recovers
+// (the web server's jobs) recovers it, instead of the process dying on a
+// worker's goroutine.
+func TestRoundsPanicReachesCaller(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		got := func() (p any) {
+			defer func() { p = recover() }()
+			port := solver.Portfolio{Members: []solver.Member{
+				{Name: "a", Resumable: &stepper{}, Share: 1},
+				{Name: "bad", Solver: panicker{}, Share: 1},
+			}}
+			solver.Run(context.Background(), port, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Time: 5 * time.Second}})
+			return nil
+		}()
+		if got == nil || !strings.Contains(fmt.Sprint(got), "boom") {
+			t.Errorf("threads %d: recovered %v; want the member's panic", threads, got)
+		}
 	}
 }
