@@ -34,7 +34,7 @@ func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, 
 		return nil
 	}
 	for _, in := range files {
-		if sameFile(in, *out) {
+		if sameOutput(in, *out) {
 			return usagef("bench merge: --out %s is also an input", *out)
 		}
 	}
@@ -50,15 +50,15 @@ func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, 
 	// cannot be read), gzipped when its name says so.
 	var runs int
 	err = outfile.Replace(*out, func(w io.Writer) error {
-		if !gzipped(*out) {
-			runs, _, err = bench.Merge(w, stderr, files...) // Merge says what it dropped
+		dst, finish := w, func() error { return nil }
+		if gzipped(*out) {
+			zw := gzip.NewWriter(w)
+			dst, finish = zw, zw.Close
+		}
+		if runs, _, err = bench.Merge(dst, stderr, files...); err != nil { // Merge says what it dropped
 			return err
 		}
-		zw := gzip.NewWriter(w)
-		if runs, _, err = bench.Merge(zw, stderr, files...); err != nil {
-			return err
-		}
-		return zw.Close()
+		return finish()
 	})
 	if err != nil {
 		return err

@@ -249,12 +249,6 @@ func notGzip(cmd, flag, path string) error {
 	return usagef("%s: %s %s: soko writes plain JSON lines to %s, appended as it goes, which a gzip file cannot take; give %s and gzip it afterwards (report, bench merge and optimize --from read .gz, and bench merge --out FILE.gz writes one)", cmd, flag, path, flag, plain)
 }
 
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
 // A fileKind is a kind of file soko writes whole or merges into (a trace,
 // a profile, a model, a plot, a level file). An output that exists and is
 // not empty must be of its kind, so that a flag given the wrong name

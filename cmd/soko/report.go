@@ -89,7 +89,7 @@ func notReportInput(ro report.Options, files []string) error {
 		}
 		path := filepath.Join(ro.OutDir, e.Name())
 		for _, in := range files {
-			if sameFile(in, path) {
+			if sameOutput(in, path) {
 				return usagef("report: --out-dir %s: the input %s is a file report may write there (its tables and plots): soko does not write over what it reads; give another folder, or move the results file", ro.OutDir, in)
 			}
 		}

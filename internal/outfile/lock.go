@@ -56,7 +56,7 @@ func Take(path string) (*Lock, error) {
 	if err := CheckReplace(path); err != nil {
 		return nil, err
 	}
-	abs := resolve(path)
+	abs := Target(path)
 	for range 10 {
 		l, err := takeOnce(path, abs)
 		if err != nil {
@@ -73,10 +73,6 @@ func Take(path string) (*Lock, error) {
 	}
 	return nil, fmt.Errorf("%s: it keeps being replaced by another process; cannot lock it", path)
 }
-
-// resolve is path made absolute, with its symbolic links followed
-// (Target).
-func resolve(path string) string { return Target(path) }
 
 // Target is the file that writing path makes or replaces: path made
 // absolute, with its symbolic links followed, a last one that points to
@@ -223,7 +219,7 @@ func clearLockFile(name, abs string) error {
 
 // heldLock is this process's Lock on the file at path, or nil.
 func heldLock(path string) *Lock {
-	abs := resolve(path)
+	abs := Target(path)
 	st, err := os.Stat(abs)
 	held.Lock()
 	defer held.Unlock()
@@ -318,7 +314,7 @@ func (l *Lock) Close() error {
 func openLocked(path string) (*os.File, error) {
 	for range 10 {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			if err := clearLockFile(path, resolve(path)); err != nil {
+			if err := clearLockFile(path, Target(path)); err != nil {
 				return nil, err // taken, to be made by Replace: make nothing
 			}
 		}
@@ -334,7 +330,7 @@ func openLocked(path string) (*os.File, error) {
 			f.Close()
 			continue
 		}
-		if err := clearLockFile(path, resolve(path)); err != nil {
+		if err := clearLockFile(path, Target(path)); err != nil {
 			f.Close()
 			return nil, err
 		}
