@@ -111,7 +111,11 @@ func (b *Board) newPuller() *Puller { return b.NewPuller(b.sides(), nil) }
 // Cuts.Links of square s with the walls; -1 for a side that is a wall) and
 // walls (nil: none). The search reads both as they are at each Search.
 func (b *Board) NewPuller(links []int8, wall []bool) *Puller {
-	return &Puller{b: b, links: links, wall: wall, state: make([]int32, b.N*4), queue: make([]int32, 0, b.N*4)}
+	state := make([]int32, b.N*4)
+	for i := range state {
+		state[i] = Unreachable
+	}
+	return &Puller{b: b, links: links, wall: wall, state: state, queue: make([]int32, 0, b.N*4)}
 }
 
 // pull returns the least pulls from the goals in from to every square.
@@ -133,8 +137,8 @@ func (pl *Puller) pull(from []Square) []int32 {
 // pl that the next Search overwrites.
 func (pl *Puller) Search(from []Square) []int32 {
 	b, links, wall, state := pl.b, pl.links, pl.wall, pl.state
-	for i := range state {
-		state[i] = Unreachable
+	for _, st := range pl.queue { // only what the last search reached is set
+		state[st] = Unreachable
 	}
 	queue := pl.queue[:0]
 	for _, g := range from {
