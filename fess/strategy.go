@@ -2,7 +2,6 @@ package fess
 
 import (
 	"context"
-	"strings"
 
 	"soko/level"
 	"soko/search"
@@ -167,13 +166,4 @@ type advisor interface {
 // which use builds.
 type preparer interface {
 	prepare(e *engine)
-}
-
-// advisorNames returns the names of as, comma-separated.
-func advisorNames(as []advisor) string {
-	var names []string
-	for _, a := range as {
-		names = append(names, a.String())
-	}
-	return strings.Join(names, ", ")
 }

@@ -92,3 +92,12 @@ func TestOneRowStrategy(t *testing.T) {
 		t.Errorf("alone: %v by %q; want solved by throwaway", res.Status, res.Stats.Strategy)
 	}
 }
+
+// advisorNames returns the names of as, comma-separated.
+func advisorNames(as []advisor) string {
+	var names []string
+	for _, a := range as {
+		names = append(names, a.String())
+	}
+	return strings.Join(names, ", ")
+}

@@ -31,17 +31,17 @@ const (
 // entrant is a member in the rounds.
 type entrant struct {
 	Member
-	index                   int    // in Portfolio.Members, for the seed
-	solver                  Solver // the run-once member's solver; nil for a resumable one
-	weight                  float64
-	used                    float64 // its slices so far: seconds, or expansions without a time limit
-	stalls                  int     // slices in a row it stalled in
-	whole                   Budget  // its share of the budget, once it is set
-	until                   Budget  // the end of its next slice
-	started, running, ended bool
-	paused                  bool  // a resumable member between slices
-	stats                   Stats // as of its last slice
-	live                    Stats // the latest, progress events included
+	index            int    // in Portfolio.Members, for the seed
+	solver           Solver // the run-once member's solver; nil for a resumable one
+	weight           float64
+	used             float64 // its slices so far: seconds, or expansions without a time limit
+	stalls           int     // slices in a row it stalled in
+	whole            Budget  // its share of the budget, once it is set
+	until            Budget  // the end of its next slice
+	started, running bool
+	paused           bool  // a resumable member between slices
+	stats            Stats // as of its last slice
+	live             Stats // the latest, progress events included
 }
 
 // resumable reports whether e runs in slices.
@@ -209,17 +209,10 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 	}
 	if !m.resumable() {
 		part, all := rs.part(m)
-		var b Budget
+		b := rs.split(left, part, all)
 		var until time.Time
 		if total.Time > 0 {
-			b.Time = time.Duration(portion(int64(left.Time), part, all))
 			until = now.Add(b.Time)
-		}
-		if total.Nodes > 0 {
-			b.Nodes = portion(left.Nodes, part, all)
-		}
-		if total.Iterations > 0 {
-			b.Iterations = portion(left.Iterations, part, all)
 		}
 		if total.Memory > 0 {
 			b.Memory = max(total.Memory/int64(rs.parts(m)), 1)
@@ -257,16 +250,25 @@ func (rs *rounds) setWholes(left Budget) {
 			continue
 		}
 		part, _ := rs.part(m)
-		if rs.opts.Budget.Time > 0 {
-			m.whole.Time = time.Duration(float64(left.Time) * part)
-		}
-		if rs.opts.Budget.Nodes > 0 {
-			m.whole.Nodes = max(int64(float64(left.Nodes)*part), 1)
-		}
-		if rs.opts.Budget.Iterations > 0 {
-			m.whole.Iterations = max(int64(float64(left.Iterations)*part), 1)
-		}
+		m.whole = rs.split(left, part, false)
 	}
+}
+
+// split returns part of left (all of it with all) in each limit the run
+// has: time, nodes and iterations.
+func (rs *rounds) split(left Budget, part float64, all bool) Budget {
+	total := rs.opts.Budget
+	var b Budget
+	if total.Time > 0 {
+		b.Time = time.Duration(portion(int64(left.Time), part, all))
+	}
+	if total.Nodes > 0 {
+		b.Nodes = portion(left.Nodes, part, all)
+	}
+	if total.Iterations > 0 {
+		b.Iterations = portion(left.Iterations, part, all)
+	}
+	return b
 }
 
 // slice sets resumable member m's next slice (m.until) and returns its
@@ -433,7 +435,7 @@ func (rs *rounds) finish(o outcome) {
 	if m.paused {
 		rs.reweigh(m, o.pause)
 	} else {
-		m.weight, m.ended = 0, true // out of the rounds
+		m.weight = 0 // out of the rounds
 	}
 	rs.mu.Unlock()
 	if m.resumable() && o.err == nil {
