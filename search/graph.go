@@ -104,15 +104,9 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	if err != nil {
 		return nil, err
 	}
-	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize()), guard: solver.NewGuard(ctx, opts)}
+	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize())}
 	g.bestOnGoal = -1
-	g.guard.Best(g.drawBest)
-	g.guard.Describe(func() string { // the live view's caption of drawBest's board
-		if g.bestOnGoal < 0 {
-			return ""
-		}
-		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(b.Goals()))
-	})
+	g.watch(solver.NewGuard(ctx, opts))
 	if b.Impossible != "" || g.charge(b.Bytes()) {
 		return g, nil
 	}
@@ -120,6 +114,19 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	g.checker = deadlock.NewChecker(b, g.dead, on)
 	g.charge(g.checker.Bytes())
 	return g, nil
+}
+
+// watch makes guard the graph's budget guard, which draws the position
+// track kept in its progress events.
+func (g *pushGraph) watch(guard *solver.Guard) {
+	g.guard = guard
+	g.guard.Best(g.drawBest)
+	g.guard.Describe(func() string { // the live view's caption of drawBest's board
+		if g.bestOnGoal < 0 {
+			return ""
+		}
+		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(g.board.Goals()))
+	})
 }
 
 // matching builds the lower bound of the informed push searches under the
@@ -514,6 +521,16 @@ func (g *pushGraph) bytes() int64 {
 // depend on the position it was made in, and a move stored under symmetry
 // is in the frame of the image stored for its position.
 func (g *pushGraph) solution(id uint32) (solver.Result, error) {
+	pushes, err := g.pathTo(id)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return g.finish(pushes)
+}
+
+// pathTo rebuilds the pushes that lead from the start to state id, as
+// solution says.
+func (g *pushGraph) pathTo(id uint32) ([]sokoban.Push, error) {
 	var vias []uint32
 	for ln := g.links.At(int(id)); ln.parent != noParent; ln = g.links.At(int(ln.parent)) {
 		vias = append(vias, ln.via)
@@ -536,7 +553,7 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 		if v&viaRoom != 0 {
 			room := g.macros.RoomPath(p, box, d)
 			if room == nil {
-				return solver.Result{}, fmt.Errorf("%s: goal-room macro lost on replay", g.board.Level.Name())
+				return nil, fmt.Errorf("%s: goal-room macro lost on replay", g.board.Level.Name())
 			}
 			for _, m := range room {
 				p.Apply(m)
@@ -544,7 +561,7 @@ func (g *pushGraph) solution(id uint32) (solver.Result, error) {
 			pushes = append(pushes, room...)
 		}
 	}
-	return g.finish(pushes)
+	return pushes, nil
 }
 
 // finish expands a solution's pushes into moves and stamps the statistics.

@@ -142,6 +142,8 @@ func init() {
 			Params: []solver.Param{pushWParam, deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return WeightedAStar{} }},
 		{Name: "greedy", Summary: "greedy best-first over pushes on the matching bound",
 			Params: []solver.Param{deadlocks, piCorralParam, tunnelsParam, roomsParam(true)}, New: func() solver.Solver { return Greedy{} }},
+		{Name: "bigreedy", Summary: "greedy best-first over pushes and over pulls from the goals at once, meeting in one table",
+			Params: bigreedyParams(), New: func() solver.Solver { return BiGreedy{} }},
 		{Name: "fama", Summary: "greedy best-first over pushes with the FAMA heuristic (004 §3)",
 			Params: []solver.Param{deadlocksParam(famaDetectors), piCorralParam, tunnelsParam, roomsParam(false)}, New: func() solver.Solver { return FAMA{} }},
 		{Name: "idastar", Summary: "IDA* over pushes, matching bound, transposition table, move ordering (push-optimal)",

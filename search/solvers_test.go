@@ -17,7 +17,7 @@ import (
 func allSolvers(t *testing.T) map[string]solver.Solver {
 	t.Helper()
 	m := map[string]solver.Solver{}
-	for _, name := range []string{"bfs", "astar", "wastar-push", "greedy", "fama", "idastar", "dfs", "bfs-moves", "wastar"} {
+	for _, name := range []string{"bfs", "astar", "wastar-push", "greedy", "bigreedy", "fama", "idastar", "dfs", "bfs-moves", "wastar"} {
 		e, ok := solver.Lookup(name)
 		if !ok {
 			t.Fatalf("solver %s is not registered", name)

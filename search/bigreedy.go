@@ -1,0 +1,416 @@
+package search
+
+import (
+	"context"
+
+	"soko/heuristic"
+	"soko/internal/bucketq"
+	"soko/level"
+	"soko/sokoban"
+	"soko/solver"
+)
+
+// BiGreedy is a greedy best-first search over pushes from the start and
+// over pulls from the solved position at once, for small dense levels: the
+// two searches store their states in one table, keyed alike (the sorted
+// boxes and the canonical square of the player's region), so a state one
+// reaches that the other stored is where they meet, and the solution is
+// the forward path to it followed by the backward path reversed into
+// pushes (YASS's and Festival's meeting in the middle; research notes on
+// YASS). The forward search is greedy's (push graph with PI-corral pruning,
+// the tunnel and goal-room macros and the deadlock detectors), on the
+// matching bound or the simple one (each box's pushes to its nearest
+// goal, YASS's choice); the backward search pulls single boxes from one
+// root per player region around the packed goals, never onto a square no
+// lone box can be pushed to from a start square, on the simple bound
+// towards the start squares. Expansions alternate by a share parameter.
+type BiGreedy struct{}
+
+// The parameters of bigreedy besides the push graph's switches.
+var (
+	biBackParam = solver.Param{Name: "back", Kind: solver.Real, Default: "0.5", Min: 0, Max: 1,
+		Doc: "share of the expansions that go to the backward search over pulls (0: forward only, 1: backward only)"}
+	biMatchingParam = switchParam("matching", false,
+		"forward bound: the matching of boxes to goals (1) or each box's pushes to its nearest goal (0)")
+)
+
+// Solve implements solver.Solver.
+func (BiGreedy) Solve(ctx context.Context, l *level.Level, opts solver.Options) (solver.Result, error) {
+	s, res, ok, err := newBiSearch(ctx, l, opts)
+	if !ok {
+		return res, err
+	}
+	res, _, err = s.run(solver.Budget{}, nil)
+	return res, err
+}
+
+// Sides of a stored state: which search stored it.
+const (
+	biForward uint8 = iota
+	biBackward
+)
+
+// biSearch is one run of bigreedy: the push graph, whose store and links
+// both searches share (a backward state's link is the push that takes it to
+// its parent, one pull nearer the goals), per state which search stored
+// it and its depth there, and an open list per search.
+type biSearch struct {
+	g    *pushGraph
+	side []uint8
+	// depth is the pushes (pulls) from the start (a goal root): the
+	// tie-break among equal bounds, shallower first.
+	depth     []uint16
+	fwd, back bucketq.Queue
+	backShare float64
+	// lb is the matching bound, nil for the simple one (nearGoal).
+	lb       *heuristic.PushMatching
+	nearGoal []int32
+	// nearStart is per square the least pushes that take a lone box from
+	// a start square there, or Unreachable: the backward bound, and where
+	// a pulled box may not stop.
+	nearStart                 []int32
+	pushes                    []sokoban.Push
+	pulls                     []sokoban.Push // the backward expansion's pulls: box square and direction of the box's move
+	boxes                     []sokoban.Square
+	fwdExpanded, backExpanded int64
+	// fwdOpen and backOpen: the search still has states to expand.
+	// fwdCut and backCut: a move was dropped for passing maxDepth.
+	fwdOpen, backOpen bool
+	fwdCut, backCut   bool
+	// best is the least bound of a state the forward search expanded, and
+	// slicedBest its value when the running slice began (Pause.Improved).
+	best, slicedBest int32
+	// meet and meetBack are the pushes of the forward path and of the
+	// backward path of the solution (meet −1 until they met), for count.
+	meet, meetBack int
+}
+
+// newBiSearch prepares a bigreedy search of l: the push graph and its
+// moves, the bound, the roots of both searches. When it cannot start, ok is
+// false and res and err are what the search returns.
+func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *biSearch, res solver.Result, ok bool, err error) {
+	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
+	if !ok {
+		return nil, res, false, err
+	}
+	if g.pos.Solved() {
+		res, err := g.finish(nil)
+		return nil, res, false, err
+	}
+	s = &biSearch{g: g, best: -1, slicedBest: -1, meet: -1}
+	if s.backShare, err = opts.Real(biBackParam); err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	matching, err := opts.Bool(biMatchingParam)
+	if err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if err := g.setUpMoves(opts, true, true, true); err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if matching {
+		if s.lb, err = g.matching(); err != nil {
+			return nil, solver.Result{}, false, err
+		}
+	} else {
+		s.nearGoal = g.board.NearestGoal()
+		g.charge(4 * int64(g.board.N))
+	}
+	if st, ok := g.ready(); !ok {
+		return nil, g.stop(st), false, nil
+	}
+	g.region = sokoban.NewRegion(g.board)
+	s.nearStart = pushFrom(g.board, g.board.Start().BoxSquares())
+	if g.charge(g.region.Bytes() + 4*int64(g.board.N)) {
+		return nil, g.stop(g.halt), false, nil
+	}
+	if !s.roots() {
+		return nil, g.stop(solver.NoSolution), false, nil
+	}
+	return s, solver.Result{}, true, nil
+}
+
+// roots stores the start, queued for the forward search, and the solved
+// positions, one per region of the free squares around the packed goals,
+// queued for the backward one. It reports false when the start's bound
+// says it is unsolvable.
+func (s *biSearch) roots() bool {
+	g := s.g
+	start := g.addRoot()
+	s.side, s.depth = append(s.side, biForward), append(s.depth, 0)
+	h, ok := s.forwardBound(start)
+	if !ok {
+		return false
+	}
+	s.fwd.Push(queued(int(h)), 0, start)
+	s.fwdOpen = s.backShare < 1
+	p := g.board.PositionOf(g.board.Goals(), g.board.Start().Player())
+	covered := make([]bool, g.board.N)
+	for _, t := range g.board.Goals() {
+		covered[t] = true
+	}
+	for sq := sokoban.Square(0); int(sq) < g.board.N; sq++ {
+		if covered[sq] {
+			continue
+		}
+		p.SetPlayer(sq)
+		for t := sokoban.Square(0); int(t) < g.board.N; t++ {
+			covered[t] = covered[t] || p.Reachable(t)
+		}
+		g.key = p.Pack(g.key[:0])
+		id, fresh := g.store.Intern(g.key, p.Hash())
+		if !fresh { // the start is solved
+			continue
+		}
+		g.links.Append(link{noParent, 0})
+		g.stats.Stored++
+		s.side, s.depth = append(s.side, biBackward), append(s.depth, 0)
+		if h, ok := s.backwardBound(p); ok {
+			s.back.Push(queued(int(h)), 0, id)
+			s.backOpen = s.backShare > 0
+		}
+	}
+	return true
+}
+
+// forwardBound rates the working position, state id, for the forward
+// search: false when the matching finds no assignment of boxes to goals.
+func (s *biSearch) forwardBound(id uint32) (int32, bool) {
+	if s.lb != nil {
+		return s.lb.SetBase(s.g.pos, id)
+	}
+	return s.simpleBound(s.g.pos, s.nearGoal)
+}
+
+// backwardBound rates position p for the backward search: the pushes that
+// take each box there from its nearest start square, alone; false when a
+// box stands where none can come from.
+func (s *biSearch) backwardBound(p *sokoban.Position) (int32, bool) {
+	return s.simpleBound(p, s.nearStart)
+}
+
+// simpleBound sums dist over the boxes of p; false when one is
+// Unreachable.
+func (s *biSearch) simpleBound(p *sokoban.Position, dist []int32) (int32, bool) {
+	h := int32(0)
+	for _, b := range p.BoxSquares() {
+		d := dist[b]
+		if d == sokoban.Unreachable {
+			return 0, false
+		}
+		h += d
+	}
+	return h, true
+}
+
+// run expands states, by turns of the two searches, until a solution, a
+// proof that there is none, the budget's end, or the end of a slice (until:
+// expansions of the whole search, and own time by own; zero: none), where
+// it pauses (paused true) and can be run on.
+func (s *biSearch) run(until solver.Budget, own func() bool) (res solver.Result, paused bool, err error) {
+	g := s.g
+	for {
+		if until.Nodes > 0 && g.stats.Expanded >= until.Nodes || own != nil && g.stats.Expanded%64 == 0 && own() {
+			return solver.Result{}, true, nil
+		}
+		if !s.fwdOpen && !s.backOpen {
+			s.count()
+			return g.stop(s.exhausted()), false, nil
+		}
+		if st, stop := g.tick(s.bytes()); stop {
+			s.count()
+			return g.stop(st), false, nil
+		}
+		var met bool
+		var pushes []sokoban.Push
+		if s.backward() {
+			met, pushes, err = s.expandBackward()
+		} else {
+			met, pushes, err = s.expandForward()
+		}
+		switch {
+		case err != nil:
+			return solver.Result{}, false, err
+		case met:
+			s.count()
+			res, err := g.finish(pushes)
+			return res, false, err
+		case g.halt != solver.Solved:
+			s.count()
+			return g.stop(g.halt), false, nil
+		}
+	}
+}
+
+// The counts of bigreedy (solver.Stats.Counts): each search's expansions,
+// and in a solution the pushes of the forward path and of the backward
+// path at the meeting.
+const (
+	biForwardCount     = "bigreedy.forward"
+	biBackwardCount    = "bigreedy.backward"
+	biMeetForwardCount = "bigreedy.meet.forward"
+	biMeetBackCount    = "bigreedy.meet.backward"
+)
+
+// count writes each search's expansions into the statistics.
+func (s *biSearch) count() {
+	if s.g.stats.Counts == nil {
+		s.g.stats.Counts = map[string]int64{}
+	}
+	s.g.stats.Counts[biForwardCount] = s.fwdExpanded
+	s.g.stats.Counts[biBackwardCount] = s.backExpanded
+	if s.meet >= 0 {
+		s.g.stats.Counts[biMeetForwardCount] = int64(s.meet)
+		s.g.stats.Counts[biMeetBackCount] = int64(s.meetBack)
+	}
+}
+
+// backward reports whether the next expansion is the backward search's:
+// by the share, while both have states to expand.
+func (s *biSearch) backward() bool {
+	switch {
+	case !s.backOpen:
+		return false
+	case !s.fwdOpen:
+		return true
+	}
+	return float64(s.backExpanded) < s.backShare*float64(s.fwdExpanded+s.backExpanded+1)
+}
+
+// exhausted is the status once neither search has states left: a proof
+// of no solution when one of them pruned soundly only. The forward search
+// did unless a goal-room macro moved a box (it fixes a packing order) or a
+// path passed maxDepth; the backward search pulls every box that can be
+// pulled, dropping only states the start cannot reach, unless a path
+// passed maxDepth, and it must have run (a share above 0).
+func (s *biSearch) exhausted() solver.Status {
+	switch {
+	case s.backShare < 1 && !s.g.roomMoved && !s.fwdCut:
+		return solver.NoSolution
+	case s.backShare > 0 && !s.backCut:
+		return solver.NoSolution
+	case s.fwdCut || s.backCut:
+		return solver.DepthLimit
+	}
+	return solver.GaveUp
+}
+
+// bytes returns the memory the search holds beyond the graph's.
+func (s *biSearch) bytes() int64 {
+	return int64(cap(s.side)) + 2*int64(cap(s.depth)) + s.fwd.Bytes() + s.back.Bytes()
+}
+
+// expandForward expands the forward search's next state: every push (with
+// the macros) to a state not stored before is stored and queued on its
+// bound; one to a state the backward search stored is the meeting, and
+// pushes is then the whole solution.
+func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) {
+	g := s.g
+	id, h, ok := s.fwd.Pop()
+	if !ok {
+		s.fwdOpen = false
+		return false, nil, nil
+	}
+	g.pos.Unpack(g.store.Key(id))
+	g.track()
+	g.stats.Expanded++
+	s.fwdExpanded++
+	if s.best < 0 || int32(h) < s.best {
+		s.best = int32(h)
+	}
+	if s.lb != nil {
+		s.lb.SetBase(g.pos, id)
+	}
+	s.pushes = g.candidates(s.pushes[:0])
+	for _, m := range s.pushes {
+		if st, stop := g.pulse(); stop {
+			g.halt = st
+			return false, nil, nil
+		}
+		mv := g.pushMacro(m)
+		if mv.steps == 0 {
+			continue
+		}
+		depth := int(s.depth[id]) + mv.pushes()
+		if depth > maxDepth {
+			s.fwdCut = true
+			g.undoMacro(mv)
+			continue
+		}
+		child, fresh := g.addMove(id, mv)
+		if !fresh {
+			if s.side[child] == biBackward {
+				last := g.appendPushes(nil, mv) // before pathTo's replay reuses the macro's scratch
+				pushes, err = g.pathTo(id)
+				pushes = append(pushes, last...)
+				return true, s.backPath(pushes, child), err
+			}
+			g.undoMacro(mv)
+			continue
+		}
+		s.side, s.depth = append(s.side, biForward), append(s.depth, uint16(depth))
+		if g.pos.Solved() { // every solved state is a backward root: a guard only
+			pushes, err = g.pathTo(child)
+			return true, pushes, err
+		}
+		var ch int32
+		if s.lb != nil {
+			if ch, ok = s.lb.Child(g.pos); ok {
+				s.lb.Keep(child)
+			}
+		} else {
+			ch, ok = s.simpleBound(g.pos, s.nearGoal)
+		}
+		if ok {
+			s.fwd.Push(queued(int(ch)), depth, child)
+		}
+		g.undoMacro(mv)
+	}
+	return false, nil, nil
+}
+
+// backPath appends to pushes the pushes that take backward state id to
+// the solved position: the link of each state on the way to its root.
+func (s *biSearch) backPath(pushes []sokoban.Push, id uint32) []sokoban.Push {
+	s.meet = len(pushes)
+	for ln := s.g.links.At(int(id)); ln.parent != noParent; ln = s.g.links.At(int(ln.parent)) {
+		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(ln.via >> 2 & 0xffff), Dir: sokoban.Dir(ln.via & 3)})
+	}
+	s.meetBack = len(pushes) - s.meet
+	return pushes
+}
+
+// pushFrom returns per square the least pushes that take a lone box there
+// from the nearest of the squares in from, with the player anywhere behind
+// it (a relaxation: the player's way round is not checked), or
+// Unreachable: a square no box can reach.
+func pushFrom(b *sokoban.Board, from []sokoban.Square) []int32 {
+	dist := make([]int32, b.N)
+	for i := range dist {
+		dist[i] = sokoban.Unreachable
+	}
+	queue := make([]sokoban.Square, 0, b.N)
+	for _, sq := range from {
+		if dist[sq] != 0 {
+			dist[sq] = 0
+			queue = append(queue, sq)
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		sq := queue[head]
+		for d := range sokoban.Dirs {
+			to, behind := b.Next(sq, d), b.Next(sq, d^1)
+			if to < 0 || behind < 0 || dist[to] != sokoban.Unreachable {
+				continue
+			}
+			dist[to] = dist[sq] + 1
+			queue = append(queue, to)
+		}
+	}
+	return dist
+}
+
+// bigreedyParams are bigreedy's parameters.
+func bigreedyParams() []solver.Param {
+	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true)}
+}

@@ -1,0 +1,70 @@
+package search
+
+import "soko/sokoban"
+
+// expandBackward expands the backward search's next state: every pull of
+// one box one square (the box moves towards the player, who steps back
+// one more square) to a state not stored before is stored, linked by the
+// push that undoes the pull, and queued on the backward bound; a pull
+// that stops a box where no box can come from is not made (the start
+// cannot reach that state, nor, since pushes lead on from it only to
+// states pulls lead back to it from, any state pulled from it). A pull to
+// a state the forward search stored is the meeting, and pushes is then the
+// whole solution.
+func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error) {
+	g := s.g
+	id, _, ok := s.back.Pop()
+	if !ok {
+		s.backOpen = false
+		return false, nil, nil
+	}
+	p, b := g.pos, g.board
+	p.Unpack(g.store.Key(id))
+	g.stats.Expanded++
+	s.backExpanded++
+	h, _ := s.backwardBound(p)
+	p.Reach()
+	s.pulls = s.pulls[:0]
+	for _, sq := range p.BoxSquares() {
+		for d := range sokoban.Dirs {
+			to := b.Next(sq, d)
+			if to < 0 || p.HasBox(to) || !p.Reachable(to) || s.nearStart[to] == sokoban.Unreachable {
+				continue
+			}
+			if back := b.Next(to, d); back >= 0 && !p.HasBox(back) {
+				s.pulls = append(s.pulls, sokoban.Push{Box: sq, Dir: d})
+			}
+		}
+	}
+	depth := int(s.depth[id]) + 1
+	if depth > maxDepth {
+		s.backCut = s.backCut || len(s.pulls) > 0
+		return false, nil, nil
+	}
+	for _, m := range s.pulls {
+		if st, stop := g.pulse(); stop {
+			g.halt = st
+			return false, nil, nil
+		}
+		to := p.Apply(m) // the box moves as pulled; the player stands behind it
+		p.SetPlayer(b.Next(to, m.Dir))
+		g.stats.Generated++
+		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
+		g.key = p.Pack(g.key[:0])
+		child, fresh := g.store.Intern(g.key, p.Hash())
+		switch {
+		case fresh:
+			g.links.Append(link{id, viaOf(undo, 1)})
+			g.stats.Stored++
+			s.side, s.depth = append(s.side, biBackward), append(s.depth, uint16(depth))
+			ch := h - s.nearStart[m.Box] + s.nearStart[to]
+			s.back.Push(queued(int(ch)), depth, child)
+		case s.side[child] == biForward:
+			pushes, err = g.pathTo(child)
+			pushes = append(pushes, undo)
+			return true, s.backPath(pushes, id), err
+		}
+		p.Apply(undo)
+	}
+	return false, nil, nil
+}
