@@ -106,6 +106,20 @@ func (greedySearch) member(*strategy, map[string]string, bool) solver.Member {
 
 func (greedySearch) String() string { return "greedy (package search)" }
 
+// biGreedySearch is package search's bigreedy, the greedy searches over
+// pushes from the start and over pulls from the goals meeting in one
+// table, for small dense levels: resumed slice after slice in the rounds
+// (search.BiGreedyMember), on its own defaults. It says no solution only
+// when one of its searches exhausted its graph with sound pruning only,
+// a proof.
+type biGreedySearch struct{}
+
+func (biGreedySearch) member(*strategy, map[string]string, bool) solver.Member {
+	return solver.Member{Resumable: &search.BiGreedyMember{}, Exhaustive: true}
+}
+
+func (biGreedySearch) String() string { return "bigreedy (package search)" }
+
 // focus says when a strategy's cell loop focuses (engine.focusing).
 type focus uint8
 

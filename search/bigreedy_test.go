@@ -10,6 +10,7 @@ import (
 	"soko/internal/testlevel"
 	"soko/level"
 	"soko/solver"
+	"soko/verify"
 )
 
 // runBiGreedy runs bigreedy on l with params under budget b, through
@@ -128,4 +129,44 @@ func randomRoom(rng *rand.Rand) string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// TestBiGreedySlicesAsOneRun: bigreedy run in slices of a hundred
+// expansions, paused and resumed (BiGreedyMember), searches exactly as one
+// run at the same node budget: the same status, counts and solution.
+func TestBiGreedySlicesAsOneRun(t *testing.T) {
+	for _, tc := range []struct {
+		spec  string
+		nodes int64
+	}{{"microban:105", 20_000}, {"microban:153", 5_000}, {"xsokoban90:5", 3_000}} {
+		l := testlevel.Resolve(t, tc.spec)[0]
+		budget := solver.Budget{Nodes: tc.nodes}
+		whole := runBiGreedy(t, l, nil, budget)
+		m := &BiGreedyMember{}
+		var sliced solver.Result
+		slices := 0
+		for until := int64(100); ; until += 100 {
+			res, pause, err := m.Slice(context.Background(), l, solver.Options{Budget: budget}, solver.Slice{Whole: budget, Until: solver.Budget{Nodes: until}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices++
+			if !pause.Paused {
+				sliced = res
+				break
+			}
+		}
+		t.Logf("%s: %v after %d expansions, %d slices", tc.spec, sliced.Status, sliced.Stats.Expanded, slices)
+		if slices < 2 {
+			t.Errorf("%s: one slice only", tc.spec)
+		}
+		if sliced.Status == solver.Solved && !verify.Replay(l, sliced.Moves).Solved {
+			t.Errorf("%s: the sliced run's solution does not solve the level", tc.spec)
+		}
+		w, s := whole.Stats, sliced.Stats
+		if whole.Status != sliced.Status || level.FormatLURD(whole.Moves) != level.FormatLURD(sliced.Moves) || w.Expanded != s.Expanded || w.Generated != s.Generated || w.Stored != s.Stored {
+			t.Errorf("%s: one run %v %d pushes, %d/%d/%d; in %d slices %v %d pushes, %d/%d/%d", tc.spec,
+				whole.Status, whole.Pushes, w.Expanded, w.Generated, w.Stored, slices, sliced.Status, sliced.Pushes, s.Expanded, s.Generated, s.Stored)
+		}
+	}
 }

@@ -1,0 +1,66 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"soko/level"
+	"soko/solver"
+)
+
+// BiGreedyMember is bigreedy as a member the rounds run in slices
+// (solver.Resumable): its search, with both open lists and the shared
+// table, is kept between slices and goes on where it paused, so a run in
+// slices searches exactly as one in one go (TestBiGreedySlicesAsOneRun).
+// It holds one search of one level: make one per run.
+type BiGreedyMember struct {
+	s      *biSearch
+	before time.Duration // its own time in the slices before the running one
+}
+
+// Slice implements solver.Resumable. The first slice sets the search up
+// under opts (the run's budget left); the share, sl.Whole, sizes nothing:
+// the search has no schedule of its own.
+func (m *BiGreedyMember) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
+	guard := solver.NewGuard(ctx, opts)
+	if m.s == nil {
+		s, res, ok, err := newBiSearch(ctx, l, opts)
+		if !ok {
+			return res, solver.Pause{}, err
+		}
+		m.s, m.before = s, 0
+	}
+	s := m.s
+	s.g.watch(guard)
+	own := func() bool { return sl.Until.Time > 0 && m.before+guard.Elapsed() >= sl.Until.Time }
+	res, paused, err := s.run(sl.Until, own)
+	if err != nil || !paused {
+		m.s = nil
+		res.Stats.Elapsed += m.before
+		return res, solver.Pause{}, err
+	}
+	m.before += guard.Elapsed()
+	improved := s.slicedBest < 0 || s.best >= 0 && s.best < s.slicedBest
+	s.slicedBest = s.best
+	st := solver.TimeLimit
+	if sl.Until.Nodes > 0 && s.g.stats.Expanded >= sl.Until.Nodes {
+		st = solver.NodeLimit
+	}
+	s.count()
+	stats := s.g.stats
+	stats.Bytes = s.g.bytes() + s.bytes()
+	stats.Elapsed = m.before
+	return solver.Result{Status: st, Stats: stats}, solver.Pause{Paused: true, Improved: improved, Stalled: !improved}, nil
+}
+
+// End implements solver.Resumable: it ends the paused search with st.
+func (m *BiGreedyMember) End(st solver.Status) solver.Stats {
+	if m.s == nil {
+		return solver.Stats{}
+	}
+	m.s.count()
+	stats := m.s.g.stop(st).Stats
+	stats.Elapsed = m.before
+	m.s = nil
+	return stats
+}
