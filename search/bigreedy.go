@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 
+	"soko/deadlock"
 	"soko/heuristic"
 	"soko/internal/bucketq"
 	"soko/level"
@@ -30,7 +31,11 @@ type BiGreedy struct{}
 var (
 	biBackParam = solver.Param{Name: "back", Kind: solver.Real, Default: "0.5", Min: 0, Max: 1,
 		Doc: "share of the expansions that go to the backward search over pulls (0: forward only, 1: backward only)"}
-	biMatchingParam = switchParam("matching", false,
+	biFrozenGoalsParam   = switchParam("frozengoals", false, "prune frozen-goal deadlocks in the forward search")
+	biExpandCorralsParam = switchParam("expandcorrals", false, "look for corral deadlocks in each state the forward search expands")
+	biBackMatchingParam  = switchParam("backmatching", false, "backward bound: the matching of boxes to start squares (1) or each box's pushes from its nearest start square (0)")
+	biPlanParam          = switchParam("plan", false, "forward bound: goals packed in the order of a packing plan peeled from the solved position, then the other boxes' pushes to the goals left")
+	biMatchingParam      = switchParam("matching", false,
 		"forward bound: the matching of boxes to goals (1) or each box's pushes to its nearest goal (0)")
 )
 
@@ -65,6 +70,15 @@ type biSearch struct {
 	// lb is the matching bound, nil for the simple one (nearGoal).
 	lb       *heuristic.PushMatching
 	nearGoal []int32
+	// plan, when set, rates the forward search's positions instead
+	// (packingPlan).
+	plan *packingPlan
+	// corrals, when set, drops each forward state with a dead corral
+	// when it is expanded.
+	corrals *deadlock.Corrals
+	// backLB, when set, is the backward search's bound instead of the
+	// sum of nearStart (startMatching).
+	backLB *heuristic.PushMatching
 	// nearStart is per square the least pushes that take a lone box from
 	// a start square there, or Unreachable: the backward bound, and where
 	// a pulled box may not stop.
@@ -108,6 +122,16 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 	if err := g.setUpMoves(opts, true, true, true); err != nil {
 		return nil, solver.Result{}, false, err
 	}
+	if err := s.setUpDetectors(opts); err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	usePlan, err := opts.Bool(biPlanParam)
+	if err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if usePlan {
+		s.plan = newPackingPlan(g.board)
+	}
 	if matching {
 		if s.lb, err = g.matching(); err != nil {
 			return nil, solver.Result{}, false, err
@@ -121,6 +145,16 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 	}
 	g.region = sokoban.NewRegion(g.board)
 	s.nearStart = pushFrom(g.board, g.board.Start().BoxSquares())
+	backMatching, err := opts.Bool(biBackMatchingParam)
+	if err != nil {
+		return nil, solver.Result{}, false, err
+	}
+	if backMatching {
+		s.backLB = startMatching(g.board)
+		if g.charge(s.backLB.Bytes()) {
+			return nil, g.stop(g.halt), false, nil
+		}
+	}
 	if g.charge(g.region.Bytes() + 4*int64(g.board.N)) {
 		return nil, g.stop(g.halt), false, nil
 	}
@@ -128,6 +162,30 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 		return nil, g.stop(solver.NoSolution), false, nil
 	}
 	return s, solver.Result{}, true, nil
+}
+
+// setUpDetectors reads the switches of the forward search's detectors
+// besides the deadlocks list: the frozen-goal pruning, on boards where it
+// is cheap enough (maxFrozenGoalsWork), and the corral check of each
+// state expanded (bestFirstConfig.expandCorrals says why there).
+func (s *biSearch) setUpDetectors(opts solver.Options) error {
+	g := s.g
+	frozen, err := opts.Bool(biFrozenGoalsParam)
+	if err != nil {
+		return err
+	}
+	if n := int64(g.board.N); frozen && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
+		g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
+	}
+	corrals, err := opts.Bool(biExpandCorralsParam)
+	if err != nil {
+		return err
+	}
+	if corrals {
+		s.corrals = deadlock.NewCorrals(g.board, g.dead)
+		s.corrals.FirstNodes = expandCorralNodes
+	}
+	return nil
 }
 
 // roots stores the start, queued for the forward search, and the solved
@@ -176,6 +234,9 @@ func (s *biSearch) roots() bool {
 // forwardBound rates the working position, state id, for the forward
 // search: false when the matching finds no assignment of boxes to goals.
 func (s *biSearch) forwardBound(id uint32) (int32, bool) {
+	if s.plan != nil {
+		return s.plan.bound(s.g.pos)
+	}
 	if s.lb != nil {
 		return s.lb.SetBase(s.g.pos, id)
 	}
@@ -186,7 +247,22 @@ func (s *biSearch) forwardBound(id uint32) (int32, bool) {
 // take each box there from its nearest start square, alone; false when a
 // box stands where none can come from.
 func (s *biSearch) backwardBound(p *sokoban.Position) (int32, bool) {
+	if s.backLB != nil {
+		return s.backLB.Bound(p)
+	}
 	return s.simpleBound(p, s.nearStart)
+}
+
+// startMatching returns the backward search's matching bound: boxes
+// matched to distinct start squares, each pair costing the relaxed pushes
+// (pushFrom) from the start square to the box. A position with no such
+// matching cannot be reached from the start.
+func startMatching(b *sokoban.Board) *heuristic.PushMatching {
+	var rows [][]int32
+	for _, s := range b.Start().BoxSquares() {
+		rows = append(rows, pushFrom(b, []sokoban.Square{s}))
+	}
+	return heuristic.NewPushMatching(b, rows)
 }
 
 // simpleBound sums dist over the boxes of p; false when one is
@@ -318,7 +394,10 @@ func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) 
 	if s.best < 0 || int32(h) < s.best {
 		s.best = int32(h)
 	}
-	if s.lb != nil {
+	if s.corrals != nil && s.corrals.Dead(g.pos) {
+		return false, nil, nil
+	}
+	if s.lb != nil && s.plan == nil {
 		s.lb.SetBase(g.pos, id)
 	}
 	s.pushes = g.candidates(s.pushes[:0])
@@ -354,7 +433,9 @@ func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) 
 			return true, pushes, err
 		}
 		var ch int32
-		if s.lb != nil {
+		if s.plan != nil {
+			ch, ok = s.plan.bound(g.pos)
+		} else if s.lb != nil {
 			if ch, ok = s.lb.Child(g.pos); ok {
 				s.lb.Keep(child)
 			}
@@ -412,5 +493,5 @@ func pushFrom(b *sokoban.Board, from []sokoban.Square) []int32 {
 
 // bigreedyParams are bigreedy's parameters.
 func bigreedyParams() []solver.Param {
-	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true)}
+	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biExpandCorralsParam, biPlanParam, biBackMatchingParam}
 }

@@ -23,6 +23,9 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 	g.stats.Expanded++
 	s.backExpanded++
 	h, _ := s.backwardBound(p)
+	if s.backLB != nil {
+		s.backLB.SetBase(p, id)
+	}
 	p.Reach()
 	s.pulls = s.pulls[:0]
 	for _, sq := range p.BoxSquares() {
@@ -57,8 +60,13 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 			g.links.Append(link{id, viaOf(undo, 1)})
 			g.stats.Stored++
 			s.side, s.depth = append(s.side, biBackward), append(s.depth, uint16(depth))
-			ch := h - s.nearStart[m.Box] + s.nearStart[to]
-			s.back.Push(queued(int(ch)), depth, child)
+			ch, ok := h-s.nearStart[m.Box]+s.nearStart[to], true
+			if s.backLB != nil {
+				ch, ok = s.backLB.Child(p)
+			}
+			if ok {
+				s.back.Push(queued(int(ch)), depth, child)
+			}
 		case s.side[child] == biForward:
 			pushes, err = g.pathTo(child)
 			pushes = append(pushes, undo)
