@@ -18,24 +18,25 @@ import (
 // reaches that the other stored is where they meet, and the solution is
 // the forward path to it followed by the backward path reversed into
 // pushes (YASS's and Festival's meeting in the middle; research notes on
-// YASS). The forward search is greedy's (push graph with PI-corral pruning,
-// the tunnel and goal-room macros and the deadlock detectors), on the
-// matching bound or the simple one (each box's pushes to its nearest
-// goal, YASS's choice); the backward search pulls single boxes from one
+// YASS). The forward search is greedy's (push graph with PI-corral
+// pruning, the tunnel and goal-room macros and the deadlock detectors), on
+// the matching bound or the simple one (each box's pushes to its nearest
+// goal, YASS's choice). The backward search pulls single boxes from one
 // root per player region around the packed goals, never onto a square no
-// lone box can be pushed to from a start square, on the simple bound
-// towards the start squares. Expansions alternate by a share parameter.
+// lone box can be pushed to from a start square, on the matching of boxes
+// to start squares or the simple bound towards them, deeper states first
+// among equals. Expansions alternate by a share parameter.
 type BiGreedy struct{}
 
 // The parameters of bigreedy besides the push graph's switches.
 var (
-	biBackParam = solver.Param{Name: "back", Kind: solver.Real, Default: "0.5", Min: 0, Max: 1,
+	biBackParam = solver.Param{Name: "back", Kind: solver.Real, Default: "0.9", Min: 0, Max: 1,
 		Doc: "share of the expansions that go to the backward search over pulls (0: forward only, 1: backward only)"}
-	biFrozenGoalsParam   = switchParam("frozengoals", false, "prune frozen-goal deadlocks in the forward search")
-	biExpandCorralsParam = switchParam("expandcorrals", false, "look for corral deadlocks in each state the forward search expands")
-	biBackMatchingParam  = switchParam("backmatching", false, "backward bound: the matching of boxes to start squares (1) or each box's pushes from its nearest start square (0)")
-	biPlanParam          = switchParam("plan", false, "forward bound: goals packed in the order of a packing plan peeled from the solved position, then the other boxes' pushes to the goals left")
-	biMatchingParam      = switchParam("matching", false,
+	biFrozenGoalsParam  = switchParam("frozengoals", false, "prune frozen-goal deadlocks in the forward search")
+	biBackMatchingParam = switchParam("backmatching", true, "backward bound: the matching of boxes to start squares (1) or each box's pushes from its nearest start square (0)")
+	biBackFreezeParam   = switchParam("backfreeze", false, "the backward search drops a position where a box off the start squares can never be pulled again")
+	biBackDeepParam     = switchParam("backdeep", true, "backward ties to the deeper state (0: to the shallower)")
+	biMatchingParam     = switchParam("matching", true,
 		"forward bound: the matching of boxes to goals (1) or each box's pushes to its nearest goal (0)")
 )
 
@@ -63,19 +64,20 @@ type biSearch struct {
 	g    *pushGraph
 	side []uint8
 	// depth is the pushes (pulls) from the start (a goal root): the
-	// tie-break among equal bounds, shallower first.
+	// tie-break among equal bounds (backTie says which first).
 	depth     []uint16
 	fwd, back bucketq.Queue
 	backShare float64
 	// lb is the matching bound, nil for the simple one (nearGoal).
 	lb       *heuristic.PushMatching
 	nearGoal []int32
-	// plan, when set, rates the forward search's positions instead
-	// (packingPlan).
-	plan *packingPlan
-	// corrals, when set, drops each forward state with a dead corral
-	// when it is expanded.
-	corrals *deadlock.Corrals
+	// underTest, when set, marks the boxes under test of pullFrozen,
+	// which the backward search then runs on each box it pulls; pullDead
+	// counts the pulls it dropped.
+	underTest []bool
+	pullDead  int64
+	// backDeep: the backward search's ties go to the deeper state.
+	backDeep bool
 	// backLB, when set, is the backward search's bound instead of the
 	// sum of nearStart (startMatching).
 	backLB *heuristic.PushMatching
@@ -85,23 +87,23 @@ type biSearch struct {
 	nearStart                 []int32
 	pushes                    []sokoban.Push
 	pulls                     []sokoban.Push // the backward expansion's pulls: box square and direction of the box's move
-	boxes                     []sokoban.Square
 	fwdExpanded, backExpanded int64
 	// fwdOpen and backOpen: the search still has states to expand.
 	// fwdCut and backCut: a move was dropped for passing maxDepth.
 	fwdOpen, backOpen bool
 	fwdCut, backCut   bool
-	// best is the least bound of a state the forward search expanded, and
-	// slicedBest its value when the running slice began (Pause.Improved).
-	best, slicedBest int32
+	// best is per search (forward, backward) the least bound of a state
+	// it expanded, −1 before any, and slicedBest its value when the
+	// running slice began (Pause.Improved).
+	best, slicedBest [2]int32
 	// meet and meetBack are the pushes of the forward path and of the
 	// backward path of the solution (meet −1 until they met), for count.
 	meet, meetBack int
 }
 
 // newBiSearch prepares a bigreedy search of l: the push graph and its
-// moves, the bound, the roots of both searches. When it cannot start, ok is
-// false and res and err are what the search returns.
+// moves, the bounds, the roots of both searches. When it cannot start, ok
+// is false and res and err are what the search returns.
 func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *biSearch, res solver.Result, ok bool, err error) {
 	g, res, ok, err := startGraph(ctx, l, opts, defaultDetectors)
 	if !ok {
@@ -111,52 +113,12 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 		res, err := g.finish(nil)
 		return nil, res, false, err
 	}
-	s = &biSearch{g: g, best: -1, slicedBest: -1, meet: -1}
-	if s.backShare, err = opts.Real(biBackParam); err != nil {
+	s = &biSearch{g: g, best: [2]int32{-1, -1}, slicedBest: [2]int32{-1, -1}, meet: -1}
+	if err := s.setUp(opts); err != nil {
 		return nil, solver.Result{}, false, err
 	}
-	matching, err := opts.Bool(biMatchingParam)
-	if err != nil {
-		return nil, solver.Result{}, false, err
-	}
-	if err := g.setUpMoves(opts, true, true, true); err != nil {
-		return nil, solver.Result{}, false, err
-	}
-	if err := s.setUpDetectors(opts); err != nil {
-		return nil, solver.Result{}, false, err
-	}
-	usePlan, err := opts.Bool(biPlanParam)
-	if err != nil {
-		return nil, solver.Result{}, false, err
-	}
-	if usePlan {
-		s.plan = newPackingPlan(g.board)
-	}
-	if matching {
-		if s.lb, err = g.matching(); err != nil {
-			return nil, solver.Result{}, false, err
-		}
-	} else {
-		s.nearGoal = g.board.NearestGoal()
-		g.charge(4 * int64(g.board.N))
-	}
-	if st, ok := g.ready(); !ok {
+	if st, ok := g.ready(); !ok { // the budget ran out building the tables
 		return nil, g.stop(st), false, nil
-	}
-	g.region = sokoban.NewRegion(g.board)
-	s.nearStart = pushFrom(g.board, g.board.Start().BoxSquares())
-	backMatching, err := opts.Bool(biBackMatchingParam)
-	if err != nil {
-		return nil, solver.Result{}, false, err
-	}
-	if backMatching {
-		s.backLB = startMatching(g.board)
-		if g.charge(s.backLB.Bytes()) {
-			return nil, g.stop(g.halt), false, nil
-		}
-	}
-	if g.charge(g.region.Bytes() + 4*int64(g.board.N)) {
-		return nil, g.stop(g.halt), false, nil
 	}
 	if !s.roots() {
 		return nil, g.stop(solver.NoSolution), false, nil
@@ -164,27 +126,50 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 	return s, solver.Result{}, true, nil
 }
 
-// setUpDetectors reads the switches of the forward search's detectors
-// besides the deadlocks list: the frozen-goal pruning, on boards where it
-// is cheap enough (maxFrozenGoalsWork), and the corral check of each
-// state expanded (bestFirstConfig.expandCorrals says why there).
-func (s *biSearch) setUpDetectors(opts solver.Options) error {
+// setUp reads the parameters and builds what they turn on: the macros'
+// tables, the frozen-goal pruning (on boards where it is cheap enough,
+// maxFrozenGoalsWork), the forward and backward bounds. It returns early,
+// without an error, when the budget runs out (g.ready then says so).
+func (s *biSearch) setUp(opts solver.Options) error {
 	g := s.g
-	frozen, err := opts.Bool(biFrozenGoalsParam)
-	if err != nil {
+	var matching, frozen, backMatching, backFreeze bool
+	var err error
+	if s.backShare, err = opts.Real(biBackParam); err != nil {
+		return err
+	}
+	for _, sw := range []struct {
+		p  solver.Param
+		on *bool
+	}{{biMatchingParam, &matching}, {biFrozenGoalsParam, &frozen}, {biBackMatchingParam, &backMatching}, {biBackFreezeParam, &backFreeze}, {biBackDeepParam, &s.backDeep}} {
+		if *sw.on, err = opts.Bool(sw.p); err != nil {
+			return err
+		}
+	}
+	if err := g.setUpMoves(opts, true, true, true); err != nil {
 		return err
 	}
 	if n := int64(g.board.N); frozen && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
 		g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
 	}
-	corrals, err := opts.Bool(biExpandCorralsParam)
-	if err != nil {
-		return err
+	if backFreeze {
+		s.underTest = make([]bool, g.board.N)
 	}
-	if corrals {
-		s.corrals = deadlock.NewCorrals(g.board, g.dead)
-		s.corrals.FirstNodes = expandCorralNodes
+	if matching {
+		if s.lb, err = g.matching(); err != nil || s.lb == nil {
+			return err // without the bound the budget ran out: ready says so
+		}
+	} else if s.nearGoal = g.board.NearestGoal(); g.charge(4 * int64(g.board.N)) {
+		return nil
 	}
+	s.nearStart = pushFrom(g.board, g.board.Start().BoxSquares())
+	if backMatching {
+		s.backLB = startMatching(g.board)
+		if g.charge(s.backLB.Bytes()) {
+			return nil
+		}
+	}
+	g.region = sokoban.NewRegion(g.board)
+	g.charge(g.region.Bytes() + 4*int64(g.board.N))
 	return nil
 }
 
@@ -234,9 +219,6 @@ func (s *biSearch) roots() bool {
 // forwardBound rates the working position, state id, for the forward
 // search: false when the matching finds no assignment of boxes to goals.
 func (s *biSearch) forwardBound(id uint32) (int32, bool) {
-	if s.plan != nil {
-		return s.plan.bound(s.g.pos)
-	}
 	if s.lb != nil {
 		return s.lb.SetBase(s.g.pos, id)
 	}
@@ -319,13 +301,15 @@ func (s *biSearch) run(until solver.Budget, own func() bool) (res solver.Result,
 }
 
 // The counts of bigreedy (solver.Stats.Counts): each search's expansions,
-// and in a solution the pushes of the forward path and of the backward
+// the pulls the backward search dropped for a frozen box (pullFrozen), and
+// in a solution the pushes of the forward path and of the backward
 // path at the meeting.
 const (
 	biForwardCount     = "bigreedy.forward"
 	biBackwardCount    = "bigreedy.backward"
 	biMeetForwardCount = "bigreedy.meet.forward"
 	biMeetBackCount    = "bigreedy.meet.backward"
+	biPullFrozenCount  = "bigreedy.pullfrozen"
 )
 
 // count writes each search's expansions into the statistics.
@@ -335,6 +319,9 @@ func (s *biSearch) count() {
 	}
 	s.g.stats.Counts[biForwardCount] = s.fwdExpanded
 	s.g.stats.Counts[biBackwardCount] = s.backExpanded
+	if s.underTest != nil {
+		s.g.stats.Counts[biPullFrozenCount] = s.pullDead
+	}
 	if s.meet >= 0 {
 		s.g.stats.Counts[biMeetForwardCount] = int64(s.meet)
 		s.g.stats.Counts[biMeetBackCount] = int64(s.meetBack)
@@ -391,13 +378,8 @@ func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) 
 	g.track()
 	g.stats.Expanded++
 	s.fwdExpanded++
-	if s.best < 0 || int32(h) < s.best {
-		s.best = int32(h)
-	}
-	if s.corrals != nil && s.corrals.Dead(g.pos) {
-		return false, nil, nil
-	}
-	if s.lb != nil && s.plan == nil {
+	s.expanded(biForward, h)
+	if s.lb != nil {
 		s.lb.SetBase(g.pos, id)
 	}
 	s.pushes = g.candidates(s.pushes[:0])
@@ -433,9 +415,7 @@ func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) 
 			return true, pushes, err
 		}
 		var ch int32
-		if s.plan != nil {
-			ch, ok = s.plan.bound(g.pos)
-		} else if s.lb != nil {
+		if s.lb != nil {
 			if ch, ok = s.lb.Child(g.pos); ok {
 				s.lb.Keep(child)
 			}
@@ -493,5 +473,24 @@ func pushFrom(b *sokoban.Board, from []sokoban.Square) []int32 {
 
 // bigreedyParams are bigreedy's parameters.
 func bigreedyParams() []solver.Param {
-	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biExpandCorralsParam, biPlanParam, biBackMatchingParam}
+	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biBackMatchingParam, biBackDeepParam, biBackFreezeParam}
+}
+
+// expanded notes that the search on side expanded a state of bound h.
+func (s *biSearch) expanded(side uint8, h int) {
+	if b := &s.best[side]; *b < 0 || int32(h) < *b {
+		*b = int32(h)
+	}
+}
+
+// improved reports whether either search expanded a state of a bound
+// lower than its least when the running slice began (or the slice is the
+// first), and starts the next slice's count.
+func (s *biSearch) improved() bool {
+	better := s.slicedBest == [2]int32{-1, -1}
+	for i, b := range s.best {
+		better = better || b >= 0 && (s.slicedBest[i] < 0 || b < s.slicedBest[i])
+	}
+	s.slicedBest = s.best
+	return better
 }

@@ -1,6 +1,9 @@
 package search
 
-import "soko/sokoban"
+import (
+	"soko/internal/bucketq"
+	"soko/sokoban"
+)
 
 // expandBackward expands the backward search's next state: every pull of
 // one box one square (the box moves towards the player, who steps back
@@ -13,7 +16,7 @@ import "soko/sokoban"
 // whole solution.
 func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error) {
 	g := s.g
-	id, _, ok := s.back.Pop()
+	id, ph, ok := s.back.Pop()
 	if !ok {
 		s.backOpen = false
 		return false, nil, nil
@@ -22,6 +25,7 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 	p.Unpack(g.store.Key(id))
 	g.stats.Expanded++
 	s.backExpanded++
+	s.expanded(biBackward, ph)
 	h, _ := s.backwardBound(p)
 	if s.backLB != nil {
 		s.backLB.SetBase(p, id)
@@ -53,6 +57,11 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.SetPlayer(b.Next(to, m.Dir))
 		g.stats.Generated++
 		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
+		if s.underTest != nil && s.nearStart[to] != 0 && s.pullFrozen(p, to) {
+			s.pullDead++
+			p.Apply(undo)
+			continue
+		}
 		g.key = p.Pack(g.key[:0])
 		child, fresh := g.store.Intern(g.key, p.Hash())
 		switch {
@@ -65,7 +74,7 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 				ch, ok = s.backLB.Child(p)
 			}
 			if ok {
-				s.back.Push(queued(int(ch)), depth, child)
+				s.back.Push(queued(int(ch)), s.backTie(depth), child)
 			}
 		case s.side[child] == biForward:
 			pushes, err = g.pathTo(child)
@@ -75,4 +84,47 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.Apply(undo)
 	}
 	return false, nil, nil
+}
+
+// backTie is the backward search's tie-break among states of one bound
+// reached after depth pulls: the shallower first, or with backdeep the
+// deeper first.
+func (s *biSearch) backTie(depth int) int {
+	if s.backDeep {
+		return bucketq.MaxTie - min(depth, bucketq.MaxTie)
+	}
+	return depth
+}
+
+// pullFrozen reports whether the box on x can never be pulled again: on
+// each axis, a pull either way needs the two squares ahead free, and each
+// is blocked for good by a wall there or by a box that is itself frozen,
+// the boxes under test counting as walls (underTest marks them: a set of boxes
+// each blocked by walls and the others cannot make the first move). A
+// position where a frozen box stands off the start squares cannot be
+// reached from the start: the backward search does not keep it (the
+// analogue for pulls of the freeze deadlock, 000 §4.2.1).
+func (s *biSearch) pullFrozen(p *sokoban.Position, x sokoban.Square) bool {
+	s.underTest[x] = true
+	defer func() { s.underTest[x] = false }()
+	for _, axis := range [2][2]sokoban.Dir{{0, 1}, {2, 3}} {
+		for _, d := range axis {
+			if !s.pullBlocked(p, x, d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pullBlocked reports whether the box on x can never be pulled in
+// direction d (pullFrozen).
+func (s *biSearch) pullBlocked(p *sokoban.Position, x sokoban.Square, d sokoban.Dir) bool {
+	b := s.g.board
+	for sq, i := b.Next(x, d), 0; i < 2; sq, i = b.Next(sq, d), i+1 {
+		if sq < 0 || s.underTest[sq] || p.HasBox(sq) && s.pullFrozen(p, sq) {
+			return true
+		}
+	}
+	return false
 }

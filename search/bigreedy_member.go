@@ -12,7 +12,9 @@ import (
 // (solver.Resumable): its search, with both open lists and the shared
 // table, is kept between slices and goes on where it paused, so a run in
 // slices searches exactly as one in one go (TestBiGreedySlicesAsOneRun).
-// It holds one search of one level: make one per run.
+// A slice improved when either search expanded a state of a lower bound
+// than any before it, and stalled otherwise. It holds one search of one
+// level: make one per run.
 type BiGreedyMember struct {
 	s      *biSearch
 	before time.Duration // its own time in the slices before the running one
@@ -40,8 +42,7 @@ func (m *BiGreedyMember) Slice(ctx context.Context, l *level.Level, opts solver.
 		return res, solver.Pause{}, err
 	}
 	m.before += guard.Elapsed()
-	improved := s.slicedBest < 0 || s.best >= 0 && s.best < s.slicedBest
-	s.slicedBest = s.best
+	improved := s.improved()
 	st := solver.TimeLimit
 	if sl.Until.Nodes > 0 && s.g.stats.Expanded >= sl.Until.Nodes {
 		st = solver.NodeLimit

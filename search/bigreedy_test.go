@@ -25,10 +25,13 @@ func runBiGreedy(t testing.TB, l *level.Level, params map[string]string, b solve
 }
 
 // TestBiGreedySolvesMicroban: forward alone, backward alone and both, on
-// either bound, solve the first Microban levels, every solution verified.
+// either bound and with the optional pruning, solve the first 60 Microban
+// levels, every solution verified.
 func TestBiGreedySolvesMicroban(t *testing.T) {
 	for _, params := range []map[string]string{
-		{"back": "0"}, {"back": "1"}, {"back": "0.5"}, {"back": "0.5", "matching": "1"}, {"back": "0.5", "rooms": "0", "tunnels": "0"},
+		{"back": "0"}, {"back": "1"}, {"back": "0.5"},
+		{"back": "0.5", "matching": "0", "backmatching": "0", "backdeep": "0"},
+		{"back": "0.5", "rooms": "0", "tunnels": "0", "frozengoals": "1", "backfreeze": "1"},
 	} {
 		for _, l := range testlevel.Resolve(t, "microban:1-60") {
 			if res := runBiGreedy(t, l, params, solver.Budget{Time: 30 * time.Second}); res.Status != solver.Solved {
@@ -77,7 +80,7 @@ func TestBiGreedyProvesWhatBFSProves(t *testing.T) {
 		if want == solver.NoSolution {
 			proofs++
 		}
-		for _, params := range []map[string]string{{"back": "0.5"}, {"back": "1"}, {"back": "0", "rooms": "0"}, {"back": "0.5", "rooms": "0"}} {
+		for _, params := range []map[string]string{{"back": "0.5"}, {"back": "1"}, {"back": "1", "backfreeze": "1", "backmatching": "0"}, {"back": "0", "rooms": "0"}, {"back": "0.5", "rooms": "0"}} {
 			got := runBiGreedy(t, l, params, solver.Budget{Time: 10 * time.Second}).Status
 			if got != want {
 				t.Errorf("%v on\n%s: %v, bfs %v", params, text, got, want)
@@ -131,7 +134,7 @@ func randomRoom(rng *rand.Rand) string {
 	return sb.String()
 }
 
-// TestBiGreedySlicesAsOneRun: bigreedy run in slices of a hundred
+// TestBiGreedySlicesAsOneRun: bigreedy run in slices of 25
 // expansions, paused and resumed (BiGreedyMember), searches exactly as one
 // run at the same node budget: the same status, counts and solution.
 func TestBiGreedySlicesAsOneRun(t *testing.T) {
@@ -145,7 +148,7 @@ func TestBiGreedySlicesAsOneRun(t *testing.T) {
 		m := &BiGreedyMember{}
 		var sliced solver.Result
 		slices := 0
-		for until := int64(100); ; until += 100 {
+		for until := int64(25); ; until += 25 {
 			res, pause, err := m.Slice(context.Background(), l, solver.Options{Budget: budget}, solver.Slice{Whole: budget, Until: solver.Budget{Nodes: until}})
 			if err != nil {
 				t.Fatal(err)
