@@ -26,9 +26,11 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 	g.stats.Expanded++
 	s.backExpanded++
 	s.expanded(biBackward, ph)
-	h, _ := s.backwardBound(p)
+	var h int32 // the simple bound, which each pull changes in one term
 	if s.backLB != nil {
-		s.backLB.SetBase(p, id)
+		s.backLB.SetBase(p, id) // each child's matching is repaired from it
+	} else {
+		h, _ = s.simpleBound(p, s.nearStart)
 	}
 	p.Reach()
 	s.pulls = s.pulls[:0]
