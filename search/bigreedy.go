@@ -34,7 +34,6 @@ var (
 		Doc: "share of the expansions that go to the backward search over pulls (0: forward only, 1: backward only)"}
 	biFrozenGoalsParam  = switchParam("frozengoals", false, "prune frozen-goal deadlocks in the forward search")
 	biBackMatchingParam = switchParam("backmatching", true, "backward bound: the matching of boxes to start squares (1) or each box's pushes from its nearest start square (0)")
-	biBackFreezeParam   = switchParam("backfreeze", false, "the backward search drops a position where a box off the start squares can never be pulled again")
 	biBackDeepParam     = switchParam("backdeep", true, "backward ties to the deeper state (0: to the shallower)")
 	biMatchingParam     = switchParam("matching", true,
 		"forward bound: the matching of boxes to goals (1) or each box's pushes to its nearest goal (0)")
@@ -71,11 +70,6 @@ type biSearch struct {
 	// lb is the matching bound, nil for the simple one (nearGoal).
 	lb       *heuristic.PushMatching
 	nearGoal []int32
-	// underTest, when set, marks the boxes under test of pullFrozen,
-	// which the backward search then runs on each box it pulls; pullDead
-	// counts the pulls it dropped.
-	underTest []bool
-	pullDead  int64
 	// backDeep: the backward search's ties go to the deeper state.
 	backDeep bool
 	// backLB, when set, is the backward search's bound instead of the
@@ -132,7 +126,7 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 // without an error, when the budget runs out (g.ready then says so).
 func (s *biSearch) setUp(opts solver.Options) error {
 	g := s.g
-	var matching, frozen, backMatching, backFreeze bool
+	var matching, frozen, backMatching bool
 	var err error
 	if s.backShare, err = opts.Real(biBackParam); err != nil {
 		return err
@@ -140,7 +134,7 @@ func (s *biSearch) setUp(opts solver.Options) error {
 	for _, sw := range []struct {
 		p  solver.Param
 		on *bool
-	}{{biMatchingParam, &matching}, {biFrozenGoalsParam, &frozen}, {biBackMatchingParam, &backMatching}, {biBackFreezeParam, &backFreeze}, {biBackDeepParam, &s.backDeep}} {
+	}{{biMatchingParam, &matching}, {biFrozenGoalsParam, &frozen}, {biBackMatchingParam, &backMatching}, {biBackDeepParam, &s.backDeep}} {
 		if *sw.on, err = opts.Bool(sw.p); err != nil {
 			return err
 		}
@@ -150,9 +144,6 @@ func (s *biSearch) setUp(opts solver.Options) error {
 	}
 	if n := int64(g.board.N); frozen && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
 		g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
-	}
-	if backFreeze {
-		s.underTest = make([]bool, g.board.N)
 	}
 	if matching {
 		if s.lb, err = g.matching(); err != nil || s.lb == nil {
@@ -301,15 +292,13 @@ func (s *biSearch) run(until solver.Budget, own func() bool) (res solver.Result,
 }
 
 // The counts of bigreedy (solver.Stats.Counts): each search's expansions,
-// the pulls the backward search dropped for a frozen box (pullFrozen), and
-// in a solution the pushes of the forward path and of the backward
+// and in a solution the pushes of the forward path and of the backward
 // path at the meeting.
 const (
 	biForwardCount     = "bigreedy.forward"
 	biBackwardCount    = "bigreedy.backward"
 	biMeetForwardCount = "bigreedy.meet.forward"
 	biMeetBackCount    = "bigreedy.meet.backward"
-	biPullFrozenCount  = "bigreedy.pullfrozen"
 )
 
 // count writes each search's expansions into the statistics.
@@ -319,9 +308,6 @@ func (s *biSearch) count() {
 	}
 	s.g.stats.Counts[biForwardCount] = s.fwdExpanded
 	s.g.stats.Counts[biBackwardCount] = s.backExpanded
-	if s.underTest != nil {
-		s.g.stats.Counts[biPullFrozenCount] = s.pullDead
-	}
 	if s.meet >= 0 {
 		s.g.stats.Counts[biMeetForwardCount] = int64(s.meet)
 		s.g.stats.Counts[biMeetBackCount] = int64(s.meetBack)
@@ -473,7 +459,7 @@ func pushFrom(b *sokoban.Board, from []sokoban.Square) []int32 {
 
 // bigreedyParams are bigreedy's parameters.
 func bigreedyParams() []solver.Param {
-	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biBackMatchingParam, biBackDeepParam, biBackFreezeParam}
+	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biBackMatchingParam, biBackDeepParam}
 }
 
 // expanded notes that the search on side expanded a state of bound h.

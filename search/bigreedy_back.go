@@ -59,11 +59,6 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.SetPlayer(b.Next(to, m.Dir))
 		g.stats.Generated++
 		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
-		if s.underTest != nil && s.nearStart[to] != 0 && s.pullFrozen(p, to) {
-			s.pullDead++
-			p.Apply(undo)
-			continue
-		}
 		g.key = p.Pack(g.key[:0])
 		child, fresh := g.store.Intern(g.key, p.Hash())
 		switch {
@@ -96,37 +91,4 @@ func (s *biSearch) backTie(depth int) int {
 		return bucketq.MaxTie - min(depth, bucketq.MaxTie)
 	}
 	return depth
-}
-
-// pullFrozen reports whether the box on x can never be pulled again: on
-// each axis, a pull either way needs the two squares ahead free, and each
-// is blocked for good by a wall there or by a box that is itself frozen,
-// the boxes under test counting as walls (underTest marks them: a set of boxes
-// each blocked by walls and the others cannot make the first move). A
-// position where a frozen box stands off the start squares cannot be
-// reached from the start: the backward search does not keep it (the
-// analogue for pulls of the freeze deadlock, 000 §4.2.1).
-func (s *biSearch) pullFrozen(p *sokoban.Position, x sokoban.Square) bool {
-	s.underTest[x] = true
-	defer func() { s.underTest[x] = false }()
-	for _, axis := range [2][2]sokoban.Dir{{0, 1}, {2, 3}} {
-		for _, d := range axis {
-			if !s.pullBlocked(p, x, d) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// pullBlocked reports whether the box on x can never be pulled in
-// direction d (pullFrozen).
-func (s *biSearch) pullBlocked(p *sokoban.Position, x sokoban.Square, d sokoban.Dir) bool {
-	b := s.g.board
-	for sq, i := b.Next(x, d), 0; i < 2; sq, i = b.Next(sq, d), i+1 {
-		if sq < 0 || s.underTest[sq] || p.HasBox(sq) && s.pullFrozen(p, sq) {
-			return true
-		}
-	}
-	return false
 }

@@ -31,7 +31,7 @@ func TestBiGreedySolvesMicroban(t *testing.T) {
 	for _, params := range []map[string]string{
 		{"back": "0"}, {"back": "1"}, {"back": "0.5"},
 		{"back": "0.5", "matching": "0", "backmatching": "0", "backdeep": "0"},
-		{"back": "0.5", "rooms": "0", "tunnels": "0", "frozengoals": "1", "backfreeze": "1"},
+		{"back": "0.5", "rooms": "0", "tunnels": "0", "frozengoals": "1"},
 	} {
 		for _, l := range testlevel.Resolve(t, "microban:1-60") {
 			if res := runBiGreedy(t, l, params, solver.Budget{Time: 30 * time.Second}); res.Status != solver.Solved {
@@ -80,7 +80,7 @@ func TestBiGreedyProvesWhatBFSProves(t *testing.T) {
 		if want == solver.NoSolution {
 			proofs++
 		}
-		for _, params := range []map[string]string{{"back": "0.5"}, {"back": "1"}, {"back": "1", "backfreeze": "1", "backmatching": "0"}, {"back": "0", "rooms": "0"}, {"back": "0.5", "rooms": "0"}} {
+		for _, params := range []map[string]string{{"back": "0.5"}, {"back": "1"}, {"back": "1", "backmatching": "0"}, {"back": "0", "rooms": "0"}, {"back": "0.5", "rooms": "0"}} {
 			got := runBiGreedy(t, l, params, solver.Budget{Time: 10 * time.Second}).Status
 			if got != want {
 				t.Errorf("%v on\n%s: %v, bfs %v", params, text, got, want)
