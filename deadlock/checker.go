@@ -109,7 +109,6 @@ type Checker struct {
 	segs    *wallLines
 	corrals *Corrals
 	table   *Table // nil when off or too big for its limits
-	near    int    // TableLimits.Near
 
 	// Checks counts calls; Fired[k] counts the positions detector k was
 	// the first to call dead (detectors run in Kind order and stop at the
@@ -137,7 +136,6 @@ func NewCheckerWith(ctx context.Context, b *sokoban.Board, dead []bool, on Detec
 		sweep:   sweepLines(b),
 		segs:    wallSegments(b),
 		corrals: NewCorrals(b, dead),
-		near:    limits.Near,
 	}
 	if on.Table {
 		t, err := NewTable(ctx, b, limits)
@@ -208,7 +206,7 @@ func (c *Checker) after(k Kind, p *sokoban.Position, s sokoban.Square) bool {
 	case KindCorral:
 		return c.corrals.DeadAfterPush(p, s)
 	case KindTable:
-		return c.table != nil && c.table.DeadAfterPush(p, s, c.near)
+		return c.table != nil && c.table.DeadAfterPush(p, s)
 	}
 	return false
 }

@@ -2,14 +2,15 @@ package deadlock
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 
 	"soko/sokoban"
 )
 
 // Table is the per-level table of small box sets that can never be solved
-// (after YASS's deadlock sets and Sokolution's pair tables; the issue's
-// "per-level deadlock table"): for k = 1, 2 and, on boards small enough,
+// (after Festival's precomputed two-box table, here exact and with
+// triples): for k = 1, 2 and, on boards small enough,
 // 3, every configuration of k boxes with the player on a given square from
 // which the k boxes alone cannot all be pushed onto goals.
 //
@@ -35,6 +36,11 @@ type Table struct {
 	// bits[k-1] holds the sets of k boxes, ranked (rank), stride words
 	// each; nil when the sets of k boxes were not built.
 	bits [maxTableBoxes][]uint64
+	// Per pair of live squares (rank), two bits: pairOpen, some player
+	// square leaves the pair dead; tripleOpen, some set of three boxes
+	// holding the pair is dead for some player square. The check looks
+	// only there: most sets are alive wherever the player stands.
+	pairOpen, tripleOpen []uint64
 
 	// Scratch of the check.
 	idx []int32
@@ -51,10 +57,6 @@ type TableLimits struct {
 	// sets of k boxes are built only when they fit beside the smaller
 	// ones.
 	Bytes int64
-	// Near, when positive, restricts the check of sets of three boxes to
-	// boxes within Near squares (in rows plus columns) of the pushed box;
-	// any subset of the boxes is sound to check.
-	Near int
 }
 
 // DefaultTableLimits are the limits NewChecker builds a table under.
@@ -93,6 +95,9 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 	}
 	if t.bits[0] == nil {
 		return nil, nil
+	}
+	if t.bits[1] != nil {
+		t.open(b)
 	}
 	return t, nil
 }
@@ -134,7 +139,7 @@ func (t *Table) Boxes() int {
 
 // Bytes returns the memory the table takes.
 func (t *Table) Bytes() int64 {
-	n := int64(len(t.live)) * 4
+	n := int64(len(t.live))*4 + 8*int64(len(t.pairOpen)+len(t.tripleOpen))
 	for _, row := range t.bits {
 		n += 8 * int64(len(row))
 	}
@@ -179,13 +184,14 @@ func (t *Table) alive(idx []int32, pl sokoban.Square) bool {
 }
 
 // DeadAfterPush reports whether the push that just put a box on s, with
-// the player on pl (p's player square, or any square of its region), left
-// in p a set of boxes holding that box which the table proves dead: the
-// box alone, with each other box, and (when built) with each two others
-// (within near squares of s when near is positive). Only the sets holding
-// s need be looked at: the player's walk to the push is a walk in every
-// set without it too, so their answers did not change.
-func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square, near int) bool {
+// the player on p's square (or any square of its region), left in p a set
+// of boxes holding that box which the table proves dead: the box alone,
+// with each other box, and (when built) with each two others. Only the
+// sets holding s need be looked at: the player's walk to the push is a
+// walk in every set without it too, so their answers did not change. Of
+// those it looks only at the sets that are dead for some player square
+// (pairOpen, tripleOpen).
+func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	ls := t.live[s]
 	if ls < 0 {
 		return false // a dead square: not the table's to say
@@ -199,21 +205,20 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square, near int) b
 	}
 	t.idx = t.idx[:0]
 	for _, q := range p.BoxSquares() {
-		if q == s {
-			continue
-		}
 		lq := t.live[q]
-		if lq < 0 {
+		if q == s || lq < 0 {
 			continue
 		}
 		pair := [2]int32{min(ls, lq), max(ls, lq)}
-		if !t.alive(pair[:], pl) {
+		r := rank(pair[:])
+		if has(t.pairOpen, r) && !t.alive(pair[:], pl) {
 			return true
 		}
-		if t.bits[2] != nil && (near <= 0 || t.near(p.Board(), s, q, near)) {
+		if t.tripleOpen != nil && has(t.tripleOpen, r) {
 			t.idx = append(t.idx, lq)
 		}
 	}
+	// A set of three that is dead somewhere has both its pairs with s open.
 	for i, a := range t.idx {
 		for _, c := range t.idx[i+1:] {
 			tri := [3]int32{ls, a, c}
@@ -225,6 +230,51 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square, near int) b
 	}
 	return false
 }
+
+// open marks the pairs of live squares that are dead for some player
+// square, and those held by a set of three that is.
+func (t *Table) open(b *sokoban.Board) {
+	pairs := t.sets(2)
+	t.pairOpen = make([]uint64, (pairs+63)/64)
+	somewhere := func(k int, r int64) bool { // dead for some player square
+		free := b.N - k
+		n := 0
+		for _, w := range t.bits[k-1][r*int64(t.stride) : (r+1)*int64(t.stride)] {
+			n += bits.OnesCount64(w)
+		}
+		return n < free
+	}
+	for r := range pairs {
+		if somewhere(2, r) {
+			t.pairOpen[r/64] |= 1 << (r % 64)
+		}
+	}
+	if t.bits[2] == nil {
+		return
+	}
+	t.tripleOpen = make([]uint64, (pairs+63)/64)
+	mark := func(a, b int32) {
+		r := rank([]int32{a, b})
+		t.tripleOpen[r/64] |= 1 << (r % 64)
+	}
+	l := int32(t.Live())
+	r := int64(0)
+	for c := int32(2); c < l; c++ {
+		for bb := int32(1); bb < c; bb++ {
+			for a := int32(0); a < bb; a++ {
+				if somewhere(3, r) {
+					mark(a, bb)
+					mark(a, c)
+					mark(bb, c)
+				}
+				r++
+			}
+		}
+	}
+}
+
+// has reports whether bit r of set is set.
+func has(set []uint64, r int64) bool { return set[r/64]>>(r%64)&1 != 0 }
 
 // Dead reports whether some set of boxes of p the table holds is dead,
 // with the player where p has it: every box, pair and triple. It is for
@@ -254,20 +304,6 @@ func (t *Table) Dead(p *sokoban.Position) bool {
 		}
 	}
 	return false
-}
-
-// near reports whether squares s and q are within d rows plus columns.
-func (t *Table) near(b *sokoban.Board, s, q sokoban.Square, d int) bool {
-	sx, sy := b.XY(s)
-	qx, qy := b.XY(q)
-	return abs(sx-qx)+abs(sy-qy) <= d
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // sort3 sorts three indices.

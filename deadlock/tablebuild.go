@@ -123,15 +123,15 @@ func (bl *tableBuilder) has(row []uint64, r int64, s sokoban.Square) bool {
 // placed, in the row of set r; the bits set already mark squares visited.
 func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square) {
 	base := r * int64(bl.t.stride)
-	set := func(s sokoban.Square) { row[base+int64(s>>6)] |= 1 << (s & 63) }
-	set(s)
+	w := row[base : base+int64(bl.t.stride)]
+	w[s>>6] |= 1 << (s & 63)
 	stack := append(bl.stack[:0], s)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, n := range bl.b.Neighbours(s) {
-			if n >= 0 && !bl.box[n] && !bl.has(row, r, n) {
-				set(n)
+			if n >= 0 && !bl.box[n] && w[n>>6]&(1<<(n&63)) == 0 {
+				w[n>>6] |= 1 << (n & 63)
 				stack = append(stack, n)
 			}
 		}
