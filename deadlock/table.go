@@ -30,20 +30,28 @@ import (
 // table's live squares (one no lone box can leave for a goal) is dead
 // already, and the table says nothing about sets holding one.
 type Table struct {
-	n      int
-	stride int     // 64-bit words per box set: one bit per square
+	stride int     // 64-bit words per row: one bit per square
 	live   []int32 // square -> index among the live squares, or -1
-	// bits[k-1] holds the sets of k boxes, ranked (rank), stride words
-	// each; nil when the sets of k boxes were not built.
-	bits [maxTableBoxes][]uint64
-	// Per pair of live squares (rank), two bits: pairOpen, some player
-	// square leaves the pair dead; tripleOpen, some set of three boxes
-	// holding the pair is dead for some player square. The check looks
-	// only there: most sets are alive wherever the player stands.
-	pairOpen, tripleOpen []uint64
+	nLive  int
+	// sets[k-1] holds the sets of k boxes; nil when they were not built.
+	sets [maxTableBoxes]*tableSets
+	// tripleOpen has a bit per pair of live squares (rank): some set of
+	// three boxes holding the pair is open. The check looks only there.
+	tripleOpen []uint64
 
 	// Scratch of the check.
 	idx []int32
+}
+
+// tableSets holds the sets of k boxes, numbered by rank: a bit per set,
+// open, set when the set is dead for some player square (most sets are
+// alive wherever the player stands), and for each open set, in rank
+// order, its row: one bit per square, set where the player can stand and
+// the set be solved.
+type tableSets struct {
+	open   []uint64
+	before []uint32 // open sets in the words of open before each
+	rows   []uint64
 }
 
 // maxTableBoxes is the largest box set a Table holds.
@@ -54,8 +62,9 @@ type TableLimits struct {
 	// Boxes is the largest box set to tabulate, 1 to 3.
 	Boxes int
 	// Bytes is the most memory the table and its search may take: the
-	// sets of k boxes are built only when they fit beside the smaller
-	// ones.
+	// sets of k boxes are searched, one bit per set and square, only when
+	// that fits beside the table of the smaller ones; the search's time
+	// goes with that size.
 	Bytes int64
 }
 
@@ -67,37 +76,36 @@ var DefaultTableLimits = TableLimits{Boxes: 3, Bytes: 16 << 20}
 // not even the single boxes fit.
 func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table, error) {
 	if b.N >= 1<<16 {
-		return nil, nil // queue entries hold squares in 16 bits
+		return nil, nil // the search's stack holds squares in 16 bits
 	}
-	t := &Table{n: b.N, stride: (b.N + 63) / 64, live: make([]int32, b.N)}
+	t := &Table{stride: (b.N + 63) / 64, live: make([]int32, b.N), nLive: b.N}
 	bl := tableBuilder{b: b, t: t, box: make([]bool, b.N)}
 	for s := range t.live {
 		t.live[s] = int32(s) // every square, for the single boxes
 	}
-	used := int64(b.N) * 4
 	for k := 1; k <= min(limits.Boxes, maxTableBoxes); k++ {
-		words := t.sets(k) * int64(t.stride)
+		used := t.Bytes()
+		words := t.count(k) * int64(t.stride)
 		if used+8*words > limits.Bytes {
 			break
 		}
-		row, err := bl.build(ctx, k, words, limits.Bytes-used-8*words)
+		rows, err := bl.build(ctx, k, words, limits.Bytes-used-8*words)
 		if err != nil {
 			return nil, err
 		}
-		if row == nil {
+		if rows == nil {
 			break // its search outgrew the budget
 		}
-		t.bits[k-1] = row
-		used += 8 * words
 		if k == 1 {
-			t.renumber(b)
+			rows = t.renumber(rows)
 		}
+		t.sets[k-1] = t.compact(b, k, rows)
 	}
-	if t.bits[0] == nil {
+	if t.sets[0] == nil {
 		return nil, nil
 	}
-	if t.bits[1] != nil {
-		t.open(b)
+	if t.sets[2] != nil {
+		t.markTriples()
 	}
 	return t, nil
 }
@@ -105,9 +113,9 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 // renumber keeps, once the single boxes are built, only the live squares:
 // those a lone box on them can leave for a goal from some player square.
 // No set of more boxes reached by the pulls holds another square (drop the
-// others and the lone box is solved).
-func (t *Table) renumber(b *sokoban.Board) {
-	single := t.bits[0]
+// others and the lone box is solved). It returns the rows of the live
+// squares.
+func (t *Table) renumber(single []uint64) []uint64 {
 	var rows []uint64
 	n := int32(0)
 	for s := range t.live {
@@ -120,18 +128,65 @@ func (t *Table) renumber(b *sokoban.Board) {
 			t.live[s] = -1
 		}
 	}
-	t.bits[0] = rows
+	t.nLive = int(n)
+	return rows
+}
+
+// compact keeps of the rows of every set of k boxes only those of the open
+// sets.
+func (t *Table) compact(b *sokoban.Board, k int, rows []uint64) *tableSets {
+	n := t.count(k)
+	ts := &tableSets{open: make([]uint64, (n+63)/64), before: make([]uint32, (n+63)/64)}
+	stride := int64(t.stride)
+	open := 0
+	for r := range n {
+		if r%64 == 0 {
+			ts.before[r/64] = uint32(open)
+		}
+		row := rows[r*stride : (r+1)*stride]
+		alive := 0
+		for _, w := range row {
+			alive += bits.OnesCount64(w)
+		}
+		if alive < b.N-k {
+			ts.open[r/64] |= 1 << (r % 64)
+			ts.rows = append(ts.rows, row...)
+			open++
+		}
+	}
+	ts.rows = slices.Clip(ts.rows)
+	return ts
+}
+
+// markTriples sets tripleOpen: the pairs held by an open set of three.
+func (t *Table) markTriples() {
+	t.tripleOpen = make([]uint64, (t.count(2)+63)/64)
+	mark := func(a, b int32) {
+		r := rank([]int32{a, b})
+		t.tripleOpen[r/64] |= 1 << (r % 64)
+	}
+	r := int64(0) // the rank of a < b < c, in order
+	for c := range int32(t.nLive) {
+		for b := range c {
+			for a := range b {
+				if has(t.sets[2].open, r) {
+					mark(a, b)
+					mark(a, c)
+					mark(b, c)
+				}
+				r++
+			}
+		}
+	}
 }
 
 // Live returns the number of live squares the table is indexed by.
-func (t *Table) Live() int {
-	return len(t.bits[0]) / t.stride
-}
+func (t *Table) Live() int { return t.nLive }
 
 // Boxes returns the largest box set the table holds.
 func (t *Table) Boxes() int {
 	k := 0
-	for k < maxTableBoxes && t.bits[k] != nil {
+	for k < maxTableBoxes && t.sets[k] != nil {
 		k++
 	}
 	return k
@@ -139,19 +194,18 @@ func (t *Table) Boxes() int {
 
 // Bytes returns the memory the table takes.
 func (t *Table) Bytes() int64 {
-	n := int64(len(t.live))*4 + 8*int64(len(t.pairOpen)+len(t.tripleOpen))
-	for _, row := range t.bits {
-		n += 8 * int64(len(row))
+	n := int64(len(t.live))*4 + 8*int64(len(t.tripleOpen))
+	for _, ts := range t.sets {
+		if ts != nil {
+			n += 12*int64(len(ts.open)) + 8*int64(len(ts.rows))
+		}
 	}
 	return n
 }
 
-// sets returns the number of sets of k live squares.
-func (t *Table) sets(k int) int64 {
-	l := int64(len(t.live))
-	if t.bits[0] != nil {
-		l = int64(t.Live())
-	}
+// count returns the number of sets of k live squares.
+func (t *Table) count(k int) int64 {
+	l := int64(t.nLive)
 	switch k {
 	case 1:
 		return l
@@ -179,8 +233,17 @@ func rank(idx []int32) int64 {
 // alive reports whether the set of len(idx) boxes, sorted live indices, can
 // be solved with the player on square pl.
 func (t *Table) alive(idx []int32, pl sokoban.Square) bool {
-	w := rank(idx)*int64(t.stride) + int64(pl>>6)
-	return t.bits[len(idx)-1][w]>>(pl&63)&1 != 0
+	return t.sets[len(idx)-1].alive(rank(idx), pl, t.stride)
+}
+
+// alive reports whether set r can be solved with the player on pl.
+func (ts *tableSets) alive(r int64, pl sokoban.Square, stride int) bool {
+	w, bit := r/64, uint64(1)<<(r%64)
+	if ts.open[w]&bit == 0 {
+		return true
+	}
+	i := int64(ts.before[w]) + int64(bits.OnesCount64(ts.open[w]&(bit-1)))
+	return ts.rows[i*int64(stride)+int64(pl>>6)]>>(pl&63)&1 != 0
 }
 
 // DeadAfterPush reports whether the push that just put a box on s, with
@@ -189,8 +252,7 @@ func (t *Table) alive(idx []int32, pl sokoban.Square) bool {
 // with each other box, and (when built) with each two others. Only the
 // sets holding s need be looked at: the player's walk to the push is a
 // walk in every set without it too, so their answers did not change. Of
-// those it looks only at the sets that are dead for some player square
-// (pairOpen, tripleOpen).
+// those it looks only at the open sets (tableSets, tripleOpen).
 func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	ls := t.live[s]
 	if ls < 0 {
@@ -200,7 +262,7 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	if !t.alive([]int32{ls}, pl) {
 		return true
 	}
-	if t.bits[1] == nil {
+	if t.sets[1] == nil {
 		return false
 	}
 	t.idx = t.idx[:0]
@@ -211,7 +273,7 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 		}
 		pair := [2]int32{min(ls, lq), max(ls, lq)}
 		r := rank(pair[:])
-		if has(t.pairOpen, r) && !t.alive(pair[:], pl) {
+		if !t.sets[1].alive(r, pl, t.stride) {
 			return true
 		}
 		if t.tripleOpen != nil && has(t.tripleOpen, r) {
@@ -229,48 +291,6 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 		}
 	}
 	return false
-}
-
-// open marks the pairs of live squares that are dead for some player
-// square, and those held by a set of three that is.
-func (t *Table) open(b *sokoban.Board) {
-	pairs := t.sets(2)
-	t.pairOpen = make([]uint64, (pairs+63)/64)
-	somewhere := func(k int, r int64) bool { // dead for some player square
-		free := b.N - k
-		n := 0
-		for _, w := range t.bits[k-1][r*int64(t.stride) : (r+1)*int64(t.stride)] {
-			n += bits.OnesCount64(w)
-		}
-		return n < free
-	}
-	for r := range pairs {
-		if somewhere(2, r) {
-			t.pairOpen[r/64] |= 1 << (r % 64)
-		}
-	}
-	if t.bits[2] == nil {
-		return
-	}
-	t.tripleOpen = make([]uint64, (pairs+63)/64)
-	mark := func(a, b int32) {
-		r := rank([]int32{a, b})
-		t.tripleOpen[r/64] |= 1 << (r % 64)
-	}
-	l := int32(t.Live())
-	r := int64(0)
-	for c := int32(2); c < l; c++ {
-		for bb := int32(1); bb < c; bb++ {
-			for a := int32(0); a < bb; a++ {
-				if somewhere(3, r) {
-					mark(a, bb)
-					mark(a, c)
-					mark(bb, c)
-				}
-				r++
-			}
-		}
-	}
 }
 
 // has reports whether bit r of set is set.
@@ -292,11 +312,11 @@ func (t *Table) Dead(p *sokoban.Position) bool {
 		if !t.alive([]int32{a}, pl) {
 			return true
 		}
-		for j := i + 1; j < len(live) && t.bits[1] != nil; j++ {
+		for j := i + 1; j < len(live) && t.sets[1] != nil; j++ {
 			if !t.alive([]int32{a, live[j]}, pl) {
 				return true
 			}
-			for k := j + 1; k < len(live) && t.bits[2] != nil; k++ {
+			for k := j + 1; k < len(live) && t.sets[2] != nil; k++ {
 				if !t.alive([]int32{a, live[j], live[k]}, pl) {
 					return true
 				}

@@ -24,7 +24,7 @@ type tableSet [maxTableBoxes]uint16
 // context.
 const checkEvery = 1 << 12
 
-// build returns the rows of the sets of k boxes (words 64-bit words): the
+// build returns the rows of every set of k boxes (words 64-bit words): the
 // pulls from every solved set, each box set's bits the squares of the
 // player regions reached. The search's stack may take spare bytes; past
 // them it returns nil.
