@@ -35,12 +35,13 @@ type Table struct {
 	nLive  int
 	// sets[k-1] holds the sets of k boxes; nil when they were not built.
 	sets [maxTableBoxes]*tableSets
-	// tripleOpen has a bit per pair of live squares (rank): some set of
-	// three boxes holding the pair is open. The check looks only there.
-	tripleOpen []uint64
+	// The third boxes of the open sets of three, by the pair of the other
+	// two (rank): third[thirdAt[r]:thirdAt[r+1]]. The check looks only
+	// there: a set of three not listed is alive wherever the player stands.
+	thirdAt []uint32
+	third   []int32
+	square  []sokoban.Square // live index -> square
 
-	// Scratch of the check.
-	idx []int32
 }
 
 // tableSets holds the sets of k boxes, numbered by rank: a bit per set,
@@ -105,7 +106,7 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 		return nil, nil
 	}
 	if t.sets[2] != nil {
-		t.markTriples()
+		t.listThirds()
 	}
 	return t, nil
 }
@@ -158,24 +159,48 @@ func (t *Table) compact(b *sokoban.Board, k int, rows []uint64) *tableSets {
 	return ts
 }
 
-// markTriples sets tripleOpen: the pairs held by an open set of three.
-func (t *Table) markTriples() {
-	t.tripleOpen = make([]uint64, (t.count(2)+63)/64)
-	mark := func(a, b int32) {
-		r := rank([]int32{a, b})
-		t.tripleOpen[r/64] |= 1 << (r % 64)
-	}
-	r := int64(0) // the rank of a < b < c, in order
-	for c := range int32(t.nLive) {
-		for b := range c {
-			for a := range b {
-				if has(t.sets[2].open, r) {
-					mark(a, b)
-					mark(a, c)
-					mark(b, c)
+// listThirds lists, per pair of live squares, the third squares that make
+// an open set of three with it (thirdAt, third).
+func (t *Table) listThirds() {
+	pairs := t.count(2)
+	t.thirdAt = make([]uint32, pairs+1)
+	each := func(add func(a, b, c int32)) { // every open set of three, a < b < c
+		r := int64(0)
+		for c := range int32(t.nLive) {
+			for b := range c {
+				for a := range b {
+					if has(t.sets[2].open, r) {
+						add(a, b, c)
+					}
+					r++
 				}
-				r++
 			}
+		}
+	}
+	each(func(a, b, c int32) { // count, then place
+		t.thirdAt[rank([]int32{a, b})+1]++
+		t.thirdAt[rank([]int32{a, c})+1]++
+		t.thirdAt[rank([]int32{b, c})+1]++
+	})
+	for r := range pairs {
+		t.thirdAt[r+1] += t.thirdAt[r]
+	}
+	t.third = make([]int32, t.thirdAt[pairs])
+	next := slices.Clone(t.thirdAt[:pairs])
+	put := func(x, y, z int32) {
+		r := rank([]int32{x, y})
+		t.third[next[r]] = z
+		next[r]++
+	}
+	each(func(a, b, c int32) {
+		put(a, b, c)
+		put(a, c, b)
+		put(b, c, a)
+	})
+	t.square = make([]sokoban.Square, t.nLive)
+	for s, l := range t.live {
+		if l >= 0 {
+			t.square[l] = sokoban.Square(s)
 		}
 	}
 }
@@ -194,7 +219,7 @@ func (t *Table) Boxes() int {
 
 // Bytes returns the memory the table takes.
 func (t *Table) Bytes() int64 {
-	n := int64(len(t.live))*4 + 8*int64(len(t.tripleOpen))
+	n := int64(len(t.live))*4 + 4*int64(len(t.thirdAt)+len(t.third)+len(t.square))
 	for _, ts := range t.sets {
 		if ts != nil {
 			n += 12*int64(len(ts.open)) + 8*int64(len(ts.rows))
@@ -252,7 +277,7 @@ func (ts *tableSets) alive(r int64, pl sokoban.Square, stride int) bool {
 // with each other box, and (when built) with each two others. Only the
 // sets holding s need be looked at: the player's walk to the push is a
 // walk in every set without it too, so their answers did not change. Of
-// those it looks only at the open sets (tableSets, tripleOpen).
+// those it looks only at the open sets (tableSets, third).
 func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	ls := t.live[s]
 	if ls < 0 {
@@ -265,7 +290,6 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	if t.sets[1] == nil {
 		return false
 	}
-	t.idx = t.idx[:0]
 	for _, q := range p.BoxSquares() {
 		lq := t.live[q]
 		if q == s || lq < 0 {
@@ -276,17 +300,17 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 		if !t.sets[1].alive(r, pl, t.stride) {
 			return true
 		}
-		if t.tripleOpen != nil && has(t.tripleOpen, r) {
-			t.idx = append(t.idx, lq)
+		if t.sets[2] == nil {
+			continue
 		}
-	}
-	// A set of three that is dead somewhere has both its pairs with s open.
-	for i, a := range t.idx {
-		for _, c := range t.idx[i+1:] {
-			tri := [3]int32{ls, a, c}
-			sort3(&tri)
-			if !t.alive(tri[:], pl) {
-				return true
+		for _, lu := range t.third[t.thirdAt[r]:t.thirdAt[r+1]] {
+			// Each set of three once: from the second box of the two.
+			if lu < lq && p.HasBox(t.square[lu]) {
+				tri := [3]int32{ls, lq, lu}
+				sort3(&tri)
+				if !t.alive(tri[:], pl) {
+					return true
+				}
 			}
 		}
 	}
