@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"time"
 
 	"soko/sokoban"
 )
@@ -67,10 +68,31 @@ type TableLimits struct {
 	// that fits beside the table of the smaller ones; the search's time
 	// goes with that size.
 	Bytes int64
+	// Time, when positive, is the longest the search of the sets of k
+	// boxes may take, for each k: past it they are left out.
+	Time time.Duration
 }
 
-// DefaultTableLimits are the limits NewChecker builds a table under.
+// DefaultTableLimits are the limits NewChecker builds a table under: 16 MB
+// takes the sets of three of every level of XSokoban and of the dev sets.
 var DefaultTableLimits = TableLimits{Boxes: 3, Bytes: 16 << 20}
+
+// tableTimePart: a search gives the table's set-up at most this part of its
+// time, so that short budgets are not spent on the sets of three (which
+// take up to a second on the largest XSokoban boards).
+const tableTimePart = 20
+
+// LimitsWithin are DefaultTableLimits within a search's budget: at most
+// memory bytes when memory is positive (what the budget leaves), and a
+// twentieth of its time d when that is positive.
+func LimitsWithin(memory int64, d time.Duration) TableLimits {
+	limits := DefaultTableLimits
+	if memory > 0 {
+		limits.Bytes = min(limits.Bytes, memory)
+	}
+	limits.Time = d / tableTimePart
+	return limits
+}
 
 // NewTable builds the table of board b under limits; it stops with the
 // context's error when ctx is done. It returns nil, and no error, when
@@ -90,12 +112,16 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 		if used+8*words > limits.Bytes {
 			break
 		}
-		rows, err := bl.build(ctx, k, words, limits.Bytes-used-8*words)
+		var deadline time.Time
+		if limits.Time > 0 {
+			deadline = time.Now().Add(limits.Time)
+		}
+		rows, err := bl.build(ctx, deadline, k, words, limits.Bytes-used-8*words)
 		if err != nil {
 			return nil, err
 		}
 		if rows == nil {
-			break // its search outgrew the budget
+			break // its search outgrew the limits
 		}
 		if k == 1 {
 			rows = t.renumber(rows)

@@ -2,6 +2,7 @@ package deadlock
 
 import (
 	"context"
+	"time"
 
 	"soko/sokoban"
 )
@@ -21,14 +22,14 @@ type tableBuilder struct {
 type tableSet [maxTableBoxes]uint16
 
 // checkEvery is how many sets the search expands between looks at the
-// context.
+// context and the clock.
 const checkEvery = 1 << 12
 
 // build returns the rows of every set of k boxes (words 64-bit words): the
 // pulls from every solved set, each box set's bits the squares of the
 // player regions reached. The search's stack may take spare bytes; past
-// them it returns nil.
-func (bl *tableBuilder) build(ctx context.Context, k int, words, spare int64) ([]uint64, error) {
+// them, or past the deadline when it is not zero, it returns nil.
+func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, words, spare int64) ([]uint64, error) {
 	row := make([]uint64, words)
 	var stack []tableSet
 	maxStack := int(min(spare/int64(len(tableSet{})*2), 1<<40))
@@ -57,8 +58,13 @@ func (bl *tableBuilder) build(ctx context.Context, k int, words, spare int64) ([
 	}
 	seed(0, 0)
 	for n := 0; len(stack) > 0; n++ {
-		if n%checkEvery == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				return nil, nil
+			}
 		}
 		if len(stack) > maxStack {
 			return nil, nil
