@@ -11,9 +11,9 @@ import (
 
 // Table is the per-level table of small box sets that can never be solved
 // (after Festival's precomputed two-box table, here exact and with
-// triples): for k = 1, 2 and, on boards small enough,
-// 3, every configuration of k boxes with the player on a given square from
-// which the k boxes alone cannot all be pushed onto goals.
+// triples): for k = 1, 2 and, on boards small enough, 3, every
+// configuration of k boxes with the player on a given square from which
+// the k boxes alone cannot all be pushed onto goals.
 //
 // Why it is sound: take k of the boxes of a position (the others removed)
 // and ask that each ends on a goal of its own. A solution of the whole
@@ -26,10 +26,12 @@ import (
 // every solved configuration (the k boxes on any k distinct goals, the
 // player in any region the boxes leave), over states of box set and player
 // region. Every state it reaches can be solved; every state it does not
-// reach is dead. The table keeps, per box set, one bit per player square:
-// set when that square's region was reached. A box square outside the
-// table's live squares (one no lone box can leave for a goal) is dead
-// already, and the table says nothing about sets holding one.
+// reach is dead. The search marks, per box set, one bit per player
+// square: set when that square's region was reached; the table keeps those
+// bits only for the sets dead for some player square (tableSets). A box
+// square outside the table's live squares (one no lone box can leave for a
+// goal) is dead already, and the table says nothing about sets holding
+// one. The table is read-only once built: goroutines may share it.
 type Table struct {
 	stride int     // 64-bit words per row: one bit per square
 	live   []int32 // square -> index among the live squares, or -1
@@ -42,7 +44,6 @@ type Table struct {
 	thirdAt []uint32
 	third   []int32
 	square  []sokoban.Square // live index -> square
-
 }
 
 // tableSets holds the sets of k boxes, numbered by rank: a bit per set,
@@ -74,7 +75,8 @@ type TableLimits struct {
 }
 
 // DefaultTableLimits are the limits NewChecker builds a table under: 16 MB
-// takes the sets of three of every level of XSokoban and of the dev sets.
+// takes the sets of three of every level of XSokoban and of the small dense
+// dev set, and of 330 of the 380 of the first dev set.
 var DefaultTableLimits = TableLimits{Boxes: 3, Bytes: 16 << 20}
 
 // tableTimePart: a search gives the table's set-up at most this part of its
