@@ -1,6 +1,8 @@
 package deadlock
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"soko/internal/stategraph"
@@ -90,4 +92,68 @@ func microban5(b *testing.B) (*sokoban.Board, []bool, *stategraph.Graph) {
 	}
 	dead := DeadSquares(bd)
 	return bd, dead, stategraph.Build(bd, dead, 1<<20)
+}
+
+// BenchmarkTableSetUp builds the table of small and large boards: a
+// Microban level, XSokoban 1 and XSokoban 50 (166 squares), with pairs
+// and with triples.
+func BenchmarkTableSetUp(b *testing.B) {
+	for _, spec := range []string{"microban:5", "xsokoban90:1", "xsokoban90:50"} {
+		ls, err := levels.Resolve(spec, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bd, err := sokoban.NewBoard(ls[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		for boxes := 2; boxes <= 3; boxes++ {
+			b.Run(fmt.Sprintf("%s/%d", spec, boxes), func(b *testing.B) {
+				var t *Table
+				for b.Loop() {
+					t, err = NewTable(context.Background(), bd, TableLimits{Boxes: boxes, Bytes: 1 << 30})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(t.Bytes()), "bytes")
+				b.ReportMetric(float64(t.Live()), "live")
+			})
+		}
+	}
+}
+
+// BenchmarkTableCheck looks up, after every push of a complete state
+// graph (microban:5), the sets holding the pushed box: with pairs and with
+// triples.
+func BenchmarkTableCheck(b *testing.B) {
+	bd, _, g := microban5(b)
+	for _, bc := range []struct {
+		name  string
+		boxes int
+	}{{"pairs", 2}, {"triples", 3}} {
+		b.Run(bc.name, func(b *testing.B) {
+			t, err := NewTable(context.Background(), bd, TableLimits{Boxes: bc.boxes, Bytes: 1 << 30})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := bd.Start()
+			n, dead := 0, 0
+			for b.Loop() {
+				for id, key := range g.Keys {
+					p.Unpack(key)
+					for _, m := range g.Pushes[id] {
+						to := p.Apply(m)
+						if t.DeadAfterPush(p, to) {
+							dead++
+						}
+						p.Undo(m)
+						n++
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/check")
+			b.ReportMetric(float64(dead)/float64(n), "dead/check")
+		})
+	}
 }

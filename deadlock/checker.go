@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -18,10 +19,11 @@ const (
 	KindWallSegment             // wall segment between corners, no door (001 Alg. 2)
 	KindFreeze                  // frozen-box group (000 §4.2.1, locked boxes)
 	KindCorral                  // sealed corral, relaxed search (000 §4.2.2, Fig. 4.7)
+	KindTable                   // dead sets of 1–3 boxes, tabulated at set-up (Table)
 	NumKinds
 )
 
-var kindNames = [NumKinds]string{"wallpair", "2x2", "wallsweep", "wallsegment", "freeze", "corral"}
+var kindNames = [NumKinds]string{"wallpair", "2x2", "wallsweep", "wallsegment", "freeze", "corral", "table"}
 
 func (k Kind) String() string {
 	if k < NumKinds {
@@ -41,11 +43,12 @@ type Detectors struct {
 	WallSegment bool
 	Freeze      bool
 	Corral      bool
+	Table       bool
 }
 
 // All switches every detector on.
 func All() Detectors {
-	return Detectors{Block2x2: true, WallPair: true, WallSweep: true, WallSegment: true, Freeze: true, Corral: true}
+	return Detectors{Block2x2: true, WallPair: true, WallSweep: true, WallSegment: true, Freeze: true, Corral: true, Table: true}
 }
 
 // Core is the set the solvers used before the suite: frozen boxes only.
@@ -62,7 +65,7 @@ func (d *Detectors) switchOf(k Kind) *bool {
 	if k >= NumKinds {
 		return nil
 	}
-	return [NumKinds]*bool{&d.WallPair, &d.Block2x2, &d.WallSweep, &d.WallSegment, &d.Freeze, &d.Corral}[k]
+	return [NumKinds]*bool{&d.WallPair, &d.Block2x2, &d.WallSweep, &d.WallSegment, &d.Freeze, &d.Corral, &d.Table}[k]
 }
 
 // ParseDetectors reads a comma-separated list of detector names (see
@@ -105,6 +108,7 @@ type Checker struct {
 	sweep   *wallLines
 	segs    *wallLines
 	corrals *Corrals
+	table   *Table // nil when off or too big for its limits
 
 	// Checks counts calls; Fired[k] counts the positions detector k was
 	// the first to call dead (detectors run in Kind order and stop at the
@@ -114,9 +118,18 @@ type Checker struct {
 }
 
 // NewChecker returns a checker for b with dead squares dead (from
-// DeadSquares or DeadFromDistances) and the detectors in on.
+// DeadSquares or DeadFromDistances) and the detectors in on; the table,
+// when on, is built under DefaultTableLimits.
 func NewChecker(b *sokoban.Board, dead []bool, on Detectors) *Checker {
-	return &Checker{
+	c, _ := NewCheckerWith(context.Background(), b, dead, on, DefaultTableLimits)
+	return c
+}
+
+// NewCheckerWith is NewChecker that builds the table, when on, under ctx
+// and limits; it returns the context's error when ctx ends first. A table
+// past the limits is left out, and its detector never fires.
+func NewCheckerWith(ctx context.Context, b *sokoban.Board, dead []bool, on Detectors, limits TableLimits) (*Checker, error) {
+	c := &Checker{
 		On:      on,
 		Dead:    dead,
 		freeze:  NewFreeze(b, dead),
@@ -124,10 +137,21 @@ func NewChecker(b *sokoban.Board, dead []bool, on Detectors) *Checker {
 		segs:    wallSegments(b),
 		corrals: NewCorrals(b, dead),
 	}
+	if on.Table {
+		t, err := NewTable(ctx, b, limits)
+		if err != nil {
+			return nil, err
+		}
+		c.table = t
+	}
+	return c, nil
 }
 
+// Table returns the checker's table, nil when it has none.
+func (c *Checker) Table() *Table { return c.table }
+
 // Bytes returns the memory the checker's static tables take: the dead
-// squares and the detectors' scratch space and wall lines, not the corral
+// squares, the detectors' scratch space and wall lines and the table, not the corral
 // cache, which grows as the search goes.
 func (c *Checker) Bytes() int64 {
 	n := int64(len(c.Dead))
@@ -138,7 +162,11 @@ func (c *Checker) Bytes() int64 {
 		}
 		return m
 	}
-	return n*(1+2+4+4+1+4) + lines(c.sweep) + lines(c.segs)
+	n = n*(1+2+4+4+1+4) + lines(c.sweep) + lines(c.segs)
+	if c.table != nil {
+		n += c.table.Bytes()
+	}
+	return n
 }
 
 // Corrals returns the checker's corral examiner, whose limits may be
@@ -177,6 +205,8 @@ func (c *Checker) after(k Kind, p *sokoban.Position, s sokoban.Square) bool {
 		return c.freeze.Deadlocked(p, s)
 	case KindCorral:
 		return c.corrals.DeadAfterPush(p, s)
+	case KindTable:
+		return c.table != nil && c.table.DeadAfterPush(p, s)
 	}
 	return false
 }
@@ -197,6 +227,12 @@ func (c *Checker) CheckPosition(p *sokoban.Position) (Kind, bool) {
 		}
 		if k == KindCorral {
 			if c.corrals.Dead(p) {
+				return k, true
+			}
+			continue
+		}
+		if k == KindTable {
+			if c.table != nil && c.table.Dead(p) {
 				return k, true
 			}
 			continue

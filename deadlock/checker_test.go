@@ -59,7 +59,7 @@ var detectorCases = []detectorCase{
 		"#.     #",
 		"#@     #",
 		"########",
-	}, []Kind{KindWallSweep, KindWallSegment}},
+	}, []Kind{KindWallSweep, KindWallSegment, KindTable}},
 	{"sweep: two boxes on the left column, two goals", []string{
 		"########",
 		"#.     #",
@@ -77,7 +77,7 @@ var detectorCases = []detectorCase{
 		"#   $ .#",
 		"# A  $.#",
 		"########",
-	}, []Kind{KindWallSweep, KindWallSegment}},
+	}, []Kind{KindWallSweep, KindWallSegment, KindTable}},
 	{"segment: inner pocket, two boxes, one goal (000 Fig. 4.6)", []string{
 		"############",
 		"#          #",
@@ -86,7 +86,7 @@ var detectorCases = []detectorCase{
 		"#          #",
 		"#@ .       #",
 		"############",
-	}, []Kind{KindWallSegment}},
+	}, []Kind{KindWallSegment, KindTable}},
 	{"segment: inner pocket with a door", []string{
 		"############",
 		"#          #",
@@ -111,7 +111,7 @@ var detectorCases = []detectorCase{
 		"#     #",
 		"#@   .#",
 		"#######",
-	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze, KindWallSweep, KindWallSegment}},
+	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze, KindWallSweep, KindWallSegment, KindTable}},
 	{"wall pair, both on goals", []string{
 		"#######",
 		"# B*  #",
@@ -126,7 +126,7 @@ var detectorCases = []detectorCase{
 		"#  ##  #",
 		"#@ ..  #",
 		"########",
-	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze}},
+	}, []Kind{KindWallPair, KindBlock2x2, KindFreeze, KindTable}},
 	{"2x2 block of boxes", []string{
 		"########",
 		"#      #",
@@ -144,7 +144,7 @@ var detectorCases = []detectorCase{
 		"#  ..  #",
 		"#@   . #",
 		"########",
-	}, []Kind{KindBlock2x2, KindFreeze}},
+	}, []Kind{KindBlock2x2, KindFreeze, KindTable}},
 	{"two boxes side by side in the open", []string{
 		"#######",
 		"#     #",
@@ -161,7 +161,7 @@ var detectorCases = []detectorCase{
 		"#       #",
 		"#@   .. #",
 		"#########",
-	}, []Kind{KindFreeze}},
+	}, []Kind{KindFreeze, KindTable}},
 	{"corral: the doorway box seals a room", []string{
 		"#########",
 		"##     ##",
@@ -170,7 +170,23 @@ var detectorCases = []detectorCase{
 		"#       #",
 		"#@  ..  #",
 		"#########",
-	}, []Kind{KindCorral}},
+	}, []Kind{KindCorral, KindTable}},
+	{"table: the near goal taken, the far one reached only past it", []string{
+		"  ####",
+		"###  ####",
+		"# $     #",
+		"# # @#  #",
+		"# . B#  #",
+		"#########",
+	}, []Kind{KindTable}},
+	{"table: the far goal taken first", []string{
+		"  ####",
+		"###  ####",
+		"#   $   #",
+		"# #  #  #",
+		"# B@.#  #",
+		"#########",
+	}, nil},
 	{"corral: the room can be opened", []string{
 		"########",
 		"##    ##",
@@ -233,6 +249,9 @@ func TestParseDetectors(t *testing.T) {
 	}
 	if d, err := ParseDetectors("all"); err != nil || d != All() {
 		t.Fatalf("all: %+v, %v", d, err)
+	}
+	if d, err := ParseDetectors("table"); err != nil || d != (Detectors{Table: true}) {
+		t.Fatalf("table: %+v, %v", d, err)
 	}
 	if _, err := ParseDetectors("bogus"); err == nil {
 		t.Fatal("no error for an unknown name")

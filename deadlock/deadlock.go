@@ -40,6 +40,12 @@
 //   - Corral deadlocks (000 §4.2.2, Fig. 4.7; type Corrals): the area the
 //     player cannot reach around the pushed box, relaxed to its own boxes,
 //     searched with a node budget for a way to put them all on goals.
+//   - The deadlock table (type Table, after Festival's precomputed pair
+//     table and the exact small box-set tables of other solvers): every set of one, two and, on boards small
+//     enough, three boxes with the player on a given square that cannot be
+//     pushed onto goals of their own with the other boxes gone, found at
+//     set-up by a retrograde pull search from the solved sets; after a push
+//     the sets holding the pushed box are looked up.
 //   - Boxes cut off by boxes frozen on goals (type FrozenGoals, after
 //     Shoham's solver Festival): boxes frozen on their
 //     goals are walls; a box that can then reach no free goal is dead.

@@ -1,6 +1,8 @@
 package fess
 
 import (
+	"context"
+
 	"soko/deadlock"
 	"soko/heuristic"
 	"soko/sokoban"
@@ -11,7 +13,7 @@ import (
 // expensive ones (alive) only on the node that comes up for expansion, and
 // the patterns learned from subtrees that grew without solving the level.
 type tier struct {
-	checker  *deadlock.Checker // frozen boxes and wall segments, on each move
+	checker  *deadlock.Checker // frozen boxes, wall segments and the table, on each move
 	corrals  *deadlock.Corrals
 	frozen   *deadlock.FrozenGoals
 	patterns *deadlock.Patterns
@@ -30,15 +32,20 @@ const (
 	numDetectors
 )
 
-// newTier builds the detectors of b, whose dead squares are dead.
-func newTier(b *sokoban.Board, dead []bool, matching *heuristic.PushMatching) tier {
+// newTier builds the detectors of b, whose dead squares are dead; the
+// deadlock table under ctx and limits.
+func newTier(ctx context.Context, b *sokoban.Board, dead []bool, matching *heuristic.PushMatching, limits deadlock.TableLimits) (tier, error) {
 	t := tier{matching: matching}
-	t.checker = deadlock.NewChecker(b, dead, deadlock.Detectors{Freeze: true, WallSegment: true})
+	var err error
+	on := deadlock.Detectors{Freeze: true, WallSegment: true, Table: true}
+	if t.checker, err = deadlock.NewCheckerWith(ctx, b, dead, on, limits); err != nil {
+		return t, err
+	}
 	t.corrals = deadlock.NewCorrals(b, dead)
 	t.frozen = deadlock.NewFrozenGoals(b, dead)
 	t.patterns = deadlock.NewPatterns(b, t.corrals)
 	t.spare = b.Start()
-	return t
+	return t, nil
 }
 
 // bytes returns the memory of the tables that grow as the search goes: the

@@ -64,7 +64,7 @@ func TestStrategies(t *testing.T) {
 // TestOpener: the opener strategy searches differently from plan (its
 // advisor changes which moves weigh 0).
 func TestOpener(t *testing.T) {
-	l := testlevel.Resolve(t, "microban:139")[0]
+	l := testlevel.Resolve(t, "microban:140")[0]
 	var expanded [2]int64
 	for i, name := range []string{"plan", "opener"} {
 		res, err := row(name).Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 3000}})

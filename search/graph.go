@@ -85,7 +85,7 @@ type link struct{ parent, via uint32 }
 
 // defaultDetectors are the dynamic deadlock detectors the push searches run
 // unless the "deadlocks" parameter names others (deadlock.ParseDetectors).
-const defaultDetectors = "freeze,wallsegment"
+const defaultDetectors = "freeze,wallsegment,table"
 
 // newPushGraph prepares a search of l and starts its budget's clock. The
 // deadlock detectors are those of the "deadlocks" parameter, or detectors.
@@ -111,7 +111,11 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 		return g, nil
 	}
 	g.dead = deadlock.DeadSquares(b)
-	g.checker = deadlock.NewChecker(b, g.dead, on)
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	if g.checker, err = deadlock.NewCheckerWith(setUp, b, g.dead, on, g.tableLimits(opts.Budget)); err != nil {
+		return g, g.stopped(err)
+	}
 	g.charge(g.checker.Bytes())
 	return g, nil
 }
@@ -127,6 +131,16 @@ func (g *pushGraph) watch(guard *solver.Guard) {
 		}
 		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(g.board.Goals()))
 	})
+}
+
+// tableLimits are the limits of the deadlock table (deadlock.Table) within
+// what the budget leaves.
+func (g *pushGraph) tableLimits(b solver.Budget) deadlock.TableLimits {
+	left := int64(0)
+	if b.Memory > 0 {
+		left = max(b.Tables()-g.static, 1)
+	}
+	return deadlock.LimitsWithin(left, b.Time)
 }
 
 // matching builds the lower bound of the informed push searches under the
@@ -567,6 +581,7 @@ func (g *pushGraph) pathTo(id uint32) ([]sokoban.Push, error) {
 // finish expands a solution's pushes into moves and stamps the statistics.
 func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
 	g.countGroups()
+	g.countDeadlocks()
 	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
 	moves, err := g.board.Expand(pushes)
@@ -579,6 +594,7 @@ func (g *pushGraph) finish(pushes []sokoban.Push) (solver.Result, error) {
 // stop ends a search with a status other than Solved.
 func (g *pushGraph) stop(st solver.Status) solver.Result {
 	g.countGroups()
+	g.countDeadlocks()
 	g.stats.Bytes = max(g.stats.Bytes, g.bytes())
 	g.guard.Finish(&g.stats)
 	return solver.Result{Status: st, Stats: g.stats}
@@ -622,4 +638,25 @@ func (g *pushGraph) countGroups() {
 	g.stats.Counts["groups.hits"] = g.groups.Hits
 	g.stats.Counts["groups.misses"] = g.groups.Misses
 	g.stats.Counts["groups.states"] = int64(g.groups.States())
+}
+
+// countDeadlocks copies into the statistics how many positions each
+// switched-on deadlock detector found ("dead.freeze", ...), and the size
+// of the deadlock table where it was built.
+func (g *pushGraph) countDeadlocks() {
+	if g.checker == nil {
+		return
+	}
+	if g.stats.Counts == nil {
+		g.stats.Counts = map[string]int64{}
+	}
+	for k := deadlock.Kind(0); k < deadlock.NumKinds; k++ {
+		if g.checker.On.On(k) {
+			g.stats.Counts["dead."+k.String()] = int64(g.checker.Fired[k])
+		}
+	}
+	if t := g.checker.Table(); t != nil {
+		g.stats.Counts["table.boxes"] = int64(t.Boxes())
+		g.stats.Counts["table.bytes"] = t.Bytes()
+	}
 }

@@ -130,8 +130,8 @@ func TestSolveOptimize(t *testing.T) {
 		t.Errorf("solve:\n%s", out)
 	}
 	l := testlevel.Resolve(t, "microban:3")[0]
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if rep, _ := verify.Check(l, strings.TrimSpace(lines[2])); !rep.Solved || rep.Pushes != 13 || rep.Moves != 41 {
+	lines := strings.Split(strings.TrimSpace(out), "\n") // the solution comes before the summary
+	if rep, _ := verify.Check(l, strings.TrimSpace(lines[len(lines)-2])); !rep.Solved || rep.Pushes != 13 || rep.Moves != 41 {
 		t.Errorf("the solution printed: %+v\n%s", rep, out)
 	}
 	out, _, err = soko(t, "", "solve", "--algo", "greedy", "--optimize", "off", "microban:3")

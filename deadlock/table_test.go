@@ -1,0 +1,200 @@
+package deadlock
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"soko/levels"
+	"soko/sokoban"
+)
+
+// relaxedSolvable decides, by a plain forward breadth-first search over
+// pushes, whether the boxes alone (no others on the board) can all be
+// pushed onto goals of their own with the player starting on player: the
+// slow, obvious version of the table.
+func relaxedSolvable(b *sokoban.Board, boxes []sokoban.Square, player sokoban.Square) bool {
+	type state struct {
+		boxes  [maxTableBoxes]sokoban.Square
+		player sokoban.Square // the least square of the player's region
+	}
+	k := len(boxes)
+	occ := make([]bool, b.N)
+	region := func(boxes []sokoban.Square, from sokoban.Square) []bool {
+		for _, s := range boxes {
+			occ[s] = true
+		}
+		in := make([]bool, b.N)
+		in[from] = true
+		stack := []sokoban.Square{from}
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, n := range b.Neighbours(s) {
+				if n >= 0 && !occ[n] && !in[n] {
+					in[n] = true
+					stack = append(stack, n)
+				}
+			}
+		}
+		for _, s := range boxes {
+			occ[s] = false
+		}
+		return in
+	}
+	least := func(in []bool) sokoban.Square { return sokoban.Square(slices.Index(in, true)) }
+	var start state
+	copy(start.boxes[:], boxes)
+	slices.Sort(start.boxes[:k])
+	start.player = least(region(boxes, player))
+	seen := map[state]bool{start: true}
+	queue := []state{start}
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		set := st.boxes[:k]
+		onGoals := true
+		for _, s := range set {
+			onGoals = onGoals && b.IsGoal(s)
+		}
+		if onGoals {
+			return true
+		}
+		in := region(set, st.player)
+		for i, s := range set {
+			for d := range sokoban.Dirs {
+				behind, to := b.Next(s, d^1), b.Next(s, d)
+				if behind < 0 || to < 0 || !in[behind] || slices.Contains(set, to) {
+					continue
+				}
+				next := st
+				next.boxes[i] = to
+				slices.Sort(next.boxes[:k])
+				next.player = least(region(next.boxes[:k], s))
+				if !seen[next] {
+					seen[next] = true
+					queue = append(queue, next)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// TestTableDifferential compares the table with the forward search of
+// the relaxed problem (relaxedSolvable) on random sets of one, two and
+// three boxes (mostly on live squares), the player on a random free square, on Microban 1–40: the
+// table must call a set dead exactly when the search finds no solution,
+// and every set holding a square outside its live squares must have none.
+func TestTableDifferential(t *testing.T) {
+	ls, err := levels.Resolve("microban:1-40", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(51, 3))
+	var checked, dead [maxTableBoxes + 1]int
+	for _, l := range ls {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 1 << 30})
+		if err != nil || tab == nil || tab.Boxes() != 3 {
+			t.Fatalf("%s: table %v, err %v", l.Name(), tab, err)
+		}
+		var live []sokoban.Square
+		for s := range sokoban.Square(b.N) {
+			if tab.live[s] >= 0 {
+				live = append(live, s)
+			}
+		}
+		for range 150 {
+			k := 1 + rng.IntN(maxTableBoxes)
+			var boxes []sokoban.Square
+			for len(boxes) < k {
+				s := live[rng.IntN(len(live))]
+				if rng.IntN(10) == 0 { // now and then any square
+					s = sokoban.Square(rng.IntN(b.N))
+				}
+				if !slices.Contains(boxes, s) {
+					boxes = append(boxes, s)
+				}
+			}
+			player := sokoban.Square(rng.IntN(b.N))
+			if slices.Contains(boxes, player) || len(b.Goals()) < k {
+				continue
+			}
+			want := relaxedSolvable(b, boxes, player)
+			var idx []int32
+			for _, s := range boxes {
+				if tab.live[s] >= 0 {
+					idx = append(idx, tab.live[s])
+				}
+			}
+			if len(idx) < k {
+				if want {
+					t.Fatalf("%s: boxes %v with the player on %d can be solved, but a box is off the live squares", l.Name(), boxes, player)
+				}
+				continue
+			}
+			slices.Sort(idx)
+			if got := tab.alive(idx, player); got != want {
+				t.Fatalf("%s: boxes %v, player %d: table says alive %v, the forward search %v", l.Name(), boxes, player, got, want)
+			}
+			checked[k]++
+			if !want {
+				dead[k]++
+			}
+		}
+	}
+	t.Logf("sets checked by size %v, of them dead %v", checked[1:], dead[1:])
+	for k := 1; k <= maxTableBoxes; k++ {
+		if checked[k] < 200 || dead[k] == 0 || dead[k] == checked[k] {
+			t.Errorf("%d boxes: %d checked, %d dead: too few, or all one answer", k, checked[k], dead[k])
+		}
+	}
+}
+
+// TestTableLimits: the sets of k boxes are built only when they fit in the
+// byte limit beside the smaller ones, a limit below the single boxes gives
+// no table (and a checker whose table detector never fires), and a context
+// that has ended stops the set-up with its error.
+func TestTableLimits(t *testing.T) {
+	ls, err := levels.Resolve("microban:3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sokoban.NewBoard(ls[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := NewTable(context.Background(), b, TableLimits{Boxes: 2, Bytes: 1 << 30})
+	if err != nil || two.Boxes() != 2 {
+		t.Fatalf("pairs: %v, %v", two, err)
+	}
+	// The search of the triples takes a bit per set and square.
+	enough := two.Bytes() + 8*two.count(3)*int64(two.stride)
+	if full, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: enough}); err != nil || full.Boxes() != 3 {
+		t.Fatalf("room for the triples' search: %v, %v", full, err)
+	}
+	short, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: enough - 1})
+	if err != nil || short.Boxes() != 2 || short.Bytes() != two.Bytes() {
+		t.Fatalf("one byte short of the triples' search: %v, %v", short, err)
+	}
+	if none, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 8}); none != nil || err != nil {
+		t.Fatalf("8 bytes: %v, %v", none, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := NewTable(ctx, b, TableLimits{Boxes: 3, Bytes: 1 << 30}); err == nil {
+		t.Fatal("no error from a cancelled context")
+	}
+	// The table's dead position of the detector cases, with no room for a table.
+	i := slices.IndexFunc(detectorCases, func(c detectorCase) bool { return slices.Equal(c.dead, []Kind{KindTable}) })
+	p, s := marked(t, detectorCases[i].rows...)
+	c, err := NewCheckerWith(context.Background(), p.Board(), DeadSquares(p.Board()), Detectors{Table: true}, TableLimits{Boxes: 3, Bytes: 8})
+	if err != nil || c.Table() != nil || c.Deadlocked(p, s) {
+		t.Fatalf("no table: err %v, table %v, or it fired", err, c.Table())
+	}
+}

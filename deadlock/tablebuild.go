@@ -1,0 +1,155 @@
+package deadlock
+
+import (
+	"context"
+	"time"
+
+	"soko/sokoban"
+)
+
+// tableBuilder runs the retrograde searches of a Table. It keeps scratch
+// space.
+type tableBuilder struct {
+	b     *sokoban.Board
+	t     *Table
+	box   []bool // the boxes of the set under examination
+	stack []sokoban.Square
+	idx   []int32
+}
+
+// tableSet is a set of box squares on the search's stack, sorted; only the
+// first k are used.
+type tableSet [maxTableBoxes]uint16
+
+// checkEvery is how many sets the search expands between looks at the
+// context and the clock.
+const checkEvery = 1 << 12
+
+// build returns the rows of every set of k boxes (words 64-bit words): the
+// pulls from every solved set, each box set's bits the squares of the
+// player regions reached. The search's stack may take spare bytes; past
+// them, or past the deadline when it is not zero, it returns nil.
+func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, words, spare int64) ([]uint64, error) {
+	row := make([]uint64, words)
+	var stack []tableSet
+	maxStack := int(min(spare/int64(len(tableSet{})*2), 1<<40))
+	var set tableSet
+	var seed func(from, i int)
+	seed = func(from, i int) { // every k goals, in square order, and every region they leave
+		if i == k {
+			solved := set
+			sortSet(&solved, k)
+			bl.place(solved[:k], true)
+			r := bl.rank(solved[:k])
+			for s := range bl.b.N {
+				if !bl.box[s] && !bl.has(row, r, sokoban.Square(s)) {
+					bl.flood(row, r, sokoban.Square(s))
+					stack = append(stack, solved)
+				}
+			}
+			bl.place(solved[:k], false)
+			return
+		}
+		goals := bl.b.Goals()
+		for g := from; g < len(goals); g++ {
+			set[i] = uint16(goals[g])
+			seed(g+1, i+1)
+		}
+	}
+	seed(0, 0)
+	for n := 0; len(stack) > 0; n++ {
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				return nil, nil
+			}
+		}
+		if len(stack) > maxStack {
+			return nil, nil
+		}
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		bl.place(cur[:k], true)
+		r := bl.rank(cur[:k])
+		for i := range k {
+			bx := sokoban.Square(cur[i])
+			for d := range sokoban.Dirs {
+				// The player stands on p, in a region reached with this set,
+				// and steps back to q, pulling the box from bx onto p.
+				p := bl.b.Next(bx, d)
+				if p < 0 || bl.box[p] || !bl.has(row, r, p) {
+					continue
+				}
+				q := bl.b.Next(p, d)
+				if q < 0 || bl.box[q] {
+					continue
+				}
+				next := cur
+				next[i] = uint16(p)
+				sortSet(&next, k)
+				nr := bl.rank(next[:k])
+				if bl.has(row, nr, q) {
+					continue
+				}
+				bl.box[bx], bl.box[p] = false, true
+				bl.flood(row, nr, q)
+				bl.box[bx], bl.box[p] = true, false
+				stack = append(stack, next)
+			}
+		}
+		bl.place(cur[:k], false)
+	}
+	return row, nil
+}
+
+// place puts the boxes of set on the board (on) or takes them off.
+func (bl *tableBuilder) place(set []uint16, on bool) {
+	for _, s := range set {
+		bl.box[s] = on
+	}
+}
+
+// rank is the rank of a set of box squares among the table's live squares.
+func (bl *tableBuilder) rank(set []uint16) int64 {
+	bl.idx = bl.idx[:0]
+	for _, s := range set {
+		bl.idx = append(bl.idx, bl.t.live[s])
+	}
+	return rank(bl.idx)
+}
+
+// has reports whether square s's bit is set in the row of set r.
+func (bl *tableBuilder) has(row []uint64, r int64, s sokoban.Square) bool {
+	return row[r*int64(bl.t.stride)+int64(s>>6)]>>(s&63)&1 != 0
+}
+
+// flood sets the bits of the player region around s, among the boxes
+// placed, in the row of set r; the bits set already mark squares visited.
+func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square) {
+	base := r * int64(bl.t.stride)
+	w := row[base : base+int64(bl.t.stride)]
+	w[s>>6] |= 1 << (s & 63)
+	stack := append(bl.stack[:0], s)
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, n := range bl.b.Neighbours(s) {
+			if n >= 0 && !bl.box[n] && w[n>>6]&(1<<(n&63)) == 0 {
+				w[n>>6] |= 1 << (n & 63)
+				stack = append(stack, n)
+			}
+		}
+	}
+	bl.stack = stack
+}
+
+// sortSet sorts the first k squares of a set.
+func sortSet(set *tableSet, k int) {
+	for i := 1; i < k; i++ {
+		for j := i; j > 0 && set[j-1] > set[j]; j-- {
+			set[j-1], set[j] = set[j], set[j-1]
+		}
+	}
+}
