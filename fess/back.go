@@ -49,6 +49,9 @@ func (b backLoop) step() (solver.Result, bool, error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
 	}
+	if e.meets.found {
+		return e.meets.res, true, e.meets.err
+	}
 	met, more := e.back.step(e.halt(0))
 	if met || more {
 		e.stats.Expanded++
@@ -94,6 +97,3 @@ func (b backLoop) offer(k *knowledge) {
 		k.back = b.e.back
 	}
 }
-
-// take lets the backward search meet the forward strategies' trees.
-func (b backLoop) take(k knowledge) { b.e.shared.trees = k.trees }

@@ -43,8 +43,10 @@ type engine struct {
 	meeting   meeting
 	replanned bool
 	// shared is what the other members of the rounds let it meet
-	// (member.Share).
+	// (member.Share), and meets how far the searches looked for each
+	// other's positions (catchup.go).
 	shared knowledge
+	meets  meets
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch
@@ -291,6 +293,9 @@ func (e *engine) progress(before int32) (improved, stalled bool) {
 func (e *engine) step() (res solver.Result, done bool, err error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
+	}
+	if e.meets.found {
+		return e.meets.res, true, e.meets.err
 	}
 	if e.backward() {
 		res, err := e.met()
