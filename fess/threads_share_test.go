@@ -6,6 +6,7 @@ import (
 
 	"soko/internal/testlevel"
 	"soko/solver"
+	"soko/verify"
 )
 
 // TestThreadsMeet: with two threads the back strategy and forward ones
@@ -25,5 +26,54 @@ func TestThreadsMeet(t *testing.T) {
 	c := res.Stats.Counts
 	if res.Status != solver.Solved || c["back.met.other"]+c["dive.met.back"]+c["plan.met.back"] != 1 {
 		t.Errorf("%v after %d expansions, counts %v: want a meeting of back and a forward tree", res.Status, res.Stats.Expanded, c)
+	}
+}
+
+// TestCatchUp: a meeting missed while the other store was out of view is
+// found when it comes back (catchup.go), in both directions, on Microban
+// 146 (TestBackMeetsOthers, TestForwardMeetsBack): back searched 300
+// expansions with no tree in view, then given plan's tree of 2,000, ends
+// at its next step with the spliced solution; plan searched 2,000 with no
+// store in view, then given back's store of 3,000, likewise. solver's
+// verifier replays both.
+func TestCatchUp(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:146")[0]
+	search := func(s string, nodes int) (*engine, loop) {
+		opts := solver.Options{Budget: solver.Budget{Nodes: 1 << 30}}
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", s, err)
+		}
+		e.use(row(s))
+		run := newMember(e.strat).newLoop(e)
+		if _, done, err := run.begin(); done || err != nil {
+			t.Fatalf("%s ended in its set-up: %v", s, err)
+		}
+		for range nodes {
+			if res, done, _ := run.step(); done {
+				t.Fatalf("%s ended alone: %v", s, res.Status)
+			}
+		}
+		return e, run
+	}
+	pe, plan := search("plan", 2000)
+	be, back := search("back", 300)
+	back.take(knowledge{trees: []*engine{pe}})
+	res, done, err := back.step()
+	if !done || err != nil || res.Status != solver.Solved || be.meeting.in != pe {
+		t.Fatalf("back given plan's tree: %v, %v, met in plan's tree: %v", res.Status, err, be.meeting.in == pe)
+	}
+	if r := verify.Replay(l, res.Moves); !r.Solved {
+		t.Errorf("back's spliced solution does not solve the level: %s", r.Reason)
+	}
+
+	be, _ = search("back", 3000)
+	plan.take(knowledge{back: be.back})
+	res, done, err = plan.step()
+	if !done || err != nil || res.Status != solver.Solved || pe.meeting.from != be.back {
+		t.Fatalf("plan given back's store: %v, %v, met in back's store: %v", res.Status, err, pe.meeting.from == be.back)
+	}
+	if r := verify.Replay(l, res.Moves); !r.Solved {
+		t.Errorf("plan's spliced solution does not solve the level: %s", r.Reason)
 	}
 }
