@@ -49,9 +49,6 @@ func (b backLoop) step() (solver.Result, bool, error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
 	}
-	if e.meets.found {
-		return e.meets.res, true, e.meets.err
-	}
 	met, more := e.back.step(e.halt(0))
 	if met || more {
 		e.stats.Expanded++

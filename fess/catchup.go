@@ -12,8 +12,8 @@ import (
 // other runs. Each search keeps how far its positions were looked for in
 // each store it meets (a look); when that store comes back into view
 // (take, between two steps, both stores still), it looks for the rest at
-// once, and a meeting found there ends its search at its next step, as it
-// would have at once with one thread. With one thread no store leaves the
+// once, and a meeting found there ends its search before its next step
+// (member.turn), as it would have at once with one thread. With one thread no store leaves the
 // view while its reader searches, so these looks find nothing new: a store
 // first seen is looked through once, from its reader's positions stored
 // before (few: first slices).
@@ -24,7 +24,7 @@ type look struct{ checked uint32 }
 
 // meets is what a forward search's tree has been looked for in the back
 // strategy's store and the store in it, and on any engine the solution of
-// a meeting a look found, which its next step returns.
+// a meeting a look found, which its member returns before the next step.
 type meets struct {
 	inBack   look // the tree's positions, in the back strategy's store
 	fromBack look // the back strategy's positions, in the tree

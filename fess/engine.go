@@ -294,9 +294,6 @@ func (e *engine) step() (res solver.Result, done bool, err error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
 	}
-	if e.meets.found {
-		return e.meets.res, true, e.meets.err
-	}
 	if e.backward() {
 		res, err := e.met()
 		return res, true, err

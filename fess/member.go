@@ -90,10 +90,15 @@ func (m *member) loop(before int32) (solver.Result, solver.Pause, error) {
 	}
 }
 
-// turn is one turn of loop, under m.mu: the slice's end, or one step.
+// turn is one turn of loop, under m.mu: the end of the search at a
+// meeting Share found (catchup.go), the slice's end, or one step.
 func (m *member) turn(before int32) (solver.Result, solver.Pause, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if mt := &m.e.meets; mt.found {
+		m.e, m.run = nil, nil
+		return mt.res, solver.Pause{}, true, mt.err
+	}
 	if st, over := m.over(); over {
 		res := m.pause(st)
 		improved, stalled := m.run.progress(before)

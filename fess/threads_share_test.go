@@ -33,9 +33,8 @@ func TestThreadsMeet(t *testing.T) {
 // found when it comes back (catchup.go), in both directions, on Microban
 // 146 (TestBackMeetsOthers, TestForwardMeetsBack): back searched 300
 // expansions with no tree in view, then given plan's tree of 2,000, ends
-// at its next step with the spliced solution; plan searched 2,000 with no
-// store in view, then given back's store of 3,000, likewise. solver's
-// verifier replays both.
+// with the spliced solution; plan searched 2,000 with no store in view,
+// then given back's store of 3,000, likewise. Both solutions replay.
 func TestCatchUp(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	search := func(s string, nodes int) (*engine, loop) {
@@ -59,8 +58,8 @@ func TestCatchUp(t *testing.T) {
 	pe, plan := search("plan", 2000)
 	be, back := search("back", 300)
 	back.take(knowledge{trees: []*engine{pe}})
-	res, done, err := back.step()
-	if !done || err != nil || res.Status != solver.Solved || be.meeting.in != pe {
+	res, err := be.meets.res, be.meets.err
+	if !be.meets.found || err != nil || res.Status != solver.Solved || be.meeting.in != pe {
 		t.Fatalf("back given plan's tree: %v, %v, met in plan's tree: %v", res.Status, err, be.meeting.in == pe)
 	}
 	if r := verify.Replay(l, res.Moves); !r.Solved {
@@ -69,8 +68,8 @@ func TestCatchUp(t *testing.T) {
 
 	be, _ = search("back", 3000)
 	plan.take(knowledge{back: be.back})
-	res, done, err = plan.step()
-	if !done || err != nil || res.Status != solver.Solved || pe.meeting.from != be.back {
+	res, err = pe.meets.res, pe.meets.err
+	if !pe.meets.found || err != nil || res.Status != solver.Solved || pe.meeting.from != be.back {
 		t.Fatalf("plan given back's store: %v, %v, met in back's store: %v", res.Status, err, pe.meeting.from == be.back)
 	}
 	if r := verify.Replay(l, res.Moves); !r.Solved {

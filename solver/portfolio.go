@@ -61,8 +61,9 @@ import (
 // about the same time. A member that stalls (Pause) in two slices in a row
 // has its weight halved, down to an eighth of its share, and its share
 // back when it improves. Before each slice a Sharer takes what the others
-// know (with threads, see below). The budget's own limits end a resumable member for good at any
-// point; the member alone left in the rounds runs to the end.
+// know (with threads, see below). The budget's own limits end a resumable
+// member for good at any point; the member alone left in the rounds runs
+// to the end.
 //
 // With no time, node or iteration limit a run-once member runs until it
 // ends, so the next starts only then (give the others share 0 to run one
@@ -84,10 +85,9 @@ import (
 // are not repeatable. A Sharer reads only the members not running: those
 // paused when its slice starts, then those that pause while it runs (it
 // stops reading one before that one starts again); its first slice shares
-// nothing. Every slice is run through Run, so
-// its solution is replayed by the verifier before it counts. The first
-// verified solution cancels the slices still running and is the
-// portfolio's result.
+// nothing. Every slice is run through Run, so its solution is replayed by
+// the verifier before it counts. The first verified solution cancels the
+// slices still running and is the portfolio's result.
 //
 // Member i runs with seed Options.Seed + i and one thread. With one thread
 // the order, the budgets in nodes and iterations, and the seeds depend only

@@ -143,14 +143,16 @@ func TestRoundsShareFirstSlice(t *testing.T) {
 	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Nodes: 30_000}}); err != nil {
 		t.Fatal(err)
 	}
+	most := 0
 	for _, s := range []*stepper{a, b, c} {
 		s.mu.Lock()
 		shared, slices, inFirst := slices.Clone(s.shared), len(s.slices), s.inFirst
 		s.mu.Unlock()
+		most = max(most, slices)
 		if inFirst {
 			t.Errorf("shared %v, once while its first slice ran", shared)
 		}
-		if slices < 3 || len(shared) < slices-1 {
+		if len(shared) < slices-1 {
 			t.Errorf("%d slices, shared %v: want a share before each slice but the first", slices, shared)
 		}
 		for _, n := range shared {
@@ -158,5 +160,8 @@ func TestRoundsShareFirstSlice(t *testing.T) {
 				t.Errorf("shared %v: more than the two others", shared)
 			}
 		}
+	}
+	if most < 3 {
+		t.Errorf("at most %d slices a member: the test wants more", most)
 	}
 }
