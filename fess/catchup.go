@@ -10,27 +10,24 @@ import (
 // while that member is paused (solver.Sharer), so a position both searches
 // hold is not looked for when the later of the two stores it while the
 // other runs. Each search keeps how far its positions were looked for in
-// each store it meets (a look); when that store comes back into view
+// each store it meets (meets); when that store comes back into view
 // (take, between two steps, both stores still), it looks for the rest at
 // once, and a meeting found there ends its search before its next step
-// (member.turn), as it would have at once with one thread. With one thread no store leaves the
-// view while its reader searches, so these looks find nothing new: a store
-// first seen is looked through once, from its reader's positions stored
-// before (few: first slices).
+// (member.turn), as it would have at once with one thread. With one
+// thread no store leaves the view while its reader searches, so these
+// looks find nothing new: a store first seen is looked through once, from
+// its reader's positions stored before (few: first slices).
 
-// look is how far a search's positions were looked for in another store:
-// those below checked.
-type look struct{ checked uint32 }
-
-// meets is what a forward search's tree has been looked for in the back
-// strategy's store and the store in it, and on any engine the solution of
-// a meeting a look found, which its member returns before the next step.
+// meets is how far a forward search's tree has been looked for in the
+// back strategy's store (inBack: its positions below it) and the store in
+// the tree (fromBack: the store's positions below it), and on any engine
+// the solution of a meeting a look found, which its member returns before
+// the next step.
 type meets struct {
-	inBack   look // the tree's positions, in the back strategy's store
-	fromBack look // the back strategy's positions, in the tree
-	found    bool
-	res      solver.Result
-	err      error
+	inBack, fromBack uint32
+	found            bool
+	res              solver.Result
+	err              error
 }
 
 // meet ends the search with the meeting at e.meeting, found by a look.
@@ -48,14 +45,14 @@ func (e *engine) take(k knowledge) {
 	}
 	s := e.tree.store
 	if e.shared.back != nil {
-		e.meets.inBack.checked = uint32(s.Len())
+		e.meets.inBack = uint32(s.Len())
 	}
 	e.shared.back = k.back
 	bk := k.back
 	if bk == nil || e.meets.found || s == nil {
 		return
 	}
-	for id := e.meets.inBack.checked; id < uint32(s.Len()); id++ {
+	for id := e.meets.inBack; id < uint32(s.Len()); id++ {
 		if bid, ok := bk.store.Find(s.Key(id), s.Hash(id)); ok {
 			e.meeting = meeting{forward: id, backward: bid, ok: true, from: bk}
 			e.meet()
@@ -75,7 +72,7 @@ func (b backLoop) take(k knowledge) {
 	}
 	for _, f := range e.shared.trees {
 		if !slices.Contains(k.trees, f) {
-			f.meets.fromBack.checked = uint32(n)
+			f.meets.fromBack = uint32(n)
 		}
 	}
 	old := e.shared.trees
@@ -88,7 +85,7 @@ func (b backLoop) take(k knowledge) {
 		if slices.Contains(old, f) {
 			continue
 		}
-		for id := f.meets.fromBack.checked; id < uint32(n); id++ {
+		for id := f.meets.fromBack; id < uint32(n); id++ {
 			if fid, ok := f.tree.store.Find(s.Key(id), s.Hash(id)); ok {
 				e.meeting = meeting{forward: fid, backward: id, ok: true, in: f}
 				e.meet()
