@@ -94,6 +94,3 @@ func (b backLoop) offer(k *knowledge) {
 		k.back = b.e.back
 	}
 }
-
-// take lets the backward search meet the forward strategies' trees.
-func (b backLoop) take(k knowledge) { b.e.shared.trees = k.trees }

@@ -43,8 +43,10 @@ type engine struct {
 	meeting   meeting
 	replanned bool
 	// shared is what the other members of the rounds let it meet
-	// (member.Share).
+	// (member.Share), and meets how far the searches looked for each
+	// other's positions (catchup.go).
 	shared knowledge
+	meets  meets
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch

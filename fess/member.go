@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"soko/level"
@@ -27,37 +28,55 @@ type member struct {
 	before time.Duration
 	paused bool
 	view   knowledge // what the other members let it meet (Share)
+	// mu is held while the search may read view: over each step, and over
+	// the first slice's set-up; Share takes it, so that with threads the
+	// rounds change view only between steps (solver.Sharer).
+	mu sync.Mutex
 }
 
 // Slice implements solver.Resumable.
 func (m *member) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
 	guard := solver.NewGuard(ctx, opts)
+	m.mu.Lock()
 	m.until = sl.Until
 	if m.e != nil {
 		m.e.guard, m.paused = guard, false
 		m.run.watch()
-		return m.loop(m.run.mark())
+		before := m.run.mark()
+		m.mu.Unlock()
+		return m.loop(before)
 	}
+	res, done, err := m.begin(l, guard, opts, sl)
+	m.mu.Unlock()
+	if done {
+		return res, solver.Pause{}, err
+	}
+	return m.loop(-1)
+}
+
+// begin sets the member's search up on its first slice and runs it up to
+// its loop; done says it ended there, with res; m.mu is held.
+func (m *member) begin(l *level.Level, guard *solver.Guard, opts solver.Options, sl solver.Slice) (res solver.Result, done bool, err error) {
 	whole := opts
 	whole.Budget = sl.Whole
 	whole.Budget.Memory = opts.Budget.Memory
 	e, st, err := newEngine(l, guard, whole, nil)
 	if err != nil {
-		return solver.Result{}, solver.Pause{}, err
+		return solver.Result{}, true, err
 	}
 	if e == nil {
 		res := solver.Result{Status: st}
 		guard.Finish(&res.Stats)
-		return res, solver.Pause{}, nil
+		return res, true, nil
 	}
 	e.use(m.s)
 	e.clock, m.e, m.run = m.own, e, m.newLoop(e)
 	m.run.take(m.view)
 	if res, done, err := m.run.begin(); done {
 		m.e, m.run = nil, nil
-		return res, solver.Pause{}, err
+		return res, true, err
 	}
-	return m.loop(-1)
+	return solver.Result{}, false, nil
 }
 
 // loop runs the search's loop until the slice's end, where it pauses, or
@@ -65,16 +84,31 @@ func (m *member) Slice(ctx context.Context, l *level.Level, opts solver.Options,
 // yet).
 func (m *member) loop(before int32) (solver.Result, solver.Pause, error) {
 	for {
-		if st, over := m.over(); over {
-			res := m.pause(st)
-			improved, stalled := m.run.progress(before)
-			return res, solver.Pause{Paused: true, Improved: improved, Stalled: stalled}, nil
-		}
-		if res, done, err := m.run.step(); done {
-			m.e, m.run = nil, nil // its memory goes to the others
-			return res, solver.Pause{}, err
+		if res, p, done, err := m.turn(before); done {
+			return res, p, err
 		}
 	}
+}
+
+// turn is one turn of loop, under m.mu: the end of the search at a
+// meeting Share found (catchup.go), the slice's end, or one step.
+func (m *member) turn(before int32) (solver.Result, solver.Pause, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mt := &m.e.meets; mt.found {
+		m.e, m.run = nil, nil
+		return mt.res, solver.Pause{}, true, mt.err
+	}
+	if st, over := m.over(); over {
+		res := m.pause(st)
+		improved, stalled := m.run.progress(before)
+		return res, solver.Pause{Paused: true, Improved: improved, Stalled: stalled}, true, nil
+	}
+	if res, done, err := m.run.step(); done {
+		m.e, m.run = nil, nil // its memory goes to the others
+		return res, solver.Pause{}, true, err
+	}
+	return solver.Result{}, solver.Pause{}, false, nil
 }
 
 // over reports whether the slice has reached its end, with the limit it
@@ -109,6 +143,8 @@ func (m *member) own() time.Duration {
 
 // End implements solver.Resumable: it ends the paused search with st.
 func (m *member) End(st solver.Status) solver.Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.e == nil {
 		return solver.Stats{}
 	}
@@ -119,10 +155,12 @@ func (m *member) End(st solver.Status) solver.Stats {
 
 // Share implements solver.Sharer: each other member whose search has
 // begun offers what it knows (loop.offer), and the member's engine meets
-// it from its next slice on: the back strategy's search the forward
+// it from its next step on: the back strategy's search the forward
 // strategies' trees, a forward strategy's search the back strategy's
 // store.
 func (m *member) Share(others []solver.Resumable) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.view = knowledge{}
 	for _, o := range others {
 		if om, ok := o.(*member); ok && om.run != nil {
@@ -146,6 +184,3 @@ type knowledge struct {
 
 // offer adds the forward search's tree to k.
 func (e *engine) offer(k *knowledge) { k.trees = append(k.trees, e) }
-
-// take lets the forward search meet the back strategy's store.
-func (e *engine) take(k knowledge) { e.shared.back = k.back }

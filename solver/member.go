@@ -68,12 +68,16 @@ type Pause struct {
 	Improved, Stalled bool
 }
 
-// Sharer is a resumable member that takes what the other members know
-// before each of its slices: the rounds' one channel of shared knowledge.
-// Share gets the other resumable members still in the rounds, in list
-// order. With more than one thread the rounds share nothing (the members'
-// tables are not safe to read while their owners search), so Share is
-// only called with one.
+// Sharer is a resumable member that takes what the other members know:
+// the rounds' one channel of shared knowledge. Share gets the other
+// resumable members still in the rounds that it may read, in list order:
+// those not running, whose tables stay still until the next Share. With
+// one thread it is called before each slice. With more, it is called
+// before each slice but a member's first, and again while the member runs
+// (from another goroutine) whenever one of those others starts or pauses:
+// Share must then wait until the member is between two steps of its
+// search, and once it returns the member must read nothing of a member not
+// in the new list.
 type Sharer interface {
 	Share(others []Resumable)
 }

@@ -61,8 +61,9 @@ import (
 // about the same time. A member that stalls (Pause) in two slices in a row
 // has its weight halved, down to an eighth of its share, and its share
 // back when it improves. Before each slice a Sharer takes what the others
-// know. The budget's own limits end a resumable member for good at any
-// point; the member alone left in the rounds runs to the end.
+// know (with threads, see below). The budget's own limits end a resumable
+// member for good at any point; the member alone left in the rounds runs
+// to the end.
 //
 // With no time, node or iteration limit a run-once member runs until it
 // ends, so the next starts only then (give the others share 0 to run one
@@ -80,11 +81,13 @@ import (
 // once: k = min(N, members with a share). The rounds then start the next
 // slice whenever one of k workers comes free, each share scaled by k (no
 // more than what is left), the memory split k ways at least; members
-// running side by side may together expand more than a node limit, share
-// no knowledge, and are not repeatable. Every slice is run through Run, so
-// its solution is replayed by the verifier before it counts. The first
-// verified solution cancels the slices still running and is the
-// portfolio's result.
+// running side by side may together expand more than a node limit and
+// are not repeatable. A Sharer reads only the members not running: those
+// paused when its slice starts, then those that pause while it runs (it
+// stops reading one before that one starts again); its first slice shares
+// nothing. Every slice is run through Run, so its solution is replayed by
+// the verifier before it counts. The first verified solution cancels the
+// slices still running and is the portfolio's result.
 //
 // Member i runs with seed Options.Seed + i and one thread. With one thread
 // the order, the budgets in nodes and iterations, and the seeds depend only

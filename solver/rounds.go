@@ -39,9 +39,13 @@ type entrant struct {
 	whole            Budget  // its share of the budget, once it is set
 	until            Budget  // the end of its next slice
 	started, running bool
-	paused           bool  // a resumable member between slices
-	stats            Stats // as of its last slice
-	live             Stats // the latest, progress events included
+	paused           bool // a resumable member between slices
+	// sharing: the slice running takes what the others know (Sharer);
+	// with more than one thread not a member's first, whose set-up the
+	// rounds would wait on to hand it more.
+	sharing bool
+	stats   Stats // as of its last slice
+	live    Stats // the latest, progress events included
 }
 
 // resumable reports whether e runs in slices.
@@ -108,9 +112,11 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 				starved = st
 				break
 			}
-			if rs.k == 1 {
-				rs.share(m)
+			m.sharing = rs.k == 1 || m.started
+			if m.sharing {
+				rs.share(m, nil)
 			}
+			rs.reshare(m)
 			running++
 			rs.run(ctx, m, b, until, l, done)
 		}
@@ -124,6 +130,9 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		running--
 		rs.finish(o)
 		m := o.m
+		if m.paused {
+			rs.reshare(nil)
+		}
 		switch {
 		case winner != nil || firstErr != nil || proof: // ended after the answer
 		case o.err != nil:
@@ -339,19 +348,34 @@ func (rs *rounds) parts(m *entrant) int {
 }
 
 // share hands resumable member m, when it takes knowledge, the other
-// resumable members still in.
-func (rs *rounds) share(m *entrant) {
+// resumable members still in that are not running and are not starting
+// (not nil): those whose tables stay still while m may read them.
+func (rs *rounds) share(m, starting *entrant) {
 	s, ok := m.Resumable.(Sharer)
 	if !ok {
 		return
 	}
 	var others []Resumable
 	for _, o := range rs.members {
-		if o != m && o.resumable() && o.in() {
+		if o != m && o != starting && o.resumable() && o.in() && !o.running {
 			others = append(others, o.Resumable)
 		}
 	}
 	s.Share(others)
+}
+
+// reshare hands the members running that take knowledge what they may read
+// now: before member starting (not nil) starts, all but it, so that none
+// reads its tables while it searches; after a member paused, it too. With
+// one thread none runs then. Share waits for the member to be between two
+// steps: a step is short, and the first slice, whose set-up is long, does
+// not share (entrant.sharing).
+func (rs *rounds) reshare(starting *entrant) {
+	for _, r := range rs.members {
+		if r.running && r.sharing {
+			rs.share(r, starting)
+		}
+	}
 }
 
 // run runs member m's next slice under budget b (and the deadline until,

@@ -30,6 +30,7 @@ type stepper struct {
 	budgets  []solver.Budget
 	seeds    []uint64
 	shared   []int // how many others each Share call handed it
+	inFirst  bool  // a Share call came while its first slice ran
 	ended    solver.Status
 	endedOK  bool
 	paused   bool // its last slice paused
@@ -84,6 +85,7 @@ func (s *stepper) Share(others []solver.Resumable) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.shared = append(s.shared, len(others))
+	s.inFirst = s.inFirst || len(s.slices) == 1 && !s.paused
 }
 
 // untils returns the node ends of the slices s was given.
@@ -207,32 +209,20 @@ func TestRoundsMemoryGoesToLive(t *testing.T) {
 }
 
 // TestRoundsShare: with one thread a Sharer takes the other resumable
-// members still in before each of its slices; with two threads the
-// members share nothing.
+// members still in before each of its slices (rounds_share_test.go has
+// threads).
 func TestRoundsShare(t *testing.T) {
-	for _, threads := range []int{1, 2} {
-		a, b, c := &stepper{}, &stepper{giveUpAt: 10}, &stepper{}
-		p := solver.Portfolio{Members: []solver.Member{
-			{Name: "a", Resumable: a, Share: 1},
-			{Name: "b", Resumable: b, Share: 1},
-			{Name: "c", Resumable: c, Share: 1},
-		}}
-		if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Nodes: 3000}}); err != nil {
-			t.Fatal(err)
-		}
-		a.mu.Lock()
-		shared := a.shared
-		slices := len(a.slices)
-		a.mu.Unlock()
-		if threads > 1 {
-			if len(shared) != 0 {
-				t.Errorf("two threads: a was shared %v", shared)
-			}
-			continue
-		}
-		if len(shared) != slices || shared[0] != 2 || shared[len(shared)-1] != 1 {
-			t.Errorf("one thread: a had %d slices and was shared %v; want 2 others first, 1 once b gave up", slices, shared)
-		}
+	a, b, c := &stepper{}, &stepper{giveUpAt: 10}, &stepper{}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1},
+		{Name: "b", Resumable: b, Share: 1},
+		{Name: "c", Resumable: c, Share: 1},
+	}}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 3000}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.shared) != len(a.slices) || a.shared[0] != 2 || a.shared[len(a.shared)-1] != 1 {
+		t.Errorf("a had %d slices and was shared %v; want 2 others first, 1 once b gave up", len(a.slices), a.shared)
 	}
 }
 
