@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"soko/level"
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -37,7 +38,7 @@ var strategies = []strategy{
 		doc: "FESS along a parking plan from a backward search with a sink fixed at the start"},
 	{name: "sink", share: 14, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
 		doc: "park with Festival's moving sink in its parking search (never focusing on the pull ordering's plan)"},
-	{name: "bigreedy", share: 10, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
+	{name: "bigreedy", share: 10, smallShare: 300, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
@@ -73,7 +74,8 @@ func strategiesDoc() string {
 		rows = append(rows, fmt.Sprintf("%s %d %% (%s)", s.name, s.share, strings.SplitN(s.doc, ":", 2)[0]))
 	}
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
-		"; the default list's shares add up to 100 %, another list's are rescaled to its sum"
+		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
+		" squares the rows with a small-board share are in the default list too, with that share to the others' 100 (" + smallShares() + ")"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after
@@ -122,8 +124,41 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 			own[k] = v
 		}
 	}
+	_, listed := opts.Params[strategiesParam.Name]
 	members := membersOf(strategies, on, own, inRounds && limited)
+	if limited && small(l) {
+		for i, s := range strategies {
+			if s.smallShare > 0 && (members[i].Share > 0 || !listed) {
+				members[i].Share = float64(s.smallShare)
+			}
+		}
+	}
 	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+}
+
+// smallShares lists the rows' small-board shares, for the documentation.
+func smallShares() string {
+	var rows []string
+	for _, s := range strategies {
+		if s.smallShare > 0 {
+			rows = append(rows, fmt.Sprintf("%s %d", s.name, s.smallShare))
+		}
+	}
+	return strings.Join(rows, ", ")
+}
+
+// smallBoard is the number of squares below which a board is small: there
+// bigreedy alone solved as many levels as the FESS strategies together or
+// more, most of them sooner, and above it fewer (docs/measurements.md,
+// "small boards"), so on a small board it takes its smallShare.
+const smallBoard = 60
+
+// small reports whether l's board has fewer than smallBoard squares the
+// player can reach (a level that does not index is not small; its members
+// say why).
+func small(l *level.Level) bool {
+	b, err := sokoban.NewBoard(l)
+	return err == nil && b.N < smallBoard
 }
 
 // membersOf returns the rows of table as the portfolio's members, in

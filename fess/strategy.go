@@ -16,8 +16,12 @@ type strategy struct {
 	name string
 	// share is its share of the budget in percent; the shares of the
 	// default list add up to 100 (a list given is rescaled to its sum).
-	share     int
-	inDefault bool
+	share int
+	// smallShare, when not 0, is its share on a small board, one of fewer
+	// than smallBoard squares, where it is in the default list too
+	// (smallBoard says why).
+	smallShare int
+	inDefault  bool
 	// unlimited: without a time or node limit the portfolio runs this
 	// strategy alone, to the end (the first listed where it is not on the
 	// list).

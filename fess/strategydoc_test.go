@@ -34,10 +34,15 @@ func strategyTable() string {
 		if s.unlimited {
 			def += ", alone without a limit"
 		}
+		share := fmt.Sprintf("%d %%", s.share)
+		if s.smallShare > 0 {
+			def = "on small boards"
+			share += fmt.Sprintf(", %d on small boards", s.smallShare)
+		}
 		if advisors == "" {
 			advisors = "—"
 		}
-		fmt.Fprintf(&b, "| %s | %d %% | %s | %s | %s | %s | %s | %s |\n", s.name, s.share, def, s.search, s.opening, advisors, s.focus, s.doc)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, advisors, s.focus, s.doc)
 	}
 	return b.String()
 }
