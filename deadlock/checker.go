@@ -147,6 +147,10 @@ func NewCheckerWith(ctx context.Context, b *sokoban.Board, dead []bool, on Detec
 	return c, nil
 }
 
+// SetTable gives the checker table t, built later than the checker (nil:
+// none); the table detector looks it up from then on.
+func (c *Checker) SetTable(t *Table) { c.table = t }
+
 // Table returns the checker's table, nil when it has none.
 func (c *Checker) Table() *Table { return c.table }
 

@@ -74,7 +74,17 @@ type pushGraph struct {
 	// events draw (see track).
 	bestOnGoal int
 	bestKey    []byte
+
+	// tableLater, when set, are the limits of the deadlock table the
+	// checker gets once tableAfter states were expanded (track).
+	tableLater *deadlock.TableLimits
 }
+
+// tableAfter is how many states a push search expands before it builds the
+// deadlock table: most small levels are solved sooner than the table
+// takes to build (Microban's median time doubled with the table built at
+// set-up; docs/measurements.md, "small boards").
+const tableAfter = 2000
 
 const noParent = ^uint32(0)
 
@@ -111,13 +121,31 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 		return g, nil
 	}
 	g.dead = deadlock.DeadSquares(b)
-	setUp, cancel := g.guard.SetUp()
-	defer cancel()
-	if g.checker, err = deadlock.NewCheckerWith(setUp, b, g.dead, on, g.tableLimits(opts.Budget)); err != nil {
-		return g, g.stopped(err)
+	if on.Table {
+		limits := g.tableLimits(opts.Budget)
+		g.tableLater, on.Table = &limits, false
 	}
+	g.checker = deadlock.NewChecker(b, g.dead, on)
+	g.checker.On.Table = g.tableLater != nil
 	g.charge(g.checker.Bytes())
 	return g, nil
+}
+
+// buildTable builds the deadlock table the checker waits for, under the
+// budget's set-up context, and charges it; a table that does not fit its
+// limits or time is left out, and a search whose context ended stops at
+// its next pulse.
+func (g *pushGraph) buildTable() {
+	limits := *g.tableLater
+	g.tableLater = nil
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	t, err := deadlock.NewTable(setUp, g.board, limits)
+	if err != nil || t == nil {
+		return
+	}
+	g.checker.SetTable(t)
+	g.static += t.Bytes()
 }
 
 // watch makes guard the graph's budget guard, which draws the position
@@ -309,6 +337,9 @@ func (g *pushGraph) appendPushes(dst []sokoban.Push, mv macroMove) []sokoban.Pus
 // has more boxes on goals than any before. Searches call it on each state
 // they expand.
 func (g *pushGraph) track() {
+	if g.tableLater != nil && g.stats.Expanded >= tableAfter {
+		g.buildTable()
+	}
 	if n := g.pos.OnGoal(); n > g.bestOnGoal {
 		g.bestOnGoal, g.bestKey = n, g.pos.Pack(g.bestKey[:0])
 	}
