@@ -38,7 +38,7 @@ var strategies = []strategy{
 		doc: "FESS along a parking plan from a backward search with a sink fixed at the start"},
 	{name: "sink", share: 14, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
 		doc: "park with Festival's moving sink in its parking search (never focusing on the pull ordering's plan)"},
-	{name: "bigreedy", share: 10, smallShare: 300, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
+	{name: "bigreedy", share: 10, smallShare: 900, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
