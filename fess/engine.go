@@ -124,11 +124,8 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *pla
 	}
 	dead := deadlock.DeadFromDistances(b, dist)
 	e.near = nearestGoal(dist, b.N)
-	left := int64(0)
-	if opts.Budget.Memory > 0 {
-		left = max(opts.Budget.Tables()-e.static, 1)
-	}
-	if e.tier, err = newTier(setUp, b, dead, heuristic.NewPushMatching(b, dist), deadlock.LimitsWithin(left, opts.Budget.Time)); err != nil {
+	limits := deadlock.LimitsWithin(opts.Budget.TablesLeft(e.static), opts.Budget.Time)
+	if e.tier, err = newTier(setUp, b, dead, heuristic.NewPushMatching(b, dist), limits); err != nil {
 		return e.setUpFailed(err)
 	}
 	// YASS's deadlock sets, before the search learns its own patterns

@@ -122,7 +122,7 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	}
 	g.dead = deadlock.DeadSquares(b)
 	if on.Table {
-		limits := g.tableLimits(opts.Budget)
+		limits := deadlock.LimitsWithin(opts.Budget.TablesLeft(g.static), opts.Budget.Time)
 		g.tableLater, on.Table = &limits, false
 	}
 	g.checker = deadlock.NewChecker(b, g.dead, on)
@@ -159,16 +159,6 @@ func (g *pushGraph) watch(guard *solver.Guard) {
 		}
 		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(g.board.Goals()))
 	})
-}
-
-// tableLimits are the limits of the deadlock table (deadlock.Table) within
-// what the budget leaves.
-func (g *pushGraph) tableLimits(b solver.Budget) deadlock.TableLimits {
-	left := int64(0)
-	if b.Memory > 0 {
-		left = max(b.Tables()-g.static, 1)
-	}
-	return deadlock.LimitsWithin(left, b.Time)
 }
 
 // matching builds the lower bound of the informed push searches under the

@@ -101,6 +101,15 @@ func (b Budget) Tables() int64 {
 	return b.Memory - b.Memory/headroomPart
 }
 
+// TablesLeft is what Tables leaves once held bytes are taken, at least 1;
+// 0 without a memory limit.
+func (b Budget) TablesLeft(held int64) int64 {
+	if b.Memory <= 0 {
+		return 0
+	}
+	return max(b.Tables()-held, 1)
+}
+
 // Stats are a search's counters.
 type Stats struct {
 	Expanded  int64         `json:"expanded"`  // states expanded (their pushes generated)
