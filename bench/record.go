@@ -58,6 +58,7 @@ type Record struct {
 	AStarPushes int     `json:"astar_pushes,omitempty"`
 	AStarMoves  int     `json:"astar_moves,omitempty"`
 	OptimizeS   float64 `json:"optimize_s,omitempty"`
+	SolveS      float64 `json:"solve_s,omitempty"` // the search's part of WallS, to its verified answer; see SolveTime
 	WallS       float64 `json:"wall_s"`
 	CPUS        float64 `json:"cpu_s"` // CPU seconds of this run alone, as CPUScope says; see Runner
 	CPUScope    string  `json:"cpu_scope,omitempty"`
@@ -172,4 +173,13 @@ func LevelHash(l *level.Level) string {
 		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// SolveTime is the seconds the search took to its answer: SolveS, or, in
+// records written before it was kept, WallS less the optimizer's part.
+func (r Record) SolveTime() float64 {
+	if r.SolveS > 0 {
+		return r.SolveS
+	}
+	return max(r.WallS-r.OptimizeS, 0)
 }

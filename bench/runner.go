@@ -204,6 +204,7 @@ func (r *Runner) runOne(ctx context.Context, j Job, alone bool, prog *progress.L
 		return rec, true
 	}
 	fillStats(&rec, res.Result)
+	rec.SolveS = res.SolveTime.Seconds()
 	if res.Status == solver.Solved {
 		rec.Verified = true // solver.Run replayed it, and Optimize its result
 		if !pol.Off {

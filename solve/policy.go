@@ -24,6 +24,7 @@ const WanderRatio = 3
 type Policy struct {
 	Off    bool            // return the solver's solution as it is
 	Metric optimize.Metric // what to shorten first
+	Events Events          // who hears the answer as it grows
 }
 
 // ParsePolicy reads the policy as soko bench's solver specs write it

@@ -28,6 +28,16 @@ type Outcome struct {
 	Optimized bool           // the optimizer ran on it
 	Complete  bool           // and ran its passes to their end (not stopped by its time, the context or memory)
 	Time      time.Duration  // the optimizer's time
+	SolveTime time.Duration  // from Run's start to the search's verified answer
+}
+
+// Events hear an answer as it grows; each is optional and called on Run's
+// goroutine. Found comes once, the moment the search's solution is
+// verified (before A* searches again or the optimizer runs), so that a
+// user sees it at once; Improved each time the optimizer shortens it.
+type Events struct {
+	Found    func(Outcome)
+	Improved func(optimize.Score)
 }
 
 // Run runs s on l with solver.Run within opts.Budget less the
@@ -41,11 +51,14 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 	limit := opts.Budget.Time
 	opts.Budget = p.SearchBudget(opts.Budget)
 	res, err := solver.Run(ctx, s, l, opts)
-	out := Outcome{Result: res}
+	out := Outcome{Result: res, SolveTime: time.Since(start)}
 	if err != nil || res.Status != solver.Solved {
 		return out, err
 	}
 	out.Found = optimize.Score{Pushes: res.Pushes, Moves: len(res.Moves)}
+	if p.Events.Found != nil {
+		p.Events.Found(out)
+	}
 	if p.Off || ctx.Err() != nil {
 		return out, nil
 	}
@@ -60,12 +73,17 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 	if m := opts.Budget.Memory; m > 0 && m < o.Memory {
 		o.Memory = m
 	}
-	if opts.Progress != nil {
+	if opts.Progress != nil || p.Events.Improved != nil {
 		// As a solver does: about ten times a second at most, the first a
 		// tenth of a second in.
 		last := t0
+		best := out.Found
 		o.Progress = func(pr optimize.Progress) {
-			if now := time.Now(); now.Sub(last) >= progressEvery {
+			if p.Events.Improved != nil && pr.Score != best && p.Metric.Better(pr.Score, best) {
+				best = pr.Score
+				p.Events.Improved(pr.Score)
+			}
+			if now := time.Now(); opts.Progress != nil && now.Sub(last) >= progressEvery {
 				last = now
 				opts.Progress(solver.Progress{Stats: res.Stats, Detail: fmt.Sprintf("optimizing (%s): %d pushes, %d moves", pr.Pass, pr.Pushes, pr.Moves)})
 			}
