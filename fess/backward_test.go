@@ -178,7 +178,7 @@ func TestStartMatcher(t *testing.T) {
 	levels := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1,44")...)
 	for _, l := range levels {
 		guard := solver.NewGuard(context.Background(), solver.Options{})
-		e, _, err := newEngine(l, guard, solver.Options{}, nil)
+		e, _, err := newEngine(l, guard, solver.Options{}, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", l.Name(), err)
 		}
@@ -253,7 +253,7 @@ func TestStartMatcher(t *testing.T) {
 func TestBackwardStepStops(t *testing.T) {
 	l := testlevel.Open(40, 40, 2*checkBoxes)
 	stored := func(stop func() bool) (int, bool) {
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
@@ -287,7 +287,7 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 1_000}}
 	search := func(s string) *engine {
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}

@@ -35,7 +35,7 @@ func BenchmarkBackward(b *testing.B) {
 	var expanded, stored int64
 	for b.Loop() {
 		b.StopTimer()
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil, nil)
 		if err != nil || e == nil {
 			b.Fatalf("no engine: %v", err)
 		}

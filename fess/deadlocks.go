@@ -32,15 +32,18 @@ const (
 	numDetectors
 )
 
-// newTier builds the detectors of b, whose dead squares are dead; the
-// deadlock table under ctx and limits.
-func newTier(ctx context.Context, b *sokoban.Board, dead []bool, matching *heuristic.PushMatching, limits deadlock.TableLimits) (tier, error) {
+// newTier builds the detectors of b, whose dead squares are dead, with
+// the level's deadlock table from lt (built under ctx and limits if no
+// engine built it yet).
+func newTier(ctx context.Context, b *sokoban.Board, dead []bool, matching *heuristic.PushMatching, lt *levelTables, limits deadlock.TableLimits) (tier, error) {
 	t := tier{matching: matching}
-	var err error
-	on := deadlock.Detectors{Freeze: true, WallSegment: true, Table: true}
-	if t.checker, err = deadlock.NewCheckerWith(ctx, b, dead, on, limits); err != nil {
+	table, err := lt.tableOf(ctx, b, limits)
+	if err != nil {
 		return t, err
 	}
+	t.checker = deadlock.NewChecker(b, dead, deadlock.Detectors{Freeze: true, WallSegment: true})
+	t.checker.On.Table = true
+	t.checker.SetTable(table)
 	t.corrals = deadlock.NewCorrals(b, dead)
 	t.frozen = deadlock.NewFrozenGoals(b, dead)
 	t.patterns = deadlock.NewPatterns(b, t.corrals)

@@ -92,7 +92,7 @@ const (
 // takes seconds on the largest boards. A nil engine with a status means
 // the budget ran out (or the level is impossible) before the search could
 // start.
-func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *plan) (*engine, solver.Status, error) {
+func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *plan, lt *levelTables) (*engine, solver.Status, error) {
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
 		return nil, 0, err
@@ -124,8 +124,8 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *pla
 	}
 	dead := deadlock.DeadFromDistances(b, dist)
 	e.near = nearestGoal(dist, b.N)
-	limits := deadlock.LimitsWithin(opts.Budget.TablesLeft(e.static), opts.Budget.Time)
-	if e.tier, err = newTier(setUp, b, dead, heuristic.NewPushMatching(b, dist), limits); err != nil {
+	limits := deadlock.LimitsWithin(opts.Budget.TablesLeft(e.static), lt.tableTime(opts.Budget.Time))
+	if e.tier, err = newTier(setUp, b, dead, heuristic.NewPushMatching(b, dist), lt, limits); err != nil {
 		return e.setUpFailed(err)
 	}
 	// YASS's deadlock sets, before the search learns its own patterns
@@ -139,12 +139,12 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *pla
 		return nil, st, nil
 	}
 	if e.plan = pl; pl == nil {
-		if e.plan, err = newPlan(setUp, b, newMacroGen(b, nil)); err != nil {
+		if e.plan, err = lt.planOf(setUp, b); err != nil {
 			return e.setUpFailed(err)
 		}
 	}
 	e.feat = newFeaturer(b, e.plan, dist, e.near)
-	if e.feat.hot, err = newHotspots(setUp, b); err != nil {
+	if e.feat.hot, err = lt.hotspotsOf(setUp, b); err != nil {
 		return e.setUpFailed(err)
 	}
 	if st, stop := e.charge(e.plan.bytes() + e.feat.bytes() + e.feat.hot.bytes() + staticKeys*int64(b.N)); stop {

@@ -32,6 +32,17 @@ const (
 	hotspotWork    = 50_000_000 // states the table's pull searches may visit
 )
 
+// withScratch returns h sharing its tables with scratch space of its own,
+// for another engine (levelTables); nil stays nil.
+func (h *hotspots) withScratch() *hotspots {
+	if h == nil {
+		return nil
+	}
+	c := *h
+	c.count, c.anyBox = make([]int16, len(h.count)), make([]uint64, len(h.anyBox))
+	return &c
+}
+
 // newHotspots builds the table, or returns nil when the board is too big
 // or the work would pass hotspotWork. It returns ctx.Err() when ctx is done
 // first.

@@ -17,6 +17,7 @@ import (
 type member struct {
 	s       *strategy
 	newLoop func(*engine) loop // the strategy's search on its engine
+	tables  *levelTables       // the level's tables the portfolio's engines share (nil: its own)
 	// e is its engine and run its search there, nil before its first
 	// slice and once it ended. A slice ends only once the search has
 	// begun (loop.begin), so set-up and opening run whole in the first.
@@ -60,7 +61,7 @@ func (m *member) begin(l *level.Level, guard *solver.Guard, opts solver.Options,
 	whole := opts
 	whole.Budget = sl.Whole
 	whole.Budget.Memory = opts.Budget.Memory
-	e, st, err := newEngine(l, guard, whole, nil)
+	e, st, err := newEngine(l, guard, whole, nil, m.tables)
 	if err != nil {
 		return solver.Result{}, true, err
 	}

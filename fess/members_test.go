@@ -84,7 +84,7 @@ func TestRunOnceRowAfterResumable(t *testing.T) {
 			}
 		}
 	}
-	p := solver.Portfolio{Members: membersOf(table, []string{"plan", "greedy"}, nil, true)}
+	p := solver.Portfolio{Members: membersOf(table, []string{"plan", "greedy"}, nil, true, &levelTables{})}
 	res, err := solver.Run(context.Background(), p, testlevel.Resolve(t, "xsokoban90:29")[0], solver.Options{Budget: solver.Budget{Nodes: 20_000}})
 	if err != nil {
 		t.Fatal(err)

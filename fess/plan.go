@@ -293,7 +293,7 @@ func PlanOrder(ctx context.Context, b *sokoban.Board) ([]sokoban.Square, error) 
 		return pl.orderOrNil(), err
 	}
 	opts := solver.Options{Budget: solver.Budget{Time: planOrderTime}}
-	e, _, err := newEngine(b.Level, solver.NewGuard(ctx, opts), opts, pl)
+	e, _, err := newEngine(b.Level, solver.NewGuard(ctx, opts), opts, pl, nil)
 	if err != nil || e == nil {
 		return pl.order, err
 	}

@@ -125,7 +125,7 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		}
 	}
 	_, listed := opts.Params[strategiesParam.Name]
-	members := membersOf(strategies, on, own, inRounds && limited)
+	members := membersOf(strategies, on, own, inRounds && limited, &levelTables{time: opts.Budget.Time})
 	if limited && small(l) {
 		for i, s := range strategies {
 			if s.smallShare > 0 && (members[i].Share > 0 || !listed) {
@@ -164,12 +164,16 @@ func small(l *level.Level) bool {
 // membersOf returns the rows of table as the portfolio's members, in
 // table order (member i gets seed Seed+i): those named in on with their
 // shares, the others with none; in the rounds (inRounds) as members that
-// resume where they paused, where their search kind can.
-func membersOf(table []strategy, on []string, own map[string]string, inRounds bool) []solver.Member {
+// resume where they paused, where their search kind can, and whose
+// engines share the level's tables.
+func membersOf(table []strategy, on []string, own map[string]string, inRounds bool, tables *levelTables) []solver.Member {
 	members := make([]solver.Member, len(table))
 	for i := range table {
 		s := &table[i]
 		members[i] = s.search.member(s, own, inRounds)
+		if m, ok := members[i].Resumable.(*member); ok {
+			m.tables = tables
+		}
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {
 			members[i].Share = float64(s.share)

@@ -105,7 +105,7 @@ func TestFocusing(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:15")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
 	engineFor := func(s *strategy) *engine {
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
 		}
@@ -223,7 +223,7 @@ func TestBackMeetsOthers(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	search := func(s string, nodes int64, peers []*engine) (solver.Result, *engine) {
 		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
@@ -255,7 +255,7 @@ func TestForwardMeetsBack(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	search := func(s string, nodes int64, behind *backward) (solver.Result, *engine) {
 		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
@@ -288,7 +288,7 @@ func TestForwardMeetsBack(t *testing.T) {
 func TestQueueBytes(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:28")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 3000}}
-	e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+	e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 	if err != nil || e == nil {
 		t.Fatalf("no engine: %v", err)
 	}

@@ -83,7 +83,7 @@ func TestOneRowStrategy(t *testing.T) {
 	table := append(slices.Clone(strategies), strategy{name: "throwaway", share: 5, search: fessSearch{}, opening: goalsPacked,
 		advisors: withAdvisors(adviseConnectivity, betterOfTwo{}), focus: focusLast, doc: "a test's strategy"})
 	run := func(level string, on ...string) solver.Result {
-		p := solver.Portfolio{Members: membersOf(table, on, nil, true)}
+		p := solver.Portfolio{Members: membersOf(table, on, nil, true, &levelTables{})}
 		res, err := solver.Run(context.Background(), p, testlevel.Resolve(t, level)[0], solver.Options{Budget: solver.Budget{Nodes: 3000}})
 		if err != nil {
 			t.Fatal(err)

@@ -39,7 +39,7 @@ func TestCatchUp(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	search := func(s string, nodes int) (*engine, loop) {
 		opts := solver.Options{Budget: solver.Budget{Nodes: 1 << 30}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil)
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("%s: no engine: %v", s, err)
 		}
