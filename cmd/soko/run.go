@@ -43,19 +43,30 @@ type command struct {
 	flags   func() *flag.FlagSet
 	more    func(w io.Writer) // more help after doc, before the flags
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	// longOnly leaves out the shortFlags: soko serve, a server's
+	// configuration, is written out in full.
+	longOnly bool
 }
 
 // withFlags completes c, a command with flags, with its flags and run:
-// define makes the command's flag set with the configuration it fills,
+// define makes the command's flag set with the configuration it fills
+// (to which the shortFlags of its long flags are added),
 // parse reads the command line with it (parseArgs, or parseLevels or
 // parseResults where positional arguments are required), and run runs
 // the command on that configuration and the positional arguments.
 func withFlags[C any](c command, define func() (*flag.FlagSet, C),
 	parse func(fs *flag.FlagSet, args []string) ([]string, error),
 	run func(ctx context.Context, c C, args []string, stdin io.Reader, stdout, stderr io.Writer) error) command {
-	c.flags = func() *flag.FlagSet { fs, _ := define(); return fs }
-	c.run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	defineAll := func() (*flag.FlagSet, C) {
 		fs, conf := define()
+		if !c.longOnly {
+			addShortFlags(fs)
+		}
+		return fs, conf
+	}
+	c.flags = func() *flag.FlagSet { fs, _ := defineAll(); return fs }
+	c.run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+		fs, conf := defineAll()
 		pos, err := parse(fs, args)
 		if err != nil {
 			return err
@@ -77,15 +88,14 @@ var commands = []command{
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",
 		run: runList},
-	{name: "solvers", summary: "the registered solvers",
-		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
-		run: runSolvers},
-	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
-		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
-		run: runShow},
-	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
-		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
-		run: runAnalyze},
+	withFlags(command{name: "solvers", args: "[-v] [NAME...]", summary: "the registered solvers, the default first", doc: solversDoc},
+		solversFlags, parseArgs, runSolvers),
+	withFlags(command{name: "show", args: "LEVELS...", summary: "print levels as XSB",
+		doc: "Prints each level as XSB; levels are separated by a blank line.\n"},
+		noFlags("show"), parseLevels, runShow),
+	withFlags(command{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
+		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n"},
+		noFlags("analyze"), parseLevels, runAnalyze),
 	withFlags(command{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc},
 		generateFlags, parseArgs, runGenerate),
 	withFlags(command{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc, more: printPresets},
@@ -94,7 +104,7 @@ var commands = []command{
 		mergeFlags, parseResults, runBenchMerge),
 	withFlags(command{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc},
 		reportFlags, parseResults, runReport),
-	withFlags(command{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay", doc: serveDoc},
+	withFlags(command{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay", doc: serveDoc, longOnly: true},
 		serveFlags, parseArgs, runServe),
 	withFlags(command{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc},
 		trainFlags, parseLevels, runTrain),
