@@ -110,6 +110,14 @@ func (m *Model) replayStored() tea.Cmd {
 	return m.tick()
 }
 
+// ReplayStored shows level i and starts its first stored solution, as the
+// v key does.
+func (m *Model) ReplayStored(i int) {
+	m.cur = i
+	m.games[i].nextStored = 0
+	m.replayStored()
+}
+
 // speedText is the speed as the status and notes write it: "8 steps/s".
 func (m *Model) speedText() string {
 	return strconv.FormatFloat(math.Round(m.speed*10)/10, 'f', -1, 64) + " steps/s"

@@ -113,7 +113,7 @@ var commands = []command{
 	withFlags(command{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc},
 		trainPuctFlags, parseArgs, runTrainPuct),
 	withFlags(command{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc},
-		playFlags, parseLevels, runPlay),
+		playFlags, parseArgs, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
 		run: runVersion},

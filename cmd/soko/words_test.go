@@ -118,3 +118,11 @@ func TestBenchHelpDefault(t *testing.T) {
 		t.Errorf("help bench:\n%s", help)
 	}
 }
+
+// TestListOneBox checks that soko list counts one box in the singular.
+func TestListOneBox(t *testing.T) {
+	out, _, err := soko(t, "", "list", "cbc60:1-2")
+	if err != nil || !strings.Contains(out, "   1 box\n") || !strings.Contains(out, "   2 boxes\n") {
+		t.Fatalf("list: %v\n%q", err, out)
+	}
+}
