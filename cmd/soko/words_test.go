@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -124,5 +126,47 @@ func TestListOneBox(t *testing.T) {
 	out, _, err := soko(t, "", "list", "cbc60:1-2")
 	if err != nil || !strings.Contains(out, "   1 box\n") || !strings.Contains(out, "   2 boxes\n") {
 		t.Fatalf("list: %v\n%q", err, out)
+	}
+}
+
+// TestExitStatus checks the exit statuses docs/commands.md gives: 0
+// success (an unsolved level is a result), 1 an error, 2 a usage error,
+// among them every input file that does not exist.
+func TestExitStatus(t *testing.T) {
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing")
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"solve", "microban:1", "--algo", "astar"}, 0},
+		{[]string{"solve", "xsokoban90:50", "--algo", "bfs", "--nodes", "10", "--time", "0"}, 0}, // unsolved: a result
+		{[]string{"verify", "microban:1", "dl"}, 1},
+		{[]string{"nosuch"}, 2},
+		{[]string{"help", "nosuch"}, 2},
+		{[]string{"solve", "microban:1", "--tim", "1s"}, 2},
+		{[]string{"solve", "nosuch:1"}, 2},
+		{[]string{"solve", "microban:1", "--algo", "nosuch"}, 2},
+		{[]string{"show", "--levels", "microban:1"}, 2},
+		{[]string{"bench"}, 2},
+		{[]string{"solvers", "nosuch"}, 2},
+		{[]string{"verify", "microban:1", missing}, 2},
+		{[]string{"verify", missing + ".sok"}, 2},
+		{[]string{"bench", "merge", missing + ".jsonl"}, 2},
+		{[]string{"optimize", "--from", missing + ".jsonl"}, 2},
+		{[]string{"solve", "microban:1", "--algo", "alphazero", "--model", missing}, 2},
+		{[]string{"bench", "microban:1", "--algo", "alphazero", "--model", missing, "--dry-run"}, 2},
+		{[]string{"train-dist", "--measure", "microban:1", "--model", missing}, 2},
+		{[]string{"play", "microban:1"}, 2}, // no terminal
+	} {
+		_, _, err := soko(t, "", c.args...)
+		if got := exitCode(err, devnull); got != c.want {
+			t.Errorf("soko %s: exit status %d, want %d (%v)", strings.Join(c.args, " "), got, c.want, err)
+		}
 	}
 }
