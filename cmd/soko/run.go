@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"soko/internal/suggest"
 	"soko/levels"
 	"soko/solver"
 
@@ -112,7 +113,7 @@ var commands = []command{
 		trainDistFlags, parseArgs, runTrainDist),
 	withFlags(command{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc},
 		trainPuctFlags, parseArgs, runTrainPuct),
-	withFlags(command{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc},
+	withFlags(command{name: "play", args: "[flags] LEVELS... | --replay FILE.sok", summary: "play levels in the terminal, or watch a solution or those of a .sok file", doc: playDoc},
 		playFlags, parseArgs, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
@@ -128,6 +129,16 @@ func lookupCommand(name string) *command {
 		}
 	}
 	return nil
+}
+
+// commandNames are the names of the commands, help and version's
+// spellings among them, for "did you mean".
+func commandNames() []string {
+	names := []string{"help"}
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 // printUsage writes the overview of all commands.
@@ -197,7 +208,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c := lookupCommand(name)
 	if c == nil {
-		return usagef("unknown command %q", name)
+		return usagef("unknown command %q%s", name, suggest.DidYouMean(name, commandNames(), nil))
 	}
 	if wantsHelp(rest) {
 		printHelp(stdout, c)
@@ -227,7 +238,7 @@ func runHelp(args []string, stdout io.Writer) error {
 	}
 	c := lookupCommand(name)
 	if c == nil {
-		return usagef("no help for unknown command %q", name)
+		return usagef("no help for unknown command %q%s", name, suggest.DidYouMean(name, commandNames(), nil))
 	}
 	printHelp(stdout, c)
 	return nil

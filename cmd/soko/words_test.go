@@ -25,6 +25,8 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"solve", "microban:1", "--time=-1"}, `bad --time "-1": want a duration`},
 		{[]string{"solve", "microban:1", "-x"}, "unknown flag -x"},
 		{[]string{"solvers", "fes"}, `unknown solver "fes"; did you mean "fess"?`},
+		{[]string{"slove", "microban:1"}, `unknown command "slove"; did you mean "solve"?`},
+		{[]string{"help", "anlyze"}, `no help for unknown command "anlyze"; did you mean "analyze"?`},
 		{[]string{"show", "--levels", "microban:1"}, "unknown flag --levels (levels are arguments: soko show microban:1-3)"},
 		{[]string{"analyze", "--collection=microban"}, "unknown flag --collection (levels are arguments"},
 	} {
