@@ -244,10 +244,13 @@ func runHelp(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// wantsHelp reports whether args ask for help: -h, --help or help first.
+// wantsHelp reports whether args ask for help: -h, --help (with a value
+// too, as --help=1, which the flag package reads as asking for it) or help
+// first.
 func wantsHelp(args []string) bool {
 	for i, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" || (i == 0 && a == "help") {
+		name, _, _ := strings.Cut(a, "=")
+		if name == "-h" || name == "-help" || name == "--help" || name == "--h" || (i == 0 && a == "help") {
 			return true
 		}
 		if a == "--" {

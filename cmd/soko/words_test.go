@@ -172,3 +172,12 @@ func TestExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFlagWithValue checks that --help=1 prints the help, as --help
+// does, rather than an error that points to the help twice.
+func TestHelpFlagWithValue(t *testing.T) {
+	out, _, err := soko(t, "", "solve", "microban:1", "--help=1")
+	if err != nil || !strings.HasPrefix(out, "usage: soko solve") {
+		t.Fatalf("solve --help=1: %v\n%s", err, out)
+	}
+}
