@@ -80,9 +80,10 @@ func playModel(ctx context.Context, c *playConfig, pos []string, stdin io.Reader
 	return m, nil
 }
 
-// readReplay reads --replay's argument: a .sok file (named .sok, or any
-// file that is not LURD but holds solutions), or else one solution as
-// soko verify reads it (readSolution), its text returned unparsed.
+// readReplay reads --replay's argument: a .sok file (named .sok, or a
+// file that is not LURD but holds solutions, as a collection site may
+// serve one named .txt), or else one solution as soko verify reads it
+// (readSolution), its text returned unparsed.
 func readReplay(ctx context.Context, arg string, stdin io.Reader) (*sokfile.File, string, error) {
 	if arg != "-" && strings.EqualFold(filepath.Ext(arg), ".sok") {
 		if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
@@ -92,15 +93,7 @@ func readReplay(ctx context.Context, arg string, stdin io.Reader) (*sokfile.File
 	}
 	text, err := readSolution(ctx, arg, stdin)
 	if err != nil {
-		if !strings.Contains(err.Error(), "more than the") {
-			return nil, "", err
-		}
-		// Larger than one solution may be: a collection with solutions?
-		f, serr := readSok(ctx, "play", arg)
-		if serr != nil || !hasSolutions(f) {
-			return nil, "", err
-		}
-		return f, "", nil
+		return nil, "", err
 	}
 	if _, perr := level.ParseLURD(text); perr != nil && arg != "-" && !isLURD(arg) {
 		if f, serr := sokfile.Read(strings.NewReader(text), arg); serr == nil && hasSolutions(f) {

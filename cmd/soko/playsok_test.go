@@ -66,6 +66,20 @@ func TestPlaySokSolutions(t *testing.T) {
 		t.Fatalf("play microban:2 --replay FILE.sok: %v", err)
 	}
 
+	// A .sok file by another name is told from a solution by its text.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(t.TempDir(), "two.txt")
+	if err := os.WriteFile(txt, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err = playModel(ctx, &playConfig{replay: txt, speed: 8}, []string{"microban:1"}, nil, io.Discard)
+	if err != nil || len(m.Games()[0].Stored()) != 1 {
+		t.Fatalf("play microban:1 --replay FILE.txt holding a .sok: %v", err)
+	}
+
 	if _, err := playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:3"}, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "holds no solution of microban:3") {
 		t.Errorf("a level the file has no solution of: %v", err)
 	}
