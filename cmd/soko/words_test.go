@@ -24,6 +24,8 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"solve", "microban:1", "-t", "-1"}, `bad -t "-1": want a duration`},
 		{[]string{"solve", "microban:1", "--time=-1"}, `bad --time "-1": want a duration`},
 		{[]string{"solve", "microban:1", "-x"}, "unknown flag -x"},
+		{[]string{"solve", "microban:1", "-t"}, "-t needs a value"},
+		{[]string{"bench", "microban:1", "--out"}, "--out needs a value"},
 		{[]string{"solvers", "fes"}, `unknown solver "fes"; did you mean "fess"?`},
 		{[]string{"slove", "microban:1"}, `unknown command "slove"; did you mean "solve"?`},
 		{[]string{"help", "anlyze"}, `no help for unknown command "anlyze"; did you mean "analyze"?`},
