@@ -27,6 +27,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"solve", "microban:1", "-t"}, "-t needs a value"},
 		{[]string{"bench", "microban:1", "--out"}, "--out needs a value"},
 		{[]string{"solvers", "fes"}, `unknown solver "fes"; did you mean "fess"?`},
+		{[]string{"generate", "--effort", "ASTAR"}, `effort: unknown solver "ASTAR"; did you mean "astar"?`},
 		{[]string{"slove", "microban:1"}, `unknown command "slove"; did you mean "solve"?`},
 		{[]string{"help", "anlyze"}, `no help for unknown command "anlyze"; did you mean "analyze"?`},
 		{[]string{"show", "--levels", "microban:1"}, "unknown flag --levels (levels are arguments: soko show microban:1-3)"},
