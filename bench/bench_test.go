@@ -307,8 +307,11 @@ func TestSolverSpec(t *testing.T) {
 	if _, err := ParseSolverSpec("astar:w"); err == nil {
 		t.Fatal("accepted astar:w")
 	}
-	if err := (SolverSpec{Name: "no-such-solver"}).Check(); err == nil || !strings.Contains(err.Error(), "registered") {
+	if err := (SolverSpec{Name: "no-such-solver"}).Check(); err == nil || !strings.Contains(err.Error(), "known: ") {
 		t.Fatalf("unknown solver: %v", err)
+	}
+	if err := (SolverSpec{Name: "ASTAR"}).Check(); err == nil || !strings.Contains(err.Error(), `did you mean "astar"?`) {
+		t.Fatalf("unknown solver in capitals: %v", err)
 	}
 }
 

@@ -85,7 +85,7 @@ func (s SolverSpec) Check() error {
 	}
 	e, ok := solver.Lookup(s.Name)
 	if !ok {
-		return fmt.Errorf("unknown solver %q (registered: %s)", s.Name, strings.Join(Registered(), ", "))
+		return solver.UnknownError(s.Name)
 	}
 	return solver.CheckParams(e, s.Params)
 }

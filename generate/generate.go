@@ -135,7 +135,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("expansions from %d to %d: an empty band", c.MinExpanded, c.MaxExpanded)
 	}
 	if _, ok := solver.Lookup(c.Effort); !ok {
-		return c, fmt.Errorf("effort solver %q is not registered (soko solvers lists them)", c.Effort)
+		return c, fmt.Errorf("effort: %w", solver.UnknownError(c.Effort))
 	}
 	return c, nil
 }

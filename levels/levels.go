@@ -24,6 +24,7 @@ import (
 
 	"soko/internal/ctxio"
 	"soko/internal/english"
+	"soko/internal/suggest"
 	"soko/level"
 )
 
@@ -69,7 +70,7 @@ func Names() []string {
 func Collection(name string) (*level.Collection, error) {
 	e, ok := collections[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown collection %q (known: %s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("unknown collection %q%s (known: %s)", name, suggest.DidYouMean(name, Names(), nil), strings.Join(Names(), ", "))
 	}
 	e.once.Do(func() {
 		f, err := data.Open(e.file)
@@ -498,7 +499,7 @@ func openLevels(ctx context.Context, name string) (io.ReadCloser, error) {
 	f, err := ctxio.Open(ctx, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
-			return nil, specErrorf("unknown collection %q and no such file (known collections: %s)", name, strings.Join(Names(), ", "))
+			return nil, specErrorf("unknown collection %q and no such file%s (known collections: %s)", name, suggest.DidYouMean(name, Names(), nil), strings.Join(Names(), ", "))
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &SpecError{Msg: fmt.Sprintf("reading levels: %v", err), Err: err}

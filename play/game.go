@@ -37,6 +37,22 @@ type Game struct {
 	// touched is set by the first step played, by hand, redo or replay: the
 	// levels touched are those whose moves soko play prints at the end.
 	touched bool
+
+	// stored are the solutions the level came with (a .sok file's), which
+	// the v key replays in turn; nextStored is the one it replays next.
+	stored     []Stored
+	nextStored int
+	// solutions are the player's solutions of the session, each LURD once,
+	// in the order found: the steps played whenever they solved the level,
+	// unless they were a replay played as loaded.
+	solutions []string
+}
+
+// Stored is a solution the level came with: its moves and what to call
+// it ("8 pushes, 33 moves, soko fess").
+type Stored struct {
+	Name  string
+	Moves []level.Move
 }
 
 // newGame returns a game at the start of l, a level as level.Parse returns
@@ -114,8 +130,32 @@ func (g *Game) Move(d level.Dir) bool {
 	} else {
 		g.future, g.onReplay = nil, false
 	}
+	g.keepSolution()
 	return true
 }
+
+// keepSolution adds the steps played to the session's solutions when they
+// solve the level and are the player's: not a replay played as loaded.
+func (g *Game) keepSolution() {
+	if !g.Solved() || g.onReplay || len(g.history) == 0 {
+		return
+	}
+	lurd := g.LURD()
+	for _, s := range g.solutions {
+		if s == lurd {
+			return
+		}
+	}
+	g.solutions = append(g.solutions, lurd)
+}
+
+// Solutions returns the player's solutions of the session, in LURD, in
+// the order found: each distinct sequence of steps that stood solved,
+// played by hand or redone, but not a replay played as it was loaded.
+func (g *Game) Solutions() []string { return g.solutions }
+
+// Stored returns the solutions the level came with.
+func (g *Game) Stored() []Stored { return g.stored }
 
 func (g *Game) step(d level.Dir) bool {
 	to, push, ok := g.pos.Step(d)
@@ -160,6 +200,7 @@ func (g *Game) Redo() bool {
 		return false
 	}
 	g.future = g.future[1:]
+	g.keepSolution()
 	return true
 }
 

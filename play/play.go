@@ -77,6 +77,47 @@ func (m *Model) Replay(moves []level.Move) {
 	m.playing = len(moves) > 0
 }
 
+// SetStored gives level i (0-based, in the order of New) the solutions
+// it came with, which the v key replays in turn.
+func (m *Model) SetStored(i int, stored []Stored) {
+	m.games[i].stored = stored
+	m.games[i].nextStored = 0
+}
+
+// Games returns every game, in the order of the levels given to New.
+func (m *Model) Games() []*Game { return m.games }
+
+// replayStored loads the game shown's next stored solution as its replay
+// and starts it, saying which it is; without one it says so.
+func (m *Model) replayStored() tea.Cmd {
+	g := m.Game()
+	if len(g.stored) == 0 {
+		m.note = "this level came with no stored solution"
+		return nil
+	}
+	i := g.nextStored % len(g.stored)
+	g.nextStored = i + 1
+	s := g.stored[i]
+	m.Replay(s.Moves)
+	m.gen++
+	m.note = fmt.Sprintf("stored solution %d of %d: %s", i+1, len(g.stored), s.Name)
+	if len(g.stored) > 1 {
+		m.note += " (v: the next)"
+	}
+	if !m.playing {
+		return nil
+	}
+	return m.tick()
+}
+
+// ReplayStored shows level i and starts its first stored solution, as the
+// v key does.
+func (m *Model) ReplayStored(i int) {
+	m.cur = i
+	m.games[i].nextStored = 0
+	m.replayStored()
+}
+
 // speedText is the speed as the status and notes write it: "8 steps/s".
 func (m *Model) speedText() string {
 	return strconv.FormatFloat(math.Round(m.speed*10)/10, 'f', -1, 64) + " steps/s"
@@ -201,6 +242,9 @@ func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 			m.gen++
 			return m, m.tick()
 		}
+	case "v":
+		pause()
+		return m, m.replayStored()
 	case "+", "=":
 		if m.speed < maxKeySpeed {
 			m.speed = min(m.speed*1.5, maxKeySpeed)

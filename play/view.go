@@ -24,8 +24,8 @@ var (
 )
 
 // Board draws the position. Wide, two columns a square: ██ wall, ░░
-// floor, [] box (green on a goal), ·· goal, @ the player, blank outside
-// the walls. Narrow, one column a square, for a small window: █ wall, ░
+// floor, [] box, ** box on a goal (XSB's *, and green: told by its shape,
+// not its colour alone), ·· goal, @ the player, blank outside the walls. Narrow, one column a square, for a small window: █ wall, ░
 // floor, and the XSB letters $ box, * box on a goal, . goal, @ player, +
 // player on a goal.
 func (g *Game) Board(wide bool) string {
@@ -58,7 +58,7 @@ func (g *Game) square(i int, wide bool) string {
 	case g.player() == i:
 		return playerStyle.Render(pick("@ ", "@"))
 	case g.box(i) && g.goal[i]:
-		return doneStyle.Render(pick("[]", "*"))
+		return doneStyle.Render(pick("**", "*"))
 	case g.box(i):
 		return boxStyle.Render(pick("[]", "$"))
 	case g.goal[i]:
@@ -100,6 +100,9 @@ func (m *Model) status() []string {
 // are levels to move between.
 func (m *Model) help() []string {
 	h := []string{"arrows/wasd/hjkl move", "u undo", "y redo", "r restart"}
+	if n := len(m.Game().stored); n > 0 {
+		h = append(h, fmt.Sprintf("v replay a stored solution (%d)", n))
+	}
 	if len(m.games) > 1 {
 		h = append(h, "n/pgdn next level", "p/pgup previous")
 	}

@@ -18,9 +18,11 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
+	"soko/internal/suggest"
 	"soko/level"
 	"soko/verify"
 )
@@ -214,6 +216,17 @@ func Lookup(name string) (Entry, bool) {
 	defer regMu.RUnlock()
 	e, ok := registry[name]
 	return e, ok
+}
+
+// UnknownError is the error of a solver name that names none: the name,
+// the registered one it most likely stands for (suggest.Closest: ASTAR,
+// gredy) and the registered names.
+func UnknownError(name string) error {
+	var names []string
+	for _, e := range Entries() {
+		names = append(names, e.Name)
+	}
+	return fmt.Errorf("unknown solver %q%s (known: %s)", name, suggest.DidYouMean(name, names, nil), strings.Join(names, ", "))
 }
 
 // Entries returns the registered solvers sorted by name.

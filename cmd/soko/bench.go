@@ -30,10 +30,11 @@ workers and writes one JSON line per run. Running the same command again
 with the same --out resumes: finished runs are skipped. Ctrl-C leaves a
 valid file. --shard I/N runs every N-th job from the I-th (0-based); with
 --shard N the index is read from JOB_COMPLETION_INDEX (a Kubernetes Indexed
-Job); join the shards with 'soko bench merge'. Lists are comma-separated:
---algo astar,bfs --time 0.1s,1s,10s --iterations 25,50 --seeds 1-5. A solver
-may carry its own parameters: --algo wastar:w=1,wastar:w=200. --memory 0
-means no memory limit.
+Job); join the shards with 'soko bench merge'. Without --algo the solver
+is fess, the default. Lists are comma-separated: --algo fess,astar
+--time 0.1s,1s,10s --iterations 25,50 --seeds 1-5. A solver may carry its
+own parameters: --algo wastar:w=1,wastar:w=200. --memory 0 means no memory
+limit.
 
 External programs run as solvers with --external NAME='COMMAND' (under
 /bin/sh -c), in which {level} is replaced by a file holding the level in
@@ -132,7 +133,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 		return err
 	}
 	if len(specs) == 0 {
-		return usagef("bench: no levels given (see 'soko help bench')")
+		return usagef("bench: no levels given")
 	}
 	if err := checkOut("bench", "--out", c.out); err != nil {
 		return err

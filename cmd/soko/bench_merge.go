@@ -25,6 +25,11 @@ func mergeFlags() (*flag.FlagSet, *string) {
 }
 
 func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, stdout, stderr io.Writer) error {
+	for _, f := range files {
+		if err := inputExists("", "results file", f); err != nil {
+			return fmt.Errorf("bench merge: %w", err)
+		}
+	}
 	if *out == "" {
 		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
 		if err != nil {

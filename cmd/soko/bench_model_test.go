@@ -89,9 +89,10 @@ func TestBenchWithoutModelNamesSolver(t *testing.T) {
 	}
 }
 
-// TestBenchBadModel: a model file that is missing or not a model is one
-// error naming the file before any run, as with soko solve, not a usage
-// error, and no results file is begun.
+// TestBenchBadModel: a model file that is not a model is one error naming
+// the file before any run, as with soko solve, not a usage error; one that
+// is missing is a usage error, as every input file that does not exist;
+// either way no results file is begun.
 func TestBenchBadModel(t *testing.T) {
 	dir := t.TempDir()
 	text := filepath.Join(dir, "text.bin")
@@ -102,7 +103,7 @@ func TestBenchBadModel(t *testing.T) {
 	for _, model := range []string{text, filepath.Join(dir, "none.bin")} {
 		_, _, err := soko(t, "", "bench", "--algo", "alphazero", "--model", model, "--out", out, "microban:1")
 		var u usageError
-		if err == nil || errors.As(err, &u) || !strings.Contains(err.Error(), model) || !strings.HasPrefix(err.Error(), "bench: ") {
+		if err == nil || errors.As(err, &u) != (model != text) || !strings.Contains(err.Error(), model) || !strings.HasPrefix(err.Error(), "bench: ") {
 			t.Errorf("bench --model %s: %v; want an error of bench naming the file", model, err)
 		}
 		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {

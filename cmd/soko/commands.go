@@ -16,7 +16,6 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
-	"soko/solver"
 	"soko/verify"
 )
 
@@ -288,23 +287,15 @@ func listStreamed(ctx context.Context, spec string, stdin io.Reader, stdout io.W
 	return nil
 }
 
-func runSolvers(_ context.Context, args []string, _ io.Reader, stdout, _ io.Writer) error {
-	if len(args) != 0 {
-		return usagef("solvers: takes no arguments")
-	}
-	for _, e := range solver.Entries() {
-		fmt.Fprintf(stdout, "%-12s %s\n", e.Name, e.Summary)
-		for _, p := range e.Params {
-			fmt.Fprintf(stdout, "%-12s %s: %s\n", "", p, p.Doc)
-		}
-	}
-	return nil
+// noFlags is the flag set of a command without flags of its own, so that
+// a flag given to it is refused as one (soko show --levels microban names
+// no collection "--levels") and help is asked for as on the others.
+func noFlags(name string) func() (*flag.FlagSet, struct{}) {
+	return func() (*flag.FlagSet, struct{}) { return flag.NewFlagSet(name, flag.ContinueOnError), struct{}{} }
 }
 
-func runShow(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usagef("show: no levels given")
-	}
+// runShow prints each level as XSB.
+func runShow(ctx context.Context, _ struct{}, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	es, err := levels.ResolveEntries(ctx, args, stdin)
 	if err != nil {
 		return err
@@ -328,10 +319,7 @@ func runShow(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // runAnalyze prints each level with its static analysis (package analyze).
-func runAnalyze(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usagef("analyze: no levels given")
-	}
+func runAnalyze(ctx context.Context, _ struct{}, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	lvls, err := levels.ResolveAll(ctx, args, stdin)
 	if err != nil {
 		return err

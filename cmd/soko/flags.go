@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"soko/internal/suggest"
 	"soko/optimize"
 	"soko/solve"
 	"soko/solver"
@@ -317,6 +318,37 @@ func alias(fs *flag.FlagSet, name, target string) {
 
 const aliasPrefix = "alias of --"
 
+// shortFlags are the one-letter flags users expect, each the alias of the
+// long flag it stands for on every command that has that flag
+// (addShortFlags): -t --time, -o --out, -v --verbose. -j is a flag of its
+// own, not an alias. Other one-letter flags (--w, --p, --c) are written
+// with two dashes, as the parameters they set.
+var shortFlags = []struct{ short, long string }{{"t", "time"}, {"o", "out"}, {"v", "verbose"}}
+
+// addShortFlags defines the shortFlags of fs: each whose long flag fs has
+// and whose letter it does not use already.
+func addShortFlags(fs *flag.FlagSet) {
+	for _, s := range shortFlags {
+		if fs.Lookup(s.long) != nil && fs.Lookup(s.short) == nil {
+			alias(fs, s.short, s.long)
+		}
+	}
+}
+
+// isShort reports whether name is written with one dash: -j and the
+// shortFlags.
+func isShort(name string) bool {
+	if name == "j" {
+		return true
+	}
+	for _, s := range shortFlags {
+		if s.short == name {
+			return true
+		}
+	}
+	return false
+}
+
 // parseArgs parses flags that may stand before, between or after the
 // positional arguments, and returns the positional ones. A bad flag is a
 // usage error in the words of flagError.
@@ -329,7 +361,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, usagef("see 'soko help %s'", fs.Name())
 			}
-			return nil, usagef("%s: %s", fs.Name(), flagError(fs, err))
+			return nil, usagef("%s: %s", fs.Name(), flagError(fs, err, args))
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -374,24 +406,59 @@ var (
 
 // flagError rewrites the flag package's messages ("invalid value "-1" for
 // flag -time: ...") in the form soko uses everywhere: bad --time "-1": why.
-// The flag package's own reasons for numbers ("parse error", "value out of
-// range") become what the flag of fs wants.
-func flagError(fs *flag.FlagSet, err error) string {
+// A flag is named as the user typed it in args (-t, --tim), and an
+// unknown one gets the flag of fs it most likely stands for. The flag
+// package's own reasons for numbers ("parse error", "value out of range")
+// become what the flag of fs wants.
+func flagError(fs *flag.FlagSet, err error, args []string) string {
 	msg := err.Error()
 	if m := badValue.FindStringSubmatch(msg); m != nil {
 		why := m[3]
 		if f := fs.Lookup(m[2]); f != nil && (why == "parse error" || why == "value out of range") {
 			why = wantOf(f)
 		}
-		return fmt.Sprintf("bad %s %s: %s", dashed(m[2]), m[1], why)
+		return fmt.Sprintf("bad %s %s: %s", typedFlag(args, m[2]), m[1], why)
 	}
 	if m := noFlag.FindStringSubmatch(msg); m != nil {
-		return "unknown flag " + dashed(m[1])
+		return "unknown flag " + typedFlag(args, m[1]) + unknownFlagHint(fs, m[1])
 	}
 	if m := noValue.FindStringSubmatch(msg); m != nil {
-		return dashed(m[1]) + " needs a value"
+		return typedFlag(args, m[1]) + " needs a value"
 	}
 	return msg
+}
+
+// typedFlag is flag name as written in args, the command line being
+// parsed: -t, --t or ---t as typed, with any =VALUE left out; as help
+// writes it (dashed) when args does not hold it.
+func typedFlag(args []string, name string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		bare := strings.TrimLeft(a, "-")
+		if n, _, _ := strings.Cut(bare, "="); n == name && len(bare) < len(a) {
+			return a[:len(a)-len(bare)] + name
+		}
+	}
+	return dashed(name)
+}
+
+// unknownFlagHint is what a message adds to an unknown flag name: the
+// flag of fs it most likely stands for ("; did you mean --time?"), or,
+// for a flag naming levels on a command that takes them as arguments,
+// that they are arguments.
+func unknownFlagHint(fs *flag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if hint := suggest.DidYouMean(name, names, dashed); hint != "" {
+		return hint
+	}
+	switch name {
+	case "levels", "level", "collection":
+		return fmt.Sprintf(" (levels are arguments: soko %s microban:1-3)", fs.Name())
+	}
+	return ""
 }
 
 // wantOf says what a flag of the flag package's number types takes.
@@ -418,11 +485,11 @@ func wantOf(f *flag.Flag) string {
 	return "not a value this flag takes"
 }
 
-// dashed writes a flag's name as help shows it: -j, and --name for the
-// others.
+// dashed writes a flag's name as help shows it: -j and the other
+// shortFlags with one dash, --name for the others.
 func dashed(name string) string {
-	if name == "j" {
-		return "-j"
+	if isShort(name) {
+		return "-" + name
 	}
 	return "--" + name
 }

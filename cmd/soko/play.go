@@ -8,32 +8,37 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"soko/internal/english"
-	"soko/level"
-	"soko/levels"
 	"soko/play"
 )
 
 type playConfig struct {
 	replay  string
 	speed   float64
-	lenient bool // --lenient-case
+	lenient bool   // --lenient-case
+	out     string // --out FILE.sok
 }
 
 const playDoc = `Plays LEVELS in the terminal, one at a time: a level (microban:12), a range
 (microban:1-10) or a whole collection (microban). Arrows, WASD or HJKL move,
 U/Z/Backspace undo, Y redo, R restart, N/PgDn and P/PgUp go to the next and
 previous level (each keeps its position), Q quits and prints, for each level
-where a step was played, whether it is solved and the moves in LURD. With
+where a step was played, whether it is solved and the moves in LURD. A box
+on a goal is drawn ** (a box elsewhere []). --out FILE.sok saves the
+session's solutions there at the end, as soko solve --out does, with
+"Solver: soko play".
+
+A level read from a .sok file (soko solve --out writes one) comes with the
+solutions stored there: V replays the best, V again the next. With
 --replay it animates a solution of one level (a file, - for standard input,
 or inline LURD, as for soko verify, whose rule on letter case it follows:
-a step in the wrong case is refused unless --lenient-case); Space pauses,
-+ and - change the speed.
+a step in the wrong case is refused unless --lenient-case), or, given a
+.sok file, the stored solution of each level (the file's own levels when
+no LEVELS are given); Space pauses, + and - change the speed.
 
 It needs a terminal for the board and the keys: with standard output or
 standard input not a terminal it stops at once (exit status 2). When the
@@ -45,7 +50,8 @@ soko verify.
 func playFlags() (*flag.FlagSet, *playConfig) {
 	c := &playConfig{}
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.StringVar(&c.replay, "replay", "", "animate `SOLUTION`: a file, - for stdin, or inline LURD")
+	fs.StringVar(&c.replay, "replay", "", "animate `SOLUTION`: a file, - for stdin, inline LURD, or a .sok file's solutions")
+	fs.StringVar(&c.out, "out", "", "save the session's solutions to `FILE.sok` at the end (merged, as by soko solve --out)")
 	fs.Float64Var(&c.speed, "speed", 8, "replay speed in `STEPS` per second")
 	lenientCaseFlag(fs, &c.lenient)
 	return fs, c
@@ -98,35 +104,16 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 		defer out.Close()
 		keys = in
 	}
-	lvls, err := levels.ResolveAll(ctx, pos, stdin)
+	m, err := playModel(ctx, c, pos, stdin, stderr)
 	if err != nil {
 		return err
 	}
-	m := play.New(lvls)
-	m.SetSpeed(c.speed)
-	if c.replay != "" {
-		if len(lvls) != 1 {
-			return usagef("play: --replay animates a solution of one level, and %s names %d; name one, such as %s",
-				strings.Join(pos, " "), len(lvls), levelID(lvls[0]))
-		}
-		text, err := readSolution(ctx, c.replay, stdin)
-		if err != nil {
+	var out *sokOut
+	if c.out != "" {
+		if out, err = openPlayOut(ctx, c, pos, stdin); err != nil {
 			return err
 		}
-		moves, err := level.ParseLURD(text)
-		if err != nil {
-			return fmt.Errorf("play: solution: %w", err)
-		}
-		// Before the board takes the screen, so that a refusal or the
-		// note is read in the shell's.
-		note, err := checkCase(lvls[0], moves, c.lenient)
-		if err != nil {
-			return fmt.Errorf("play: --replay refused: %w", err)
-		}
-		if note != "" {
-			fmt.Fprintf(stderr, "soko: play: %s\n", note)
-		}
-		m.Replay(moves)
+		defer out.close()
 	}
 	// A signal (SIGINT, SIGTERM, SIGHUP: see process) ends the context; the
 	// program then quits as the q key does, drawing its last frame and
@@ -135,22 +122,28 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 	prog := tea.NewProgram(m, opts...)
 	stop := context.AfterFunc(ctx, prog.Quit)
 	defer stop()
-	if _, err := prog.Run(); err != nil {
-		if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) || ctx.Err() != nil {
-			return errInterrupted
+	_, runErr := prog.Run()
+	interrupted := ctx.Err() != nil || errors.Is(runErr, tea.ErrInterrupted) || errors.Is(runErr, tea.ErrProgramKilled)
+	if runErr == nil && !interrupted {
+		for _, g := range m.Played() {
+			result := "not solved"
+			if g.Solved() {
+				result = "solved"
+			}
+			fmt.Fprintf(stdout, "%s: %s, %s, %s: %s\n", levelID(g.Level()), result,
+				english.Count(g.Moves(), "move", "moves"), english.Count(g.Pushes(), "push", "pushes"), g.LURD())
 		}
-		return fmt.Errorf("play: %w", err)
 	}
-	if ctx.Err() != nil {
+	if out != nil { // the solutions found are saved, also after an interrupt
+		if err := savePlayed(ctx, out, m, stderr); err != nil {
+			return err
+		}
+	}
+	switch {
+	case interrupted:
 		return errInterrupted
-	}
-	for _, g := range m.Played() {
-		result := "not solved"
-		if g.Solved() {
-			result = "solved"
-		}
-		fmt.Fprintf(stdout, "%s: %s, %s, %s: %s\n", levelID(g.Level()), result,
-			english.Count(g.Moves(), "move", "moves"), english.Count(g.Pushes(), "push", "pushes"), g.LURD())
+	case runErr != nil:
+		return fmt.Errorf("play: %w", runErr)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"soko/bench"
@@ -59,4 +60,19 @@ func recordedFile(id string) error {
 		}
 	}
 	return nil
+}
+
+// inputExists refuses an input file that does not exist as a usage error
+// (exit status 2), as a level spec or a solution file that names no file
+// is: "results file x.jsonl does not exist". flag names the flag that gave
+// it, or is "" for an argument. Other errors of the file are left to its
+// reader, which names them.
+func inputExists(flag, what, path string) error {
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if flag != "" {
+		return usagef("%s: %s %s does not exist", flag, what, path)
+	}
+	return usagef("%s %s does not exist", what, path)
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"soko/internal/suggest"
 	"soko/levels"
 	"soko/solver"
 
@@ -43,19 +44,30 @@ type command struct {
 	flags   func() *flag.FlagSet
 	more    func(w io.Writer) // more help after doc, before the flags
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+	// longOnly leaves out the shortFlags: soko serve, a server's
+	// configuration, is written out in full.
+	longOnly bool
 }
 
 // withFlags completes c, a command with flags, with its flags and run:
-// define makes the command's flag set with the configuration it fills,
+// define makes the command's flag set with the configuration it fills
+// (to which the shortFlags of its long flags are added),
 // parse reads the command line with it (parseArgs, or parseLevels or
 // parseResults where positional arguments are required), and run runs
 // the command on that configuration and the positional arguments.
 func withFlags[C any](c command, define func() (*flag.FlagSet, C),
 	parse func(fs *flag.FlagSet, args []string) ([]string, error),
 	run func(ctx context.Context, c C, args []string, stdin io.Reader, stdout, stderr io.Writer) error) command {
-	c.flags = func() *flag.FlagSet { fs, _ := define(); return fs }
-	c.run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	defineAll := func() (*flag.FlagSet, C) {
 		fs, conf := define()
+		if !c.longOnly {
+			addShortFlags(fs)
+		}
+		return fs, conf
+	}
+	c.flags = func() *flag.FlagSet { fs, _ := defineAll(); return fs }
+	c.run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+		fs, conf := defineAll()
 		pos, err := parse(fs, args)
 		if err != nil {
 			return err
@@ -77,15 +89,14 @@ var commands = []command{
 	{name: "list", args: "[LEVELS]", summary: "the embedded collections, or the levels of a collection or file",
 		doc: "Without an argument, lists the embedded collections with their sizes;\nwith one (a collection, a file, - or any LEVELS spec), lists its levels:\naddress, size, boxes and title, or \"cannot load\" with the line and\nreason (exit status 1).\n",
 		run: runList},
-	{name: "solvers", summary: "the registered solvers",
-		doc: "Lists the registered solvers with their parameters and defaults\n(--param NAME=VALUE on solve and bench).\n",
-		run: runSolvers},
-	{name: "show", args: "LEVELS...", summary: "print levels as XSB",
-		doc: "Prints each level as XSB; levels are separated by a blank line.\n",
-		run: runShow},
-	{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
-		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n",
-		run: runAnalyze},
+	withFlags(command{name: "solvers", args: "[-v] [NAME...]", summary: "the registered solvers, the default first", doc: solversDoc},
+		solversFlags, parseArgs, runSolvers),
+	withFlags(command{name: "show", args: "LEVELS...", summary: "print levels as XSB",
+		doc: "Prints each level as XSB; levels are separated by a blank line.\n"},
+		noFlags("show"), parseLevels, runShow),
+	withFlags(command{name: "analyze", args: "LEVELS...", summary: "dead squares, tunnels, goal rooms, search-space estimate",
+		doc: "Prints each level with its static analysis: dead squares (x), tunnels,\ngoal rooms with their packing order, and the search-space estimate.\n"},
+		noFlags("analyze"), parseLevels, runAnalyze),
 	withFlags(command{name: "generate", args: "[flags]", summary: "Boxoban-style levels with verified solutions, deterministic per seed", doc: generateDoc},
 		generateFlags, parseArgs, runGenerate),
 	withFlags(command{name: "bench", args: "[flags] LEVELS...", summary: "run solvers x levels x budgets x seeds to JSONL", doc: benchDoc, more: printPresets},
@@ -94,7 +105,7 @@ var commands = []command{
 		mergeFlags, parseResults, runBenchMerge),
 	withFlags(command{name: "report", args: "[flags] FILE.jsonl...", summary: "tables, plots and benchstat text from results", doc: reportDoc},
 		reportFlags, parseResults, runReport),
-	withFlags(command{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay", doc: serveDoc},
+	withFlags(command{name: "serve", args: "[flags]", summary: "the web page: play, solve live, replay", doc: serveDoc, longOnly: true},
 		serveFlags, parseArgs, runServe),
 	withFlags(command{name: "train", args: "[flags] LEVELS... --out FILE", summary: "train the alphazero network on search trees of levels", doc: trainDoc},
 		trainFlags, parseLevels, runTrain),
@@ -102,8 +113,8 @@ var commands = []command{
 		trainDistFlags, parseArgs, runTrainDist),
 	withFlags(command{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc},
 		trainPuctFlags, parseArgs, runTrainPuct),
-	withFlags(command{name: "play", args: "[flags] LEVELS...", summary: "play levels in the terminal, or watch a solution", doc: playDoc},
-		playFlags, parseLevels, runPlay),
+	withFlags(command{name: "play", args: "[flags] LEVELS... | --replay FILE.sok", summary: "play levels in the terminal, or watch a solution or those of a .sok file", doc: playDoc},
+		playFlags, parseArgs, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",
 		doc: "Prints the module version, the VCS revision and time it was built from,\nand the Go version and platform. 'soko --version' does the same.\n",
 		run: runVersion},
@@ -118,6 +129,16 @@ func lookupCommand(name string) *command {
 		}
 	}
 	return nil
+}
+
+// commandNames are the names of the commands, help and version's
+// spellings among them, for "did you mean".
+func commandNames() []string {
+	names := []string{"help"}
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 // printUsage writes the overview of all commands.
@@ -187,7 +208,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c := lookupCommand(name)
 	if c == nil {
-		return usagef("unknown command %q", name)
+		return usagef("unknown command %q%s", name, suggest.DidYouMean(name, commandNames(), nil))
 	}
 	if wantsHelp(rest) {
 		printHelp(stdout, c)
@@ -217,16 +238,19 @@ func runHelp(args []string, stdout io.Writer) error {
 	}
 	c := lookupCommand(name)
 	if c == nil {
-		return usagef("no help for unknown command %q", name)
+		return usagef("no help for unknown command %q%s", name, suggest.DidYouMean(name, commandNames(), nil))
 	}
 	printHelp(stdout, c)
 	return nil
 }
 
-// wantsHelp reports whether args ask for help: -h, --help or help first.
+// wantsHelp reports whether args ask for help: -h, --help (with a value
+// too, as --help=1, which the flag package reads as asking for it) or help
+// first.
 func wantsHelp(args []string) bool {
 	for i, a := range args {
-		if a == "-h" || a == "-help" || a == "--help" || (i == 0 && a == "help") {
+		name, _, _ := strings.Cut(a, "=")
+		if name == "-h" || name == "-help" || name == "--help" || name == "--h" || (i == 0 && a == "help") {
 			return true
 		}
 		if a == "--" {

@@ -198,7 +198,7 @@ func (o *sokOut) mergeInto(f *sokfile.File) {
 				}
 			}
 			if entry == nil {
-				entry = f.Append(a.level)
+				entry = f.Append(titled(a.level))
 			}
 			used[entry], entries[a.level] = true, entry
 			o.levels++
@@ -208,6 +208,16 @@ func (o *sokOut) mergeInto(f *sokfile.File) {
 			o.added++
 		}
 	}
+}
+
+// titled is l with the title every level soko adds to a .sok file is
+// written with (levels.Title): its own, or its collection's name and
+// number ("Microban 1"), so that a reader showing titles tells the levels
+// apart. The web page's .sok download writes the same.
+func titled(l *level.Level) *level.Level {
+	t := *l
+	t.Title = levels.Title(l)
+	return &t
 }
 
 // sokSaveWait is how long a save waits for another soko that holds the

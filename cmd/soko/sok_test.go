@@ -23,7 +23,10 @@ func TestSokRoundTrip(t *testing.T) {
 		t.Fatalf("solve --out: %v\n%s\n%s", err, out, errOut)
 	}
 	text := readText(t, path)
+	// Every level gets a Title: line, an untitled one its collection's
+	// name and number.
 	if strings.Count(text, "\nSolution (") != 3 || strings.Count(text, "\nSolver: soko fess\n") != 3 || strings.Count(text, "\nDate: ") != 3 ||
+		!strings.Contains(text, "\nTitle: Microban 1\n") || !strings.Contains(text, "\nTitle: Microban 3\n") ||
 		!strings.Contains(text, "\nSolution (8 pushes, 33 moves)\ndlUrrrdLullddrUluRuulDrddrruLdlUU\n") {
 		t.Fatalf("the .sok file:\n%s", text)
 	}
@@ -84,7 +87,7 @@ func TestSokRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, err = soko(t, "", "verify", path)
-	if !errors.Is(err, errSilent) || !strings.Contains(out, path+":1: solution at line 9: not solved") || !strings.Contains(out, "3 of 4 solutions") {
+	if !errors.Is(err, errSilent) || !strings.Contains(out, path+":1 (Microban 1): solution at line 11: not solved") || !strings.Contains(out, "3 of 4 solutions") {
 		t.Errorf("verify of a broken solution: %v\n%s", err, out)
 	}
 }

@@ -127,7 +127,7 @@ func levelID(l *level.Level) string {
 func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	entry, ok := solver.Lookup(c.algo)
 	if !ok {
-		return usagef("solve: unknown solver %q (known: %s)", c.algo, solverNames())
+		return usagef("solve: %v", solver.UnknownError(c.algo))
 	}
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)

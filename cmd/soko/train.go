@@ -167,6 +167,9 @@ func checkModel(path string) error {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		return fmt.Errorf("model %s is not a regular file", path)
 	}
+	if err := inputExists("--model", "model file", path); err != nil {
+		return err
+	}
 	return nn.Verify(path) // the weights stream past: a large model costs no memory here
 }
 

@@ -154,6 +154,9 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 func measureDist(ctx context.Context, c *trainDistConfig, specs []string, stdin io.Reader, stdout io.Writer) error {
 	var m *distance.Model
 	if c.model != "" {
+		if err := inputExists("--model", "model file", c.model); err != nil {
+			return fmt.Errorf("train-dist: %w", err)
+		}
 		var err error
 		if m, err = distance.Load(c.model); err != nil {
 			return err

@@ -49,7 +49,11 @@ func listEntry(w io.Writer, width int, e levels.Entry) bool {
 		fmt.Fprintln(w)
 		return false
 	}
-	line := fmt.Sprintf("%-*s %3dx%-3d %3d boxes  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), e.Label())
+	boxes := "boxes"
+	if l.Boxes() == 1 {
+		boxes = "box"
+	}
+	line := fmt.Sprintf("%-*s %3dx%-3d %3d %-5s  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), boxes, e.Label())
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	return true
 }

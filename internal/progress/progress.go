@@ -120,10 +120,8 @@ func (p *Line) draw() {
 		fill = p.done * width / p.total
 	}
 	fmt.Fprintf(&b, "[%s%s] %d/%d solved %d", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), p.done, p.total, p.solved)
-	if p.done > 0 {
-		el := time.Since(p.start)
-		left := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
-		fmt.Fprintf(&b, " ETA %s", left.Round(time.Second))
+	if eta := p.eta(time.Now()); eta != "" {
+		fmt.Fprintf(&b, " ETA %s", eta)
 	}
 	slots := make([]int, 0, len(p.running))
 	for s := range p.running {
@@ -155,6 +153,26 @@ func (p *Line) draw() {
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
 	p.shown = true
+}
+
+// eta is the time left as the line shows it at now: the mean time of the
+// runs done so far times the runs left, rounded up to a second, "" before
+// a run is done. When a run in flight has already taken more than twice
+// that mean, the runs left are not like those done (the quick levels were
+// solved, the slow ones run to their limits) and the mean would promise
+// seconds for what may take many minutes: then it is "—", unknown.
+func (p *Line) eta(now time.Time) string {
+	if p.done == 0 || p.done >= p.total {
+		return ""
+	}
+	mean := now.Sub(p.start) / time.Duration(p.done)
+	for _, r := range p.running {
+		if now.Sub(r.start) > 2*mean {
+			return "—"
+		}
+	}
+	left := mean * time.Duration(p.total-p.done)
+	return (left + time.Second - 1).Truncate(time.Second).String()
 }
 
 // Clear erases the line, so that a result can be printed; it comes back at

@@ -3,6 +3,7 @@ package progress
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"soko/solver"
@@ -39,5 +40,33 @@ func TestLineShowsDetail(t *testing.T) {
 	line = drawn(p, &out)
 	if len(line) > maxWidth || !utf8.ValidString(line) || !strings.HasSuffix(line, "é...") {
 		t.Errorf("a long detail: %d bytes, valid UTF-8 %v: %q", len(line), utf8.ValidString(line), line)
+	}
+}
+
+// TestETA: the time left is the mean of the runs done times the runs
+// left, rounded up (never "0s" while runs remain); unknown ("—") once a
+// run in flight has taken more than twice that mean, as when the quick
+// levels are done and the slow ones run to their time limits.
+func TestETA(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &Line{start: start, total: 10, running: map[int]*running{}}
+	if got := p.eta(start.Add(time.Second)); got != "" {
+		t.Errorf("no run done: %q, want none", got)
+	}
+	p.done = 5 // five quick runs in 1 s: 0.2 s each
+	if got := p.eta(start.Add(time.Second)); got != "1s" {
+		t.Errorf("five of ten done in 1s: %q, want 1s", got)
+	}
+	p.done = 9
+	if got := p.eta(start.Add(time.Second)); got != "1s" {
+		t.Errorf("nine of ten done in 1s, 0.11s left: %q, want 1s (rounded up)", got)
+	}
+	p.running[1] = &running{name: "slow", start: start.Add(500 * time.Millisecond)}
+	if got := p.eta(start.Add(time.Second)); got != "—" {
+		t.Errorf("a run in flight for 0.5s, the mean 0.11s: %q, want —", got)
+	}
+	p.done = 10
+	if got := p.eta(start.Add(time.Second)); got != "" {
+		t.Errorf("all done: %q, want none", got)
 	}
 }

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"soko/level"
+)
+
+// solvedSok writes a .sok file of microban:1-2 with astar's solutions, as
+// soko solve --out writes it, and returns its path.
+func solvedSok(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "two.sok")
+	if _, errOut, err := soko(t, "", "solve", "microban:1-2", "--algo", "astar", "--no-solution", "--out", path); err != nil {
+		t.Fatalf("solve --out: %v\n%s", err, errOut)
+	}
+	return path
+}
+
+// screen is the player's screen as text.
+func screen(m tea.Model) string {
+	return strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
+}
+
+// TestPlaySokSolutions checks what soko play reads from .sok files
+// (playModel, without a terminal): a file soko wrote plays with --replay,
+// its own levels when none are given; the levels of a .sok come with its
+// solutions, offered on the v key; a level the file has no solution of
+// is refused; an inline LURD replays as before.
+func TestPlaySokSolutions(t *testing.T) {
+	ctx := context.Background()
+	path := solvedSok(t)
+
+	m, err := playModel(ctx, &playConfig{replay: path, speed: 8}, nil, nil, io.Discard)
+	if err != nil {
+		t.Fatalf("play --replay FILE.sok: %v", err)
+	}
+	if len(m.Games()) != 2 || len(m.Games()[0].Stored()) != 1 || len(m.Games()[1].Stored()) != 1 {
+		t.Fatalf("--replay FILE.sok: %d levels, want 2 each with its solution", len(m.Games()))
+	}
+	if s := screen(m); !strings.Contains(s, "replay playing: 0 of 33 steps") || !strings.Contains(s, "stored solution 1 of 1: 8 pushes, 33 moves, soko astar, optimized for pushes") {
+		t.Errorf("--replay FILE.sok does not play the stored solution: %s", s)
+	}
+
+	m, err = playModel(ctx, &playConfig{speed: 8}, []string{path + ":2"}, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := screen(m); len(m.Games()[0].Stored()) != 1 || strings.Contains(s, "replay playing") || !strings.Contains(s, "v replay a stored solution (1)") {
+		t.Errorf("play FILE.sok:2 does not offer its solution: %s", s)
+	}
+
+	m, err = playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:2"}, nil, io.Discard)
+	if err != nil || len(m.Games()[0].Stored()) != 1 || m.Games()[0].Stored()[0].Name != "3 pushes, 16 moves, soko astar, optimized for pushes" {
+		t.Fatalf("play microban:2 --replay FILE.sok: %v", err)
+	}
+
+	// A .sok file by another name is told from a solution by its text.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(t.TempDir(), "two.txt")
+	if err := os.WriteFile(txt, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err = playModel(ctx, &playConfig{replay: txt, speed: 8}, []string{"microban:1"}, nil, io.Discard)
+	if err != nil || len(m.Games()[0].Stored()) != 1 {
+		t.Fatalf("play microban:1 --replay FILE.txt holding a .sok: %v", err)
+	}
+
+	if _, err := playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:3"}, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "holds no solution of microban:3") {
+		t.Errorf("a level the file has no solution of: %v", err)
+	}
+
+	m, err = playModel(ctx, &playConfig{replay: "dlUrrrdLullddrUluRuulDrddrruLdlUU", speed: 8}, []string{"microban:1"}, nil, io.Discard)
+	if err != nil || !strings.Contains(screen(m), "replay playing: 0 of 33 steps") {
+		t.Errorf("inline LURD: %v", err)
+	}
+	if _, err := playModel(ctx, &playConfig{speed: 8}, nil, nil, io.Discard); err == nil || err.Error() != "play: no levels given" {
+		t.Errorf("no levels: %v", err)
+	}
+}
+
+// TestPlayOut checks soko play --out: the session's solutions are merged
+// into the file with "Solver: soko play", a Title for the level and a
+// Date; a session that solved nothing leaves the file as it was.
+func TestPlayOut(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "mine.sok")
+	c := &playConfig{speed: 8, out: out}
+	m, err := playModel(ctx, c, []string{"microban:1-2"}, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := openPlayOut(ctx, c, []string{"microban:1-2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut strings.Builder
+	if err := savePlayed(ctx, o, m, &errOut); err != nil || !strings.Contains(errOut.String(), "no level solved") {
+		t.Fatalf("nothing solved: %v %s", err, errOut.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("nothing solved, yet %s was written: %v", out, err)
+	}
+	moves, err := level.ParseLURD("rddLruulDuullddR") // Microban 2
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := m.Games()[1]
+	for _, mv := range moves {
+		if !g.Move(mv.Dir) {
+			t.Fatal("an illegal step")
+		}
+	}
+	if err := savePlayed(ctx, o, m, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	o.close()
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if !strings.Contains(text, "\nTitle: Microban 2\n\nSolution (3 pushes, 16 moves)\nrddLruulDuullddR\nSolver: soko play\nDate: ") || strings.Contains(text, "Microban 1") {
+		t.Fatalf("--out:\n%s", text)
+	}
+	if vout, _, err := soko(t, "", "verify", out); err != nil || !strings.Contains(vout, "1 of 1 solution solve") {
+		t.Fatalf("verify --out: %v\n%s", err, vout)
+	}
+}
+
+// TestPlayOutTmux plays Microban 2 by hand in a real terminal with --out:
+// at q the solution is printed as before and saved in the file.
+func TestPlayOutTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the terminal test of soko play --out is skipped")
+	}
+	if testing.Short() {
+		t.Skip("runs soko play in tmux")
+	}
+	sock := fmt.Sprintf("soko-test-out-%d", os.Getpid())
+	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	out := filepath.Join(t.TempDir(), "mine.sok")
+	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:2 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
+	tmux(t, sock, "new-session", "-d", "-s", "out", "-x", "100", "-y", "30", cmd)
+	wait := func(want ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := tmux(t, sock, "capture-pane", "-p", "-t", "out")
+			flat := strings.Join(strings.Fields(s), " ")
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(flat, w)
+			}
+			if ok {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", want, s)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	wait("moves 0", "q quit")
+	vi := map[rune]string{'u': "k", 'd': "j", 'l': "h", 'r': "l"}
+	for _, c := range strings.ToLower("rddLruulDuullddR") {
+		tmux(t, sock, "send-keys", "-t", "out", vi[c])
+	}
+	s := wait("SOLVED in 16 moves, 3 pushes")
+	if !strings.Contains(s, "**") {
+		t.Errorf("no box on a goal drawn **:\n%s", s)
+	}
+	tmux(t, sock, "send-keys", "-t", "out", "q")
+	wait("microban:2: solved, 16 moves, 3 pushes: rddLruulDuullddR", "1 level, 1 solution new or better, in", "EXIT=0")
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), "Title: Microban 2\n\nSolution (3 pushes, 16 moves)\nrddLruulDuullddR\nSolver: soko play\n") {
+		t.Fatalf("--out: %v\n%s", err, b)
+	}
+}
