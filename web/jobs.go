@@ -336,11 +336,20 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 			r.FoundMoves, r.FoundPushes = res.Found.Moves, res.Found.Pushes
 			r.AStarMoves, r.AStarPushes = res.Resolved.Moves, res.Resolved.Pushes
 			r.OptimizeMS = millis(res.Time)
-			r.Optimizer = pol.String()
+			r.Optimizer = metricName(pol.Metric)
 			r.Stopped = !res.Complete && j.ctx.Err() != nil
 		}
 	}
 	return r
+}
+
+// metricName is the metric the optimizer shortens first, as the API names
+// it: "pushes" or "moves".
+func metricName(m optimize.Metric) string {
+	if m == optimize.Moves {
+		return "moves"
+	}
+	return "pushes"
 }
 
 func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -351,7 +360,7 @@ func (j *job) foundOne(o solve.Outcome) {
 	f := &foundJSON{Solution: level.FormatLURD(o.Moves), Moves: len(o.Moves), Pushes: o.Pushes,
 		SolveMS: millis(o.SolveTime), Optimizing: !j.policy.Off && j.ctx.Err() == nil, Stats: statsOf(o.Stats)}
 	if f.Optimizing {
-		f.Metric = j.policy.String()
+		f.Metric = metricName(j.policy.Metric)
 	}
 	j.mu.Lock()
 	j.found = f
