@@ -130,8 +130,10 @@ func TestBrowserScreens(t *testing.T) {
 					t.Errorf("%s live: not whole in the window: %s", dev.name, where)
 				}
 			}
-			b.eval("scrollTo(0, 0)", nil) // the desktop's panels from the top
-			if !dev.phone {               // fess's words about its position, under the numbers, in sight with the counters opened
+			if !dev.phone {
+				// fess's words about its position, under the numbers, in
+				// sight with the counters opened, the panels from the top.
+				b.eval("scrollTo(0, 0)", nil)
 				// The captions of its terms too, where the words have
 				// terms: the back strategy's, and the optimizer's once
 				// the level is solved, have none.
