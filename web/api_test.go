@@ -99,6 +99,7 @@ func TestHostileInputs(t *testing.T) {
 		{"huge body", "POST", "/api/solve", "application/json", huge, 413, "larger than"},
 		{"huge verify body", "POST", "/api/verify", "application/json", huge, 413, "larger than"},
 		{"huge sok body", "POST", "/api/sok", "application/json", huge, 413, "larger than"},
+		{"huge export body", "POST", "/api/sok/collection", "application/json", huge, 413, "larger than"},
 		{"sok of no level", "POST", "/api/sok", "application/json", `{"solution":"dl"}`, 400, "no level"},
 		{"bad JSON", "POST", "/api/solve", "application/json", `{"solver": `, 400, "bad JSON"},
 		{"not an object", "POST", "/api/solve", "application/json", `[1,2,3]`, 400, "bad JSON"},

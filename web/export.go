@@ -26,8 +26,10 @@ type exportSolution struct {
 // solutions given for it, written as /api/sok writes one. A solution that
 // does not solve its level (the collection changed since it was kept, say)
 // is left out and listed in "skipped" with the reason, so that the rest
-// are still saved; a request naming no collection, an unknown one or a
-// level number out of range is refused.
+// are still saved; a request naming no collection, an unknown one, a
+// level number out of range or a level twice is refused (one solution a
+// level: each is verified once, and no level's solutions are compared
+// with each other).
 func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 	var req exportRequest
 	if e := s.decode(w, r, &req); e != nil {
@@ -50,11 +52,19 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 	}
 	now := time.Now()
 	skipped, saved := []string{}, 0
+	given := make([]bool, len(c.Levels))
 	for _, sol := range req.Solutions {
 		if sol.N < 1 || sol.N > len(c.Levels) {
 			writeError(w, http.StatusBadRequest, "collection %s has levels 1 to %d; there is no level %d", req.Collection, len(c.Levels), sol.N)
 			return
 		}
+		if given[sol.N-1] {
+			writeError(w, http.StatusBadRequest, "level %d is given twice: one solution a level", sol.N)
+			return
+		}
+		given[sol.N-1] = true
+	}
+	for _, sol := range req.Solutions {
 		l := c.Levels[sol.N-1]
 		s, e := sol.solution(l, now)
 		if e != nil {

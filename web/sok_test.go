@@ -138,6 +138,7 @@ func TestSokCollection(t *testing.T) {
 	}
 	for _, c := range []struct{ body, status, msg string }{
 		{`{"collection": "microban", "solutions": [{"n": 156, "solution": "r"}]}`, "400", "levels 1 to 155"},
+		{`{"collection": "microban", "solutions": [{"n": 2, "solution": "r"}, {"n": 2, "solution": "l"}]}`, "400", "level 2 is given twice"},
 		{`{"collection": "nosuch"}`, "404", "nosuch"},
 		{`{"solutions": []}`, "400", "no collection"},
 	} {
