@@ -199,16 +199,20 @@ func TestBrowserAnytime(t *testing.T) {
 			Running bool
 		}
 		b.eval(`({text: document.getElementById("stElapsed").textContent, running: !soko.state().job.status.startsWith("solved")})`, &e)
-		var s float64
-		fmt.Sscanf(e.Text, "%f s", &s)
-		return s, e.Running
+		var v float64
+		var unit string
+		fmt.Sscanf(e.Text, "%f %s", &v, &unit)
+		if unit == "s" {
+			v *= 1000
+		}
+		return v, e.Running // in ms
 	}
 	e1, _ := elapsed()
 	b.waitFor("an improvement or the end", `soko.state().job.best || soko.state().job.status === "solved"`, 10*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	e2, running := elapsed()
 	if running && e2 <= e1 {
-		t.Errorf("elapsed %v s, then %v s: the clock stood still while the job ran", e1, e2)
+		t.Errorf("elapsed %v ms, then %v ms: the clock stood still while the job ran", e1, e2)
 	}
 	b.eval("soko.state()", &st)
 	if st.Job.Status != "solved" {
