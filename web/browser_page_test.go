@@ -111,6 +111,7 @@ func TestBrowserStaleState(t *testing.T) {
 // reload; the level downloads as .xsb, and with that solution as .sok (the
 // file soko writes, from POST /api/sok); copying puts the same text on the
 // clipboard. A LURD that is not a solution is not saved, and says why.
+// The collection's kept solutions export as one .sok.
 func TestBrowserSave(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
@@ -168,9 +169,9 @@ func TestBrowserSave(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	// The player's solution: no Solver note, the date it was played (RFC
-	// 3339, UTC) as soko writes Date.
-	wantSok := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nDate: "
+	// The player's solution: played with soko's player, on the date it was
+	// played (RFC 3339, UTC), as soko play --out writes it.
+	wantSok := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko play\nDate: "
 	sokOK := func(got string) bool {
 		date, ok := strings.CutPrefix(got, wantSok)
 		_, err := time.Parse(time.RFC3339, strings.TrimSuffix(date, "\n"))
@@ -221,6 +222,14 @@ func TestBrowserSave(t *testing.T) {
 	b.waitFor("the page to load again", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
 	if got := mark(); got != marked {
 		t.Errorf("level 1 in the list after a reload: %q, want %q", got, marked)
+	}
+	// The collection's solutions kept here, exported as one .sok: all of
+	// Microban, level 1 with the solution played.
+	b.click("exportColl")
+	b.waitFor("the export", `document.getElementById("keptOut").textContent === "exported 1 solution of microban in microban.sok"`, 10*time.Second)
+	if got := file("microban.sok"); !strings.Contains(got, "Title: microban 1\n\nSolution (8 pushes, 33 moves)\n"+sol+"\nSolver: soko play\nDate: ") ||
+		strings.Count(got, "Title: ") != 155 || strings.Count(got, "Solution") != 1 {
+		t.Errorf("microban.sok:\n%.600s…", got)
 	}
 	b.eval(`document.getElementById("levelSel").size = 6`, nil) // opened, as a list box: a screenshot has no drop-down
 	t.Logf("screenshot of the level list with a solved mark: %s", b.screenshot(dir, "browser-solved-mark.png"))
