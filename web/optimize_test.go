@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"soko/internal/testlevel"
@@ -146,4 +147,36 @@ func TestStopKeepsFoundSolution(t *testing.T) {
 		t.Fatalf("after Stop: %+v (replayed: %+v)", res, rep)
 	}
 	t.Logf("stopped %v: %d pushes, %d moves", res.Stopped, res.Pushes, res.Moves)
+}
+
+// With the optimizer off the found solution is the answer: "found" says
+// nothing is optimizing, no "improved" follows, and the result names no
+// optimizer.
+func TestSolveEventsOptimizeOff(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	id := startJob(t, ts.URL, `{"collection":"microban","n":3,"solver":"greedy","time_s":10,"optimize":"off"}`)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := readEvents(resp.Body, nil)
+	resp.Body.Close()
+	var names []string
+	var found foundJSON
+	var res resultJSON
+	for _, ev := range evs {
+		names = append(names, ev.name)
+		switch ev.name {
+		case "found":
+			json.Unmarshal([]byte(ev.data), &found)
+		case "result":
+			json.Unmarshal([]byte(ev.data), &res)
+		}
+	}
+	if got := strings.Join(names, " "); !strings.HasSuffix(got, "found result") || strings.Contains(got, "improved") {
+		t.Fatalf("events %v", names)
+	}
+	if found.Optimizing || found.Metric != "" || found.Solution != res.Solution || res.Optimizer != "" || res.FoundMoves != 0 || res.Moves != 59 {
+		t.Errorf("found %+v, result %+v", found, res)
+	}
 }
