@@ -111,6 +111,7 @@ func TestBrowserStaleState(t *testing.T) {
 // reload; the level downloads as .xsb, and with that solution as .sok (the
 // file soko writes, from POST /api/sok); copying puts the same text on the
 // clipboard. A LURD that is not a solution is not saved, and says why.
+// The collection's kept solutions export as one .sok.
 func TestBrowserSave(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
@@ -149,7 +150,7 @@ func TestBrowserSave(t *testing.T) {
 		b.eval(`(() => { const o = document.querySelector('#levelSel option[value="1"]'); return o.textContent + " | " + o.title; })()`, &s)
 		return s
 	}
-	const marked = "✓ 1 — 6×7, 2 boxes | solved here: 33 moves, 8 pushes"
+	const marked = "✓ 1 — 6×7, 2 boxes | best kept here: 33 moves, 8 pushes by you"
 	if got := mark(); got != marked {
 		t.Errorf("level 1 in the list: %q, want %q", got, marked)
 	}
@@ -168,10 +169,17 @@ func TestBrowserSave(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	wantSok := "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban:1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\n"
+	// The player's solution: played with soko's player, on the date it was
+	// played (RFC 3339, UTC), as soko play --out writes it.
+	wantSok := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko play\nDate: "
+	sokOK := func(got string) bool {
+		date, ok := strings.CutPrefix(got, wantSok)
+		_, err := time.Parse(time.RFC3339, strings.TrimSuffix(date, "\n"))
+		return ok && err == nil && strings.HasSuffix(date, "Z\n")
+	}
 	b.click("dlSok")
-	if got := file("microban-1.sok"); got != wantSok {
-		t.Errorf("microban-1.sok:\n%s\nwant\n%s", got, wantSok)
+	if got := file("microban-1.sok"); !sokOK(got) {
+		t.Errorf("microban-1.sok:\n%s\nwant\n%sDATE", got, wantSok)
 	}
 	var xsb string
 	b.eval(`soko.xsb()`, &xsb)
@@ -188,8 +196,8 @@ func TestBrowserSave(t *testing.T) {
 	}
 	b.click("cpSok")
 	b.waitFor("the copy", `document.getElementById("saveOut").textContent.startsWith("copied")`, 5*time.Second)
-	if got := clip(); got != wantSok {
-		t.Errorf("copied .sok:\n%s\nwant\n%s", got, wantSok)
+	if got := clip(); !sokOK(got) {
+		t.Errorf("copied .sok:\n%s\nwant\n%sDATE", got, wantSok)
 	}
 	b.click("cpXsb")
 	b.waitFor("the copy", `document.getElementById("saveOut").textContent.startsWith("copied the level's XSB")`, 5*time.Second)
@@ -214,6 +222,14 @@ func TestBrowserSave(t *testing.T) {
 	b.waitFor("the page to load again", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
 	if got := mark(); got != marked {
 		t.Errorf("level 1 in the list after a reload: %q, want %q", got, marked)
+	}
+	// The collection's solutions kept here, exported as one .sok: all of
+	// Microban, level 1 with the solution played.
+	b.click("exportColl")
+	b.waitFor("the export", `document.getElementById("keptOut").textContent === "exported 1 solution of microban in microban.sok"`, 10*time.Second)
+	if got := file("microban.sok"); !strings.Contains(got, "Title: microban 1\n\nSolution (8 pushes, 33 moves)\n"+sol+"\nSolver: soko play\nDate: ") ||
+		strings.Count(got, "Title: ") != 155 || strings.Count(got, "Solution") != 1 {
+		t.Errorf("microban.sok:\n%.600s…", got)
 	}
 	b.eval(`document.getElementById("levelSel").size = 6`, nil) // opened, as a list box: a screenshot has no drop-down
 	t.Logf("screenshot of the level list with a solved mark: %s", b.screenshot(dir, "browser-solved-mark.png"))
@@ -318,6 +334,8 @@ func TestBrowserPhone(t *testing.T) {
 	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled" && !soko.state().live`, 10*time.Second)
 
 	// A level solved on a phone: its mark in the level list, and Save.
+	// The game played on it above is forgotten first: it would come back.
+	b.eval(`localStorage.clear()`, nil)
 	b.eval(`soko.load("microban", 1)`, nil)
 	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
 	keys := map[rune]string{'u': "ArrowUp", 'd': "ArrowDown", 'l': "ArrowLeft", 'r': "ArrowRight"}

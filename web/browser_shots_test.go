@@ -94,9 +94,14 @@ func TestBrowserScreens(t *testing.T) {
 
 	for _, dev := range shotDevices {
 		setDevice(b, dev.width, dev.height, dev.phone)
-		b.must("Page.navigate", map[string]any{"url": fmt.Sprintf("%s/?%s#microban:3", url, dev.name)})
-		b.waitFor("the page to load Microban 3", `window.soko && soko.ready && soko.state().level === "microban:3"`, 20*time.Second)
+		// Nothing kept from the last device's scenes: the browser's
+		// storage is cleared from a page of the server's that keeps
+		// nothing when it is left, as the game's page does.
+		b.must("Page.navigate", map[string]any{"url": url + "/api/limits"})
+		b.waitFor("the limits", `document.readyState === "complete"`, 20*time.Second)
 		b.eval("localStorage.clear()", nil)
+		b.must("Page.navigate", map[string]any{"url": fmt.Sprintf("%s/?%s#microban:3", url, dev.name)})
+		b.waitFor("the page to load Microban 3", `window.soko && soko.ready && soko.state().level === "microban:3" && soko.state().moves === 0`, 20*time.Second)
 
 		// A level mid-play: a few moves and a push by hand.
 		play("ruuLLLddl")
@@ -107,6 +112,8 @@ func TestBrowserScreens(t *testing.T) {
 		// The live view: fess on XSokoban 10 for a couple of seconds, its
 		// position on the main board under the caption; on the desktop
 		// with the solver's counters opened beside it.
+		// Solve is pressed in the solver's panel (scrolled to, on a
+		// phone): the view follows the board, with no scrolling by the test.
 		load("xsokoban90:10")
 		b.click("solveBtn")
 		b.waitFor("live progress on the main board", `soko.state().live && document.getElementById("stExpanded").textContent !== "–"`, 15*time.Second)
@@ -114,13 +121,19 @@ func TestBrowserScreens(t *testing.T) {
 		if !dev.phone {
 			b.eval(`document.getElementById("countsBox").open = true`, nil)
 		}
-		b.eval("scrollTo(0, 0)", nil)
 		var live bool
 		var moves int
 		b.eval("soko.state().live", &live)
 		if live { // not when fess has solved it already: then there is no live view to see
-			whole(dev.name+" live", "liveCaption", "board")
-			if !dev.phone { // fess's words about its position, under the numbers, in sight with the counters opened
+			for _, id := range []string{"liveCaption", "board"} {
+				if where, ok := visible(b, id); !ok {
+					t.Errorf("%s live: not whole in the window: %s", dev.name, where)
+				}
+			}
+			if !dev.phone {
+				// fess's words about its position, under the numbers, in
+				// sight with the counters opened, the panels from the top.
+				b.eval("scrollTo(0, 0)", nil)
 				// The captions of its terms too, where the words have
 				// terms: the back strategy's, and the optimizer's once
 				// the level is solved, have none.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,16 +17,13 @@ import (
 )
 
 // browserPage starts a server and headless Chromium for a browser test,
-// which is skipped without Chromium (see TestBrowser); both stop with the
-// test. It returns the browser and the server's URL.
+// which is skipped without Chromium, saying so loudly (skipNoBrowser);
+// both stop with the test. It returns the browser and the server's URL.
 func browserPage(t *testing.T) (*browser, string) {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
-		if os.Getenv("SOKO_REQUIRE_BROWSER") == "1" {
-			t.Fatal("SOKO_REQUIRE_BROWSER=1 but no chromium found (set SOKO_CHROMIUM or install Debian's chromium)")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium, or set SOKO_CHROMIUM): the browser test is skipped")
+		skipNoBrowser(t)
 	}
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -39,6 +37,27 @@ func browserPage(t *testing.T) (*browser, string) {
 	b := startBrowser(ctx, t, path)
 	b.must("Page.enable", nil)
 	return b, ts.URL
+}
+
+// noBrowserOnce makes the warning of a skipped browser test go to the
+// test binary's standard error once, beside each test's own t.Log.
+var noBrowserOnce sync.Once
+
+// skipNoBrowser fails the test when SOKO_REQUIRE_BROWSER=1, and otherwise
+// skips it with a warning that cannot be missed: a skip is no pass, and a
+// page nobody drove may be broken. The warning is written with t.Log
+// (go test -v, go test -json) and once to standard error (go test run in
+// the package's folder prints it; go test ./... shows it only with -v).
+func skipNoBrowser(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SOKO_REQUIRE_BROWSER") == "1" {
+		t.Fatal("SOKO_REQUIRE_BROWSER=1 but no chromium found (set SOKO_CHROMIUM or install Debian's chromium)")
+	}
+	const warn = "WARNING: the browser tests are SKIPPED: no chromium on the PATH (apt-get install chromium, or set SOKO_CHROMIUM=/path/to/chromium). " +
+		"The page is NOT tested. SOKO_REQUIRE_BROWSER=1 makes this a failure."
+	noBrowserOnce.Do(func() { fmt.Fprintln(os.Stderr, "soko/web: "+warn) })
+	t.Log(warn)
+	t.Skip("SKIPPED: no chromium")
 }
 
 // artifactDir is where the browser test leaves its screenshots:

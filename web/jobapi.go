@@ -30,6 +30,8 @@ func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
 		"level":    levelID(j.level),
 		"budget":   budgetOf(j.opts),
 		"progress": snap.progress,
+		"found":    snap.found,
+		"improved": snap.improved,
 		"result":   snap.result,
 	})
 }
@@ -73,7 +75,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer j.unsubscribe(wake)
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	state, seq := "", 0
+	state, seq, iseq, found := "", 0, 0, false
 	for {
 		snap := j.snapshot()
 		if snap.state != state && snap.state != stateDone {
@@ -86,6 +88,18 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		if snap.seq != seq && snap.progress != nil {
 			seq = snap.seq
 			if writeEvent(w, "progress", snap.progress) != nil {
+				return
+			}
+		}
+		if snap.found != nil && !found {
+			found = true
+			if writeEvent(w, "found", snap.found) != nil {
+				return
+			}
+		}
+		if snap.iseq != iseq && snap.improved != nil {
+			iseq = snap.iseq
+			if writeEvent(w, "improved", snap.improved) != nil {
 				return
 			}
 		}

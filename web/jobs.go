@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"soko/level"
+	"soko/optimize"
 	"soko/solve"
 	"soko/solver"
 )
@@ -70,13 +71,42 @@ type resultJSON struct {
 	// above (solve.Run), A*'s when the solver's wandered and A*
 	// solved the level again, and the optimizer's time (A*'s included);
 	// left out when they did not run.
-	FoundMoves  int       `json:"found_moves,omitempty"`
-	FoundPushes int       `json:"found_pushes,omitempty"`
-	AStarMoves  int       `json:"astar_moves,omitempty"`
-	AStarPushes int       `json:"astar_pushes,omitempty"`
-	OptimizeMS  float64   `json:"optimize_ms,omitempty"`
-	Stats       statsJSON `json:"stats"`
-	Error       string    `json:"error,omitempty"`
+	FoundMoves  int     `json:"found_moves,omitempty"`
+	FoundPushes int     `json:"found_pushes,omitempty"`
+	AStarMoves  int     `json:"astar_moves,omitempty"`
+	AStarPushes int     `json:"astar_pushes,omitempty"`
+	OptimizeMS  float64 `json:"optimize_ms,omitempty"`
+	// Optimizer is the metric the optimizer shortened the solution in
+	// ("pushes" or "moves") when it ran; Stopped says it was cut short by
+	// a cancel (Stop), the solution being the best it had then.
+	Optimizer string    `json:"optimizer,omitempty"`
+	Stopped   bool      `json:"stopped,omitempty"`
+	SolveMS   float64   `json:"solve_ms,omitempty"` // from the start of the run to the search's verified solution
+	Stats     statsJSON `json:"stats"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// foundJSON is the data of a "found" event: the search's verified
+// solution, sent the moment it is found (solve.Events.Found), before A*
+// searches again or the optimizer shortens it; the result follows.
+type foundJSON struct {
+	Solution   string    `json:"solution"`
+	Moves      int       `json:"moves"`
+	Pushes     int       `json:"pushes"`
+	SolveMS    float64   `json:"solve_ms"`   // from the start of the run
+	Optimizing bool      `json:"optimizing"` // the optimizer works on it next
+	Metric     string    `json:"metric,omitempty"`
+	Stats      statsJSON `json:"stats"`
+}
+
+// improvedJSON is the data of an "improved" event: the optimizer's
+// shortest solution so far (solve.Events.Improved), its counts only; the
+// solution itself comes with the result. Events that come faster than a
+// subscriber reads them are coalesced to the latest.
+type improvedJSON struct {
+	Moves     int     `json:"moves"`
+	Pushes    int     `json:"pushes"`
+	ElapsedMS float64 `json:"elapsed_ms"` // since the start of the run
 }
 
 // budgetJSON is the budget a job runs under, after the server's caps.
@@ -106,6 +136,9 @@ type job struct {
 	started  time.Time
 	progress *progressJSON
 	seq      int // counts progress updates
+	found    *foundJSON
+	improved *improvedJSON
+	iseq     int // counts improvements
 	result   *resultJSON
 	subs     map[chan struct{}]struct{}
 	lastSeen time.Time // when the last subscriber left, or the job was created
@@ -117,13 +150,16 @@ type snapshot struct {
 	state    string
 	progress *progressJSON
 	seq      int
+	found    *foundJSON
+	improved *improvedJSON
+	iseq     int
 	result   *resultJSON
 }
 
 func (j *job) snapshot() snapshot {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return snapshot{j.state, j.progress, j.seq, j.result}
+	return snapshot{j.state, j.progress, j.seq, j.found, j.improved, j.iseq, j.result}
 }
 
 // stop cancels the job unless it has already finished, and returns its
@@ -285,7 +321,9 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 		j.notifyLocked()
 		j.mu.Unlock()
 	}
-	res, err := solve.Run(j.ctx, j.entry.New(), j.level, opts, j.policy)
+	pol := j.policy
+	pol.Events = solve.Events{Found: j.foundOne, Improved: j.improve}
+	res, err := solve.Run(j.ctx, j.entry.New(), j.level, opts, pol)
 	if err != nil {
 		return &resultJSON{Status: "error", Error: err.Error(), Stats: statsOf(res.Stats)}
 	}
@@ -293,13 +331,51 @@ func (m *jobs) solve(j *job) (out *resultJSON) {
 	if res.Status == solver.Solved {
 		r.Solution = level.FormatLURD(res.Moves)
 		r.Moves = len(res.Moves)
+		r.SolveMS = millis(res.SolveTime)
 		if res.Optimized {
 			r.FoundMoves, r.FoundPushes = res.Found.Moves, res.Found.Pushes
 			r.AStarMoves, r.AStarPushes = res.Resolved.Moves, res.Resolved.Pushes
-			r.OptimizeMS = float64(res.Time) / float64(time.Millisecond)
+			r.OptimizeMS = millis(res.Time)
+			r.Optimizer = metricName(pol.Metric)
+			r.Stopped = !res.Complete && j.ctx.Err() != nil
 		}
 	}
 	return r
+}
+
+// metricName is the metric the optimizer shortens first, as the API names
+// it: "pushes" or "moves".
+func metricName(m optimize.Metric) string {
+	if m == optimize.Moves {
+		return "moves"
+	}
+	return "pushes"
+}
+
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// foundOne records the search's verified solution for the "found" event
+// (solve.Events.Found).
+func (j *job) foundOne(o solve.Outcome) {
+	f := &foundJSON{Solution: level.FormatLURD(o.Moves), Moves: len(o.Moves), Pushes: o.Pushes,
+		SolveMS: millis(o.SolveTime), Optimizing: !j.policy.Off && j.ctx.Err() == nil, Stats: statsOf(o.Stats)}
+	if f.Optimizing {
+		f.Metric = metricName(j.policy.Metric)
+	}
+	j.mu.Lock()
+	j.found = f
+	j.notifyLocked()
+	j.mu.Unlock()
+}
+
+// improve records the optimizer's shortest solution so far for the
+// "improved" event (solve.Events.Improved).
+func (j *job) improve(s optimize.Score) {
+	j.mu.Lock()
+	j.improved = &improvedJSON{Moves: s.Moves, Pushes: s.Pushes, ElapsedMS: millis(time.Since(j.started))}
+	j.iseq++
+	j.notifyLocked()
+	j.mu.Unlock()
 }
 
 // reap cancels jobs nobody watches and forgets old finished ones.

@@ -3,9 +3,11 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"soko/internal/testlevel"
+	"soko/optimize"
 	"soko/verify"
 )
 
@@ -50,5 +52,131 @@ func TestSolveOptimizes(t *testing.T) {
 		if resp, b := post(t, ts.URL+"/api/solve", body); resp.StatusCode != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", body, resp.StatusCode, b)
 		}
+	}
+}
+
+// The event stream answers at once and then better: greedy's verified
+// 15-push, 59-move solution of Microban 3 comes in a "found" event before
+// the optimizer runs, each "improved" event is shorter than the one before
+// it (in pushes, then moves), the last is the result's counts, and the
+// result says which metric the optimizer shortened and how long the search
+// took.
+func TestSolveEventsAnytime(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	l := testlevel.Resolve(t, "microban:3")[0]
+	id := startJob(t, ts.URL, `{"collection":"microban","n":3,"solver":"greedy","time_s":10}`)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := readEvents(resp.Body, nil)
+	resp.Body.Close()
+	var names []string
+	var found *foundJSON
+	var improved []improvedJSON
+	var res resultJSON
+	for _, ev := range evs {
+		names = append(names, ev.name)
+		switch ev.name {
+		case "found":
+			if found != nil || len(improved) > 0 {
+				t.Fatalf("a second found, or found after improved: %v", names)
+			}
+			found = new(foundJSON)
+			if err := json.Unmarshal([]byte(ev.data), found); err != nil {
+				t.Fatal(err)
+			}
+		case "improved":
+			if found == nil {
+				t.Fatalf("improved before found: %v", names)
+			}
+			var im improvedJSON
+			if err := json.Unmarshal([]byte(ev.data), &im); err != nil {
+				t.Fatal(err)
+			}
+			prev := optimize.Score{Pushes: found.Pushes, Moves: found.Moves}
+			if n := len(improved); n > 0 {
+				prev = optimize.Score{Pushes: improved[n-1].Pushes, Moves: improved[n-1].Moves}
+			}
+			if !optimize.Pushes.Better(optimize.Score{Pushes: im.Pushes, Moves: im.Moves}, prev) {
+				t.Errorf("improved %+v is not shorter than %+v", im, prev)
+			}
+			improved = append(improved, im)
+		case "result":
+			if err := json.Unmarshal([]byte(ev.data), &res); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if found == nil || names[len(names)-1] != "result" {
+		t.Fatalf("events %v", names)
+	}
+	rep, _ := verify.Check(l, found.Solution)
+	if !rep.Solved || rep.Pushes != 15 || rep.Moves != 59 || found.Pushes != 15 || found.Moves != 59 || !found.Optimizing || found.Metric != "pushes" || found.SolveMS <= 0 {
+		t.Errorf("found %+v (replayed: %+v)", found, rep)
+	}
+	if len(improved) == 0 {
+		t.Fatalf("no improved event: %v", names)
+	}
+	if last := improved[len(improved)-1]; last.Pushes != res.Pushes || last.Moves != res.Moves || res.Pushes != 13 || res.Moves != 41 {
+		t.Errorf("last improvement %+v, result %d pushes, %d moves; want 13 and 41 both", last, res.Pushes, res.Moves)
+	}
+	if res.Optimizer != "pushes" || res.Stopped || res.SolveMS != found.SolveMS {
+		t.Errorf("result: optimizer %q, stopped %v, solve_ms %v (found's %v)", res.Optimizer, res.Stopped, res.SolveMS, found.SolveMS)
+	}
+}
+
+// A Stop once the solution is found keeps it: the job ends solved, with a
+// verified solution no longer than the one found, whether the optimizer
+// had finished or was cut short (stopped).
+func TestStopKeepsFoundSolution(t *testing.T) {
+	s, ts := testServer(t, Config{})
+	l := testlevel.Resolve(t, "microban:3")[0]
+	id := startJob(t, ts.URL, `{"collection":"microban","n":3,"solver":"greedy","time_s":10}`)
+	j := s.jobs.get(id)
+	wake := j.subscribe()
+	defer j.unsubscribe(wake)
+	for j.snapshot().found == nil {
+		<-wake
+	}
+	j.stop()
+	<-j.done
+	res := j.snapshot().result
+	rep, _ := verify.Check(l, res.Solution)
+	if res.Status != "solved" || !rep.Solved || rep.Pushes > 15 || rep.Moves != res.Moves || res.Pushes != rep.Pushes {
+		t.Fatalf("after Stop: %+v (replayed: %+v)", res, rep)
+	}
+	t.Logf("stopped %v: %d pushes, %d moves", res.Stopped, res.Pushes, res.Moves)
+}
+
+// With the optimizer off the found solution is the answer: "found" says
+// nothing is optimizing, no "improved" follows, and the result names no
+// optimizer.
+func TestSolveEventsOptimizeOff(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	id := startJob(t, ts.URL, `{"collection":"microban","n":3,"solver":"greedy","time_s":10,"optimize":"off"}`)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + id + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := readEvents(resp.Body, nil)
+	resp.Body.Close()
+	var names []string
+	var found foundJSON
+	var res resultJSON
+	for _, ev := range evs {
+		names = append(names, ev.name)
+		switch ev.name {
+		case "found":
+			json.Unmarshal([]byte(ev.data), &found)
+		case "result":
+			json.Unmarshal([]byte(ev.data), &res)
+		}
+	}
+	if got := strings.Join(names, " "); !strings.HasSuffix(got, "found result") || strings.Contains(got, "improved") {
+		t.Fatalf("events %v", names)
+	}
+	if found.Optimizing || found.Metric != "" || found.Solution != res.Solution || res.Optimizer != "" || res.FoundMoves != 0 || res.Moves != 59 {
+		t.Errorf("found %+v, result %+v", found, res)
 	}
 }

@@ -17,14 +17,19 @@
 //	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
 //	GET    /api/solvers                  [{name, summary, params, param_specs}]
 //	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib, max_threads}
-//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, threads, params}
-//	                                     → 202 {id, events, state, budget}; 429 {error, running, waiting} when busy
-//	GET    /api/jobs/{id}                {id, state, solver, level, budget, result?}
+//	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, threads, params,
+//	                                     optimize, metric} → 202 {id, events, state, budget}; 429 {error, running,
+//	                                     waiting} when busy
+//	GET    /api/jobs/{id}                {id, state, solver, level, budget, progress?, found?, improved?, result?}
 //	GET    /api/jobs/{id}/events         Server-Sent Events (below)
 //	DELETE /api/jobs/{id}                cancel (POST /api/jobs/{id}/cancel too): 202; 409 {error, state}
 //	                                     when the job has already finished
 //	POST   /api/verify                   {level…, solution} → {solved, moves, pushes, steps, fail_step, reason}
 //	                                     (at most level.MaxSolutionSteps steps, as on the command line)
+//	POST   /api/sok                      {level…, solution?, solver?, optimized?, date?} → {level, name, sok}: the
+//	                                     level as a .sok file (package sokfile), with the solution's section
+//	POST   /api/sok/collection           {collection, solutions: [{n, solution, solver?, optimized?, date?}]}
+//	                                     → {name, sok, solutions, skipped}: the collection as one .sok file
 //	POST   /api/analyze                  {level…} → {dead, tunnels, rooms, text, …} (within Config.PlanTime)
 //	POST   /api/plan                     {level…} → {level, order}: the fess packing plan, goals as [x, y]
 //	                                     in fill order, worked out within Config.PlanTime (503 past it)
@@ -38,10 +43,16 @@
 // generated, stored, bytes, bound, iterations, tree_size, unique_states,
 // strategy and counts, board, the most promising position as XSB rows, and
 // detail, the solver's words about it, see solver.Guard.Describe) about ten
-// times a second while it runs, and one "result" ({status, solution, moves,
-// pushes, stats, error}; stats with the same counters, strategy naming the
-// portfolio member that solved the level) at the end, after which the
-// server closes the stream. A client that connects after the end gets the
+// times a second while it runs, "found" ({solution, moves, pushes, solve_ms,
+// optimizing, metric, stats}) the moment the search's solution is verified,
+// "improved" ({moves, pushes, elapsed_ms}) each time the optimizer shortens
+// it (coalesced to the latest for a slow reader), and one "result" ({status,
+// solution, moves, pushes, found_moves, found_pushes, optimizer, stopped,
+// solve_ms, optimize_ms, stats, error}; stats with the same counters,
+// strategy naming the portfolio member that solved the level) at the end,
+// after which the server closes the stream. A Stop while the optimizer
+// runs ends the job "solved" with the shortest solution it had then
+// (stopped true). A client that connects after the end gets the
 // result at once.
 //
 // # Limits
@@ -224,6 +235,7 @@ func (s *Server) routes() {
 		{"POST", "/api/jobs/{id}/cancel", s.cancel},
 		{"POST", "/api/verify", s.verify},
 		{"POST", "/api/sok", s.sok},
+		{"POST", "/api/sok/collection", s.exportCollection},
 		{"POST", "/api/analyze", s.analyze},
 		{"POST", "/api/plan", s.plan},
 	}

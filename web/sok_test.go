@@ -2,20 +2,24 @@ package web
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"soko/level"
+	"soko/levels"
 	"soko/sokfile"
 )
 
 // TestSok: POST /api/sok writes a level as a .sok file, with its solution
-// section when given one, in the form sokfile reads back; a LURD that is
-// not a solution is refused.
+// section when given one, in the form sokfile reads back, with soko solve's
+// notes (the solver, the optimizer's metric, the date in UTC); a LURD that
+// is not a solution, or a bad note, is refused.
 func TestSok(t *testing.T) {
 	_, ts := testServer(t, Config{})
 	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
-	resp, body := post(t, ts.URL+"/api/sok", `{"collection": "microban", "n": 1, "solution": "`+sol+`", "solver": "fess"}`)
+	resp, body := post(t, ts.URL+"/api/sok", `{"collection": "microban", "n": 1, "solution": "`+sol+`", "solver": "fess", "optimized": "pushes", "date": "2026-11-26T19:40:00+01:00"}`)
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
@@ -26,7 +30,7 @@ func TestSok(t *testing.T) {
 	if out.Level != "microban:1" || out.Name != "microban-1.sok" {
 		t.Errorf("level %q, name %q", out.Level, out.Name)
 	}
-	want := "####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban:1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko fess\n"
+	want := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko fess, optimized for pushes\nDate: 2026-11-26T18:40:00Z\n"
 	if out.Sok != want {
 		t.Errorf("got\n%s\nwant\n%s", out.Sok, want)
 	}
@@ -38,8 +42,19 @@ func TestSok(t *testing.T) {
 		t.Fatalf("read back: %+v", f.Entries)
 	}
 	ls, err := level.ParseString(out.Sok, out.Name)
-	if err != nil || len(ls) != 1 || ls[0].Width != 6 || ls[0].Height != 7 || ls[0].Title != "microban:1" {
+	if err != nil || len(ls) != 1 || ls[0].Width != 6 || ls[0].Height != 7 || ls[0].Title != "microban 1" {
 		t.Fatalf("the level read back: %v", err)
+	}
+
+	// A player's solution: no Solver note, the server's date.
+	resp, body = post(t, ts.URL+"/api/sok", `{"collection": "microban", "n": 1, "solution": "`+sol+`"}`)
+	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	if _, date, ok := strings.Cut(out.Sok, sol+"\nDate: "); !ok || strings.Contains(out.Sok, "Solver:") {
+		t.Errorf("a player's solution:\n%s", out.Sok)
+	} else if _, err := time.Parse(time.RFC3339, strings.TrimSpace(date)); err != nil || !strings.HasSuffix(strings.TrimSpace(date), "Z") {
+		t.Errorf("date %q: want RFC 3339 in UTC (%v)", date, err)
 	}
 
 	// A pasted level, with no solution: its board and a Title line.
@@ -47,7 +62,7 @@ func TestSok(t *testing.T) {
 	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
-	if out.Sok != "#####\n#@$.#\n#####\nTitle: pasted:1\n" || out.Name != "pasted-1.sok" {
+	if out.Sok != "pasted 1\n#####\n#@$.#\n#####\nTitle: pasted 1\n" || out.Name != "pasted-1.sok" {
 		t.Errorf("pasted level: %q as %q", out.Sok, out.Name)
 	}
 
@@ -58,8 +73,76 @@ func TestSok(t *testing.T) {
 		{`{"collection": "microban", "n": 1, "solution": "uuuu"}`, "422", "not a solution of microban:1"},
 		{`{"collection": "microban", "n": 1, "solution": "dlx"}`, "400", "unexpected character"},
 		{`{"collection": "nosuch", "n": 1}`, "404", "nosuch"},
+		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "date": "yesterday"}`, "400", "bad date"},
+		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "solver": "fess", "optimized": "boxes"}`, "400", "bad optimized"},
+		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "optimized": "pushes"}`, "400", "without a solver"},
 	} {
 		resp, body := post(t, ts.URL+"/api/sok", c.body)
+		if got := resp.Status[:3]; got != c.status || !strings.Contains(string(body), c.msg) {
+			t.Errorf("%s: %s %s, want %s with %q", c.body, got, body, c.status, c.msg)
+		}
+	}
+}
+
+// TestSokCollection: POST /api/sok/collection writes a whole collection as
+// one .sok file, every level with a Title line, the solutions given under
+// their levels with their notes; a solution that does not solve its level
+// is left out and listed, and a level number out of range is refused.
+func TestSokCollection(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	const sol = "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+	resp, body := post(t, ts.URL+"/api/sok/collection", `{"collection": "microban", "solutions": [
+		{"n": 1, "solution": "`+sol+`", "solver": "fess", "optimized": "moves", "date": "2026-11-26T18:40:00Z"},
+		{"n": 2, "solution": "rddLruulDuullddR"},
+		{"n": 3, "solution": "`+sol+`"}]}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	var out struct {
+		Name, Sok string
+		Solutions int
+		Skipped   []string
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Name != "microban.sok" || out.Solutions != 2 || len(out.Skipped) != 1 || !strings.HasPrefix(out.Skipped[0], "microban:3: not a solution") {
+		t.Errorf("name %q, %d solutions, skipped %q", out.Name, out.Solutions, out.Skipped)
+	}
+	f, err := sokfile.Read(strings.NewReader(out.Sok), out.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 155 {
+		t.Fatalf("%d levels, want Microban's 155", len(f.Entries))
+	}
+	c, err := levels.Collection("microban")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range f.Entries {
+		want := c.Levels[i].Title // its own, or the collection's name and its number
+		if want == "" {
+			want = "microban " + strconv.Itoa(i+1)
+		}
+		if e.Level.Title != want {
+			t.Errorf("level %d titled %q, want %q", i+1, e.Level.Title, want)
+		}
+	}
+	s1, s2 := f.Entries[0].Solutions, f.Entries[1].Solutions
+	if len(s1) != 1 || s1[0].LURD != sol || s1[0].Solver != "soko fess, optimized for moves" || s1[0].Date != "2026-11-26T18:40:00Z" {
+		t.Errorf("microban 1's solutions: %+v", s1)
+	}
+	if len(s2) != 1 || s2[0].Solver != "" || s2[0].Date == "" || len(f.Entries[2].Solutions) != 0 {
+		t.Errorf("microban 2's solutions %+v, 3's %+v", s2, f.Entries[2].Solutions)
+	}
+	for _, c := range []struct{ body, status, msg string }{
+		{`{"collection": "microban", "solutions": [{"n": 156, "solution": "r"}]}`, "400", "levels 1 to 155"},
+		{`{"collection": "microban", "solutions": [{"n": 2, "solution": "r"}, {"n": 2, "solution": "l"}]}`, "400", "level 2 is given twice"},
+		{`{"collection": "nosuch"}`, "404", "nosuch"},
+		{`{"solutions": []}`, "400", "no collection"},
+	} {
+		resp, body := post(t, ts.URL+"/api/sok/collection", c.body)
 		if got := resp.Status[:3]; got != c.status || !strings.Contains(string(body), c.msg) {
 			t.Errorf("%s: %s %s, want %s with %q", c.body, got, body, c.status, c.msg)
 		}

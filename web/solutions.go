@@ -2,7 +2,9 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"soko/level"
 	"soko/sokfile"
@@ -46,44 +48,32 @@ func parseSolution(text string) ([]level.Move, *apiError) {
 	return moves, nil
 }
 
-// sok answers POST /api/sok {level…, solution?, solver?}: the level as a
-// .sok file, as soko solve --out writes it (package sokfile), with the
-// solution section when a solution is given, and a file name for it. The
-// board is followed by a Title line (the level's name when it has no title
-// of its own). A solution must solve the level (the verifier has the last
+// sok answers POST /api/sok {level…, solution?, solver?, optimized?,
+// date?}: the level as a .sok file, as soko solve --out writes it
+// (package sokfile), with the solution section when a solution is given,
+// and a file name for it. The board is followed by a Title line
+// (sokTitle). A solution must solve the level (the verifier has the last
 // word): one that does not is a 422, one that does not parse a 400 with
-// its line and column. Solver, when given, is written as the "Solver:"
-// note; the date is not written, so the same request gives the same file.
+// its line and column. Its notes are soko solve's: "Solver: soko NAME",
+// with ", optimized for pushes" (or moves) when optimized names the
+// optimizer's metric, and "Date:", the given RFC 3339 time (when the
+// solution was found) or the server's clock, in UTC.
 func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		levelRef
-		Solution string `json:"solution"`
-		Solver   string `json:"solver"`
+		solutionRef
 	}
 	l, ok := s.decodeLevel(w, r, &req)
 	if !ok {
 		return
 	}
-	named := *l
-	if strings.TrimSpace(named.Title) == "" {
-		named.Title = levelID(l)
-	}
 	f := sokfile.New()
-	entry := f.Append(&named)
+	entry := f.Append(titled(l, l.Source))
 	if strings.TrimSpace(req.Solution) != "" {
-		moves, e := parseSolution(req.Solution)
+		sol, e := req.solutionRef.solution(l, time.Now())
 		if e != nil {
 			writeAPIError(w, e)
 			return
-		}
-		if rep := verify.Replay(l, moves); !rep.Solved {
-			writeError(w, http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
-			return
-		}
-		// Written as it should be: a push in upper case, a move in lower.
-		sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves))}
-		if req.Solver != "" {
-			sol.Solver = "soko " + req.Solver
 		}
 		entry.Add(sol, false)
 	}
@@ -92,4 +82,60 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 		"name":  strings.ReplaceAll(levelID(l), ":", "-") + ".sok",
 		"sok":   string(f.Bytes()),
 	})
+}
+
+// solutionRef is a solution in a request, with the notes it is saved
+// with: the solver that found it (none: a player's), the optimizer's
+// metric when it ran, and when it was found.
+type solutionRef struct {
+	Solution  string `json:"solution"`
+	Solver    string `json:"solver,omitempty"`
+	Optimized string `json:"optimized,omitempty"` // "pushes" or "moves"
+	Date      string `json:"date,omitempty"`      // RFC 3339
+}
+
+// solution verifies the solution of l and returns its .sok section; the
+// date is now when the request gives none.
+func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solution, *apiError) {
+	moves, e := parseSolution(ref.Solution)
+	if e != nil {
+		return nil, e
+	}
+	if rep := verify.Replay(l, moves); !rep.Solved {
+		return nil, errorf(http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
+	}
+	// Written as it should be: a push in upper case, a move in lower.
+	sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: now.UTC().Format(time.RFC3339)}
+	if ref.Date != "" {
+		t, err := time.Parse(time.RFC3339, ref.Date)
+		if err != nil {
+			return nil, errorf(http.StatusBadRequest, "bad date %q: want RFC 3339, such as 2026-11-26T18:40:00Z", ref.Date)
+		}
+		sol.Date = t.UTC().Format(time.RFC3339)
+	}
+	if ref.Solver != "" {
+		sol.Solver = "soko " + ref.Solver
+	}
+	switch ref.Optimized {
+	case "":
+	case "pushes", "moves":
+		if ref.Solver == "" {
+			return nil, errorf(http.StatusBadRequest, "optimized without a solver: the optimizer runs on a solver's solution")
+		}
+		sol.Solver += ", optimized for " + ref.Optimized
+	default:
+		return nil, errorf(http.StatusBadRequest, "bad optimized %q: want pushes or moves", ref.Optimized)
+	}
+	return sol, nil
+}
+
+// titled returns l with a title for its .sok file's "Title:" line: its
+// own, or "COLLECTION N" (the collection's name and the level's number)
+// when it has none, as soko solve --out writes them.
+func titled(l *level.Level, collection string) *level.Level {
+	named := *l
+	if strings.TrimSpace(named.Title) == "" {
+		named.Title = collection + " " + strconv.Itoa(l.Index)
+	}
+	return &named
 }

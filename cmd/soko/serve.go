@@ -25,7 +25,8 @@ type serveConfig struct {
 	typed map[string]*string // flag name: the text it was given, "" if none
 }
 
-const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see README).
+const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see docs/web.md:
+the page, its API, and how to expose it behind a proxy).
 --time and --memory are the budget of every job, which a request may lower
 but not raise. Unlike on solve and bench, 0 is refused for them: every job
 of a server has a time and a memory limit, and the memory is at least
@@ -148,7 +149,7 @@ func exposureWarning(addr net.Addr) string {
 	return fmt.Sprintf("soko: warning: listening %s, open to the network without authentication: "+
 		"anyone who can reach it can run solvers on this machine up to the job limits. "+
 		"Requests must name this machine by its IP address or a name given with --allow-host. "+
-		"To keep it private, listen on 127.0.0.1 and put an authenticating reverse proxy in front (see the README).\n", where)
+		"To keep it private, listen on 127.0.0.1 and put an authenticating reverse proxy in front (docs/web.md, \"Exposing it\", says how).\n", where)
 }
 
 // runServe is soko serve: the web page and its JSON API (package web) until

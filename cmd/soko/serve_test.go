@@ -136,7 +136,7 @@ func TestServeExposed(t *testing.T) {
 		}
 	}
 	warn := errOut.String()
-	for _, want := range []string{"warning", "every network interface (port " + port + ")", "without authentication", "--allow-host"} {
+	for _, want := range []string{"warning", "every network interface (port " + port + ")", "without authentication", "--allow-host", "docs/web.md"} {
 		if !strings.Contains(warn, want) {
 			t.Errorf("the warning does not say %q: %q", want, warn)
 		}
@@ -207,9 +207,10 @@ func TestServeUsage(t *testing.T) {
 			t.Errorf("serve %v: %v, %d jobs", args, err, c.web.MaxJobs)
 		}
 	}
-	// Help names the values as solve's and bench's does.
+	// Help names the values as solve's and bench's does, and points at
+	// docs/web.md, where the page, the API and exposing it are written up.
 	out, _, _ := soko(t, "", "help", "serve")
-	for _, want := range []string{"--addr HOST:PORT", "--jobs, -j N", "--time D", "--memory SIZE", "--max-body SIZE", "--idle D", "--queue N"} {
+	for _, want := range []string{"see docs/web.md", "--addr HOST:PORT", "--jobs, -j N", "--time D", "--memory SIZE", "--max-body SIZE", "--idle D", "--queue N"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help serve lacks %q:\n%s", want, out)
 		}
