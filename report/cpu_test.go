@@ -22,7 +22,7 @@ func TestUnmeasuredCPU(t *testing.T) {
 		recs = append(recs, r)
 	}
 	var bs bytes.Buffer
-	if err := WriteBenchstat(&bs, recs); err != nil {
+	if err := WriteBenchstat(&bs, recs, SolveTime); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(bs.String(), "cpu-sec/op") || !strings.Contains(bs.String(), "ns/op\t") {

@@ -194,7 +194,7 @@ func TestReportOrderIndependent(t *testing.T) {
 // value-unit pairs, with no '=' in the budget or level parts.
 func TestBenchstatFormat(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteBenchstat(&b, syntheticRecords()); err != nil {
+	if err := WriteBenchstat(&b, syntheticRecords(), SolveTime); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
