@@ -24,38 +24,11 @@ import (
 // measured) is not drawn, and the legend says how many. Nil when no run
 // of c was solved.
 func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
-	type curve struct {
-		solver string
-		budget bench.Budget
-		times  []float64 // of the solved runs, in increasing order
-		end    float64
-		solved int // solved runs, those without a time included
-	}
-	var curves []curve
-	lo, hi := math.Inf(1), 0.0
-	for _, s := range d.solversOf(c) {
-		b, rs := largestBudget(d.budgetsOf(c), func(b bench.Budget) []*bench.Record { return d.groups[gkey{c, s, b.String()}] })
-		cv := curve{solver: s, budget: b, end: b.Time.Seconds()}
-		for _, r := range rs {
-			if r.Solved() {
-				cv.solved++
-			}
-		}
-		times, _ := d.time.solvedTimes(rs)
-		for _, t := range times {
-			t = max(t, 1e-6) // a log axis has no zero
-			cv.times = append(cv.times, t)
-			lo = min(lo, t)
-			cv.end = max(cv.end, t)
-		}
-		slices.Sort(cv.times)
-		hi = max(hi, cv.end)
-		curves = append(curves, cv)
-	}
+	curves, lo, hi := d.cactusCurves(c)
 	if math.IsInf(lo, 1) {
 		return nil, nil
 	}
-	sameBudget := !slices.ContainsFunc(curves, func(cv curve) bool { return cv.budget != curves[0].budget })
+	sameBudget := !slices.ContainsFunc(curves, func(cv cactusCurve) bool { return cv.budget != curves[0].budget })
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Levels solved within a time: %s (%s)", c, english.Count(len(d.levels[c]), "level", "levels"))
 	if sameBudget {
@@ -103,4 +76,39 @@ func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = 0, float64(len(d.levels[c]))
 	p.Y.Tick.Marker = linearTicks{integer: true}
 	return p, nil
+}
+
+// cactusCurve is one solver's curve of a cactus plot.
+type cactusCurve struct {
+	solver string
+	budget bench.Budget
+	times  []float64 // of the solved runs, in increasing order
+	end    float64
+	solved int // solved runs, those without a time included
+}
+
+// cactusCurves are the curves of collection c's cactus plot, and the
+// fastest time (+Inf when none) and the rightmost end among them.
+func (d *dataset) cactusCurves(c string) (curves []cactusCurve, lo, hi float64) {
+	lo = math.Inf(1)
+	for _, s := range d.solversOf(c) {
+		b, rs := largestBudget(d.budgetsOf(c), func(b bench.Budget) []*bench.Record { return d.groups[gkey{c, s, b.String()}] })
+		cv := cactusCurve{solver: s, budget: b, end: b.Time.Seconds()}
+		for _, r := range rs {
+			if r.Solved() {
+				cv.solved++
+			}
+		}
+		times, _ := d.time.solvedTimes(rs)
+		for _, t := range times {
+			t = max(t, 1e-6) // a log axis has no zero
+			cv.times = append(cv.times, t)
+			lo = min(lo, t)
+			cv.end = max(cv.end, t)
+		}
+		slices.Sort(cv.times)
+		hi = max(hi, cv.end)
+		curves = append(curves, cv)
+	}
+	return curves, lo, hi
 }

@@ -23,7 +23,7 @@ func (d *dataset) timeTable() *table {
 	t.header = append(t.header, statuses...)
 	t.header = append(t.header, "mean "+tn, "median "+tn, "PAR-2 ("+tn+")")
 	var others []Time // the other times, a mean of each
-	for _, k := range []Time{WallTime, CPUTime} {
+	for _, k := range Times {
 		if k != d.time {
 			others = append(others, k)
 			t.header = append(t.header, "mean "+k.name())
@@ -51,7 +51,8 @@ func (d *dataset) timeTable() *table {
 						pushes = append(pushes, float64(r.Pushes))
 					}
 				}
-				times, w := d.time.solvedTimes(rs)
+				times, _ := d.time.solvedTimes(rs)
+				_, w := CPUTime.solvedTimes(rs)
 				without += w
 				n := float64(len(rs))
 				row := []string{c, s, b.String(), strconv.Itoa(len(rs))}
@@ -76,8 +77,12 @@ func (d *dataset) timeTable() *table {
 		"PAR-2 is the mean over the runs of the "+tn+" of a solved run and twice the time limit for a run not solved; "+
 		"— where the budget has no time limit. A counter no run has (iterations of a search, nodes of an external program) is —.")
 	if without > 0 {
-		t.notes = append(t.notes, fmt.Sprintf("%s without a measured CPU time (cpu_scope none: several threads beside other runs, or not Linux) %s left out of the CPU times; "+
-			"PAR-2 is — where one is.", english.Count(without, "solved run", "solved runs"), isAre(without)))
+		note := fmt.Sprintf("%s without a measured CPU time (cpu_scope none: several threads beside other runs, or not Linux) %s left out of the CPU times",
+			english.Count(without, "solved run", "solved runs"), isAre(without))
+		if d.time == CPUTime {
+			note += "; PAR-2 is — where one is"
+		}
+		t.notes = append(t.notes, note+".")
 	}
 	return t
 }
