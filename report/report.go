@@ -104,9 +104,9 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 			t.markdown(&md)
 		}
 	} else if opts.Compare[0] != "" {
-		fmt.Fprintf(&md, "(no push-count comparison: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
+		fmt.Fprintf(&md, "(no push-count or time comparison of two solvers: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
 	} else if len(d.solvers) > 1 {
-		fmt.Fprint(&md, "(no push-count comparison: fewer than two solvers solved a level; --compare A,B names the pair)\n\n")
+		fmt.Fprint(&md, "(no push-count or time comparison of two solvers: fewer than two solvers solved a level; --compare A,B names the pair)\n\n")
 	}
 	if t := d.uniqueTable(); t != nil {
 		t.markdown(&md)

@@ -75,7 +75,8 @@ func (d *dataset) timeTable() *table {
 	}
 	t.notes = append(t.notes, "Times are the "+d.time.meaning()+" (soko report --time solve, wall or cpu chooses). "+
 		"PAR-2 is the mean over the runs of the "+tn+" of a solved run and twice the time limit for a run not solved; "+
-		"— where the budget has no time limit. A counter no run has (iterations of a search, nodes of an external program) is —.")
+		"— where the budget has no time limit. Pushes are the final solutions', optimized where the optimizer ran. "+
+		"A counter no run has (iterations of a search, nodes of an external program) is —.")
 	if without > 0 {
 		note := fmt.Sprintf("%s without a measured CPU time (cpu_scope none: several threads beside other runs, or not Linux) %s left out of the CPU times",
 			english.Count(without, "solved run", "solved runs"), isAre(without))

@@ -21,7 +21,9 @@ import (
 // b), where the diagonal is a tie. A level's time is the median over its
 // runs (seeds), a run not solved counting as slower than any; a level
 // whose median run was not solved stands on the border, at the time limit
-// (without one, at twice the slowest solve).
+// (without one, at twice the slowest solve). A solved run may take longer
+// than the limit (a wall time with the optimizer's last step), and stands
+// past the border.
 type timePair struct {
 	coll   string
 	a, b   string
@@ -29,7 +31,10 @@ type timePair struct {
 	kind   Time
 	levels []string
 	ta, tb []float64 // per level, seconds; border where not solved
-	border float64
+	// solvedA and solvedB tell, per level, whether its median run of a
+	// (of b) was solved.
+	solvedA, solvedB []bool
+	border           float64
 	// without counts the levels left out because a solved run has no time
 	// of the kind (CPU time not measured).
 	without int
@@ -106,14 +111,13 @@ func (d *dataset) timePair(c, a, b string, budget bench.Budget, ra, rb []*bench.
 		tp.border = 2 * max(slowest, 1e-3)
 	}
 	for i := range tp.ta {
+		tp.solvedA = append(tp.solvedA, !math.IsInf(tp.ta[i], 1))
+		tp.solvedB = append(tp.solvedB, !math.IsInf(tp.tb[i], 1))
 		tp.ta[i] = min(tp.ta[i], tp.border)
 		tp.tb[i] = min(tp.tb[i], tp.border)
 	}
 	return tp
 }
-
-// onBorder reports whether a level's time stands on the border: not solved.
-func (tp *timePair) onBorder(t float64) bool { return t >= tp.border }
 
 // scatterPlot draws a time pair on log–log axes of the same range: a
 // point per level, the diagonal where both take as long, and the border
@@ -123,21 +127,23 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 	if len(tp.levels) == 0 {
 		return nil, nil
 	}
-	lo := tp.border
+	lo, hi := tp.border, tp.border
 	for i := range tp.ta {
 		lo = min(lo, max(tp.ta[i], 1e-6), max(tp.tb[i], 1e-6))
+		hi = max(hi, tp.ta[i], tp.tb[i])
 	}
 	lo = math.Pow(10, math.Floor(math.Log10(lo)))
 	lo = min(lo, tp.border/10)
-	// The axes run a little past the border, so that its points are
-	// whole; in log10 of seconds (see log10SecondsTicks).
-	min10, max10 := math.Log10(lo), math.Log10(tp.border)+0.15
+	// The axes run a little past the border and the slowest point, so
+	// that their points are whole; in log10 of seconds (see
+	// log10SecondsTicks).
+	min10, max10 := math.Log10(lo), math.Log10(hi)+0.15
 	var both, one, neither plotter.XYs
 	aFaster, bFaster := 0, 0
 	for i := range tp.ta {
 		x, y := tp.ta[i], tp.tb[i]
 		pt := plotter.XY{X: math.Log10(max(x, 1e-6)), Y: math.Log10(max(y, 1e-6))}
-		switch ba, bb := tp.onBorder(x), tp.onBorder(y); {
+		switch ba, bb := !tp.solvedA[i], !tp.solvedB[i]; {
 		case ba && bb:
 			neither = append(neither, pt)
 		case ba || bb:
@@ -146,9 +152,9 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 			both = append(both, pt)
 		}
 		switch {
-		case x < y:
+		case tp.solvedA[i] && (x < y || !tp.solvedB[i]):
 			aFaster++
-		case y < x:
+		case tp.solvedB[i] && (y < x || !tp.solvedA[i]):
 			bFaster++
 		}
 	}

@@ -99,7 +99,7 @@ func TestTimePairNoLimit(t *testing.T) {
 	}
 	d := newDataset(recs)
 	tp := d.timePairs("a", "b")[0]
-	if math.Abs(tp.border-0.6) > 1e-9 || !tp.onBorder(tp.tb[2]) || tp.onBorder(tp.ta[2]) {
+	if math.Abs(tp.border-0.6) > 1e-9 || tp.tb[2] != tp.border || tp.solvedB[2] || !tp.solvedA[2] {
 		t.Errorf("border %g, b on level 3 at %g; want 0.6 (twice a's 0.3 s)", tp.border, tp.tb[2])
 	}
 	d.time = CPUTime
@@ -124,4 +124,20 @@ func legendTexts(p *plot.Plot) []string {
 		}
 	}
 	return out
+}
+
+// A solved run whose time is past the limit (a wall time with the
+// optimizer's last step) is solved, past the border, not on it.
+func TestTimePairPastLimit(t *testing.T) {
+	recs := []bench.Record{timedRun("a", 1, 0.3, 1.2, 0.3), timedRun("b", 1, 0.1, 0.4, 0.1)}
+	d := newDataset(recs)
+	d.time = WallTime
+	tp := d.timePairs("a", "b")[0]
+	if !tp.solvedA[0] || tp.ta[0] != 1.2 || tp.border != 1 {
+		t.Fatalf("a at %g (solved %v), border %g; want 1.2 s, solved, past the border at 1 s", tp.ta[0], tp.solvedA[0], tp.border)
+	}
+	p, err := scatterPlot(tp)
+	if err != nil || p.X.Max < math.Log10(1.2) || !strings.Contains(strings.Join(legendTexts(p), "; "), "solved by both: 1") {
+		t.Errorf("x axis to %g (log10 s), legend %v, %v", p.X.Max, legendTexts(p), err)
+	}
 }
