@@ -113,8 +113,12 @@ func (d *dataset) timePair(c, a, b string, budget bench.Budget, ra, rb []*bench.
 	for i := range tp.ta {
 		tp.solvedA = append(tp.solvedA, !math.IsInf(tp.ta[i], 1))
 		tp.solvedB = append(tp.solvedB, !math.IsInf(tp.tb[i], 1))
-		tp.ta[i] = min(tp.ta[i], tp.border)
-		tp.tb[i] = min(tp.tb[i], tp.border)
+		if !tp.solvedA[i] {
+			tp.ta[i] = tp.border
+		}
+		if !tp.solvedB[i] {
+			tp.tb[i] = tp.border
+		}
 	}
 	return tp
 }
