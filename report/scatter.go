@@ -163,8 +163,8 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 		}
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s per level: %s against %s\n%s at %s, %s; below the diagonal: %s faster\n%s faster on %s, %s on %d",
-		capitalize(tp.kind.name()), tp.a, tp.b, tp.coll, tp.budget, english.Count(len(tp.levels), "level", "levels"), tp.b,
+	p.Title.Text = fmt.Sprintf("%s per level: %s (x) against %s (y)\n%s at %s, %s\nfaster: %s on %s, %s on %d",
+		capitalize(tp.kind.name()), tp.a, tp.b, tp.coll, tp.budget, english.Count(len(tp.levels), "level", "levels"),
 		tp.a, english.Count(aFaster, "level", "levels"), tp.b, bFaster)
 	if tp.without > 0 {
 		p.Title.Text += fmt.Sprintf("; %s without %s left out", english.Count(tp.without, "level", "levels"), tp.kind.name())
@@ -190,7 +190,7 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 	}
 	edge.Color, edge.Width, edge.Dashes = unsolvedColor, vg.Points(0.7), []vg.Length{vg.Points(3), vg.Points(2)}
 	p.Add(diag, edge)
-	p.Legend.Add("the diagonal: as fast", diag)
+	p.Legend.Add("the diagonal: as fast; below it, "+tp.b+" faster", diag)
 	p.Legend.Add("the border: "+limit+", not solved", edge)
 	for _, g := range []struct {
 		pts   plotter.XYs

@@ -71,7 +71,7 @@ func TestTimePairBorder(t *testing.T) {
 			t.Errorf("legend %q lacks %q", got, w)
 		}
 	}
-	if !strings.Contains(p.Title.Text, "a faster on 3 levels, b on 1") || !strings.Contains(p.Title.Text, "below the diagonal: b faster") {
+	if !strings.Contains(p.Title.Text, "faster: a on 3 levels, b on 1") || !strings.Contains(got, "below it, b faster") {
 		t.Errorf("title %q", p.Title.Text)
 	}
 	if err := savePlot(p, t.TempDir(), "scatter"); err != nil {
