@@ -51,6 +51,14 @@ func TestPushDiffOwnSolutions(t *testing.T) {
 			t.Errorf("optimized %v: the report does not say what it compares:\n%s", tc.optimized, md.String())
 		}
 	}
+	// runs.csv has both solutions and every time.
+	var rc bytes.Buffer
+	if err := newDataset(recs).runsCSV(&rc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rc.String(), ",fess,t=1s,1,solved,true,10,40,14,50,0.001000,0.500000,0.501000,") {
+		t.Errorf("runs.csv:\n%s", rc.String())
+	}
 	// Records without the optimizer's fields (optimize off, or written
 	// before it) compare pushes, and say no optimizer ran.
 	for i := range recs {

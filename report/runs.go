@@ -104,15 +104,20 @@ func meanCount(sum int64, n float64) string {
 	return fmtF(float64(sum)/n, 0)
 }
 
-// runsCSV: one row per run, in canonical order.
+// runsCSV: one row per run, in canonical order, with the solver's own
+// solution (found_pushes, found_moves: the final one where no optimizer
+// ran) beside the final one, and every time: solve_s (Record.SolveTime),
+// optimize_s, wall_s and cpu_s (empty where not measured).
 func (d *dataset) runsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"collection", "level", "title", "solver", "budget", "seed", "status", "verified", "pushes", "moves",
-		"wall_s", "cpu_s", "expanded", "generated", "stored", "iterations", "tree_size", "unique_states", "peak_bytes", "error"})
+		"found_pushes", "found_moves", "solve_s", "optimize_s", "wall_s", "cpu_s", "expanded", "generated", "stored", "iterations", "tree_size", "unique_states", "peak_bytes", "error"})
 	for i := range d.recs {
 		r := &d.recs[i]
 		cw.Write([]string{d.collOf[r.Collection()], r.Level, r.Title, r.SolverLabel(), r.Budget.String(), strconv.FormatUint(r.Seed, 10),
 			r.Status, strconv.FormatBool(r.Verified), strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves),
+			formatCount(foundPushes(r)), formatCount(foundMoves(r)),
+			strconv.FormatFloat(r.SolveTime(), 'f', 6, 64), strconv.FormatFloat(r.OptimizeS, 'f', 6, 64),
 			strconv.FormatFloat(r.WallS, 'f', 6, 64), cpuText(r),
 			strconv.FormatInt(r.Expanded, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatInt(r.Stored, 10),
 			strconv.FormatInt(r.Iterations, 10), strconv.FormatInt(r.TreeSize, 10), strconv.FormatInt(r.UniqueStates, 10),
