@@ -103,6 +103,9 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		if t := d.pushDiffTable(pds); t != nil {
 			t.markdown(&md)
 		}
+		if t := timePairTable(tps); t != nil {
+			t.markdown(&md)
+		}
 	} else if opts.Compare[0] != "" {
 		fmt.Fprintf(&md, "(no push-count or time comparison of two solvers: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
 	} else if len(d.solvers) > 1 {

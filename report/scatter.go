@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -123,6 +124,20 @@ func (d *dataset) timePair(c, a, b string, budget bench.Budget, ra, rb []*bench.
 	return tp
 }
 
+// faster tells which solver was faster on the i-th level: -1 a, 1 b, 0
+// neither (as fast, or neither solved it). A level only one solved is
+// that one's.
+func (tp *timePair) faster(i int) int {
+	sa, sb := tp.solvedA[i], tp.solvedB[i]
+	switch {
+	case sa && (!sb || tp.ta[i] < tp.tb[i]):
+		return -1
+	case sb && (!sa || tp.tb[i] < tp.ta[i]):
+		return 1
+	}
+	return 0
+}
+
 // scatterPlot draws a time pair on log–log axes of the same range: a
 // point per level, the diagonal where both take as long, and the border
 // lines at the time limit on which the levels one of them did not solve
@@ -155,10 +170,10 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 		default:
 			both = append(both, pt)
 		}
-		switch {
-		case tp.solvedA[i] && (x < y || !tp.solvedB[i]):
+		switch tp.faster(i) {
+		case -1:
 			aFaster++
-		case tp.solvedB[i] && (y < x || !tp.solvedA[i]):
+		case 1:
 			bFaster++
 		}
 	}
@@ -214,4 +229,44 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 		p.Legend.Add(fmt.Sprintf("%s: %d", g.what, len(g.pts)), sc)
 	}
 	return p, nil
+}
+
+// timePairTable summarises the time pairs, a row per collection: the
+// levels each solver was faster on, those only one solved, and the median
+// ratio of their times over the levels both solved. Nil without pairs.
+func timePairTable(tps []timePair) *table {
+	if len(tps) == 0 {
+		return nil
+	}
+	a, b, kind := tps[0].a, tps[0].b, tps[0].kind
+	t := &table{title: fmt.Sprintf("### %s per level: %s against %s", capitalize(kind.name()), a, b),
+		header: []string{"collection", "budget", "levels", a + " faster", b + " faster", "only " + a + " solved", "only " + b + " solved", "neither",
+			a + " ÷ " + b + ": median (both solved)"}}
+	for _, tp := range tps {
+		var aFaster, bFaster, onlyA, onlyB, neither int
+		var ratios []float64
+		for i := range tp.levels {
+			switch tp.faster(i) {
+			case -1:
+				aFaster++
+			case 1:
+				bFaster++
+			}
+			switch sa, sb := tp.solvedA[i], tp.solvedB[i]; {
+			case sa && sb:
+				ratios = append(ratios, max(tp.ta[i], 1e-6)/max(tp.tb[i], 1e-6))
+			case sa:
+				onlyA++
+			case sb:
+				onlyB++
+			default:
+				neither++
+			}
+		}
+		t.rows = append(t.rows, []string{tp.coll, tp.budget.String(), strconv.Itoa(len(tp.levels)), strconv.Itoa(aFaster), strconv.Itoa(bFaster),
+			strconv.Itoa(onlyA), strconv.Itoa(onlyB), strconv.Itoa(neither), fmtF(median(ratios), 2)})
+	}
+	t.notes = append(t.notes, "Each collection at the largest budget both ran; a level's time is the median over its seeds, a run not solved "+
+		"slower than any, so a level only one solved is that one's faster. With --out-dir the plots scatter-COLLECTION draw each level.")
+	return t
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strings"
@@ -73,6 +74,11 @@ func TestTimePairBorder(t *testing.T) {
 	}
 	if !strings.Contains(p.Title.Text, "faster: a on 3 levels, b on 1") || !strings.Contains(got, "below it, b faster") {
 		t.Errorf("title %q", p.Title.Text)
+	}
+	var md bytes.Buffer
+	timePairTable(tps).markdown(&md)
+	if want := "| microban | t=1s | 5 | 3 | 1 | 2 | 1 | 1 | 0.10 |"; !strings.Contains(md.String(), want) {
+		t.Errorf("the table lacks %q:\n%s", want, md.String())
 	}
 	if err := savePlot(p, t.TempDir(), "scatter"); err != nil {
 		t.Fatal(err)
