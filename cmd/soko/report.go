@@ -21,15 +21,16 @@ const reportDoc = `Reads bench results and prints a Markdown report: levels solv
 per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
 6.2) with the PAR-2 score, the thesis's logged numbers beside ours for cbc60
 and schokoban-microban100, per-level push-count differences of two
-solvers' own solutions, unique states per tree node (the
-reversibility-compression paper's Table I) and how every run ended, with
-its times. Times are solve times (the search's, without the optimizer's
-work on its solution) unless --time says wall or cpu. With --out-dir it
-also writes report.md, levels.md (per-level tables), summary.csv, runs.csv,
-pushdiff.csv, benchstat.txt and the plots (cactus plots of levels solved
-within t, and the per-level times of two solvers against each other, among
-them) in PNG, SVG and PDF at the width of a paper's column. --benchstat
-prints the benchstat text instead of the report.
+solvers' own solutions and their times against each other, unique states
+per tree node (the reversibility-compression paper's Table I) and how
+every run ended, with its times. Times are solve times (the search's,
+without the optimizer's work on its solution) unless --time says wall or
+cpu. With --out-dir it also writes report.md, levels.md (per-level
+tables), summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots
+(cactus plots of levels solved within t, and the per-level times of two
+solvers against each other, among them) in PNG, SVG and PDF at the width
+of a paper's column. --benchstat prints the benchstat text instead of the
+report.
 `
 
 func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
