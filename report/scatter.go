@@ -268,5 +268,12 @@ func timePairTable(tps []timePair) *table {
 	}
 	t.notes = append(t.notes, "Each collection at the largest budget both ran; a level's time is the median over its seeds, a run not solved "+
 		"slower than any, so a level only one solved is that one's faster. With --out-dir the plots scatter-COLLECTION draw each level.")
+	without := 0
+	for _, tp := range tps {
+		without += tp.without
+	}
+	if without > 0 {
+		t.notes = append(t.notes, fmt.Sprintf("Left out: %s with a solved run without %s.", english.Count(without, "level", "levels"), kind.name()))
+	}
 	return t
 }

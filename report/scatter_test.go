@@ -117,6 +117,11 @@ func TestTimePairNoLimit(t *testing.T) {
 	if err != nil || !strings.Contains(p.Title.Text, "1 level without CPU time left out") {
 		t.Errorf("title %q, %v", p.Title.Text, err)
 	}
+	var md bytes.Buffer
+	timePairTable([]timePair{tp}).markdown(&md)
+	if !strings.Contains(md.String(), "Left out: 1 level with a solved run without CPU time.") {
+		t.Errorf("the table does not say what it left out:\n%s", md.String())
+	}
 }
 
 // legendTexts are the texts of p's legend, as drawn.
