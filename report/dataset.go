@@ -23,6 +23,8 @@ type dataset struct {
 	titles      map[string]string   // level id → title
 	seeds       map[string]int      // collection → number of distinct seeds
 	groups      map[gkey][]*bench.Record
+	time        Time // the time the tables and plots use
+	optimized   bool // Options.Optimized
 }
 
 type gkey struct{ coll, solver, budget string }
@@ -31,7 +33,7 @@ func newDataset(recs []bench.Record) *dataset {
 	recs, _ = bench.Dedup(slices.Clone(recs))
 	bench.SortRecords(recs)
 	refute(recs)
-	d := &dataset{recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*bench.Record{}}
+	d := &dataset{time: SolveTime, recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*bench.Record{}}
 	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]bench.Budget{}
 	lvls := map[string]bool{}
 	seeds := map[string]map[uint64]bool{}

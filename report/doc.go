@@ -8,8 +8,12 @@
 // column of a two-column paper wide, in PNG, SVG and PDF (levels solved:
 // bars at one budget, vs budget at several, 002 Figs. 3/4; levels solved
 // within a time, the cactus plot; solve-time histogram in log-spaced bins,
-// 004 Fig. 6; per-level push-count difference, 000 Figs. 6.1/6.2; unique
-// states per node).
+// 004 Fig. 6; per-level push-count difference, 000 Figs. 6.1/6.2; the
+// per-level times of two solvers against each other, log–log; unique
+// states per node). Times are of the kind Options.Time names: the
+// search's solve time by default, not the wall time that holds the
+// optimizer's work (see Time); the tables give the PAR-2 score beside the
+// counts.
 //
 // A report is made in memory before any file is written, and every file is
 // checked before the first is (see reportFiles).

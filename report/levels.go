@@ -7,14 +7,14 @@ import (
 )
 
 // levelTables are the per-level tables: for each collection and budget, a
-// row per level and a column per solver with the pushes and wall time of a
-// solved run, or why it was not solved.
+// row per level and a column per solver with the pushes and time (of
+// d.time) of a solved run, or why it was not solved.
 func (d *dataset) levelTables() []*table {
 	var out []*table
 	for _, c := range d.collections {
 		solvers := d.solversOf(c)
 		for _, b := range d.budgetsOf(c) {
-			t := &table{title: fmt.Sprintf("### %s at %s: pushes (wall time), or why not solved", c, b), header: append([]string{"level"}, solvers...)}
+			t := &table{title: fmt.Sprintf("### %s at %s: pushes (%s), or why not solved", c, b, d.time.name()), header: append([]string{"level"}, solvers...)}
 			for _, id := range d.levels[c] {
 				name := d.levelName(id)
 				if tt := d.titles[id]; tt != "" {
@@ -48,13 +48,13 @@ func (d *dataset) levelCell(c, s string, b bench.Budget, id string) string {
 	if len(runs) == 0 {
 		return ""
 	}
-	var pushes, wall []float64
+	var pushes []float64
 	for _, r := range runs {
 		if r.Solved() {
 			pushes = append(pushes, float64(r.Pushes))
-			wall = append(wall, r.WallS)
 		}
 	}
+	times, _ := d.time.solvedTimes(runs)
 	if len(pushes) == 0 {
 		if len(runs) == 1 {
 			if v, ok := statusShort[runs[0].Status]; ok {
@@ -64,7 +64,7 @@ func (d *dataset) levelCell(c, s string, b bench.Budget, id string) string {
 		}
 		return fmt.Sprintf("0/%d", len(runs))
 	}
-	v := fmt.Sprintf("%s (%s)", formatCount(median(pushes)), fmtSeconds(median(wall)))
+	v := fmt.Sprintf("%s (%s)", formatCount(median(pushes)), fmtSeconds(median(times)))
 	if len(runs) > 1 {
 		v += fmt.Sprintf(" %d/%d", len(pushes), len(runs))
 	}

@@ -25,8 +25,9 @@ import (
 //	unique-per-node       unique states per tree node vs budget (002 Table I)
 //	time-SOLVER           solve-time histogram in log-spaced bins (004 Fig. 6)
 //	pushdiff-COLLECTION   per-level push-count difference of two solvers (000 Figs. 6.1/6.2)
+//	scatter-COLLECTION    per-level times of the same two solvers, log–log (see scatter.go)
 //	sweep-SOLVER-PARAM    time against a parameter's value (001 Figs. 4–7; see sweep.go)
-func (d *dataset) plots(files *reportFiles, pds []pushDiff) error {
+func (d *dataset) plots(files *reportFiles, pds []pushDiff, tps []timePair) error {
 	if err := d.sweepPlots(files); err != nil {
 		return err
 	}
@@ -71,6 +72,17 @@ func (d *dataset) plots(files *reportFiles, pds []pushDiff) error {
 		}
 		if p != nil {
 			if err := addPlot(p, files, "pushdiff-"+pd.coll); err != nil {
+				return err
+			}
+		}
+	}
+	for _, tp := range tps {
+		p, err := scatterPlot(tp)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			if err := addPlot(p, files, "scatter-"+tp.coll); err != nil {
 				return err
 			}
 		}

@@ -22,9 +22,17 @@ import (
 // pushDiff is the per-level push-count difference a − b on one collection
 // at one budget, over the levels both solve (000 Figs. 6.1/6.2), with the
 // ratio of their solution lengths in moves (002 §V.B.4).
+//
+// The solutions compared are the solvers' own (found_pushes and
+// found_moves, where the optimizer ran; pushes and moves where it did
+// not), unless Options.Optimized asks for the optimized ones: the
+// optimizer shortens both solvers' solutions to nearly the same lengths,
+// and a difference of those says little of the solvers.
 type pushDiff struct {
 	coll       string
 	a, b       string
+	solutions  string // which solutions, in words: see dataset.solutionsCompared
+	optimized  bool   // the optimized solutions (Options.Optimized)
 	budget     bench.Budget
 	levels     []string // those both solve
 	all        []string // the collection's levels in the results
@@ -79,9 +87,13 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 			if len(ra) == 0 || len(rb) == 0 {
 				continue
 			}
-			pa, pb := meanSolved(ra, pushesOf), meanSolved(rb, pushesOf)
-			ma, mb := meanSolved(ra, movesOf), meanSolved(rb, movesOf)
-			pd := pushDiff{coll: c, a: a, b: b, budget: bs[i], all: d.levels[c]}
+			pushes, moves := foundPushes, foundMoves
+			if d.optimized {
+				pushes, moves = finalPushes, finalMoves
+			}
+			pa, pb := meanSolved(ra, pushes), meanSolved(rb, pushes)
+			ma, mb := meanSolved(ra, moves), meanSolved(rb, moves)
+			pd := pushDiff{coll: c, a: a, b: b, solutions: d.solutionsCompared(append(slices.Clone(ra), rb...)), optimized: d.optimized, budget: bs[i], all: d.levels[c]}
 			for _, id := range d.levels[c] {
 				x, okA := pa[id]
 				y, okB := pb[id]
@@ -99,9 +111,42 @@ func (d *dataset) pushDiffs(a, b string) []pushDiff {
 	return out
 }
 
-func pushesOf(r *bench.Record) float64 { return float64(r.Pushes) }
+// finalPushes and finalMoves are a run's solution as the record's
+// pushes and moves hold it: optimized where the optimizer ran.
+func finalPushes(r *bench.Record) float64 { return float64(r.Pushes) }
 
-func movesOf(r *bench.Record) float64 { return float64(r.Moves) }
+func finalMoves(r *bench.Record) float64 { return float64(r.Moves) }
+
+// foundPushes and foundMoves are the solver's own solution: found_pushes
+// and found_moves where the optimizer ran (a solution of a level to solve
+// has a push), pushes and moves where it did not.
+func foundPushes(r *bench.Record) float64 {
+	if r.FoundPushes > 0 {
+		return float64(r.FoundPushes)
+	}
+	return float64(r.Pushes)
+}
+
+func foundMoves(r *bench.Record) float64 {
+	if r.FoundPushes > 0 {
+		return float64(r.FoundMoves)
+	}
+	return float64(r.Moves)
+}
+
+// solutionsCompared says which solutions of runs rs a push-count
+// comparison compares, for its title: the solvers' own or the optimized
+// ones where the optimizer ran on any, else the solvers' (no optimizer
+// ran, and the two are the same).
+func (d *dataset) solutionsCompared(rs []*bench.Record) string {
+	if !slices.ContainsFunc(rs, func(r *bench.Record) bool { return r.Solved() && r.FoundPushes > 0 }) {
+		return "the solvers' solutions (no optimizer ran)"
+	}
+	if d.optimized {
+		return "the optimized solutions (after soko's optimizer)"
+	}
+	return "the solvers' own solutions (before the optimizer)"
+}
 
 // meanSolved maps each solved level to the mean of f over its solved runs
 // (the seeds that solved it).
@@ -165,15 +210,26 @@ func (d *dataset) pushDiffTable(pds []pushDiff) *table {
 	}
 	t.notes = append(t.notes, fmt.Sprintf("shorter: %s needs fewer pushes than %s. Each collection at the largest budget both ran; "+
 		"per level, pushes and moves are means over the seeds that solved it.", pds[0].a, pds[0].b))
+	var what []string
+	for _, pd := range pds {
+		if !slices.Contains(what, pd.solutions) {
+			what = append(what, pd.solutions)
+		}
+	}
+	t.notes = append(t.notes, "Compared: "+strings.Join(what, "; ")+". soko report compares the solvers' own solutions; --optimized compares the optimized ones.")
 	return t
 }
 
 func pushDiffCSV(w io.Writer, pds []pushDiff) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"collection", "budget", "level", "solver_a", "solver_b", "pushes_a_minus_b", "moves_a_over_b"})
+	cw.Write([]string{"collection", "budget", "level", "solver_a", "solver_b", "pushes_a_minus_b", "moves_a_over_b", "solutions"})
 	for _, pd := range pds {
+		solutions := "found" // the solvers' own: found_pushes, or pushes where no optimizer ran
+		if pd.optimized {
+			solutions = "optimized"
+		}
 		for i, id := range pd.levels {
-			cw.Write([]string{pd.coll, pd.budget.String(), id, pd.a, pd.b, formatCount(pd.diffs[i]), fmtF(pd.moveRatios[i], 4)})
+			cw.Write([]string{pd.coll, pd.budget.String(), id, pd.a, pd.b, formatCount(pd.diffs[i]), fmtF(pd.moveRatios[i], 4), solutions})
 		}
 	}
 	cw.Flush()
@@ -228,8 +284,8 @@ func pushDiffPlot(pd pushDiff) (*plot.Plot, error) {
 	}
 	bar.XMin = xmin
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Pushes of %s minus pushes of %s, per level\nbelow zero: %s's solution is shorter (shorter is better)\n%s at %s: mean %s over the %s both solve",
-		pd.a, pd.b, pd.a, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), english.Count(len(pd.diffs), "level", "levels"))
+	p.Title.Text = fmt.Sprintf("Pushes of %s minus pushes of %s, per level\n%s\nbelow zero: %s's solution is shorter (shorter is better)\n%s at %s: mean %s over the %s both solve",
+		pd.a, pd.b, pd.solutions, pd.a, pd.coll, pd.budget, fmtF(mean(pd.diffs), 2), english.Count(len(pd.diffs), "level", "levels"))
 	if numbered {
 		p.X.Label.Text = "level"
 		p.X.Tick.Marker = levelTicks(exists)

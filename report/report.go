@@ -38,13 +38,18 @@ type Options struct {
 	// the Markdown report is written, to the writer.
 	OutDir string
 	// Compare names the two solvers (labels, as in the tables) whose
-	// per-level push counts are compared. Empty: the first preset's pair
+	// per-level push counts and times are compared. Empty: the first preset's pair
 	// that is in the results (schokoban and vanillaban(cycles=1), mcts-r and
 	// mcts-nd, ...), else schokoban and vanillaban, else the two solvers
 	// that solved the most runs; none when fewer than two solved any.
 	Compare [2]string
 	// NoPlots skips the plots.
 	NoPlots bool
+	// Time is the time the tables and plots use; empty: SolveTime.
+	Time Time
+	// Optimized compares the optimized solutions' push counts (pushes),
+	// not the solvers' own (found_pushes, where the optimizer ran).
+	Optimized bool
 }
 
 // Write writes the Markdown report (levels solved per collection, the
@@ -52,6 +57,7 @@ type Options struct {
 // per node, run times) to w, and with opts.OutDir every other output.
 func Write(w io.Writer, recs []bench.Record, opts Options) error {
 	d := newDataset(recs)
+	d.time, d.optimized = opts.Time.kind(), opts.Optimized
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "## Benchmark report\n\n%s: %s, %s, %s.", english.Count(len(d.recs), "run", "runs"), english.Count(len(d.solvers), "solver", "solvers"),
 		english.Count(len(d.collections), "collection", "collections"), english.Count(len(d.budgets), "budget", "budgets"))
@@ -90,15 +96,20 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		t.markdown(&md)
 	}
 	var pds []pushDiff
+	var tps []timePair
 	if a, b, ok := d.comparePair(opts.Compare); ok {
 		pds = d.pushDiffs(a, b)
+		tps = d.timePairs(a, b)
 		if t := d.pushDiffTable(pds); t != nil {
 			t.markdown(&md)
 		}
+		if t := timePairTable(tps); t != nil {
+			t.markdown(&md)
+		}
 	} else if opts.Compare[0] != "" {
-		fmt.Fprintf(&md, "(no push-count comparison: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
+		fmt.Fprintf(&md, "(no push-count or time comparison of two solvers: %s and %s are not both in the results)\n\n", opts.Compare[0], opts.Compare[1])
 	} else if len(d.solvers) > 1 {
-		fmt.Fprint(&md, "(no push-count comparison: fewer than two solvers solved a level; --compare A,B names the pair)\n\n")
+		fmt.Fprint(&md, "(no push-count or time comparison of two solvers: fewer than two solvers solved a level; --compare A,B names the pair)\n\n")
 	}
 	if t := d.uniqueTable(); t != nil {
 		t.markdown(&md)
@@ -124,7 +135,7 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		"summary.csv":   d.summaryCSV,
 		"runs.csv":      d.runsCSV,
 		"pushdiff.csv":  func(w io.Writer) error { return pushDiffCSV(w, pds) },
-		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs) },
+		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs, d.time) },
 	}
 	files := &reportFiles{dir: opts.OutDir}
 	for _, name := range tableFiles { // TestReportWrites checks that tables has each
@@ -135,7 +146,7 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		files.add(name, b.Bytes())
 	}
 	if !opts.NoPlots {
-		if err := d.plots(files, pds); err != nil {
+		if err := d.plots(files, pds, tps); err != nil {
 			return err
 		}
 	}

@@ -194,7 +194,7 @@ func TestReportOrderIndependent(t *testing.T) {
 // value-unit pairs, with no '=' in the budget or level parts.
 func TestBenchstatFormat(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteBenchstat(&b, syntheticRecords()); err != nil {
+	if err := WriteBenchstat(&b, syntheticRecords(), SolveTime); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -473,6 +473,12 @@ func TestFmtSeconds(t *testing.T) {
 // barFills counts the rectangles p fills in the colour of the solved bars.
 func barFills(t *testing.T, p *plot.Plot) int {
 	t.Helper()
+	return fills(t, p, barColor)
+}
+
+// fills counts the shapes p fills in colour c.
+func fills(t *testing.T, p *plot.Plot, c color.Color) int {
+	t.Helper()
 	var rec recorder.Canvas
 	p.Draw(draw.Canvas{Canvas: &rec, Rectangle: vg.Rectangle{Max: vg.Point{X: plotWidth, Y: plotHeight}}})
 	var cur color.Color
@@ -482,7 +488,7 @@ func barFills(t *testing.T, p *plot.Plot) int {
 		case *recorder.SetColor:
 			cur = a.Color
 		case *recorder.Fill:
-			if cur == color.Color(barColor) {
+			if cur == c {
 				n++
 			}
 		}

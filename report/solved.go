@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -34,6 +35,29 @@ func (d *dataset) solvedTables() []*table {
 		for _, b := range bs {
 			t.header = append(t.header, b.String())
 		}
+		// The PAR-2 score, as solver competitions rank solvers beside
+		// their counts: each solver's at its largest time limit.
+		parAt := map[string]bench.Budget{}
+		for _, s := range d.solversOf(c) {
+			for _, b := range bs {
+				if b.Time > 0 && d.has(c, s, b) {
+					parAt[s] = b
+				}
+			}
+		}
+		var parBudgets []string
+		for _, b := range parAt {
+			if !slices.Contains(parBudgets, b.String()) {
+				parBudgets = append(parBudgets, b.String())
+			}
+		}
+		if len(parAt) > 0 {
+			h := fmt.Sprintf("PAR-2 (%s)", d.time.name())
+			if len(parBudgets) == 1 {
+				h += " at " + parBudgets[0]
+			}
+			t.header = append(t.header, h)
+		}
 		missing := false
 		for _, s := range d.solversOf(c) {
 			row := []string{s}
@@ -49,7 +73,23 @@ func (d *dataset) solvedTables() []*table {
 					row = append(row, formatCount(cl.solved))
 				}
 			}
+			if len(parAt) > 0 {
+				b, ok := parAt[s]
+				x, okPar := d.time.par2(d.groups[gkey{c, s, b.String()}], b)
+				switch {
+				case !ok || !okPar:
+					row = append(row, "—")
+				case len(parBudgets) > 1:
+					row = append(row, fmtSeconds(x)+" at "+b.String())
+				default:
+					row = append(row, fmtSeconds(x))
+				}
+			}
 			t.rows = append(t.rows, row)
+		}
+		if len(parAt) > 0 {
+			t.notes = append(t.notes, fmt.Sprintf("PAR-2: the mean over the runs of the %s of a solved run, and twice the time limit for a run not solved, "+
+				"at the solver's largest time limit; lower is better.", d.time.name()))
 		}
 		if missing {
 			t.notes = append(t.notes, "\\* some runs of this cell are missing (not run yet, or another shard's).")
@@ -68,10 +108,12 @@ func (d *dataset) solvedTables() []*table {
 	return out
 }
 
-// summaryCSV: one row per collection, solver and budget.
+// summaryCSV: one row per collection, solver and budget, with the PAR-2
+// score in seconds of the report's time (par2_solve_s, par2_wall_s or
+// par2_cpu_s; empty without a time limit: see Time.par2).
 func (d *dataset) summaryCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"collection", "solver", "budget", "time_s", "nodes", "iterations", "levels", "seeds", "runs", "solved", "complete"})
+	cw.Write([]string{"collection", "solver", "budget", "time_s", "nodes", "iterations", "levels", "seeds", "runs", "solved", "complete", "par2_" + string(d.time) + "_s"})
 	for _, c := range d.collections {
 		for _, s := range d.solversOf(c) {
 			for _, b := range d.budgetsOf(c) {
@@ -79,10 +121,14 @@ func (d *dataset) summaryCSV(w io.Writer) error {
 				if !ok {
 					continue
 				}
+				par2 := ""
+				if x, ok := d.time.par2(d.groups[gkey{c, s, b.String()}], b); ok {
+					par2 = strconv.FormatFloat(x, 'f', 6, 64)
+				}
 				cw.Write([]string{c, s, b.String(), strconv.FormatFloat(b.Time.Seconds(), 'g', -1, 64),
 					strconv.FormatInt(b.Nodes, 10), strconv.FormatInt(b.Iterations, 10),
 					strconv.Itoa(len(d.levels[c])), strconv.Itoa(d.seeds[c]), strconv.Itoa(cl.runs),
-					formatCount(cl.solved), strconv.FormatBool(cl.complete)})
+					formatCount(cl.solved), strconv.FormatBool(cl.complete), par2})
 			}
 		}
 	}

@@ -24,9 +24,11 @@ import (
 // differ in exactly one numeric parameter, with at least two values of it.
 // A run that does not set the parameter has the solver's default.
 //
-// The time of a run is its wall time, and an unsolved run counts at its
-// time limit (or its wall time without one), so a mean is a lower bound
-// when runs went unsolved; the tables say how many.
+// The time of a run is the report's time (Options.Time: the solve time
+// by default), and an unsolved run counts at its time limit (or its time
+// without one), so a mean is a lower bound when runs went unsolved; the
+// tables say how many. A run without a time of the kind (CPU time not
+// measured) is left out of the mean.
 
 // sweep is one solver's runs at one budget over the values of one parameter.
 type sweep struct {
@@ -92,7 +94,7 @@ func (d *dataset) sweeps() []sweep {
 			if err != nil {
 				continue
 			}
-			sw.points = append(sw.points, sweepPointOf(v, text, runs))
+			sw.points = append(sw.points, sweepPointOf(v, text, runs, d.time))
 		}
 		if len(sw.points) < 2 {
 			continue
@@ -112,16 +114,19 @@ func (d *dataset) sweeps() []sweep {
 	return out
 }
 
-// sweepPointOf summarises the runs at one value.
-func sweepPointOf(v float64, text string, runs []*bench.Record) sweepPoint {
+// sweepPointOf summarises the runs at one value, timed by kind tk.
+func sweepPointOf(v float64, text string, runs []*bench.Record, tk Time) sweepPoint {
 	pt := sweepPoint{value: v, text: text, runs: len(runs)}
-	ts := make([]float64, len(runs))
-	for i, r := range runs {
-		ts[i] = r.WallS
+	var ts []float64
+	for _, r := range runs {
+		x, ok := tk.of(r)
 		if r.Solved() {
 			pt.solved++
 		} else if r.Budget.Time > 0 {
-			ts[i] = r.Budget.Time.Seconds()
+			x, ok = r.Budget.Time.Seconds(), true
+		}
+		if ok {
+			ts = append(ts, x)
 		}
 	}
 	pt.mean = mean(ts)
@@ -141,7 +146,7 @@ func (d *dataset) sweepTables() []*table {
 	for _, sw := range d.sweeps() {
 		t := &table{
 			title:  fmt.Sprintf("### Parameter sweep: %s over %s at %s (%s)", sw.solver, sw.param, sw.budget, cite("001", "Figures 4 to 7")),
-			header: []string{sw.param, "runs", "solved", "mean time", "95% CI"},
+			header: []string{sw.param, "runs", "solved", "mean " + d.time.name(), "95% CI"},
 			notes:  []string{"Unsolved runs count at the time limit, so a mean with unsolved runs is a lower bound."},
 		}
 		for _, pt := range sw.points {
@@ -169,9 +174,9 @@ func (d *dataset) sweepPlots(files *reportFiles) error {
 	}
 	for _, k := range order {
 		p := plot.New()
-		p.Title.Text = fmt.Sprintf("Impact of %s on %s\nmean time per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver)
+		p.Title.Text = fmt.Sprintf("Impact of %s on %s\nmean %s per run, unsolved runs at the limit; bars: 95%% CI", k.param, k.solver, d.time.name())
 		p.X.Label.Text = k.param
-		p.Y.Label.Text = "mean time"
+		p.Y.Label.Text = "mean " + d.time.name()
 		p.Y.Min = 0
 		p.Y.Tick.Marker = secondsTicks{}
 		var ticks []plot.Tick // a labelled tick at every value swept

@@ -60,3 +60,17 @@ func TestSweeps(t *testing.T) {
 		}
 	}
 }
+
+// A sweep's point is timed by the report's time: a solved run at its
+// solve time (not the optimizer's wall time after it), a run not solved at
+// the time limit whatever the kind.
+func TestSweepPointTime(t *testing.T) {
+	solved := bench.Record{Status: "solved", Verified: true, Budget: bench.Budget{Time: 2 * time.Second}, SolveS: 0.1, OptimizeS: 0.9, WallS: 1.0}
+	unsolved := bench.Record{Status: "time limit", Budget: bench.Budget{Time: 2 * time.Second}, SolveS: 2.0, WallS: 2.0}
+	for kind, want := range map[Time]float64{SolveTime: 1.05, WallTime: 1.5} {
+		pt := sweepPointOf(1, "1", []*bench.Record{&solved, &unsolved}, kind)
+		if math.Abs(pt.mean-want) > 1e-9 || pt.solved != 1 {
+			t.Errorf("%s time: mean %g, %d solved; want %g, 1", kind, pt.mean, pt.solved, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,7 +13,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"soko/bench"
+	"soko/internal/english"
 )
+
+// capitalize puts the first letter of s in upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // unsolvedColor fills the histogram's bar of unsolved runs.
 var unsolvedColor = color.RGBA{R: 200, G: 70, B: 50, A: 255}
@@ -21,14 +31,16 @@ var unsolvedColor = color.RGBA{R: 200, G: 70, B: 50, A: 255}
 // factor of ten in time.
 const binsPerDecade = 5
 
-// timePlot is the histogram of solve times of solver s at its largest
-// budget (see largestBudget) over all collections. Its bins are of equal
-// width on a log scale, binsPerDecade to a factor of ten, from the power of
-// ten below the fastest solve to the time limit, or else the slowest solve:
-// solve times span several factors of ten, and bins of equal width in
-// seconds put nearly every run in the first. The runs not solved within the
-// budget are one more bar after them, in red, labelled "N unsolved" (004
-// Fig. 6 counts them in its last bar).
+// timePlot is the histogram of the times (of d.time) of solver s's solved
+// runs at its largest budget (see largestBudget) over all collections. Its
+// bins are of equal width on a log scale, binsPerDecade to a factor of
+// ten, from the power of ten below the fastest solve to the time limit, or
+// else the slowest solve: solve times span several factors of ten, and
+// bins of equal width in seconds put nearly every run in the first. The
+// runs not solved within the budget, when there are any, are one more bar
+// after them, in red, labelled "N unsolved" (004 Fig. 6 counts them in its
+// last bar). Solved runs without a time of the kind (CPU time not
+// measured) are not drawn, and the title says how many.
 func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	budget, runs := largestBudget(d.budgets, func(b bench.Budget) []*bench.Record {
 		var rs []*bench.Record
@@ -40,13 +52,11 @@ func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
-	var times []float64
-	for _, r := range runs {
-		if r.Solved() {
-			times = append(times, max(r.WallS, 1e-6)) // a log axis has no zero
-		}
+	times, without := d.time.solvedTimes(runs)
+	for i := range times {
+		times[i] = max(times[i], 1e-6) // a log axis has no zero
 	}
-	unsolved := len(runs) - len(times)
+	unsolved := len(runs) - len(times) - without
 	hi := budget.Time.Seconds()
 	if len(times) > 0 {
 		hi = max(hi, slices.Max(times))
@@ -71,8 +81,11 @@ func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	hist := &plotter.Histogram{Bins: bins, FillColor: color.Gray{Y: 160}, LineStyle: plotter.DefaultLineStyle}
 	hist.LineStyle.Width = vg.Points(0.5)
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Solve times: %s at %s\n%d solved", s, budget, len(times))
-	p.X.Label.Text = fmt.Sprintf("wall time (log scale, %d bins to a factor of 10)", binsPerDecade)
+	p.Title.Text = fmt.Sprintf("%s of solved runs: %s at %s\n%d solved", capitalize(d.time.name()), s, budget, len(times)+without)
+	if without > 0 {
+		p.Title.Text += fmt.Sprintf(" (%d without %s, not drawn)", without, d.time.name())
+	}
+	p.X.Label.Text = fmt.Sprintf("%s, log scale, %d bins to a factor of 10", d.time.axis(), binsPerDecade)
 	p.Y.Label.Text = "runs"
 	p.X.Tick.Marker, p.Y.Tick.Marker = log10SecondsTicks{}, linearTicks{integer: true}
 	p.Add(hist)
@@ -81,8 +94,13 @@ func (d *dataset) timePlot(s string) (*plot.Plot, error) {
 	for _, b := range bins {
 		top = max(top, b.Weight)
 	}
-	if unsolved > 0 || budget.Time > 0 {
-		p.Title.Text += fmt.Sprintf(", %d not solved within %s (the red bar)", unsolved, budget)
+	switch {
+	case unsolved == 0 && budget.Time > 0:
+		p.Title.Text += ", all within " + budget.String()
+	case unsolved == 0:
+		p.Title.Text += fmt.Sprintf(" of %s", english.Count(len(runs), "run", "runs"))
+	default:
+		p.Title.Text += fmt.Sprintf(", %d not solved within %s (the red bar at the right)", unsolved, budget)
 		// The unsolved bar stands apart, after a gap of one bin, two bins
 		// wide, and says what it is above it (a tick label there would
 		// run into the time limit's).

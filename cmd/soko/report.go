@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,18 +19,31 @@ import (
 
 const reportDoc = `Reads bench results and prints a Markdown report: levels solved per solver
 per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
-6.2), the thesis's logged numbers beside ours for cbc60 and
-schokoban-microban100, per-level push-count differences of two solvers,
-unique states per tree node (the reversibility-compression paper's Table I)
-and how every run ended, with its times. With --out-dir it also writes
-report.md, levels.md (per-level tables), summary.csv, runs.csv,
-pushdiff.csv, benchstat.txt and the plots (cactus plots of levels solved
-within t among them) in PNG, SVG and PDF at the width of a paper's column.
---benchstat prints the benchstat text instead of the report.
+6.2) with the PAR-2 score, the thesis's logged numbers beside ours for cbc60
+and schokoban-microban100, per-level push-count differences of two
+solvers' own solutions and their times against each other, unique states
+per tree node (the reversibility-compression paper's Table I) and how
+every run ended, with its times. Times are solve times (the search's,
+without the optimizer's work on its solution) unless --time says wall or
+cpu. With --out-dir it also writes report.md, levels.md (per-level
+tables), summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots
+(cactus plots of levels solved within t, and the per-level times of two
+solvers against each other, among them) in PNG, SVG and PDF at the width
+of a paper's column. --benchstat prints the benchstat text instead of the
+report.
 `
 
 func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
-	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots}
+	kind, err := report.ParseTime(opts.time)
+	if err != nil {
+		return usagef("report: bad --time: %v", err)
+	}
+	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots, Time: kind, Optimized: opts.optimized}
+	for _, f := range files {
+		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+			return usagef("report: results file %s does not exist", f)
+		}
+	}
 	if opts.outDir != "" {
 		if err := outfile.CheckDir(opts.outDir); err != nil {
 			return usagef("report: --out-dir %v", err)
@@ -56,7 +71,7 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
 	}
 	if opts.benchstat {
-		return report.WriteBenchstat(stdout, recs)
+		return report.WriteBenchstat(stdout, recs, kind)
 	}
 	if opts.compare != "" {
 		a, b, ok := strings.Cut(opts.compare, ",")
@@ -98,15 +113,17 @@ func notReportInput(ro report.Options, files []string) error {
 }
 
 type reportConfig struct {
-	outDir, compare    string
-	benchstat, noPlots bool
+	outDir, compare, time         string
+	benchstat, noPlots, optimized bool
 }
 
 func reportFlags() (*flag.FlagSet, *reportConfig) {
 	c := &reportConfig{}
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots to `DIR`")
-	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts are compared per level (default: schokoban,vanillaban when present, else the first two)")
+	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts and times are compared per level (default: a preset's pair in the results, else the two that solved the most)")
+	fs.StringVar(&c.time, "time", "solve", "the `KIND` of time the tables and plots use: solve (the search's, to its answer), wall (the whole run, optimizer included) or cpu (where measured)")
+	fs.BoolVar(&c.optimized, "optimized", false, "compare the optimized solutions' push counts per level, not the solvers' own")
 	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
 	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
 	return fs, c

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"soko/bench"
+)
+
+// soko report on a results file that does not exist is a usage error
+// (exit status 2, docs/commands.md), named, before any work; so is a bad
+// --time.
+func TestReportMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.jsonl")
+	out := filepath.Join(dir, "out")
+	msg := usage(t, "", "report", "--out-dir", out, missing)
+	if !strings.Contains(msg, missing+" does not exist") {
+		t.Errorf("message %q does not name the file", msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the refused report made its --out-dir")
+	}
+	_, _, err := soko(t, "", "report", missing)
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	if code := exitCode(err, devnull); code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	results := writeResults(t, dir)
+	if msg := usage(t, "", "report", "--time", "user", results); !strings.Contains(msg, `bad --time: "user"`) {
+		t.Errorf("bad --time: %q", msg)
+	}
+}
+
+// --time chooses the time of the tables: a run that searched for 2 ms and
+// optimized for 498 ms shows 2 ms by default, 500 ms with --time wall and
+// its CPU time with --time cpu.
+func TestReportTimeFlag(t *testing.T) {
+	results := writeResults(t, t.TempDir())
+	for _, tc := range []struct {
+		flag []string
+		want string
+	}{
+		{nil, "| microban | fess | t=1s | 1 | 1 | 2.00 ms | 2.00 ms | 2.00 ms | 500 ms | 300 ms |"},
+		{[]string{"--time", "wall"}, "| microban | fess | t=1s | 1 | 1 | 500 ms | 500 ms | 500 ms | 2.00 ms | 300 ms |"},
+		{[]string{"--time", "cpu"}, "| microban | fess | t=1s | 1 | 1 | 300 ms | 300 ms | 300 ms | 2.00 ms | 500 ms |"},
+	} {
+		out, _, err := soko(t, "", append(append([]string{"report"}, tc.flag...), results)...)
+		if err != nil || !strings.Contains(out, tc.want) {
+			t.Errorf("report %v: %v; want the row %q:\n%s", tc.flag, err, tc.want, out)
+		}
+	}
+}
+
+// writeResults writes a results file of one solved run in dir.
+func writeResults(t *testing.T, dir string) string {
+	t.Helper()
+	r := bench.Record{Solver: "fess", Level: "microban:1", Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: "solved", Verified: true,
+		Pushes: 8, Moves: 33, FoundPushes: 9, FoundMoves: 35, SolveS: 0.002, OptimizeS: 0.498, WallS: 0.5, CPUS: 0.3, CPUScope: bench.CPUThread}
+	r.Key = r.RunKey()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
