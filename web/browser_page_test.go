@@ -171,7 +171,7 @@ func TestBrowserSave(t *testing.T) {
 	}
 	// The player's solution: played with soko's player, on the date it was
 	// played (RFC 3339, UTC), as soko play --out writes it.
-	wantSok := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko play\nDate: "
+	wantSok := "Microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: Microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko play\nDate: "
 	sokOK := func(got string) bool {
 		date, ok := strings.CutPrefix(got, wantSok)
 		_, err := time.Parse(time.RFC3339, strings.TrimSuffix(date, "\n"))
@@ -227,7 +227,7 @@ func TestBrowserSave(t *testing.T) {
 	// Microban, level 1 with the solution played.
 	b.click("exportColl")
 	b.waitFor("the export", `document.getElementById("keptOut").textContent === "exported 1 solution of microban in microban.sok"`, 10*time.Second)
-	if got := file("microban.sok"); !strings.Contains(got, "Title: microban 1\n\nSolution (8 pushes, 33 moves)\n"+sol+"\nSolver: soko play\nDate: ") ||
+	if got := file("microban.sok"); !strings.Contains(got, "Title: Microban 1\n\nSolution (8 pushes, 33 moves)\n"+sol+"\nSolver: soko play\nDate: ") ||
 		strings.Count(got, "Title: ") != 155 || strings.Count(got, "Solution") != 1 {
 		t.Errorf("microban.sok:\n%.600s…", got)
 	}

@@ -48,7 +48,7 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 	f := sokfile.New()
 	entries := make([]*sokfile.Entry, len(c.Levels))
 	for i, l := range c.Levels {
-		entries[i] = f.Append(titled(l, req.Collection))
+		entries[i] = f.Append(titled(l))
 	}
 	now := time.Now()
 	skipped, saved := []string{}, 0

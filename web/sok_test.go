@@ -30,7 +30,7 @@ func TestSok(t *testing.T) {
 	if out.Level != "microban:1" || out.Name != "microban-1.sok" {
 		t.Errorf("level %q, name %q", out.Level, out.Name)
 	}
-	want := "microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko fess, optimized for pushes\nDate: 2026-11-26T18:40:00Z\n"
+	want := "Microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: Microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko fess, optimized for pushes\nDate: 2026-11-26T18:40:00Z\n"
 	if out.Sok != want {
 		t.Errorf("got\n%s\nwant\n%s", out.Sok, want)
 	}
@@ -42,7 +42,7 @@ func TestSok(t *testing.T) {
 		t.Fatalf("read back: %+v", f.Entries)
 	}
 	ls, err := level.ParseString(out.Sok, out.Name)
-	if err != nil || len(ls) != 1 || ls[0].Width != 6 || ls[0].Height != 7 || ls[0].Title != "microban 1" {
+	if err != nil || len(ls) != 1 || ls[0].Width != 6 || ls[0].Height != 7 || ls[0].Title != "Microban 1" {
 		t.Fatalf("the level read back: %v", err)
 	}
 
@@ -123,7 +123,7 @@ func TestSokCollection(t *testing.T) {
 	for i, e := range f.Entries {
 		want := c.Levels[i].Title // its own, or the collection's name and its number
 		if want == "" {
-			want = "microban " + strconv.Itoa(i+1)
+			want = "Microban " + strconv.Itoa(i+1)
 		}
 		if e.Level.Title != want {
 			t.Errorf("level %d titled %q, want %q", i+1, e.Level.Title, want)

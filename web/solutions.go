@@ -2,11 +2,11 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"soko/level"
+	"soko/levels"
 	"soko/sokfile"
 	"soko/verify"
 )
@@ -68,7 +68,7 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := sokfile.New()
-	entry := f.Append(titled(l, l.Source))
+	entry := f.Append(titled(l))
 	if strings.TrimSpace(req.Solution) != "" {
 		sol, e := req.solutionRef.solution(l, time.Now())
 		if e != nil {
@@ -129,13 +129,11 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 	return sol, nil
 }
 
-// titled returns l with a title for its .sok file's "Title:" line: its
-// own, or "COLLECTION N" (the collection's name and the level's number)
-// when it has none, as soko solve --out writes them.
-func titled(l *level.Level, collection string) *level.Level {
+// titled returns l with the title every level of a .sok file soko writes
+// has (levels.Title: its own, or "Microban 1" when untitled), as the CLI
+// writes it.
+func titled(l *level.Level) *level.Level {
 	named := *l
-	if strings.TrimSpace(named.Title) == "" {
-		named.Title = collection + " " + strconv.Itoa(l.Index)
-	}
+	named.Title = levels.Title(l)
 	return &named
 }
