@@ -418,11 +418,11 @@ func wantOf(f *flag.Flag) string {
 	return "not a value this flag takes"
 }
 
-// dashed writes a flag's name as help shows it: -j, and --name for the
-// others.
+// dashed writes a flag's name as help shows it: -j and -v, and --name
+// for the others.
 func dashed(name string) string {
-	if name == "j" {
-		return "-j"
+	if name == "j" || name == "v" {
+		return "-" + name
 	}
 	return "--" + name
 }
@@ -507,7 +507,7 @@ func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 // policyFlags defines --optimize and --metric, the optimizer policy of
 // soko solve and soko bench (solve.Run).
 func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
-	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
+	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer after the search, for --optimize-time (off: the solver's own solution)")
 	metricFlag(fs, &p.Metric, "what the optimizer shortens first, `M`: pushes or moves (default pushes)")
 }
 
