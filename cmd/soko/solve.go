@@ -322,38 +322,25 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level)}
 	pol := c.opt
 	settled := new(bool) // Run has returned (solveWriter.settle)
-	// The events and the progress come on Run's goroutine, one at a time.
-	var optimizing bool            // the solution is found and goes to the optimizer
-	var found, best optimize.Score // the optimizer's start and its best so far
-	var stats solver.Stats         // the search's
+	view := &optimizerView{metric: c.opt.Metric}
 	if prog.Active() {
-		opts.Progress = func(p solver.Progress) {
-			if optimizing {
-				p.Detail = optimizingDetail(c.opt.Metric, found, best)
-			}
-			prog.Update(slot, p)
-		}
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, view.progress(p)) }
 	}
 	if !pol.Off {
 		pol.Events.Found = func(o solve.Outcome) {
-			optimizing, found, best = true, o.Found, o.Found
 			f := r
 			f.Phase, f.Status, f.Pushes, f.Moves = "found", solver.Solved, o.Found.Pushes, o.Found.Moves
 			f.SolveS, f.Seconds = o.SolveTime.Seconds(), o.SolveTime.Seconds()
 			st := o.Stats
-			stats = st
 			f.Expanded, f.Generated, f.Stored, f.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 			f.Strategy = st.Strategy
 			if !c.noLURD {
 				f.Solution = level.FormatLURD(o.Moves)
 			}
 			w.found(f, settled)
-			prog.Update(slot, solver.Progress{Stats: st, Detail: optimizingDetail(c.opt.Metric, found, best)})
+			prog.Update(slot, view.begin(o.Found, st))
 		}
-		pol.Events.Improved = func(s optimize.Score) {
-			best = s
-			prog.Update(slot, solver.Progress{Stats: stats, Detail: optimizingDetail(c.opt.Metric, found, best)})
-		}
+		pol.Events.Improved = func(s optimize.Score) { prog.Update(slot, view.improved(s)) }
 	}
 	res, err := solve.Run(ctx, entry.New(), l, opts, pol)
 	w.settle(settled)
@@ -403,13 +390,49 @@ func lineName(id, title string) string {
 	return id + " (" + title + ")"
 }
 
-// optimizingDetail is what the progress line says while the optimizer
-// shortens the solution found: "optimizing: 153 → 131 pushes".
-func optimizingDetail(m optimize.Metric, found, best optimize.Score) string {
-	if m == optimize.Moves {
-		return fmt.Sprintf("optimizing: %d → %d moves", found.Moves, best.Moves)
+// optimizerView is what a level's progress line says once its solution
+// is found: "optimizing: 153 → 131 pushes". solve.Run's events set it;
+// the solver's progress, which a portfolio's members may send from their
+// own goroutines, reads it.
+type optimizerView struct {
+	mu          sync.Mutex
+	metric      optimize.Metric
+	on          bool           // the solution is found and goes to the optimizer
+	found, best optimize.Score // the optimizer's start and its best so far
+	stats       solver.Stats   // the search's
+}
+
+func (v *optimizerView) begin(s optimize.Score, st solver.Stats) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.on, v.found, v.best, v.stats = true, s, s, st
+	return v.progressLocked(solver.Progress{Stats: st})
+}
+
+func (v *optimizerView) improved(s optimize.Score) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.best = s
+	return v.progressLocked(solver.Progress{Stats: v.stats})
+}
+
+// progress is p as the line shows it: the optimizer's words in place of
+// the solver's once the solution is found.
+func (v *optimizerView) progress(p solver.Progress) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.progressLocked(p)
+}
+
+func (v *optimizerView) progressLocked(p solver.Progress) solver.Progress {
+	switch {
+	case !v.on:
+	case v.metric == optimize.Moves:
+		p.Detail = fmt.Sprintf("optimizing: %d → %d moves", v.found.Moves, v.best.Moves)
+	default:
+		p.Detail = fmt.Sprintf("optimizing: %d → %d pushes", v.found.Pushes, v.best.Pushes)
 	}
-	return fmt.Sprintf("optimizing: %d → %d pushes", found.Pushes, best.Pushes)
+	return p
 }
 
 // solveWriter writes soko solve's output: each level's final result, in
