@@ -116,15 +116,16 @@ func (p Policy) String() string {
 func (p Policy) SearchBudget(b solver.Budget) solver.Budget { return b }
 
 // OptimizeTime is the optimizer's time, A*'s search again included, for
-// the solution found by a search that took search; 0 means no limit.
-func (p Policy) OptimizeTime(found optimize.Score, search time.Duration) time.Duration {
+// the solution found by a search that took search, wandering or not
+// (WanderRatio); 0 means no limit.
+func (p Policy) OptimizeTime(found optimize.Score, search time.Duration, wanders bool) time.Duration {
 	switch {
 	case p.Time < 0:
 		return 0
 	case p.Time > 0:
 		return p.Time
 	}
-	return AutoTime(found, search)
+	return AutoTime(found, search, wanders)
 }
 
 // The bounds of AutoTime.
@@ -132,14 +133,19 @@ const (
 	AutoFloor   = 250 * time.Millisecond // the least: a solution found at once
 	AutoCap     = 2 * time.Second        // the most: after a long search
 	AutoPerPush = 2 * time.Millisecond   // more per push of the solution found
+	AutoWander  = 4 * time.Second        // a wandering solution's, A* again included
 )
 
 // AutoTime is the optimizer's time by default: AutoPerPush for each push
 // of the solution found, or as long as the search took when that is more,
-// between AutoFloor and AutoCap. Measured (docs/optimize.md, "The
-// optimizer's time"): the median answer on XSokoban comes in well under a
-// second while the totals stay below YASS's.
-func AutoTime(found optimize.Score, search time.Duration) time.Duration {
+// between AutoFloor and AutoCap; AutoWander for a solution that wanders,
+// far from the optimum, where A* and the optimizer find the most. Measured
+// (docs/optimize.md, "The optimizer's time"): the median answer on
+// XSokoban comes in under a second while the totals stay below YASS's.
+func AutoTime(found optimize.Score, search time.Duration, wanders bool) time.Duration {
+	if wanders {
+		return AutoWander
+	}
 	t := max(time.Duration(found.Pushes)*AutoPerPush, search)
 	return min(max(t, AutoFloor), AutoCap)
 }

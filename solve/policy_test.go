@@ -24,11 +24,17 @@ func TestPolicyTimes(t *testing.T) {
 	}{
 		{Policy{Time: 3 * time.Second}, 3 * time.Second},
 		{Policy{Time: NoLimit}, 0},
-		{Policy{}, AutoTime(found, time.Second)},
+		{Policy{}, AutoTime(found, time.Second, false)},
 	} {
-		if got := c.p.OptimizeTime(found, time.Second); got != c.want {
+		if got := c.p.OptimizeTime(found, time.Second, false); got != c.want {
 			t.Errorf("%v: optimizer time %v, want %v", c.p, got, c.want)
 		}
+	}
+	if got := (Policy{}).OptimizeTime(found, time.Second, true); got != AutoWander {
+		t.Errorf("a wandering solution: optimizer time %v, want %v", got, AutoWander)
+	}
+	if got := (Policy{Time: time.Second}).OptimizeTime(found, time.Second, true); got != time.Second {
+		t.Errorf("a wandering solution with a time set: %v, want that time", got)
 	}
 	if got := ResolveTime(0); got != UnlimitedTime {
 		t.Errorf("A* again with no limit: %v, want %v", got, UnlimitedTime)
@@ -40,31 +46,35 @@ func TestPolicyTimes(t *testing.T) {
 
 // AutoTime stays between its floor and its cap, grows with the solution's
 // pushes and with the search's time, and is the floor for a short
-// solution found at once and the cap after a long search.
+// solution found at once and the cap after a long search; a wandering
+// solution gets AutoWander, more than the cap.
 func TestAutoTime(t *testing.T) {
-	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Millisecond); got != AutoFloor {
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Millisecond, false); got != AutoFloor {
 		t.Errorf("10 pushes found in 1ms: %v, want the floor %v", got, AutoFloor)
 	}
-	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Minute); got != AutoCap {
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Minute, false); got != AutoCap {
 		t.Errorf("10 pushes found in a minute: %v, want the cap %v", got, AutoCap)
 	}
-	if got := AutoTime(optimize.Score{Pushes: 100000, Moves: 400000}, 0); got != AutoCap {
+	if got := AutoTime(optimize.Score{Pushes: 100000, Moves: 400000}, 0, false); got != AutoCap {
 		t.Errorf("100,000 pushes: %v, want the cap %v", got, AutoCap)
 	}
 	prev := time.Duration(0)
 	for pushes := 0; pushes <= 5000; pushes += 50 {
-		got := AutoTime(optimize.Score{Pushes: pushes, Moves: 4 * pushes}, 0)
+		got := AutoTime(optimize.Score{Pushes: pushes, Moves: 4 * pushes}, 0, false)
 		if got < AutoFloor || got > AutoCap || got < prev {
 			t.Fatalf("%d pushes: %v after %v: want a non-decreasing time from %v to %v", pushes, got, prev, AutoFloor, AutoCap)
 		}
 		prev = got
+	}
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, 0, true); got != AutoWander || AutoWander <= AutoCap {
+		t.Errorf("a wandering solution: %v, want %v above the cap %v", got, AutoWander, AutoCap)
 	}
 	if prev <= AutoFloor {
 		t.Errorf("the time does not grow with the pushes: %v at 5,000", prev)
 	}
 	prev = 0
 	for search := time.Duration(0); search <= 10*time.Second; search += 100 * time.Millisecond {
-		got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, search)
+		got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, search, false)
 		if got < prev {
 			t.Fatalf("search %v: %v after %v", search, got, prev)
 		}

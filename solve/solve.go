@@ -62,14 +62,15 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 		return out, nil
 	}
 	t0 := time.Now()
+	lb, wanders := wandering(ctx, l, out.Found)
 	octx, cancel := ctx, context.CancelFunc(func() {})
-	t := p.OptimizeTime(out.Found, out.SolveTime)
+	t := p.OptimizeTime(out.Found, out.SolveTime, wanders)
 	if t > 0 {
-		octx, cancel = context.WithTimeout(ctx, t)
+		octx, cancel = context.WithTimeout(ctx, max(t-time.Since(t0), 0))
 	}
 	defer cancel()
 	moves, best := res.Moves, out.Found
-	if a, ok := p.resolve(octx, l, opts, res.Stats, out.Found, ResolveTime(t)); ok {
+	if a, ok := p.resolve(octx, l, opts, res.Stats, out.Found, lb, wanders, ResolveTime(t)); ok {
 		best, moves = optimize.Score{Pushes: a.Pushes, Moves: len(a.Moves)}, a.Moves
 		out.Resolved = best
 		if p.Events.Improved != nil {
@@ -105,17 +106,31 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 	return out, nil
 }
 
-// resolve searches l again with A* for at most t when the solution found,
-// of score found, wanders (WanderRatio), and returns A*'s solution when
-// it is shorter in the metric. A* runs on the level's budget of memory;
-// its solution is verified by solver.Run.
-func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found optimize.Score, t time.Duration) (solver.Result, bool) {
-	rctx, cancel := context.WithTimeout(ctx, t)
+// wanderBoundTime bounds the time the start's lower bound may take
+// (wandering): it is the least-cost matching of a board's boxes, quick on
+// every level soko loads.
+const wanderBoundTime = 500 * time.Millisecond
+
+// wandering reports whether the solution found, of score found, wanders:
+// has at least WanderRatio times the pushes of the start's lower bound
+// lb, which it returns.
+func wandering(ctx context.Context, l *level.Level, found optimize.Score) (int, bool) {
+	bctx, cancel := context.WithTimeout(ctx, wanderBoundTime)
 	defer cancel()
-	lb, ok := startBound(rctx, l)
-	if !ok || found.Pushes < WanderRatio*max(lb, 1) {
+	lb, ok := startBound(bctx, l)
+	return lb, ok && found.Pushes >= WanderRatio*max(lb, 1)
+}
+
+// resolve searches l again with A* for at most t when the solution found,
+// of score found, wanders (start's lower bound lb), and returns A*'s
+// solution when it is shorter in the metric. A* runs on the level's
+// budget of memory; its solution is verified by solver.Run.
+func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found optimize.Score, lb int, wanders bool, t time.Duration) (solver.Result, bool) {
+	if !wanders {
 		return solver.Result{}, false
 	}
+	rctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
 	if opts.Progress != nil {
 		opts.Progress(solver.Progress{Stats: stats, Detail: fmt.Sprintf("searching again with astar: %d pushes found, at least %d needed", found.Pushes, lb)})
 	}
