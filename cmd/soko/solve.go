@@ -470,7 +470,7 @@ func (w *solveWriter) found(r record, settled *bool) {
 			return
 		}
 		w.prog.Clear()
-		fmt.Fprintf(w.stderr, "%-24s found %d pushes, %d moves in %.3fs; optimizing…\n", lineName(r.Level, r.Title), r.Pushes, r.Moves, r.SolveS)
+		fmt.Fprintf(w.stderr, "%-24s found %s in %.3fs; optimizing…\n", lineName(r.Level, r.Title), lengths(r.Pushes, r.Moves), r.SolveS)
 	})
 }
 
@@ -514,6 +514,11 @@ func printRecord(w io.Writer, r record, noLURD, verbose bool) {
 	}
 }
 
+// lengths is a solution's "1 push, 5 moves".
+func lengths(pushes, moves int) string {
+	return english.Count(pushes, "push", "pushes") + ", " + english.Count(moves, "move", "moves")
+}
+
 // printCounters writes the lines of -v under a result's line: the
 // solution found and the optimizer's time, the iterations, the solver's
 // counters.
@@ -521,9 +526,9 @@ func printCounters(w io.Writer, r record) {
 	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
 		astar := ""
 		if r.AStarPushes > 0 {
-			astar = fmt.Sprintf("; astar %d pushes, %d moves", r.AStarPushes, r.AStarMoves)
+			astar = "; astar " + lengths(r.AStarPushes, r.AStarMoves)
 		}
-		fmt.Fprintf(w, "  found %d pushes, %d moves in %.3fs%s; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, r.SolveS, astar, r.OptimizeS, r.Optimizer)
+		fmt.Fprintf(w, "  found %s in %.3fs%s; optimizer %.3fs, %s\n", lengths(r.FoundPushes, r.FoundMoves), r.SolveS, astar, r.OptimizeS, r.Optimizer)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0
