@@ -16,7 +16,7 @@
 //     most short solutions is within milliseconds.
 //   - A solution that wanders, with at least WanderRatio times the pushes
 //     of the start's lower bound (the least-cost matching of boxes to
-//     goals), gets AutoCap by default, and is first searched again by
+//     goals), gets AutoWander by default, and is first searched again by
 //     A* (package search, push-optimal) in half the optimizer's time
 //     (ResolveTime); the shorter of the two in the metric goes to the
 //     optimizer for the rest. A search that

@@ -130,20 +130,21 @@ func (p Policy) OptimizeTime(found optimize.Score, search time.Duration, wanders
 
 // The bounds of AutoTime.
 const (
-	AutoFloor   = 250 * time.Millisecond  // the least: a solution found at once
-	AutoCap     = 2 * time.Second         // the most: after a long search, or a wandering solution
-	AutoPerPush = 1500 * time.Microsecond // more per push of the solution found
+	AutoFloor   = 250 * time.Millisecond // the least: a solution found at once
+	AutoCap     = 2 * time.Second        // the most: after a long search
+	AutoPerPush = time.Millisecond       // more per push of the solution found
+	AutoWander  = 4 * time.Second        // a wandering solution's, A* again included
 )
 
 // AutoTime is the optimizer's time by default: AutoPerPush for each push
 // of the solution found, or as long as the search took when that is more,
-// between AutoFloor and AutoCap; AutoCap for a solution that wanders, far
-// from the optimum, where A* and the optimizer find the most. Measured
+// between AutoFloor and AutoCap; AutoWander for a solution that wanders,
+// far from the optimum, where A* and the optimizer find the most. Measured
 // (docs/optimize.md, "The optimizer's time"): the median answer on
 // XSokoban comes in under a second while the totals stay below YASS's.
 func AutoTime(found optimize.Score, search time.Duration, wanders bool) time.Duration {
 	if wanders {
-		return AutoCap
+		return AutoWander
 	}
 	t := max(time.Duration(found.Pushes)*AutoPerPush, search)
 	return min(max(t, AutoFloor), AutoCap)

@@ -30,8 +30,8 @@ func TestPolicyTimes(t *testing.T) {
 			t.Errorf("%v: optimizer time %v, want %v", c.p, got, c.want)
 		}
 	}
-	if got := (Policy{}).OptimizeTime(found, time.Second, true); got != AutoCap {
-		t.Errorf("a wandering solution: optimizer time %v, want the cap %v", got, AutoCap)
+	if got := (Policy{}).OptimizeTime(found, time.Second, true); got != AutoWander {
+		t.Errorf("a wandering solution: optimizer time %v, want %v", got, AutoWander)
 	}
 	if got := (Policy{Time: time.Second}).OptimizeTime(found, time.Second, true); got != time.Second {
 		t.Errorf("a wandering solution with a time set: %v, want that time", got)
@@ -47,7 +47,7 @@ func TestPolicyTimes(t *testing.T) {
 // AutoTime stays between its floor and its cap, grows with the solution's
 // pushes and with the search's time, and is the floor for a short
 // solution found at once and the cap after a long search; a wandering
-// solution gets the cap.
+// solution gets AutoWander, above the cap.
 func TestAutoTime(t *testing.T) {
 	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Millisecond, false); got != AutoFloor {
 		t.Errorf("10 pushes found in 1ms: %v, want the floor %v", got, AutoFloor)
@@ -66,8 +66,8 @@ func TestAutoTime(t *testing.T) {
 		}
 		prev = got
 	}
-	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, 0, true); got != AutoCap {
-		t.Errorf("a short wandering solution found at once: %v, want the cap %v", got, AutoCap)
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, 0, true); got != AutoWander || AutoWander <= AutoCap {
+		t.Errorf("a short wandering solution found at once: %v, want %v, above the cap %v", got, AutoWander, AutoCap)
 	}
 	if prev <= AutoFloor {
 		t.Errorf("the time does not grow with the pushes: %v at 5,000", prev)
