@@ -49,7 +49,10 @@ type Record struct {
 	// label); FoundPushes and FoundMoves are the solver's own solution,
 	// AStarPushes and AStarMoves A*'s when the found one wandered and A*
 	// solved the level again (solve.WanderRatio), and OptimizeS the
-	// optimizer's part of WallS, that search included. Records written before soko
+	// optimizer's part of WallS, that search included; SolveS is the
+	// search's part, which alone is bounded by the budget's time (see
+	// Runner). Optimize is "pushes@5s" (or "moves@none") when the
+	// optimizer's time is not the default. Records written before soko
 	// optimized by default have none of them, and hold the solver's own
 	// solution in Pushes and Moves.
 	Optimize    string  `json:"optimize,omitempty"`

@@ -35,6 +35,13 @@ import (
 //
 // Peak memory is Stats.Bytes: the tables the search holds at the end, which
 // for the solvers of soko is their largest size.
+//
+// Time: a registered solver's run goes through solve.Run, whose search gets
+// the job's whole budget (its time limit included) and whose optimizer
+// then gets a time of its own (the policy's, solve.Policy.Time). A record
+// keeps both: SolveS, the search to its verified answer, and OptimizeS,
+// the optimizer's (A*'s search again included); WallS is the whole run, so
+// it may exceed the time limit by the optimizer's time.
 type Runner struct {
 	Workers    int                // runs at once; 0 means runtime.NumCPU()
 	Memory     int64              // memory budget of each run (solver.Budget.Memory); 0: none

@@ -57,9 +57,9 @@
 // pushShare of the time left; then the turns run again over exact squares
 // with the rest.
 //
-// Package solve runs a solver and hands its solution to Optimize within
-// the level's time limit: soko solve, soko bench and the web API go
-// through it ("short by default").
+// Package solve runs a solver and hands its solution to Optimize for a
+// time of its own after the search (solve.AutoTime by default): soko
+// solve, soko bench and the web API go through it ("short by default").
 //
 // Costs are compared lexicographically: the metric first, the other count
 // second, so an optimisation for pushes also shortens moves where that is

@@ -4,61 +4,107 @@ import (
 	"testing"
 	"time"
 
+	"soko/optimize"
 	"soko/solver"
 )
 
-func TestPolicyShares(t *testing.T) {
-	var p Policy
+// The search gets the level's whole budget; the optimizer's time is its
+// own: the policy's when set, AutoTime otherwise, none for NoLimit.
+func TestPolicyTimes(t *testing.T) {
+	b := solver.Budget{Time: 10 * time.Second, Nodes: 7, Memory: 1 << 30}
+	for _, p := range []Policy{{}, {Time: time.Second}, {Time: NoLimit}, {Off: true}} {
+		if got := p.SearchBudget(b); got != b {
+			t.Errorf("%v: the search gets %+v of %+v", p, got, b)
+		}
+	}
+	found := optimize.Score{Pushes: 300, Moves: 1000}
 	for _, c := range []struct {
-		limit, elapsed, search, opt time.Duration
+		p    Policy
+		want time.Duration
 	}{
-		{10 * time.Second, 0, 9900 * time.Millisecond, 5 * time.Second}, // half at most
-		{10 * time.Second, 7 * time.Second, 9900 * time.Millisecond, 3 * time.Second},
-		{10 * time.Second, 9 * time.Second, 9900 * time.Millisecond, time.Second},
-		{10 * time.Second, 9950 * time.Millisecond, 9900 * time.Millisecond, 100 * time.Millisecond}, // the search overran: the reserve
-		{time.Second, 500 * time.Millisecond, 900 * time.Millisecond, 500 * time.Millisecond},
-		{200 * time.Millisecond, 0, 150 * time.Millisecond, 100 * time.Millisecond},
-		{0, time.Hour, 0, UnlimitedTime},
+		{Policy{Time: 3 * time.Second}, 3 * time.Second},
+		{Policy{Time: NoLimit}, 0},
+		{Policy{}, AutoTime(found, time.Second, false)},
 	} {
-		if got := p.SearchBudget(solver.Budget{Time: c.limit, Nodes: 7}); got != (solver.Budget{Time: c.search, Nodes: 7}) {
-			t.Errorf("limit %v: search budget %+v, want %v", c.limit, got, c.search)
-		}
-		if got := p.Time(c.limit, c.elapsed); got != c.opt {
-			t.Errorf("limit %v, search %v: optimizer %v, want %v", c.limit, c.elapsed, got, c.opt)
-		}
-		if c.limit > 0 && c.search+min(c.opt, c.limit-c.search) > c.limit {
-			t.Errorf("limit %v: %v + %v is over the limit", c.limit, c.search, c.opt)
+		if got := c.p.OptimizeTime(found, time.Second, false); got != c.want {
+			t.Errorf("%v: optimizer time %v, want %v", c.p, got, c.want)
 		}
 	}
-	for _, c := range []struct{ limit, elapsed, want time.Duration }{
-		{10 * time.Second, time.Second, 2500 * time.Millisecond},     // a quarter at most
-		{10 * time.Second, 6 * time.Second, 1500 * time.Millisecond}, // what a quarter kept for the optimizer leaves
-		{10 * time.Second, 7450 * time.Millisecond, 0},               // less than MinTime left: none
-		{10 * time.Second, 9 * time.Second, 0},                       // the optimizer takes the rest
-		{time.Second, 0, 250 * time.Millisecond},                     // a quarter of a short limit
-		{0, time.Hour, UnlimitedTime},                                // no limit
+	if got := (Policy{}).OptimizeTime(found, time.Second, true); got != AutoWander {
+		t.Errorf("a wandering solution: optimizer time %v, want %v", got, AutoWander)
+	}
+	if got := (Policy{Time: time.Second}).OptimizeTime(found, time.Second, true); got != time.Second {
+		t.Errorf("a wandering solution with a time set: %v, want that time", got)
+	}
+	if got := ResolveTime(0); got != UnlimitedTime {
+		t.Errorf("A* again with no limit: %v, want %v", got, UnlimitedTime)
+	}
+	if got := ResolveTime(time.Second); got != time.Second/2 {
+		t.Errorf("A* again in 1s: %v, want half", got)
+	}
+}
+
+// AutoTime stays between its floor and its cap, grows with the solution's
+// pushes and with the search's time, and is the floor for a short
+// solution found at once and the cap after a long search; a wandering
+// solution gets AutoWander, above the cap.
+func TestAutoTime(t *testing.T) {
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Millisecond, false); got != AutoFloor {
+		t.Errorf("10 pushes found in 1ms: %v, want the floor %v", got, AutoFloor)
+	}
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, time.Minute, false); got != AutoCap {
+		t.Errorf("10 pushes found in a minute: %v, want the cap %v", got, AutoCap)
+	}
+	if got := AutoTime(optimize.Score{Pushes: 100000, Moves: 400000}, 0, false); got != AutoCap {
+		t.Errorf("100,000 pushes: %v, want the cap %v", got, AutoCap)
+	}
+	prev := time.Duration(0)
+	for pushes := 0; pushes <= 5000; pushes += 50 {
+		got := AutoTime(optimize.Score{Pushes: pushes, Moves: 4 * pushes}, 0, false)
+		if got < AutoFloor || got > AutoCap || got < prev {
+			t.Fatalf("%d pushes: %v after %v: want a non-decreasing time from %v to %v", pushes, got, prev, AutoFloor, AutoCap)
+		}
+		prev = got
+	}
+	if got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, 0, true); got != AutoWander || AutoWander <= AutoCap {
+		t.Errorf("a short wandering solution found at once: %v, want %v, above the cap %v", got, AutoWander, AutoCap)
+	}
+	if prev <= AutoFloor {
+		t.Errorf("the time does not grow with the pushes: %v at 5,000", prev)
+	}
+	prev = 0
+	for search := time.Duration(0); search <= 10*time.Second; search += 100 * time.Millisecond {
+		got := AutoTime(optimize.Score{Pushes: 10, Moves: 40}, search, false)
+		if got < prev {
+			t.Fatalf("search %v: %v after %v", search, got, prev)
+		}
+		prev = got
+	}
+}
+
+func TestParsePolicy(t *testing.T) {
+	for s, want := range map[string]string{
+		"": "pushes", "on": "pushes", "pushes": "pushes", "moves": "moves", "off": "off",
+		"pushes@2s": "pushes@2s", "on@500ms": "pushes@500ms", "moves@none": "moves@none",
+		"pushes@0": "pushes@none", "pushes@auto": "pushes",
 	} {
-		if got := p.ResolveTime(c.limit, c.elapsed); got != c.want {
-			t.Errorf("limit %v, search %v: A* again %v, want %v", c.limit, c.elapsed, got, c.want)
-		}
-		if r := p.ResolveTime(c.limit, c.elapsed); c.limit > 0 && c.elapsed+r+p.Time(c.limit, c.elapsed+r) > max(c.limit, c.elapsed+p.Time(c.limit, c.elapsed)) {
-			t.Errorf("limit %v, search %v: A* %v and the optimizer go over the limit", c.limit, c.elapsed, r)
-		}
-	}
-	if got := (Policy{Off: true}).SearchBudget(solver.Budget{Time: time.Second}); got.Time != time.Second {
-		t.Errorf("off: the search gets %v, want the whole second", got.Time)
-	}
-	for _, s := range []string{"", "on", "pushes", "moves", "off"} {
 		p, err := ParsePolicy(s)
-		want := map[string]string{"": "pushes", "on": "pushes"}[s]
-		if want == "" {
-			want = s
-		}
 		if err != nil || p.String() != want {
-			t.Errorf("ParsePolicy(%q) = %v, %v", s, p, err)
+			t.Errorf("ParsePolicy(%q) = %v, %v; want %s", s, p, err, want)
+			continue
+		}
+		if q, err := ParsePolicy(p.String()); err != nil || q.Off != p.Off || q.Metric != p.Metric || q.Time != p.Time {
+			t.Errorf("ParsePolicy(%q) = %+v, %v: not what %q read", p.String(), q, err, s)
 		}
 	}
-	if _, err := ParsePolicy("maybe"); err == nil {
-		t.Error("ParsePolicy(maybe): no error")
+	for _, s := range []string{"maybe", "off@2s", "@2s", "pushes@", "pushes@-1s", "pushes@soon", "pushes@2s@3s"} {
+		if p, err := ParsePolicy(s); err == nil {
+			t.Errorf("ParsePolicy(%q) = %v: no error", s, p)
+		}
+	}
+	for s, want := range map[string]time.Duration{"auto": 0, "none": NoLimit, "0": NoLimit, "1.5s": 1500 * time.Millisecond} {
+		if got, err := ParseTime(s); err != nil || got != want || (want != 0 && FormatTime(got) != map[string]string{"none": "none", "0": "none", "1.5s": "1.5s"}[s]) {
+			t.Errorf("ParseTime(%q) = %v, %v; want %v", s, got, err, want)
+		}
 	}
 }

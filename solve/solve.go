@@ -27,7 +27,7 @@ type Outcome struct {
 	Resolved  optimize.Score // A*'s solution when the found one wandered and A* solved the level in its time (zero otherwise)
 	Optimized bool           // the optimizer ran on it
 	Complete  bool           // and ran its passes to their end (not stopped by its time, the context or memory)
-	Time      time.Duration  // the optimizer's time
+	Time      time.Duration  // the optimizer's time, A*'s search again included
 	SolveTime time.Duration  // from Run's start to the search's verified answer
 }
 
@@ -40,15 +40,14 @@ type Events struct {
 	Improved func(optimize.Score)
 }
 
-// Run runs s on l with solver.Run within opts.Budget less the
-// optimizer's reserve, then, unless p.Off, shortens the solution with
-// optimize.Optimize for the policy's time (the package doc). When ctx is
-// cancelled during the optimization, the shortest solution found so far
-// is returned, with Complete false. An error of the optimizer is returned with the search's
+// Run runs s on l with solver.Run within opts.Budget, then, unless p.Off,
+// shortens the solution with optimize.Optimize for the policy's time
+// (OptimizeTime; the package doc). When ctx is cancelled during the
+// optimization, the shortest solution found so far is returned, with
+// Complete false. An error of the optimizer is returned with the search's
 // result (its solution unoptimized).
 func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Options, p Policy) (Outcome, error) {
 	start := time.Now()
-	limit := opts.Budget.Time
 	opts.Budget = p.SearchBudget(opts.Budget)
 	res, err := solver.Run(ctx, s, l, opts)
 	out := Outcome{Result: res, SolveTime: time.Since(start)}
@@ -63,12 +62,21 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 		return out, nil
 	}
 	t0 := time.Now()
-	moves := res.Moves
-	if a, ok := p.resolve(ctx, l, opts, res.Stats, out.Found, limit, time.Since(start)); ok {
-		out.Resolved, moves = optimize.Score{Pushes: a.Pushes, Moves: len(a.Moves)}, a.Moves
+	lb, wanders := wandering(ctx, l, out.Found)
+	octx, cancel := ctx, context.CancelFunc(func() {})
+	t := p.OptimizeTime(out.Found, out.SolveTime, wanders)
+	if t > 0 {
+		octx, cancel = context.WithTimeout(ctx, max(t-time.Since(t0), 0))
 	}
-	octx, cancel := context.WithTimeout(ctx, p.Time(limit, time.Since(start)))
 	defer cancel()
+	moves, best := res.Moves, out.Found
+	if a, ok := p.resolve(octx, l, opts, res.Stats, out.Found, lb, wanders, ResolveTime(t)); ok {
+		best, moves = optimize.Score{Pushes: a.Pushes, Moves: len(a.Moves)}, a.Moves
+		out.Resolved = best
+		if p.Events.Improved != nil {
+			p.Events.Improved(best)
+		}
+	}
 	o := optimize.Options{Metric: p.Metric, Memory: optimize.DefaultMemory}
 	if m := opts.Budget.Memory; m > 0 && m < o.Memory {
 		o.Memory = m
@@ -76,10 +84,9 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 	if opts.Progress != nil || p.Events.Improved != nil {
 		// As a solver does: about ten times a second at most, the first a
 		// tenth of a second in.
-		last := t0
-		best := out.Found
+		last := time.Now()
 		o.Progress = func(pr optimize.Progress) {
-			if p.Events.Improved != nil && pr.Score != best && p.Metric.Better(pr.Score, best) {
+			if p.Events.Improved != nil && p.Metric.Better(pr.Score, best) {
 				best = pr.Score
 				p.Events.Improved(pr.Score)
 			}
@@ -99,21 +106,31 @@ func Run(ctx context.Context, s solver.Solver, l *level.Level, opts solver.Optio
 	return out, nil
 }
 
-// resolve searches l again with A* when the solution found, of score found,
-// wanders (WanderRatio) and the limit leaves it time (ResolveTime), and
-// returns A*'s solution when it is shorter in the metric. A* runs on the
-// level's budget of memory; its solution is verified by solver.Run.
-func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found optimize.Score, limit, elapsed time.Duration) (solver.Result, bool) {
-	t := p.ResolveTime(limit, elapsed)
-	if t <= 0 {
+// wanderBoundTime bounds the time the start's lower bound may take
+// (wandering): it is the least-cost matching of a board's boxes, quick on
+// every level soko loads.
+const wanderBoundTime = 500 * time.Millisecond
+
+// wandering reports whether the solution found, of score found, wanders:
+// has at least WanderRatio times the pushes of the start's lower bound
+// lb, which it returns.
+func wandering(ctx context.Context, l *level.Level, found optimize.Score) (int, bool) {
+	bctx, cancel := context.WithTimeout(ctx, wanderBoundTime)
+	defer cancel()
+	lb, ok := startBound(bctx, l)
+	return lb, ok && found.Pushes >= WanderRatio*max(lb, 1)
+}
+
+// resolve searches l again with A* for at most t when the solution found,
+// of score found, wanders (start's lower bound lb), and returns A*'s
+// solution when it is shorter in the metric. A* runs on the level's
+// budget of memory; its solution is verified by solver.Run.
+func (p Policy) resolve(ctx context.Context, l *level.Level, opts solver.Options, stats solver.Stats, found optimize.Score, lb int, wanders bool, t time.Duration) (solver.Result, bool) {
+	if !wanders {
 		return solver.Result{}, false
 	}
 	rctx, cancel := context.WithTimeout(ctx, t)
 	defer cancel()
-	lb, ok := startBound(rctx, l)
-	if !ok || found.Pushes < WanderRatio*max(lb, 1) {
-		return solver.Result{}, false
-	}
 	if opts.Progress != nil {
 		opts.Progress(solver.Progress{Stats: stats, Detail: fmt.Sprintf("searching again with astar: %d pushes found, at least %d needed", found.Pushes, lb)})
 	}

@@ -44,7 +44,7 @@ func TestLevelAddressIsPosition(t *testing.T) {
 	}
 	out, _, err = soko(t, "", "solve", "--json", "--algo", "astar", mine+":2")
 	var r record
-	if err != nil || json.Unmarshal([]byte(out), &r) != nil || r.Level != mine+":2" || r.Title != "47" || r.Status != solver.Solved {
+	if err != nil || json.Unmarshal([]byte(finalRecords(out)), &r) != nil || r.Level != mine+":2" || r.Title != "47" || r.Status != solver.Solved {
 		t.Errorf("solve mine.xsb:2: %v\n%s", err, out)
 	}
 

@@ -107,6 +107,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	fs.StringVar(&c.model, "model", "", "model `FILE` given to every run of the registered solvers (soko train; alphazero); its name and hash label the runs")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	policyFlags(fs, &c.opt)
+	optimizeTimeFlag(fs, &c.opt)
 	fs.BoolVar(&c.noLURD, "no-solution", false, "leave the solutions out of the results")
 	fs.BoolVar(&c.dryRun, "dry-run", false, "print how many runs there are and are left, and stop")
 	fs.StringVar(&c.sok, "sok", "", "also put the levels with their verified solutions in `FILE.sok`, as 'soko solve --out' does")

@@ -33,7 +33,7 @@ func usage(t *testing.T, stdin string, args ...string) string {
 // arguments, flags are written --flag (and -j), and soko CMD -h prints the
 // same.
 func TestHelpEveryCommand(t *testing.T) {
-	flagLine := regexp.MustCompile(`^  (-j|--[a-z-]+)( |,|$)`)
+	flagLine := regexp.MustCompile(`^  (-j|-v|--[a-z-]+)( |,|$)`)
 	for _, c := range commands {
 		out, _, err := soko(t, "", append([]string{"help"}, strings.Fields(c.name)...)...)
 		if err != nil || !strings.HasPrefix(out, "usage: soko "+c.name) {

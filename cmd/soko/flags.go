@@ -574,7 +574,7 @@ func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
 // policyFlags defines --optimize and --metric, the optimizer policy of
 // soko solve and soko bench (solve.Run).
 func policyFlags(fs *flag.FlagSet, p *solve.Policy) {
-	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer within --time (off: the solver's own solution)")
+	fs.Var(onOffValue{&p.Off}, "optimize", "`on` or off: shorten each solution with the optimizer after the search, for --optimize-time (off: the solver's own solution)")
 	metricFlag(fs, &p.Metric, "what the optimizer shortens first, `M`: pushes or moves (default pushes)")
 }
 

@@ -260,7 +260,7 @@ func TestFrictions(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c.args, msg, c.want)
 		}
 	}
-	out, _, err = soko(t, "", "solve", "--no-solution", "microban:1")
+	out, _, err = soko(t, "", "solve", "-v", "--no-solution", "microban:1")
 	if err != nil || !strings.Contains(out, "solved by fess (") {
 		t.Errorf("the default solver's line does not name fess and its member:\n%s", out)
 	}

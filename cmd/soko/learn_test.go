@@ -17,13 +17,13 @@ func TestSolveQStarCounts(t *testing.T) {
 		Status string           `json:"status"`
 		Counts map[string]int64 `json:"counts"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
+	if err := json.Unmarshal([]byte(finalRecords(out)), &r); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if r.Status != "solved" || r.Counts["astar_actions"] < 1 || r.Counts["episodes"] < 1 {
 		t.Fatalf("status %s, counts %v", r.Status, r.Counts)
 	}
-	text, _, err := soko(t, "", "solve", "--algo", "qstar", "--iterations", "100", "microban:1")
+	text, _, err := soko(t, "", "solve", "-v", "--algo", "qstar", "--iterations", "100", "microban:1")
 	if err != nil || !strings.Contains(text, "astar actions ") {
 		t.Fatalf("%v: the text output lacks the counters:\n%s", err, text)
 	}

@@ -37,7 +37,7 @@ func TestSolveJSONAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err, errOut)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	lines := strings.Split(strings.TrimSpace(finalRecords(out)), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("want 3 JSON lines, got:\n%s", out)
 	}
@@ -149,7 +149,7 @@ func TestAnalyze(t *testing.T) {
 }
 
 func TestSolveMCTSReportsTreeStatistics(t *testing.T) {
-	out, _, err := soko(t, "", "solve", "--algo", "schokoban", "--iterations", "5000", "--no-solution", "microban:2")
+	out, _, err := soko(t, "", "solve", "-v", "--algo", "schokoban", "--iterations", "5000", "--no-solution", "microban:2")
 	if err != nil || !strings.Contains(out, "iterations ") || !strings.Contains(out, "per tree node") {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -65,7 +65,7 @@ func readLengths(path string, into lengthsBy) error {
 			if err := json.Unmarshal([]byte(text), &r); err != nil {
 				return fmt.Errorf("%s:%d: %v", path, line, err)
 			}
-			if r.Status == "solved" && (r.Verified == nil || *r.Verified) {
+			if r.Status == "solved" && r.Phase == "" && (r.Verified == nil || *r.Verified) {
 				add(r.solverName(), r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})
 			}
 		case header == nil:

@@ -32,7 +32,8 @@ const maxFromFile = level.MaxInput
 
 // eachFrom reads the solved records of a results file one at a time and
 // gives each to yield as it is read: 'soko bench' records (status solved
-// and verified) or 'soko solve --json' ones. The file is read as it goes
+// and verified) or 'soko solve --json' ones (not those of the phase
+// "found": the final record of their level follows). The file is read as it goes
 // (it may be a pipe), up to maxFromFile bytes, and reading stops when ctx
 // ends. A last line cut short after whole records (jsonl.Records) is left
 // out, and said so on stderr. A line that is not such a record (not a JSON
@@ -88,6 +89,9 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 			return errors.New("a result of soko optimize, not a record of soko bench or soko solve --json: --from takes the records of the runs to optimize")
 		case r.Status == "":
 			return errors.New("not a record of soko bench or soko solve --json: it has no status")
+		}
+		if r.Phase != "" {
+			return nil // the solution found, before the optimizer: the level's final record comes after it
 		}
 		n.records++
 		switch {
@@ -149,6 +153,7 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 // runLine is what the readers of soko bench and soko solve --json records
 // (--from, --compare) take from a line.
 type runLine struct {
+	Phase     string `json:"phase"` // soko solve --json's "found": a solution its level's final record follows
 	Level     string `json:"level"`
 	LevelHash string `json:"level_hash"`
 	Status    string `json:"status"`

@@ -126,7 +126,11 @@ func TestSolveOptimize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "pushes   13  moves    41") || !strings.Contains(out, "found 15 pushes, 59 moves; optimizer") || !strings.Contains(out, "complete") {
+	// One line by default; -v adds the solution found and the optimizer.
+	if v, _, err := soko(t, "", "solve", "-v", "--algo", "greedy", "microban:3"); err != nil || !strings.Contains(v, "found 15 pushes, 59 moves in ") || !strings.Contains(v, "; optimizer ") {
+		t.Errorf("solve -v: %v\n%s", err, v)
+	}
+	if !strings.Contains(out, "pushes   13  moves    41") || strings.Contains(out, "found 15 pushes") {
 		t.Errorf("solve:\n%s", out)
 	}
 	l := testlevel.Resolve(t, "microban:3")[0]
@@ -147,10 +151,19 @@ func TestSolveOptimize(t *testing.T) {
 		{[]string{"--metric", "moves"}, 13, 41, true},
 		{[]string{"--optimize=off"}, 15, 59, false},
 	} {
-		out, _, err := soko(t, "", append([]string{"solve", "--json", "--algo", "greedy", "microban:3"}, c.args...)...)
-		var r record
-		if err != nil || json.Unmarshal([]byte(out), &r) != nil {
-			t.Fatalf("%v: %v\n%s", c.args, err, out)
+		all, _, err := soko(t, "", append([]string{"solve", "--json", "--algo", "greedy", "microban:3"}, c.args...)...)
+		// With the optimizer on, the solution found comes first, then the final record.
+		lines := strings.Split(strings.TrimSpace(all), "\n")
+		var first, r record
+		if err != nil || len(lines) != map[bool]int{true: 2, false: 1}[c.found] || json.Unmarshal([]byte(lines[0]), &first) != nil || json.Unmarshal([]byte(lines[len(lines)-1]), &r) != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, all)
+		}
+		out := lines[len(lines)-1]
+		if c.found && (first.Phase != "found" || first.Pushes != 15 || first.Moves != 59 || first.Solution == "" || first.SolveS <= 0 || first.SolveS > r.Seconds) {
+			t.Errorf("%v: the found record: %s", c.args, lines[0])
+		}
+		if r.Phase != "" || r.SolveS <= 0 || r.SolveS > r.Seconds {
+			t.Errorf("%v: the final record's phase and times: %s", c.args, out)
 		}
 		if r.Pushes != c.pushes || r.Moves != c.moves || (r.FoundPushes == 15 && r.FoundMoves == 59) != c.found {
 			t.Errorf("%v: %s", c.args, out)

@@ -158,7 +158,7 @@ func TestOptimizeFromGzipAndLevelHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	renamed := filepath.Join(dir, "solve.jsonl")
-	if err := os.WriteFile(renamed, []byte(strings.Replace(solved, `"level":"microban:2"`, `"level":"microban:3"`, 1)), 0o644); err != nil {
+	if err := os.WriteFile(renamed, []byte(strings.ReplaceAll(solved, `"level":"microban:2"`, `"level":"microban:3"`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = soko(t, "", "optimize", "--from", renamed, "--time", "5s", "--no-solution")

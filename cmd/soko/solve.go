@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
+	"soko/optimize"
 	"soko/solve"
 	"soko/solver"
 )
@@ -33,6 +35,7 @@ type solveConfig struct {
 	workers int
 	threads int
 	json    bool
+	verbose bool // -v: every counter of the result
 	noLURD  bool
 	profile profileFiles
 	opt     solve.Policy  // --optimize, --metric
@@ -44,13 +47,17 @@ type solveConfig struct {
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
-finish, its status, pushes and moves (– when unsolved), time and states
-expanded, then the solution in LURD. Each solution is shortened by the
-optimizer within --time (the solver gets the limit less 0.1 s, the
-optimizer what is left, at most half; --optimize off: the solver's
-own). Every solution is replayed by the independent verifier before it is
-printed. --memory 0 means no memory limit;
-without --memory a third of physical memory is shared by the workers.
+finish, one line: its status, pushes and moves (– when unsolved), time and
+states expanded, then the solution in LURD (-v: the solver's counters
+too). The solver gets the whole --time; its solution is then shortened by
+the optimizer in a time of its own (--optimize-time; --optimize off: the
+solver's own). The solution found is told at once, on stderr ("found 153
+pushes, 587 moves in 0.21s; optimizing…"; with --json a record with
+"phase":"found" before the level's final one), and on a terminal the
+progress line shows the optimizer shortening it; Ctrl-C then stops it and
+keeps the shortest so far. Every solution is replayed by the independent
+verifier before it is printed. --memory 0 means no memory limit; without
+--memory a third of physical memory is shared by the workers.
 `
 
 func solveFlags() (*flag.FlagSet, *solveConfig) {
@@ -76,17 +83,23 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	c.threads = 1
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
-	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL); the summary goes to stderr")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL), and one when a solution is found before the optimizer runs; the summary goes to stderr")
+	fs.BoolVar(&c.verbose, "v", false, "print every counter of each result: the solver's own, the solution found and the optimizer's time")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
 	fs.StringVar(&c.trace, "trace", "", "write where each search's time went to `FILE`, as JSONL (fess writes it; other solvers ignore it)")
 	c.profile.register(fs)
 	policyFlags(fs, &c.opt)
+	optimizeTimeFlag(fs, &c.opt)
 	fs.StringVar(&c.out, "out", "", "write the levels with their solutions to `FILE.sok`; solved again into it, a solution is added or replaces a worse one, never repeated")
 	return fs, c
 }
 
 // record is one level's result, as printed by --json.
 type record struct {
+	// Phase is "found" in the record of the solver's verified solution,
+	// written the moment it is found when the optimizer is to run; the
+	// level's final record has none.
+	Phase     string        `json:"phase,omitempty"`
 	Level     string        `json:"level"`
 	Title     string        `json:"title,omitempty"`
 	LevelHash string        `json:"level_hash,omitempty"` // the board's hash (bench.LevelHash), so that optimize --from can check a record against its level
@@ -94,7 +107,8 @@ type record struct {
 	Status    solver.Status `json:"status"`
 	Pushes    int           `json:"pushes"`
 	Moves     int           `json:"moves"`
-	Seconds   float64       `json:"time_s"`
+	SolveS    float64       `json:"solve_s"` // the search, to its verified answer
+	Seconds   float64       `json:"wall_s"`  // the whole: the search and the optimizer
 	Expanded  int64         `json:"expanded"`
 	Generated int64         `json:"generated"`
 	Stored    int64         `json:"stored"`
@@ -111,7 +125,7 @@ type record struct {
 	FoundMoves   int              `json:"found_moves,omitempty"`
 	AStarPushes  int              `json:"astar_pushes,omitempty"` // A*'s solution, when the found one wandered and A* searched again (solve.WanderRatio)
 	AStarMoves   int              `json:"astar_moves,omitempty"`
-	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of time_s, a search again by A* included
+	OptimizeS    float64          `json:"optimize_s,omitempty"` // the optimizer's part of wall_s, a search again by A* included
 	Optimizer    string           `json:"optimizer,omitempty"`  // how the optimizer ended: "complete", "stopped" (its time or memory ran out, or Ctrl-C), "cancelled" (before it began), "off"
 	Solution     string           `json:"solution,omitempty"`
 	Error        string           `json:"error,omitempty"`
@@ -213,6 +227,7 @@ func solveAll(ctx context.Context, entry solver.Entry, lvls []levels.Entry, c *s
 		progressOut = stderr
 	}
 	prog := progress.New(progressOut, len(lvls))
+	w := &solveWriter{c: c, stdout: stdout, stderr: stderr, enc: json.NewEncoder(stdout), prog: prog}
 	results := make([]chan record, len(lvls))
 	for i := range results {
 		results[i] = make(chan record, 1)
@@ -227,14 +242,13 @@ func solveAll(ctx context.Context, entry solver.Entry, lvls []levels.Entry, c *s
 				results[i] <- unloadableRecord(u, c)
 				return
 			}
-			results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog)
+			results[i] <- solveOne(ctx, entry, lvls[i].Level, c, prog, w)
 		})
 		prog.Stop()
 	}()
 
 	// Print in level order as results arrive.
 	var solved, failed, done int
-	enc := json.NewEncoder(stdout)
 print:
 	for i := range lvls {
 		var r record
@@ -256,13 +270,8 @@ print:
 		if c.noLURD {
 			r.Solution = "" // kept until here for --out
 		}
-		prog.Clear()
-		if c.json {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		} else {
-			printRecord(stdout, r, c.noLURD)
+		if err := w.final(r); err != nil {
+			return err
 		}
 		switch {
 		case r.Error != "":
@@ -305,18 +314,39 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 	return summary
 }
 
-func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line) record {
+func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line, w *solveWriter) record {
 	r := record{Level: levelID(l), Title: l.Label(), LevelHash: bench.LevelHash(l), Algo: c.algo, Seed: c.seed, Params: c.params}
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()
 	opts := solver.Options{Budget: c.budget, Seed: c.seed, Params: c.params, Model: c.model, Threads: c.threads, Trace: c.tracer.Level(r.Level)}
+	pol := c.opt
+	settled := new(bool) // Run has returned (solveWriter.settle)
+	view := &optimizerView{metric: c.opt.Metric}
 	if prog.Active() {
-		opts.Progress = func(p solver.Progress) { prog.Update(slot, p) }
+		opts.Progress = func(p solver.Progress) { prog.Update(slot, view.progress(p)) }
 	}
-	res, err := solve.Run(ctx, entry.New(), l, opts, c.opt)
+	if !pol.Off {
+		pol.Events.Found = func(o solve.Outcome) {
+			f := r
+			f.Phase, f.Status, f.Pushes, f.Moves = "found", solver.Solved, o.Found.Pushes, o.Found.Moves
+			f.SolveS, f.Seconds = o.SolveTime.Seconds(), o.SolveTime.Seconds()
+			st := o.Stats
+			f.Expanded, f.Generated, f.Stored, f.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
+			f.Strategy = st.Strategy
+			if !c.noLURD {
+				f.Solution = level.FormatLURD(o.Moves)
+			}
+			w.found(f, settled)
+			prog.Update(slot, view.begin(o.Found, st))
+		}
+		pol.Events.Improved = func(s optimize.Score) { prog.Update(slot, view.improved(s)) }
+	}
+	res, err := solve.Run(ctx, entry.New(), l, opts, pol)
+	w.settle(settled)
 	r.Status = res.Status
-	r.Seconds = (res.Stats.Elapsed + res.Time).Seconds()
+	r.SolveS = res.SolveTime.Seconds()
+	r.Seconds = (res.SolveTime + res.Time).Seconds()
 	st := res.Stats
 	r.Expanded, r.Generated, r.Stored, r.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
@@ -360,7 +390,111 @@ func lineName(id, title string) string {
 	return id + " (" + title + ")"
 }
 
-func printRecord(w io.Writer, r record, noLURD bool) {
+// optimizerView is what a level's progress line says once its solution
+// is found: "optimizing: 153 → 131 pushes". solve.Run's events set it;
+// the solver's progress, which a portfolio's members may send from their
+// own goroutines, reads it.
+type optimizerView struct {
+	mu          sync.Mutex
+	metric      optimize.Metric
+	on          bool           // the solution is found and goes to the optimizer
+	found, best optimize.Score // the optimizer's start and its best so far
+	stats       solver.Stats   // the search's
+}
+
+func (v *optimizerView) begin(s optimize.Score, st solver.Stats) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.on, v.found, v.best, v.stats = true, s, s, st
+	return v.progressLocked(solver.Progress{Stats: st})
+}
+
+func (v *optimizerView) improved(s optimize.Score) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.best = s
+	return v.progressLocked(solver.Progress{Stats: v.stats})
+}
+
+// progress is p as the line shows it: the optimizer's words in place of
+// the solver's once the solution is found.
+func (v *optimizerView) progress(p solver.Progress) solver.Progress {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.progressLocked(p)
+}
+
+func (v *optimizerView) progressLocked(p solver.Progress) solver.Progress {
+	switch {
+	case !v.on:
+	case v.metric == optimize.Moves:
+		p.Detail = fmt.Sprintf("optimizing: %d → %d moves", v.found.Moves, v.best.Moves)
+	default:
+		p.Detail = fmt.Sprintf("optimizing: %d → %d pushes", v.found.Pushes, v.best.Pushes)
+	}
+	return p
+}
+
+// solveWriter writes soko solve's output: each level's final result, in
+// level order, and the solutions found as they are found (from the
+// workers), one at a time.
+type solveWriter struct {
+	mu             sync.Mutex
+	c              *solveConfig
+	stdout, stderr io.Writer
+	enc            *json.Encoder
+	prog           *progress.Line
+}
+
+// foundDelay is how long the optimizer may run before the text output
+// tells the solution found: most short solutions are optimized in
+// milliseconds, and a line for each would double the output.
+const foundDelay = 100 * time.Millisecond
+
+// found tells a verified solution the moment it is found, before the
+// optimizer shortens it: a "found" record on stdout with --json; a line
+// on stderr otherwise, foundDelay later unless *settled by then. An error
+// writing it is left for the final record to meet.
+func (w *solveWriter) found(r record, settled *bool) {
+	if w.c.json {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.prog.Clear()
+		_ = w.enc.Encode(r)
+		return
+	}
+	time.AfterFunc(foundDelay, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if *settled {
+			return
+		}
+		w.prog.Clear()
+		fmt.Fprintf(w.stderr, "%-24s found %s in %.3fs; optimizing…\n", lineName(r.Level, r.Title), lengths(r.Pushes, r.Moves), r.SolveS)
+	})
+}
+
+// settle marks a level's run as returned, before its final record is
+// written: its found line, if not yet written, never is.
+func (w *solveWriter) settle(settled *bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	*settled = true
+}
+
+// final writes a level's result.
+func (w *solveWriter) final(r record) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.prog.Clear()
+	if w.c.json {
+		return w.enc.Encode(r)
+	}
+	printRecord(w.stdout, r, w.c.noLURD, w.c.verbose)
+	return nil
+}
+
+func printRecord(w io.Writer, r record, noLURD, verbose bool) {
 	name := lineName(r.Level, r.Title)
 	if r.Error != "" {
 		fmt.Fprintf(w, "%-24s error: %s\n", name, r.Error)
@@ -372,12 +506,29 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
 		name, r.Status, pushes, moves, r.Seconds, r.Expanded)
+	if verbose {
+		printCounters(w, r)
+	}
+	if r.Solution != "" && !noLURD {
+		fmt.Fprintf(w, "  %s\n", r.Solution)
+	}
+}
+
+// lengths is a solution's "1 push, 5 moves".
+func lengths(pushes, moves int) string {
+	return english.Count(pushes, "push", "pushes") + ", " + english.Count(moves, "move", "moves")
+}
+
+// printCounters writes the lines of -v under a result's line: the
+// solution found and the optimizer's time, the iterations, the solver's
+// counters.
+func printCounters(w io.Writer, r record) {
 	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
 		astar := ""
 		if r.AStarPushes > 0 {
-			astar = fmt.Sprintf("; astar %d pushes, %d moves", r.AStarPushes, r.AStarMoves)
+			astar = "; astar " + lengths(r.AStarPushes, r.AStarMoves)
 		}
-		fmt.Fprintf(w, "  found %d pushes, %d moves%s; optimizer %.3fs, %s\n", r.FoundPushes, r.FoundMoves, astar, r.OptimizeS, r.Optimizer)
+		fmt.Fprintf(w, "  found %s in %.3fs%s; optimizer %.3fs, %s\n", lengths(r.FoundPushes, r.FoundMoves), r.SolveS, astar, r.OptimizeS, r.Optimizer)
 	}
 	if r.Iterations > 0 {
 		perNode := 0.0
@@ -398,15 +549,4 @@ func printRecord(w io.Writer, r record, noLURD bool) {
 		}
 		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  "))
 	}
-	if r.Solution != "" && !noLURD {
-		fmt.Fprintf(w, "  %s\n", r.Solution)
-	}
-}
-
-func solverNames() string {
-	var names []string
-	for _, e := range solver.Entries() {
-		names = append(names, e.Name)
-	}
-	return strings.Join(names, ", ")
 }
