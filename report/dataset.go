@@ -242,3 +242,18 @@ func (d *dataset) statusBySolver(coll, status string) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// sharedRuns returns the runs of solvers a and b in collection c at the
+// largest budget both ran there, and false when they share none: the
+// budget the comparisons of two solvers (push differences, time pairs)
+// are made at.
+func (d *dataset) sharedRuns(c, a, b string) (bench.Budget, []*bench.Record, []*bench.Record, bool) {
+	bs := d.budgetsOf(c)
+	for i := len(bs) - 1; i >= 0; i-- {
+		ra, rb := d.groups[gkey{c, a, bs[i].String()}], d.groups[gkey{c, b, bs[i].String()}]
+		if len(ra) > 0 && len(rb) > 0 {
+			return bs[i], ra, rb, true
+		}
+	}
+	return bench.Budget{}, nil, nil, false
+}

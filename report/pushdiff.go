@@ -81,32 +81,28 @@ func (d *dataset) comparePair(opt [2]string) (string, string, bool) {
 func (d *dataset) pushDiffs(a, b string) []pushDiff {
 	var out []pushDiff
 	for _, c := range d.collections {
-		bs := d.budgetsOf(c)
-		for i := len(bs) - 1; i >= 0; i-- {
-			ra, rb := d.groups[gkey{c, a, bs[i].String()}], d.groups[gkey{c, b, bs[i].String()}]
-			if len(ra) == 0 || len(rb) == 0 {
-				continue
-			}
-			pushes, moves := foundPushes, foundMoves
-			if d.optimized {
-				pushes, moves = finalPushes, finalMoves
-			}
-			pa, pb := meanSolved(ra, pushes), meanSolved(rb, pushes)
-			ma, mb := meanSolved(ra, moves), meanSolved(rb, moves)
-			pd := pushDiff{coll: c, a: a, b: b, solutions: d.solutionsCompared(append(slices.Clone(ra), rb...)), optimized: d.optimized, budget: bs[i], all: d.levels[c]}
-			for _, id := range d.levels[c] {
-				x, okA := pa[id]
-				y, okB := pb[id]
-				if okA && okB {
-					pd.levels = append(pd.levels, id)
-					pd.diffs = append(pd.diffs, x-y)
-					pd.pushesB = append(pd.pushesB, y)
-					pd.moveRatios = append(pd.moveRatios, ma[id]/mb[id])
-				}
-			}
-			out = append(out, pd)
-			break
+		bud, ra, rb, ok := d.sharedRuns(c, a, b)
+		if !ok {
+			continue
 		}
+		pushes, moves := foundPushes, foundMoves
+		if d.optimized {
+			pushes, moves = finalPushes, finalMoves
+		}
+		pa, pb := meanSolved(ra, pushes), meanSolved(rb, pushes)
+		ma, mb := meanSolved(ra, moves), meanSolved(rb, moves)
+		pd := pushDiff{coll: c, a: a, b: b, solutions: d.solutionsCompared(append(slices.Clone(ra), rb...)), optimized: d.optimized, budget: bud, all: d.levels[c]}
+		for _, id := range d.levels[c] {
+			x, okA := pa[id]
+			y, okB := pb[id]
+			if okA && okB {
+				pd.levels = append(pd.levels, id)
+				pd.diffs = append(pd.diffs, x-y)
+				pd.pushesB = append(pd.pushesB, y)
+				pd.moveRatios = append(pd.moveRatios, ma[id]/mb[id])
+			}
+		}
+		out = append(out, pd)
 	}
 	return out
 }

@@ -46,14 +46,8 @@ type timePair struct {
 func (d *dataset) timePairs(a, b string) []timePair {
 	var out []timePair
 	for _, c := range d.collections {
-		bs := d.budgetsOf(c)
-		for i := len(bs) - 1; i >= 0; i-- {
-			ra, rb := d.groups[gkey{c, a, bs[i].String()}], d.groups[gkey{c, b, bs[i].String()}]
-			if len(ra) == 0 || len(rb) == 0 {
-				continue
-			}
-			out = append(out, d.timePair(c, a, b, bs[i], ra, rb))
-			break
+		if bud, ra, rb, ok := d.sharedRuns(c, a, b); ok {
+			out = append(out, d.timePair(c, a, b, bud, ra, rb))
 		}
 	}
 	return out
