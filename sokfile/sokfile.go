@@ -534,3 +534,16 @@ func ReadFile(path string) (*File, error) {
 	defer fh.Close()
 	return Read(fh, path)
 }
+
+// SolverNote is the "Solver:" note soko writes (soko solve --out, soko
+// bench --sok, the web page) for a solution its solver name found: "soko
+// fess", with ", optimized for pushes" (or moves) when the optimizer
+// shortened it, metric naming what it shortened first ("" when it did
+// not run).
+func SolverNote(name, metric string) string {
+	note := "soko " + name
+	if metric != "" {
+		note += ", optimized for " + metric
+	}
+	return note
+}

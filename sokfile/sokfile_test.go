@@ -295,3 +295,14 @@ func TestReadMemoryPerLine(t *testing.T) {
 		t.Errorf("%d bytes allocated a line, want at most 64", per)
 	}
 }
+
+// TestSolverNote: the note names soko's solver, and the optimizer's metric
+// only when it ran.
+func TestSolverNote(t *testing.T) {
+	if got := SolverNote("fess", ""); got != "soko fess" {
+		t.Errorf("no optimizer: %q", got)
+	}
+	if got := SolverNote("wastar (w=200)", "moves"); got != "soko wastar (w=200), optimized for moves" {
+		t.Errorf("optimized: %q", got)
+	}
+}

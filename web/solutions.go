@@ -113,18 +113,17 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 		}
 		sol.Date = t.UTC().Format(time.RFC3339)
 	}
-	if ref.Solver != "" {
-		sol.Solver = "soko " + ref.Solver
-	}
 	switch ref.Optimized {
 	case "":
 	case "pushes", "moves":
 		if ref.Solver == "" {
 			return nil, errorf(http.StatusBadRequest, "optimized without a solver: the optimizer runs on a solver's solution")
 		}
-		sol.Solver += ", optimized for " + ref.Optimized
 	default:
 		return nil, errorf(http.StatusBadRequest, "bad optimized %q: want pushes or moves", ref.Optimized)
+	}
+	if ref.Solver != "" {
+		sol.Solver = sokfile.SolverNote(ref.Solver, ref.Optimized)
 	}
 	return sol, nil
 }

@@ -325,16 +325,6 @@ func (o *sokOut) write(ctx context.Context, stderr io.Writer) error {
 	return nil
 }
 
-// solveSolver is the "Solver:" of soko solve's solutions: "soko fess",
-// "soko wastar (w=200)".
-func solveSolver(c *solveConfig) string {
-	name := "soko " + c.algo
-	if len(c.params) > 0 {
-		name += " (" + c.params.String() + ")"
-	}
-	return name
-}
-
 // addSolveResult puts a result of soko solve in its --out file. A
 // solution the optimizer shortened says so in its "Solver:": "soko fess,
 // optimized for pushes".
@@ -343,11 +333,14 @@ func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 	if r.Error == "" && r.Status == solver.Solved {
 		lurd = r.Solution
 	}
-	name := solveSolver(c)
-	if r.Optimizer == "complete" || r.Optimizer == "stopped" {
-		name += ", optimized for " + c.opt.String()
+	name, metric := c.algo, ""
+	if len(c.params) > 0 {
+		name += " (" + c.params.String() + ")"
 	}
-	o.add(e, lurd, name)
+	if r.Optimizer == "complete" || r.Optimizer == "stopped" {
+		metric = c.opt.String()
+	}
+	o.add(e, lurd, sokfile.SolverNote(name, metric))
 }
 
 // entriesByID maps the ids of levels in results (bench.Record.Level) to
@@ -375,14 +368,16 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 	if rec.Solved() {
 		lurd = rec.Solution
 	}
-	name := "soko " + rec.SolverLabel()
+	var name string
 	switch {
 	case rec.External != "":
 		name = rec.Solver
 	case rec.FoundMoves > 0 && rec.Optimize == "moves":
-		name += ", optimized for moves"
+		name = sokfile.SolverNote(rec.SolverLabel(), "moves")
 	case rec.FoundMoves > 0:
-		name += ", optimized for pushes"
+		name = sokfile.SolverNote(rec.SolverLabel(), "pushes")
+	default:
+		name = sokfile.SolverNote(rec.SolverLabel(), "")
 	}
 	o.add(e, lurd, name)
 }
