@@ -25,30 +25,42 @@ type levelTables struct {
 	// the engine that happens to build it.
 	time  time.Duration
 	mu    sync.Mutex
-	plan  *plan
-	table *deadlock.Table
-	hot   *hotspots
-	// built says which were built (a table or hotspot table may be nil:
-	// the board is too big for it).
-	built struct{ plan, table, hot bool }
+	plan  built[*plan]
+	table built[*deadlock.Table]
+	hot   built[*hotspots]
 }
 
-// planOf returns b's packing plan, built under ctx if no engine built it
-// yet; lt nil builds it for this engine alone.
-func (lt *levelTables) planOf(ctx context.Context, b *sokoban.Board) (*plan, error) {
+// built is one of the shared tables, once built (a table may be nil when
+// the board is too big for it, and still built).
+type built[T any] struct {
+	v  T
+	ok bool
+}
+
+// shared returns the table of slot, built by build if no engine built it
+// yet; lt nil builds it for this engine alone. A failed build is not kept.
+func shared[T any](lt *levelTables, slot func(*levelTables) *built[T], build func() (T, error)) (T, error) {
 	if lt == nil {
-		return newPlan(ctx, b, newMacroGen(b, nil))
+		return build()
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if !lt.built.plan {
-		pl, err := newPlan(ctx, b, newMacroGen(b, nil))
+	t := slot(lt)
+	if !t.ok {
+		v, err := build()
 		if err != nil {
-			return nil, err
+			return v, err
 		}
-		lt.plan, lt.built.plan = pl, true
+		t.v, t.ok = v, true
 	}
-	return lt.plan, nil
+	return t.v, nil
+}
+
+// planOf returns b's packing plan, built under ctx if no engine built it
+// yet.
+func (lt *levelTables) planOf(ctx context.Context, b *sokoban.Board) (*plan, error) {
+	return shared(lt, func(lt *levelTables) *built[*plan] { return &lt.plan },
+		func() (*plan, error) { return newPlan(ctx, b, newMacroGen(b, nil)) })
 }
 
 // tableTime is the time the deadlock table's limits go by for an engine
@@ -63,36 +75,18 @@ func (lt *levelTables) tableTime(d time.Duration) time.Duration {
 // tableOf returns b's deadlock table under limits (nil when not even the
 // single boxes fit), built under ctx if no engine built it yet.
 func (lt *levelTables) tableOf(ctx context.Context, b *sokoban.Board, limits deadlock.TableLimits) (*deadlock.Table, error) {
-	if lt == nil {
-		return deadlock.NewTable(ctx, b, limits)
-	}
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	if !lt.built.table {
-		t, err := deadlock.NewTable(ctx, b, limits)
-		if err != nil {
-			return nil, err
-		}
-		lt.table, lt.built.table = t, true
-	}
-	return lt.table, nil
+	return shared(lt, func(lt *levelTables) *built[*deadlock.Table] { return &lt.table },
+		func() (*deadlock.Table, error) { return deadlock.NewTable(ctx, b, limits) })
 }
 
 // hotspotsOf returns b's hotspot table with scratch space of the engine's
 // own (nil when the board is too big for one), built under ctx if no
 // engine built it yet.
 func (lt *levelTables) hotspotsOf(ctx context.Context, b *sokoban.Board) (*hotspots, error) {
-	if lt == nil {
-		return newHotspots(ctx, b)
+	h, err := shared(lt, func(lt *levelTables) *built[*hotspots] { return &lt.hot },
+		func() (*hotspots, error) { return newHotspots(ctx, b) })
+	if err != nil || lt == nil {
+		return h, err
 	}
-	lt.mu.Lock()
-	defer lt.mu.Unlock()
-	if !lt.built.hot {
-		h, err := newHotspots(ctx, b)
-		if err != nil {
-			return nil, err
-		}
-		lt.hot, lt.built.hot = h, true
-	}
-	return lt.hot.withScratch(), nil
+	return h.withScratch(), nil
 }

@@ -28,7 +28,7 @@ func TestLevelTablesShared(t *testing.T) {
 	if _, err := lt.planOf(cut, b); err == nil {
 		t.Fatal("a plan built under a cancelled context: no error")
 	}
-	if lt.built.plan {
+	if lt.plan.ok {
 		t.Fatal("a plan cut short was kept")
 	}
 	p1, err := lt.planOf(ctx, b)
