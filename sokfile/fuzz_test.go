@@ -9,8 +9,8 @@ import (
 )
 
 // FuzzRead: reading never panics, fails only with a *level.Error, and what
-// Bytes writes reads back to the same levels and solutions and writes the
-// same text again. go test runs the seeds; go test -fuzz=FuzzRead explores.
+// Bytes writes reads back to the same levels, solutions and snapshots and
+// writes the same text again. go test runs the seeds; go test -fuzz=FuzzRead explores.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
 		foreign,
@@ -23,6 +23,8 @@ func FuzzRead(f *testing.F) {
 		"#####\n#@$.#\n#####\nSolution\nR\nAuthor: y\n\nTitle: x\n#####\n#@$.#\n#####\n",
 		"\uFEFFTitle\r\n#####\r\n#@$.#\r\n#####\r\n\r\nsolution:\r\nr R\r\n",
 		"#####\n#@\t$.#\n#####\nSolution\nR\n\n5#|#@$.#|5#\nSolution\nR\n",
+		"#####\n#@ $.#\n#####\n\nSnapshot (0 pushes, 1 move): x\nr\nDate: 2026\n\nSnapshot 2\nrR\nSolution\nrrR\n",
+		"#####\n#@ $.#\n#####\nSnapshot: (1 push, 1 move)\nrl\nSnapshot\nrX\n",
 	} {
 		f.Add(s)
 	}
@@ -46,12 +48,20 @@ func FuzzRead(f *testing.F) {
 		for i, e := range file.Entries {
 			b := back.Entries[i]
 			if (e.Level == nil) != (b.Level == nil) || len(b.Solutions) != len(e.Solutions) ||
+				len(b.Snapshots) != len(e.Snapshots) ||
 				e.Level != nil && (e.Level.Title != b.Level.Title || e.Level.Author != b.Level.Author) {
 				t.Fatalf("entry %d differs when read back\n%q\nfrom\n%q", i, text, s)
 			}
 			for k, sol := range e.Solutions {
 				if b.Solutions[k].LURD != sol.LURD {
 					t.Fatalf("entry %d solution %d: %q read back, want %q", i, k, b.Solutions[k].LURD, sol.LURD)
+				}
+			}
+		}
+		for i, e := range file.Entries {
+			for k, sn := range e.Snapshots {
+				if b := back.Entries[i].Snapshots[k]; b.LURD != sn.LURD || b.Name != strings.TrimSpace(sn.Name) {
+					t.Fatalf("entry %d snapshot %d: %+v read back, want %+v", i, k, b, sn)
 				}
 			}
 		}

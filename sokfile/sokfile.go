@@ -18,12 +18,21 @@
 // level, kept as text, so that soko verify reports it instead of skipping
 // it.
 //
+// A saved game, a level played part of the way, is a section of the same
+// form headed "Snapshot" (Sokoban File Format 0.19, "Saved Game or
+// Solution": a title line, the moves, notes), optionally with a name
+// ("Snapshot: before the corner") and a "Date:" note: its moves are those
+// played so far, which need not solve the level. Entry.CheckSnapshot
+// replays one and says, naming the file, level and line, where it stops
+// being legal.
+//
 // The package is separate from level because a level file knows nothing of
 // solutions: level reads the boards of a .sok file like any other
 // collection (so soko solve FILE.sok works), and sokfile adds the solutions
 // and writes the file back. Everything it does not understand (comments,
 // notes, a level that cannot be loaded) is written back as it was read;
-// only the solution sections are rewritten, each in the form Add keeps.
+// only the solution and snapshot sections are rewritten, each in the form
+// Add and PutSnapshot keep.
 package sokfile
 
 import (
@@ -32,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -47,14 +57,15 @@ type File struct {
 	Entries []*Entry
 }
 
-// Entry is one level of a File and its solutions. Exactly one of Level and
-// Unloadable is set.
+// Entry is one level of a File, its solutions and its snapshots. Exactly
+// one of Level and Unloadable is set.
 type Entry struct {
 	Level      *level.Level
 	Unloadable *level.Unloadable // a level that cannot be loaded: kept as its text
 	Solutions  []*Solution
-	Unreadable []*level.Error // solution sections whose moves cannot be read, with file, line and column
-	lines      []string       // the level's text without its solutions, as read or made by Append
+	Snapshots  []*Snapshot
+	Unreadable []*level.Error // sections whose moves cannot be read, with file, line and column
+	lines      []string       // the level's text without its sections, as read or made by Append
 }
 
 // Solution is one solution section.
@@ -64,6 +75,15 @@ type Solution struct {
 	Date   string   // the "Date:" note
 	Notes  []string // the section's other lines, written back as they were
 	Line   int      // the line of its heading in the file read; 0 for one added
+}
+
+// Snapshot is one snapshot section: a game in progress.
+type Snapshot struct {
+	Name  string   // the words after "Snapshot" in its heading, "" for none
+	LURD  string   // the moves played, without blanks
+	Date  string   // the "Date:" note
+	Notes []string // the section's other lines, written back as they were
+	Line  int      // the line of its heading in the file read; 0 for one added
 }
 
 // Score replays s on e's level: its pushes and moves as the board has them
@@ -80,6 +100,58 @@ func (e *Entry) Score(s *Solution) (pushes, moves int, sound, ok bool) {
 		return 0, 0, false, false
 	}
 	return rep.Pushes, rep.Moves, rep.Solved && rep.CaseStep == 0, true
+}
+
+// CheckSnapshot replays s on e's level and returns the moves, or an error
+// naming the file, level and line of its heading when they cannot be
+// resumed there: a step is illegal, the moves do not parse, or the level
+// cannot be loaded. Letter case is not checked: a snapshot's moves are
+// played again as steps, and each step pushes what it meets.
+func (e *Entry) CheckSnapshot(s *Snapshot) ([]level.Move, error) {
+	if e.Level == nil {
+		u := e.Unloadable
+		return nil, &level.Error{File: u.Source, Level: u.Index, Line: s.Line, Msg: "snapshot: the level cannot be loaded: " + u.Err.Msg}
+	}
+	fail := func(msg string) error {
+		return &level.Error{File: e.Level.Source, Level: e.Level.Index, Line: s.Line, Msg: "snapshot: " + msg}
+	}
+	moves, err := level.ParseLURD(s.LURD)
+	if err != nil {
+		var le *level.Error
+		if errors.As(err, &le) {
+			return nil, fail(le.Msg)
+		}
+		return nil, fail(err.Error())
+	}
+	if rep := verify.Replay(e.Level, moves); rep.FailStep > 0 {
+		return nil, fail(fmt.Sprintf("does not replay on its level: %s", rep.Reason))
+	}
+	return moves, nil
+}
+
+// PutSnapshot gives e the snapshot s in place of those of the same name
+// (a game saved again replaces the one it continues). A snapshot without
+// moves, a game at its start, only drops them: a section needs moves.
+func (e *Entry) PutSnapshot(s *Snapshot) {
+	e.DropSnapshot(s.Name)
+	if s.LURD != "" {
+		e.Snapshots = append(e.Snapshots, s)
+	}
+}
+
+// DropSnapshot removes e's snapshots named name; it reports whether there
+// was one.
+func (e *Entry) DropSnapshot(name string) bool {
+	kept := e.Snapshots[:0]
+	for _, o := range e.Snapshots {
+		if o.Name != name {
+			kept = append(kept, o)
+		}
+	}
+	dropped := len(kept) < len(e.Snapshots)
+	clear(e.Snapshots[len(kept):])
+	e.Snapshots = kept
+	return dropped
 }
 
 // New returns an empty file that levels can be appended to.
@@ -152,8 +224,10 @@ func Read(r io.Reader, source string) (*File, error) {
 		end = starts[0]
 	}
 	for i := 0; i < end; i++ {
-		if s := inSection[i]; s != nil {
-			return nil, &level.Error{File: source, Line: s.Line, Msg: "a solution before the first level"}
+		if s := inSection[i]; s != nil && s.snap != nil {
+			return nil, &level.Error{File: source, Line: s.line, Msg: "a snapshot before the first level"}
+		} else if s != nil {
+			return nil, &level.Error{File: source, Line: s.line, Msg: "a solution before the first level"}
 		}
 		if u := unreadable[i]; u != nil {
 			return nil, u
@@ -173,8 +247,10 @@ func Read(r io.Reader, source string) (*File, error) {
 			switch s := inSection[i]; {
 			case s == nil:
 				e.lines = append(e.lines, lines[i])
-			case s.Line == i+1:
-				e.Solutions = append(e.Solutions, s)
+			case s.line == i+1 && s.sol != nil:
+				e.Solutions = append(e.Solutions, s.sol)
+			case s.line == i+1:
+				e.Snapshots = append(e.Snapshots, s.snap)
 			}
 		}
 		e.lines = trimBlank(e.lines)
@@ -218,23 +294,33 @@ func splitLines(text string, n int) []string {
 	return lines
 }
 
-// sections finds the solution sections: for each line that belongs to one,
-// its Solution. A section whose moves cannot be read is left as text, and
-// its error is given at the line of its heading in unreadable.
-func sections(lines []string, source string) (in []*Solution, unreadable map[int]*level.Error) {
-	in = make([]*Solution, len(lines))
+// section is a solution or snapshot section as read.
+type section struct {
+	sol  *Solution // set for a solution section
+	snap *Snapshot // set for a snapshot section
+	line int       // its heading's line
+}
+
+// sections finds the solution and snapshot sections: for each line that
+// belongs to one, its section. A section whose moves cannot be read is
+// left as text, and its error is given at the line of its heading in
+// unreadable.
+func sections(lines []string, source string) (in []*section, unreadable map[int]*level.Error) {
+	in = make([]*section, len(lines))
 	unreadable = map[int]*level.Error{}
 	for i := 0; i < len(lines); i++ {
-		if !isHeading(lines[i]) {
+		kind := headingKind(lines[i])
+		if kind == "" {
 			continue
 		}
-		s := &Solution{Line: i + 1}
 		var lurd strings.Builder
 		var bad *level.Error
+		var solver, date string
+		var notes []string
 		j := i + 1
 		for ; j < len(lines); j++ {
 			t := strings.TrimSpace(lines[j])
-			if t == "" || isHeading(t) || isBoardRow(lines[j]) || j+1 < len(lines) && !isLURD(t) && isBoardRow(lines[j+1]) {
+			if t == "" || headingKind(t) != "" || isBoardRow(lines[j]) || j+1 < len(lines) && !isLURD(t) && isBoardRow(lines[j+1]) {
 				break // a blank line, the next section, or the next level
 			}
 			key, val, isKey := strings.Cut(t, ":")
@@ -243,17 +329,17 @@ func sections(lines []string, source string) (in []*Solution, unreadable map[int
 				break // the level's, as package level reads it
 			}
 			if bad == nil && !isLURD(t) && !isKey && (j == i+1 && (bareHeading(lines[i]) || looksLikeLURD(t)) || lurd.Len() > 0 && looksLikeLURD(t)) {
-				bad = badMoves(source, j+1, lines[j])
+				bad = badMoves(source, kind, j+1, lines[j])
 			}
 			switch {
 			case isLURD(t):
 				lurd.WriteString(strings.Map(dropBlank, t))
-			case isKey && k == "solver":
-				s.Solver = strings.TrimSpace(val)
+			case isKey && k == "solver" && kind == solutionWord:
+				solver = strings.TrimSpace(val)
 			case isKey && k == "date":
-				s.Date = strings.TrimSpace(val)
+				date = strings.TrimSpace(val)
 			default:
-				s.Notes = append(s.Notes, t)
+				notes = append(notes, t)
 			}
 		}
 		if bad != nil {
@@ -264,9 +350,14 @@ func sections(lines []string, source string) (in []*Solution, unreadable map[int
 		if lurd.Len() == 0 {
 			continue // a heading without moves is text
 		}
-		s.LURD = lurd.String()
+		sec := &section{line: i + 1}
+		if kind == solutionWord {
+			sec.sol = &Solution{LURD: lurd.String(), Solver: solver, Date: date, Notes: notes, Line: i + 1}
+		} else {
+			sec.snap = &Snapshot{Name: snapshotName(lines[i]), LURD: lurd.String(), Date: date, Notes: notes, Line: i + 1}
+		}
 		for k := i; k < j; k++ {
-			in[k] = s
+			in[k] = sec
 		}
 		i = j - 1
 	}
@@ -291,8 +382,8 @@ func looksLikeLURD(t string) bool {
 
 // badMoves is the error of a solution section's line n, text, that should
 // hold moves and does not: where its first stray character is.
-func badMoves(source string, n int, text string) *level.Error {
-	e := &level.Error{File: source, Line: n, Msg: fmt.Sprintf("solution section: %q is not moves (LURD) or a \"Key: value\" note", strings.TrimSpace(text))}
+func badMoves(source, kind string, n int, text string) *level.Error {
+	e := &level.Error{File: source, Line: n, Msg: fmt.Sprintf("%s section: %q is not moves (LURD) or a \"Key: value\" note", kind, strings.TrimSpace(text))}
 	if !looksLikeLURD(strings.TrimSpace(text)) {
 		return e
 	}
@@ -300,25 +391,54 @@ func badMoves(source string, n int, text string) *level.Error {
 		var le *level.Error
 		if errors.As(err, &le) && le.Col > 0 {
 			e.Col = le.Col
-			e.Msg = "solution section: " + le.Msg
+			e.Msg = kind + " section: " + le.Msg
 		}
 	}
 	return e
 }
 
 // bareHeading reports whether a heading is only a heading ("Solution",
-// "Solution (8 pushes, 33 moves)", "Solution/Moves", "Solution 33/8"), not
-// a sentence that starts with the word ("Solution hints:"): the line after
-// it must be its moves.
+// "Solution (8 pushes, 33 moves)", "Solution/Moves", "Solution 33/8",
+// "Snapshot: name"), not a sentence that starts with the word ("Solution
+// hints:"): the line after it must be its moves.
 func bareHeading(line string) bool {
 	rest := strings.TrimSpace(strings.TrimSpace(line)[8:])
-	return rest == "" || strings.IndexByte("(/0123456789", rest[0]) >= 0
+	return rest == "" || strings.IndexByte("(/:0123456789", rest[0]) >= 0
 }
 
-// isHeading reports whether a line starts a solution section.
-func isHeading(line string) bool {
+// The words that head a section: both have eight letters.
+const (
+	solutionWord = "solution"
+	snapshotWord = "snapshot"
+)
+
+// headingKind returns the word a line starting a section starts with
+// (solutionWord or snapshotWord), "" for any other line.
+func headingKind(line string) string {
 	t := strings.TrimSpace(line)
-	return len(t) >= 8 && strings.EqualFold(t[:8], "solution") && (len(t) == 8 || !isLetter(t[8]))
+	if len(t) < 8 || len(t) > 8 && isLetter(t[8]) {
+		return ""
+	}
+	for _, w := range []string{solutionWord, snapshotWord} {
+		if strings.EqualFold(t[:8], w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// isHeading reports whether a line starts a section.
+func isHeading(line string) bool { return headingKind(line) != "" }
+
+// snapshotCounts is the counts Bytes writes in a snapshot's heading,
+// before the colon and name; reading, they are not part of the name.
+var snapshotCounts = regexp.MustCompile(`^\s*\(\d+ push(es)?, \d+ moves?\)`)
+
+// snapshotName is the name a snapshot heading gives: its words after
+// "Snapshot", the counts Bytes writes and a colon.
+func snapshotName(heading string) string {
+	rest := snapshotCounts.ReplaceAllString(strings.TrimSpace(heading)[8:], "")
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -459,9 +579,10 @@ func (e *Entry) Add(s *Solution, replace bool) bool {
 	return true
 }
 
-// Bytes returns the file's text: what was read, with every solution
-// section rewritten, and the appended levels. Levels are separated by a
-// blank line, and each solution follows a blank line:
+// Bytes returns the file's text: what was read, with every solution and
+// snapshot section rewritten, and the appended levels. Levels are
+// separated by a blank line, and each section follows a blank line,
+// solutions first:
 //
 //	Solution (8 pushes, 33 moves)
 //	dlUrrrdLullddrUluRuulDrddrruLdlUU
@@ -483,8 +604,37 @@ func (f *File) Bytes() []byte {
 			b.WriteString("\n")
 			e.writeSolution(&b, s)
 		}
+		for _, s := range e.Snapshots {
+			b.WriteString("\n")
+			e.writeSnapshot(&b, s)
+		}
 	}
 	return b.Bytes()
+}
+
+// writeSnapshot writes one snapshot section, headed with its pushes and
+// moves when it replays on the level, and its name after a colon:
+//
+//	Snapshot (1 push, 5 moves): before the corner
+//	dlUrr
+//	Date: 2026-11-26T18:40:00Z
+func (e *Entry) writeSnapshot(b *bytes.Buffer, s *Snapshot) {
+	b.WriteString("Snapshot")
+	if e.Level != nil {
+		if rep, err := verify.Check(e.Level, s.LURD); err == nil && rep.FailStep == 0 {
+			fmt.Fprintf(b, " (%s, %s)", count(rep.Pushes, "push", "pushes"), count(rep.Moves, "move", "moves"))
+		}
+	}
+	if n := oneLine(s.Name); n != "" {
+		b.WriteString(": " + n)
+	}
+	b.WriteString("\n" + s.LURD + "\n")
+	if s.Date != "" {
+		b.WriteString("Date: " + oneLine(s.Date) + "\n")
+	}
+	for _, n := range s.Notes {
+		b.WriteString(oneLine(n) + "\n")
+	}
 }
 
 // writeSolution writes one section, headed with its pushes and moves as a

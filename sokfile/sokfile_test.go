@@ -306,3 +306,175 @@ func TestSolverNote(t *testing.T) {
 		t.Errorf("optimized: %q", got)
 	}
 }
+
+// A snapshot section is read with its name, moves, date and notes, kept
+// apart from the solutions, and written back in one form that reads back
+// the same.
+func TestSnapshotRoundTrip(t *testing.T) {
+	const text = corridor + `
+Solution
+lrR
+
+Snapshot
+l r
+l
+Date: 2026-12-01T10:00:00Z
+
+Snapshot 2
+lR
+Played on a train
+`
+	f := read(t, text)
+	e := f.Entries[0]
+	if len(e.Solutions) != 1 || len(e.Snapshots) != 2 || len(e.Unreadable) != 0 {
+		t.Fatalf("%d solutions, %d snapshots, %v unreadable; want 1, 2, none", len(e.Solutions), len(e.Snapshots), e.Unreadable)
+	}
+	s := e.Snapshots[0]
+	if s.Name != "" || s.LURD != "lrl" || s.Date != "2026-12-01T10:00:00Z" || s.Line != 8 || len(s.Notes) != 0 {
+		t.Errorf("first snapshot %+v", s)
+	}
+	if s := e.Snapshots[1]; s.Name != "2" || s.LURD != "lR" || s.Line != 13 || len(s.Notes) != 1 || s.Notes[0] != "Played on a train" {
+		t.Errorf("second snapshot %+v", s)
+	}
+	out := string(f.Bytes())
+	want := corridor + "\nSolution (1 push, 3 moves)\nlrR\n\nSnapshot (0 pushes, 3 moves)\nlrl\nDate: 2026-12-01T10:00:00Z\n\nSnapshot (0 pushes, 2 moves): 2\nlR\nPlayed on a train\n"
+	if out != want {
+		t.Fatalf("wrote\n%s\nwant\n%s", out, want)
+	}
+	g := read(t, out)
+	if len(g.Entries[0].Snapshots) != 2 || g.Entries[0].Snapshots[1].Name != "2" || g.Entries[0].Snapshots[0].LURD != "lrl" {
+		t.Errorf("read back: %+v", g.Entries[0].Snapshots)
+	}
+	if again := string(g.Bytes()); again != out {
+		t.Errorf("written twice differs:\n%s\nthen\n%s", out, again)
+	}
+	if _, err := level.ParseString(out, "t.sok"); err != nil {
+		t.Errorf("package level does not read the boards: %v", err)
+	}
+}
+
+// PutSnapshot replaces the snapshot of the same name and keeps the others;
+// one without moves only drops. A name reads back as written, even one
+// that looks like the counts of a heading.
+func TestPutSnapshot(t *testing.T) {
+	f := read(t, corridor)
+	e := f.Entries[0]
+	e.PutSnapshot(&Snapshot{LURD: "l"})
+	e.PutSnapshot(&Snapshot{Name: "(1 push, 2 moves)", LURD: "lr"})
+	e.PutSnapshot(&Snapshot{LURD: "ll", Date: "2026-12-01T10:00:00Z"})
+	if len(e.Snapshots) != 2 || e.Snapshots[1].LURD != "ll" || e.Snapshots[0].Name != "(1 push, 2 moves)" {
+		t.Fatalf("snapshots %+v", e.Snapshots)
+	}
+	back := read(t, string(f.Bytes())).Entries[0].Snapshots
+	if len(back) != 2 || back[0].Name != "(1 push, 2 moves)" || back[0].LURD != "lr" || back[1].Name != "" || back[1].Date != "2026-12-01T10:00:00Z" {
+		t.Errorf("read back %+v from\n%s", back, f.Bytes())
+	}
+	e.PutSnapshot(&Snapshot{})
+	if len(e.Snapshots) != 1 || e.Snapshots[0].Name == "" {
+		t.Errorf("an empty unnamed snapshot did not drop the unnamed one: %+v", e.Snapshots)
+	}
+	if e.DropSnapshot("nothing") || !e.DropSnapshot("(1 push, 2 moves)") || len(e.Snapshots) != 0 {
+		t.Errorf("DropSnapshot: %+v", e.Snapshots)
+	}
+}
+
+// CheckSnapshot gives the moves of a snapshot that replays, and for one
+// that does not an error naming the file, level and the line of its
+// heading, with the step that fails.
+func TestCheckSnapshot(t *testing.T) {
+	f := read(t, "; one\n#####\n#@$.#\n#####\n\n"+corridor+"\nSnapshot: stuck\nlR\nRRR\n\nSnapshot\nrrlL\n")
+	e := f.Entries[1]
+	if len(e.Snapshots) != 2 {
+		t.Fatalf("%d snapshots, want 2", len(e.Snapshots))
+	}
+	if _, err := e.CheckSnapshot(e.Snapshots[0]); err == nil || err.Error() != "t.sok:10: level 2: snapshot: does not replay on its level: step 5 (R): push blocked by wall at row 2, column 8" {
+		t.Errorf("a snapshot that pushes into a wall: %v", err)
+	}
+	if moves, err := e.CheckSnapshot(e.Snapshots[1]); err != nil || level.FormatLURD(moves) != "rrlL" {
+		t.Errorf("a snapshot with steps in the wrong letter case: %v, %v (its letter case is not checked)", moves, err)
+	}
+	if _, err := e.CheckSnapshot(&Snapshot{LURD: "lx", Line: 3}); err == nil || !strings.HasPrefix(err.Error(), "t.sok:3: level 2: snapshot: ") {
+		t.Errorf("moves that do not parse: %v", err)
+	}
+	broken := read(t, "#####\n# $.#\n#####\n\nSnapshot\nR\n").Entries[0]
+	if _, err := broken.CheckSnapshot(broken.Snapshots[0]); err == nil || err.Error() != "t.sok:5: level 1: snapshot: the level cannot be loaded: no player" {
+		t.Errorf("a snapshot of a level that cannot be loaded: %v", err)
+	}
+	if _, err := Read(strings.NewReader("Snapshot\nR\n\n"+corridor), "t.sok"); err == nil || err.Error() != "t.sok:1: a snapshot before the first level" {
+		t.Errorf("a snapshot before the first level: %v", err)
+	}
+	g := read(t, corridor+"\nSnapshot\nlr!\n")
+	if len(g.Entries[0].Unreadable) != 1 || g.Entries[0].Unreadable[0].Error() != "t.sok:6:3: level 1: snapshot section: unexpected character '!' in LURD" {
+		t.Errorf("a snapshot whose moves cannot be read: %v", g.Entries[0].Unreadable)
+	}
+	if h := read(t, corridor+"\nSnapshots of the level are welcome\n"); len(h.Entries[0].Snapshots) != 0 {
+		t.Error("a sentence starting with the word is taken for a snapshot")
+	}
+}
+
+// CheckSnapshot agrees with an obvious replay on the grid (walls, boxes,
+// the player) for random walks on a level with several boxes: a walk is
+// resumed exactly when each of its steps is legal, and written as a
+// snapshot it reads back to the same moves.
+func TestCheckSnapshotDifferential(t *testing.T) {
+	const board = "#######\n#     #\n# $$. #\n#@ .  #\n#######\n"
+	f := read(t, board)
+	e := f.Entries[0]
+	legal := func(lurd string) bool {
+		rows := strings.Split(strings.TrimSuffix(board, "\n"), "\n")
+		grid := make([][]byte, len(rows))
+		px, py := 0, 0
+		for y, r := range rows {
+			grid[y] = []byte(r)
+			if x := strings.IndexByte(r, '@'); x >= 0 {
+				px, py = x, y
+				grid[y][x] = ' '
+			}
+		}
+		free := func(c byte) bool { return c == ' ' || c == '.' }
+		for _, c := range strings.ToLower(lurd) {
+			dx, dy := map[rune]int{'l': -1, 'r': 1}[c], map[rune]int{'u': -1, 'd': 1}[c]
+			nx, ny := px+dx, py+dy
+			switch t := grid[ny][nx]; {
+			case t == '#':
+				return false
+			case t == '$' || t == '*':
+				if !free(grid[ny+dy][nx+dx]) {
+					return false
+				}
+				grid[ny+dy][nx+dx] = map[bool]byte{true: '*', false: '$'}[grid[ny+dy][nx+dx] == '.']
+				grid[ny][nx] = map[bool]byte{true: '.', false: ' '}[t == '*']
+			}
+			px, py = nx, ny
+		}
+		return true
+	}
+	seed := uint32(1)
+	next := func(n int) int { seed = seed*1664525 + 1013904223; return int(seed>>16) % n }
+	legalSeen, illegalSeen := 0, 0
+	for range 2000 {
+		var b strings.Builder
+		for range 1 + next(12) {
+			b.WriteByte("udlr"[next(4)])
+		}
+		lurd := b.String()
+		_, err := e.CheckSnapshot(&Snapshot{LURD: lurd})
+		if want := legal(lurd); (err == nil) != want {
+			t.Fatalf("%s: CheckSnapshot %v, the obvious replay says legal %v", lurd, err, want)
+		} else if want {
+			legalSeen++
+		} else {
+			illegalSeen++
+		}
+		if err == nil {
+			e.Snapshots = nil
+			e.PutSnapshot(&Snapshot{LURD: lurd})
+			if back := read(t, string(f.Bytes())).Entries[0].Snapshots; len(back) != 1 || back[0].LURD != lurd {
+				t.Fatalf("%s read back as %+v", lurd, back)
+			}
+		}
+	}
+	if legalSeen < 100 || illegalSeen < 100 {
+		t.Errorf("%d legal and %d illegal walks: too few of one to compare", legalSeen, illegalSeen)
+	}
+}
