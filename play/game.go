@@ -46,6 +46,13 @@ type Game struct {
 	// in the order found: the steps played whenever they solved the level,
 	// unless they were a replay played as loaded.
 	solutions []string
+	// saved is the game in progress the level came with (a .sok file's
+	// snapshot), which the c key resumes; savedName names it.
+	saved     []level.Move
+	savedName string
+	// changes counts the steps played and taken back, so that the model
+	// knows when there is progress to save.
+	changes int
 }
 
 // Stored is a solution the level came with: its moves and what to call
@@ -169,6 +176,7 @@ func (g *Game) step(d level.Dir) bool {
 	}
 	g.history = append(g.history, step{d, push})
 	g.touched = true
+	g.changes++
 	return true
 }
 
@@ -179,6 +187,7 @@ func (g *Game) Undo() bool {
 	}
 	s := g.history[len(g.history)-1]
 	g.history = g.history[:len(g.history)-1]
+	g.changes++
 	if s.push {
 		g.pos.Undo(sokoban.Push{Box: g.pos.Player(), Dir: s.dir})
 	} else {
@@ -203,6 +212,29 @@ func (g *Game) Redo() bool {
 	g.keepSolution()
 	return true
 }
+
+// resume plays the saved game from the start, as the player's own steps
+// (a solution they reach is theirs), dropping the steps ahead; it returns
+// how many of its steps were legal.
+func (g *Game) resume() int {
+	g.Restart()
+	g.future, g.replay, g.onReplay = nil, 0, false
+	for i, mv := range g.saved {
+		if !g.step(mv.Dir) {
+			return i
+		}
+	}
+	g.keepSolution()
+	return len(g.saved)
+}
+
+// Own reports whether the steps played are the player's: played by hand,
+// redone or resumed, and not a replay still as it was loaded. Only those
+// are a game in progress worth saving.
+func (g *Game) Own() bool { return !g.onReplay || g.replay == 0 }
+
+// Touched reports whether a step was played on the level this session.
+func (g *Game) Touched() bool { return g.touched }
 
 // Restart goes back to the start; the steps taken back can be redone.
 func (g *Game) Restart() {

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"soko/internal/english"
 	"soko/level"
 )
 
@@ -36,12 +37,28 @@ type Model struct {
 	note    string  // a message for the line under the status
 
 	width, height int // the window, 0 until the program reports it
+
+	// save, when set, writes the session's progress (SetCheckpoint);
+	// saved is what it last saw.
+	save  func() error
+	saved checkpoint
+	now   func() time.Time
 }
+
+// checkpoint is the progress of a session when it was last saved.
+type checkpoint struct {
+	changes, solutions, cur int
+	at                      time.Time
+}
+
+// CheckpointEvery is how often a session's moves are saved while it is
+// played (SetCheckpoint), at most: an interrupted session loses no more.
+const CheckpointEvery = 30 * time.Second
 
 // New returns a model at the start of the first of ls, which must name at
 // least one level.
 func New(ls []*level.Level) *Model {
-	m := &Model{speed: 8}
+	m := &Model{speed: 8, now: time.Now}
 	for _, l := range ls {
 		m.games = append(m.games, newGame(l))
 	}
@@ -82,6 +99,85 @@ func (m *Model) Replay(moves []level.Move) {
 func (m *Model) SetStored(i int, stored []Stored) {
 	m.games[i].stored = stored
 	m.games[i].nextStored = 0
+}
+
+// SetSaved gives level i (0-based) the game in progress it came with,
+// named name ("" for none), which the c key resumes.
+func (m *Model) SetSaved(i int, name string, moves []level.Move) {
+	m.games[i].saved, m.games[i].savedName = moves, name
+	if i == m.cur {
+		m.note = m.savedNote()
+	}
+}
+
+// savedNote offers the shown level's saved game, when it has one and
+// nothing was played on it yet.
+func (m *Model) savedNote() string {
+	g := m.Game()
+	if len(g.saved) == 0 || g.Moves() > 0 {
+		return ""
+	}
+	return fmt.Sprintf("this level has a saved game%s (%s): c resumes it", savedName(g.savedName), english.Count(len(g.saved), "move", "moves"))
+}
+
+func savedName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" %q", name)
+}
+
+// resume puts the shown level at its saved game, saying so.
+func (m *Model) resume() {
+	g := m.Game()
+	if len(g.saved) == 0 {
+		m.note = "this level came with no saved game"
+		return
+	}
+	if n := g.resume(); n < len(g.saved) {
+		m.note = fmt.Sprintf("saved game%s: step %d is illegal here; resumed after %s", savedName(g.savedName), n+1, english.Count(n, "move", "moves"))
+		return
+	}
+	m.note = fmt.Sprintf("saved game%s resumed: %s", savedName(g.savedName), english.Count(len(g.saved), "move", "moves"))
+}
+
+// SetCheckpoint sets save, which writes the session's progress while it
+// is played: when a level is newly solved, when the level shown changes,
+// and otherwise at most every CheckpointEvery, each time only when a step
+// was played or taken back since. It runs in Update, between two frames;
+// an error it returns is shown under the status.
+func (m *Model) SetCheckpoint(save func() error) {
+	m.save = save
+	m.saved = m.progress()
+}
+
+// progress is the session's progress now.
+func (m *Model) progress() checkpoint {
+	p := checkpoint{cur: m.cur, at: m.now()}
+	for _, g := range m.games {
+		p.changes += g.changes
+		p.solutions += len(g.solutions)
+	}
+	return p
+}
+
+// checkpoint saves the session's progress when it is time (SetCheckpoint).
+func (m *Model) checkpoint() {
+	if m.save == nil {
+		return
+	}
+	p := m.progress()
+	if p.changes == m.saved.changes {
+		m.saved.cur = p.cur // nothing new: moving between levels is no progress
+		return
+	}
+	if p.solutions == m.saved.solutions && p.cur == m.saved.cur && p.at.Sub(m.saved.at) < CheckpointEvery {
+		return
+	}
+	m.saved = p
+	if err := m.save(); err != nil {
+		m.note = "not saved: " + err.Error()
+	}
 }
 
 // Games returns every game, in the order of the levels given to New.
@@ -140,8 +236,15 @@ func (m *Model) Init() tea.Cmd {
 	return nil
 }
 
-// Update handles keys, the window's size and replay ticks.
+// Update handles keys, the window's size and replay ticks, and saves the
+// progress when it is time (SetCheckpoint).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	m.checkpoint()
+	return model, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if msg.gen != m.gen || !m.playing {
@@ -198,6 +301,7 @@ func (m *Model) show(i int) {
 		m.playing = false
 		m.gen++
 		m.cur = j
+		m.note = m.savedNote()
 	}
 }
 
@@ -245,6 +349,9 @@ func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 	case "v":
 		pause()
 		return m, m.replayStored()
+	case "c":
+		pause()
+		m.resume()
 	case "+", "=":
 		if m.speed < maxKeySpeed {
 			m.speed = min(m.speed*1.5, maxKeySpeed)

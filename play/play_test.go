@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -456,5 +457,98 @@ func TestStoredSolutions(t *testing.T) {
 	send(m, "n")
 	if strings.Contains(flat(view(m)), "v replay a stored solution") {
 		t.Fatal("the next level, with none, offers stored solutions")
+	}
+}
+
+// TestSavedGame: a level that came with a saved game offers it, c resumes
+// it as the player's own steps (a solution reached from it is theirs), and
+// a saved game that stops being legal is resumed up to its illegal step.
+func TestSavedGame(t *testing.T) {
+	m := New(parse(t, microban1+"\n"+microban2))
+	send(m, "c")
+	if !strings.Contains(flat(view(m)), "this level came with no saved game") || strings.Contains(flat(view(m)), "c resume") {
+		t.Fatalf("c without a saved game:\n%s", view(m))
+	}
+	part, err := level.ParseLURD(solution1[:30])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetSaved(0, "train", part)
+	if v := flat(view(m)); !strings.Contains(v, `this level has a saved game "train" (30 moves): c resumes it`) || !strings.Contains(v, "c resume the saved game (30 moves)") {
+		t.Fatalf("the saved game is not offered:\n%s", view(m))
+	}
+	send(m, "down", "c")
+	if g := m.Game(); g.LURD() != solution1[:30] || !g.Own() || !strings.Contains(flat(view(m)), `saved game "train" resumed: 30 moves`) {
+		t.Fatalf("c: %q, own %v\n%s", g.LURD(), g.Own(), view(m))
+	}
+	send(m, "y")
+	if m.Game().Moves() != 30 {
+		t.Fatal("the steps ahead were not dropped on resuming")
+	}
+	send(m, "left", "up", "up") // the last steps of solution1, "lUU", by hand
+	if g := m.Game(); !g.Solved() || len(g.Solutions()) != 1 || g.Solutions()[0] != solution1 {
+		t.Fatalf("the solution reached from the saved game is not the player's: %q", g.Solutions())
+	}
+	send(m, "n")
+	bad, err := level.ParseLURD("rdddd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetSaved(1, "", bad)
+	send(m, "c")
+	if v := flat(view(m)); m.Game().LURD() != "rddd" || !strings.Contains(v, "saved game: step 5 is illegal here; resumed after 4 moves") {
+		t.Fatalf("an illegal saved game: %q\n%s", m.Game().LURD(), view(m))
+	}
+	send(m, "p")
+	if strings.Contains(flat(view(m)), "this level has a saved game") {
+		t.Error("a level played on still offers its saved game on returning")
+	}
+}
+
+// TestCheckpoint: with a checkpoint set, the session is saved when a level
+// is newly solved, when the level shown changes with progress unsaved, and
+// after a step once CheckpointEvery has passed; not for every step, and
+// never without progress.
+func TestCheckpoint(t *testing.T) {
+	m := New(parse(t, microban1+"\n"+microban2))
+	clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return clock }
+	saves := 0
+	m.SetCheckpoint(func() error { saves++; return nil })
+	keys := map[byte]string{'u': "up", 'd': "down", 'l': "left", 'r': "right"}
+	for _, c := range strings.ToLower(solution1[:10]) {
+		send(m, keys[byte(c)])
+	}
+	if saves != 0 {
+		t.Fatalf("%d saves after 10 steps within %s", saves, CheckpointEvery)
+	}
+	clock = clock.Add(CheckpointEvery)
+	send(m, "n")
+	send(m, "p")
+	if saves != 1 {
+		t.Fatalf("%d saves after changing levels twice with progress once, want 1", saves)
+	}
+	send(m, "down")
+	clock = clock.Add(CheckpointEvery - time.Second)
+	send(m, "up")
+	if saves != 1 {
+		t.Fatalf("%d saves before %s passed, want 1", saves, CheckpointEvery)
+	}
+	clock = clock.Add(time.Second)
+	send(m, "z")
+	if saves != 2 {
+		t.Fatalf("%d saves after %s, want 2", saves, CheckpointEvery)
+	}
+	send(m, "r")
+	for _, c := range strings.ToLower(solution1) {
+		send(m, keys[byte(c)])
+	}
+	if saves != 3 || !m.Game().Solved() {
+		t.Fatalf("%d saves once solved, want 3", saves)
+	}
+	m.SetCheckpoint(func() error { return fmt.Errorf("disk full") })
+	send(m, "r", "n")
+	if !strings.Contains(flat(view(m)), "not saved: disk full") {
+		t.Fatalf("the save's error is not shown:\n%s", view(m))
 	}
 }

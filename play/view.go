@@ -103,6 +103,9 @@ func (m *Model) help() []string {
 	if n := len(m.Game().stored); n > 0 {
 		h = append(h, fmt.Sprintf("v replay a stored solution (%d)", n))
 	}
+	if n := len(m.Game().saved); n > 0 {
+		h = append(h, fmt.Sprintf("c resume the saved game (%s)", english.Count(n, "move", "moves")))
+	}
 	if len(m.games) > 1 {
 		h = append(h, "n/pgdn next level", "p/pgup previous")
 	}
