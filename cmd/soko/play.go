@@ -29,11 +29,16 @@ U/Z/Backspace undo, Y redo, R restart, N/PgDn and P/PgUp go to the next and
 previous level (each keeps its position), Q quits and prints, for each level
 where a step was played, whether it is solved and the moves in LURD. A box
 on a goal is drawn ** (a box elsewhere []). --out FILE.sok saves the
-session's solutions there at the end, as soko solve --out does, with
-"Solver: soko play".
+session there, merged as soko solve --out does: the solutions found, with
+"Solver: soko play", and each level left unsolved as a Snapshot section
+(its moves so far). It is written as the session goes: when a level is
+solved, when the level shown changes, at most every 30 s while playing,
+and at the end, after Q or a signal.
 
-A level read from a .sok file (soko solve --out writes one) comes with the
-solutions stored there: V replays the best, V again the next. With
+A level read from a .sok file (soko solve --out writes one), or found in
+the --out file, comes with the solutions and the saved game stored there:
+V replays the best solution, V again the next; C resumes the saved game
+(a Snapshot section: the unnamed one, else the last named). With
 --replay it animates a solution of one level (a file, - for standard input,
 or inline LURD, as for soko verify, whose rule on letter case it follows:
 a step in the wrong case is refused unless --lenient-case), or, given a
@@ -51,7 +56,7 @@ func playFlags() (*flag.FlagSet, *playConfig) {
 	c := &playConfig{}
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.StringVar(&c.replay, "replay", "", "animate `SOLUTION`: a file, - for stdin, inline LURD, or a .sok file's solutions")
-	fs.StringVar(&c.out, "out", "", "save the session's solutions to `FILE.sok` at the end (merged, as by soko solve --out)")
+	fs.StringVar(&c.out, "out", "", "save the session's solutions and games in progress to `FILE.sok` as it goes (merged, as by soko solve --out)")
 	fs.Float64Var(&c.speed, "speed", 8, "replay speed in `STEPS` per second")
 	lenientCaseFlag(fs, &c.lenient)
 	return fs, c
@@ -104,16 +109,22 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 		defer out.Close()
 		keys = in
 	}
-	m, err := playModel(ctx, c, pos, stdin, stderr)
-	if err != nil {
-		return err
-	}
 	var out *sokOut
 	if c.out != "" {
+		var err error
 		if out, err = openPlayOut(ctx, c, pos, stdin); err != nil {
 			return err
 		}
 		defer out.close()
+	}
+	m, err := playModel(ctx, c, pos, out, stdin, stderr)
+	if err != nil {
+		return err
+	}
+	var saver *playCheckpoint
+	if out != nil { // the progress is saved as the session goes, quietly
+		saver = &playCheckpoint{o: out, m: m}
+		m.SetCheckpoint(func() error { return saver.save(ctx, io.Discard) })
 	}
 	// A signal (SIGINT, SIGTERM, SIGHUP: see process) ends the context; the
 	// program then quits as the q key does, drawing its last frame and
@@ -134,8 +145,8 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 				english.Count(g.Moves(), "move", "moves"), english.Count(g.Pushes(), "push", "pushes"), g.LURD())
 		}
 	}
-	if out != nil { // the solutions found are saved, also after an interrupt
-		if err := savePlayed(ctx, out, m, stderr); err != nil {
+	if saver != nil { // and at the end, also after an interrupt
+		if err := savePlayed(ctx, saver, stderr); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"soko/internal/ctxio"
+	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
 	"soko/play"
@@ -17,15 +18,18 @@ import (
 )
 
 // This file is what soko play does with .sok files: the solutions a level
-// comes with (offered on the V key), --replay FILE.sok, and --out FILE.sok.
+// comes with (offered on the V key), its saved game (a snapshot section,
+// resumed on the C key), --replay FILE.sok, and --out FILE.sok, written as
+// the session goes.
 
 // playSolver is the "Solver:" of the solutions soko play --out saves.
 const playSolver = "soko play"
 
 // playModel reads soko play's levels and solutions into the player: the
 // levels of pos (the file of --replay FILE.sok when pos is empty), each
-// with the solutions a .sok file stores for it, and the replay asked for.
-func playModel(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, stderr io.Writer) (*play.Model, error) {
+// with the solutions and the saved game .sok files store for it (out, the
+// --out file when there is one, first), and the replay asked for.
+func playModel(ctx context.Context, c *playConfig, pos []string, out *sokOut, stdin io.Reader, stderr io.Writer) (*play.Model, error) {
 	var replaySok *sokfile.File
 	var replayLURD string
 	if c.replay != "" {
@@ -46,9 +50,17 @@ func playModel(ctx context.Context, c *playConfig, pos []string, stdin io.Reader
 	}
 	m := play.New(lvls)
 	m.SetSpeed(c.speed)
-	stored := storedSolutions(ctx, lvls, replaySok)
-	for i, s := range stored {
-		m.SetStored(i, s)
+	var outFile *sokfile.File
+	if out != nil {
+		outFile = out.read
+	}
+	var stored [][]play.Stored
+	for i, entries := range levelEntries(ctx, lvls, outFile, replaySok) {
+		stored = append(stored, storedOf(entries))
+		m.SetStored(i, stored[i])
+		if name, moves, ok := savedGame(entries, stderr); ok {
+			m.SetSaved(i, name, moves)
+		}
 	}
 	switch {
 	case replaySok != nil:
@@ -108,13 +120,19 @@ func hasSolutions(f *sokfile.File) bool {
 	return slices.ContainsFunc(f.Entries, func(e *sokfile.Entry) bool { return len(e.Solutions) > 0 })
 }
 
-// storedSolutions returns, for each of lvls, the sound solutions stored
-// for it (sokfile.Entry.Score: they solve it, each step in its right
-// case), best first in pushes, then moves: those of the file it was read
-// from, when that file has solution sections, and those of extra (the
-// --replay FILE.sok) for its board. A file that cannot be read again as a
-// .sok adds none.
-func storedSolutions(ctx context.Context, lvls []*level.Level, extra *sokfile.File) [][]play.Stored {
+// hasSections reports whether a .sok file holds a solution or snapshot
+// section.
+func hasSections(f *sokfile.File) bool {
+	return slices.ContainsFunc(f.Entries, func(e *sokfile.Entry) bool { return len(e.Solutions)+len(e.Snapshots) > 0 })
+}
+
+// levelEntries returns, for each of lvls, the .sok entries that store
+// sections for it: its entry in out (the --out file) for its board, its
+// entry in the file it was read from, when that file has solution or
+// snapshot sections, and its entry in extra (the --replay FILE.sok) for
+// its board, each once. A file that cannot be read again as a .sok adds
+// none.
+func levelEntries(ctx context.Context, lvls []*level.Level, out, extra *sokfile.File) [][]*sokfile.Entry {
 	files := map[string]*sokfile.File{}
 	fileOf := func(source string) *sokfile.File {
 		f, seen := files[source]
@@ -126,7 +144,7 @@ func storedSolutions(ctx context.Context, lvls []*level.Level, extra *sokfile.Fi
 			if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
 				if fh, err := ctxio.Open(ctx, source); err == nil {
 					defer fh.Close()
-					if f, err = sokfile.Read(fh, source); err == nil && hasSolutions(f) {
+					if f, err = sokfile.Read(fh, source); err == nil && hasSections(f) {
 						files[source] = f
 					}
 				}
@@ -134,22 +152,57 @@ func storedSolutions(ctx context.Context, lvls []*level.Level, extra *sokfile.Fi
 		}
 		return files[source]
 	}
-	out := make([][]play.Stored, len(lvls))
+	all := make([][]*sokfile.Entry, len(lvls))
 	for i, l := range lvls {
 		var entries []*sokfile.Entry
-		if f := fileOf(l.Source); f != nil && l.Index >= 1 && l.Index <= len(f.Entries) {
-			if e := f.Entries[l.Index-1]; e.Level != nil && slices.Equal(e.Level.Rows, l.Rows) {
-				entries = append(entries, e)
+		matching := func(f *sokfile.File) {
+			if f == nil {
+				return
 			}
-		}
-		if extra != nil {
-			if ms := extra.Matches(l); len(ms) > 0 && !slices.Contains(entries, ms[0]) {
+			if ms := f.Matches(l); len(ms) > 0 && !slices.Contains(entries, ms[0]) {
 				entries = append(entries, ms[0])
 			}
 		}
-		out[i] = storedOf(entries)
+		matching(out)
+		if f := fileOf(l.Source); f != nil && l.Index >= 1 && l.Index <= len(f.Entries) {
+			if e := f.Entries[l.Index-1]; e.Level != nil && slices.Equal(e.Level.Rows, l.Rows) && !slices.Contains(entries, e) {
+				entries = append(entries, e)
+			}
+		}
+		matching(extra)
+		all[i] = entries
 	}
-	return out
+	return all
+}
+
+// savedGame picks the saved game offered for a level from its entries:
+// the first unnamed snapshot (the one soko play and the page write), else
+// the last named one, of the first entry that has any. One that does not
+// replay on the level is said on stderr, with its file, level and line,
+// and passed over.
+func savedGame(entries []*sokfile.Entry, stderr io.Writer) (string, []level.Move, bool) {
+	for _, e := range entries {
+		var order []*sokfile.Snapshot // the unnamed first, then the named, last first
+		for _, s := range e.Snapshots {
+			if s.Name == "" {
+				order = append(order, s)
+			}
+		}
+		for i := len(e.Snapshots) - 1; i >= 0; i-- {
+			if e.Snapshots[i].Name != "" {
+				order = append(order, e.Snapshots[i])
+			}
+		}
+		for _, s := range order {
+			moves, err := e.CheckSnapshot(s)
+			if err != nil {
+				fmt.Fprintf(stderr, "soko: play: %v; not offered\n", err)
+				continue
+			}
+			return s.Name, moves, true
+		}
+	}
+	return "", nil, false
 }
 
 // storedOf is the sound solutions of entries, best first, each LURD once.
@@ -207,18 +260,80 @@ func openPlayOut(ctx context.Context, c *playConfig, pos []string, stdin io.Read
 	return openSokOut(ctx, "play", "--out", c.out)
 }
 
-// savePlayed puts the session's solutions in --out and writes it: each
-// solution the player found (play.Game.Solutions), under its level. A
-// session that found none leaves the file as it was, and says so.
-func savePlayed(ctx context.Context, o *sokOut, m *play.Model, stderr io.Writer) error {
+// playedAdds makes the session's progress what o adds to its file: each
+// solution the player found (play.Game.Solutions), under its level, and
+// for each level played on by the player (not only a replay watched), the
+// game in progress as its unnamed snapshot, or, when the level stands
+// solved or at its start, none.
+func playedAdds(o *sokOut, m *play.Model) {
+	o.adds = o.adds[:0]
 	for _, g := range m.Games() {
 		for _, lurd := range g.Solutions() {
 			o.add(levels.Entry{Level: g.Level()}, lurd, playSolver)
 		}
+		if g.Touched() && g.Own() {
+			snap := &sokfile.Snapshot{Date: sokDate()}
+			if !g.Solved() {
+				snap.LURD = g.LURD()
+			}
+			o.addSnapshot(g.Level(), snap)
+		}
 	}
-	if len(o.adds) == 0 {
-		fmt.Fprintf(stderr, "play: no level solved this session: %s left as it was\n", o.path)
+}
+
+// playCheckpoint saves the session's progress to --out as it goes
+// (play.Model.SetCheckpoint) and at its end. added counts the solutions
+// new or better over the session, and snapped the levels given a
+// snapshot, whose snapshot a game solved or restarted must drop.
+type playCheckpoint struct {
+	o       *sokOut
+	m       *play.Model
+	added   int
+	snapped map[*level.Level]bool
+}
+
+// save merges the progress into the file, unless there is none: only
+// games at their start on levels that have no snapshot to drop.
+func (c *playCheckpoint) save(ctx context.Context, stderr io.Writer) error {
+	playedAdds(c.o, c.m)
+	if c.snapped == nil {
+		c.snapped = map[*level.Level]bool{}
+	}
+	if !slices.ContainsFunc(c.o.adds, func(a sokAdd) bool {
+		return a.snap == nil || a.snap.LURD != "" || c.snapped[a.level] || slices.ContainsFunc(c.o.read.Matches(a.level), func(e *sokfile.Entry) bool { return len(e.Snapshots) > 0 })
+	}) {
 		return nil
 	}
-	return o.write(ctx, stderr)
+	if err := c.o.save(ctx, stderr); err != nil {
+		return err
+	}
+	c.added += c.o.added
+	for _, a := range c.o.adds {
+		if a.snap != nil && a.snap.LURD != "" {
+			c.snapped[a.level] = true
+		}
+	}
+	return nil
+}
+
+// savePlayed writes the session's progress to --out at its end (also
+// after an interrupt) and says what the file holds of it. A session that
+// neither solved a level nor left a game in progress leaves the file as
+// it was, and says so.
+func savePlayed(ctx context.Context, c *playCheckpoint, stderr io.Writer) error {
+	o := c.o
+	if err := c.save(ctx, stderr); err != nil {
+		return err
+	}
+	if c.added == 0 && o.games == 0 && len(c.snapped) == 0 {
+		fmt.Fprintf(stderr, "play: no level solved or left in progress this session: %s left as it was\n", o.path)
+		return nil
+	}
+	games := ""
+	if o.games > 0 {
+		games = ", " + english.Count(o.games, "game in progress", "games in progress")
+	}
+	fmt.Fprintf(stderr, "play: %s, %s new or better%s, in %s\n", english.Count(o.levels, "level", "levels"),
+		english.Count(c.added, "solution", "solutions"), games, o.path)
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"soko/level"
+	"soko/play"
 )
 
 // solvedSok writes a .sok file of microban:1-2 with astar's solutions, as
@@ -42,7 +43,7 @@ func TestPlaySokSolutions(t *testing.T) {
 	ctx := context.Background()
 	path := solvedSok(t)
 
-	m, err := playModel(ctx, &playConfig{replay: path, speed: 8}, nil, nil, io.Discard)
+	m, err := playModel(ctx, &playConfig{replay: path, speed: 8}, nil, nil, nil, io.Discard)
 	if err != nil {
 		t.Fatalf("play --replay FILE.sok: %v", err)
 	}
@@ -53,7 +54,7 @@ func TestPlaySokSolutions(t *testing.T) {
 		t.Errorf("--replay FILE.sok does not play the stored solution: %s", s)
 	}
 
-	m, err = playModel(ctx, &playConfig{speed: 8}, []string{path + ":2"}, nil, io.Discard)
+	m, err = playModel(ctx, &playConfig{speed: 8}, []string{path + ":2"}, nil, nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestPlaySokSolutions(t *testing.T) {
 		t.Errorf("play FILE.sok:2 does not offer its solution: %s", s)
 	}
 
-	m, err = playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:2"}, nil, io.Discard)
+	m, err = playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:2"}, nil, nil, io.Discard)
 	if err != nil || len(m.Games()[0].Stored()) != 1 || m.Games()[0].Stored()[0].Name != "3 pushes, 16 moves, soko astar, optimized for pushes" {
 		t.Fatalf("play microban:2 --replay FILE.sok: %v", err)
 	}
@@ -75,20 +76,20 @@ func TestPlaySokSolutions(t *testing.T) {
 	if err := os.WriteFile(txt, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err = playModel(ctx, &playConfig{replay: txt, speed: 8}, []string{"microban:1"}, nil, io.Discard)
+	m, err = playModel(ctx, &playConfig{replay: txt, speed: 8}, []string{"microban:1"}, nil, nil, io.Discard)
 	if err != nil || len(m.Games()[0].Stored()) != 1 {
 		t.Fatalf("play microban:1 --replay FILE.txt holding a .sok: %v", err)
 	}
 
-	if _, err := playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:3"}, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "holds no solution of microban:3") {
+	if _, err := playModel(ctx, &playConfig{replay: path, speed: 8}, []string{"microban:3"}, nil, nil, io.Discard); err == nil || !strings.Contains(err.Error(), "holds no solution of microban:3") {
 		t.Errorf("a level the file has no solution of: %v", err)
 	}
 
-	m, err = playModel(ctx, &playConfig{replay: "dlUrrrdLullddrUluRuulDrddrruLdlUU", speed: 8}, []string{"microban:1"}, nil, io.Discard)
+	m, err = playModel(ctx, &playConfig{replay: "dlUrrrdLullddrUluRuulDrddrruLdlUU", speed: 8}, []string{"microban:1"}, nil, nil, io.Discard)
 	if err != nil || !strings.Contains(screen(m), "replay playing: 0 of 33 steps") {
 		t.Errorf("inline LURD: %v", err)
 	}
-	if _, err := playModel(ctx, &playConfig{speed: 8}, nil, nil, io.Discard); err == nil || err.Error() != "play: no levels given" {
+	if _, err := playModel(ctx, &playConfig{speed: 8}, nil, nil, nil, io.Discard); err == nil || err.Error() != "play: no levels given" {
 		t.Errorf("no levels: %v", err)
 	}
 }
@@ -100,16 +101,17 @@ func TestPlayOut(t *testing.T) {
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "mine.sok")
 	c := &playConfig{speed: 8, out: out}
-	m, err := playModel(ctx, c, []string{"microban:1-2"}, nil, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
 	o, err := openPlayOut(ctx, c, []string{"microban:1-2"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, err := playModel(ctx, c, []string{"microban:1-2"}, o, nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saver := &playCheckpoint{o: o, m: m}
 	var errOut strings.Builder
-	if err := savePlayed(ctx, o, m, &errOut); err != nil || !strings.Contains(errOut.String(), "no level solved") {
+	if err := savePlayed(ctx, saver, &errOut); err != nil || !strings.Contains(errOut.String(), "no level solved") {
 		t.Fatalf("nothing solved: %v %s", err, errOut.String())
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -125,7 +127,7 @@ func TestPlayOut(t *testing.T) {
 			t.Fatal("an illegal step")
 		}
 	}
-	if err := savePlayed(ctx, o, m, &errOut); err != nil {
+	if err := savePlayed(ctx, saver, &errOut); err != nil {
 		t.Fatal(err)
 	}
 	o.close()
@@ -189,5 +191,113 @@ func TestPlayOutTmux(t *testing.T) {
 	b, err := os.ReadFile(out)
 	if err != nil || !strings.Contains(string(b), "Title: Microban 2\n\nSolution (3 pushes, 16 moves)\nrddLruulDuullddR\nSolver: soko play\n") {
 		t.Fatalf("--out: %v\n%s", err, b)
+	}
+}
+
+// press sends keys to the player as the terminal does: vi letters for
+// LURD steps (in either case), other letters as themselves.
+func press(m *play.Model, keys string) {
+	vi := map[rune]string{'u': "k", 'd': "j", 'l': "h", 'r': "l"}
+	for _, c := range strings.ToLower(keys) {
+		k := string(c)
+		if v, ok := vi[c]; ok {
+			k = v
+		}
+		m.Update(tea.KeyPressMsg{Code: rune(k[0]), Text: k})
+	}
+}
+
+// TestPlaySnapshot checks soko play's games in progress: --out saves the
+// session as it goes (a level solved is in the file before the session
+// ends), a level left unsolved as a Snapshot section; the next session
+// with the same --out, or soko play of that file, offers it on the c key
+// and resumes it; solving it drops the snapshot. A snapshot that does not
+// replay is said with its file, level and line, and not offered.
+func TestPlaySnapshot(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "mine.sok")
+	session := func(pos ...string) (*play.Model, *playCheckpoint, string) {
+		t.Helper()
+		c := &playConfig{speed: 8, out: out}
+		o, err := openPlayOut(ctx, c, pos, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { o.close() })
+		var errOut strings.Builder
+		m, err := playModel(ctx, c, pos, o, nil, &errOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saver := &playCheckpoint{o: o, m: m}
+		m.SetCheckpoint(func() error { return saver.save(ctx, io.Discard) })
+		return m, saver, errOut.String()
+	}
+	file := func() string {
+		t.Helper()
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	m, saver, _ := session("microban:1-2")
+	press(m, "dlUrrr") // Microban 1, part of the way
+	press(m, "n")      // a change of level saves
+	if text := file(); !strings.Contains(text, "Title: Microban 1\n\nSnapshot (1 push, 6 moves)\ndlUrrr\nDate: ") {
+		t.Fatalf("the game in progress is not saved on changing levels:\n%s", text)
+	}
+	press(m, "rddLruulDuullddR") // Microban 2, solved
+	if text := file(); !strings.Contains(text, "Title: Microban 2\n\nSolution (3 pushes, 16 moves)\nrddLruulDuullddR\nSolver: soko play\n") {
+		t.Fatalf("the level solved is not saved at once:\n%s", text)
+	}
+	var errOut strings.Builder
+	if err := savePlayed(ctx, saver, &errOut); err != nil || !strings.Contains(errOut.String(), "play: 2 levels, 1 solution new or better, 1 game in progress, in ") {
+		t.Fatalf("end of the session: %v %s", err, errOut.String())
+	}
+	saver.o.close()
+
+	m, saver, _ = session("microban:1")
+	if s := screen(m); !strings.Contains(s, "this level has a saved game (6 moves): c resumes it") || !strings.Contains(s, "c resume the saved game (6 moves)") {
+		t.Fatalf("the saved game is not offered: %s", s)
+	}
+	press(m, "c")
+	if g := m.Games()[0]; g.LURD() != "dlUrrr" || g.Pushes() != 1 {
+		t.Fatalf("c resumed %q", g.LURD())
+	}
+	press(m, "dLullddrUluRuulDrddrruLdlUU")
+	if !m.Games()[0].Solved() {
+		t.Fatal("not solved")
+	}
+	if err := savePlayed(ctx, saver, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	saver.o.close()
+	text := file()
+	if strings.Contains(text, "Snapshot") || !strings.Contains(text, "Solution (8 pushes, 33 moves)\ndlUrrrdLullddrUluRuulDrddrruLdlUU\nSolver: soko play\n") {
+		t.Fatalf("solving the saved game did not replace its snapshot by the solution:\n%s", text)
+	}
+	if vout, _, err := soko(t, "", "verify", out); err != nil || !strings.Contains(vout, "2 of 2 solutions solve") {
+		t.Fatalf("verify: %v\n%s", err, vout)
+	}
+
+	// soko play FILE.sok offers the file's own snapshot; one that does not
+	// replay is said and passed over for the next.
+	own := filepath.Join(t.TempDir(), "own.sok")
+	body := "; 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\n\nSnapshot: mine\nrr\n\nSnapshot\nuuuu\n"
+	if err := os.WriteFile(own, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn strings.Builder
+	m, err := playModel(ctx, &playConfig{speed: 8}, []string{own}, nil, nil, &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := own + ":13: level 1: snapshot: does not replay on its level: step 3 (u): walks into a wall at row 1, column 3; not offered"; !strings.Contains(warn.String(), want) {
+		t.Errorf("the bad snapshot is not said as %q: %q", want, warn.String())
+	}
+	if s := screen(m); !strings.Contains(s, `this level has a saved game "mine" (2 moves)`) {
+		t.Errorf("the named snapshot is not offered after the bad one: %s", s)
 	}
 }

@@ -57,12 +57,15 @@ type sokOut struct {
 	onlyAdded bool     // save writes the file only when a solution is new or better
 	levels    int      // levels put in the file, by the last merge
 	added     int      // solutions new or better, by the last merge
+	games     int      // games in progress put in the file, by the last merge
 }
 
-// sokAdd is a level of the run, and a solution of it when LURD is set.
+// sokAdd is a level of the run, and a solution of it when LURD is set, or
+// its game in progress when snap is set (soko play).
 type sokAdd struct {
 	level *level.Level
 	sol   sokfile.Solution
+	snap  *sokfile.Snapshot
 }
 
 // openSokOut locks the .sok file at path and reads it if it exists, so
@@ -129,6 +132,14 @@ func (o *sokOut) add(e levels.Entry, lurd, solverName string) {
 	}
 }
 
+// addSnapshot puts the game in progress on l in what this run adds to the
+// file: it replaces the level's snapshot of the same name, and one without
+// moves (a game solved, or back at its start) only drops it, from a level
+// the file holds already.
+func (o *sokOut) addSnapshot(l *level.Level, snap *sokfile.Snapshot) {
+	o.adds = append(o.adds, sokAdd{level: l, snap: snap})
+}
+
 // solvedAtStart tells whether every box of l is on a goal already: its
 // solution has no moves, and a .sok has no section for it (a heading
 // with no moves under it is text), so the level goes in without one.
@@ -187,7 +198,7 @@ func (o *sokOut) readNow() (*sokfile.File, error) {
 func (o *sokOut) mergeInto(f *sokfile.File) {
 	used := map[*sokfile.Entry]bool{}
 	entries := map[*level.Level]*sokfile.Entry{}
-	o.levels, o.added = 0, 0
+	o.levels, o.added, o.games = 0, 0, 0
 	for _, a := range o.adds {
 		entry := entries[a.level]
 		if entry == nil {
@@ -197,11 +208,21 @@ func (o *sokOut) mergeInto(f *sokfile.File) {
 					break
 				}
 			}
+			if entry == nil && a.snap != nil && a.snap.LURD == "" {
+				continue // nothing to drop
+			}
 			if entry == nil {
 				entry = f.Append(titled(a.level))
 			}
 			used[entry], entries[a.level] = true, entry
 			o.levels++
+		}
+		if a.snap != nil {
+			entry.PutSnapshot(a.snap)
+			if a.snap.LURD != "" {
+				o.games++
+			}
+			continue
 		}
 		sol := a.sol
 		if sol.LURD != "" && entry.Add(&sol, o.replace) {
