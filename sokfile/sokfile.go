@@ -129,6 +129,24 @@ func (e *Entry) CheckSnapshot(s *Snapshot) ([]level.Move, error) {
 	return moves, nil
 }
 
+// ResumeOrder is e's snapshots in the order a player offers them to
+// resume: the unnamed one first (the game soko play and the web page
+// save), then the named ones, the last in the file first.
+func (e *Entry) ResumeOrder() []*Snapshot {
+	var order []*Snapshot
+	for _, s := range e.Snapshots {
+		if s.Name == "" {
+			order = append(order, s)
+		}
+	}
+	for i := len(e.Snapshots) - 1; i >= 0; i-- {
+		if e.Snapshots[i].Name != "" {
+			order = append(order, e.Snapshots[i])
+		}
+	}
+	return order
+}
+
 // PutSnapshot gives e the snapshot s in place of those of the same name
 // (a game saved again replaces the one it continues). A snapshot without
 // moves, a game at its start, only drops them: a section needs moves.

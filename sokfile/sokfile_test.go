@@ -373,7 +373,12 @@ func TestPutSnapshot(t *testing.T) {
 	if len(e.Snapshots) != 1 || e.Snapshots[0].Name == "" {
 		t.Errorf("an empty unnamed snapshot did not drop the unnamed one: %+v", e.Snapshots)
 	}
-	if e.DropSnapshot("nothing") || !e.DropSnapshot("(1 push, 2 moves)") || len(e.Snapshots) != 0 {
+	e.Snapshots = []*Snapshot{{Name: "a"}, {}, {Name: "b"}}
+	if o := e.ResumeOrder(); len(o) != 3 || o[0].Name != "" || o[1].Name != "b" || o[2].Name != "a" {
+		t.Errorf("ResumeOrder: %+v", o)
+	}
+	e.Snapshots = e.Snapshots[:1]
+	if e.DropSnapshot("nothing") || !e.DropSnapshot("a") || len(e.Snapshots) != 0 {
 		t.Errorf("DropSnapshot: %+v", e.Snapshots)
 	}
 }

@@ -110,8 +110,9 @@ func TestBrowserStaleState(t *testing.T) {
 // solved by hand is marked in the level list, and stays marked after a
 // reload; the level downloads as .xsb, and with that solution as .sok (the
 // file soko writes, from POST /api/sok); copying puts the same text on the
-// clipboard. A LURD that is not a solution is not saved, and says why.
-// The collection's kept solutions export as one .sok.
+// clipboard. An unfinished game saves as a snapshot; a LURD that is
+// neither it nor a solution is not saved, and says why.
+// The collection's kept solutions and games export as one .sok.
 func TestBrowserSave(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
@@ -206,7 +207,9 @@ func TestBrowserSave(t *testing.T) {
 	}
 
 	// Restart and a move the solution does not make: the box holds the
-	// moves now played, which solve nothing, and saving them is refused.
+	// moves now played, an unfinished game, which saves as a snapshot
+	// (TestBrowserSnapshot reads it back); a LURD typed in the box that is
+	// neither the game nor a solution is refused.
 	b.press("r")
 	if got := box(); got != sol {
 		t.Fatalf("after a restart the LURD box holds %q, want the solution still", got)
@@ -216,6 +219,9 @@ func TestBrowserSave(t *testing.T) {
 		t.Fatalf("after a restart and another move the LURD box holds %q, want \"u\"", got)
 	}
 	b.click("dlSok")
+	b.waitFor("the game saved", `document.getElementById("saveOut").textContent.includes("your unfinished game (1 move) as a snapshot")`, 5*time.Second)
+	b.eval(`document.getElementById("solution").value = "dl"`, nil)
+	b.click("dlSok")
 	b.waitFor("the refusal", `document.getElementById("saveOut").textContent.includes("not a solution of microban:1")`, 5*time.Second)
 
 	b.must("Page.navigate", map[string]any{"url": url + "/?again#microban:1"})
@@ -223,12 +229,14 @@ func TestBrowserSave(t *testing.T) {
 	if got := mark(); got != marked {
 		t.Errorf("level 1 in the list after a reload: %q, want %q", got, marked)
 	}
-	// The collection's solutions kept here, exported as one .sok: all of
-	// Microban, level 1 with the solution played.
+	// The collection's solutions and games kept here, exported as one
+	// .sok: all of Microban, level 1 with the solution played and the game
+	// in progress after it.
 	b.click("exportColl")
-	b.waitFor("the export", `document.getElementById("keptOut").textContent === "exported 1 solution of microban in microban.sok"`, 10*time.Second)
+	b.waitFor("the export", `document.getElementById("keptOut").textContent === "exported 1 solution and 1 game in progress of microban in microban.sok"`, 10*time.Second)
 	if got := file("microban.sok"); !strings.Contains(got, "Title: Microban 1\n\nSolution (8 pushes, 33 moves)\n"+sol+"\nSolver: soko play\nDate: ") ||
-		strings.Count(got, "Title: ") != 155 || strings.Count(got, "Solution") != 1 {
+		!strings.Contains(got, "\n\nSnapshot (0 pushes, 1 move)\nu\nDate: ") ||
+		strings.Count(got, "Title: ") != 155 || strings.Count(got, "Solution") != 1 || strings.Count(got, "Snapshot") != 1 {
 		t.Errorf("microban.sok:\n%.600s…", got)
 	}
 	b.eval(`document.getElementById("levelSel").size = 6`, nil) // opened, as a list box: a screenshot has no drop-down

@@ -8,6 +8,7 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
+	"soko/sokfile"
 )
 
 // levelRef names a level in a request: an embedded one, or pasted text.
@@ -140,8 +141,58 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "no level text given")
 		return
 	}
-	l, e := levelRef{XSB: req.XSB, N: req.N}.level()
-	writeLevel(w, l, e)
+	f, _ := sokfile.Read(strings.NewReader(req.XSB), PastedSource) // nil when it is no .sok: the level's error says why
+	n := req.N
+	if n == 0 && f != nil {
+		n = firstSaved(f)
+	}
+	l, e := levelRef{XSB: req.XSB, N: n}.level()
+	if e != nil {
+		writeAPIError(w, e)
+		return
+	}
+	out := parsed{levelJSON: toLevelJSON(l)}
+	if f != nil && l.Index <= len(f.Entries) {
+		entry := f.Entries[l.Index-1]
+		for _, snap := range entry.ResumeOrder() {
+			moves, err := entry.CheckSnapshot(snap)
+			if err != nil {
+				out.SnapshotErrors = append(out.SnapshotErrors, err.Error())
+				continue
+			}
+			out.Snapshot = &savedGame{Moves: level.FormatLURD(moves), Name: snap.Name, Date: snap.Date, Line: snap.Line}
+			break
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// parsed is the answer of POST /api/parse: the level, and when the text is
+// a .sok file with a snapshot of it, the saved game to resume (the first
+// in sokfile.Entry.ResumeOrder that replays) and why others do not.
+type parsed struct {
+	levelJSON
+	Snapshot       *savedGame `json:"snapshot,omitempty"`
+	SnapshotErrors []string   `json:"snapshot_errors,omitempty"`
+}
+
+// savedGame is a .sok snapshot as the page resumes it.
+type savedGame struct {
+	Moves string `json:"moves"`
+	Name  string `json:"name,omitempty"`
+	Date  string `json:"date,omitempty"`
+	Line  int    `json:"line"`
+}
+
+// firstSaved is the number of the first level of f with a snapshot, the
+// level a .sok file opens at when the request names none; 0 for none.
+func firstSaved(f *sokfile.File) int {
+	for i, e := range f.Entries {
+		if e.Level != nil && len(e.Snapshots) > 0 {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // writeLevel answers with l, or with e when there is none.

@@ -148,3 +148,89 @@ func TestSokCollection(t *testing.T) {
 		}
 	}
 }
+
+// TestSokSnapshot: a game in progress saves as a .sok snapshot (POST
+// /api/sok and /api/sok/collection, its pushes recased), and POST
+// /api/parse of that file gives it back to resume, at the first level
+// with one when the request names none; a snapshot that does not replay
+// is refused where it is saved, and named with its file, level and line
+// where it is loaded.
+func TestSokSnapshot(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	var out struct {
+		Name, Sok string
+		Solutions int
+		Snapshots int
+		Skipped   []string
+	}
+	resp, body := post(t, ts.URL+"/api/sok", `{"collection": "microban", "n": 2, "snapshot": "rddl"}`)
+	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	want := "Title: Microban 2\n\nSnapshot (1 push, 4 moves)\nrddL\nDate: "
+	if !strings.Contains(out.Sok, want) || strings.Contains(out.Sok, "Solution") {
+		t.Fatalf("a game in progress:\n%s\nwant it to hold\n%s", out.Sok, want)
+	}
+	type parseOut struct {
+		ID       string
+		N        int
+		Snapshot *struct {
+			Moves, Name string
+			Line        int
+		}
+		SnapshotErrors []string `json:"snapshot_errors"`
+	}
+	parse := func(text string) parseOut {
+		t.Helper()
+		b, err := json.Marshal(map[string]string{"xsb": text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, body := post(t, ts.URL+"/api/parse", string(b))
+		var p parseOut
+		if err := json.Unmarshal(body, &p); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("parse: %d %s", resp.StatusCode, body)
+		}
+		return p
+	}
+	if p := parse(out.Sok); p.ID != "pasted:1" || p.Snapshot == nil || p.Snapshot.Moves != "rddL" || p.Snapshot.Line != 11 {
+		t.Errorf("the saved .sok parsed: %+v", p)
+	}
+
+	resp, body = post(t, ts.URL+"/api/sok/collection", `{"collection": "microban",
+		"solutions": [{"n": 1, "solution": "dlUrrrdLullddrUluRuulDrddrruLdlUU"}],
+		"snapshots": [{"n": 1, "snapshot": "dlUrrrdLullddrUluRuulDrddrruLdlUU"}, {"n": 3, "snapshot": "uuuuuuuu"}, {"n": 4, "snapshot": "u"}]}`)
+	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	if out.Solutions != 1 || out.Snapshots != 1 || len(out.Skipped) != 1 || !strings.HasPrefix(out.Skipped[0], "microban:3: not a game of microban:3: step ") ||
+		strings.Count(out.Sok, "Snapshot") != 1 || !strings.Contains(out.Sok, "Title: Microban 4\n\nSnapshot (0 pushes, 1 move)\nu\nDate: ") {
+		t.Fatalf("the collection with games: %d solutions, %d snapshots, skipped %q\n%.2000s", out.Solutions, out.Snapshots, out.Skipped, out.Sok)
+	}
+	if p := parse(out.Sok); p.ID != "pasted:4" || p.Snapshot == nil || p.Snapshot.Moves != "u" {
+		t.Errorf("the collection parsed opens at %+v, want level 4 and its game", p)
+	}
+
+	bad := "#######\n#@ $ .#\n#######\n\nSnapshot: fine\nrR\n\nSnapshot: stuck\nRRRR\n"
+	if p := parse(bad); p.Snapshot == nil || p.Snapshot.Name != "fine" || len(p.SnapshotErrors) != 1 ||
+		p.SnapshotErrors[0] != "pasted:8: level 1: snapshot: does not replay on its level: step 4 (R): push blocked by wall at row 2, column 7" {
+		t.Errorf("a file with a snapshot that does not replay: %+v", p)
+	}
+	if p := parse("#####\n#@$.#\n#####\n"); p.Snapshot != nil || p.ID != "pasted:1" {
+		t.Errorf("a plain level: %+v", p)
+	}
+	for _, c := range []struct{ body, status, msg string }{
+		{`{"collection": "microban", "n": 2, "snapshot": "uuu"}`, "422", "not a game of microban:2: step 2 (u): walks into a wall"},
+		{`{"collection": "microban", "n": 2, "snapshot": "rx"}`, "400", "snapshot: "},
+		{`{"collection": "microban", "snapshots": [{"n": 2, "snapshot": "r"}, {"n": 2, "snapshot": "l"}]}`, "400", "level 2 is given twice: one game in progress a level"},
+	} {
+		path := "/api/sok"
+		if strings.Contains(c.body, "snapshots") {
+			path += "/collection"
+		}
+		resp, body := post(t, ts.URL+path, c.body)
+		if got := resp.Status[:3]; got != c.status || !strings.Contains(string(body), c.msg) {
+			t.Errorf("%s: %s %s, want %s with %q", c.body, got, body, c.status, c.msg)
+		}
+	}
+}

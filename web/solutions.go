@@ -49,19 +49,24 @@ func parseSolution(text string) ([]level.Move, *apiError) {
 }
 
 // sok answers POST /api/sok {level…, solution?, solver?, optimized?,
-// date?}: the level as a .sok file, as soko solve --out writes it
-// (package sokfile), with the solution section when a solution is given,
-// and a file name for it. The board is followed by a Title line
+// date?, snapshot?}: the level as a .sok file, as soko solve --out writes
+// it (package sokfile), with the solution section when a solution is
+// given, the snapshot section of a game in progress when snapshot gives
+// its moves, and a file name for it. The board is followed by a Title line
 // (sokTitle). A solution must solve the level (the verifier has the last
 // word): one that does not is a 422, one that does not parse a 400 with
 // its line and column. Its notes are soko solve's: "Solver: soko NAME",
 // with ", optimized for pushes" (or moves) when optimized names the
 // optimizer's metric, and "Date:", the given RFC 3339 time (when the
-// solution was found) or the server's clock, in UTC.
+// solution was found) or the server's clock, in UTC. A snapshot is the
+// moves played so far, written as soko play --out writes a game in
+// progress (an unnamed snapshot, dated now): one whose steps are not all
+// legal on the level is a 422 naming the step.
 func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		levelRef
 		solutionRef
+		Snapshot string `json:"snapshot,omitempty"`
 	}
 	l, ok := s.decodeLevel(w, r, &req)
 	if !ok {
@@ -76,6 +81,14 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		entry.Add(sol, false)
+	}
+	if strings.TrimSpace(req.Snapshot) != "" {
+		snap, e := gameInProgress(l, req.Snapshot, time.Now())
+		if e != nil {
+			writeAPIError(w, e)
+			return
+		}
+		entry.PutSnapshot(snap)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"level": levelID(l),
@@ -126,6 +139,21 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 		sol.Solver = sokfile.SolverNote(ref.Solver, ref.Optimized)
 	}
 	return sol, nil
+}
+
+// gameInProgress checks a game on l, the moves played so far, and
+// returns its .sok section, dated now: every step must be legal.
+func gameInProgress(l *level.Level, lurd string, now time.Time) (*sokfile.Snapshot, *apiError) {
+	moves, e := parseSolution(lurd)
+	if e != nil {
+		e.Msg = strings.Replace(e.Msg, "solution: ", "snapshot: ", 1)
+		return nil, e
+	}
+	if rep := verify.Replay(l, moves); rep.FailStep > 0 {
+		return nil, errorf(http.StatusUnprocessableEntity, "not a game of %s: %s", levelID(l), rep.Reason)
+	}
+	// Written as it should be: a push in upper case, a move in lower.
+	return &sokfile.Snapshot{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: now.UTC().Format(time.RFC3339)}, nil
 }
 
 // titled returns l with the title every level of a .sok file soko writes

@@ -176,24 +176,12 @@ func levelEntries(ctx context.Context, lvls []*level.Level, out, extra *sokfile.
 }
 
 // savedGame picks the saved game offered for a level from its entries:
-// the first unnamed snapshot (the one soko play and the page write), else
-// the last named one, of the first entry that has any. One that does not
-// replay on the level is said on stderr, with its file, level and line,
-// and passed over.
+// the first of the first entry's snapshots, in their ResumeOrder, that
+// replays on the level. One that does not is said on stderr, with its
+// file, level and line, and passed over.
 func savedGame(entries []*sokfile.Entry, stderr io.Writer) (string, []level.Move, bool) {
 	for _, e := range entries {
-		var order []*sokfile.Snapshot // the unnamed first, then the named, last first
-		for _, s := range e.Snapshots {
-			if s.Name == "" {
-				order = append(order, s)
-			}
-		}
-		for i := len(e.Snapshots) - 1; i >= 0; i-- {
-			if e.Snapshots[i].Name != "" {
-				order = append(order, e.Snapshots[i])
-			}
-		}
-		for _, s := range order {
+		for _, s := range e.ResumeOrder() {
 			moves, err := e.CheckSnapshot(s)
 			if err != nil {
 				fmt.Fprintf(stderr, "soko: play: %v; not offered\n", err)
