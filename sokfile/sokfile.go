@@ -40,8 +40,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -704,12 +706,19 @@ func ReadFile(path string) (*File, error) {
 }
 
 // SolverNote is the "Solver:" note soko writes (soko solve --out, soko
-// bench --sok, the web page) for a solution its solver name found: "soko
-// fess", with ", optimized for pushes" (or moves) when the optimizer
-// shortened it, metric naming what it shortened first ("" when it did
-// not run).
-func SolverNote(name, metric string) string {
+// bench --sok, the web page) for a solution its solver name found, with
+// its parameters: "soko fess", "soko wastar (p=2,w=200)", with ",
+// optimized for pushes" (or moves) when the optimizer shortened it,
+// metric naming what it shortened first ("" when it did not run).
+func SolverNote(name string, params map[string]string, metric string) string {
 	note := "soko " + name
+	if len(params) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(params)) {
+			parts = append(parts, k+"="+params[k])
+		}
+		note += " (" + strings.Join(parts, ",") + ")"
+	}
 	if metric != "" {
 		note += ", optimized for " + metric
 	}

@@ -296,13 +296,13 @@ func TestReadMemoryPerLine(t *testing.T) {
 	}
 }
 
-// TestSolverNote: the note names soko's solver, and the optimizer's metric
-// only when it ran.
+// TestSolverNote: the note names soko's solver with its parameters in
+// one form, and the optimizer's metric only when it ran.
 func TestSolverNote(t *testing.T) {
-	if got := SolverNote("fess", ""); got != "soko fess" {
+	if got := SolverNote("fess", nil, ""); got != "soko fess" {
 		t.Errorf("no optimizer: %q", got)
 	}
-	if got := SolverNote("wastar (w=200)", "moves"); got != "soko wastar (w=200), optimized for moves" {
+	if got := SolverNote("wastar", map[string]string{"w": "200", "p": "2"}, "moves"); got != "soko wastar (p=2,w=200), optimized for moves" {
 		t.Errorf("optimized: %q", got)
 	}
 }

@@ -136,7 +136,7 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 		return nil, errorf(http.StatusBadRequest, "bad optimized %q: want pushes or moves", ref.Optimized)
 	}
 	if ref.Solver != "" {
-		sol.Solver = sokfile.SolverNote(ref.Solver, ref.Optimized)
+		sol.Solver = sokfile.SolverNote(ref.Solver, nil, ref.Optimized) // the page names the parameters (solverLabel)
 	}
 	return sol, nil
 }

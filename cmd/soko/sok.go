@@ -354,14 +354,11 @@ func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 	if r.Error == "" && r.Status == solver.Solved {
 		lurd = r.Solution
 	}
-	name, metric := c.algo, ""
-	if len(c.params) > 0 {
-		name += " (" + c.params.String() + ")"
-	}
+	metric := ""
 	if r.Optimizer == "complete" || r.Optimizer == "stopped" {
 		metric = c.opt.String()
 	}
-	o.add(e, lurd, sokfile.SolverNote(name, metric))
+	o.add(e, lurd, sokfile.SolverNote(c.algo, c.params, metric))
 }
 
 // entriesByID maps the ids of levels in results (bench.Record.Level) to
@@ -377,9 +374,9 @@ func entriesByID(es []levels.Entry) map[string]levels.Entry {
 }
 
 // addRecord puts a run of soko bench in its --sok file: the level, and the
-// solution when the run solved it. Its "Solver:" is the solver's label
-// ("soko wastar(w=200)", with ", optimized for pushes" when the optimizer
-// ran), or an external solver's name.
+// solution when the run solved it. Its "Solver:" is soko solve --out's
+// (sokfile.SolverNote: "soko wastar (w=200)", with ", optimized for
+// pushes" when the optimizer ran), or an external solver's name.
 func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 	e, ok := byID[rec.Level]
 	if !ok {
@@ -394,11 +391,11 @@ func (o *sokOut) addRecord(byID map[string]levels.Entry, rec bench.Record) {
 	case rec.External != "":
 		name = rec.Solver
 	case rec.FoundMoves > 0 && rec.Optimize == "moves":
-		name = sokfile.SolverNote(rec.SolverLabel(), "moves")
+		name = sokfile.SolverNote(rec.Solver, rec.Params, "moves")
 	case rec.FoundMoves > 0:
-		name = sokfile.SolverNote(rec.SolverLabel(), "pushes")
+		name = sokfile.SolverNote(rec.Solver, rec.Params, "pushes")
 	default:
-		name = sokfile.SolverNote(rec.SolverLabel(), "")
+		name = sokfile.SolverNote(rec.Solver, rec.Params, "")
 	}
 	o.add(e, lurd, name)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"soko/sokfile"
 )
 
 // The .sok round trip: solve a collection into a .sok file, verify it,
@@ -170,5 +172,30 @@ func TestBenchSok(t *testing.T) {
 	out, _, err := soko(t, "", "verify", path)
 	if err != nil {
 		t.Fatalf("verify: %v\n%s", err, out)
+	}
+}
+
+// TestSolverNoteOneForm: soko solve --out and soko bench --sok write the
+// same "Solver:" note for a solver with parameters (they once wrote
+// "soko wastar (w=200)" and "soko wastar(w=200)").
+func TestSolverNoteOneForm(t *testing.T) {
+	dir := t.TempDir()
+	solved, benched := filepath.Join(dir, "solve.sok"), filepath.Join(dir, "bench.sok")
+	if _, errOut, err := soko(t, "", "solve", "microban:1", "--algo", "wastar", "--param", "w=200", "--no-solution", "--out", solved); err != nil {
+		t.Fatalf("solve: %v\n%s", err, errOut)
+	}
+	if _, errOut, err := soko(t, "", "bench", "microban:1", "--algo", "wastar", "--param", "w=200", "--out", filepath.Join(dir, "r.jsonl"), "--sok", benched); err != nil {
+		t.Fatalf("bench: %v\n%s", err, errOut)
+	}
+	note := func(path string) string {
+		t.Helper()
+		f, err := sokfile.ReadFile(path)
+		if err != nil || len(f.Entries) != 1 || len(f.Entries[0].Solutions) != 1 {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return f.Entries[0].Solutions[0].Solver
+	}
+	if a, b := note(solved), note(benched); a != b || a != "soko wastar (w=200), optimized for pushes" {
+		t.Errorf("solve --out writes %q, bench --sok %q; want both \"soko wastar (w=200), optimized for pushes\"", a, b)
 	}
 }
