@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +41,8 @@ type Line struct {
 	done    int
 	solved  int
 	running map[int]*running
+	took    []time.Duration // the time of each run done
+	most    int             // the most runs in flight at once
 	next    int
 	quit    chan struct{}
 	once    sync.Once
@@ -81,6 +84,7 @@ func (p *Line) Begin(name string) int {
 	defer p.mu.Unlock()
 	p.next++
 	p.running[p.next] = &running{name: name, start: time.Now()}
+	p.most = max(p.most, len(p.running))
 	return p.next
 }
 
@@ -97,6 +101,9 @@ func (p *Line) Update(slot int, ev solver.Progress) {
 func (p *Line) End(slot int, solved bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if r := p.running[slot]; r != nil {
+		p.took = append(p.took, time.Since(r.start))
+	}
 	delete(p.running, slot)
 	p.done++
 	if solved {
@@ -160,20 +167,39 @@ func (p *Line) draw() {
 // a run is done. When a run in flight has already taken more than twice
 // that mean, the runs left are not like those done (the quick levels were
 // solved, the slow ones run to their limits) and the mean would promise
-// seconds for what may take many minutes: then it is "—", unknown.
+// seconds for what may take many minutes. Then, while runs are still to
+// start, it is an estimate marked "~": the median time of a run, those
+// done and those in flight counted at their time so far (no more than
+// theirs), times the runs not started, over the most runs seen at once;
+// it leaves out what the runs in flight still take, and when only those
+// are left it is "—", unknown.
 func (p *Line) eta(now time.Time) string {
 	if p.done == 0 || p.done >= p.total {
 		return ""
 	}
 	mean := now.Sub(p.start) / time.Duration(p.done)
+	slow := false
 	for _, r := range p.running {
-		if now.Sub(r.start) > 2*mean {
-			return "—"
-		}
+		slow = slow || now.Sub(r.start) > 2*mean
 	}
-	left := mean * time.Duration(p.total-p.done)
-	return (left + time.Second - 1).Truncate(time.Second).String()
+	if !slow {
+		return roundUp(mean * time.Duration(p.total-p.done))
+	}
+	toStart := p.total - p.done - len(p.running)
+	if toStart <= 0 {
+		return "—"
+	}
+	times := slices.Clone(p.took)
+	for _, r := range p.running {
+		times = append(times, now.Sub(r.start))
+	}
+	slices.Sort(times)
+	median := times[len(times)/2]
+	return "~" + roundUp(median*time.Duration(toStart)/time.Duration(max(p.most, 1)))
 }
+
+// roundUp writes d rounded up to a second: never "0s" while runs remain.
+func roundUp(d time.Duration) string { return (d + time.Second - 1).Truncate(time.Second).String() }
 
 // Clear erases the line, so that a result can be printed; it comes back at
 // the next redraw.

@@ -44,9 +44,10 @@ func TestLineShowsDetail(t *testing.T) {
 }
 
 // TestETA: the time left is the mean of the runs done times the runs
-// left, rounded up (never "0s" while runs remain); unknown ("—") once a
-// run in flight has taken more than twice that mean, as when the quick
-// levels are done and the slow ones run to their time limits.
+// left, rounded up (never "0s" while runs remain); once a run in flight
+// has taken more than twice that mean, as when the quick levels are done
+// and the slow ones run to their time limits, an estimate from the median
+// run ("~") while runs are still to start, else unknown ("—").
 func TestETA(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := &Line{start: start, total: 10, running: map[int]*running{}}
@@ -68,5 +69,19 @@ func TestETA(t *testing.T) {
 	p.done = 10
 	if got := p.eta(start.Add(time.Second)); got != "" {
 		t.Errorf("all done: %q, want none", got)
+	}
+
+	// Runs still to start behind a slow one: the median run's time times
+	// those runs, over the runs at once, marked as an estimate.
+	p = &Line{start: start, total: 20, done: 5, most: 2, running: map[int]*running{}}
+	for _, ms := range []int{100, 100, 200, 200, 300} {
+		p.took = append(p.took, time.Duration(ms)*time.Millisecond)
+	}
+	p.running[1] = &running{name: "slow", start: start}
+	p.running[2] = &running{name: "quick", start: start.Add(1400 * time.Millisecond)}
+	// At 1.5 s: times 0.1 0.1 0.1 0.2 0.2 0.3 1.5, median 0.2 s; 13 runs
+	// not started, 2 at once: 1.3 s, rounded up.
+	if got := p.eta(start.Add(1500 * time.Millisecond)); got != "~2s" {
+		t.Errorf("a slow run with 13 to start: %q, want ~2s", got)
 	}
 }
