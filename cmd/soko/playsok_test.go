@@ -301,3 +301,56 @@ func TestPlaySnapshot(t *testing.T) {
 		t.Errorf("the named snapshot is not offered after the bad one: %s", s)
 	}
 }
+
+// TestPlaySnapshotTmux plays Microban 1 part of the way in a real terminal
+// with --out and quits: the game is in the file as a snapshot, and the
+// next soko play with the same --out offers it and resumes it on c.
+func TestPlaySnapshotTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the terminal test of soko play's snapshots is skipped")
+	}
+	if testing.Short() {
+		t.Skip("runs soko play in tmux")
+	}
+	sock := fmt.Sprintf("soko-test-snap-%d", os.Getpid())
+	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	out := filepath.Join(t.TempDir(), "mine.sok")
+	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:1 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
+	wait := func(want ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := tmux(t, sock, "capture-pane", "-p", "-t", "snap")
+			flat := strings.Join(strings.Fields(s), " ")
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(flat, w)
+			}
+			if ok {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", want, s)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	tmux(t, sock, "new-session", "-d", "-s", "snap", "-x", "100", "-y", "30", cmd)
+	wait("moves 0", "q quit")
+	for _, k := range []string{"j", "h", "k"} { // d l U
+		tmux(t, sock, "send-keys", "-t", "snap", k)
+	}
+	wait("moves 3")
+	tmux(t, sock, "send-keys", "-t", "snap", "q")
+	wait("microban:1: not solved, 3 moves, 1 push: dlU", "1 level, 0 solutions new or better, 1 game in progress, in", "EXIT=0")
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "Title: Microban 1\n\nSnapshot (1 push, 3 moves)\ndlU\nDate: ") {
+		t.Fatalf("--out: %v\n%s", err, b)
+	}
+	tmux(t, sock, "kill-session", "-t", "snap")
+	tmux(t, sock, "new-session", "-d", "-s", "snap", "-x", "100", "-y", "30", cmd)
+	wait("this level has a saved game (3 moves): c resumes it", "c resume the saved game (3 moves)")
+	tmux(t, sock, "send-keys", "-t", "snap", "c")
+	wait("moves 3", "pushes 1", "saved game resumed: 3 moves")
+	tmux(t, sock, "send-keys", "-t", "snap", "q")
+	wait("microban:1: not solved, 3 moves, 1 push: dlU", "EXIT=0")
+}
