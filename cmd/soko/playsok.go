@@ -271,13 +271,15 @@ func playedAdds(o *sokOut, m *play.Model) {
 
 // playCheckpoint saves the session's progress to --out as it goes
 // (play.Model.SetCheckpoint) and at its end. added counts the solutions
-// new or better over the session, and snapped the levels given a
-// snapshot, whose snapshot a game solved or restarted must drop.
+// new or better over the session, snapped the levels given a snapshot,
+// whose snapshot a game solved or restarted must drop, and wrote whether
+// the file was written.
 type playCheckpoint struct {
 	o       *sokOut
 	m       *play.Model
 	added   int
 	snapped map[*level.Level]bool
+	wrote   bool
 }
 
 // save merges the progress into the file, unless there is none: only
@@ -296,6 +298,7 @@ func (c *playCheckpoint) save(ctx context.Context, stderr io.Writer) error {
 		return err
 	}
 	c.added += c.o.added
+	c.wrote = true
 	for _, a := range c.o.adds {
 		if a.snap != nil && a.snap.LURD != "" {
 			c.snapped[a.level] = true
@@ -313,7 +316,7 @@ func savePlayed(ctx context.Context, c *playCheckpoint, stderr io.Writer) error 
 	if err := c.save(ctx, stderr); err != nil {
 		return err
 	}
-	if c.added == 0 && o.games == 0 && len(c.snapped) == 0 {
+	if !c.wrote {
 		fmt.Fprintf(stderr, "play: no level solved or left in progress this session: %s left as it was\n", o.path)
 		return nil
 	}
