@@ -22,24 +22,24 @@ var strategies = []strategy{
 		doc: "greedy best-first over single pushes, first and short: it solves nearly every small level at once"},
 	{name: "dive", share: 4, inDefault: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusAlways,
 		doc: "plan FESS focusing from the start, on a tree of its own: levels plan takes tens of thousands of expansions for, in a few thousand"},
-	{name: "plan", share: 42, inDefault: true, unlimited: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusLast,
+	{name: "plan", share: 33, inDefault: true, unlimited: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusLast,
 		doc: "FESS along the packing plan, focusing on its last quarter: the broad search that solves most levels"},
 	{name: "goals", share: 2, search: fessSearch{}, opening: goalsPacked, advisors: planAdvisors, focus: focusAlways,
 		doc: "FESS counting boxes on goals in any order as packed: levels whose plan asks first for a goal that is hard to fill"},
-	{name: "imagine", share: 10, inDefault: true, search: fessSearch{}, opening: imagining, advisors: planAdvisors, focus: focusNever,
+	{name: "imagine", share: 8, inDefault: true, search: fessSearch{}, opening: imagining, advisors: planAdvisors, focus: focusNever,
 		doc: "Festival's HF: the backward search first, then FESS packing towards its most opened position, meeting its store"},
 	{name: "opener", share: 5, search: fessSearch{}, opening: replanning, advisors: withAdvisors(adviseConnectivity, adviseOpener), focus: focusLast,
 		doc: "plan FESS with the opener and connectivity advisors: levels whose first goal needs a long way round"},
 	{name: "pair", share: 30, search: fessSearch{}, opening: replanning, advisors: withAdvisors(betterOfTwo{}), focus: focusLast,
 		doc: "plan FESS where, as in Festival, the better of a node's two moves weighs 0 too"},
-	{name: "back", share: 14, inDefault: true, search: backSearch{}, opening: noOpening, focus: focusNever,
+	{name: "back", share: 12, inDefault: true, search: backSearch{}, opening: noOpening, focus: focusNever,
 		doc: "greedy best-first over pull macro-moves from the solved position to the start, meeting the other strategies' trees"},
-	{name: "park", share: 14, inDefault: true, search: fessSearch{}, opening: fixedSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
+	{name: "park", share: 12, inDefault: true, search: fessSearch{}, opening: fixedSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
 		doc: "FESS along a parking plan from a backward search with a sink fixed at the start"},
-	{name: "sink", share: 14, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
+	{name: "sink", share: 12, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
 		doc: "park with Festival's moving sink in its parking search (never focusing on the pull ordering's plan)"},
-	{name: "bigreedy", share: 10, smallShare: 900, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
-		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels"},
+	{name: "bigreedy", share: 17, smallShare: 900, inDefault: true, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
+		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels, and large ones a plain push search solves sooner than FESS"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
 }
@@ -75,7 +75,7 @@ func strategiesDoc() string {
 	}
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
-		" squares the rows with a small-board share are in the default list too, with that share to the others' 100 (" + smallShares() + ")"
+		" squares the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + ")"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after

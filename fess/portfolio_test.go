@@ -37,7 +37,7 @@ func TestStrategyTable(t *testing.T) {
 	if sum != 100 || unlimited != 1 {
 		t.Errorf("the default list's shares add up to %d %%, want 100; %d rows run without a limit, want 1", sum, unlimited)
 	}
-	if want := "greedy,dive,plan,imagine,back,park,sink"; strategiesParam.Default != want {
+	if want := "greedy,dive,plan,imagine,back,park,sink,bigreedy"; strategiesParam.Default != want {
 		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
 	}
 }

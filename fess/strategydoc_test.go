@@ -36,7 +36,9 @@ func strategyTable() string {
 		}
 		share := fmt.Sprintf("%d %%", s.share)
 		if s.smallShare > 0 {
-			def = "on small boards"
+			if !s.inDefault {
+				def = "on small boards"
+			}
 			share += fmt.Sprintf(", %d on small boards", s.smallShare)
 		}
 		if advisors == "" {
