@@ -3,6 +3,9 @@ package lts
 import (
 	"context"
 	"math"
+	"os"
+	"sync"
+	"time"
 
 	"soko/level"
 	"soko/solver"
@@ -41,7 +44,7 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 	var m *Model
 	if opts.Model != "" {
 		var err error
-		if m, err = Load(opts.Model); err != nil {
+		if m, err = cached(opts.Model); err != nil {
 			return solver.Result{}, err
 		}
 	}
@@ -57,6 +60,36 @@ func (Solver) Solve(ctx context.Context, l *level.Level, opts solver.Options) (s
 		res.Stats.Counts[BoundCount] = ceilCount(f.Bound)
 	}
 	return res, nil
+}
+
+// cache keeps the model file read last, by its path, size and time of
+// change: a run over many levels reads its model once, not once a level.
+// Models are never written to once read, so searches share it.
+var cache struct {
+	sync.Mutex
+	path string
+	size int64
+	mod  time.Time
+	m    *Model
+}
+
+// cached returns the model at path, read again only when the file changed.
+func cached(path string) (*Model, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if cache.m != nil && cache.path == path && cache.size == st.Size() && cache.mod.Equal(st.ModTime()) {
+		return cache.m, nil
+	}
+	m, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	cache.path, cache.size, cache.mod, cache.m = path, st.Size(), st.ModTime(), m
+	return m, nil
 }
 
 // ceilCount rounds x up to an int64, saturating.
