@@ -183,11 +183,13 @@ func TestTrainingReducesLoss(t *testing.T) {
 	}
 }
 
-// TestSolvesAndBound: LTS with the uniform policy and with a random one
-// solves small levels; every solution replays (solver.Run verifies it), and
-// the expansions never exceed the reported bound d(n*)/π(n*) — the
-// theorem, which a search that expanded a node past the solution's cost,
-// or a policy that did not sum to 1, would break.
+// TestSolvesAndBound: LTS with the uniform policy, a random one and one
+// trained hard on these levels' own solutions solves small levels; every
+// solution replays (solver.Run verifies it), and the expansions never
+// exceed the reported bound d(n*)/π(n*) — the theorem. The trained policy
+// walks nearly straight to the solution, where the bound is close to the
+// expansions, so a search that expanded a node past the solution's cost,
+// or a policy whose probabilities summed to more than 1, would break it.
 func TestSolvesAndBound(t *testing.T) {
 	ls := append(smallLevels(t, 8), testlevel.Resolve(t, "microban:1-5")...)
 	dir := t.TempDir()
@@ -195,7 +197,19 @@ func TestSolvesAndBound(t *testing.T) {
 	if err := randomModel(DefaultBits, 3, 11).Save(random); err != nil {
 		t.Fatal(err)
 	}
-	for _, model := range []string{"", random} {
+	taught := NewModel(DefaultBits)
+	ts := solved(t, ls)
+	for range 20 {
+		if _, err := epoch(context.Background(), taught, ts, DefaultRate); err != nil {
+			t.Fatal(err)
+		}
+	}
+	teacher := filepath.Join(dir, "taught.bin")
+	if err := taught.Save(teacher); err != nil {
+		t.Fatal(err)
+	}
+	tight := 0.0
+	for _, model := range []string{"", random, teacher} {
 		for i, l := range ls {
 			opts := solver.Options{Budget: solver.Budget{Nodes: 200000}, Model: model}
 			res, err := solver.Run(context.Background(), Solver{}, l, opts)
@@ -213,10 +227,16 @@ func TestSolvesAndBound(t *testing.T) {
 			if !ok || res.Stats.Expanded > bound {
 				t.Errorf("level %d, model %q: %d expansions, bound %d (reported %v)", i+1, model, res.Stats.Expanded, bound, ok)
 			}
+			if model == teacher {
+				tight = max(tight, float64(res.Stats.Expanded)/float64(bound))
+			}
 			if _, uniform := res.Stats.Counts[WithoutModel]; uniform != (model == "") {
 				t.Errorf("level %d, model %q: without_model reported %v", i+1, model, uniform)
 			}
 		}
+	}
+	if tight < 0.2 {
+		t.Errorf("with the taught policy the expansions reach at most %.3f of the bound: the test would not see a bound a few times too small", tight)
 	}
 }
 
