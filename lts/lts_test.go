@@ -240,8 +240,8 @@ func TestSolvesAndBound(t *testing.T) {
 	}
 }
 
-// TestBudgetAndCancel: the search stops at its node budget, and at once
-// on a cancelled context.
+// TestBudgetAndCancel: the search stops at its node budget, at its memory
+// budget, and at once on a cancelled context.
 func TestBudgetAndCancel(t *testing.T) {
 	l := testlevel.Resolve(t, "boxoban-medium-valid-000:1")[0]
 	for _, n := range []int64{1, 37, 500} {
@@ -250,9 +250,14 @@ func TestBudgetAndCancel(t *testing.T) {
 			t.Errorf("budget %d: %v after %d expansions, error %v", n, res.Status, res.Stats.Expanded, err)
 		}
 	}
+	mem := solver.Budget{Memory: 1 << 20}
+	res, _, err := Search(context.Background(), l, nil, solver.Options{Budget: mem})
+	if err != nil || res.Status != solver.MemoryLimit || res.Stats.Bytes > mem.Tables()+1<<16 {
+		t.Errorf("memory budget 1 MiB: %v holding %d bytes, error %v", res.Status, res.Stats.Bytes, err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, _, err := Search(ctx, l, nil, solver.Options{})
+	res, _, err = Search(ctx, l, nil, solver.Options{})
 	if err != nil || res.Status != solver.Cancelled || res.Stats.Expanded > 0 {
 		t.Errorf("cancelled: %v after %d expansions, error %v", res.Status, res.Stats.Expanded, err)
 	}

@@ -106,6 +106,9 @@ func Search(ctx context.Context, l *level.Level, m *Model, opts solver.Options) 
 	}
 	heap.Push(&queue, entry{math.Inf(-1), 0})
 	held := bd.Bytes() + b.Bytes() + pos.Bytes()
+	if m != nil {
+		held += 4 * int64(len(m.W))
+	}
 	for queue.Len() > 0 {
 		st.Bytes = held + store.Bytes() + int64(cap(nodes))*nodeBytes + int64(cap(queue))*entryBytes + int64(cap(best))*stateBytes
 		if status, stop := guard.Tick(&st); stop {
