@@ -166,7 +166,7 @@ func TestTrainingReducesLoss(t *testing.T) {
 	}
 	first := prev
 	for i := range 3 {
-		if _, err := epoch(ctx, m, ts, DefaultRate); err != nil {
+		if _, _, err := epoch(ctx, m, ts, DefaultRate); err != nil {
 			t.Fatal(err)
 		}
 		loss, err := meanLoss(ctx, m, ts)
@@ -200,7 +200,7 @@ func TestSolvesAndBound(t *testing.T) {
 	taught := NewModel(DefaultBits)
 	ts := solved(t, ls)
 	for range 20 {
-		if _, err := epoch(context.Background(), taught, ts, DefaultRate); err != nil {
+		if _, _, err := epoch(context.Background(), taught, ts, DefaultRate); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -296,4 +296,27 @@ func TestSymmetries(t *testing.T) {
 	if len(seen) != Symmetries {
 		t.Errorf("%d distinct turned solutions of %d", len(seen), Symmetries)
 	}
+}
+
+// meanLoss is the mean log loss, −log p(move), over the trajectories'
+// moves, p the model's softmax without the uniform mixture.
+func meanLoss(ctx context.Context, m *Model, ts []*trajectory) (float64, error) {
+	sum, n := 0.0, 0
+	var rows []uint32
+	var pr [Actions]float64
+	for _, t := range ts {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		err := walk(t, m.Bits, rows, func(rows []uint32, legal uint8, taken int) error {
+			m.softmax(rows, legal, &pr)
+			sum -= math.Log(max(pr[taken], 1e-300))
+			n++
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return sum / float64(max(n, 1)), nil
 }

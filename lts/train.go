@@ -2,9 +2,7 @@ package lts
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -52,8 +50,8 @@ type RoundReport struct {
 	Levels   int     // training levels
 	Expanded int64   // expansions of the round's searches
 	Steps    int     // gradient steps after the round
-	Loss     float64 // mean log loss of the solutions' moves before the round's steps
-	LossEnd  float64 // the same after them
+	Loss     float64 // mean log loss of the solutions' moves in the round's first epoch, each taken before its step
+	LossEnd  float64 // the same in its last epoch
 }
 
 // Report is what Train did.
@@ -193,22 +191,20 @@ func Train(ctx context.Context, o TrainOptions) (*Model, Report, error) {
 		for _, s := range sols {
 			all = append(all, s...)
 		}
-		if r.New > 0 {
-			r.Loss, err = meanLoss(ctx, m, all)
+		for e := range o.Epochs {
+			if r.New == 0 {
+				break // nothing new to learn from
+			}
+			rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+			n, loss, err := epoch(ctx, m, all, o.Rate)
+			r.Steps += n
 			if err != nil {
 				return m, rep, err
 			}
-			for range o.Epochs {
-				rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
-				n, err := epoch(ctx, m, all, o.Rate)
-				r.Steps += n
-				if err != nil {
-					return m, rep, err
-				}
+			if e == 0 {
+				r.Loss = loss
 			}
-			if r.LossEnd, err = meanLoss(ctx, m, all); err != nil {
-				return m, rep, err
-			}
+			r.LossEnd = loss
 		}
 		rep.Rounds = append(rep.Rounds, r)
 		if o.Progress != nil {
@@ -266,48 +262,23 @@ func walk(t *trajectory, bits uint, rows []uint32, f func(rows []uint32, legal u
 }
 
 // epoch makes one gradient step per move of every trajectory, in order,
-// and returns the steps made.
-func epoch(ctx context.Context, m *Model, ts []*trajectory, eta float64) (int, error) {
-	steps := 0
+// and returns the steps made and their mean log loss, each taken before
+// its step.
+func epoch(ctx context.Context, m *Model, ts []*trajectory, eta float64) (int, float64, error) {
+	steps, sum := 0, 0.0
 	var rows []uint32
 	for _, t := range ts {
 		if err := ctx.Err(); err != nil {
-			return steps, err
+			return steps, 0, err
 		}
 		err := walk(t, m.Bits, rows, func(rows []uint32, legal uint8, taken int) error {
-			m.step(rows, legal, taken, eta)
+			sum += m.step(rows, legal, taken, eta)
 			steps++
 			return nil
 		})
 		if err != nil {
-			return steps, err
+			return steps, 0, err
 		}
 	}
-	return steps, nil
-}
-
-// meanLoss is the mean log loss, −log p(move), over the trajectories'
-// moves, p the model's softmax without the uniform mixture.
-func meanLoss(ctx context.Context, m *Model, ts []*trajectory) (float64, error) {
-	sum, n := 0.0, 0
-	var rows []uint32
-	var pr [Actions]float64
-	for _, t := range ts {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		err := walk(t, m.Bits, rows, func(rows []uint32, legal uint8, taken int) error {
-			m.softmax(rows, legal, &pr)
-			sum -= math.Log(max(pr[taken], 1e-300))
-			n++
-			return nil
-		})
-		if err != nil {
-			return 0, err
-		}
-	}
-	if n == 0 {
-		return 0, errors.New("lts: no moves to measure the loss on")
-	}
-	return sum / float64(n), nil
+	return steps, sum / float64(max(steps, 1)), nil
 }
