@@ -17,10 +17,10 @@ import (
 const (
 	DefaultLevels    = 4000
 	DefaultBudget    = 2000
-	DefaultMaxBudget = 64000
+	DefaultMaxBudget = 16000
 	DefaultEpochs    = 2
 	DefaultRate      = 0.02
-	DefaultMinNew    = 0.02
+	DefaultMinNew    = 0.05
 )
 
 // TrainOptions configure Train.
