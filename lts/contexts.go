@@ -25,7 +25,7 @@ type tile struct{ dx, dy, w, h int8 }
 // own offset so that the same pattern in another place is another context:
 // 3×3 tiles covering the 9×9 window around the player, 2×2 tiles over the
 // 4×4 window and the 1×2 and 2×1 tiles around the player. With the last
-// move, NumContexts contexts a position.
+// move and the moves' outcomes, NumContexts contexts a position.
 var tiles = func() []tile {
 	var ts []tile
 	add := func(w, h, lo, hiX, hiY int) {

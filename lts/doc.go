@@ -15,16 +15,19 @@
 // tree and the bound; moves that push a box onto a dead square or freeze
 // it off its goal are left out and the policy renormalised over the rest.
 //
-// The policy (Model) is a context model: a handful of small patterns of
-// the squares around the player (tiles of 3×3, 2×2, 1×2 and 2×1 squares at
-// fixed offsets) and the last move each select, hashed, a row of four
-// weights; a move's probability is the softmax, over the legal moves, of
-// the sum of the active rows' weights for it (a product of experts),
-// mixed with a little of the uniform policy so that no move is ever
-// impossible. The log loss of a solution's moves is convex in the weights;
-// Train fits them by online gradient steps inside the bootstrap loop of
-// Jabbari Arfaee, Zilles and Holte (2011) as the 2023 paper uses it: try
-// every unsolved training level within a budget of expansions, train on
-// the solutions found, double the budget when too few new levels solve.
-// The training levels are package generate's, never a test collection.
+// The policy (Model) is a context model: small patterns of the squares
+// around the player (tiles of 3×3, 2×2, 1×2 and 2×1 squares at fixed
+// offsets), the last move, and — beyond the paper's local patterns — what
+// each of the four moves does (a step towards a box off its goal, a push
+// nearer a goal, …) each select, hashed, a row of four weights; a move's
+// probability is the softmax, over the legal moves, of the sum of the
+// active rows' weights for it (a product of experts), mixed with a little
+// of the uniform policy so that no move is ever impossible. The log loss
+// of a solution's moves is convex in the weights; Train fits them by
+// online gradient steps, on each solution in the eight symmetries of the
+// board, inside the bootstrap loop of Jabbari Arfaee, Zilles and Holte
+// (2011) as the 2023 paper uses it: try every unsolved training level
+// within a budget of expansions, train on the solutions found, double the
+// budget when too few new levels solve. The training levels are package
+// generate's, never a test collection.
 package lts
