@@ -8,9 +8,10 @@
 # their expansions and time per expansion on the levels both greedy and
 # greedy-dist with DIST_MODEL solve; 003's alphazero with AZ_MODEL, as
 # 0.8·model + 0.2·heuristic (its default weight) and as the model alone
-# (weight=1), at equal iterations and wall time.
+# (weight=1), at equal iterations and wall time. With LTS set to a model of
+# soko train-lts, lts with it at equal expansions too.
 #
-#   results/learning-table.sh DIST_MODEL PUCT_MODEL AZ_MODEL [DIR]
+#   [LTS=LTS_MODEL] results/learning-table.sh DIST_MODEL PUCT_MODEL AZ_MODEL [DIR]
 #
 # Runs go one level at a time (-j 1) into DIR/*.jsonl (default
 # learning-table/); a file already there is not run again. SOKO names the
@@ -20,7 +21,8 @@ model=$1
 puct=$2
 az=$3
 dir=${4:-learning-table}
-for f in "$model" "$puct" "$az"; do
+lts=${LTS:-}
+for f in "$model" "$puct" "$az" ${lts:+"$lts"}; do
 	[ -f "$f" ] || { echo "learning-table.sh: $f: no such model file (arguments: DIST_MODEL PUCT_MODEL AZ_MODEL [DIR])" >&2; exit 2; }
 done
 soko=${SOKO:-soko}
@@ -50,6 +52,9 @@ for n in 200 1000; do
 	run greedy-${n}n --algo greedy --nodes $n --time 0
 	run greedy-bound-${n}n --algo greedy-dist --nodes $n --time 0
 	run greedy-dist-${n}n --algo greedy-dist --model "$model" --nodes $n --time 0
+	if [ -n "$lts" ]; then
+		run lts-${n}n --algo lts --model "$lts" --nodes $n --time 0
+	fi
 done
 for b in 200it 0.1s 1000it; do
 	case $b in

@@ -81,6 +81,7 @@ func TestOutputOfAnotherKindRefused(t *testing.T) {
 		}},
 		{"model", func(p string) []string { return []string{"train-dist", "--out", p} }},
 		{"model", func(p string) []string { return []string{"train-puct", "--out", p} }},
+		{"model", func(p string) []string { return []string{"train-lts", "--out", p} }},
 		{"trace", func(p string) []string { return []string{"solve", "microban:1", "--algo", "fess", "--trace", p} }},
 		{"profile", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--cpuprofile", p} }},
 		{"profile", func(p string) []string { return []string{"solve", "microban:1", "--algo", "astar", "--memprofile", p} }},

@@ -19,6 +19,7 @@ import (
 	"soko/internal/outfile"
 	"soko/level"
 	"soko/levels"
+	"soko/lts"
 	"soko/nn"
 )
 
@@ -281,8 +282,8 @@ var (
 	// kindProfile is --cpuprofile and --memprofile: runtime/pprof's
 	// format, a gzip-compressed protocol buffer.
 	kindProfile = fileKind{name: "a pprof profile (gzip-compressed protocol buffer)", limit: 64 << 10, is: isProfile, short: 18}
-	// kindModel is a model of train, train-dist and train-puct.
-	kindModel = fileKind{name: "a soko model", limit: 8, is: nn.IsModel, short: 8}
+	// kindModel is a model of train, train-dist, train-puct and train-lts.
+	kindModel = fileKind{name: "a soko model", limit: 8, is: isModel, short: 8}
 	// kindPlot is a plot (train --plot, generate --plot): an image or
 	// document in one of the formats plots are written in (plotFormats).
 	kindPlot = fileKind{name: "a plot (PNG, PDF, SVG, EPS, JPEG, TIFF or gonum's TeX)", limit: 4 << 10, is: isPlot}
@@ -505,6 +506,10 @@ func isControl(r rune) bool {
 	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != '\v' && r != 0x1a || r == 0x7f
 }
 
+// isModel tells whether data starts as a model file of soko's does: a
+// network's (package nn) or an lts context model's.
+func isModel(data []byte) bool { return nn.IsModel(data) || lts.IsModel(data) }
+
 // isText tells whether data is text (textOf).
 func isText(data []byte) bool {
 	_, err := textOf(data)
@@ -515,11 +520,11 @@ func isText(data []byte) bool {
 // kind k, seems to hold, in the terms of k: only a level file's refusal
 // talks of levels a text has not.
 func (k fileKind) seems(data []byte) string {
-	if len(data) < k.short && !nn.IsModel(data) {
+	if len(data) < k.short && !isModel(data) {
 		return fmt.Sprintf("%s, too short for %s", english.Count(len(data), "byte", "bytes"), k.name)
 	}
 	switch {
-	case nn.IsModel(data):
+	case isModel(data):
 		return "a soko model"
 	case isGzip(data):
 		inner, _ := gunzipHead(data)

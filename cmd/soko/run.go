@@ -113,6 +113,8 @@ var commands = []command{
 		trainDistFlags, parseArgs, runTrainDist),
 	withFlags(command{name: "train-puct", args: "[flags] --out FILE", summary: "train the puct solver's network by self-play on generated levels", doc: trainPuctDoc},
 		trainPuctFlags, parseArgs, runTrainPuct),
+	withFlags(command{name: "train-lts", args: "[flags] --out FILE", summary: "train the lts solver's context model by the bootstrap on generated levels", doc: trainLTSDoc},
+		trainLTSFlags, parseArgs, runTrainLTS),
 	withFlags(command{name: "play", args: "[flags] LEVELS... | --replay FILE.sok", summary: "play levels in the terminal, or watch a solution or those of a .sok file", doc: playDoc},
 		playFlags, parseArgs, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",

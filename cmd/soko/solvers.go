@@ -22,7 +22,7 @@ var solverFamilies = []struct {
 	{"push-optimal", []string{"astar", "idastar", "bfs", "bfs-moves", "portfolio"}},
 	{"best-first and depth-first", []string{"greedy", "bigreedy", "wastar", "wastar-push", "fama", "dfs"}},
 	{"Monte Carlo tree search", []string{"vanillaban", "schokoban", "mcts-r", "mcts", "mcts-n", "mcts-nd"}},
-	{"learning", []string{"alphazero", "mcts-dist", "puct", "greedy-dist", "qlearn", "qstar"}},
+	{"learning", []string{"alphazero", "mcts-dist", "puct", "greedy-dist", "lts", "qlearn", "qstar"}},
 }
 
 // defaultSolver is the solver soko solve and soko bench run without --algo.

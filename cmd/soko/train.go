@@ -15,6 +15,7 @@ import (
 	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/levels"
+	"soko/lts"
 	"soko/nn"
 	"soko/solver"
 )
@@ -170,7 +171,26 @@ func checkModel(path string) error {
 	if err := inputExists("--model", "model file", path); err != nil {
 		return err
 	}
+	if isLTS, err := startsLTS(path); err != nil || isLTS {
+		if err != nil {
+			return err
+		}
+		_, err := lts.Load(path)
+		return err
+	}
 	return nn.Verify(path) // the weights stream past: a large model costs no memory here
+}
+
+// startsLTS tells whether the file at path starts as an lts context model.
+func startsLTS(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	return lts.IsModel(head[:n]), nil
 }
 
 // netFlags declares the flags of a trainer's network shape on fs, with

@@ -16,6 +16,7 @@ import (
 	"soko/generate"
 	"soko/internal/testlevel"
 	"soko/level"
+	_ "soko/lts"    // registers lts
 	_ "soko/mcts"   // registers the MCTS solvers
 	_ "soko/puct"   // registers puct
 	_ "soko/qlearn" // registers qlearn and qstar
