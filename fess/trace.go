@@ -125,7 +125,7 @@ func (tr *tracer) newBest(e *engine, id uint32) {
 	tr.bestAt = tr.t.Elapsed()
 	tr.bestExpanded = e.stats.Expanded
 	tr.bestNode = id
-	tr.t.Write("best", struct {
+	tr.t.WriteAt("best", tr.bestAt, struct {
 		counters
 		Node nodeRecord `json:"node"`
 	}{tr.counters(e), tr.node(e, id, nil)})

@@ -90,6 +90,15 @@ func (t *Trace) Write(event string, rec any) {
 	if t == nil {
 		return
 	}
+	t.WriteAt(event, t.Elapsed(), rec)
+}
+
+// WriteAt is Write stamped with the time at (since the level's search
+// started) instead of now: for a record whose time another record repeats.
+func (t *Trace) WriteAt(event string, at time.Duration, rec any) {
+	if t == nil {
+		return
+	}
 	var fields []byte
 	if rec != nil {
 		var err error
@@ -100,7 +109,7 @@ func (t *Trace) Write(event string, rec any) {
 			panic("solver: trace record " + event + " is not a JSON object")
 		}
 	}
-	secs := TraceSeconds(t.Elapsed())
+	secs := TraceSeconds(at)
 	s := t.sink
 	s.mu.Lock()
 	defer s.mu.Unlock()
