@@ -211,3 +211,32 @@ func TestCheckCase(t *testing.T) {
 		}
 	}
 }
+
+// soko verify FILE.sok replays snapshots too: one that resumes is
+// reported with its moves, one that does not names its line and fails the
+// run, and a file of snapshots alone is not "no solutions".
+func TestVerifySokSnapshots(t *testing.T) {
+	board, _, err := soko(t, "", "show", "microban:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.sok"), filepath.Join(dir, "bad.sok")
+	if err := os.WriteFile(good, []byte(board+"\nSnapshot\ndlU\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := soko(t, "", "verify", good)
+	if err != nil || !strings.Contains(out, "snapshot at line 10: a game in progress, resumes after 3 moves") ||
+		!strings.Contains(out, "no solutions; 1 of 1 snapshot resume on their levels") {
+		t.Errorf("verify, a snapshot that resumes: %v\n%s", err, out)
+	}
+	text := board + "\nSolution\n" + microban1Real + "\n\nSnapshot\nuuuuuuuu\n"
+	if err := os.WriteFile(bad, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = soko(t, "", "verify", bad)
+	if !errors.Is(err, errSilent) || !strings.Contains(out, bad+":13: level 1: snapshot: does not replay on its level: step 3 (u): walks into a wall") ||
+		!strings.Contains(out, "1 of 1 solution solve their levels") || !strings.Contains(out, "0 of 1 snapshot resume") {
+		t.Errorf("verify, a snapshot that does not replay: %v\n%s", err, out)
+	}
+}

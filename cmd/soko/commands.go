@@ -340,7 +340,9 @@ func runAnalyze(ctx context.Context, _ struct{}, args []string, stdin io.Reader,
 	return nil
 }
 
-// verifySok replays every solution of a .sok file: soko verify FILE.sok.
+// verifySok replays every solution of a .sok file, and every snapshot (a
+// game in progress, which must replay but need not solve): soko verify
+// FILE.sok.
 // A solution section whose moves cannot be read counts as a solution that
 // fails, named by its file, level and line; a step in the wrong letter
 // case fails unless lenient, as for one solution.
@@ -349,9 +351,19 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 	if err != nil {
 		return err
 	}
-	total, bad := 0, 0
+	total, bad, snaps, badSnaps := 0, 0, 0, 0
 	for _, e := range f.Entries {
 		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
+		for _, s := range e.Snapshots {
+			snaps++
+			moves, err := e.CheckSnapshot(s) // its error names file, level and line
+			if err != nil {
+				badSnaps++
+				fmt.Fprintln(stdout, err)
+				continue
+			}
+			fmt.Fprintf(stdout, "%s: snapshot at line %d: a game in progress, resumes after %s\n", lineName(le.ID(), le.Label()), s.Line, english.Count(len(moves), "move", "moves"))
+		}
 		for _, u := range e.Unreadable {
 			total++
 			bad++
@@ -377,6 +389,13 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 			fmt.Fprintf(stdout, "%s: %s\n", where, verdict(rep, lenient))
 		}
 	}
+	if total == 0 && snaps > 0 {
+		fmt.Fprintf(stdout, "%s: no solutions; %d of %s resume on their levels\n", path, snaps-badSnaps, english.Count(snaps, "snapshot", "snapshots"))
+		if badSnaps > 0 {
+			return errSilent
+		}
+		return nil
+	}
 	if total == 0 {
 		atStart := 0
 		for _, e := range f.Entries {
@@ -392,7 +411,10 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s: %d of %s solve their levels\n", path, total-bad, english.Count(total, "solution", "solutions"))
-	if bad > 0 {
+	if snaps > 0 {
+		fmt.Fprintf(stdout, "%s: %d of %s resume on their levels\n", path, snaps-badSnaps, english.Count(snaps, "snapshot", "snapshots"))
+	}
+	if bad > 0 || badSnaps > 0 {
 		return errSilent
 	}
 	return nil
