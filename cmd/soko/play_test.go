@@ -19,6 +19,28 @@ func tmux(t *testing.T, sock string, args ...string) string {
 	return string(out)
 }
 
+// waitPane waits up to 15 s for tmux window target on sock to show every
+// string of want (blanks and line breaks folded), and returns the screen.
+func waitPane(t *testing.T, sock, target string, want ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := tmux(t, sock, "capture-pane", "-p", "-t", target)
+		flat := strings.Join(strings.Fields(s), " ")
+		ok := true
+		for _, w := range want {
+			ok = ok && strings.Contains(flat, w)
+		}
+		if ok {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screen never showed %q:\n%s", want, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestPlayTmux is a smoke test of soko play in a real terminal: tmux runs
 // the command (this test binary acting as soko), the test types keys and
 // reads the screen.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -158,25 +157,7 @@ func TestPlayOutTmux(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "mine.sok")
 	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:2 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
 	tmux(t, sock, "new-session", "-d", "-s", "out", "-x", "100", "-y", "30", cmd)
-	wait := func(want ...string) string {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			s := tmux(t, sock, "capture-pane", "-p", "-t", "out")
-			flat := strings.Join(strings.Fields(s), " ")
-			ok := true
-			for _, w := range want {
-				ok = ok && strings.Contains(flat, w)
-			}
-			if ok {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s", want, s)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	wait := func(want ...string) string { t.Helper(); return waitPane(t, sock, "out", want...) }
 	wait("moves 0", "q quit")
 	vi := map[rune]string{'u': "k", 'd': "j", 'l': "h", 'r': "l"}
 	for _, c := range strings.ToLower("rddLruulDuullddR") {
@@ -316,25 +297,7 @@ func TestPlaySnapshotTmux(t *testing.T) {
 	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
 	out := filepath.Join(t.TempDir(), "mine.sok")
 	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:1 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
-	wait := func(want ...string) string {
-		t.Helper()
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			s := tmux(t, sock, "capture-pane", "-p", "-t", "snap")
-			flat := strings.Join(strings.Fields(s), " ")
-			ok := true
-			for _, w := range want {
-				ok = ok && strings.Contains(flat, w)
-			}
-			if ok {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s", want, s)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	wait := func(want ...string) string { t.Helper(); return waitPane(t, sock, "snap", want...) }
 	tmux(t, sock, "new-session", "-d", "-s", "snap", "-x", "100", "-y", "30", cmd)
 	wait("moves 0", "q quit")
 	for _, k := range []string{"j", "h", "k"} { // d l U
