@@ -4,8 +4,6 @@ package web
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -116,12 +114,7 @@ func TestBrowserStaleState(t *testing.T) {
 func TestBrowserSave(t *testing.T) {
 	b, url := browserPage(t)
 	dir := artifactDir()
-	downloads, err := os.MkdirTemp("", "soko-downloads-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(downloads) })
-	b.must("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads})
+	downloads := allowDownloads(t, b)
 	b.must("Browser.grantPermissions", map[string]any{"origin": url, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
 	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
 	b.waitFor("the page to load Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
@@ -155,21 +148,7 @@ func TestBrowserSave(t *testing.T) {
 	if got := mark(); got != marked {
 		t.Errorf("level 1 in the list: %q, want %q", got, marked)
 	}
-
-	file := func(name string) string {
-		t.Helper()
-		path := filepath.Join(downloads, name)
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
-				return string(data)
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no download %s", path)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	file := func(name string) string { t.Helper(); return download(t, downloads, name) }
 	// The player's solution: played with soko's player, on the date it was
 	// played (RFC 3339, UTC), as soko play --out writes it.
 	wantSok := "Microban 1\n####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\nTitle: Microban 1\n\nSolution (8 pushes, 33 moves)\n" + sol + "\nSolver: soko play\nDate: "

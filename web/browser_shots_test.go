@@ -58,12 +58,7 @@ func TestBrowserScreens(t *testing.T) {
 	if dir == "" {
 		dir = artifactDir()
 	}
-	downloads, err := os.MkdirTemp("", "soko-downloads-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(downloads) })
-	b.must("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads})
+	downloads := allowDownloads(t, b)
 	keys := map[rune]string{'u': "ArrowUp", 'd': "ArrowDown", 'l': "ArrowLeft", 'r': "ArrowRight"}
 	play := func(lurd string) {
 		t.Helper()

@@ -35,12 +35,7 @@ func upload(b *browser, path string) {
 // line.
 func TestBrowserSnapshot(t *testing.T) {
 	b, url := browserPage(t)
-	downloads, err := os.MkdirTemp("", "soko-downloads-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(downloads) })
-	b.must("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads})
+	downloads := allowDownloads(t, b)
 	b.must("Page.navigate", map[string]any{"url": url + "/#microban:2"})
 	b.waitFor("Microban 2", `window.soko && soko.ready && soko.state().level === "microban:2"`, 20*time.Second)
 	b.eval("localStorage.clear()", nil)
@@ -60,20 +55,7 @@ func TestBrowserSnapshot(t *testing.T) {
 	if played.Lurd != "rddL" || played.Solved {
 		t.Fatalf("after r d d l: %+v", played)
 	}
-	file := func(name string) string {
-		t.Helper()
-		path := filepath.Join(downloads, name)
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
-				return string(data)
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no download %s", path)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
+	file := func(name string) string { t.Helper(); return download(t, downloads, name) }
 	said := func(id string) string {
 		var s string
 		b.eval(`document.getElementById("`+id+`").textContent`, &s)

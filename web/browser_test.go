@@ -69,6 +69,36 @@ func artifactDir() string {
 	return filepath.Join(os.TempDir(), "soko-artifacts")
 }
 
+// allowDownloads sends the downloads of b to a folder of their own, removed
+// when the test ends, and returns it.
+func allowDownloads(t *testing.T, b *browser) string {
+	t.Helper()
+	downloads, err := os.MkdirTemp("", "soko-downloads-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(downloads) })
+	b.must("Browser.setDownloadBehavior", map[string]any{"behavior": "allow", "downloadPath": downloads})
+	return downloads
+}
+
+// download waits up to 10 s for the file name in downloads to hold
+// something, and returns what it holds.
+func download(t *testing.T, downloads, name string) string {
+	t.Helper()
+	path := filepath.Join(downloads, name)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+			return string(data)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no download %s", path)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestBrowser drives the page in headless Chromium over the DevTools
 // protocol: load Microban 1, play a few moves with the keyboard, watch a
 // solver run live and stop it, solve the level with A*, replay the
