@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"soko/deadlock"
+	"soko/guide"
 	"soko/heuristic"
 	"soko/level"
 	"soko/sokoban"
@@ -51,6 +52,12 @@ type engine struct {
 	// parked is set when it found a position to start from.
 	parking *parkSearch
 	parked  bool
+
+	// guide is the learned guide's model (guide.go), nil when it is off;
+	// guideScratch the rows of one move.
+	guide        *guide.Model
+	guideScratch []uint32
+	guideLow     float64 // guidelow
 
 	guard  *solver.Guard
 	tr     *tracer // nil: tracing off (trace.go)
@@ -105,6 +112,9 @@ func newEngine(l *level.Level, guard *solver.Guard, opts solver.Options, pl *pla
 		return nil, 0, err
 	}
 	if e.par.backPlan, err = opts.Bool(backPlanParam); err != nil {
+		return nil, 0, err
+	}
+	if err := e.openGuide(opts); err != nil {
 		return nil, 0, err
 	}
 	e.par.backMemory = opts.Budget.Memory / backMemoryPart

@@ -1,6 +1,7 @@
 package fess
 
 import (
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -17,6 +18,7 @@ type child struct {
 	id     uint32
 	feat   features
 	weight int32
+	score  float32 // the learned guide's, when it is on
 }
 
 // How often an expansion (forward, or of the parking search) looks at the
@@ -40,28 +42,13 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	e.tier.learn(&e.tree, id)
 	parent := *e.tree.at(id)
 	p := e.pos
-	p.Reach()
-	boxes := p.BoxSquares()
-	movers := boxes
-	if e.par.piCorral {
-		if barrier := e.tier.corrals.PICorral(p, nil); len(barrier) > 0 {
-			movers = barrier
-		}
+	x := &e.exp
+	var st solver.Status
+	var stop bool
+	if x.moves, st, stop = e.movesOf(p, x.moves[:0]); stop {
+		return e.stop(st), true, nil
 	}
 	e.tree.sortBoxes(p)
-	e.gen.placeAll(boxes)
-	x := &e.exp
-	x.moves = x.moves[:0]
-	for i := range movers {
-		if i%checkBoxes == checkBoxes-1 {
-			if st, stop := e.guard.Check(&e.stats); stop {
-				e.gen.lift(boxes)
-				return e.stop(st), true, nil
-			}
-		}
-		x.moves = e.gen.generate(p, movers[i], x.moves)
-	}
-	e.gen.lift(boxes)
 	player := p.Player()
 	e.feat.prepare(p)
 	e.tree.touch(x.moves)
@@ -100,8 +87,12 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		if !isNew {
 			e.tree.reached(cid, id, m)
 		}
-		if e.tree.at(cid).state == generated {
-			x.kids = append(x.kids, child{move: m, id: cid, feat: e.tree.at(cid).feat, weight: 1})
+		if nd := e.tree.at(cid); nd.state == generated {
+			k := child{move: m, id: cid, feat: nd.feat, weight: 1}
+			if e.guide != nil {
+				k.score = e.guideScore(parent.move, m, parent.feat, nd.feat)
+			}
+			x.kids = append(x.kids, k)
 		}
 		p.Relocate(m.To, m.From, player)
 		if len(x.kids)%checkMoves == checkMoves-1 {
@@ -115,6 +106,31 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		e.place(id, &parent, k)
 	}
 	return solver.Result{}, false, nil
+}
+
+// movesOf appends to moves the macro-moves of p's boxes, only those of
+// the boxes around a PI-corral when it has one and the pruning is on; stop
+// is set, with the status, when the guard ends the search on the way.
+func (e *engine) movesOf(p *sokoban.Position, moves []Macro) (_ []Macro, st solver.Status, stop bool) {
+	p.Reach()
+	boxes := p.BoxSquares()
+	movers := boxes
+	if e.par.piCorral {
+		if barrier := e.tier.corrals.PICorral(p, nil); len(barrier) > 0 {
+			movers = barrier
+		}
+	}
+	e.gen.placeAll(boxes)
+	defer e.gen.lift(boxes)
+	for i := range movers {
+		if i%checkBoxes == checkBoxes-1 {
+			if st, stop := e.guard.Check(&e.stats); stop {
+				return moves, st, true
+			}
+		}
+		moves = e.gen.generate(p, movers[i], moves)
+	}
+	return moves, solver.Solved, false
 }
 
 // place queues child k of node id (whose node is parent) with its weight,

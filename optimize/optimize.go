@@ -69,7 +69,6 @@ package optimize
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -205,7 +204,7 @@ func Optimize(ctx context.Context, l *level.Level, moves []level.Move, opts Opti
 	if err != nil {
 		return Result{}, err
 	}
-	pushes, err := pushesOf(b, moves)
+	pushes, err := b.PushesOf(moves)
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", l.Name(), err)
 	}
@@ -260,39 +259,3 @@ func checkRadii(radii []int) ([]int, error) {
 
 // MaxRadius is the largest vicinity radius, in squares.
 const MaxRadius = 1000
-
-// pushesOf reads a solution as its pushes, up to the first position where
-// every box is on a goal.
-func pushesOf(b *sokoban.Board, moves []level.Move) ([]sokoban.Push, error) {
-	if b.Impossible != "" {
-		return nil, errors.New("the level cannot be solved: " + b.Impossible)
-	}
-	p := b.Start()
-	var pushes []sokoban.Push
-	for i, m := range moves {
-		if p.Solved() {
-			break
-		}
-		n := b.Next(p.Player(), m.Dir)
-		if n == sokoban.None || m.Dir > level.Right {
-			return nil, fmt.Errorf("step %d leaves the floor", i+1)
-		}
-		if !p.HasBox(n) {
-			p.SetPlayer(n)
-			continue
-		}
-		// The player stands behind the box: the push is legal when the
-		// square in front is free floor (CanPush would also work out that
-		// the player can reach where they stand, a cost on big boards).
-		if f := b.Next(n, m.Dir); f == sokoban.None || p.HasBox(f) {
-			return nil, fmt.Errorf("step %d is not a legal push", i+1)
-		}
-		push := sokoban.Push{Box: n, Dir: m.Dir}
-		p.Apply(push)
-		pushes = append(pushes, push)
-	}
-	if !p.Solved() {
-		return nil, errors.New("the solution does not solve the level")
-	}
-	return pushes, nil
-}

@@ -32,7 +32,7 @@ func greedyPushes(t testing.TB, l *level.Level) (*sokoban.Board, []sokoban.Push)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pushes, err := pushesOf(b, greedy.Moves)
+	pushes, err := b.PushesOf(greedy.Moves)
 	if err != nil {
 		t.Fatal(err)
 	}

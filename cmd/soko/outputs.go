@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"soko/guide"
 	"soko/internal/english"
 	"soko/internal/outfile"
 	"soko/level"
@@ -508,7 +509,7 @@ func isControl(r rune) bool {
 
 // isModel tells whether data starts as a model file of soko's does: a
 // network's (package nn) or an lts context model's.
-func isModel(data []byte) bool { return nn.IsModel(data) || lts.IsModel(data) }
+func isModel(data []byte) bool { return nn.IsModel(data) || lts.IsModel(data) || guide.IsModel(data) }
 
 // isText tells whether data is text (textOf).
 func isText(data []byte) bool {

@@ -115,6 +115,8 @@ var commands = []command{
 		trainPuctFlags, parseArgs, runTrainPuct),
 	withFlags(command{name: "train-lts", args: "[flags] --out FILE", summary: "train the lts solver's context model by the bootstrap on generated levels", doc: trainLTSDoc},
 		trainLTSFlags, parseArgs, runTrainLTS),
+	withFlags(command{name: "train-guide", args: "[flags] [LEVELS...] --out FILE", summary: "train fess's learned guide on fess's own solutions of generated levels (and LEVELS)", doc: trainGuideDoc},
+		trainGuideFlags, parseArgs, runTrainGuide),
 	withFlags(command{name: "play", args: "[flags] LEVELS... | --replay FILE.sok", summary: "play levels in the terminal, or watch a solution or those of a .sok file", doc: playDoc},
 		playFlags, parseArgs, runPlay),
 	{name: "version", summary: "the module version and VCS revision of this build",

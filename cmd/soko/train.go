@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"soko/alphazero"
+	"soko/guide"
 	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/levels"
@@ -171,26 +172,31 @@ func checkModel(path string) error {
 	if err := inputExists("--model", "model file", path); err != nil {
 		return err
 	}
-	if isLTS, err := startsLTS(path); err != nil || isLTS {
-		if err != nil {
-			return err
-		}
+	head, err := modelHead(path)
+	switch {
+	case err != nil:
+		return err
+	case lts.IsModel(head):
 		_, err := lts.Load(path)
+		return err
+	case guide.IsModel(head):
+		_, err := guide.Load(path)
 		return err
 	}
 	return nn.Verify(path) // the weights stream past: a large model costs no memory here
 }
 
-// startsLTS tells whether the file at path starts as an lts context model.
-func startsLTS(path string) (bool, error) {
+// modelHead returns the first bytes of the file at path, by which the
+// kinds of model tell themselves apart.
+func modelHead(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, 8)
 	n, _ := io.ReadFull(f, head)
-	return lts.IsModel(head[:n]), nil
+	return head[:n], nil
 }
 
 // netFlags declares the flags of a trainer's network shape on fs, with

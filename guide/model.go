@@ -1,0 +1,223 @@
+package guide
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	"soko/internal/outfile"
+)
+
+// DefaultBits is the default size of the weight table: 2^DefaultBits rows
+// of one weight, a megabyte, few enough collisions for the contexts the
+// training solutions hold.
+const DefaultBits = 18
+
+// Model is the guide's weight table: one weight per hashed context row.
+// The zero model scores every move 0.
+type Model struct {
+	Bits uint
+	W    []float32
+}
+
+// NewModel returns a model of 1<<bits zero weights.
+func NewModel(bits uint) *Model { return &Model{Bits: bits, W: make([]float32, 1<<bits)} }
+
+// Row returns the row of a table of 2^bits rows that holds context number
+// i with value v: a hash of both, so that different contexts with equal
+// values fall apart.
+func Row(bits uint, i int, v uint64) uint32 {
+	return uint32(mix(uint64(i)<<56^v^uint64(i)*0x9e3779b97f4a7c15) >> (64 - bits))
+}
+
+// mix is SplitMix64's finaliser: a fast hash with every bit of x
+// reaching every bit of the result.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// Score returns the sum of the rows' weights: the move's score.
+func (m *Model) Score(rows []uint32) float32 {
+	var s float32
+	for _, r := range rows {
+		s += m.W[r]
+	}
+	return s
+}
+
+// The model file, integers little-endian:
+//
+//	magic    8 bytes  "SOKOGDE\n"
+//	version  uint32   fileVersion
+//	meta     uint32 length, then that many bytes: the contexts' encoding
+//	bits     uint32   the table has 1<<bits rows
+//	weights  1<<bits float32
+//	crc      uint32   CRC-32 (IEEE) of every byte before it
+const (
+	magic       = "SOKOGDE\n"
+	fileVersion = 1
+	minBits     = 8
+	maxBits     = 26
+)
+
+// Meta names the contexts a model's weights belong to (package fess
+// computes them); a model of other contexts is refused. It changes
+// whenever the contexts do.
+const Meta = "soko guide v1: 3x3 at the box's new and old squares, 4 ahead, in the push's frame (wall,floor,goal,dead,+box); feature changes; same box; pushes, goals"
+
+// ErrFormat is wrapped by every error about a model file's content.
+var ErrFormat = errors.New("not a valid guide model file")
+
+// IsModel tells whether data, the start of a file, starts as a guide model
+// does.
+func IsModel(data []byte) bool { return strings.HasPrefix(string(data), magic) }
+
+// Write writes the model to w.
+func (m *Model) Write(w io.Writer) error {
+	crc := crc32.NewIEEE()
+	out := io.MultiWriter(w, crc)
+	for _, v := range []any{[]byte(magic), uint32(fileVersion), uint32(len(Meta)), []byte(Meta), uint32(m.Bits), m.W} {
+		if err := binary.Write(out, binary.LittleEndian, v); err != nil {
+			return err
+		}
+	}
+	return binary.Write(w, binary.LittleEndian, crc.Sum32())
+}
+
+// Save writes the model to path, replacing it whole.
+func (m *Model) Save(path string) error {
+	return outfile.Replace(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := m.Write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+func bad(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
+}
+
+// Read reads a model written by Write. A file of another kind, version or
+// contexts, a truncated or corrupt one, is an error wrapping ErrFormat that
+// says what is wrong.
+func Read(r io.Reader) (*Model, error) {
+	crc := crc32.NewIEEE()
+	in := io.TeeReader(r, crc)
+	get := func(what string, v any) error {
+		err := binary.Read(in, binary.LittleEndian, v)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return bad("truncated in the %s", what)
+		}
+		return err
+	}
+	head := make([]byte, len(magic))
+	if err := get("magic", head); err != nil {
+		return nil, err
+	}
+	if string(head) != magic {
+		return nil, bad("it does not start with %q", magic)
+	}
+	var version, n, bits uint32
+	if err := get("version", &version); err != nil {
+		return nil, err
+	}
+	if version != fileVersion {
+		return nil, bad("version %d, this build reads version %d", version, fileVersion)
+	}
+	if err := get("meta length", &n); err != nil {
+		return nil, err
+	}
+	if n != uint32(len(Meta)) {
+		return nil, bad("contexts of another encoding (meta of %d bytes)", n)
+	}
+	text := make([]byte, n)
+	if err := get("meta", text); err != nil {
+		return nil, err
+	}
+	if string(text) != Meta {
+		return nil, bad("contexts of another encoding: %q", text)
+	}
+	if err := get("table size", &bits); err != nil {
+		return nil, err
+	}
+	if bits < minBits || bits > maxBits {
+		return nil, bad("table of 2^%d rows, want 2^%d to 2^%d", bits, minBits, maxBits)
+	}
+	m := NewModel(uint(bits))
+	if err := get("weights", m.W); err != nil {
+		return nil, err
+	}
+	sum := crc.Sum32()
+	var stored uint32
+	if err := binary.Read(r, binary.LittleEndian, &stored); err != nil {
+		return nil, bad("truncated in the checksum")
+	}
+	if stored != sum {
+		return nil, bad("checksum mismatch (the file is corrupt)")
+	}
+	for _, v := range m.W {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, bad("a weight is not finite")
+		}
+	}
+	return m, nil
+}
+
+// Load reads a model file written by Save.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Read(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// loaded holds the models Open read, by path, size and time of change:
+// the portfolio's members each open the model, and it is read once while
+// the file stays as it was. A model is never written to once loaded.
+var loaded struct {
+	sync.Mutex
+	byFile map[string]*Model
+}
+
+// Open returns the model at path, read once per process while the file
+// is unchanged.
+func Open(path string) (*Model, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d", path, st.Size(), st.ModTime().UnixNano())
+	loaded.Lock()
+	defer loaded.Unlock()
+	if m, ok := loaded.byFile[key]; ok {
+		return m, nil
+	}
+	m, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if loaded.byFile == nil {
+		loaded.byFile = map[string]*Model{}
+	}
+	loaded.byFile[key] = m
+	return m, nil
+}
