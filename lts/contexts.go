@@ -84,7 +84,7 @@ func NewBoard(b *sokoban.Board) *Board {
 	bd.near = b.NearestGoal()
 	bd.dist = make([]int32, b.N)
 	bd.fifo = make([]sokoban.Square, 0, b.N)
-	bd.check = deadlock.NewChecker(b, bd.dead, deadlock.Detectors{Freeze: true})
+	bd.check = deadlock.NewChecker(b, bd.dead, deadlock.All())
 	for y := range l.Height {
 		for x := range l.Width {
 			i := y*l.Width + x
@@ -221,8 +221,10 @@ func row(v uint64, bits uint) uint32 {
 }
 
 // Legal returns the moves of p the search makes, as bits by direction: a
-// step onto free floor, or a push whose box lands neither on a dead
-// square nor frozen off its goal.
+// step onto free floor, or a push whose box lands off the dead squares
+// into a position none of package deadlock's detectors proves dead (frozen
+// boxes, wall segments, sealed corrals, the table of dead sets of up to
+// three boxes).
 func (bd *Board) Legal(p *sokoban.Position) uint8 {
 	var legal uint8
 	for d := range sokoban.Dirs {

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"soko/deadlock"
 	"soko/generate"
 	"soko/internal/testlevel"
 	"soko/level"
+	"soko/sokoban"
 	"soko/solver"
 	"soko/verify"
 )
@@ -271,6 +273,28 @@ func TestNoSolutionIsProved(t *testing.T) {
 	res, _, err := Search(context.Background(), stuck, nil, solver.Options{})
 	if err != nil || res.Status != solver.NoSolution || res.Stats.Expanded == 0 {
 		t.Errorf("%v after %d expansions, error %v; want no solution", res.Status, res.Stats.Expanded, err)
+	}
+}
+
+// TestLegalLeavesOutProvedDeadlocks: the push that seals a box in a
+// room off the goals (a corral, not a frozen box) is not a move the search
+// makes; the steps beside it are.
+func TestLegalLeavesOutProvedDeadlocks(t *testing.T) {
+	l := testlevel.Parse(t, "#########\n##     ##\n##  $  ##\n#### ####\n#   $   #\n#  .@.  #\n#########\n")
+	b, err := sokoban.NewBoard(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Start()
+	push := sokoban.Push{Box: b.Next(p.Player(), level.Up), Dir: level.Up}
+	frozen := deadlock.NewChecker(b, deadlock.DeadSquares(b), deadlock.Core())
+	if frozen.Deadlocked(p, p.Apply(push)) {
+		t.Fatal("bad test level: the frozen-box rule alone finds the deadlock")
+	}
+	p.Undo(push)
+	want := uint8(1<<level.Left | 1<<level.Right)
+	if got := NewBoard(b).Legal(p); got != want {
+		t.Errorf("Legal = %04b, want %04b (left and right, not the sealing push up)", got, want)
 	}
 }
 

@@ -65,7 +65,7 @@ func (o *open) Pop() any {
 // Search runs LTS on l with the policy of m (nil: uniform) within the
 // budget of opts, honouring ctx. A solution is the moves to the first
 // solved position generated. NoSolution means every state reachable
-// without a dead-square push or a frozen box was expanded: a proof.
+// without a push package deadlock proves dead was expanded: a proof.
 func Search(ctx context.Context, l *level.Level, m *Model, opts solver.Options) (solver.Result, Found, error) {
 	guard := solver.NewGuard(ctx, opts)
 	var st solver.Stats
