@@ -76,15 +76,16 @@ type Board struct {
 	fifo   []sokoban.Square // scratch of the search that fills dist
 }
 
-// NewBoard builds b's tables.
-func NewBoard(b *sokoban.Board) *Board {
+// NewBoard builds b's tables; Legal leaves out the pushes the detectors
+// prune prove dead.
+func NewBoard(b *sokoban.Board, prune deadlock.Detectors) *Board {
 	l := b.Level
 	bd := &Board{b: b, w: l.Width, h: l.Height, static: make([]uint8, l.Width*l.Height), at: make([]sokoban.Square, l.Width*l.Height)}
 	bd.dead = deadlock.DeadSquares(b)
 	bd.near = b.NearestGoal()
 	bd.dist = make([]int32, b.N)
 	bd.fifo = make([]sokoban.Square, 0, b.N)
-	bd.check = deadlock.NewChecker(b, bd.dead, deadlock.All())
+	bd.check = deadlock.NewChecker(b, bd.dead, prune)
 	for y := range l.Height {
 		for x := range l.Width {
 			i := y*l.Width + x
@@ -222,9 +223,7 @@ func row(v uint64, bits uint) uint32 {
 
 // Legal returns the moves of p the search makes, as bits by direction: a
 // step onto free floor, or a push whose box lands off the dead squares
-// into a position none of package deadlock's detectors proves dead (frozen
-// boxes, wall segments, sealed corrals, the table of dead sets of up to
-// three boxes).
+// into a position none of the board's detectors proves dead.
 func (bd *Board) Legal(p *sokoban.Position) uint8 {
 	var legal uint8
 	for d := range sokoban.Dirs {

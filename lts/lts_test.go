@@ -293,7 +293,7 @@ func TestLegalLeavesOutProvedDeadlocks(t *testing.T) {
 	}
 	p.Undo(push)
 	want := uint8(1<<level.Left | 1<<level.Right)
-	if got := NewBoard(b).Legal(p); got != want {
+	if got := NewBoard(b, searchPrune).Legal(p); got != want {
 		t.Errorf("Legal = %04b, want %04b (left and right, not the sealing push up)", got, want)
 	}
 }
