@@ -252,9 +252,11 @@ func TestBudgetAndCancel(t *testing.T) {
 			t.Errorf("budget %d: %v after %d expansions, error %v", n, res.Status, res.Stats.Expanded, err)
 		}
 	}
+	// The tables may pass Tables() by one growth of a slice, into the
+	// headroom kept for it, never the budget.
 	mem := solver.Budget{Memory: 1 << 20}
 	res, _, err := Search(context.Background(), l, nil, solver.Options{Budget: mem})
-	if err != nil || res.Status != solver.MemoryLimit || res.Stats.Bytes > mem.Tables()+1<<16 {
+	if err != nil || res.Status != solver.MemoryLimit || res.Stats.Bytes > mem.Memory {
 		t.Errorf("memory budget 1 MiB: %v holding %d bytes, error %v", res.Status, res.Stats.Bytes, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -91,7 +91,17 @@ func search(ctx context.Context, l *level.Level, m *Model, opts solver.Options, 
 	if b.Impossible != "" {
 		return done(solver.NoSolution)
 	}
-	bd := NewBoard(b, prune)
+	// The table of dead sets takes at most half of what the memory budget
+	// leaves, so that the search keeps room, and a twentieth of its time.
+	setUp, cancel := guard.SetUp()
+	bd, err := newBoard(setUp, b, prune, deadlock.LimitsWithin(opts.Budget.TablesLeft(b.Bytes())/2, opts.Budget.Time))
+	cancel()
+	if err != nil {
+		if status, ok := solver.Stopped(err); ok {
+			return done(status)
+		}
+		return solver.Result{}, Found{}, err
+	}
 	bits := uint(DefaultBits)
 	if m != nil {
 		bits = m.Bits
