@@ -1,6 +1,7 @@
 package lts
 
 import (
+	"context"
 	"slices"
 
 	"soko/deadlock"
@@ -76,15 +77,27 @@ type Board struct {
 	fifo   []sokoban.Square // scratch of the search that fills dist
 }
 
-// NewBoard builds b's tables.
-func NewBoard(b *sokoban.Board) *Board {
+// NewBoard builds b's tables; Legal leaves out the pushes the detectors
+// prune prove dead (the table of dead sets, when on, built under
+// deadlock.DefaultTableLimits).
+func NewBoard(b *sokoban.Board, prune deadlock.Detectors) *Board {
+	bd, _ := newBoard(context.Background(), b, prune, deadlock.DefaultTableLimits) // fails only when its context ends
+	return bd
+}
+
+// newBoard is NewBoard building the table, when on, under ctx and limits;
+// it returns ctx's error when ctx ends first.
+func newBoard(ctx context.Context, b *sokoban.Board, prune deadlock.Detectors, limits deadlock.TableLimits) (*Board, error) {
 	l := b.Level
 	bd := &Board{b: b, w: l.Width, h: l.Height, static: make([]uint8, l.Width*l.Height), at: make([]sokoban.Square, l.Width*l.Height)}
 	bd.dead = deadlock.DeadSquares(b)
 	bd.near = b.NearestGoal()
 	bd.dist = make([]int32, b.N)
 	bd.fifo = make([]sokoban.Square, 0, b.N)
-	bd.check = deadlock.NewChecker(b, bd.dead, deadlock.Detectors{Freeze: true})
+	var err error
+	if bd.check, err = deadlock.NewCheckerWith(ctx, b, bd.dead, prune, limits); err != nil {
+		return nil, err
+	}
 	for y := range l.Height {
 		for x := range l.Width {
 			i := y*l.Width + x
@@ -102,7 +115,7 @@ func NewBoard(b *sokoban.Board) *Board {
 			}
 		}
 	}
-	return bd
+	return bd, nil
 }
 
 // Bytes is the memory of the board's tables.
@@ -221,8 +234,8 @@ func row(v uint64, bits uint) uint32 {
 }
 
 // Legal returns the moves of p the search makes, as bits by direction: a
-// step onto free floor, or a push whose box lands neither on a dead
-// square nor frozen off its goal.
+// step onto free floor, or a push whose box lands off the dead squares
+// into a position none of the board's detectors proves dead.
 func (bd *Board) Legal(p *sokoban.Position) uint8 {
 	var legal uint8
 	for d := range sokoban.Dirs {

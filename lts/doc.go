@@ -12,8 +12,9 @@
 // are at most d(n*)/π(n*) (the 2018 paper's theorem): the bound the solver
 // reports for its solution (Bound). Duplicate states are cut (a state is
 // expanded once, by its cheapest path), which keeps the expanded nodes a
-// tree and the bound; moves that push a box onto a dead square or freeze
-// it off its goal are left out and the policy renormalised over the rest.
+// tree and the bound; moves that push a box onto a dead square or into a
+// position package deadlock proves dead (frozen boxes, corrals, …) are
+// left out and the policy renormalised over the rest.
 //
 // The policy (Model) is a context model: small patterns of the squares
 // around the player (tiles of 3×3, 2×2, 1×2 and 2×1 squares at fixed

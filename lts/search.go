@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"soko/deadlock"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -62,11 +63,21 @@ func (o *open) Pop() any {
 	return e
 }
 
+// searchPrune is the detectors whose proven deadlocks the solver's search
+// leaves out: all of package deadlock's.
+var searchPrune = deadlock.All()
+
 // Search runs LTS on l with the policy of m (nil: uniform) within the
-// budget of opts, honouring ctx. A solution is the moves to the first
-// solved position generated. NoSolution means every state reachable
-// without a dead-square push or a frozen box was expanded: a proof.
+// budget of opts, honouring ctx, leaving out the pushes searchPrune proves
+// dead. A solution is the moves to the first solved position generated.
+// NoSolution means every state reachable without such a push was
+// expanded: a proof.
 func Search(ctx context.Context, l *level.Level, m *Model, opts solver.Options) (solver.Result, Found, error) {
+	return search(ctx, l, m, opts, searchPrune)
+}
+
+// search is Search leaving out the pushes prune proves dead.
+func search(ctx context.Context, l *level.Level, m *Model, opts solver.Options, prune deadlock.Detectors) (solver.Result, Found, error) {
 	guard := solver.NewGuard(ctx, opts)
 	var st solver.Stats
 	done := func(status solver.Status) (solver.Result, Found, error) {
@@ -80,7 +91,17 @@ func Search(ctx context.Context, l *level.Level, m *Model, opts solver.Options) 
 	if b.Impossible != "" {
 		return done(solver.NoSolution)
 	}
-	bd := NewBoard(b)
+	// The table of dead sets takes at most half of what the memory budget
+	// leaves, so that the search keeps room, and a twentieth of its time.
+	setUp, cancel := guard.SetUp()
+	bd, err := newBoard(setUp, b, prune, deadlock.LimitsWithin(opts.Budget.TablesLeft(b.Bytes())/2, opts.Budget.Time))
+	cancel()
+	if err != nil {
+		if status, ok := solver.Stopped(err); ok {
+			return done(status)
+		}
+		return solver.Result{}, Found{}, err
+	}
 	bits := uint(DefaultBits)
 	if m != nil {
 		bits = m.Bits
