@@ -10,9 +10,6 @@ func (e *engine) advise(kids []child, parent features) {
 	for _, a := range e.strat.advisors {
 		a.advise(e, kids, parent)
 	}
-	if e.guide != nil {
-		adviseGuide(kids, e.guideLow)
-	}
 }
 
 // gain is an advisor that proposes the child that most improves on its

@@ -34,6 +34,9 @@
 //     weigh 0 where all others weigh 1, each a value a strategy's row
 //     names. Nothing is pruned for weight: the search is complete over
 //     the macro-move graph without deadlocks.
+//   - guide.go, guidetrain.go: the learned guide (package guide), one
+//     more advisor where a model is given, and the examples soko
+//     train-guide learns it from.
 //   - deadlocks.go: the deadlock tier: frozen boxes and wall segments on
 //     every move; learned patterns (seeded with YASS's deadlock sets of
 //     two boxes), the corral search, boxes cut off by boxes frozen on

@@ -57,7 +57,6 @@ type engine struct {
 	// guideScratch the rows of one move.
 	guide        *guide.Model
 	guideScratch []uint32
-	guideLow     float64 // guidelow
 
 	guard  *solver.Guard
 	tr     *tracer // nil: tracing off (trace.go)

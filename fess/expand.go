@@ -19,6 +19,7 @@ type child struct {
 	feat   features
 	weight int32
 	score  float32 // the learned guide's, when it is on
+	cost   uint8   // −log2 of its probability under the guide, whole bits (guideCost)
 }
 
 // How often an expansion (forward, or of the parking search) looks at the
@@ -101,6 +102,9 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			}
 		}
 	}
+	if e.guide != nil {
+		guideCost(x.kids)
+	}
 	e.advise(x.kids, parent.feat)
 	for _, k := range x.kids {
 		e.place(id, &parent, k)
@@ -154,7 +158,11 @@ func (e *engine) place(id uint32, parent *node, k child) {
 		key = pk
 	}
 	nd.cell = e.queue.cellFor(key)
-	e.queue.add(nd.cell, k.id, w, k.feat)
+	order := k.feat.order()
+	if e.guide != nil {
+		order = guidedOrder(order, k.cost)
+	}
+	e.queue.add(nd.cell, k.id, w, order)
 	if e.tr != nil && e.queue.best != e.tr.best {
 		e.tr.newBest(e, k.id)
 	}

@@ -15,22 +15,19 @@ import (
 // guideParam switches the learned guide on and off where a model is given
 // (soko solve --model FILE): the same search with and without it.
 var guideParam = solver.Param{Name: "guide", Kind: solver.Bool, Default: "1",
-	Doc: "with --model, the learned guide (soko train-guide) proposes the move it rates best, as one more advisor of the FESS strategies"}
-
-// guideLowParam: a move the guide rates below this share of the uniform
-// probability among its siblings weighs 2 instead of 1 (0: never).
-var guideLowParam = solver.Param{Name: "guidelow", Kind: solver.Real, Default: "0", Min: 0, Max: 1,
-	Doc: "with the guide on, a move it rates below this share of 1/(its siblings) weighs 2 instead of 1 (0: off)"}
+	Doc: "with --model, the learned guide (soko train-guide) orders the nodes of equal weight and features within a cell, before the distance to the goals"}
 
 // openGuide loads the guide of opts into the engine: its model when one is
-// given and the guide is on.
+// given and the guide is on. The portfolio calls it first on an engine of
+// its own, so that a bad parameter or model file is an error even where no
+// FESS strategy runs.
 func (e *engine) openGuide(opts solver.Options) error {
 	on, err := opts.Bool(guideParam)
-	if err != nil || !on || opts.Model == "" {
+	if err != nil {
 		return err
 	}
-	if e.guideLow, err = opts.Real(guideLowParam); err != nil {
-		return err
+	if !on || opts.Model == "" {
+		return nil
 	}
 	e.guide, err = guide.Open(opts.Model)
 	return err
@@ -127,34 +124,6 @@ func (e *engine) guideScore(last, m Macro, parent, f features) float32 {
 	return e.guide.Score(e.guideScratch)
 }
 
-// adviseGuide is the learned guide's advisor: the child it rates best
-// weighs 0; with low set, a child weighing 1 whose probability among the
-// children is below low/len(kids) weighs 2.
-func adviseGuide(kids []child, low float64) {
-	best := -1
-	for i, k := range kids {
-		if best < 0 || k.score > kids[best].score {
-			best = i
-		}
-	}
-	if best < 0 {
-		return
-	}
-	if low > 0 {
-		sum := 0.0
-		for _, k := range kids {
-			sum += math.Exp(float64(k.score - kids[best].score))
-		}
-		cut := low / float64(len(kids)) * sum
-		for i, k := range kids {
-			if k.weight == 1 && math.Exp(float64(k.score-kids[best].score)) < cut {
-				kids[i].weight = 2
-			}
-		}
-	}
-	kids[best].weight = 0
-}
-
 // GuideExamples returns the guide's training examples from a solution of
 // l, pushes: at each position of its path where it starts to move another
 // box, the context rows (in a table of 2^bits rows) of every macro-move
@@ -219,4 +188,30 @@ func GuideExamples(ctx context.Context, l *level.Level, pushes []sokoban.Push, b
 		parent, last = next, m
 	}
 	return out, nil
+}
+
+// guideCost sets each child's cost: −log2 of its probability among the
+// children under the guide, in whole bits, at most 15: a measure of how
+// likely the move is that nodes of different parents share.
+func guideCost(kids []child) {
+	top := float32(math.Inf(-1))
+	for _, k := range kids {
+		top = max(top, k.score)
+	}
+	sum := 0.0
+	for _, k := range kids {
+		sum += math.Exp(float64(k.score - top))
+	}
+	for i, k := range kids {
+		p := math.Exp(float64(k.score-top)) / sum
+		kids[i].cost = uint8(min(15, math.Floor(-math.Log2(p))))
+	}
+}
+
+// guidedOrder returns a node's order within its cell (features.order) with
+// the guide's cost of the move that made it after the hotspots and before
+// the distance to the goals, which keeps its low 12 bits.
+func guidedOrder(order uint64, cost uint8) uint64 {
+	const dist = 1<<16 - 1
+	return order&^dist | uint64(cost)<<12 | min(order&dist, 1<<12-1)
 }

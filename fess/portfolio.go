@@ -100,6 +100,9 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if _, err := opts.Bool(backPlanParam); err != nil {
 		return solver.Result{}, err
 	}
+	if err := new(engine).openGuide(opts); err != nil {
+		return solver.Result{}, err
+	}
 	inRounds, err := opts.Bool(roundsParam)
 	if err != nil {
 		return solver.Result{}, err

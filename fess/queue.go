@@ -147,14 +147,14 @@ func (q *cellQueue) cellFor(k cellKey) int32 {
 	return c
 }
 
-// add puts node id, of weight w and features f, in cell c, which becomes
-// the best cell when it is better.
-func (q *cellQueue) add(c int32, id uint32, w int32, f features) {
+// add puts node id, of weight w and order (features.order), in cell c,
+// which becomes the best cell when it is better.
+func (q *cellQueue) add(c int32, id uint32, w int32, order uint64) {
 	if q.cells[c].key.better(q.cells[q.best].key) {
 		q.best, q.first = c, id
 	}
 	wait := &q.cells[c].wait
 	before := cap(*wait)
-	heap.Push(wait, entry{key: uint64(w)<<48 | f.order(), id: id})
+	heap.Push(wait, entry{key: uint64(w)<<48 | order, id: id})
 	q.waitCap += int64(cap(*wait) - before)
 }

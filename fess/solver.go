@@ -24,7 +24,7 @@ func init() {
 	solver.Register(solver.Entry{
 		Name:    "fess",
 		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal; the default solver)",
-		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam, guideLowParam},
+		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam},
 		New:     func() solver.Solver { return FESS{} },
 	})
 }

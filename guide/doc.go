@@ -2,9 +2,9 @@
 // over hashed local contexts of a move (the pattern of squares around the
 // box it moves, what it does to the position's features), trained from
 // soko's own solutions to tell the move a solution takes from its
-// siblings, the other moves of the same position (issue text: "the
-// positions on the solution paths of levels it solves against the
-// positions it expanded off them").
+// siblings, the other moves of the same position: the positions on the
+// solution paths of the levels fess solves against the positions its
+// expansion makes off them.
 //
 // The model is the context model of Orseau, Hutter and Lelis (2023,
 // "Levin Tree Search with Context Models"; package lts) turned from four

@@ -283,7 +283,7 @@ var (
 	// kindProfile is --cpuprofile and --memprofile: runtime/pprof's
 	// format, a gzip-compressed protocol buffer.
 	kindProfile = fileKind{name: "a pprof profile (gzip-compressed protocol buffer)", limit: 64 << 10, is: isProfile, short: 18}
-	// kindModel is a model of train, train-dist, train-puct and train-lts.
+	// kindModel is a model of train, train-dist, train-puct, train-lts and train-guide.
 	kindModel = fileKind{name: "a soko model", limit: 8, is: isModel, short: 8}
 	// kindPlot is a plot (train --plot, generate --plot): an image or
 	// document in one of the formats plots are written in (plotFormats).
