@@ -1,18 +1,15 @@
 package guide
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
-	"strings"
 	"sync"
 
-	"soko/internal/outfile"
+	"soko/internal/hashtab"
+	"soko/internal/modelfile"
 )
 
 // DefaultBits is the default size of the weight table: 2^DefaultBits rows
@@ -34,17 +31,7 @@ func NewModel(bits uint) *Model { return &Model{Bits: bits, W: make([]float32, 1
 // i with value v: a hash of both, so that different contexts with equal
 // values fall apart.
 func Row(bits uint, i int, v uint64) uint32 {
-	return uint32(mix(uint64(i)<<56^v^uint64(i)*0x9e3779b97f4a7c15) >> (64 - bits))
-}
-
-// mix is SplitMix64's finaliser: a fast hash with every bit of x
-// reaching every bit of the result.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+	return uint32(hashtab.Mix(uint64(i)<<56^v^uint64(i)*0x9e3779b97f4a7c15) >> (64 - bits))
 }
 
 // Score returns the sum of the rows' weights: the move's score.
@@ -81,114 +68,54 @@ var ErrFormat = errors.New("not a valid guide model file")
 
 // IsModel tells whether data, the start of a file, starts as a guide model
 // does.
-func IsModel(data []byte) bool { return strings.HasPrefix(string(data), magic) }
+func IsModel(data []byte) bool { return format.Is(data) }
 
-// Write writes the model to w.
+// format is the guide model file's frame.
+var format = modelfile.Format{Magic: magic, Version: fileVersion, Meta: Meta, Err: ErrFormat}
+
+// Write writes the model to w: its table size, then every weight.
 func (m *Model) Write(w io.Writer) error {
-	crc := crc32.NewIEEE()
-	out := io.MultiWriter(w, crc)
-	for _, v := range []any{[]byte(magic), uint32(fileVersion), uint32(len(Meta)), []byte(Meta), uint32(m.Bits), m.W} {
-		if err := binary.Write(out, binary.LittleEndian, v); err != nil {
-			return err
-		}
-	}
-	return binary.Write(w, binary.LittleEndian, crc.Sum32())
+	fw := format.NewWriter(w)
+	fw.Put(uint32(m.Bits))
+	fw.Put(m.W)
+	return fw.Close()
 }
 
 // Save writes the model to path, replacing it whole.
-func (m *Model) Save(path string) error {
-	return outfile.Replace(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		if err := m.Write(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
-}
-
-func bad(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
-}
+func (m *Model) Save(path string) error { return modelfile.Save(path, m.Write) }
 
 // Read reads a model written by Write. A file of another kind, version or
 // contexts, a truncated or corrupt one, is an error wrapping ErrFormat that
 // says what is wrong.
 func Read(r io.Reader) (*Model, error) {
-	crc := crc32.NewIEEE()
-	in := io.TeeReader(r, crc)
-	get := func(what string, v any) error {
-		err := binary.Read(in, binary.LittleEndian, v)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return bad("truncated in the %s", what)
-		}
-		return err
-	}
-	head := make([]byte, len(magic))
-	if err := get("magic", head); err != nil {
+	fr, err := format.NewReader(r)
+	if err != nil {
 		return nil, err
 	}
-	if string(head) != magic {
-		return nil, bad("it does not start with %q", magic)
-	}
-	var version, n, bits uint32
-	if err := get("version", &version); err != nil {
-		return nil, err
-	}
-	if version != fileVersion {
-		return nil, bad("version %d, this build reads version %d", version, fileVersion)
-	}
-	if err := get("meta length", &n); err != nil {
-		return nil, err
-	}
-	if n != uint32(len(Meta)) {
-		return nil, bad("contexts of another encoding (meta of %d bytes)", n)
-	}
-	text := make([]byte, n)
-	if err := get("meta", text); err != nil {
-		return nil, err
-	}
-	if string(text) != Meta {
-		return nil, bad("contexts of another encoding: %q", text)
-	}
-	if err := get("table size", &bits); err != nil {
+	var bits uint32
+	if err := fr.Get("table size", &bits); err != nil {
 		return nil, err
 	}
 	if bits < minBits || bits > maxBits {
-		return nil, bad("table of 2^%d rows, want 2^%d to 2^%d", bits, minBits, maxBits)
+		return nil, format.Bad("table of 2^%d rows, want 2^%d to 2^%d", bits, minBits, maxBits)
 	}
 	m := NewModel(uint(bits))
-	if err := get("weights", m.W); err != nil {
+	if err := fr.Get("weights", m.W); err != nil {
 		return nil, err
 	}
-	sum := crc.Sum32()
-	var stored uint32
-	if err := binary.Read(r, binary.LittleEndian, &stored); err != nil {
-		return nil, bad("truncated in the checksum")
-	}
-	if stored != sum {
-		return nil, bad("checksum mismatch (the file is corrupt)")
+	if err := fr.Close(); err != nil {
+		return nil, err
 	}
 	for _, v := range m.W {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, bad("a weight is not finite")
+			return nil, format.Bad("a weight is not finite")
 		}
 	}
 	return m, nil
 }
 
 // Load reads a model file written by Save.
-func Load(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := Read(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
+func Load(path string) (*Model, error) { return modelfile.Load(path, Read) }
 
 // loaded holds the models Open read, by path, size and time of change:
 // the portfolio's members each open the model, and it is read once while

@@ -1,17 +1,11 @@
 package lts
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
-	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
-	"os"
-	"strings"
 
-	"soko/internal/outfile"
+	"soko/internal/modelfile"
 )
 
 // Actions is the number of actions: the four player moves, in the order of
@@ -143,39 +137,30 @@ var ErrFormat = errors.New("not a valid lts model file")
 
 // IsModel tells whether data, the start of a file, starts as an lts model
 // does (its magic).
-func IsModel(data []byte) bool { return strings.HasPrefix(string(data), magic) }
+func IsModel(data []byte) bool { return format.Is(data) }
+
+// format is the lts model file's frame.
+var format = modelfile.Format{Magic: magic, Version: fileVersion, Meta: meta, Err: ErrFormat}
 
 // Write writes the model to w.
 func (m *Model) Write(w io.Writer) error {
-	crc := crc32.NewIEEE()
-	out := io.MultiWriter(w, crc)
-	var err error
-	put := func(v any) {
-		if err == nil {
-			err = binary.Write(out, binary.LittleEndian, v)
-		}
-	}
-	put([]byte(magic))
-	put(uint32(fileVersion))
-	put(uint32(len(meta)))
-	put([]byte(meta))
-	put(uint32(m.Bits))
+	fw := format.NewWriter(w)
+	fw.Put(uint32(m.Bits))
 	var count uint64
 	for r := range len(m.W) / Actions {
 		if !zero(m.W[r*Actions : r*Actions+Actions]) {
 			count++
 		}
 	}
-	put(count)
+	fw.Put(count)
 	for r := range len(m.W) / Actions {
 		row := m.W[r*Actions : r*Actions+Actions]
 		if !zero(row) {
-			put(uint32(r))
-			put(row)
+			fw.Put(uint32(r))
+			fw.Put(row)
 		}
 	}
-	put(crc.Sum32())
-	return err
+	return fw.Close()
 }
 
 func zero(row []float32) bool {
@@ -188,114 +173,55 @@ func zero(row []float32) bool {
 }
 
 // Save writes the model to path, replacing it whole.
-func (m *Model) Save(path string) error {
-	return outfile.Replace(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		if err := m.Write(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
-}
-
-func bad(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrFormat, fmt.Sprintf(format, args...))
-}
+func (m *Model) Save(path string) error { return modelfile.Save(path, m.Write) }
 
 // Read reads a model written by Write. A file of another kind, version or
 // encoding, a truncated or corrupt one is an error wrapping ErrFormat that
 // says what is wrong.
 func Read(r io.Reader) (*Model, error) {
-	crc := crc32.NewIEEE()
-	in := io.TeeReader(r, crc)
-	get := func(what string, v any) error {
-		err := binary.Read(in, binary.LittleEndian, v)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return bad("truncated in the %s", what)
-		}
-		return err
-	}
-	head := make([]byte, len(magic))
-	if err := get("magic", head); err != nil {
+	fr, err := format.NewReader(r)
+	if err != nil {
 		return nil, err
 	}
-	if string(head) != magic {
-		return nil, bad("it does not start with %q", magic)
-	}
-	var version, n, bits uint32
-	if err := get("version", &version); err != nil {
-		return nil, err
-	}
-	if version != fileVersion {
-		return nil, bad("version %d, this build reads version %d", version, fileVersion)
-	}
-	if err := get("meta length", &n); err != nil {
-		return nil, err
-	}
-	if n != uint32(len(meta)) {
-		return nil, bad("contexts of another encoding (meta of %d bytes)", n)
-	}
-	text := make([]byte, n)
-	if err := get("meta", text); err != nil {
-		return nil, err
-	}
-	if string(text) != meta {
-		return nil, bad("contexts of another encoding: %q", text)
-	}
-	if err := get("table size", &bits); err != nil {
+	var bits uint32
+	if err := fr.Get("table size", &bits); err != nil {
 		return nil, err
 	}
 	if bits < 1 || bits > maxBits {
-		return nil, bad("table of 2^%d rows, at most 2^%d", bits, maxBits)
+		return nil, format.Bad("table of 2^%d rows, at most 2^%d", bits, maxBits)
 	}
 	var count uint64
-	if err := get("row count", &count); err != nil {
+	if err := fr.Get("row count", &count); err != nil {
 		return nil, err
 	}
 	if count > 1<<bits {
-		return nil, bad("%d rows in a table of 2^%d", count, bits)
+		return nil, format.Bad("%d rows in a table of 2^%d", count, bits)
 	}
 	m := NewModel(uint(bits))
 	last := -1
 	for range count {
 		var r uint32
-		if err := get("rows", &r); err != nil {
+		if err := fr.Get("rows", &r); err != nil {
 			return nil, err
 		}
 		if int(r) <= last || r >= 1<<bits {
-			return nil, bad("row %d out of order or past the table", r)
+			return nil, format.Bad("row %d out of order or past the table", r)
 		}
 		last = int(r)
-		if err := get("rows", m.W[int(r)*Actions:int(r)*Actions+Actions]); err != nil {
+		if err := fr.Get("rows", m.W[int(r)*Actions:int(r)*Actions+Actions]); err != nil {
 			return nil, err
 		}
 	}
-	sum := crc.Sum32()
-	var stored uint32
-	if err := binary.Read(r, binary.LittleEndian, &stored); err != nil {
-		return nil, bad("truncated in the checksum")
-	}
-	if stored != sum {
-		return nil, bad("checksum mismatch (the file is corrupt)")
+	if err := fr.Close(); err != nil {
+		return nil, err
 	}
 	for _, v := range m.W {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, bad("a weight is not finite")
+			return nil, format.Bad("a weight is not finite")
 		}
 	}
 	return m, nil
 }
 
 // Load reads a model file written by Save.
-func Load(path string) (*Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := Read(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
+func Load(path string) (*Model, error) { return modelfile.Load(path, Read) }

@@ -69,7 +69,7 @@ func (m *Map[V]) Full() bool { return 4*(m.n+1) > 3*len(m.keys) }
 // slot returns the slot of key k (k ≠ 0): where it is, or the empty one
 // where it would go.
 func (m *Map[V]) slot(k uint64) uint64 {
-	i := mix(k) & m.mask
+	i := Mix(k) & m.mask
 	for m.keys[i] != 0 && m.keys[i] != k {
 		i = (i + 1) & m.mask
 	}
@@ -131,10 +131,11 @@ func nonzero(k uint64) uint64 {
 	return k
 }
 
-// mix is the finaliser of SplitMix64: the keys are hashes already, but
-// keys that differ by a constant XOR (one state's actions) would land in
-// neighbouring slots in patterns without it.
-func mix(x uint64) uint64 {
+// Mix is the finaliser of SplitMix64, every bit of x reaching every bit of
+// the result: the keys are hashes already, but keys that differ by a
+// constant XOR (one state's actions) would land in neighbouring slots in
+// patterns without it.
+func Mix(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27
