@@ -14,7 +14,8 @@ type Example struct {
 	Taken int
 }
 
-// The defaults of TrainOptions, measured in docs/fess.md.
+// The defaults of TrainOptions: those of the model docs/learning.md
+// measures (not tuned).
 const (
 	DefaultEpochs = 4
 	DefaultRate   = 0.05

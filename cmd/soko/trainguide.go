@@ -16,8 +16,8 @@ import (
 
 const trainGuideDoc = `Trains the learned guide of fess (package guide) from scratch on fess's own
 solutions: it generates --levels levels of five sizes (10x10 with 4 boxes
-to 18x18 with 12) and reads LEVELS, if given (say, the development sets:
-never a collection you measure on), solves each with fess's default
+to 18x18 with 12) and reads LEVELS, if given (the development sets, say;
+never a held-out collection), solves each with fess's default
 portfolio, one thread, within --nodes expansions, and at each position of
 each solution where it starts to move another box, takes the macro-move
 it took against the others the FESS expansion makes there. It then fits
@@ -37,7 +37,8 @@ type trainGuideConfig struct {
 	quiet  bool
 }
 
-// Defaults of soko train-guide, measured in docs/fess.md.
+// Defaults of soko train-guide: those of the model docs/learning.md
+// measures (not tuned).
 const (
 	defaultGuideLevels = 2000
 	defaultGuideNodes  = 50000
