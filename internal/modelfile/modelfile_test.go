@@ -31,6 +31,9 @@ func read(r *bytes.Reader) (*model, error) {
 	if err := fr.Get("count", &n); err != nil {
 		return nil, err
 	}
+	if n > 1<<10 {
+		return nil, format.Bad("%d weights", n)
+	}
 	m := &model{w: make([]float32, n)}
 	if err := fr.Get("weights", m.w); err != nil {
 		return nil, err
