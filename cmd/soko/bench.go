@@ -104,7 +104,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
 	c.threads = 1
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each run side by side")
-	fs.StringVar(&c.model, "model", "", "model `FILE` given to every run of the registered solvers (soko train; alphazero); its name and hash label the runs")
+	fs.StringVar(&c.model, "model", "", "model `FILE` given to every run of the registered solvers that read one (alphazero, mcts-dist, greedy-dist, puct, lts; fess's learned guide); its name and hash label the runs")
 	fs.Var(sizeValue{&c.memory}, "memory", "memory limit `SIZE` per run, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	policyFlags(fs, &c.opt)
 	optimizeTimeFlag(fs, &c.opt)

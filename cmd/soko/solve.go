@@ -78,7 +78,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	for _, name := range []string{"w", "p", "c"} {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
-	fs.StringVar(&c.model, "model", "", "model `FILE` for the learning solvers (soko train; alphazero)")
+	fs.StringVar(&c.model, "model", "", "model `FILE` for the solvers that read one (alphazero, mcts-dist, greedy-dist, puct, lts; fess's learned guide)")
 	c.workers = 1
 	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
 	c.threads = 1
