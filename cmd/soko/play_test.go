@@ -41,24 +41,38 @@ func waitPane(t *testing.T, sock, target string, want ...string) string {
 	}
 }
 
-// TestPlayTmux is a smoke test of soko play in a real terminal: tmux runs
-// the command (this test binary acting as soko), the test types keys and
-// reads the screen.
-func TestPlayTmux(t *testing.T) {
+// tmuxServer skips the test where tmux is missing or the run is short,
+// and otherwise names a tmux server of its own, killed when the test
+// ends; what says what the test checks, for the skip's message.
+func tmuxServer(t *testing.T, what string) (sock string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the terminal smoke test of soko play is skipped")
+		t.Skipf("tmux is not installed: the terminal test of %s is skipped", what)
 	}
 	if testing.Short() {
 		t.Skip("runs soko play in tmux")
 	}
-	sock := fmt.Sprintf("soko-test-%d", os.Getpid())
-	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	sock = fmt.Sprintf("soko-test-%s-%d", t.Name(), os.Getpid())
+	t.Cleanup(func() { exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	return sock
+}
+
+// soloCommand is the shell command a tmux window runs: this test binary
+// acting as soko with args, then its exit status, kept on screen.
+func soloCommand(prefix, args, suffix string) string {
+	return fmt.Sprintf("%s env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s %s; echo EXIT=$?; sleep 60",
+		prefix, os.Args[0], args, suffix)
+}
+
+// TestPlayTmux is a smoke test of soko play in a real terminal: tmux runs
+// the command (this test binary acting as soko), the test types keys and
+// reads the screen.
+func TestPlayTmux(t *testing.T) {
+	sock := tmuxServer(t, "soko play")
 	// startSized runs soko in a new tmux window of w×h, after prefix (such
 	// as "echo |") and before suffix (such as "</dev/null").
 	startSized := func(name string, w, h int, prefix, suffix string, args ...string) {
-		cmd := fmt.Sprintf("%s env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- %s %s; echo EXIT=$?; sleep 60",
-			prefix, os.Args[0], strings.Join(args, " "), suffix)
-		tmux(t, sock, "new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmd)
+		tmux(t, sock, "new-session", "-d", "-s", name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), soloCommand(prefix, strings.Join(args, " "), suffix))
 	}
 	startWith := func(name, prefix, suffix string, args ...string) { startSized(name, 110, 30, prefix, suffix, args...) }
 	start := func(name string, args ...string) { startWith(name, "", "", args...) }

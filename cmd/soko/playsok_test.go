@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,16 +145,9 @@ func TestPlayOut(t *testing.T) {
 // TestPlayOutTmux plays Microban 2 by hand in a real terminal with --out:
 // at q the solution is printed as before and saved in the file.
 func TestPlayOutTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the terminal test of soko play --out is skipped")
-	}
-	if testing.Short() {
-		t.Skip("runs soko play in tmux")
-	}
-	sock := fmt.Sprintf("soko-test-out-%d", os.Getpid())
-	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	sock := tmuxServer(t, "soko play --out")
 	out := filepath.Join(t.TempDir(), "mine.sok")
-	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:2 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
+	cmd := soloCommand("", fmt.Sprintf("play microban:2 -o %q", out), "")
 	tmux(t, sock, "new-session", "-d", "-s", "out", "-x", "100", "-y", "30", cmd)
 	wait := func(want ...string) string { t.Helper(); return waitPane(t, sock, "out", want...) }
 	wait("moves 0", "q quit")
@@ -287,16 +279,9 @@ func TestPlaySnapshot(t *testing.T) {
 // with --out and quits: the game is in the file as a snapshot, and the
 // next soko play with the same --out offers it and resumes it on c.
 func TestPlaySnapshotTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: the terminal test of soko play's snapshots is skipped")
-	}
-	if testing.Short() {
-		t.Skip("runs soko play in tmux")
-	}
-	sock := fmt.Sprintf("soko-test-snap-%d", os.Getpid())
-	defer exec.Command("tmux", "-L", sock, "kill-server").Run()
+	sock := tmuxServer(t, "soko play's snapshots")
 	out := filepath.Join(t.TempDir(), "mine.sok")
-	cmd := fmt.Sprintf("env SOKO_BENCH_HELPER=1 TERM=xterm-256color %q -test.run='^TestBenchHelperProcess$' -- play microban:1 -o %q; echo EXIT=$?; sleep 60", os.Args[0], out)
+	cmd := soloCommand("", fmt.Sprintf("play microban:1 -o %q", out), "")
 	wait := func(want ...string) string { t.Helper(); return waitPane(t, sock, "snap", want...) }
 	tmux(t, sock, "new-session", "-d", "-s", "snap", "-x", "100", "-y", "30", cmd)
 	wait("moves 0", "q quit")
