@@ -54,9 +54,11 @@ type engine struct {
 	parked  bool
 
 	// guide is the learned guide's model (guide.go), nil when it is off;
-	// guideScratch the rows of one move.
+	// guideScratch the rows of one move, guideProbs the probabilities of
+	// one node's children.
 	guide        *guide.Model
 	guideScratch []uint32
+	guideProbs   []float64
 
 	guard  *solver.Guard
 	tr     *tracer // nil: tracing off (trace.go)

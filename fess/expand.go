@@ -19,7 +19,7 @@ type child struct {
 	feat   features
 	weight int32
 	score  float32 // the learned guide's, when it is on
-	cost   uint8   // −log2 of its probability under the guide, whole bits (guideCost)
+	cost   uint8   // −log2 of its probability under the guide, whole bits (engine.guideCost)
 }
 
 // How often an expansion (forward, or of the parking search) looks at the
@@ -103,7 +103,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 		}
 	}
 	if e.guide != nil {
-		guideCost(x.kids)
+		e.guideCost(x.kids)
 	}
 	e.advise(x.kids, parent.feat)
 	for _, k := range x.kids {

@@ -193,19 +193,16 @@ func GuideExamples(ctx context.Context, l *level.Level, pushes []sokoban.Push, b
 // guideCost sets each child's cost: −log2 of its probability among the
 // children under the guide, in whole bits, at most 15: a measure of how
 // likely the move is that nodes of different parents share.
-func guideCost(kids []child) {
-	top := float32(math.Inf(-1))
+func (e *engine) guideCost(kids []child) {
+	pr := e.guideProbs[:0]
 	for _, k := range kids {
-		top = max(top, k.score)
+		pr = append(pr, float64(k.score))
 	}
-	sum := 0.0
-	for _, k := range kids {
-		sum += math.Exp(float64(k.score - top))
-	}
-	for i, k := range kids {
-		p := math.Exp(float64(k.score-top)) / sum
+	guide.Softmax(pr)
+	for i, p := range pr {
 		kids[i].cost = uint8(min(15, math.Floor(-math.Log2(p))))
 	}
+	e.guideProbs = pr
 }
 
 // guidedOrder returns a node's order within its cell (features.order) with

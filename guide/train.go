@@ -91,21 +91,28 @@ func Train(ctx context.Context, ex []Example, o TrainOptions) (*Model, TrainRepo
 // it.
 func (m *Model) Probabilities(moves [][]uint32, pr []float64) []float64 {
 	pr = pr[:0]
-	top := math.Inf(-1)
 	for _, rows := range moves {
-		s := float64(m.Score(rows))
-		pr = append(pr, s)
+		pr = append(pr, float64(m.Score(rows)))
+	}
+	Softmax(pr)
+	return pr
+}
+
+// Softmax turns scores, in place, into their softmax: the probabilities
+// of the moves they score.
+func Softmax(scores []float64) {
+	top := math.Inf(-1)
+	for _, s := range scores {
 		top = max(top, s)
 	}
 	sum := 0.0
-	for i := range pr {
-		pr[i] = math.Exp(pr[i] - top)
-		sum += pr[i]
+	for i := range scores {
+		scores[i] = math.Exp(scores[i] - top)
+		sum += scores[i]
 	}
-	for i := range pr {
-		pr[i] /= sum
+	for i := range scores {
+		scores[i] /= sum
 	}
-	return pr
 }
 
 // step makes one gradient step of −log p(taken) at rate eta and returns

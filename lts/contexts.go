@@ -78,8 +78,8 @@ type Board struct {
 }
 
 // NewBoard builds b's tables; Legal leaves out the pushes the detectors
-// prune prove dead (the table of dead sets, when on, built under
-// deadlock.DefaultTableLimits).
+// switched on in prune prove dead (the table of dead sets, when on, built
+// under deadlock.DefaultTableLimits).
 func NewBoard(b *sokoban.Board, prune deadlock.Detectors) *Board {
 	bd, _ := newBoard(context.Background(), b, prune, deadlock.DefaultTableLimits) // fails only when its context ends
 	return bd

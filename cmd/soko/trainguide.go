@@ -10,6 +10,7 @@ import (
 	"soko/fess"
 	"soko/guide"
 	"soko/internal/progress"
+	"soko/level"
 	"soko/levels"
 	"soko/solver"
 )
@@ -83,19 +84,19 @@ func runTrainGuide(ctx context.Context, c *trainGuideConfig, specs []string, std
 		return err
 	}
 	defer lock.Close()
-	lvls, err := guide.Levels(ctx, int(c.levels), o.Seed, c.jobs)
+	var more []*level.Level
+	if len(specs) > 0 {
+		if more, err = levels.ResolveAll(ctx, specs, stdin); err != nil {
+			return err
+		}
+	}
+	jobs := capWorkers(stderr, "train-guide", c.jobs, int(c.levels)+len(more))
+	lvls, err := guide.Levels(ctx, int(c.levels), o.Seed, jobs)
 	if err != nil {
 		return err
 	}
-	if len(specs) > 0 {
-		more, err := levels.ResolveAll(ctx, specs, stdin)
-		if err != nil {
-			return err
-		}
-		lvls = append(lvls, more...)
-	}
+	lvls = append(lvls, more...)
 	o.Bits = uint(c.bits)
-	jobs := capWorkers(stderr, "train-guide", c.jobs, len(lvls))
 	memory := solver.DefaultMemory(jobs)
 	setMemoryLimit(jobs, memory)
 	t0 := time.Now()
