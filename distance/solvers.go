@@ -19,6 +19,7 @@ func init() {
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return MCTS{} },
 
+		ReadsModel:   true,
 		WithoutModel: "Schokoban MCTS valued by the pull-distance matching bound",
 	})
 	solver.Register(solver.Entry{
@@ -27,6 +28,7 @@ func init() {
 		Params:  search.GreedyParams(),
 		New:     func() solver.Solver { return Greedy{} },
 
+		ReadsModel:   true,
 		WithoutModel: "greedy best-first on the pull-distance matching bound",
 	})
 }

@@ -26,6 +26,8 @@ func init() {
 		Summary: "FESS over box macro-moves: packing plan, feature cells, advisors (not optimal; the default solver)",
 		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam},
 		New:     func() solver.Solver { return FESS{} },
+
+		ReadsModel: true, // the learned guide
 	})
 }
 

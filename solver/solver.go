@@ -179,6 +179,9 @@ type Entry struct {
 	Summary string  // one line for listings
 	Params  []Param // the Options.Params it reads, typed and ranged
 	New     func() Solver
+	// ReadsModel says the solver reads Options.Model; the command refuses
+	// --model for the others rather than ignore it.
+	ReadsModel bool
 	// WithoutModel says, for a solver that reads Options.Model, what it
 	// runs as when there is none, in words that follow "ran as", such as
 	// "Schokoban"; "" for the others.
@@ -227,6 +230,18 @@ func UnknownError(name string) error {
 		names = append(names, e.Name)
 	}
 	return fmt.Errorf("unknown solver %q%s (known: %s)", name, suggest.DidYouMean(name, names, nil), strings.Join(names, ", "))
+}
+
+// ModelReaders returns the names of the registered solvers that read
+// Options.Model, sorted.
+func ModelReaders() []string {
+	var names []string
+	for _, e := range Entries() {
+		if e.ReadsModel {
+			names = append(names, e.Name)
+		}
+	}
+	return names
 }
 
 // Entries returns the registered solvers sorted by name.

@@ -399,6 +399,9 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		}
 	}
 	var model bench.Model
+	if c.model != "" && !slices.ContainsFunc(solvers, readsModel) {
+		return nil, usagef("bench: --model: none of the solvers given reads a model (those that do: %s)", strings.Join(solver.ModelReaders(), ", "))
+	}
 	if c.model != "" {
 		if err := checkModel(c.model); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
@@ -412,7 +415,9 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 	for i, s := range solvers {
 		if s.External == nil {
 			solvers[i].Threads = c.threads // part of each run's key and label
-			solvers[i].Model = model       // likewise
+			if readsModel(s) {
+				solvers[i].Model = model // likewise
+			}
 			if solvers[i].Optimize == "" {
 				solvers[i].Optimize = c.opt.String() // likewise, when not the default
 			}
@@ -427,6 +432,12 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		seen[s.Label()] = true
 	}
 	return solvers, nil
+}
+
+// readsModel says whether s is a registered solver that reads a model.
+func readsModel(s bench.SolverSpec) bool {
+	e, ok := solver.Lookup(s.Name)
+	return s.External == nil && ok && e.ReadsModel
 }
 
 // benchOut is where bench's records go: the --out file, whose runs are done

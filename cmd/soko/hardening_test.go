@@ -230,7 +230,7 @@ func TestGenerateInterrupted(t *testing.T) {
 // The frictions a new user met: list takes files and refuses unknown
 // names as usage errors, numbers are plain decimals and their flags say
 // what they want, a parameter given twice is refused, play's speed has a
-// floor.
+// floor, a model given to solvers that read none is refused.
 func TestFrictions(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "two.xsb")
 	if err := os.WriteFile(file, []byte("#####\n#@$.#\n#####\n\n######\n#@$ .#\n######\n"), 0o644); err != nil {
@@ -255,6 +255,8 @@ func TestFrictions(t *testing.T) {
 		{[]string{"solve", "--algo", "wastar", "--param", "w=2", "--w", "3", "microban:1"}, "parameter w given twice"},
 		{[]string{"solve", "--algo", "wastar", "--param", "w=1_0", "microban:1"}, "not a decimal number"},
 		{[]string{"solve", "--algo", "astar", "--param", "deadlocks=all,none", "microban:1"}, "stands alone"},
+		{[]string{"solve", "--algo", "astar", "--model", "m.bin", "microban:1"}, "solver astar reads no model (those that do: alphazero, fess,"},
+		{[]string{"bench", "--algo", "astar,greedy", "--model", "m.bin", "microban:1"}, "none of the solvers given reads a model"},
 	} {
 		if msg := usage(t, "", c.args...); !strings.Contains(msg, c.want) {
 			t.Errorf("%q: %q, want %q", c.args, msg, c.want)

@@ -146,6 +146,9 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
 	}
+	if c.model != "" && !entry.ReadsModel {
+		return usagef("solve: --model: solver %s reads no model (those that do: %s)", entry.Name, strings.Join(solver.ModelReaders(), ", "))
+	}
 	if err := checkModel(c.model); err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
