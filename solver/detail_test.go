@@ -70,7 +70,7 @@ func TestGuardDescribesBest(t *testing.T) {
 // TestPortfolioForwardsDetail: a portfolio passes its member's description
 // on with the board, and names the member.
 func TestPortfolioForwardsDetail(t *testing.T) {
-	p := solver.Portfolio{Members: []solver.Member{{Name: "d", Solver: describer{"packed 3 of 4"}, Share: 1}}}
+	p := solver.Portfolio{Members: []solver.Member{{Name: "d", Solver: describer{"packed 3 of 4"}, Share: 1, Exhaustive: true}}}
 	ev := events(t, p)[0]
 	if ev.Detail != "packed 3 of 4" || ev.Strategy != "d" || len(ev.Board) != 1 {
 		t.Errorf("event %+v; want detail \"packed 3 of 4\" from d with its board", ev)

@@ -108,7 +108,7 @@ import (
 // Exhaustive member proved there is none; Cancelled or TimeLimit if the
 // caller's context ended; the limit that left nothing for the next slice
 // when one could not start; otherwise the status of the last member that
-// ended. A member's error ends the portfolio with that error, naming the
+// ended, GaveUp for a member's NoSolution that is not a proof. A member's error ends the portfolio with that error, naming the
 // member, unless a solution was found first.
 //
 // With Options.Trace set, each member traces to a view named after it

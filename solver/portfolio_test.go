@@ -262,6 +262,19 @@ func TestPortfolioProofEndsIt(t *testing.T) {
 	}
 }
 
+// TestPortfolioNoProofGivesUp: a member that is not exhaustive and ends
+// last with "no solution" proves nothing; the portfolio gave up.
+func TestPortfolioNoProofGivesUp(t *testing.T) {
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "first", Solver: fixed{solver.TimeLimit, ""}, Share: 1},
+		{Name: "none", Solver: fixed{solver.NoSolution, ""}, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: time.Minute}})
+	if err != nil || res.Status != solver.GaveUp {
+		t.Errorf("status %v, %v; want GaveUp", res.Status, err)
+	}
+}
+
 // TestPortfolioDeterministic: the registered portfolio, one thread, under a
 // node limit, gives the same results and counters run after run; where
 // astar solves a level within its share, the solution is push-optimal (as

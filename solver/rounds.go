@@ -144,6 +144,8 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		case o.res.Status == NoSolution && m.Exhaustive:
 			proof = true
 			cancel()
+		case o.res.Status == NoSolution: // not a proof: this member only ran out of work
+			last = GaveUp
 		case !o.pause.Paused:
 			last = o.res.Status
 		}
