@@ -32,7 +32,7 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 	} else {
 		h, _ = s.simpleBound(p, s.nearStart)
 	}
-	p.Reach()
+	g.region.Of(p) // p's reach, and each pull's canonical player square without a fill
 	s.pulls = s.pulls[:0]
 	for _, sq := range p.BoxSquares() {
 		for d := range sokoban.Dirs {
@@ -59,8 +59,13 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.SetPlayer(b.Next(to, m.Dir))
 		g.stats.Generated++
 		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
-		g.key = p.Pack(g.key[:0])
-		child, fresh := g.store.Intern(g.key, p.Hash())
+		var hash uint64
+		if canon, ok := g.region.AfterPull(p, m.Box, to); ok {
+			g.key, hash = p.PackAt(g.key[:0], canon), p.HashAt(canon)
+		} else {
+			g.key, hash = p.Pack(g.key[:0]), p.Hash()
+		}
+		child, fresh := g.store.Intern(g.key, hash)
 		switch {
 		case fresh:
 			g.links.Append(link{id, viaOf(undo, 1)})

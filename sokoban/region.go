@@ -103,17 +103,62 @@ func (r *Region) After(p *Position, s, t Square) (Square, bool) {
 		return min(canon, r.min1), true
 	}
 	for _, k := range parts[:n] {
-		if k != None {
-			canon = min(canon, r.cuts.SubMin[k])
-			continue
-		}
-		rest, ok := r.restLeast(t)
+		least, ok := r.partLeast(t, k)
 		if !ok {
 			return None, false
 		}
-		canon = min(canon, rest)
+		canon = min(canon, least)
 	}
 	return canon, true
+}
+
+// AfterPull is After for a pull: position p must be the position given to
+// Of with the box on s pulled one square on to t, the player standing on
+// the square beyond t. The new region is the part of the old region
+// without t that holds the player and, when s touches that part, s and
+// whatever else touches s.
+func (r *Region) AfterPull(p *Position, s, t Square) (Square, bool) {
+	home := r.cuts.Part(r.b, t, p.player)
+	var parts [4]Square // the parts of the region without t next to s
+	n, joined, outside := 0, false, false
+	for _, x := range r.b.next[s] {
+		if x < 0 || x == t || p.boxAt[x] >= 0 {
+			continue
+		}
+		if !r.Has(x) {
+			outside = true
+			continue
+		}
+		k := r.cuts.Part(r.b, t, x)
+		joined = joined || k == home
+		if !slices.Contains(parts[:n], k) {
+			parts[n], n = k, n+1
+		}
+	}
+	if !joined {
+		return r.partLeast(t, home)
+	}
+	if outside {
+		return None, false
+	}
+	canon := s
+	for _, k := range parts[:n] {
+		least, ok := r.partLeast(t, k)
+		if !ok {
+			return None, false
+		}
+		canon = min(canon, least)
+	}
+	return canon, true
+}
+
+// partLeast returns the smallest square of part k of the region without t
+// (Cuts.Part's key), when it is known.
+func (r *Region) partLeast(t, k Square) (Square, bool) {
+	if k != None {
+		return r.cuts.SubMin[k], true
+	}
+	return r.restLeast(t)
 }
 
 // restLeast returns the smallest square of the region without t and the

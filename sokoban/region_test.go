@@ -8,12 +8,13 @@ import (
 	"soko/sokoban"
 )
 
-// TestRegionAfterMatchesFloodFill checks Region.After against a flood fill
-// (Position.Reach) on every push of thousands of states of Microban levels
-// (breadth-first from the start), and that it answers most of them: a
-// Region that always said "cannot tell" would pass the first check alone.
+// TestRegionAfterMatchesFloodFill checks Region.After and AfterPull against
+// a flood fill (Position.Reach) on every push and pull of thousands of
+// states of Microban levels (breadth-first from the start), and that they
+// answer most of them: a Region that always said "cannot tell" would pass
+// the first check alone.
 func TestRegionAfterMatchesFloodFill(t *testing.T) {
-	var answered, asked int
+	var answered, asked, pullsAnswered, pulls int
 	for _, b := range boards(t, "microban:1-40,93,144,153") {
 		l := b.Level
 		r := sokoban.NewRegion(b)
@@ -76,11 +77,38 @@ func TestRegionAfterMatchesFloodFill(t *testing.T) {
 				}
 				p.Undo(m)
 			}
+			// Every pull: the box on sq moves to the square the player
+			// stands on, and the player steps back beyond it.
+			for _, sq := range slices.Clone(p.BoxSquares()) {
+				for d := range sokoban.Dirs {
+					to := b.Next(sq, d)
+					if to < 0 || !r.Has(to) {
+						continue
+					}
+					back := b.Next(to, d)
+					if back < 0 || p.HasBox(back) {
+						continue
+					}
+					p.Apply(sokoban.Push{Box: sq, Dir: d})
+					p.SetPlayer(back)
+					got, ok := r.AfterPull(p, sq, to)
+					want := p.Reach()
+					pulls++
+					if ok {
+						pullsAnswered++
+						if got != want {
+							t.Fatalf("%s, state %d, box pulled from %d to %d: AfterPull says %d, flood fill %d\n%s", l.Name(), id, sq, to, got, want, strings.Join(p.Rows(), "\n"))
+						}
+					}
+					p.Apply(sokoban.Push{Box: to, Dir: d ^ 1}) // back, the player on to: the same region
+					r.Of(p)
+				}
+			}
 		}
 	}
-	t.Logf("After answered %d of %d pushes", answered, asked)
-	if answered*10 < asked*8 {
-		t.Errorf("After answered only %d of %d pushes", answered, asked)
+	t.Logf("After answered %d of %d pushes, AfterPull %d of %d pulls", answered, asked, pullsAnswered, pulls)
+	if answered*10 < asked*8 || pullsAnswered*10 < pulls*8 {
+		t.Errorf("After answered only %d of %d pushes, AfterPull %d of %d pulls", answered, asked, pullsAnswered, pulls)
 	}
 }
 
