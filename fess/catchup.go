@@ -40,6 +40,7 @@ func (e *engine) meet() {
 // next step on, and looks there for the positions it stored while the
 // store was out of view.
 func (e *engine) take(k knowledge) {
+	e.shared.tails = k.tails
 	if k.back == e.shared.back {
 		return
 	}

@@ -48,6 +48,9 @@ type engine struct {
 	// other's positions (catchup.go).
 	shared knowledge
 	meets  meets
+	// metTail is set when the solution came from a position bigreedy's
+	// backward search stored (knowledge.tails).
+	metTail bool
 	// The parking search (parksearch.go) while it runs, counted in bytes;
 	// parked is set when it found a position to start from.
 	parking *parkSearch

@@ -84,6 +84,14 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 					return res, true, err
 				}
 			}
+			for _, t := range e.shared.tails {
+				if tail, ok := t.Tail(key); ok {
+					p.Relocate(m.To, m.From, player)
+					e.metTail = true
+					res, err := e.solution(cid, tail)
+					return res, true, err
+				}
+			}
 		}
 		if !isNew {
 			e.tree.reached(cid, id, m)

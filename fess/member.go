@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"soko/level"
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -158,7 +159,7 @@ func (m *member) End(st solver.Status) solver.Stats {
 // begun offers what it knows (loop.offer), and the member's engine meets
 // it from its next step on: the back strategy's search the forward
 // strategies' trees, a forward strategy's search the back strategy's
-// store.
+// store and bigreedy's backward search (tailer).
 func (m *member) Share(others []solver.Resumable) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -166,6 +167,8 @@ func (m *member) Share(others []solver.Resumable) {
 	for _, o := range others {
 		if om, ok := o.(*member); ok && om.run != nil {
 			om.run.offer(&m.view)
+		} else if t, ok := o.(tailer); ok {
+			m.view.tails = append(m.view.tails, t)
 		}
 	}
 	if m.run != nil {
@@ -176,11 +179,20 @@ func (m *member) Share(others []solver.Resumable) {
 // knowledge is what the other members of a run of the portfolio let a
 // search meet, as of its slice (member.Share): the forward engines' trees,
 // which the back strategy's search meets besides its own, and the back
-// strategy's search, whose store a forward strategy's search meets. It is
-// empty in a search run alone.
+// strategy's search and bigreedy's, whose stores a forward strategy's
+// search meets. It is empty in a search run alone.
 type knowledge struct {
 	trees []*engine
 	back  *backward
+	tails []tailer
+}
+
+// tailer is a member of another package whose search holds positions from
+// which it knows the way to the solved position (bigreedy's backward
+// search, search.BiGreedyMember): a forward search that reaches one of
+// them has its solution.
+type tailer interface {
+	Tail(key []byte) ([]sokoban.Push, bool)
 }
 
 // offer adds the forward search's tree to k.

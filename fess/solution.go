@@ -121,6 +121,9 @@ func (e *engine) finishStats() {
 	if e.meeting.from != nil {
 		e.stats.Counts["met.back"] = 1 // the back strategy's store
 	}
+	if e.metTail {
+		e.stats.Counts["met.bigreedy"] = 1 // bigreedy's backward search
+	}
 	if bk := e.back; bk != nil {
 		e.stats.Counts["backward.expanded"] = bk.expanded
 		e.stats.Counts["backward.stored"] = int64(bk.store.Len())

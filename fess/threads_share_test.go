@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"soko/internal/testlevel"
+	"soko/search"
 	"soko/solver"
 	"soko/verify"
 )
@@ -75,4 +76,43 @@ func TestCatchUp(t *testing.T) {
 	if r := verify.Replay(l, res.Moves); !r.Solved {
 		t.Errorf("plan's spliced solution does not solve the level: %s", r.Reason)
 	}
+}
+
+// TestMeetsBiGreedy: a forward strategy's search that stores a position
+// bigreedy's backward search holds (a paused search.BiGreedyMember given
+// in its knowledge) ends with the spliced solution, which replays: on
+// Microban 146, plan meets 500 expansions of bigreedy's backward search
+// within its first 50 steps.
+func TestMeetsBiGreedy(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:146")[0]
+	bg := &search.BiGreedyMember{}
+	budget := solver.Budget{Nodes: 1 << 30}
+	if _, pause, err := bg.Slice(context.Background(), l, solver.Options{Budget: budget, Params: map[string]string{"back": "1"}}, solver.Slice{Whole: budget, Until: solver.Budget{Nodes: 500}}); err != nil || !pause.Paused {
+		t.Fatalf("bigreedy did not pause: %v", err)
+	}
+	opts := solver.Options{Budget: budget}
+	e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
+	if err != nil || e == nil {
+		t.Fatalf("no engine: %v", err)
+	}
+	e.use(row("plan"))
+	run := newMember(e.strat).newLoop(e)
+	run.take(knowledge{tails: []tailer{bg}})
+	if _, done, err := run.begin(); done || err != nil {
+		t.Fatalf("plan ended in its set-up: %v", err)
+	}
+	for i := range 50 {
+		res, done, err := run.step()
+		if !done {
+			continue
+		}
+		if err != nil || res.Status != solver.Solved || !e.metTail {
+			t.Fatalf("plan ended after %d steps: %v, %v, met bigreedy's search: %v", i, res.Status, err, e.metTail)
+		}
+		if r := verify.Replay(l, res.Moves); !r.Solved {
+			t.Fatalf("the spliced solution does not solve the level: %s", r.Reason)
+		}
+		return
+	}
+	t.Fatal("plan did not meet bigreedy's search in 50 steps")
 }

@@ -423,10 +423,17 @@ func (s *biSearch) expandForward() (met bool, pushes []sokoban.Push, err error) 
 // the solved position: the link of each state on the way to its root.
 func (s *biSearch) backPath(pushes []sokoban.Push, id uint32) []sokoban.Push {
 	s.meet = len(pushes)
+	pushes = s.tail(pushes, id)
+	s.meetBack = len(pushes) - s.meet
+	return pushes
+}
+
+// tail appends to pushes the pushes from the position of backward state id
+// to the solved position its pulls came from.
+func (s *biSearch) tail(pushes []sokoban.Push, id uint32) []sokoban.Push {
 	for ln := s.g.links.At(int(id)); ln.parent != noParent; ln = s.g.links.At(int(ln.parent)) {
 		pushes = append(pushes, sokoban.Push{Box: sokoban.Square(ln.via >> 2 & 0xffff), Dir: sokoban.Dir(ln.via & 3)})
 	}
-	s.meetBack = len(pushes) - s.meet
 	return pushes
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"soko/level"
+	"soko/sokoban"
 	"soko/solver"
 )
 
@@ -64,4 +65,21 @@ func (m *BiGreedyMember) End(st solver.Status) solver.Stats {
 	stats.Elapsed = m.before
 	m.s = nil
 	return stats
+}
+
+// Tail reports whether the backward search stored the position packed as
+// key (Position.Pack's key, on a board of the same level), and then the
+// pushes that take it to a solved position: another member's search that
+// reaches the position has its solution. Call it only while the member
+// is paused (solver.Sharer), when its tables stay still.
+func (m *BiGreedyMember) Tail(key []byte) ([]sokoban.Push, bool) {
+	s := m.s
+	if s == nil || len(key) != s.g.board.KeySize() {
+		return nil, false
+	}
+	id, ok := s.g.store.Find(key, s.g.board.KeyHash(key))
+	if !ok || s.side[id] != biBackward {
+		return nil, false
+	}
+	return s.tail(nil, id), true
 }

@@ -173,3 +173,47 @@ func TestBiGreedySlicesAsOneRun(t *testing.T) {
 		}
 	}
 }
+
+// TestBiGreedyTail: a paused bigreedy answers Tail for every state its
+// backward search stored, with legal pushes that solve the position, and
+// for none its forward search stored.
+func TestBiGreedyTail(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:5")[0]
+	m := &BiGreedyMember{}
+	budget := solver.Budget{Nodes: 1_000_000}
+	if _, pause, err := m.Slice(context.Background(), l, solver.Options{Budget: budget}, solver.Slice{Whole: budget, Until: solver.Budget{Nodes: 3_000}}); err != nil || !pause.Paused {
+		t.Fatalf("the slice did not pause: %v", err)
+	}
+	s := m.s
+	b := s.g.board
+	p := b.Start()
+	backward := 0
+	for id := uint32(0); int(id) < s.g.store.Len(); id++ {
+		key := s.g.store.Key(id)
+		tail, ok := m.Tail(key)
+		if ok != (s.side[id] == biBackward) {
+			t.Fatalf("state %d of side %d: Tail says %v", id, s.side[id], ok)
+		}
+		if !ok {
+			continue
+		}
+		backward++
+		p.Unpack(key)
+		for i, push := range tail {
+			to := b.Next(push.Box, push.Dir)
+			if behind := b.Next(push.Box, push.Dir^1); !p.HasBox(push.Box) || to < 0 || p.HasBox(to) || behind < 0 || p.HasBox(behind) || !p.Reachable(behind) {
+				t.Fatalf("state %d: push %d of %d (%v) is not legal", id, i, len(tail), push)
+			}
+			p.Apply(push)
+		}
+		if !p.Solved() {
+			t.Fatalf("state %d: its %d pushes do not solve it", id, len(tail))
+		}
+	}
+	if backward == 0 {
+		t.Fatal("no backward state to ask about")
+	}
+	if _, ok := m.Tail([]byte{1}); ok {
+		t.Error("Tail answered a key of the wrong size")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"soko/level"
 	"soko/sokoban"
 )
 
@@ -148,6 +149,47 @@ func TestFillLabelsAreas(t *testing.T) {
 		}
 		if seen != b.N-b.Boxes() {
 			t.Fatalf("%s: %d squares in areas, %d free", l.Name(), seen, b.N-b.Boxes())
+		}
+	}
+}
+
+// TestKeyHash: the hash of a packed key is the position's hash, on boards
+// of one and of two bytes a square (a room of 288), so a store of one
+// searcher finds what another packed.
+func TestKeyHash(t *testing.T) {
+	rows := []string{strings.Repeat("#", 20)}
+	for y := range 16 {
+		row := "#" + strings.Repeat(" ", 18) + "#"
+		switch y {
+		case 3:
+			row = "#  @ $  .         #"
+		case 9:
+			row = "#      $     .    #"
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, strings.Repeat("#", 20))
+	ls, err := level.ParseString(strings.Join(rows, "\n"), "room")
+	if err != nil {
+		t.Fatal(err)
+	}
+	room, err := sokoban.NewBoard(ls[0])
+	if err != nil || room.KeySize() != 2*(room.Boxes()+1) {
+		t.Fatalf("the room is not a board of two bytes a square: %v", err)
+	}
+	for _, b := range append(boards(t, "microban:1-20,144"), room) {
+		p := b.Start()
+		pushes := p.Pushes(nil, nil)
+		for _, m := range append(pushes, sokoban.Push{Box: sokoban.None}) {
+			if m.Box != sokoban.None {
+				p.Apply(m)
+			}
+			if got, want := b.KeyHash(p.Pack(nil)), p.Hash(); got != want {
+				t.Fatalf("%s: KeyHash %x, Hash %x", b.Level.Name(), got, want)
+			}
+			if m.Box != sokoban.None {
+				p.Undo(m)
+			}
 		}
 	}
 }

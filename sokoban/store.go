@@ -79,6 +79,25 @@ func (p *Position) Unpack(key []byte) {
 	p.fresh = false
 }
 
+// KeyHash returns the hash (Position.Hash) of the position packed as key
+// (Position.Pack): a store made by another searcher, with other hash keys,
+// can look up a key it packed in one of b's stores.
+func (b *Board) KeyHash(key []byte) uint64 {
+	step := b.squareBytes()
+	var h uint64
+	for i := 0; i+step <= len(key); i += step {
+		s := Square(key[i])
+		if step == 2 {
+			s |= Square(key[i+1]) << 8
+		}
+		if i+step == len(key) {
+			return h ^ b.zPlayer[s]
+		}
+		h ^= b.zBox[s]
+	}
+	return h
+}
+
 // Store is a set of packed states with dense ids 0, 1, 2, … in insertion
 // order. It is an open-addressing hash table of uint32 ids over pages of
 // keys and hashes: no per-state allocation, no map keyed by text, and
