@@ -56,6 +56,17 @@ func TestText(t *testing.T) {
 			t.Errorf("Text(%q): %v, refused want %v", data, err, refused)
 		}
 	}
+	// A NUL byte in what is read as UTF-8 is a binary file: an error at its
+	// line and column, never "no levels" or a comment line.
+	for data, want := range map[string]string{
+		"\x00\x00\x00\x00":               "x.xsb:1:1: a NUL byte",
+		"; 1\n#####\n#@$.#\n#####\n\x00": "x.xsb:5:1: a NUL byte",
+		"Title\nab\x00\n":                "x.xsb:2:3: a NUL byte",
+	} {
+		if _, err := ParseCollection(strings.NewReader(data), "x.xsb"); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("ParseCollection(%q): %v, want %q", data, err, want)
+		}
+	}
 	// An error in a UTF-16 file has the line and column of the text.
 	_, err := ParseString(string(utf16Bytes("#####\n#@$x#\n#####\n", false, "\xFF\xFE")), "x.xsb")
 	if err == nil || err.Error() != "x.xsb:2:4: level 1: unknown character 'x' in board" {

@@ -121,7 +121,8 @@ func ParseCollection(r io.Reader, source string) (*Collection, error) {
 // small levels can be listed. The Collection it returns has the name and
 // the header but no levels. An error of fn stops the reading and is
 // returned; an input over MaxInput is an error after the levels before
-// the limit were handed over.
+// the limit were handed over, and so is a NUL byte, which no text holds
+// (a binary file).
 func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable) error) (*Collection, error) {
 	name := filepath.Base(source)
 	name = strings.TrimSuffix(name, filepath.Ext(name))
@@ -145,6 +146,9 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 		}
 		if len(sc.Bytes()) > MaxLine {
 			return nil, tooLong(n)
+		}
+		if i := bytes.IndexByte(sc.Bytes(), 0); i >= 0 {
+			return nil, &Error{File: source, Line: n, Col: i + 1, Msg: "a NUL byte: a binary file, not level text"}
 		}
 		line := sc.Text()
 		if n == 1 {
