@@ -39,11 +39,16 @@ type Table struct {
 	// sets[k-1] holds the sets of k boxes; nil when they were not built.
 	sets [maxTableBoxes]*tableSets
 	// The third boxes of the open sets of three, by the pair of the other
-	// two (rank): third[thirdAt[r]:thirdAt[r+1]]. The check looks only
-	// there: a set of three not listed is alive wherever the player stands.
-	thirdAt []uint32
-	third   []int32
-	square  []sokoban.Square // live index -> square
+	// two (rank): the row thirdRow[r] of thirds, a bit per live square, or
+	// none when thirdRow[r] is -1. The check looks only there: a set of
+	// three not listed is alive wherever the player stands.
+	thirdRow []int32
+	thirds   []uint64
+	// partners has a row per live square, a bit per live square: set where
+	// the two make an open pair or the pair has thirds (thirdRow). The
+	// check looks at no other pairs.
+	partners []uint64
+	words    int // words of a row of partners or thirds: a bit per live square
 }
 
 // tableSets holds the sets of k boxes, numbered by rank: a bit per set,
@@ -110,6 +115,9 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 	}
 	for k := 1; k <= min(limits.Boxes, maxTableBoxes); k++ {
 		used := t.Bytes()
+		if k >= 2 { // the rows of partners, built once the pairs are
+			used += 8 * int64(t.nLive*((t.nLive+63)/64))
+		}
 		words := t.count(k) * int64(t.stride)
 		if used+8*words > limits.Bytes {
 			break
@@ -133,8 +141,12 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 	if t.sets[0] == nil {
 		return nil, nil
 	}
+	t.words = (t.nLive + 63) / 64
 	if t.sets[2] != nil {
 		t.listThirds()
+	}
+	if t.sets[1] != nil {
+		t.listPartners()
 	}
 	return t, nil
 }
@@ -188,47 +200,47 @@ func (t *Table) compact(b *sokoban.Board, k int, rows []uint64) *tableSets {
 }
 
 // listThirds lists, per pair of live squares, the third squares that make
-// an open set of three with it (thirdAt, third).
+// an open set of three with it (thirdRow, thirds).
 func (t *Table) listThirds() {
-	pairs := t.count(2)
-	t.thirdAt = make([]uint32, pairs+1)
-	each := func(add func(a, b, c int32)) { // every open set of three, a < b < c
-		r := int64(0)
-		for c := range int32(t.nLive) {
-			for b := range c {
-				for a := range b {
-					if has(t.sets[2].open, r) {
-						add(a, b, c)
-					}
-					r++
+	t.thirdRow = make([]int32, t.count(2))
+	for r := range t.thirdRow {
+		t.thirdRow[r] = -1
+	}
+	put := func(x, y, z int32) {
+		r := rank([]int32{x, y})
+		if t.thirdRow[r] < 0 {
+			t.thirdRow[r] = int32(len(t.thirds) / t.words)
+			t.thirds = append(t.thirds, make([]uint64, t.words)...)
+		}
+		t.thirds[int(t.thirdRow[r])*t.words+int(z/64)] |= 1 << (z % 64)
+	}
+	r := int64(0)
+	for c := range int32(t.nLive) {
+		for b := range c {
+			for a := range b {
+				if has(t.sets[2].open, r) {
+					put(a, b, c)
+					put(a, c, b)
+					put(b, c, a)
 				}
+				r++
 			}
 		}
 	}
-	each(func(a, b, c int32) { // count, then place
-		t.thirdAt[rank([]int32{a, b})+1]++
-		t.thirdAt[rank([]int32{a, c})+1]++
-		t.thirdAt[rank([]int32{b, c})+1]++
-	})
-	for r := range pairs {
-		t.thirdAt[r+1] += t.thirdAt[r]
-	}
-	t.third = make([]int32, t.thirdAt[pairs])
-	next := slices.Clone(t.thirdAt[:pairs])
-	put := func(x, y, z int32) {
-		r := rank([]int32{x, y})
-		t.third[next[r]] = z
-		next[r]++
-	}
-	each(func(a, b, c int32) {
-		put(a, b, c)
-		put(a, c, b)
-		put(b, c, a)
-	})
-	t.square = make([]sokoban.Square, t.nLive)
-	for s, l := range t.live {
-		if l >= 0 {
-			t.square[l] = sokoban.Square(s)
+	t.thirds = slices.Clip(t.thirds)
+}
+
+// listPartners sets the rows of partners.
+func (t *Table) listPartners() {
+	t.partners = make([]uint64, t.nLive*t.words)
+	r := int64(0)
+	for b := range int32(t.nLive) {
+		for a := range b {
+			if has(t.sets[1].open, r) || t.thirdRow != nil && t.thirdRow[r] >= 0 {
+				t.partners[int(a)*t.words+int(b/64)] |= 1 << (b % 64)
+				t.partners[int(b)*t.words+int(a/64)] |= 1 << (a % 64)
+			}
+			r++
 		}
 	}
 }
@@ -247,7 +259,7 @@ func (t *Table) Boxes() int {
 
 // Bytes returns the memory the table takes.
 func (t *Table) Bytes() int64 {
-	n := int64(len(t.live))*4 + 4*int64(len(t.thirdAt)+len(t.third)+len(t.square))
+	n := int64(len(t.live))*4 + 4*int64(len(t.thirdRow)) + 8*int64(len(t.thirds)+len(t.partners))
 	for _, ts := range t.sets {
 		if ts != nil {
 			n += 12*int64(len(ts.open)) + 8*int64(len(ts.rows))
@@ -318,26 +330,41 @@ func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	if t.sets[1] == nil {
 		return false
 	}
+	var buf [8]uint64 // the live squares of the boxes
+	boxes := buf[:0]
+	if t.words > len(buf) {
+		boxes = make([]uint64, 0, t.words)
+	}
+	boxes = boxes[:t.words]
 	for _, q := range p.BoxSquares() {
-		lq := t.live[q]
-		if q == s || lq < 0 {
-			continue
+		if l := uint32(t.live[q]); l < uint32(t.nLive) {
+			boxes[l>>6] |= 1 << (l & 63)
 		}
-		pair := [2]int32{min(ls, lq), max(ls, lq)}
-		r := rank(pair[:])
-		if !t.sets[1].alive(r, pl, t.stride) {
-			return true
-		}
-		if t.sets[2] == nil {
-			continue
-		}
-		for _, lu := range t.third[t.thirdAt[r]:t.thirdAt[r+1]] {
-			// Each set of three once: from the second box of the two.
-			if lu < lq && p.HasBox(t.square[lu]) {
-				tri := [3]int32{ls, lq, lu}
-				sort3(&tri)
-				if !t.alive(tri[:], pl) {
-					return true
+	}
+	partners := t.partners[int(ls)*t.words:][:len(boxes)]
+	for v, boxesV := range boxes {
+		for mv := partners[v] & boxesV; mv != 0; mv &= mv - 1 {
+			lq := int32(v*64 + bits.TrailingZeros64(mv))
+			r := rank([]int32{min(ls, lq), max(ls, lq)})
+			if !t.sets[1].alive(r, pl, t.stride) {
+				return true
+			}
+			if t.sets[2] == nil || t.thirdRow[r] < 0 {
+				continue
+			}
+			// Each set of three once: its third box below the second, lq.
+			row := t.thirds[int(t.thirdRow[r])*t.words:][:len(boxes)]
+			for w := 0; w <= v; w++ {
+				m := row[w] & boxes[w]
+				if w == v {
+					m &= 1<<(lq&63) - 1
+				}
+				for ; m != 0; m &= m - 1 {
+					tri := [3]int32{ls, lq, int32(w*64 + bits.TrailingZeros64(m))}
+					sort3(&tri)
+					if !t.alive(tri[:], pl) {
+						return true
+					}
 				}
 			}
 		}

@@ -198,3 +198,112 @@ func TestTableLimits(t *testing.T) {
 		t.Fatalf("no table: err %v, table %v, or it fired", err, c.Table())
 	}
 }
+
+// TestTableDeadAfterPush compares DeadAfterPush, which looks only at the
+// open sets its lists name, with the slow, obvious check: every set of
+// one, two and three boxes on live squares holding the pushed box, each
+// looked up. Positions come from random walks of pushes and random
+// placings of the boxes on Microban 1–60 and XSokoban 1 and 90 (the last
+// with more than 128 live squares).
+func TestTableDeadAfterPush(t *testing.T) {
+	ls, err := levels.Resolve("microban:1-60", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := levels.Resolve("xsokoban90:1,90", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	checks, dead := 0, 0
+	wide := false
+	for _, l := range append(ls, xs...) {
+		b, err := sokoban.NewBoard(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 1 << 30})
+		if err != nil || tab == nil {
+			t.Fatalf("%s: table %v, err %v", l.Name(), tab, err)
+		}
+		wide = wide || tab.Live() > 128
+		slow := func(p *sokoban.Position, s sokoban.Square) bool {
+			var others []int32
+			for _, q := range p.BoxSquares() {
+				if q != s && tab.live[q] >= 0 {
+					others = append(others, tab.live[q])
+				}
+			}
+			sets := [][]int32{{tab.live[s]}}
+			for i, a := range others {
+				sets = append(sets, []int32{tab.live[s], a})
+				for _, c := range others[:i] {
+					sets = append(sets, []int32{tab.live[s], a, c})
+				}
+			}
+			for _, set := range sets {
+				if len(set) <= tab.Boxes() {
+					slices.Sort(set)
+					if !tab.alive(set, p.Player()) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		check := func(p *sokoban.Position, s sokoban.Square, what string) {
+			got, want := tab.DeadAfterPush(p, s), slow(p, s)
+			if got != want {
+				t.Fatalf("%s: %s, box on %d: DeadAfterPush %v, every set looked up %v", l.Name(), what, s, got, want)
+			}
+			checks++
+			if got {
+				dead++
+			}
+		}
+		// Random positions: the boxes on random live squares, each in turn
+		// the one pushed.
+		var live []sokoban.Square
+		for s := range sokoban.Square(b.N) {
+			if tab.live[s] >= 0 {
+				live = append(live, s)
+			}
+		}
+		if b.KeySize() != b.Boxes()+1 {
+			t.Fatalf("%s: %d squares: the random positions pack a square in a byte", l.Name(), b.N)
+		}
+		p := b.Start()
+		for range 100 {
+			key := make([]byte, 0, b.KeySize())
+			for _, i := range rng.Perm(len(live))[:b.Boxes()] {
+				key = append(key, byte(live[i]))
+			}
+			slices.Sort(key)
+			free := slices.DeleteFunc(slices.Clone(live), func(s sokoban.Square) bool { return slices.Contains(key, byte(s)) })
+			p.Unpack(append(key, byte(free[rng.IntN(len(free))])))
+			for _, s := range p.BoxSquares() {
+				check(p, s, "a random position")
+			}
+		}
+		for range 20 {
+			p := b.Start()
+			for range 40 {
+				pushes := p.Pushes(nil, nil)
+				if len(pushes) == 0 {
+					break
+				}
+				for _, m := range pushes {
+					if s := p.Apply(m); tab.live[s] >= 0 {
+						check(p, s, "a random walk's push")
+					}
+					p.Undo(m)
+				}
+				p.Apply(pushes[rng.IntN(len(pushes))])
+			}
+		}
+	}
+	t.Logf("%d checks, %d dead", checks, dead)
+	if !wide || dead == 0 || dead == checks {
+		t.Errorf("%d checks, %d dead, a board past 128 live squares %v: too few, or all one answer", checks, dead, wide)
+	}
+}
