@@ -317,6 +317,9 @@ func (e *engine) step() (res solver.Result, done bool, err error) {
 	}
 	id, ok := e.next()
 	if !ok {
+		if !e.strat.moves.exhaustive() {
+			return e.stop(solver.GaveUp), true, nil // a part of the graph, searched
+		}
 		return e.stop(solver.NoSolution), true, nil
 	}
 	e.pos.Unpack(e.tree.store.Key(id))

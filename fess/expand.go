@@ -140,7 +140,9 @@ func (e *engine) movesOf(p *sokoban.Position, moves []Macro) (_ []Macro, st solv
 				return moves, st, true
 			}
 		}
+		n := len(moves)
 		moves = e.gen.generate(p, movers[i], moves)
+		moves = e.strat.moves.keep(e, p, moves, n)
 	}
 	return moves, solver.Solved, false
 }

@@ -37,7 +37,7 @@ func TestStrategyTable(t *testing.T) {
 	if sum != 100 || unlimited != 1 {
 		t.Errorf("the default list's shares add up to %d %%, want 100; %d rows run without a limit, want 1", sum, unlimited)
 	}
-	if want := "greedy,dive,plan,imagine,back,park,sink,bigreedy"; strategiesParam.Default != want {
+	if want := "greedy,dive,plan,imagine,back,park,sink,order,bigreedy"; strategiesParam.Default != want {
 		t.Errorf("default list %q, want %q", strategiesParam.Default, want)
 	}
 }
@@ -47,6 +47,9 @@ func TestStrategyTable(t *testing.T) {
 func TestStrategies(t *testing.T) {
 	for _, name := range Strategies() {
 		for _, l := range testlevel.Resolve(t, "microban:1-10") {
+			if name == "order" && l.Name() == "microban:8" {
+				continue // its moves leave out every solution (TestPackingMovesNoProof)
+			}
 			opts := solver.Options{Budget: solver.Budget{Time: time.Minute}, Params: map[string]string{"strategies": name}}
 			res, err := solver.Run(context.Background(), FESS{}, l, opts)
 			if err != nil || res.Status != solver.Solved {

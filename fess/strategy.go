@@ -28,6 +28,7 @@ type strategy struct {
 	unlimited bool
 	search    searchKind // the kind of search, and how it joins the portfolio
 	opening   opening    // what it runs before its forward search (openings.go)
+	moves     moveSet    // which of a box's macro-moves its forward search makes (moves.go)
 	advisors  []advisor  // the moves that weigh 0 (advisors.go), in order
 	focus     focus      // when its cell loop focuses
 	doc       string     // what it is for, in a few words
@@ -81,13 +82,14 @@ type loop interface {
 
 // engineMember returns the member that runs s with the loop newLoop makes
 // on its engine: resumed slice after slice in the rounds, else in one go
-// (strategy.Solve). Its end without a solution proves there is none: the
-// engine's searches cover the whole graph of positions without deadlocks.
+// (strategy.Solve). Its end without a solution proves there is none when
+// it makes every macro-move: the engine's searches then cover the whole
+// graph of positions without deadlocks.
 func engineMember(s *strategy, own map[string]string, inRounds bool, newLoop func(*engine) loop) solver.Member {
 	if !inRounds {
-		return solver.Member{Solver: s, Params: own, Exhaustive: true}
+		return solver.Member{Solver: s, Params: own, Exhaustive: s.moves.exhaustive()}
 	}
-	return solver.Member{Resumable: &member{s: s, newLoop: newLoop}, Opening: s.opening.share(), Params: own, Exhaustive: true}
+	return solver.Member{Resumable: &member{s: s, newLoop: newLoop}, Opening: s.opening.share(), Params: own, Exhaustive: s.moves.exhaustive()}
 }
 
 // fessSearch is the FESS engine's forward search (engine.go).

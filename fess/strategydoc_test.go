@@ -24,8 +24,8 @@ const (
 // strategyTable renders the strategy table as Markdown.
 func strategyTable() string {
 	var b strings.Builder
-	b.WriteString("| strategy | share | default | search | opening | advisors | focus | what it is for |\n")
-	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| strategy | share | default | search | opening | moves | advisors | focus | what it is for |\n")
+	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- | --- |\n")
 	for _, s := range strategies {
 		def, advisors := "no", advisorNames(s.advisors)
 		if s.inDefault {
@@ -44,7 +44,11 @@ func strategyTable() string {
 		if advisors == "" {
 			advisors = "—"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, advisors, s.focus, s.doc)
+		moves := s.moves.String()
+		if _, ok := s.search.(fessSearch); !ok {
+			moves = "—" // not FESS macro-moves
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, moves, advisors, s.focus, s.doc)
 	}
 	return b.String()
 }
