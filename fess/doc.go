@@ -32,8 +32,8 @@
 //     nodes waiting.
 //   - expand.go, advisors.go: expansion, and the advisors whose moves
 //     weigh 0 where all others weigh 1, each a value a strategy's row
-//     names. Nothing is pruned for weight: the search is complete over
-//     the macro-move graph without deadlocks.
+//     names. Nothing is pruned for weight: a search making every move is
+//     complete over the macro-move graph without deadlocks.
 //   - guide.go, guidetrain.go: the learned guide (package guide), one
 //     more advisor where a model is given, and the examples soko
 //     train-guide learns it from.
@@ -57,9 +57,14 @@
 //     largest groups of start squares still free (sink; ordered as
 //     Festival's pull search where its own ordering finds no position to
 //     start from, and always in the pull strategy).
+//   - moves.go: which of a box's macro-moves a strategy makes: every
+//     one, or YASS's packing-order moves (onto a goal not packed yet, to
+//     its farthest squares, single pushes; strength.md §2, after Wheeler's
+//     summary of YASS), a part of the graph, so no proof (the order
+//     strategy).
 //   - strategy.go: what a strategy is made of, as behaviours: the kind of
-//     search (FESS, back, package search's greedy), its opening, its
-//     advisors and when it focuses. A strategy that mixes behaviours
+//     search (FESS, back, package search's greedy), its opening, the
+//     moves it makes, its advisors and when it focuses. A strategy that mixes behaviours
 //     already written is one row of the table; a new behaviour is one
 //     file with its value, and the row.
 //   - portfolio.go: the strategy table, each strategy one row with its
