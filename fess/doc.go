@@ -59,8 +59,8 @@
 //     start from, and always in the pull strategy).
 //   - moves.go: which of a box's macro-moves a strategy makes: every
 //     one, or YASS's packing-order moves (onto a goal not packed yet, to
-//     its farthest squares, single pushes; strength.md §2, after Wheeler's
-//     summary of YASS), a part of the graph, so no proof (the order
+//     its farthest squares, single pushes; Wheeler's summary of YASS,
+//     README, References), a part of the graph, so no proof (the order
 //     strategy).
 //   - strategy.go: what a strategy is made of, as behaviours: the kind of
 //     search (FESS, back, package search's greedy), its opening, the

@@ -13,7 +13,7 @@ const (
 	everyMove moveSet = iota
 	// packingMoves: after YASS's packing-order search (its moves as
 	// Wheeler summed them up: a box pushed all the way onto a goal, or as
-	// far as it goes out of the way; strength.md §2), a box's moves onto a
+	// far as it goes out of the way; README, References), a box's moves onto a
 	// goal the plan has not packed yet, those to its farthest squares off
 	// the goals, and its single pushes, which free a neighbour. The search
 	// then sees a part of the graph, a small one it goes through fast, and
