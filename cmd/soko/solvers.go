@@ -111,23 +111,30 @@ func runSolvers(_ context.Context, c *solversConfig, names []string, _ io.Reader
 
 // writeWrapped writes text after lead, wrapped at blanks to listWidth
 // columns, its further lines indented by indent ("": as far as lead). A
-// word longer than a line stands alone on one.
+// word too long for the line breaks after its commas (a list's values);
+// a piece longer than a line stands alone on one.
 func writeWrapped(w io.Writer, lead, indent, text string) {
 	if indent == "" {
 		indent = strings.Repeat(" ", len(lead))
 	}
 	line := lead
-	fresh := true // no word on line yet
+	fresh := true // nothing on line yet
 	for _, word := range strings.Fields(text) {
-		if !fresh && len(line)+1+len(word) > listWidth {
-			fmt.Fprintln(w, line)
-			line, fresh = indent, true
+		for i, piece := range strings.SplitAfter(word, ",") {
+			sep := " " // before a word's first piece; its others follow on
+			if i > 0 {
+				sep = ""
+			}
+			if !fresh && len(line)+len(sep)+len(piece) > listWidth {
+				fmt.Fprintln(w, line)
+				line, fresh = indent, true
+			}
+			if !fresh {
+				line += sep
+			}
+			line += piece
+			fresh = false
 		}
-		if !fresh {
-			line += " "
-		}
-		line += word
-		fresh = false
 	}
 	fmt.Fprintln(w, line)
 }
