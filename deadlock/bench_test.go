@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"soko/internal/stategraph"
-	"soko/levels"
+	"soko/internal/testlevel"
 	"soko/sokoban"
 )
 
@@ -83,16 +83,18 @@ func BenchmarkRelaxedSearch(b *testing.B) {
 // microban5 returns the board of Microban 5, its dead squares and its
 // complete state graph, which the benchmarks run over.
 func microban5(b *testing.B) (*sokoban.Board, []bool, *stategraph.Graph) {
-	ls, err := levels.Resolve("microban:5", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bd, err := sokoban.NewBoard(ls[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	bd := benchBoard(b, "microban:5")
 	dead := DeadSquares(bd)
 	return bd, dead, stategraph.Build(bd, dead, 1<<20)
+}
+
+// benchBoard returns the board of the level spec names.
+func benchBoard(b *testing.B, spec string) *sokoban.Board {
+	bd, err := sokoban.NewBoard(testlevel.Resolve(b, spec)[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bd
 }
 
 // BenchmarkTableSetUp builds the table of small and large boards: a
@@ -100,17 +102,11 @@ func microban5(b *testing.B) (*sokoban.Board, []bool, *stategraph.Graph) {
 // and with triples.
 func BenchmarkTableSetUp(b *testing.B) {
 	for _, spec := range []string{"microban:5", "xsokoban90:1", "xsokoban90:50"} {
-		ls, err := levels.Resolve(spec, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bd, err := sokoban.NewBoard(ls[0])
-		if err != nil {
-			b.Fatal(err)
-		}
+		bd := benchBoard(b, spec)
 		for boxes := 2; boxes <= 3; boxes++ {
 			b.Run(fmt.Sprintf("%s/%d", spec, boxes), func(b *testing.B) {
 				var t *Table
+				var err error
 				for b.Loop() {
 					t, err = NewTable(context.Background(), bd, TableLimits{Boxes: boxes, Bytes: 1 << 30})
 					if err != nil {
@@ -165,14 +161,7 @@ func BenchmarkTableCheck(b *testing.B) {
 // the table leaves alive, as a search would), with triples.
 func BenchmarkTableCheckLarge(b *testing.B) {
 	for _, spec := range []string{"xsokoban90:39", "xsokoban90:50"} {
-		ls, err := levels.Resolve(spec, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bd, err := sokoban.NewBoard(ls[0])
-		if err != nil {
-			b.Fatal(err)
-		}
+		bd := benchBoard(b, spec)
 		dead := DeadSquares(bd)
 		t, err := NewTable(context.Background(), bd, TableLimits{Boxes: 3, Bytes: 1 << 30})
 		if err != nil {
