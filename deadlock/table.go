@@ -116,7 +116,7 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 	for k := 1; k <= min(limits.Boxes, maxTableBoxes); k++ {
 		used := t.Bytes()
 		if k >= 2 { // the rows of partners, built once the pairs are
-			used += 8 * int64(t.nLive*((t.nLive+63)/64))
+			used += 8 * int64(t.nLive*t.rowWords())
 		}
 		words := t.count(k) * int64(t.stride)
 		if used+8*words > limits.Bytes {
@@ -141,7 +141,7 @@ func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table
 	if t.sets[0] == nil {
 		return nil, nil
 	}
-	t.words = (t.nLive + 63) / 64
+	t.words = t.rowWords()
 	if t.sets[2] != nil {
 		t.listThirds()
 	}
@@ -229,6 +229,9 @@ func (t *Table) listThirds() {
 	}
 	t.thirds = slices.Clip(t.thirds)
 }
+
+// rowWords returns the words of a row of a bit per live square.
+func (t *Table) rowWords() int { return (t.nLive + 63) / 64 }
 
 // listPartners sets the rows of partners.
 func (t *Table) listPartners() {

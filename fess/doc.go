@@ -64,9 +64,9 @@
 //     strategy).
 //   - strategy.go: what a strategy is made of, as behaviours: the kind of
 //     search (FESS, back, package search's greedy), its opening, the
-//     moves it makes, its advisors and when it focuses. A strategy that mixes behaviours
-//     already written is one row of the table; a new behaviour is one
-//     file with its value, and the row.
+//     moves it makes, its advisors and when it focuses. A strategy that
+//     mixes behaviours already written is one row of the table; a new
+//     behaviour is one file with its value, and the row.
 //   - portfolio.go: the strategy table, each strategy one row with its
 //     share of the budget, made into members of solver.Portfolio, whose
 //     rounds (solver/rounds.go) run them in slices of growing length,

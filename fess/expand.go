@@ -134,17 +134,16 @@ func (e *engine) movesOf(p *sokoban.Position, moves []Macro) (_ []Macro, st solv
 	}
 	e.gen.placeAll(boxes)
 	defer e.gen.lift(boxes)
+	start := len(moves)
 	for i := range movers {
 		if i%checkBoxes == checkBoxes-1 {
 			if st, stop := e.guard.Check(&e.stats); stop {
 				return moves, st, true
 			}
 		}
-		n := len(moves)
 		moves = e.gen.generate(p, movers[i], moves)
-		moves = e.strat.moves.keep(e, p, moves, n)
 	}
-	return moves, solver.Solved, false
+	return e.strat.moves.keep(e, p, moves, start), solver.Solved, false
 }
 
 // place queues child k of node id (whose node is parent) with its weight,

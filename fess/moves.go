@@ -29,25 +29,29 @@ func (m moveSet) String() string {
 // graph.
 func (m moveSet) exhaustive() bool { return m == everyMove }
 
-// keep returns moves with the moves of one box, moves[n:], cut down to
-// the set (p is the position they are made from).
-func (m moveSet) keep(e *engine, p *sokoban.Position, moves []Macro, n int) []Macro {
-	if m == everyMove || len(moves) == n {
+// keep returns moves with moves[start:], the moves of p's boxes made box
+// after box, cut down to the set.
+func (m moveSet) keep(e *engine, p *sokoban.Position, moves []Macro, start int) []Macro {
+	if m == everyMove {
 		return moves
 	}
 	packed := e.plan.packed(p)
-	far := int32(0)
-	for _, mv := range moves[n:] {
-		if !e.b.IsGoal(mv.To) {
-			far = max(far, mv.Pushes)
+	kept := moves[:start]
+	for i := start; i < len(moves); {
+		j := i // moves[i:j] are one box's
+		far := int32(0)
+		for ; j < len(moves) && moves[j].From == moves[i].From; j++ {
+			if !e.b.IsGoal(moves[j].To) {
+				far = max(far, moves[j].Pushes)
+			}
 		}
-	}
-	kept := moves[:n]
-	for _, mv := range moves[n:] {
-		onGoal := e.b.IsGoal(mv.To)
-		if mv.Pushes == 1 || onGoal && int(e.plan.rank[mv.To]) >= packed || !onGoal && mv.Pushes == far {
-			kept = append(kept, mv)
+		for _, mv := range moves[i:j] {
+			onGoal := e.b.IsGoal(mv.To)
+			if mv.Pushes == 1 || onGoal && int(e.plan.rank[mv.To]) >= packed || !onGoal && mv.Pushes == far {
+				kept = append(kept, mv)
+			}
 		}
+		i = j
 	}
 	return kept
 }
