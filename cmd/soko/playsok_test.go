@@ -294,11 +294,15 @@ func TestPlaySnapshotTmux(t *testing.T) {
 	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "Title: Microban 1\n\nSnapshot (1 push, 3 moves)\ndlU\nDate: ") {
 		t.Fatalf("--out: %v\n%s", err, b)
 	}
+	// The second session starts before the first is killed: the server
+	// exits with its last session, and a session started while it exits
+	// fails ("server exited unexpectedly").
+	tmux(t, sock, "new-session", "-d", "-s", "again", "-x", "100", "-y", "30", cmd)
 	tmux(t, sock, "kill-session", "-t", "snap")
-	tmux(t, sock, "new-session", "-d", "-s", "snap", "-x", "100", "-y", "30", cmd)
+	wait = func(want ...string) string { t.Helper(); return waitPane(t, sock, "again", want...) }
 	wait("this level has a saved game (3 moves): c resumes it", "c resume the saved game (3 moves)")
-	tmux(t, sock, "send-keys", "-t", "snap", "c")
+	tmux(t, sock, "send-keys", "-t", "again", "c")
 	wait("moves 3", "pushes 1", "saved game resumed: 3 moves")
-	tmux(t, sock, "send-keys", "-t", "snap", "q")
+	tmux(t, sock, "send-keys", "-t", "again", "q")
 	wait("microban:1: not solved, 3 moves, 1 push: dlU", "EXIT=0")
 }
