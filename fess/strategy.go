@@ -82,14 +82,15 @@ type loop interface {
 
 // engineMember returns the member that runs s with the loop newLoop makes
 // on its engine: resumed slice after slice in the rounds, else in one go
-// (strategy.Solve). Its end without a solution proves there is none when
-// it makes every macro-move: the engine's searches then cover the whole
-// graph of positions without deadlocks.
+// (strategy.Solve). Its NoSolution is a proof whatever moves it makes:
+// with every macro-move the engine's searches cover the whole graph of
+// positions without deadlocks, and with a part of them an empty queue is
+// GaveUp (engine.step), so NoSolution is left for a start proved dead.
 func engineMember(s *strategy, own map[string]string, inRounds bool, newLoop func(*engine) loop) solver.Member {
 	if !inRounds {
-		return solver.Member{Solver: s, Params: own, Exhaustive: s.moves.exhaustive()}
+		return solver.Member{Solver: s, Params: own, Exhaustive: true}
 	}
-	return solver.Member{Resumable: &member{s: s, newLoop: newLoop}, Opening: s.opening.share(), Params: own, Exhaustive: s.moves.exhaustive()}
+	return solver.Member{Resumable: &member{s: s, newLoop: newLoop}, Opening: s.opening.share(), Params: own, Exhaustive: true}
 }
 
 // fessSearch is the FESS engine's forward search (engine.go).
