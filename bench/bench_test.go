@@ -307,6 +307,22 @@ func TestSolverSpec(t *testing.T) {
 	if _, err := ParseSolverSpec("astar:w"); err == nil {
 		t.Fatal("accepted astar:w")
 	}
+	// A list's items joined by + (commas part the solvers of --algo);
+	// a + in any other value stays.
+	s, err = ParseSolverSpec("fess:strategies=plan+sink")
+	if err != nil || s.Params["strategies"] != "plan,sink" || s.Check() != nil {
+		t.Fatalf("fess:strategies=plan+sink: %+v %v", s, err)
+	}
+	if s, err := ParseSolverSpec("wastar:w=1e+2"); err != nil || s.Params["w"] != "1e+2" {
+		t.Fatalf("wastar:w=1e+2: %+v %v", s, err)
+	}
+	plan, _ := ParseSolverSpec("fess:strategies=plan")
+	if h := ListHint(plan, "sink"); !strings.Contains(h, "fess:strategies=plan+sink") {
+		t.Fatalf("the hint for fess:strategies=plan,sink: %q", h)
+	}
+	if h := ListHint(plan, "nothing"); h != "" {
+		t.Fatalf("a hint for a part that is no item: %q", h)
+	}
 	if err := (SolverSpec{Name: "no-such-solver"}).Check(); err == nil || !strings.Contains(err.Error(), "known: ") {
 		t.Fatalf("unknown solver: %v", err)
 	}

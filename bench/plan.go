@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,9 @@ func (s SolverSpec) Label() string {
 
 // ParseSolverSpec reads "NAME" or "NAME:k=v:k=v" (parameters for that
 // solver only), e.g. "wastar:w=1"; optimize=VALUE sets the optimizer's
-// policy instead (SolverSpec.Optimize): "fess:optimize=off".
+// policy instead (SolverSpec.Optimize): "fess:optimize=off". The items of
+// a list-valued parameter of a registered solver are joined by "+", since
+// commas part the solvers of a list: "fess:strategies=plan+sink".
 func ParseSolverSpec(s string) (SolverSpec, error) {
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	spec := SolverSpec{Name: parts[0]}
@@ -72,9 +75,31 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 		if spec.Params == nil {
 			spec.Params = map[string]string{}
 		}
+		if e, ok := solver.Lookup(spec.Name); ok {
+			if p, ok := e.Param(k); ok && p.Kind == solver.List {
+				v = strings.ReplaceAll(v, "+", ",")
+			}
+		}
 		spec.Params[k] = v
 	}
 	return spec, nil
+}
+
+// ListHint is what to say where part, a part of --algo's comma-separated
+// list that names no solver, follows prev, one that does: when part is an
+// item of one of prev's list-valued parameters, how to give it there.
+func ListHint(prev SolverSpec, part string) string {
+	e, ok := solver.Lookup(prev.Name)
+	if !ok {
+		return ""
+	}
+	for k, v := range prev.Params {
+		if p, ok := e.Param(k); ok && p.Kind == solver.List && slices.Contains(p.Values, part) {
+			return fmt.Sprintf("; %q is an item of %s's %s: join a list's items with + (%s:%s=%s+%s)",
+				part, prev.Name, k, prev.Name, k, strings.ReplaceAll(v, ",", "+"), part)
+		}
+	}
+	return ""
 }
 
 // Check reports an error when the solver is not registered, does not take

@@ -33,8 +33,9 @@ valid file. --shard I/N runs every N-th job from the I-th (0-based); with
 Job); join the shards with 'soko bench merge'. Without --algo the solver
 is fess, the default. Lists are comma-separated: --algo fess,astar
 --time 0.1s,1s,10s --iterations 25,50 --seeds 1-5. A solver may carry its
-own parameters: --algo wastar:w=1,wastar:w=200. --memory 0 means no memory
-limit.
+own parameters: --algo wastar:w=1,wastar:w=200, the items of a list among
+them joined by +: --algo fess:strategies=plan+sink. --memory 0 means no
+memory limit.
 
 External programs run as solvers with --external NAME='COMMAND' (under
 /bin/sh -c), in which {level} is replaced by a file holding the level in
@@ -424,7 +425,11 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 			s = solvers[i]
 		}
 		if err := s.Check(); err != nil {
-			return nil, usagef("bench: %v", err)
+			hint := ""
+			if _, known := solver.Lookup(s.Name); !known && i > 0 && i < len(c.algos) && len(s.Params) == 0 {
+				hint = bench.ListHint(solvers[i-1], s.Name)
+			}
+			return nil, usagef("bench: %v%s", err, hint)
 		}
 		if seen[s.Label()] {
 			return nil, usagef("bench: solver %s given twice", s.Label())
