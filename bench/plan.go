@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"iter"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -56,6 +57,7 @@ func (s SolverSpec) Label() string {
 func ParseSolverSpec(s string) (SolverSpec, error) {
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	spec := SolverSpec{Name: parts[0]}
+	entry, registered := solver.Lookup(spec.Name)
 	if spec.Name == "" {
 		return spec, fmt.Errorf("empty solver name in %q", s)
 	}
@@ -75,10 +77,8 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 		if spec.Params == nil {
 			spec.Params = map[string]string{}
 		}
-		if e, ok := solver.Lookup(spec.Name); ok {
-			if p, ok := e.Param(k); ok && p.Kind == solver.List {
-				v = strings.ReplaceAll(v, "+", ",")
-			}
+		if p, ok := entry.Param(k); registered && ok && p.Kind == solver.List {
+			v = strings.ReplaceAll(v, "+", ",")
 		}
 		spec.Params[k] = v
 	}
@@ -93,7 +93,8 @@ func ListHint(prev SolverSpec, part string) string {
 	if !ok {
 		return ""
 	}
-	for k, v := range prev.Params {
+	for _, k := range slices.Sorted(maps.Keys(prev.Params)) {
+		v := prev.Params[k]
 		if p, ok := e.Param(k); ok && p.Kind == solver.List && slices.Contains(p.Values, part) {
 			return fmt.Sprintf("; %q is an item of %s's %s: join a list's items with + (%s:%s=%s+%s)",
 				part, prev.Name, k, prev.Name, k, strings.ReplaceAll(v, ",", "+"), part)

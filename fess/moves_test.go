@@ -82,6 +82,9 @@ func TestPackingMovesNoProof(t *testing.T) {
 	if res := search("plan"); res.Status != solver.Solved {
 		t.Errorf("plan: %v", res.Status)
 	}
+	if !row("order").search.member(row("order"), nil, true).Exhaustive || !row("plan").search.member(row("plan"), nil, true).Exhaustive {
+		t.Error("order's member or plan's says its no solution is not a proof")
+	}
 	alone := func(l *level.Level) solver.Status {
 		opts := solver.Options{Budget: solver.Budget{Nodes: 10_000}, Params: map[string]string{"strategies": "order"}}
 		res, err := solver.Run(context.Background(), FESS{}, l, opts)
