@@ -100,7 +100,8 @@ import (
 // the members that ran (the work done); Bound is the largest bound any
 // member proved; Bytes is the most the members held at once; Elapsed is
 // the portfolio's wall-clock time. Counts holds each member's expanded
-// states as "NAME.expanded" and its own counters as "NAME.KEY". Progress
+// states as "NAME.expanded", under a time limit its own time in
+// milliseconds as "NAME.own_ms", and its own counters as "NAME.KEY". Progress
 // events carry the same sums, with Strategy naming the member that sent
 // the event.
 //

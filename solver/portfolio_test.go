@@ -150,6 +150,14 @@ func TestPortfolioStopsAMemberAtItsShare(t *testing.T) {
 	if res.Status != solver.Solved || res.Stats.Strategy != "solve" || res.Pushes != 2 {
 		t.Errorf("%v by %q with %d pushes; want solved by solve, 2 pushes", res.Status, res.Stats.Strategy, res.Pushes)
 	}
+	// Under a time limit each member's own time is counted, in ms (under
+	// a node limit it is not: TestPortfolioHandsOnUnusedBudget).
+	if ms := res.Stats.Counts["loop.own_ms"]; ms <= 0 {
+		t.Errorf("counts %v: loop.own_ms %d, want the time it looped", res.Stats.Counts, ms)
+	}
+	if _, ok := res.Stats.Counts["solve.own_ms"]; !ok {
+		t.Errorf("counts %v: no solve.own_ms", res.Stats.Counts)
+	}
 }
 
 // recorder records the options its solver was given.

@@ -539,6 +539,9 @@ func (rs *rounds) sum() Stats {
 			out.Counts = map[string]int64{}
 		}
 		out.Counts[m.Name+".expanded"] = s.Expanded
+		if rs.opts.Budget.Time > 0 {
+			out.Counts[m.Name+".own_ms"] = s.Elapsed.Milliseconds()
+		}
 		for key, n := range s.Counts {
 			out.Counts[m.Name+"."+key] = n
 		}
