@@ -22,8 +22,9 @@ per budget for each collection (as in the Schokoban thesis's Tables 6.1 and
 6.2) with the PAR-2 score, the thesis's logged numbers beside ours for cbc60
 and schokoban-microban100, per-level push-count differences of two
 solvers' own solutions and their times against each other, unique states
-per tree node (the reversibility-compression paper's Table I) and how
-every run ended, with its times. Times are solve times (the search's,
+per tree node (the reversibility-compression paper's Table I), where a
+portfolio's time went per member (levels solved, time, expansions per
+second) and how every run ended, with its times. Times are solve times (the search's,
 without the optimizer's work on its solution) unless --time says wall or
 cpu. With --out-dir it also writes report.md, levels.md (per-level
 tables), summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots
