@@ -24,9 +24,9 @@ and schokoban-microban100, per-level push-count differences of two
 solvers' own solutions and their times against each other, unique states
 per tree node (the reversibility-compression paper's Table I), where a
 portfolio's time went per member (levels solved, time, expansions per
-second) and how every run ended, with its times. Times are solve times (the search's,
-without the optimizer's work on its solution) unless --time says wall or
-cpu. With --out-dir it also writes report.md, levels.md (per-level
+second) and how every run ended, with its times. Times are solve times
+(the search's, without the optimizer's work on its solution) unless
+--time says wall or cpu. With --out-dir it also writes report.md, levels.md (per-level
 tables), summary.csv, runs.csv, pushdiff.csv, benchstat.txt and the plots
 (cactus plots of levels solved within t, and the per-level times of two
 solvers against each other, among them) in PNG, SVG and PDF at the width
