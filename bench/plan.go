@@ -57,7 +57,7 @@ func (s SolverSpec) Label() string {
 func ParseSolverSpec(s string) (SolverSpec, error) {
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	spec := SolverSpec{Name: parts[0]}
-	entry, registered := solver.Lookup(spec.Name)
+	entry, _ := solver.Lookup(spec.Name) // an unknown name has no parameters
 	if spec.Name == "" {
 		return spec, fmt.Errorf("empty solver name in %q", s)
 	}
@@ -77,7 +77,7 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 		if spec.Params == nil {
 			spec.Params = map[string]string{}
 		}
-		if p, ok := entry.Param(k); registered && ok && p.Kind == solver.List {
+		if p, ok := entry.Param(k); ok && p.Kind == solver.List {
 			v = strings.ReplaceAll(v, "+", ",")
 		}
 		spec.Params[k] = v

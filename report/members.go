@@ -48,7 +48,7 @@ func memberRows(s, b string, recs []*bench.Record) [][]string {
 	ownUnsolved, expanded, own := map[string]int64{}, map[string]int64{}, map[string]int64{}
 	var allUnsolved int64
 	for _, r := range recs {
-		unsolved := statusOf(r) != "solved"
+		isSolved := statusOf(r) == "solved"
 		for key, ms := range r.Counts {
 			name, ok := strings.CutSuffix(key, ownSuffix)
 			if !ok {
@@ -59,12 +59,12 @@ func memberRows(s, b string, recs []*bench.Record) [][]string {
 			}
 			own[name] += ms
 			expanded[name] += r.Counts[name+expandedSuffix]
-			if unsolved {
+			if !isSolved {
 				ownUnsolved[name] += ms
 				allUnsolved += ms
 			}
 		}
-		if statusOf(r) == "solved" && r.Strategy != "" {
+		if isSolved && r.Strategy != "" {
 			solved[r.Strategy]++
 		}
 	}
