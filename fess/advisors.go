@@ -58,6 +58,13 @@ var (
 // planAdvisors are the advisors every FESS strategy has.
 var planAdvisors = []advisor{advisePack, adviseOutOfPlan, adviseHotspots}
 
+// tailAdvisors are the tail strategy's: planAdvisors less the hotspot
+// advisor, then connectivity and clearing. With the deadlock table cutting
+// children at generation the hotspot advisor's pick keeps pull's search
+// from XSokoban 50, which it solves without it (docs/measurements.md,
+// "Small boards").
+var tailAdvisors = []advisor{advisePack, adviseOutOfPlan, adviseConnectivity, clearingAdvisor{}}
+
 // withAdvisors returns planAdvisors and more after them.
 func withAdvisors(more ...advisor) []advisor {
 	return append(append([]advisor(nil), planAdvisors...), more...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"soko/level"
 	"soko/sokoban"
@@ -44,7 +45,16 @@ var strategies = []strategy{
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels, and large ones a plain push search solves sooner than FESS"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
+	{name: "tail", share: 100, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever,
+		doc: "pull without the hotspot advisor, joining the rounds after 10 s with the others' shares together: the hard tail, levels one search solves in tens of seconds"},
 }
+
+// tailJoin is when the tail strategy joins the rounds: the first 10 s are
+// the other strategies', in which they solve what the default solves
+// quickly; a level still open then is the hard tail, where pull without
+// the hotspot advisor solves what no other strategy does in a minute
+// (docs/fess.md, "The tail").
+const tailJoin = 10 * time.Second
 
 // Strategies returns the names of the strategy table's rows, in order.
 func Strategies() []string {
@@ -138,7 +148,25 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 			}
 		}
 	}
+	lateShares(strategies, members)
 	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+}
+
+// lateShares sets the share of each late row on (members are the rows
+// of table) to its percentage of the shares of the rows on that are not
+// late, where there are any (alone, a late row starts at once).
+func lateShares(table []strategy, members []solver.Member) {
+	others := 0.0
+	for i, s := range table {
+		if s.late == 0 {
+			others += members[i].Share
+		}
+	}
+	for i, s := range table {
+		if s.late > 0 && others > 0 {
+			members[i].Share *= others / 100
+		}
+	}
 }
 
 // smallShares lists the rows' small-board shares, for the documentation.
@@ -182,6 +210,9 @@ func membersOf(table []strategy, on []string, own map[string]string, inRounds bo
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {
 			members[i].Share = float64(s.share)
+		}
+		if s.late > 0 && members[i].Resumable != nil {
+			members[i].Late = s.late
 		}
 	}
 	return members

@@ -35,6 +35,9 @@ func strategyTable() string {
 			def += ", alone without a limit"
 		}
 		share := fmt.Sprintf("%d %%", s.share)
+		if s.late > 0 {
+			share = fmt.Sprintf("%d %% of the others' from %d s on", s.share, int(s.late.Seconds()))
+		}
 		if s.smallShare > 0 {
 			if !s.inDefault {
 				def = "on small boards"

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"time"
 
 	"soko/level"
 )
@@ -31,6 +32,11 @@ type Member struct {
 	// Exhaustive says that the member's NoSolution proves the level has
 	// no solution, which ends the portfolio.
 	Exhaustive bool
+	// Late, when not 0, is how long a run with a time limit goes before
+	// this resumable member joins the rounds (sooner only when no other
+	// member is left); in a run without one it does not run. Until it
+	// joins, the others' shares of the budget leave it out.
+	Late time.Duration
 }
 
 // Resumable is a member searched in slices: paused at a slice's end with

@@ -125,8 +125,9 @@ type Portfolio struct {
 	Since time.Time
 }
 
-// entrants checks the members and returns those with a share.
-func (p Portfolio) entrants() ([]*entrant, error) {
+// entrants checks the members and returns those with a share, less the
+// late ones in a run without a time limit (timed false).
+func (p Portfolio) entrants(timed bool) ([]*entrant, error) {
 	var out []*entrant
 	seen := map[string]bool{}
 	sum := 0.0
@@ -138,6 +139,8 @@ func (p Portfolio) entrants() ([]*entrant, error) {
 			return nil, fmt.Errorf("portfolio member %s is named twice", m.Name)
 		case math.IsNaN(m.Share) || math.IsInf(m.Share, 0) || m.Share < 0:
 			return nil, fmt.Errorf("portfolio member %s: share %v is not a finite number at least 0", m.Name, m.Share)
+		case m.Late < 0 || m.Late > 0 && m.Resumable == nil:
+			return nil, fmt.Errorf("portfolio member %s: a late start (%v) is for a resumable member, and not negative", m.Name, m.Late)
 		}
 		seen[m.Name] = true
 		s := m.Solver
@@ -151,7 +154,7 @@ func (p Portfolio) entrants() ([]*entrant, error) {
 			}
 			s = e.New()
 		}
-		if m.Share > 0 {
+		if m.Share > 0 && (timed || m.Late == 0) {
 			sum += m.Share
 			out = append(out, &entrant{Member: m, index: i, solver: s, weight: m.Share})
 		}
@@ -167,7 +170,7 @@ func (p Portfolio) entrants() ([]*entrant, error) {
 
 // Solve implements Solver.
 func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Result, error) {
-	members, err := p.entrants()
+	members, err := p.entrants(opts.Budget.Time > 0)
 	if err != nil {
 		return Result{}, err
 	}

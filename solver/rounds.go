@@ -188,11 +188,25 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 func (rs *rounds) pick() *entrant {
 	var best *entrant
 	for _, m := range rs.members {
-		if m.in() && !m.running && (best == nil || m.used/m.weight < best.used/best.weight) {
+		if m.in() && !m.running && !rs.waiting(m) && (best == nil || m.used/m.weight < best.used/best.weight) {
 			best = m
 		}
 	}
 	return best
+}
+
+// waiting reports whether member m is late and not yet joined: the run
+// has not gone on for m.Late and a member that is not late is still in.
+func (rs *rounds) waiting(m *entrant) bool {
+	if m.Late == 0 || m.started || time.Since(rs.start) >= m.Late {
+		return false
+	}
+	for _, o := range rs.members {
+		if o.in() && o.Late == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // budget returns member m's budget for its next slice, and the deadline
@@ -226,12 +240,16 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 			until = now.Add(b.Time)
 		}
 		if total.Memory > 0 {
-			b.Memory = max(total.Memory/int64(rs.parts(m)), 1)
+			b.Memory = rs.memory(m)
 		}
 		return b, until, Solved
 	}
 	if !rs.wholes {
 		rs.setWholes(left)
+	}
+	if m.Late > 0 && !m.started {
+		part, _ := rs.part(m)
+		m.whole = rs.split(left, part, false)
 	}
 	return rs.slice(m, left), time.Time{}, Solved
 }
@@ -240,10 +258,13 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 // whether it gets all of it: its share of the shares of the members still
 // to start and of the resumable members still in, which go on sharing
 // what is left (a run-once member listed after them does not take it
-// all).
+// all). A late member not yet started counts only for itself.
 func (rs *rounds) part(m *entrant) (part float64, all bool) {
 	rest, waiting := 0.0, 0
 	for _, o := range rs.members {
+		if o != m && o.Late > 0 && !o.started {
+			continue
+		}
 		if o.in() && (!o.started || o.resumable()) {
 			rest += o.Share
 			waiting++
@@ -253,11 +274,12 @@ func (rs *rounds) part(m *entrant) (part float64, all bool) {
 }
 
 // setWholes sets the share of every resumable member still in, of left:
-// each its part as a run-once member starting now would get it.
+// each its part as a run-once member starting now would get it. A late
+// member's is set when it joins (budget).
 func (rs *rounds) setWholes(left Budget) {
 	rs.wholes = true
 	for _, m := range rs.members {
-		if !m.resumable() || !m.in() {
+		if !m.resumable() || !m.in() || m.Late > 0 {
 			continue
 		}
 		part, _ := rs.part(m)
@@ -319,9 +341,28 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 		sb.Iterations = m.stats.Iterations + left.Iterations
 	}
 	if total.Memory > 0 {
-		sb.Memory = max(total.Memory/int64(rs.parts(m)), 1)
+		sb.Memory = rs.memory(m)
 	}
 	return sb
+}
+
+// memory returns member m's part of the memory limit for its next slice
+// or run. With one thread the limit is one pool: m may have what the
+// members paused between slices do not hold, and as only m runs, they
+// never hold more together. With more, the limit is cut into parts.
+func (rs *rounds) memory(m *entrant) int64 {
+	total := rs.opts.Budget.Memory
+	if rs.k > 1 {
+		return max(total/int64(rs.parts(m)), 1)
+	}
+	var held int64
+	for _, o := range rs.members {
+		if o != m && o.paused {
+			held += o.live.Bytes
+		}
+	}
+	// held counts tables, which a budget's Tables allow of its Memory.
+	return max(total-held*headroomPart/(headroomPart-1), 1)
 }
 
 // parts returns how many parts the memory limit is cut into for member

@@ -158,7 +158,8 @@ func TestRoundsStalledYields(t *testing.T) {
 
 // TestRoundsRunOnceFirst: a run-once member runs first, once, on its share
 // of the whole budget, with the whole memory; the resumable members' shares
-// are then set from what it left, and the memory is split among them.
+// are then set from what it left, and the first of them to start has the
+// whole memory too, since none holds any yet.
 func TestRoundsRunOnceFirst(t *testing.T) {
 	var first solver.Options
 	a, b := &stepper{}, &stepper{}
@@ -174,37 +175,40 @@ func TestRoundsRunOnceFirst(t *testing.T) {
 	if first.Budget.Nodes != 20 || first.Budget.Memory != 1000 {
 		t.Errorf("the run-once member's budget %+v, want 20 nodes of 1,000 and the whole memory", first.Budget)
 	}
-	if w := a.slices[0].Whole.Nodes; w != 497 || a.slices[0].Until.Nodes != 31 || a.budgets[0].Memory != 500 {
-		t.Errorf("a's share %d, first slice to %d, memory %d; want 497 of the 995 left, 31, 500", w, a.slices[0].Until.Nodes, a.budgets[0].Memory)
+	if w := a.slices[0].Whole.Nodes; w != 497 || a.slices[0].Until.Nodes != 31 || a.budgets[0].Memory != 1000 {
+		t.Errorf("a's share %d, first slice to %d, memory %d; want 497 of the 995 left, 31, 1,000", w, a.slices[0].Until.Nodes, a.budgets[0].Memory)
 	}
 	if res.Status != solver.NodeLimit || res.Stats.Counts["once.expanded"] != 5 || res.Stats.Expanded != 1000 {
 		t.Errorf("%v, counts %v; want the node limit, once 5 expanded, 1,000 in all", res.Status, res.Stats.Counts)
 	}
 }
 
-// TestRoundsMemoryGoesToLive: the memory limit is shared among the
-// resumable members still in, so that one that ended hands its part to
-// the others; the bytes reported are the most they held at once, an ended
-// member's no more.
-func TestRoundsMemoryGoesToLive(t *testing.T) {
-	a, b, c := &stepper{bytes: 1}, &stepper{bytes: 1, giveUpAt: 100}, &stepper{bytes: 1}
+// TestRoundsMemoryPool: with one thread the memory limit is one pool. A
+// member that needs more than an even split of it runs on past that
+// split, and ends on the limit less what the others hold; the most they
+// held at once is within the limit's tables (and the expansion in which
+// the guard saw the member pass its part), and the member left then has
+// the whole limit.
+func TestRoundsMemoryPool(t *testing.T) {
+	const memory = 1 << 20
+	hungry, light := &stepper{bytes: 1000}, &stepper{bytes: 1}
 	p := solver.Portfolio{Members: []solver.Member{
-		{Name: "a", Resumable: a, Share: 1},
-		{Name: "b", Resumable: b, Share: 1},
-		{Name: "c", Resumable: c, Share: 1},
+		{Name: "hungry", Resumable: hungry, Share: 1},
+		{Name: "light", Resumable: light, Share: 1},
 	}}
-	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 3000, Memory: 1 << 20}})
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 4000, Memory: memory}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.budgets[0].Memory != 1<<20/3 || a.budgets[len(a.budgets)-1].Memory != 1<<20/2 {
-		t.Errorf("a's memory %d first, %d last; want a third, then half once b ended", a.budgets[0].Memory, a.budgets[len(a.budgets)-1].Memory)
+	tables := solver.Budget{Memory: memory}.Tables()
+	if hungry.expanded*hungry.bytes <= tables/2 || hungry.paused {
+		t.Errorf("hungry held %d bytes and its last slice paused: %v; want more than half the %d the limit allows, and its end there", hungry.expanded*hungry.bytes, hungry.paused, tables)
 	}
-	if b.endedOK || len(b.slices) != 2 {
-		t.Errorf("b, which gave up in its second slice, had %d slices and was ended again: %v", len(b.slices), b.endedOK)
+	if res.Stats.Bytes > tables+hungry.bytes {
+		t.Errorf("the members held %d bytes at once, over the %d the limit allows", res.Stats.Bytes, tables)
 	}
-	if held := a.expanded + c.expanded; res.Stats.Bytes != held {
-		t.Errorf("bytes %d, want the %d the two members left held at the end (the most at once)", res.Stats.Bytes, held)
+	if last := light.budgets[len(light.budgets)-1].Memory; last != memory {
+		t.Errorf("light's last memory %d, want the whole %d once hungry ended", last, memory)
 	}
 }
 
@@ -287,5 +291,62 @@ func TestRoundsCancelled(t *testing.T) {
 		if err != nil || res.Status != solver.Cancelled {
 			t.Errorf("threads %d: %v, %v; want status cancelled", threads, res.Status, err)
 		}
+	}
+}
+
+// clocked is a stepper that notes when its first slice began.
+type clocked struct {
+	*stepper
+	first time.Time
+}
+
+func (c *clocked) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
+	if c.first.IsZero() {
+		c.first = time.Now()
+	}
+	return c.stepper.Slice(ctx, l, opts, sl)
+}
+
+// TestRoundsLate: a late member joins the rounds once the run has gone on
+// for its Late, and then takes its share of what is left; without a time
+// limit it does not run; alone, it starts at once.
+func TestRoundsLate(t *testing.T) {
+	const late = 100 * time.Millisecond
+	early, tail := &stepper{}, &clocked{stepper: &stepper{}}
+	start := time.Now()
+	p := solver.Portfolio{Since: start, Members: []solver.Member{
+		{Name: "early", Resumable: early, Share: 1},
+		{Name: "tail", Resumable: tail, Share: 3, Late: late},
+	}}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: 400 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if tail.first.IsZero() || tail.first.Sub(start) < late {
+		t.Fatalf("the late member's first slice began %v into the run, want %v or later", tail.first.Sub(start), late)
+	}
+	if early.slices[0].Whole.Time < 250*time.Millisecond {
+		t.Errorf("early's share %v: want nearly all the 400 ms, the late member's share left out (a quarter with it)", early.slices[0].Whole.Time)
+	}
+	if w := tail.slices[0].Whole.Time; w <= 0 || w > 3*(400*time.Millisecond-late)/4 {
+		t.Errorf("the late member's share %v, want three quarters of what was left when it joined", w)
+	}
+
+	nodes, untimed := &stepper{}, &stepper{}
+	p.Members = []solver.Member{
+		{Name: "early", Resumable: nodes, Share: 1},
+		{Name: "tail", Resumable: untimed, Share: 3, Late: late},
+	}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(untimed.slices) != 0 || nodes.expanded != 1000 {
+		t.Errorf("without a time limit the late member had %d slices and the other %d of the 1,000 nodes; want none, all", len(untimed.slices), nodes.expanded)
+	}
+
+	alone := &clocked{stepper: &stepper{solveAt: 10}}
+	p.Since = time.Now()
+	p.Members = []solver.Member{{Name: "tail", Resumable: alone, Share: 1, Late: time.Hour}}
+	if res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: time.Second}}); err != nil || res.Status != solver.Solved {
+		t.Errorf("a late member alone: %v, %v; want it solved at once", res.Status, err)
 	}
 }
