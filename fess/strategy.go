@@ -23,9 +23,10 @@ type strategy struct {
 	// (smallBoard says why).
 	smallShare int
 	inDefault  bool
-	// late, when not 0, is how long a run with a time limit goes before
-	// the strategy joins the rounds (solver.Member.Late); its share is
-	// then a percentage of the other strategies' shares together.
+	// late, when not 0, is how much of their own time the other
+	// strategies have together before this one joins the rounds
+	// (solver.Member.Late); its share is then a percentage of theirs
+	// together.
 	late time.Duration
 	// unlimited: without a time or node limit the portfolio runs this
 	// strategy alone, to the end (the first listed where it is not on the

@@ -32,10 +32,11 @@ type Member struct {
 	// Exhaustive says that the member's NoSolution proves the level has
 	// no solution, which ends the portfolio.
 	Exhaustive bool
-	// Late, when not 0, is how long a run with a time limit goes before
-	// this resumable member joins the rounds (sooner only when no other
-	// member is left); in a run without one it does not run. Until it
-	// joins, the others' shares of the budget leave it out.
+	// Late, when not 0, is how much of their own time the other members
+	// have together before this resumable member joins the rounds, in a
+	// run with a time limit (at once when none of them is left); in a run
+	// without one it does not run. Until it joins, the others' shares of
+	// the budget leave it out.
 	Late time.Duration
 }
 

@@ -63,19 +63,20 @@ import (
 // back when it improves. Before each slice a Sharer takes what the others
 // know (with threads, see below). The budget's own limits end a resumable
 // member for good at any point; the member alone left in the rounds runs
-// to the end.
+// to the end. A late member (Member.Late) joins once the others have had
+// that much of their own time together, and only then takes its share of
+// what is left; until it joins the others' shares leave it out.
 //
 // With no time, node or iteration limit a run-once member runs until it
 // ends, so the next starts only then (give the others share 0 to run one
 // strategy alone). A member's time is enforced by its own budget and by a
 // context deadline, so a member that only watches its context is stopped
 // at its share too. Node and iteration limits bound each member by what
-// the slices that have ended left over. The memory budget is cut so that
-// the members that may hold memory at once never hold more together: with
-// one thread a run-once member gets its part beside the resumable members
-// holding their tables between slices, and a resumable member its part of
-// those still in and the run-once members still to start; with more, every
-// member still in gets a part.
+// the slices that have ended left over. The members that may hold memory
+// at once never hold more than the memory budget together: with one
+// thread it is one pool, and the member running may take what the paused
+// members do not hold (only it grows); with more, every member still in
+// gets a like part.
 //
 // Options.Threads (soko --threads N) says how many members may run at
 // once: k = min(N, members with a share). The rounds then start the next

@@ -195,18 +195,24 @@ func (rs *rounds) pick() *entrant {
 	return best
 }
 
-// waiting reports whether member m is late and not yet joined: the run
-// has not gone on for m.Late and a member that is not late is still in.
+// waiting reports whether member m is late and not yet joined: the
+// members have not had m.Late of their own time together (with threads,
+// sooner than the run's clock) and one that is not late is still in.
 func (rs *rounds) waiting(m *entrant) bool {
-	if m.Late == 0 || m.started || time.Since(rs.start) >= m.Late {
+	if m.Late == 0 || m.started {
 		return false
 	}
+	var had time.Duration
+	others := false
+	rs.mu.Lock() // progress events update live
+	defer rs.mu.Unlock()
 	for _, o := range rs.members {
-		if o.in() && o.Late == 0 {
-			return true
+		if o.started {
+			had += o.live.Elapsed
 		}
+		others = others || o.in() && o.Late == 0
 	}
-	return false
+	return others && had < m.Late
 }
 
 // budget returns member m's budget for its next slice, and the deadline
@@ -353,7 +359,7 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 func (rs *rounds) memory(m *entrant) int64 {
 	total := rs.opts.Budget.Memory
 	if rs.k > 1 {
-		return max(total/int64(rs.parts(m)), 1)
+		return max(total/int64(rs.parts()), 1)
 	}
 	var held int64
 	for _, o := range rs.members {
@@ -365,25 +371,19 @@ func (rs *rounds) memory(m *entrant) int64 {
 	return max(total-held*headroomPart/(headroomPart-1), 1)
 }
 
-// parts returns how many parts the memory limit is cut into for member
-// m's next slice, so that the members that may hold memory at once never
-// hold more than the limit together. A resumable member holds its tables
-// from its first slice to its end; a run-once member only while it runs.
-// With one thread a run-once member runs beside the resumable members
-// holding their tables (started, still in), and a resumable member holds
-// its tables while the other resumable members and the run-once members
-// still to start run. With k threads the resumable members still in may
-// hold theirs while up to k run-once members run. The members still in
-// only grow fewer, so a part handed out earlier is never larger than one
-// now.
-func (rs *rounds) parts(m *entrant) int {
+// parts returns how many like parts the memory limit is cut into with
+// threads: one for each resumable member still in, which holds its tables
+// from its first slice to its end, and for up to k run-once members
+// running beside them. The members still in only grow fewer, so a part
+// handed out earlier is never larger than one now.
+func (rs *rounds) parts() int {
 	resumable, runOnce := 0, 0
 	for _, o := range rs.members {
 		switch {
 		case !o.in():
-		case o.resumable() && (rs.k > 1 || m.resumable() || o.started):
+		case o.resumable():
 			resumable++
-		case !o.resumable() && (rs.k > 1 || o == m || m.resumable() && !o.started):
+		default:
 			runOnce++
 		}
 	}
