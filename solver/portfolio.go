@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"soko/level"
@@ -127,8 +128,12 @@ type Portfolio struct {
 }
 
 // entrants checks the members and returns those with a share, less the
-// late ones in a run without a time limit (timed false).
+// late ones in a run without a time limit (timed false) where a member
+// that is not late has one.
 func (p Portfolio) entrants(timed bool) ([]*entrant, error) {
+	if !timed {
+		timed = !slices.ContainsFunc(p.Members, func(m Member) bool { return m.Late == 0 && m.Share > 0 })
+	}
 	var out []*entrant
 	seen := map[string]bool{}
 	sum := 0.0
