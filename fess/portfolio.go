@@ -54,7 +54,7 @@ var strategies = []strategy{
 // one thread's first 10 s, two threads' first 5), in which they solve what
 // the default solves quickly. A level still open then is the hard tail,
 // where pull without the hotspot advisor solves what no other strategy
-// does in a minute (docs/fess.md, "The tail").
+// does in a minute (docs/fess.md, "The rounds").
 const tailJoin = 10 * time.Second
 
 // Strategies returns the names of the strategy table's rows, in order.
