@@ -131,9 +131,7 @@ type Portfolio struct {
 // late ones in a run without a time limit (timed false) where a member
 // that is not late has one.
 func (p Portfolio) entrants(timed bool) ([]*entrant, error) {
-	if !timed {
-		timed = !slices.ContainsFunc(p.Members, func(m Member) bool { return m.Late == 0 && m.Share > 0 })
-	}
+	dropLate := !timed && slices.ContainsFunc(p.Members, func(m Member) bool { return m.Late == 0 && m.Share > 0 })
 	var out []*entrant
 	seen := map[string]bool{}
 	sum := 0.0
@@ -160,7 +158,7 @@ func (p Portfolio) entrants(timed bool) ([]*entrant, error) {
 			}
 			s = e.New()
 		}
-		if m.Share > 0 && (timed || m.Late == 0) {
+		if m.Share > 0 && !(dropLate && m.Late > 0) {
 			sum += m.Share
 			out = append(out, &entrant{Member: m, index: i, solver: s, weight: m.Share})
 		}
