@@ -101,7 +101,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	fs.StringVar(&c.preset, "preset", "", "run the experiment `NAME` of a seed document (see above)")
 	fs.StringVar(&c.out, "out", "", "results `FILE` (JSONL), appended to and resumed (default: standard output)")
 	fs.StringVar(&c.shard, "shard", "", "run shard `I/N` only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
-	fs.Var(workersValue{&c.workers}, "j", "`N` runs at once, one per worker (default: one per core)")
+	fs.Var(workersValue{&c.workers}, "j", "`N` CPU slots: one-thread runs at once; a run with --threads T takes T of them (default: one per core)")
 	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
 	c.threads = 1
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each run side by side")
@@ -239,7 +239,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Plan, out *benchOut, stderr io.Writer, shardNote string) error {
 	total, todo := plan.Len(), plan.Pending(out.doneKeys)
 	// Workers beyond the runs to do would only split the memory further.
-	workers := capWorkers(stderr, "bench", c.workers, int(min(todo, math.MaxInt32)))
+	workers := capWorkers(stderr, "bench", runsAtOnce(c.workers, c.threads), int(min(todo, math.MaxInt32)))
 	if !memorySet {
 		c.memory = solver.DefaultMemory(workers)
 	}
@@ -260,7 +260,7 @@ func runPlan(ctx context.Context, c *benchConfig, memorySet bool, plan *bench.Pl
 	}
 	r := &bench.Runner{Workers: workers, Memory: c.memory, NoSolution: c.noLURD && c.sokOut == nil, Write: write}
 	if c.threads > 1 && workers > 1 && todo > 1 {
-		fmt.Fprintf(stderr, "bench: runs with --threads %d share the process with -j %d, so their CPU time is not measured (cpu_scope none); -j 1 measures it\n", c.threads, workers)
+		fmt.Fprintf(stderr, "bench: %d runs with --threads %d at once (-j %d) share the process, so their CPU time is not measured (cpu_scope none); -j %d measures it\n", workers, c.threads, c.workers, c.threads)
 	}
 	if progress.IsTerminal(stderr) {
 		r.Progress = stderr

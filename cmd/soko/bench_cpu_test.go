@@ -8,13 +8,14 @@ import (
 )
 
 // TestBenchThreadsCPU: with --threads 2, soko bench measures a run's CPU
-// time by the process's clock under -j 1, and says it does not measure it
-// under -j 2, where the runs share the process.
+// time by the process's clock under -j 1 and -j 2 (one run at a time: a run
+// takes two of -j's slots), and says it does not measure it under -j 4,
+// where two runs share the process.
 func TestBenchThreadsCPU(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("CPU time is read on Linux only")
 	}
-	for _, tc := range []struct{ j, scope, note string }{{"1", "process", ""}, {"2", "none", "CPU time is not measured"}} {
+	for _, tc := range []struct{ j, scope, note string }{{"1", "process", ""}, {"2", "process", ""}, {"4", "none", "CPU time is not measured"}} {
 		out, errOut, err := soko(t, "", "bench", "--algo", "portfolio", "--threads", "2", "-j", tc.j, "microban:1-2")
 		if err != nil {
 			t.Fatal(err, errOut)

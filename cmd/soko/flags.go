@@ -550,6 +550,16 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// runsAtOnce is how many runs share -j's CPU slots when each run asks for
+// threads of them: a run with --threads N takes N slots, and one run is
+// always let in, so -j 16 --threads 8 runs two levels at a time and -j 1
+// --threads 8 one. Counting runs instead would give each of 16 runs 8
+// threads on 16 cores: every run slowed eightfold, and a threads
+// measurement that measures nothing.
+func runsAtOnce(slots, threads int) int {
+	return max(1, slots/max(threads, 1))
+}
+
 // maxWorkersPerCore bounds -j: workers beyond a few per core only split the
 // memory and the cores further.
 const maxWorkersPerCore = 16

@@ -80,7 +80,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	}
 	fs.StringVar(&c.model, "model", "", "model `FILE` for the solvers that read one (alphazero, mcts-dist, greedy-dist, puct, lts; fess's learned guide)")
 	c.workers = 1
-	fs.Var(workersValue{&c.workers}, "j", "solve `N` levels at once, one per worker")
+	fs.Var(workersValue{&c.workers}, "j", "`N` CPU slots: one-thread levels solved at once; a level with --threads T takes T of them")
 	c.threads = 1
 	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL), and one when a solution is found before the optimizer runs; the summary goes to stderr")
@@ -186,7 +186,7 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 		return err
 	}
 	// The memory is shared by the workers used, never more than the levels.
-	c.workers = capWorkers(stderr, "solve", c.workers, len(lvls))
+	c.workers = capWorkers(stderr, "solve", runsAtOnce(c.workers, c.threads), len(lvls))
 	if !isSet(c.flags, "memory") {
 		c.budget.Memory = solver.DefaultMemory(c.workers)
 	}
