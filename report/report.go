@@ -117,6 +117,9 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 	if t := d.memberTable(); t != nil {
 		t.markdown(&md)
 	}
+	if t := d.threadsTable(); t != nil {
+		t.markdown(&md)
+	}
 	d.timeTable().markdown(&md)
 	for _, t := range d.sweepTables() {
 		t.markdown(&md)

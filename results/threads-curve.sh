@@ -13,9 +13,9 @@
 # a 16-core machine keeps it full in both arms: 16 one-thread runs at a
 # time, 16/N runs of N threads. Runs already in OUT.jsonl are not run again
 # (soko bench resumes), so the curve grows a thread count at a time. Run it
-# on a machine with at least max(J, the largest N) cores free; the table at
-# the end (soko report) has a row per thread count and a column per time
-# limit: read N threads at T against threads 1 at N·T.
+# on a machine with at least max(J, the largest N) cores free; the report
+# at the end has the table "Threads: N threads at T against one thread at
+# N·T", a row per N.
 set -eu
 [ $# -ge 2 ] || { echo "usage: results/threads-curve.sh OUT.jsonl LEVELS..." >&2; exit 2; }
 out=$1
