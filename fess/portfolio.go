@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"soko/deadlock"
 	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
@@ -187,12 +188,32 @@ func smallShares() string {
 // "small boards"), so on a small board it takes its smallShare.
 const smallBoard = 60
 
+// denseBoard and denseBoxes make a board of fewer than denseBoard squares
+// small too when it has at least denseBoxes boxes per live square (one a
+// box can stand on and still reach a goal).
+const (
+	denseBoard = 100
+	denseBoxes = 0.32
+)
+
 // small reports whether l's board has fewer than smallBoard squares the
-// player can reach (a level that does not index is not small; its members
-// say why).
+// player can reach, or is dense (denseBoard, denseBoxes); a level that
+// does not index is not small (its members say why).
 func small(l *level.Level) bool {
 	b, err := sokoban.NewBoard(l)
-	return err == nil && b.N < smallBoard
+	if err != nil || b.N >= denseBoard {
+		return false
+	}
+	if b.N < smallBoard {
+		return true
+	}
+	live := 0
+	for _, dead := range deadlock.DeadSquares(b) {
+		if !dead {
+			live++
+		}
+	}
+	return float64(b.Boxes()) >= denseBoxes*float64(live)
 }
 
 // membersOf returns the rows of table as the portfolio's members, in

@@ -311,3 +311,39 @@ func TestQueueBytes(t *testing.T) {
 		t.Errorf("bytes %d, the cells' heaps sum to %d", got, want)
 	}
 }
+
+// TestSmall: a board is small below smallBoard squares, and below
+// denseBoard when it has denseBoxes boxes or more per live square; a
+// sparser board of that size is not.
+func TestSmall(t *testing.T) {
+	for _, tc := range []struct {
+		level string
+		want  bool
+	}{
+		{"microban:1", true},    // 14 squares
+		{"microban:144", true},  // 64 squares, 16 boxes on 44 live ones
+		{"xsokoban90:48", true}, // 94 squares, 34 boxes on 84 live ones
+		{"xsokoban90:7", false}, // 64 squares, 11 boxes on 43 live ones
+	} {
+		if got := small(testlevel.Resolve(t, tc.level)[0]); got != tc.want {
+			t.Errorf("%s: small %v, want %v", tc.level, got, tc.want)
+		}
+	}
+	// 110 squares, 27 boxes on the 72 off the walls: dense, but not small.
+	room := testlevel.Grid(
+		"#############",
+		"#@          #",
+		"#           #",
+		"# * * * * * #",
+		"#  * * * *  #",
+		"# * * * * * #",
+		"#  * * * *  #",
+		"# * * * * * #",
+		"#  * * * *  #",
+		"#           #",
+		"#           #",
+		"#############")
+	if small(room) {
+		t.Error("a dense room of 110 squares is small")
+	}
+}
