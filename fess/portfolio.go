@@ -89,7 +89,8 @@ func strategiesDoc() string {
 	}
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
-		" squares the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + ")"
+		" squares, or fewer than " + fmt.Sprint(denseBoard) + " with " + fmt.Sprint(denseBoxes) + " boxes or more a live square," +
+		" the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + ")"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after
@@ -190,7 +191,9 @@ const smallBoard = 60
 
 // denseBoard and denseBoxes make a board of fewer than denseBoard squares
 // small too when it has at least denseBoxes boxes per live square (one a
-// box can stand on and still reach a goal).
+// box can stand on and still reach a goal): there bigreedy's share solved
+// levels the FESS strategies' did not, and lost none (docs/measurements.md,
+// "small boards").
 const (
 	denseBoard = 100
 	denseBoxes = 0.32
