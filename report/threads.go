@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -69,13 +70,7 @@ func (d *dataset) threadsTable() *table {
 	if len(tallies) == 0 {
 		return nil
 	}
-	keys := slices.SortedFunc(func(yield func(rowKey) bool) {
-		for k := range tallies {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b rowKey) int {
+	keys := slices.SortedFunc(maps.Keys(tallies), func(a, b rowKey) int {
 		return cmp.Or(cmp.Compare(a.solver, b.solver), cmp.Compare(a.limit, b.limit), cmp.Compare(a.threads, b.threads))
 	})
 	tb := &table{title: "### Threads: N threads at T against one thread at N·T",
