@@ -432,3 +432,32 @@ func TestCanonAfter(t *testing.T) {
 		t.Fatalf("only %d pushes checked", checked)
 	}
 }
+
+// TestCorralKillRule: the stuck group of FESS's best position on XSokoban
+// 28 (TestLearnStuckGroup) seals the squares under it, and the box pushed
+// last is one of it. Among those five boxes alone two can be pushed out
+// and then roam the board, so the plain relaxed search runs out of its
+// first budget; the kill rule's search takes them off once they are free
+// and proves the other three stuck on the first ask.
+func TestCorralKillRule(t *testing.T) {
+	p, s := marked(t,
+		"         #####",
+		"     #####@  #",
+		"    ##       ####",
+		"#####        ##*#",
+		"#           ##**#",
+		"#  ###### ###** #",
+		"## #  #    #*** #",
+		"#     #    #*** #",
+		"#  #  ## ####*.*#",
+		"####        ##.*#",
+		"   ##        ...#",
+		"    #$$$$   #  *#",
+		"    #   A    ####",
+		"    ######   #",
+		"         #####")
+	c := NewCorrals(p.Board(), DeadSquares(p.Board()))
+	if !c.DeadAfterPush(p, s) {
+		t.Fatal("not proved dead on the first ask")
+	}
+}

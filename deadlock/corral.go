@@ -24,7 +24,9 @@ import (
 // on a goal. So if a complete search of the relaxed position finds no way
 // to put all of them on goals, the real position is dead. The search is
 // bounded (boxes, area size, nodes); a search that runs out of budget says
-// "not dead", so the check never prunes a solvable position. Results are
+// "not dead", so the check never prunes a solvable position. A first
+// search that runs out is followed by one under the kill rule
+// (relaxedSolvable), which asks less and ends sooner. Results are
 // cached by relaxed problem (boxes and the player's region among them). An
 // inconclusive answer is searched again, with a larger budget, each time
 // the number of times it was asked for reaches a power of two from 8 on,
@@ -201,6 +203,15 @@ func (c *Corrals) deadCorral(p *sokoban.Position, s sokoban.Square) bool {
 		budget = min(c.MaxNodes, c.FirstNodes*int(a.asked))
 	}
 	solvable, open := c.relaxedSolvable(start, canon, budget, false, true)
+	if open && !ok {
+		// Asked for the first time and out of budget: under the kill
+		// rule the search asks less (every box freed or on a goal) and
+		// ends far sooner, so it proves the stuck corral whose freed
+		// boxes would roam the board past the budget.
+		if freed, kopen := c.relaxedSolvable(start, canon, budget, true, false); !freed && !kopen {
+			solvable, open = false, false
+		}
+	}
 	if !ok {
 		a.asked = 1
 		if len(c.cache) >= maxCache {

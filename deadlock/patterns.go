@@ -118,7 +118,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 	slices.Sort(set)
 	pt.Tried++
 	player := p.Player()
-	if !pt.dead(set, player) {
+	if set = pt.deadGroup(set, player); set == nil {
 		return false
 	}
 	for i := 0; i < len(set) && len(set) > 1; {
@@ -133,6 +133,73 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 	pt.keep(slices.Clone(set), pt.region(set, player))
 	pt.Learned++
 	return true
+}
+
+// deadGroup returns boxes (sorted) if the relaxed search proves them
+// dead, or first the first of their groups it proves dead, or nil. A group
+// is the boxes linked by chains of boxes at most one square apart. A stuck
+// cluster of a few boxes far from the rest is proved in a few states alone,
+// where among all the boxes, a packed goal area's among them, the search
+// runs out of its budget.
+func (pt *Patterns) deadGroup(boxes []sokoban.Square, player sokoban.Square) []sokoban.Square {
+	if groups := pt.groups(boxes); len(groups) > 1 {
+		for _, g := range groups {
+			if len(g) > 1 && pt.dead(g, player) {
+				return g
+			}
+		}
+	}
+	if pt.dead(boxes, player) {
+		return boxes
+	}
+	return nil
+}
+
+// groups splits boxes (sorted) into groups: two boxes at most one square
+// apart across, along or diagonally are in the same group. Each group is
+// sorted; a new slice holds each.
+func (pt *Patterns) groups(boxes []sokoban.Square) [][]sokoban.Square {
+	near := func(s, t sokoban.Square) bool {
+		sx, sy := pt.b.XY(s)
+		tx, ty := pt.b.XY(t)
+		return max(abs(sx-tx), abs(sy-ty)) <= 2
+	}
+	group := make([]int, len(boxes)) // box index -> group, -1 not yet
+	for i := range group {
+		group[i] = -1
+	}
+	var groups [][]sokoban.Square
+	var stack []int
+	for i := range boxes {
+		if group[i] >= 0 {
+			continue
+		}
+		g := len(groups)
+		group[i] = g
+		members := []sokoban.Square{}
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			members = append(members, boxes[j])
+			for k := range boxes {
+				if group[k] < 0 && near(boxes[j], boxes[k]) {
+					group[k] = g
+					stack = append(stack, k)
+				}
+			}
+		}
+		slices.Sort(members)
+		groups = append(groups, members)
+	}
+	return groups
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // region returns the area of squares the player on player can walk to

@@ -30,7 +30,7 @@ func (x *sliceOf) Solve(ctx context.Context, l *level.Level, opts solver.Options
 // solution length, differential against the one-go run.
 func TestResumeIsSeamless(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
-	whole := solver.Options{Budget: solver.Budget{Nodes: 3000}}
+	whole := solver.Options{Budget: solver.Budget{Nodes: 4000}}
 	want, err := row("dive").Solve(context.Background(), l, whole)
 	if err != nil || want.Status != solver.Solved {
 		t.Fatalf("in one go: %v, %v", want.Status, err)
