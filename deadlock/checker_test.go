@@ -433,9 +433,9 @@ func TestCanonAfter(t *testing.T) {
 	}
 }
 
-// TestCorralKillRule: the stuck group of FESS's best position on XSokoban
-// 28 (TestLearnStuckGroup) seals the squares under it, and the box pushed
-// last is one of it. Among those five boxes alone two can be pushed out
+// TestCorralKillRule: FESS's best position on XSokoban 28, 15 of 20 boxes
+// packed. The jam of TestLearnStuckGroup seals the squares under it, and
+// the box pushed last is one of it. Among those five boxes alone two can be pushed out
 // and then roam the board, so the plain relaxed search runs out of its
 // first budget; the kill rule's search takes them off once they are free
 // and proves the other three stuck on the first ask.

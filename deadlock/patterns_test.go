@@ -6,21 +6,22 @@ import (
 	"soko/sokoban"
 )
 
-// TestLearnStuckGroup: FESS's best position on XSokoban 28 after 15 of 20
-// boxes packed. The five boxes at the bottom left can never all leave:
-// once two of them are pushed up, the other three are frozen around the
-// squares under them. Among all twenty boxes the relaxed search runs out of
-// its budget; alone, those five are proved dead, and the pattern learned
-// holds only boxes of theirs.
+// TestLearnStuckGroup: XSokoban 28 with the jam of FESS's best position
+// (15 of 20 boxes packed) at the bottom left and seven boxes still on
+// their start squares. Two of the five jammed boxes can be pushed out; the
+// other three are then frozen around the squares under them. Among all the
+// boxes not loose, the seven among them, the relaxed search runs out of its
+// budget; the jam's group alone is proved dead, and the pattern learned
+// holds only boxes of it.
 func TestLearnStuckGroup(t *testing.T) {
 	b := board(t,
 		"         #####",
 		"     #####@  #",
-		"    ##       ####",
-		"#####        ##*#",
-		"#           ##**#",
-		"#  ###### ###** #",
-		"## #  #    #*** #",
+		"    ## $  $  ####",
+		"##### $  $ $ ##.#",
+		"#       $$  ##..#",
+		"#  ###### ###.. #",
+		"## #  #    #..* #",
 		"#     #    #*** #",
 		"#  #  ## ####*.*#",
 		"####        ##.*#",
