@@ -135,9 +135,10 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 	return true
 }
 
-// deadGroup returns boxes (sorted) if the relaxed search proves them
-// dead, or first the first of their groups it proves dead, or nil. A group
-// is the boxes linked by chains of boxes at most one square apart. A stuck
+// deadGroup returns the first group of boxes (sorted) that the relaxed
+// search proves dead, then boxes themselves if it proves them dead, or
+// nil. A group is the boxes linked by chains of boxes at most one square
+// apart (groups); there is more than one, or none is tried. A stuck
 // cluster of a few boxes far from the rest is proved in a few states alone,
 // where among all the boxes, a packed goal area's among them, the search
 // runs out of its budget.
