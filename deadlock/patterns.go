@@ -138,7 +138,7 @@ func (pt *Patterns) Learn(p *sokoban.Position) bool {
 // deadGroup returns the first group of boxes (sorted) that the relaxed
 // search proves dead, then boxes themselves if it proves them dead, or
 // nil. A group is the boxes linked by chains of boxes at most one square
-// apart (groups); there is more than one, or none is tried. A stuck
+// apart (groups), tried only when there are two or more. A stuck
 // cluster of a few boxes far from the rest is proved in a few states alone,
 // where among all the boxes, a packed goal area's among them, the search
 // runs out of its budget.
