@@ -52,7 +52,7 @@ func (d *dataset) threadsTable() *table {
 			t = &tally{}
 			tallies[k] = t
 		}
-		many, one := statusOf(r) == "solved", statusOf(o) == "solved"
+		many, one := r.Solved(), o.Solved()
 		t.levels++
 		if many {
 			t.many++
