@@ -47,15 +47,15 @@ var strategies = []strategy{
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
 	{name: "tail", share: 100, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever,
-		doc: "pull without the hotspot advisor, joining the rounds once the others have had 10 s together, with their shares together: the hard tail, levels one search solves in tens of seconds"},
+		doc: "pull without the hotspot advisor, joining the rounds once the others have had 10 s together (with threads, at once), with their shares together: the hard tail, levels one search solves in tens of seconds"},
 }
 
-// tailJoin is when the tail strategy joins the rounds: once the other
-// strategies have had 10 s of their own time together (solver.Member.Late;
-// one thread's first 10 s, two threads' first 5), in which they solve what
-// the default solves quickly. A level still open then is the hard tail,
-// where pull without the hotspot advisor solves what no other strategy
-// does in a minute (docs/fess.md, "The rounds").
+// tailJoin is when the tail strategy joins the rounds with one thread:
+// once the other strategies have had 10 s of their own time together
+// (solver.Member.Late; with threads it joins at once), in which they
+// solve what the default solves quickly. A level still open then is the
+// hard tail, where pull without the hotspot advisor solves what no other
+// strategy does in a minute (docs/fess.md, "The rounds").
 const tailJoin = 10 * time.Second
 
 // Strategies returns the names of the strategy table's rows, in order.

@@ -36,7 +36,7 @@ func strategyTable() string {
 		}
 		share := fmt.Sprintf("%d %%", s.share)
 		if s.late > 0 {
-			share = fmt.Sprintf("%d %% of the others' from %d s on", s.share, int(s.late.Seconds()))
+			share = fmt.Sprintf("%d %% of the others' from %d s on (with threads, from the start)", s.share, int(s.late.Seconds()))
 		}
 		if s.smallShare > 0 {
 			if !s.inDefault {

@@ -34,9 +34,9 @@ type Member struct {
 	Exhaustive bool
 	// Late, when not 0, is how much of their own time the other members
 	// have together before this resumable member joins the rounds, in a
-	// run with a time limit (at once when none of them is left); in a run
-	// without one it runs only alone. Until it joins, the others' shares
-	// of the budget leave it out.
+	// run with a time limit (at once when none of them is left, and with
+	// more than one thread); in a run without one it runs only alone.
+	// Until it joins, the others' shares of the budget leave it out.
 	Late time.Duration
 }
 

@@ -66,7 +66,8 @@ import (
 // member for good at any point; the member alone left in the rounds runs
 // to the end. A late member (Member.Late) joins once the others have had
 // that much of their own time together, and only then takes its share of
-// what is left; until it joins the others' shares leave it out.
+// what is left; until it joins the others' shares leave it out. With
+// threads it joins at once.
 //
 // With no time, node or iteration limit a run-once member runs until it
 // ends, so the next starts only then (give the others share 0 to run one
@@ -179,6 +180,14 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 		return Result{}, err
 	}
 	rs := &rounds{members: members, opts: opts, k: min(max(opts.Threads, 1), len(members)), start: p.Since}
+	if rs.k > 1 {
+		// With threads a late member joins at once: the others keep a
+		// thread's worth of the rounds, as they have alone, and it takes
+		// what the threads add.
+		for _, m := range members {
+			m.Late = 0
+		}
+	}
 	if rs.start.IsZero() {
 		rs.start = time.Now()
 	}

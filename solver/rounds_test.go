@@ -309,7 +309,7 @@ func (c *clocked) Slice(ctx context.Context, l *level.Level, opts solver.Options
 
 // TestRoundsLate: a late member joins the rounds once the run has gone on
 // for its Late, and then takes its share of what is left; without a time
-// limit it does not run; alone, it starts at once.
+// limit it does not run; alone, or with threads, it starts at once.
 func TestRoundsLate(t *testing.T) {
 	const late = 100 * time.Millisecond
 	early, tail := &stepper{}, &clocked{stepper: &stepper{}}
@@ -348,5 +348,17 @@ func TestRoundsLate(t *testing.T) {
 	p.Members = []solver.Member{{Name: "tail", Resumable: alone, Share: 1, Late: time.Hour}}
 	if res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: time.Second}}); err != nil || res.Status != solver.Solved {
 		t.Errorf("a late member alone: %v, %v; want it solved at once", res.Status, err)
+	}
+
+	threaded := &stepper{}
+	p.Members = []solver.Member{
+		{Name: "early", Resumable: &stepper{}, Share: 1},
+		{Name: "tail", Resumable: threaded, Share: 1, Late: time.Hour},
+	}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Time: 200 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(threaded.slices) == 0 || threaded.slices[0].Whole.Time < 150*time.Millisecond {
+		t.Errorf("with two threads the late member had %d slices; want it in from the start, with a thread's worth of the 200 ms", len(threaded.slices))
 	}
 }
