@@ -95,7 +95,9 @@ func (o parkOpening) String() string { return o.name }
 // and takes the position with the fewest boxes left on goals other than
 // start squares (backward.off) as the imagined board the forward search
 // then packs towards, with the backward store kept for meeting it
-// (Festival's HF strategy). done is set when the budget runs out.
+// (Festival's HF strategy). It stops early once it has pulled back to
+// the start, which run then meets at the forward root, and ends the search
+// where it meets another member's tree. done is set when the search ends.
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
 	// run checks the start against the backward store afterwards.
@@ -104,11 +106,17 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 		return e.stopped(err)
 	}
 	e.back = bk
-	for e.left(imagineShare, bk.expanded, imagineNodes) {
+	start := e.startKey()
+	for e.left(imagineShare, bk.expanded, imagineNodes) && !start.in(bk.store) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(e.halt(imagineShare)); !more {
+		met, more := bk.step(e.halt(imagineShare))
+		if met {
+			res, err := e.met()
+			return res, true, err
+		}
+		if !more {
 			break
 		}
 		e.stats.Expanded++
@@ -131,24 +139,33 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 // with the other goals' boxes as walls; the backward search moves boxes
 // more than once, so it finds orders such as XSokoban 44's, whose goal
 // room fills only if boxes pass over goals filled later. It stops at the
-// first position with no box on a goal but start squares; when its share
-// of the budget runs out before, the plan stays as it was. Either way its
-// store stays for the forward search to meet. done is set when the whole
-// budget runs out.
+// first position with no box on a goal but start squares, or earlier as
+// imagineBoard's; when its share of the budget runs out before, the plan
+// stays as it was. Either way its store stays for the forward search to
+// meet. done is set when the search ends.
 func (e *engine) replan() (res solver.Result, done bool, err error) {
 	bk, err := e.startBackward(false)
 	if err != nil {
 		return e.stopped(err)
 	}
 	e.back = bk
-	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 {
+	start := e.startKey()
+	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 && !start.in(bk.store) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
-		if _, more := bk.step(e.halt(replanShare)); !more {
+		met, more := bk.step(e.halt(replanShare))
+		if met {
+			res, err := e.met()
+			return res, true, err
+		}
+		if !more {
 			break
 		}
 		e.stats.Expanded++
+	}
+	if start.in(bk.store) {
+		return solver.Result{}, false, nil // run meets the start in the backward store
 	}
 	if bk.offRank>>32 > 0 {
 		// Boxes left on goals: the order would take those goals first

@@ -100,6 +100,24 @@ func TestImagine(t *testing.T) {
 	}
 }
 
+// TestImagineStopsAtStart: imagine's backward search ends its opening
+// once it has pulled back to the start, and run meets the start there
+// before a forward expansion. On Microban 112 that is 7,675 expansions;
+// running the opening on to its third of 300,000 exhausts the backward
+// graph at 93,184.
+func TestImagineStopsAtStart(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:112")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 300_000}, Params: map[string]string{"strategies": "imagine"}}
+	res, err := solver.Run(context.Background(), FESS{}, l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, all := res.Stats.Counts["imagine.backward.expanded"], res.Stats.Counts["imagine.expanded"]
+	if res.Status != solver.Solved || res.Stats.Counts["imagine.met"] != 1 || back != all || back > 20_000 {
+		t.Fatalf("%v, %d expansions of which %d backward, counts %v", res.Status, all, back, res.Stats.Counts)
+	}
+}
+
 // TestFocusing: goals focuses always, plan on the last quarter of its
 // budget (counted in expansions under a node limit), imagine never; and
 // with focusing, a turn of the best cell that has no node waiting goes to
