@@ -118,6 +118,35 @@ func TestImagineStopsAtStart(t *testing.T) {
 	}
 }
 
+// TestImagineMeetsOthers: a meeting of imagine's backward search with
+// another strategy's tree during its opening ends the search there, with
+// the spliced solution, before its own forward tree has a root.
+func TestImagineMeetsOthers(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:146")[0]
+	search := func(s string, nodes int64, peers []*engine) (solver.Result, *engine) {
+		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", s, err)
+		}
+		e.use(row(s))
+		e.shared.trees = peers
+		res, err := runEngine(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, e
+	}
+	_, pe := search("plan", 2_000, nil)
+	met, ie := search("imagine", 300_000, []*engine{pe})
+	if met.Status != solver.Solved || ie.meeting.in != pe || ie.tree.store.Len() != 0 {
+		t.Fatalf("%v after %d expansions, the forward tree %d positions; met in plan's tree: %v", met.Status, met.Stats.Expanded, ie.tree.store.Len(), ie.meeting.in == pe)
+	}
+	if r := verify.Replay(l, met.Moves); !r.Solved {
+		t.Errorf("the spliced solution does not solve the level: %s", r.Reason)
+	}
+}
+
 // TestFocusing: goals focuses always, plan on the last quarter of its
 // budget (counted in expansions under a node limit), imagine never; and
 // with focusing, a turn of the best cell that has no node waiting goes to
