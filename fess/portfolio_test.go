@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/solver"
 	"soko/verify"
 )
@@ -118,27 +119,32 @@ func TestImagineStopsAtStart(t *testing.T) {
 	}
 }
 
+// searchBeside runs strategy s alone on l under a node budget, with view
+// what it may meet, as member.Share gives it, and returns its result and
+// engine.
+func searchBeside(t *testing.T, l *level.Level, s string, nodes int64, view knowledge) (solver.Result, *engine) {
+	t.Helper()
+	opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
+	e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
+	if err != nil || e == nil {
+		t.Fatalf("%s: no engine: %v", s, err)
+	}
+	e.use(row(s))
+	e.shared = view
+	res, err := runEngine(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, e
+}
+
 // TestImagineMeetsOthers: a meeting of imagine's backward search with
 // another strategy's tree during its opening ends the search there, with
 // the spliced solution, before its own forward tree has a root.
 func TestImagineMeetsOthers(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
-	search := func(s string, nodes int64, peers []*engine) (solver.Result, *engine) {
-		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
-		if err != nil || e == nil {
-			t.Fatalf("%s: no engine: %v", s, err)
-		}
-		e.use(row(s))
-		e.shared.trees = peers
-		res, err := runEngine(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, e
-	}
-	_, pe := search("plan", 2_000, nil)
-	met, ie := search("imagine", 300_000, []*engine{pe})
+	_, pe := searchBeside(t, l, "plan", 2_000, knowledge{})
+	met, ie := searchBeside(t, l, "imagine", 300_000, knowledge{trees: []*engine{pe}})
 	if met.Status != solver.Solved || ie.meeting.in != pe || ie.tree.store.Len() != 0 {
 		t.Fatalf("%v after %d expansions, the forward tree %d positions; met in plan's tree: %v", met.Status, met.Stats.Expanded, ie.tree.store.Len(), ie.meeting.in == pe)
 	}
@@ -271,23 +277,9 @@ func TestBack(t *testing.T) {
 // and back's pulls undone replays to the solved position.
 func TestBackMeetsOthers(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
-	search := func(s string, nodes int64, peers []*engine) (solver.Result, *engine) {
-		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
-		if err != nil || e == nil {
-			t.Fatalf("%s: no engine: %v", s, err)
-		}
-		e.use(row(s))
-		e.shared.trees = peers
-		res, err := runEngine(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, e
-	}
-	alone, _ := search("back", 20_000, nil)
-	plan, pe := search("plan", 2_000, nil)
-	met, be := search("back", 20_000, []*engine{pe})
+	alone, _ := searchBeside(t, l, "back", 20_000, knowledge{})
+	plan, pe := searchBeside(t, l, "plan", 2_000, knowledge{})
+	met, be := searchBeside(t, l, "back", 20_000, knowledge{trees: []*engine{pe}})
 	if plan.Status != solver.NodeLimit || alone.Status != solver.Solved || met.Status != solver.Solved || be.meeting.in != pe || met.Stats.Expanded >= alone.Stats.Expanded {
 		t.Fatalf("plan %v; back alone %v after %d expansions; with plan's tree %v after %d, met in plan's tree: %v",
 			plan.Status, alone.Status, alone.Stats.Expanded, met.Status, met.Stats.Expanded, be.meeting.in == pe)
@@ -303,23 +295,9 @@ func TestBackMeetsOthers(t *testing.T) {
 // search alone solves the level in its budget.
 func TestForwardMeetsBack(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
-	search := func(s string, nodes int64, behind *backward) (solver.Result, *engine) {
-		opts := solver.Options{Budget: solver.Budget{Nodes: nodes}}
-		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
-		if err != nil || e == nil {
-			t.Fatalf("%s: no engine: %v", s, err)
-		}
-		e.use(row(s))
-		e.shared.back = behind
-		res, err := runEngine(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, e
-	}
-	back, be := search("back", 3_000, nil)
-	plan, _ := search("plan", 2_000, nil)
-	met, pe := search("plan", 2_000, be.back)
+	back, be := searchBeside(t, l, "back", 3_000, knowledge{})
+	plan, _ := searchBeside(t, l, "plan", 2_000, knowledge{})
+	met, pe := searchBeside(t, l, "plan", 2_000, knowledge{back: be.back})
 	if back.Status != solver.NodeLimit || plan.Status != solver.NodeLimit || met.Status != solver.Solved || pe.meeting.from != be.back {
 		t.Fatalf("back alone %v, plan alone %v; plan with back's store %v after %d expansions, met in back's store: %v",
 			back.Status, plan.Status, met.Status, met.Stats.Expanded, pe.meeting.from == be.back)
