@@ -433,27 +433,3 @@ func nearestGoal(dist [][]int32, n int) []int32 {
 	}
 	return near
 }
-
-// positionKey is a position's key in the trees' and the backward stores'
-// form, with its hash.
-type positionKey struct {
-	key  []byte
-	hash uint64
-}
-
-// startKey returns the key of the start position, e.pos until the forward
-// search plants its root.
-func (e *engine) startKey() positionKey {
-	_, canon := e.feat.regions(e.pos)
-	sorted := slices.Sorted(slices.Values(e.pos.BoxSquares()))
-	key, hash := e.tree.keys.pack(nil, sorted, sokoban.None, sokoban.None, canon)
-	return positionKey{key, hash}
-}
-
-// in reports whether store holds the position: an opening's backward
-// search that pulled back to the start has a solution, which run splices
-// once the forward root is planted.
-func (k positionKey) in(store *sokoban.Store) bool {
-	_, ok := store.Find(k.key, k.hash)
-	return ok
-}

@@ -43,6 +43,10 @@ type engine struct {
 	back      *backward
 	meeting   meeting
 	replanned bool
+	// start is the start position's key, the forward root's: an
+	// opening's backward search that stores it has a solution, which plant
+	// splices once the root is planted.
+	start positionKey
 	// shared is what the other members of the rounds let it meet
 	// (member.Share), and meets how far the searches looked for each
 	// other's positions (catchup.go).
@@ -255,12 +259,15 @@ func (e *engine) plant() (root uint32, res solver.Result, done bool, err error) 
 	if _, isDead := e.tier.checker.CheckPosition(e.pos); isDead || !e.tier.feasible(e.pos) {
 		return 0, e.stop(solver.NoSolution), true, nil
 	}
+	_, canon := e.feat.regions(e.pos)
+	e.tree.sortBoxes(e.pos)
+	key, hash := e.tree.keys.pack(nil, e.tree.sorted, sokoban.None, sokoban.None, canon)
+	e.start = positionKey{key, hash}
 	if res, done, err := e.strat.opening.open(e); done {
 		return 0, res, done, err
 	}
-	f, canon := e.feat.of(e.pos)
-	e.tree.sortBoxes(e.pos)
-	root, _ = e.tree.store.Intern(e.tree.keyOf(sokoban.None, sokoban.None, canon))
+	f, _ := e.feat.of(e.pos)
+	root, _ = e.tree.store.Intern(e.start.key, e.start.hash)
 	e.tree.nodes.Append(node{parent: noParent, feat: f, cell: e.queue.cellFor(f.cell())})
 	e.queue.best, e.queue.first = e.tree.at(root).cell, root
 	e.stats.Stored = 1
@@ -273,7 +280,7 @@ func (e *engine) plant() (root uint32, res solver.Result, done bool, err error) 
 		return root, res, true, err
 	}
 	if e.back != nil {
-		if bid, ok := e.back.store.Find(e.tree.keyOf(sokoban.None, sokoban.None, canon)); ok {
+		if bid, ok := e.start.find(e.back.store); ok {
 			e.meeting = meeting{forward: root, backward: bid, ok: true}
 			res, err := e.met()
 			return root, res, true, err

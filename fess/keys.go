@@ -52,3 +52,21 @@ func (k *keyer) pack(dst []byte, sorted []sokoban.Square, from, to, canon sokoba
 	put(canon)
 	return key, hash ^ k.zPlayer[canon]
 }
+
+// positionKey is a position's key in the trees' and the backward stores'
+// form, with its hash.
+type positionKey struct {
+	key  []byte
+	hash uint64
+}
+
+// find returns the position's id in store, if store holds it.
+func (k positionKey) find(store *sokoban.Store) (uint32, bool) {
+	return store.Find(k.key, k.hash)
+}
+
+// in reports whether store holds the position.
+func (k positionKey) in(store *sokoban.Store) bool {
+	_, ok := k.find(store)
+	return ok
+}

@@ -96,18 +96,17 @@ func (o parkOpening) String() string { return o.name }
 // start squares (backward.off) as the imagined board the forward search
 // then packs towards, with the backward store kept for meeting it
 // (Festival's HF strategy). It stops early once it has pulled back to
-// the start, which run then meets at the forward root, and ends the search
+// the start, which plant then meets at the forward root, and ends the search
 // where it meets another member's tree. done is set when the search ends.
 func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 	// The forward store is still empty, so the halves cannot meet yet:
-	// run checks the start against the backward store afterwards.
+	// plant checks the start against the backward store afterwards.
 	bk, err := e.startBackward(false)
 	if err != nil {
 		return e.stopped(err)
 	}
 	e.back = bk
-	start := e.startKey()
-	for e.left(imagineShare, bk.expanded, imagineNodes) && !start.in(bk.store) {
+	for e.left(imagineShare, bk.expanded, imagineNodes) && !e.start.in(bk.store) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -149,8 +148,7 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 		return e.stopped(err)
 	}
 	e.back = bk
-	start := e.startKey()
-	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 && !start.in(bk.store) {
+	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 && !e.start.in(bk.store) {
 		if st, stop := e.tick(); stop {
 			return e.stop(st), true, nil
 		}
@@ -164,8 +162,8 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 		}
 		e.stats.Expanded++
 	}
-	if start.in(bk.store) {
-		return solver.Result{}, false, nil // run meets the start in the backward store
+	if e.start.in(bk.store) {
+		return solver.Result{}, false, nil // plant meets the start in the backward store
 	}
 	if bk.offRank>>32 > 0 {
 		// Boxes left on goals: the order would take those goals first
