@@ -29,7 +29,6 @@ func (p *param) zeroGrad() {
 type shape struct{ c, n, h, w int }
 
 func (s shape) cols() int { return s.n * s.h * s.w }
-func (s shape) size() int { return s.c * s.cols() }
 
 // gemm computes c = alpha·op(a)·op(b) + beta·c for row-major matrices.
 func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, b []float64, beta float64, c []float64) {

@@ -62,15 +62,6 @@ func takeOut(cmd, flag, path string, k fileKind) (*outfile.Lock, error) {
 	return l, nil
 }
 
-// closeLocks releases locks taken by takeOut; nil ones are skipped.
-func closeLocks(locks ...*outfile.Lock) {
-	for _, l := range locks {
-		if l != nil {
-			l.Close()
-		}
-	}
-}
-
 // plotFormats are the file name extensions a plot can be written in
 // (gonum's plot.WriterTo).
 var plotFormats = []string{"eps", "jpeg", "jpg", "pdf", "png", "svg", "tex", "tif", "tiff"}
