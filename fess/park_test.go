@@ -100,9 +100,7 @@ func TestParkReplay(t *testing.T) {
 			if en.from == en.to {
 				continue
 			}
-			for s := range occ {
-				g.occ[s] = occ[s]
-			}
+			copy(g.occ, occ)
 			// With the moving sink, a box waits off the board until its
 			// entry (Festival's bases), so the player may cross its start
 			// square before.

@@ -127,7 +127,9 @@ func startBrowser(ctx context.Context, t *testing.T, path string) *browser {
 		resp, err := http.Get("http://" + host + "/json/list")
 		if err == nil {
 			var targets []struct{ Type, WebSocketDebuggerURL string }
-			err = json.NewDecoder(resp.Body).Decode(&targets)
+			if json.NewDecoder(resp.Body).Decode(&targets) != nil {
+				targets = nil // a list cut short: asked again below
+			}
 			resp.Body.Close()
 			for _, tg := range targets {
 				if tg.Type == "page" && tg.WebSocketDebuggerURL != "" {
