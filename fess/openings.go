@@ -106,19 +106,8 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 		return e.stopped(err)
 	}
 	e.back = bk
-	for e.left(imagineShare, bk.expanded, imagineNodes) && !e.start.in(bk.store) {
-		if st, stop := e.tick(); stop {
-			return e.stop(st), true, nil
-		}
-		met, more := bk.step(e.halt(imagineShare))
-		if met {
-			res, err := e.met()
-			return res, true, err
-		}
-		if !more {
-			break
-		}
-		e.stats.Expanded++
+	if res, done, err := e.pullBack(bk, imagineShare, imagineNodes, func() bool { return true }); done {
+		return res, done, err
 	}
 	q := e.b.Start()
 	q.Unpack(bk.store.Key(bk.off))
@@ -127,6 +116,29 @@ func (e *engine) imagineBoard() (res solver.Result, done bool, err error) {
 		target[s] = true
 	}
 	e.feat.target, e.feat.targetDist = target, e.b.PullFrom(q.BoxSquares())
+	return solver.Result{}, false, nil
+}
+
+// pullBack runs an opening's backward search bk on share of the budget
+// and at most nodes expansions, while more holds, until it has pulled
+// back to the start (plant then meets it at the forward root) or ends.
+// done is set when the search ends: the budget ran out, or bk met another
+// member's tree, whose solution res is.
+func (e *engine) pullBack(bk *backward, share float64, nodes int64, more func() bool) (res solver.Result, done bool, err error) {
+	for e.left(share, bk.expanded, nodes) && more() && !e.start.in(bk.store) {
+		if st, stop := e.tick(); stop {
+			return e.stop(st), true, nil
+		}
+		met, open := bk.step(e.halt(share))
+		if met {
+			res, err := e.met()
+			return res, true, err
+		}
+		if !open {
+			break
+		}
+		e.stats.Expanded++
+	}
 	return solver.Result{}, false, nil
 }
 
@@ -148,19 +160,8 @@ func (e *engine) replan() (res solver.Result, done bool, err error) {
 		return e.stopped(err)
 	}
 	e.back = bk
-	for e.left(replanShare, bk.expanded, replanNodes) && bk.offRank>>32 > 0 && !e.start.in(bk.store) {
-		if st, stop := e.tick(); stop {
-			return e.stop(st), true, nil
-		}
-		met, more := bk.step(e.halt(replanShare))
-		if met {
-			res, err := e.met()
-			return res, true, err
-		}
-		if !more {
-			break
-		}
-		e.stats.Expanded++
+	if res, done, err := e.pullBack(bk, replanShare, replanNodes, func() bool { return bk.offRank>>32 > 0 }); done {
+		return res, done, err
 	}
 	if e.start.in(bk.store) {
 		return solver.Result{}, false, nil // plant meets the start in the backward store
