@@ -354,21 +354,30 @@ func TestSmall(t *testing.T) {
 			t.Errorf("%s: small %v, want %v", tc.level, got, tc.want)
 		}
 	}
-	// 110 squares, 27 boxes on the 72 off the walls: dense, but not small.
-	room := testlevel.Grid(
-		"#############",
-		"#@          #",
-		"#           #",
-		"# * * * * * #",
-		"#  * * * *  #",
-		"# * * * * * #",
-		"#  * * * *  #",
-		"# * * * * * #",
-		"#  * * * *  #",
-		"#           #",
-		"#           #",
-		"#############")
-	if small(room) {
-		t.Error("a dense room of 110 squares is small")
+	// 110 squares, 36 boxes on the 72 off the walls: dense, so small.
+	if !small(denseRoom(11, 10)) {
+		t.Error("a dense room of 110 squares is not small")
 	}
+	// 264 squares, 100 boxes on the 200 off the walls: dense, but too big.
+	if small(denseRoom(22, 12)) {
+		t.Error("a dense room of 264 squares is small")
+	}
+}
+
+// denseRoom returns a level of one room of w×h squares, the player in a
+// corner, and a box on a goal on every other square off the walls.
+func denseRoom(w, h int) *level.Level {
+	rows := []string{strings.Repeat("#", w+2)}
+	for y := range h {
+		row := []byte("#" + strings.Repeat(" ", w) + "#")
+		for x := 2; x < w; x++ {
+			if y > 0 && y < h-1 && (x+y)%2 == 0 {
+				row[x] = '*'
+			}
+		}
+		rows = append(rows, string(row))
+	}
+	rows = append(rows, strings.Repeat("#", w+2))
+	rows[1] = "#@" + rows[1][2:]
+	return testlevel.Grid(rows...)
 }
