@@ -144,15 +144,31 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	}
 	_, listed := opts.Params[strategiesParam.Name]
 	members := membersOf(strategies, on, own, inRounds && limited, &levelTables{time: opts.Budget.Time})
-	if limited && small(l) {
-		for i, s := range strategies {
-			if s.smallShare > 0 && (members[i].Share > 0 || !listed) {
-				members[i].Share = float64(s.smallShare)
-			}
+	members = boardShares(strategies, members, limited && small(l), listed, opts.Threads)
+	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+}
+
+// boardShares returns members (the rows of table) with the shares of
+// their board: on a small one (isSmall) the rows with a small-board share
+// take it, those not on taking it only when the list was not given
+// (listed); with more than one thread the threads added run a board's
+// usual shares (addedThreads).
+func boardShares(table []strategy, members []solver.Member, isSmall, listed bool, threads int) []solver.Member {
+	normal := slices.Clone(members)
+	lateShares(table, normal)
+	if !isSmall {
+		return normal
+	}
+	for i, s := range table {
+		if s.smallShare > 0 && (members[i].Share > 0 || !listed) {
+			members[i].Share = float64(s.smallShare)
 		}
 	}
-	lateShares(strategies, members)
-	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+	lateShares(table, members)
+	if threads > 1 {
+		addedThreads(table, members, normal, threads)
+	}
+	return members
 }
 
 // lateShares sets the share of each late row on (members are the rows
@@ -169,6 +185,31 @@ func lateShares(table []strategy, members []solver.Member) {
 		if s.late > 0 && others > 0 {
 			members[i].Share *= others / 100
 		}
+	}
+}
+
+// addedThreads sets the shares of members, a small board's, for k
+// threads: one thread's worth runs them as one thread does, without the
+// late rows, and the k-1 threads added run the shares any other board
+// has (normal, the late rows' set), so that the strategies bigreedy's
+// small-board share leaves short get the time the threads add.
+func addedThreads(table []strategy, members, normal []solver.Member, k int) {
+	own, other := 0.0, 0.0
+	for i, s := range table {
+		if s.late == 0 {
+			own += members[i].Share
+		}
+		other += normal[i].Share
+	}
+	if own == 0 || other == 0 {
+		return
+	}
+	for i, s := range table {
+		first := members[i].Share / own
+		if s.late > 0 {
+			first = 0
+		}
+		members[i].Share = 100 * (first + float64(k-1)*normal[i].Share/other)
 	}
 }
 

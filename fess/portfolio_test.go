@@ -3,6 +3,8 @@ package fess
 import (
 	"container/heap"
 	"context"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -380,4 +382,45 @@ func denseRoom(w, h int) *level.Level {
 	rows = append(rows, strings.Repeat("#", w+2))
 	rows[1] = "#@" + rows[1][2:]
 	return testlevel.Grid(rows...)
+}
+
+// TestBoardShares: on a small board bigreedy takes its small-board share
+// and the tail joins late with the others' shares together; with two
+// threads one thread's worth runs those shares and the thread added a
+// board's usual ones, so each other strategy has at least its usual share
+// of that thread and bigreedy a whole thread; a board not small keeps its
+// shares with threads.
+func TestBoardShares(t *testing.T) {
+	on := strings.Split(strategyList(), ",")
+	shares := func(isSmall bool, threads int) map[string]float64 {
+		members := membersOf(strategies, on, nil, true, &levelTables{})
+		got := map[string]float64{}
+		for _, m := range boardShares(strategies, members, isSmall, false, threads) {
+			got[m.Name] = m.Share
+		}
+		return got
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	one := shares(true, 1)
+	if one["bigreedy"] != 900 || one["back"] != 10 || one["tail"] != 975 || one["pair"] != 0 {
+		t.Errorf("small board, one thread: bigreedy %g, back %g, tail %g, pair %g; want 900, 10, 975, 0", one["bigreedy"], one["back"], one["tail"], one["pair"])
+	}
+	usual := shares(false, 1)
+	if usual["bigreedy"] != 25 || usual["tail"] != 100 {
+		t.Errorf("usual board: bigreedy %g, tail %g; want 25, 100", usual["bigreedy"], usual["tail"])
+	}
+	if two := shares(false, 2); !maps.Equal(two, usual) {
+		t.Errorf("usual board, two threads: %v, want %v", two, usual)
+	}
+	two := shares(true, 2)
+	sum := 0.0
+	for name, s := range two {
+		sum += s
+		if name != "tail" && !near(s, 100*one[name]/975+100*usual[name]/200) {
+			t.Errorf("small board, two threads: %s %g, want %g (one thread's worth) + %g (the added thread)", name, s, 100*one[name]/975, 100*usual[name]/200)
+		}
+	}
+	if !near(sum, 200) || !near(two["tail"], 50) || two["bigreedy"] < 100 {
+		t.Errorf("small board, two threads: shares add up to %g, tail %g, bigreedy %g; want 200, 50 and at least 100", sum, two["tail"], two["bigreedy"])
+	}
 }
