@@ -90,7 +90,7 @@ func strategiesDoc() string {
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
 		" squares, or fewer than " + fmt.Sprint(denseBoard) + " with " + fmt.Sprint(denseBoxes) + " boxes or more a live square," +
-		" the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + ")"
+		" the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + "); with threads only one thread's worth, the threads added running the usual shares"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after
