@@ -162,7 +162,12 @@ func (v countValue) Set(s string) error { return store(v.n, s, parseCount) }
 // workersValue is the -j flag: a whole number of at least 1.
 type workersValue struct{ n *int }
 
-func (v workersValue) String() string { return shown(v.n, strconv.Itoa) }
+func (v workersValue) String() string {
+	if v.n == nil || *v.n == 0 { // not set: the flag's usage says what it comes to
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
 
 func (v workersValue) Set(s string) error {
 	return store(v.n, s, func(s string) (int, error) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,10 +80,9 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
 	fs.StringVar(&c.model, "model", "", "model `FILE` for the solvers that read one (alphazero, mcts-dist, greedy-dist, puct, lts; fess's learned guide)")
-	c.workers = 1
-	fs.Var(workersValue{&c.workers}, "j", "`N` CPU slots: one-thread levels solved at once; a level with --threads T takes T of them")
-	c.threads = 1
-	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver run up to `N` strategies of each level side by side")
+	fs.Var(workersValue{&c.workers}, "j", "`N` CPU slots: one-thread levels solved at once; a level with --threads T takes T of them (default: one per core)")
+	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
+	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver (fess, portfolio) run up to `N` strategies of each level side by side (default: under a time limit alone, the slots the levels leave idle, at most "+strconv.Itoa(maxAutoThreads)+"; else 1, so that a seed repeats its run)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL), and one when a solution is found before the optimizer runs; the summary goes to stderr")
 	fs.BoolVar(&c.verbose, "v", false, "print every counter of each result: the solver's own, the solution found and the optimizer's time")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
@@ -114,6 +114,7 @@ type record struct {
 	Stored    int64         `json:"stored"`
 	Bytes     int64         `json:"bytes"`
 	Seed      uint64        `json:"seed"`
+	Threads   int           `json:"threads,omitempty"` // --threads, when more than 1 (absent means 1)
 	Params    paramsValue   `json:"params,omitempty"`
 
 	Iterations   int64            `json:"iterations,omitempty"`
@@ -185,6 +186,9 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err != nil {
 		return err
 	}
+	if c.threads == 0 {
+		c.threads = autoThreads(c.workers, len(lvls), c.budget)
+	}
 	// The memory is shared by the workers used, never more than the levels.
 	c.workers = capWorkers(stderr, "solve", runsAtOnce(c.workers, c.threads), len(lvls))
 	if !isSet(c.flags, "memory") {
@@ -219,6 +223,22 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 		err = errors.Join(err, c.sok.write(ctx, stderr)) // what was solved, also when interrupted
 	}
 	return err
+}
+
+// maxAutoThreads bounds the threads soko solve gives a level by default:
+// the speed-up was measured up to 8 (docs/fess.md, "Threads").
+const maxAutoThreads = 8
+
+// autoThreads is soko solve's --threads when not given: under a time
+// limit alone, the CPU slots the levels leave idle (slots over levels),
+// so that one level gets the machine; under a node or iteration limit,
+// or none, 1, so that a seed repeats its run (and fess without a time
+// limit runs one strategy).
+func autoThreads(slots, levels int, b solver.Budget) int {
+	if b.Time == 0 || b.Nodes > 0 || b.Iterations > 0 {
+		return 1
+	}
+	return min(maxAutoThreads, max(1, slots/max(levels, 1)))
 }
 
 // solveAll solves the levels on c.workers workers and prints each result
@@ -319,6 +339,9 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line, w *solveWriter) record {
 	r := record{Level: levelID(l), Title: l.Label(), LevelHash: bench.LevelHash(l), Algo: c.algo, Seed: c.seed, Params: c.params}
+	if c.threads > 1 {
+		r.Threads = c.threads
+	}
 	slot := prog.Begin(r.Level)
 	solved := false
 	defer func() { prog.End(slot, solved) }()

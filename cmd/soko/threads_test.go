@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"soko/solver"
 )
 
 // TestThreadsFlag: --threads takes a whole number of at least 1 on solve
@@ -66,6 +69,63 @@ func TestBenchThreadsReachSolvers(t *testing.T) {
 			if _, ran := r.Counts[member+".expanded"]; !ran {
 				t.Errorf("%s: %s did not start (counts %v)", r.Level, member, r.Counts)
 			}
+		}
+	}
+}
+
+// TestSolveDefaultThreads: without --threads, a level solved alone under a
+// time limit gets the CPU slots as threads (both of the portfolio's
+// members start, where with one thread greedy would not start where astar
+// solves the level, and the record says 2), two levels on two slots get
+// one each, and a node limit keeps one thread so that the seed repeats the
+// run.
+func TestSolveDefaultThreads(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		threads int
+	}{
+		{[]string{"-j", "2", "microban:1"}, 2},
+		{[]string{"-j", "2", "microban:1-2"}, 0},
+		{[]string{"-j", "2", "--nodes", "100000", "microban:1"}, 0},
+		{[]string{"-j", "2", "--threads", "1", "microban:1"}, 0},
+	} {
+		out, errOut, err := soko(t, "", append([]string{"solve", "--algo", "portfolio", "--json", "--optimize", "off"}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err, errOut)
+		}
+		for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+			var r record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatal(err)
+			}
+			_, greedy := r.Counts["greedy.expanded"]
+			if r.Status.String() != "solved" || r.Threads != tc.threads || greedy != (tc.threads == 2) {
+				t.Errorf("%v: %s %v with threads %d, greedy started %v; want solved with %d, greedy started %v", tc.args, r.Level, r.Status, r.Threads, greedy, tc.threads, tc.threads == 2)
+			}
+		}
+	}
+}
+
+// TestAutoThreads: soko solve's default threads are the slots the levels
+// leave idle, at most maxAutoThreads, under a time limit alone.
+func TestAutoThreads(t *testing.T) {
+	timed := solver.Budget{Time: time.Second}
+	for _, tc := range []struct {
+		slots, levels int
+		b             solver.Budget
+		want          int
+	}{
+		{2, 1, timed, 2},
+		{16, 1, timed, maxAutoThreads},
+		{8, 3, timed, 2},
+		{2, 155, timed, 1},
+		{2, 0, timed, 2},
+		{2, 1, solver.Budget{}, 1},
+		{2, 1, solver.Budget{Time: time.Second, Nodes: 10}, 1},
+		{2, 1, solver.Budget{Time: time.Second, Iterations: 10}, 1},
+	} {
+		if got := autoThreads(tc.slots, tc.levels, tc.b); got != tc.want {
+			t.Errorf("autoThreads(%d, %d, %+v) = %d, want %d", tc.slots, tc.levels, tc.b, got, tc.want)
 		}
 	}
 }
