@@ -326,6 +326,9 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 	if c.budget.Time == 0 {
 		limit = "no time limit"
 	}
+	if c.threads > 1 {
+		limit += ", " + strconv.Itoa(c.threads) + " threads"
+	}
 	summary := fmt.Sprintf("solved %d of %s with %s (%s) in %s",
 		solved, english.Count(levels, "level", "levels"), c.algo, limit, took.Round(time.Millisecond))
 	if done < levels {

@@ -76,9 +76,9 @@ func TestBenchThreadsReachSolvers(t *testing.T) {
 // TestSolveDefaultThreads: without --threads, a level solved alone under a
 // time limit gets the CPU slots as threads (both of the portfolio's
 // members start, where with one thread greedy would not start where astar
-// solves the level, and the record says 2), two levels on two slots get
-// one each, and a node limit keeps one thread so that the seed repeats the
-// run.
+// solves the level, and the record and the summary say 2), two levels on
+// two slots get one each, and a node limit keeps one thread so that the
+// seed repeats the run.
 func TestSolveDefaultThreads(t *testing.T) {
 	for _, tc := range []struct {
 		args    []string
@@ -92,6 +92,9 @@ func TestSolveDefaultThreads(t *testing.T) {
 		out, errOut, err := soko(t, "", append([]string{"solve", "--algo", "portfolio", "--json", "--optimize", "off"}, tc.args...)...)
 		if err != nil {
 			t.Fatal(err, errOut)
+		}
+		if said := strings.Contains(errOut, ", 2 threads)"); said != (tc.threads == 2) {
+			t.Errorf("%v: the summary %q says 2 threads: %v, want %v", tc.args, errOut, said, tc.threads == 2)
 		}
 		for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
 			var r record
