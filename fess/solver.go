@@ -28,6 +28,7 @@ func init() {
 		New:     func() solver.Solver { return FESS{} },
 
 		ReadsModel: true, // the learned guide
+		Threads:    true,
 	})
 }
 

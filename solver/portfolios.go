@@ -17,6 +17,7 @@ func init() {
 		Summary: "astar (push-optimal) on a share of the budget, then greedy; --threads 2 runs them side by side",
 		Params:  []Param{astarShareParam},
 		New:     func() Solver { return smallLevels{} },
+		Threads: true,
 	})
 }
 

@@ -186,6 +186,9 @@ type Entry struct {
 	// runs as when there is none, in words that follow "ran as", such as
 	// "Schokoban"; "" for the others.
 	WithoutModel string
+	// Threads says the solver runs members side by side on
+	// Options.Threads (a portfolio); the others run on one.
+	Threads bool
 }
 
 var (

@@ -109,6 +109,25 @@ func TestSolveDefaultThreads(t *testing.T) {
 	}
 }
 
+// TestSolveThreadsOneThreadSolver: a solver that does not run members
+// side by side gets one thread by default, and its record and summary
+// name none even when --threads asks for more.
+func TestSolveThreadsOneThreadSolver(t *testing.T) {
+	for _, args := range [][]string{{"-j", "2"}, {"--threads", "2"}} {
+		out, errOut, err := soko(t, "", append([]string{"solve", "--algo", "greedy", "--json", "--optimize", "off", "microban:1"}, args...)...)
+		if err != nil {
+			t.Fatal(err, errOut)
+		}
+		var r record
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Status.String() != "solved" || r.Threads != 0 || strings.Contains(errOut, "threads") {
+			t.Errorf("%v: %v with threads %d, summary %q; want solved, no threads named", args, r.Status, r.Threads, errOut)
+		}
+	}
+}
+
 // TestAutoThreads: soko solve's default threads are the slots the levels
 // leave idle, at most maxAutoThreads, under a time limit alone.
 func TestAutoThreads(t *testing.T) {
