@@ -27,8 +27,9 @@ func init() {
 		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam},
 		New:     func() solver.Solver { return FESS{} },
 
-		ReadsModel: true, // the learned guide
-		Threads:    true,
+		ReadsModel:   true, // the learned guide
+		Threads:      true,
+		SpareThreads: true,
 	})
 }
 

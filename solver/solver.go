@@ -189,6 +189,12 @@ type Entry struct {
 	// Threads says the solver runs members side by side on
 	// Options.Threads (a portfolio); the others run on one.
 	Threads bool
+	// SpareThreads says that more threads only make the solver sooner,
+	// so soko solve and the web page give it the CPU slots the other
+	// levels leave idle when no thread count is asked; not so for a
+	// portfolio whose one-thread order is its point (portfolio's astar
+	// first, for push-optimal solutions).
+	SpareThreads bool
 }
 
 var (

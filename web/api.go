@@ -125,10 +125,12 @@ func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {
 		Summary string   `json:"summary"`
 		Params  []string `json:"params"` // "name=default", for the page
 		Specs   []param  `json:"param_specs"`
+		Threads bool     `json:"threads"`       // it runs members side by side on the job's threads (solver.Entry.Threads)
+		Spare   bool     `json:"spare_threads"` // the page gives it the server's slots by default (solver.Entry.SpareThreads)
 	}
 	out := []info{}
 	for _, e := range solver.Entries() {
-		in := info{Name: e.Name, Summary: e.Summary, Params: []string{}, Specs: []param{}}
+		in := info{Name: e.Name, Summary: e.Summary, Params: []string{}, Specs: []param{}, Threads: e.Threads, Spare: e.SpareThreads}
 		for _, p := range e.Params {
 			in.Params = append(in.Params, p.Name+"="+p.Default)
 			spec := param{Name: p.Name, Kind: p.KindName(), Default: p.Default, Values: p.Values, Accepts: p.Accepts(), Doc: p.Doc}

@@ -218,10 +218,19 @@ func TestReadEndpoints(t *testing.T) {
 	if l.ID != "microban:1" || l.Width != 6 || l.Height != 7 || !strings.HasSuffix(l.XSB, microban1) {
 		t.Fatalf("microban 1: %+v", l)
 	}
-	var ss []struct{ Name string }
+	var ss []struct {
+		Name    string
+		Threads bool
+		Spare   bool `json:"spare_threads"`
+	}
 	get("/api/solvers", &ss)
 	if len(ss) < 10 {
 		t.Fatalf("%d solvers", len(ss))
+	}
+	for _, s := range ss {
+		if want := s.Name == "fess" || s.Name == "portfolio"; s.Threads != want || s.Spare != (s.Name == "fess") {
+			t.Errorf("solver %s: threads %v, spare threads %v; want %v, %v", s.Name, s.Threads, s.Spare, want, s.Name == "fess")
+		}
 	}
 	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
 	resp, body := do(t, req)

@@ -144,9 +144,21 @@ func TestBrowser(t *testing.T) {
 	b.click("ovDead")
 	b.waitFor("the analysis", "soko.state().overlay", 10*time.Second)
 
+	// fess runs its strategies on the server's slots (2 here) by default,
+	// a solver that runs on one thread gets 1 and the field is off.
+	var threadsField string
+	b.eval(`(() => { const s = document.getElementById("solverSel"), th = document.getElementById("threads");
+		const fess = th.value + (th.disabled ? " off" : ""); s.value = "astar"; s.onchange();
+		const astar = th.value + (th.disabled ? " off" : ""); s.value = "fess"; s.onchange();
+		return fess + ", " + astar + ", " + th.value; })()`, &threadsField)
+	if threadsField != "2, 1 off, 2" {
+		t.Errorf("the threads field for fess, astar, fess again: %q, want %q", threadsField, "2, 1 off, 2")
+	}
+
 	// A solver that runs until stopped, on a large level: live progress, then Stop.
 	b.eval(`soko.load("xsokoban90", 39)`, nil)
 	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
+	b.eval(`document.getElementById("threads").value = "1"`, nil) // two threads may solve it before the stop
 	b.click("solveBtn")
 	b.waitFor("live progress on the main board", `document.getElementById("stExpanded").textContent !== "–" && soko.state().live`, 15*time.Second)
 	time.Sleep(1500 * time.Millisecond)

@@ -15,7 +15,7 @@
 //	GET    /api/collections/{name}       {name, levels: [{n, title, width, height, boxes}]}
 //	GET    /api/levels/{collection}/{n}  a level: {id, title, author, width, height, rows, xsb}
 //	POST   /api/parse                    {xsb, n?} → the level, or 400 with the parser's position
-//	GET    /api/solvers                  [{name, summary, params, param_specs}]
+//	GET    /api/solvers                  [{name, summary, params, param_specs, threads, spare_threads}]
 //	GET    /api/limits                   {max_solution_steps, max_solution_text, max_level_text, max_body, max_time_s, max_memory_mib, max_threads}
 //	POST   /api/solve                    {level…, solver, time_s, nodes, iterations, seed, memory_mib, threads, params,
 //	                                     optimize, metric} → 202 {id, events, state, budget}; 429 {error, running,

@@ -85,7 +85,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	fs.StringVar(&c.model, "model", "", "model `FILE` for the solvers that read one (alphazero, mcts-dist, greedy-dist, puct, lts; fess's learned guide)")
 	fs.Var(workersValue{&c.workers}, "j", "`N` CPU slots: one-thread levels solved at once; a level with --threads T takes T of them (default: one per core)")
 	c.workers = runtime.NumCPU() // after fs.Var, so that help does not print this machine's count
-	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver (fess, portfolio) run up to `N` strategies of each level side by side (default: under a time limit alone, the slots the levels leave idle, at most "+strconv.Itoa(maxAutoThreads)+"; else 1, so that a seed repeats its run)")
+	fs.Var(workersValue{&c.threads}, "threads", "let a portfolio solver (fess, portfolio) run up to `N` strategies of each level side by side (default: for fess under a time limit alone, the slots the levels leave idle, at most "+strconv.Itoa(maxAutoThreads)+"; else 1, so that a seed repeats its run)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per level (JSONL), and one when a solution is found before the optimizer runs; the summary goes to stderr")
 	fs.BoolVar(&c.verbose, "v", false, "print every counter of each result: the solver's own, the solution found and the optimizer's time")
 	fs.BoolVar(&c.noLURD, "no-solution", false, "do not print the solutions")
@@ -192,7 +192,7 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	c.threaded = entry.Threads
 	if c.threads == 0 {
 		c.threads = 1
-		if c.threaded {
+		if entry.SpareThreads {
 			c.threads = autoThreads(c.workers, len(lvls), c.budget)
 		}
 	}
