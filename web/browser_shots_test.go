@@ -110,6 +110,7 @@ func TestBrowserScreens(t *testing.T) {
 		// Solve is pressed in the solver's panel (scrolled to, on a
 		// phone): the view follows the board, with no scrolling by the test.
 		load("xsokoban90:10")
+		b.eval(`document.getElementById("threads").value = "1"`, nil) // one strategy's view at a time, as before threads were the default
 		b.click("solveBtn")
 		b.waitFor("live progress on the main board", `soko.state().live && document.getElementById("stExpanded").textContent !== "–"`, 15*time.Second)
 		time.Sleep(2 * time.Second)
