@@ -35,19 +35,16 @@ type solveConfig struct {
 	model   string
 	workers int
 	threads int
-	// threaded: the solver runs members on the threads (solver.Entry.Threads),
-	// so the record and the summary name them.
-	threaded bool
-	json     bool
-	verbose  bool // -v: every counter of the result
-	noLURD   bool
-	profile  profileFiles
-	opt      solve.Policy  // --optimize, --metric
-	out      string        // --out FILE.sok
-	sok      *sokOut       // the --out file, once open
-	trace    string        // --trace FILE
-	tracer   *solver.Trace // writes to it while the levels are solved
-	flags    *flag.FlagSet // the set that fills c: which flags were given
+	json    bool
+	verbose bool // -v: every counter of the result
+	noLURD  bool
+	profile profileFiles
+	opt     solve.Policy  // --optimize, --metric
+	out     string        // --out FILE.sok
+	sok     *sokOut       // the --out file, once open
+	trace   string        // --trace FILE
+	tracer  *solver.Trace // writes to it while the levels are solved
+	flags   *flag.FlagSet // the set that fills c: which flags were given
 }
 
 const solveDoc = `Solves each level with one solver and prints, in level order as they
@@ -189,8 +186,10 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err != nil {
 		return err
 	}
-	c.threaded = entry.Threads
-	if c.threads == 0 {
+	switch {
+	case !entry.Threads: // it runs on one: no slots held for threads it ignores
+		c.threads = 1
+	case c.threads == 0:
 		c.threads = 1
 		if entry.SpareThreads {
 			c.threads = autoThreads(c.workers, len(lvls), c.budget)
@@ -333,7 +332,7 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 	if c.budget.Time == 0 {
 		limit = "no time limit"
 	}
-	if c.threaded && c.threads > 1 {
+	if c.threads > 1 {
 		limit += ", " + strconv.Itoa(c.threads) + " threads"
 	}
 	summary := fmt.Sprintf("solved %d of %s with %s (%s) in %s",
@@ -349,7 +348,7 @@ func solveSummary(c *solveConfig, levels, solved, done, failed int, took time.Du
 
 func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveConfig, prog *progress.Line, w *solveWriter) record {
 	r := record{Level: levelID(l), Title: l.Label(), LevelHash: bench.LevelHash(l), Algo: c.algo, Seed: c.seed, Params: c.params}
-	if c.threaded && c.threads > 1 {
+	if c.threads > 1 {
 		r.Threads = c.threads
 	}
 	slot := prog.Begin(r.Level)
