@@ -23,12 +23,16 @@ func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap := j.snapshot()
+	b := budgetOf(j.opts)
+	if snap.threads > 0 {
+		b.Threads = snap.threads
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id":       j.id,
 		"state":    snap.state,
 		"solver":   j.entry.Name,
 		"level":    levelID(j.level),
-		"budget":   budgetOf(j.opts),
+		"budget":   b,
 		"progress": snap.progress,
 		"found":    snap.found,
 		"improved": snap.improved,
@@ -81,7 +85,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		if snap.state != state && snap.state != stateDone {
 			state = snap.state
 			running, waiting := s.jobs.load()
-			if writeEvent(w, "state", map[string]any{"state": state, "running": running, "waiting": waiting}) != nil {
+			ev := map[string]any{"state": state, "running": running, "waiting": waiting}
+			if snap.threads > 0 {
+				ev["threads"] = snap.threads
+			}
+			if writeEvent(w, "state", ev) != nil {
 				return
 			}
 		}

@@ -115,7 +115,7 @@ type budgetJSON struct {
 	Nodes      int64   `json:"nodes,omitempty"`
 	Iterations int64   `json:"iterations,omitempty"`
 	Memory     int64   `json:"memory"`
-	Threads    int     `json:"threads"` // CPU slots the job takes
+	Threads    int     `json:"threads"` // CPU slots the job asks for; once running, those it got
 }
 
 // job is one solver run. Its fields after mu are guarded by mu; the others
@@ -134,6 +134,7 @@ type job struct {
 	mu       sync.Mutex
 	state    string
 	started  time.Time
+	threads  int // the CPU slots it got, once running: at most its Options.Threads
 	progress *progressJSON
 	seq      int // counts progress updates
 	found    *foundJSON
@@ -148,6 +149,7 @@ type job struct {
 // snapshot is a consistent copy of a job's changing fields.
 type snapshot struct {
 	state    string
+	threads  int
 	progress *progressJSON
 	seq      int
 	found    *foundJSON
@@ -159,7 +161,7 @@ type snapshot struct {
 func (j *job) snapshot() snapshot {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return snapshot{j.state, j.progress, j.seq, j.found, j.improved, j.iseq, j.result}
+	return snapshot{j.state, j.threads, j.progress, j.seq, j.found, j.improved, j.iseq, j.result}
 }
 
 // stop cancels the job unless it has already finished, and returns its
@@ -277,16 +279,16 @@ func (m *jobs) run(j *job) {
 	defer m.wg.Done()
 	defer j.cancel()
 	res := func() *resultJSON {
-		n := max(j.opts.Threads, 1)
-		if m.slots.acquire(j.ctx, n) != nil {
+		n, err := m.slots.acquire(j.ctx, max(j.opts.Threads, 1))
+		if err != nil {
 			return &resultJSON{Status: solver.Cancelled.String()}
 		}
 		defer m.slots.release(n)
 		j.mu.Lock()
-		j.state, j.started = stateRunning, time.Now()
+		j.state, j.started, j.threads = stateRunning, time.Now(), n
 		j.notifyLocked()
 		j.mu.Unlock()
-		return m.solve(j)
+		return m.solve(j, n)
 	}()
 	m.mu.Lock()
 	m.active--
@@ -298,15 +300,16 @@ func (m *jobs) run(j *job) {
 	close(j.done)
 }
 
-// solve runs the search; a panic in a solver becomes an error result rather
-// than taking the server down.
-func (m *jobs) solve(j *job) (out *resultJSON) {
+// solve runs the search on the threads the job got; a panic in a solver
+// becomes an error result rather than taking the server down.
+func (m *jobs) solve(j *job, threads int) (out *resultJSON) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = &resultJSON{Status: "error", Error: fmt.Sprintf("solver %s crashed: %v", j.entry.Name, p)}
 		}
 	}()
 	opts := j.opts
+	opts.Threads = threads
 	opts.Progress = func(p solver.Progress) {
 		ev := &progressJSON{statsJSON: statsOf(p.Stats), Board: p.Board, Detail: p.Detail}
 		j.mu.Lock()

@@ -38,8 +38,9 @@
 // from the solver jobs; one more is answered 429 {error, busy, running}
 // with Retry-After.
 //
-// The event stream of a job sends "state" ({state, running, waiting}) when
-// it is queued and when it starts, "progress" (elapsed_ms, expanded,
+// The event stream of a job sends "state" ({state, running, waiting}; and
+// threads, the CPU slots it got, once running) when it is queued and when it
+// starts, "progress" (elapsed_ms, expanded,
 // generated, stored, bytes, bound, iterations, tree_size, unique_states,
 // strategy and counts, board, the most promising position as XSB rows, and
 // detail, the solver's words about it, see solver.Guard.Describe) about ten

@@ -7,9 +7,11 @@ import (
 )
 
 // cpuSlots hands out Config.MaxJobs CPU slots to solver jobs, a job with
-// Options.Threads = n taking n of them. Jobs get their slots in the order
-// they asked, so a job with many threads is not starved by smaller ones
-// behind it.
+// Options.Threads = n taking up to n of them. Jobs get their slots in the
+// order they asked, each as soon as one is free, taking as many more as
+// are free then: a job with many threads neither waits for the slots of
+// jobs still running (its threads only make it sooner) nor holds up the
+// jobs behind it while it waits, and is not overtaken by them.
 type cpuSlots struct {
 	mu      sync.Mutex
 	free    int
@@ -18,43 +20,47 @@ type cpuSlots struct {
 }
 
 type slotWaiter struct {
-	n     int
-	ready chan struct{} // closed when the slots are granted
+	n       int           // the slots it asks for
+	granted int           // the slots it got, once ready is closed
+	ready   chan struct{} // closed when the slots are granted
 }
 
 func newCPUSlots(n int) *cpuSlots { return &cpuSlots{free: n} }
 
-// acquire waits for n slots, or returns ctx's error without holding any.
-func (s *cpuSlots) acquire(ctx context.Context, n int) error {
+// acquire waits for its turn and a free slot, then takes up to n free
+// slots and returns how many it took (at least 1), or returns ctx's error
+// without holding any.
+func (s *cpuSlots) acquire(ctx context.Context, n int) (int, error) {
 	s.mu.Lock()
-	if len(s.waiting) == 0 && s.free >= n {
-		s.free -= n
+	if len(s.waiting) == 0 && s.free > 0 {
+		got := min(n, s.free)
+		s.free -= got
 		s.running++
 		s.mu.Unlock()
-		return nil
+		return got, nil
 	}
 	w := &slotWaiter{n: n, ready: make(chan struct{})}
 	s.waiting = append(s.waiting, w)
 	s.mu.Unlock()
 	select {
 	case <-w.ready:
-		return nil
+		return w.granted, nil
 	case <-ctx.Done():
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
 	case <-w.ready: // granted just as ctx ended: give them back
-		s.free += n
+		s.free += w.granted
 		s.running--
 	default:
 		s.waiting = slices.DeleteFunc(s.waiting, func(o *slotWaiter) bool { return o == w })
 	}
 	s.grantLocked()
-	return ctx.Err()
+	return 0, ctx.Err()
 }
 
-// release gives back the n slots of a job that acquired them.
+// release gives back the n slots a job took (acquire's count).
 func (s *cpuSlots) release(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -64,12 +70,13 @@ func (s *cpuSlots) release(n int) {
 }
 
 // grantLocked gives slots to the waiters at the head of the line while
-// there are enough; s.mu must be held.
+// any is free, to each up to what it asks; s.mu must be held.
 func (s *cpuSlots) grantLocked() {
-	for len(s.waiting) > 0 && s.free >= s.waiting[0].n {
+	for len(s.waiting) > 0 && s.free > 0 {
 		w := s.waiting[0]
 		s.waiting = s.waiting[1:]
-		s.free -= w.n
+		w.granted = min(w.n, s.free)
+		s.free -= w.granted
 		s.running++
 		close(w.ready)
 	}

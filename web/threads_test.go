@@ -92,41 +92,80 @@ func waitState(t *testing.T, s *Server, id, state string) {
 	}
 }
 
-// TestCPUSlots: slots go in the order asked, so a waiting job with more
-// threads is not overtaken; a wait given up holds nothing.
+// TestCPUSlots: a job takes up to the slots it asks for as soon as one is
+// free, in the order asked, so a job with more threads neither waits for
+// all of them nor is overtaken; a wait given up holds nothing.
 func TestCPUSlots(t *testing.T) {
 	s := newCPUSlots(3)
 	ctx := context.Background()
-	if err := s.acquire(ctx, 2); err != nil {
-		t.Fatal(err)
+	take := func(n, want int) {
+		t.Helper()
+		if got, err := s.acquire(ctx, n); err != nil || got != want {
+			t.Fatalf("asking %d of %d free: took %d, %v; want %d", n, s.free+got, got, err, want)
+		}
 	}
-	got := make(chan int, 2)
-	go func() { s.acquire(ctx, 3); got <- 3 }()
-	for s.lineLength() != 1 {
-		time.Sleep(time.Millisecond)
+	take(2, 2)
+	take(3, 1) // one free: it runs on that one at once
+	got := make(chan [2]int, 2)
+	for k, n := range []int{2, 1} {
+		go func() { g, _ := s.acquire(ctx, n); got <- [2]int{n, g} }()
+		for s.lineLength() != k+1 {
+			time.Sleep(time.Millisecond)
+		}
 	}
-	go func() { s.acquire(ctx, 1); got <- 1 }()
-	for s.lineLength() != 2 {
-		time.Sleep(time.Millisecond)
-	}
-	// One slot is free, but the job of one waits behind the job of three.
 	gave, stop := context.WithCancel(ctx)
 	stop()
-	if err := s.acquire(gave, 1); err == nil {
-		t.Fatal("a cancelled wait got a slot")
-	}
-	s.release(2)
-	if n := <-got; n != 3 {
-		t.Fatalf("the job of %d went first; want the job of 3, which asked first", n)
-	}
-	s.release(3)
-	if n := <-got; n != 1 {
-		t.Fatalf("then the job of %d", n)
+	if n, err := s.acquire(gave, 1); err == nil || n != 0 {
+		t.Fatalf("a cancelled wait took %d slots", n)
 	}
 	s.release(1)
-	if s.free != 3 || s.jobs() != 0 || s.lineLength() != 0 {
-		t.Errorf("at the end: %d free, %d jobs, %d waiting; want 3, 0, 0", s.free, s.jobs(), s.lineLength())
+	if g := <-got; g != [2]int{2, 1} {
+		t.Fatalf("one slot freed: the job asking %d took %d; want the job asking 2, which asked first, on 1", g[0], g[1])
 	}
+	s.release(2)
+	if g := <-got; g != [2]int{1, 1} {
+		t.Fatalf("then the job asking %d took %d; want 1 and 1", g[0], g[1])
+	}
+	if s.free != 1 || s.jobs() != 2 || s.lineLength() != 0 {
+		t.Errorf("%d free, %d jobs, %d waiting; want 1, 2, 0", s.free, s.jobs(), s.lineLength())
+	}
+	s.release(1)
+	s.release(1)
+	if s.free != 3 || s.jobs() != 0 {
+		t.Errorf("at the end: %d free, %d jobs; want 3, 0", s.free, s.jobs())
+	}
+}
+
+// TestThreadsFewerSlots: a two-thread job on a two-slot server where a
+// one-thread job runs starts at once on the free slot, and its budget and
+// state event say it runs on one thread.
+func TestThreadsFewerSlots(t *testing.T) {
+	s, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 2})
+	small := startJob(t, ts.URL, hard)
+	waitState(t, s, small, stateRunning)
+	big := startJob(t, ts.URL, strings.Replace(hard, `"time_s"`, `"threads":2,"time_s"`, 1))
+	waitState(t, s, big, stateRunning)
+	resp, err := http.Get(ts.URL + "/api/jobs/" + big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info struct{ Budget budgetJSON }
+	err = json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if err != nil || info.Budget.Threads != 1 {
+		t.Errorf("the job's budget: %+v, %v; want 1 thread", info.Budget, err)
+	}
+	ev, err := http.Get(ts.URL + "/api/jobs/" + big + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Body.Close()
+	evs := readEvents(ev.Body, func(e event) bool { return e.name == "state" })
+	if len(evs) == 0 || !strings.Contains(evs[len(evs)-1].data, `"threads":1`) || !strings.Contains(evs[len(evs)-1].data, `"state":"running"`) {
+		t.Errorf("events %+v; want a state event running on 1 thread", evs)
+	}
+	s.jobs.get(big).cancel()
+	s.jobs.get(small).cancel()
 }
 
 // lineLength returns the number of jobs waiting for slots.
