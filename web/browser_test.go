@@ -158,8 +158,12 @@ func TestBrowser(t *testing.T) {
 	// A solver that runs until stopped, on a large level: live progress, then Stop.
 	b.eval(`soko.load("xsokoban90", 39)`, nil)
 	b.waitFor("xsokoban90:39", `soko.state().level === "xsokoban90:39"`, 10*time.Second)
-	b.eval(`document.getElementById("threads").value = "1"`, nil) // two threads may solve it before the stop
+	// Another player's job holds one of the two slots: fess, asking for
+	// two threads, runs at once on the free one, and the status says so
+	// (on one thread it does not solve 39 before the stop).
+	busy := startJob(t, url, hard)
 	b.click("solveBtn")
+	b.waitFor("the status to say one of two threads", `document.getElementById("jobStatus").textContent.includes("on 1 of 2 threads")`, 15*time.Second)
 	b.waitFor("live progress on the main board", `document.getElementById("stExpanded").textContent !== "–" && soko.state().live`, 15*time.Second)
 	time.Sleep(1500 * time.Millisecond)
 	dir := artifactDir()
@@ -174,6 +178,7 @@ func TestBrowser(t *testing.T) {
 	b.waitFor("the position on the small board", `!soko.state().live && soko.state().moves === 1 && document.getElementById("best").width > 10`, 10*time.Second)
 	b.click("stopBtn")
 	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled"`, 10*time.Second)
+	post(t, url+"/api/jobs/"+busy+"/cancel", "")
 
 	// Back to Microban 1: solve it with A*, replay the solution to the end.
 	b.eval(`soko.load("microban", 1)`, nil)
