@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"soko/solver"
 )
 
 // A level's address is its position in its file, in every command; a
@@ -44,7 +43,7 @@ func TestLevelAddressIsPosition(t *testing.T) {
 	}
 	out, _, err = soko(t, "", "solve", "--json", "--algo", "astar", mine+":2")
 	var r record
-	if err != nil || json.Unmarshal([]byte(finalRecords(out)), &r) != nil || r.Level != mine+":2" || r.Title != "47" || r.Status != solver.Solved {
+	if err != nil || json.Unmarshal([]byte(finalRecords(out)), &r) != nil || r.Level != mine+":2" || r.Title != "47" || r.Status != solvedStatus {
 		t.Errorf("solve mine.xsb:2: %v\n%s", err, out)
 	}
 

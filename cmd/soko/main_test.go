@@ -46,7 +46,7 @@ func TestSolveJSONAndVerify(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Level != "microban:"+string(rune('1'+i)) || r.Status.String() != "solved" || r.Solution == "" {
+		if r.Level != "microban:"+string(rune('1'+i)) || r.Status != "solved" || r.Solution == "" {
 			t.Fatalf("record %d out of order or unsolved: %s", i, line)
 		}
 		v, _, err := soko(t, "", "verify", r.Level, r.Solution)

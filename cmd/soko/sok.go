@@ -19,7 +19,6 @@ import (
 	"soko/level"
 	"soko/levels"
 	"soko/sokfile"
-	"soko/solver"
 	"soko/verify"
 )
 
@@ -351,7 +350,7 @@ func (o *sokOut) write(ctx context.Context, stderr io.Writer) error {
 // optimized for pushes".
 func (o *sokOut) addSolveResult(e levels.Entry, r record, c *solveConfig) {
 	lurd := ""
-	if r.Error == "" && r.Status == solver.Solved {
+	if r.Error == "" && r.Status == solvedStatus {
 		lurd = r.Solution
 	}
 	metric := ""

@@ -94,28 +94,31 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	return fs, c
 }
 
+// solvedStatus is a solved record's status.
+var solvedStatus = solver.Solved.String()
+
 // record is one level's result, as printed by --json.
 type record struct {
 	// Phase is "found" in the record of the solver's verified solution,
 	// written the moment it is found when the optimizer is to run; the
 	// level's final record has none.
-	Phase     string        `json:"phase,omitempty"`
-	Level     string        `json:"level"`
-	Title     string        `json:"title,omitempty"`
-	LevelHash string        `json:"level_hash,omitempty"` // the board's hash (bench.LevelHash), so that optimize --from can check a record against its level
-	Algo      string        `json:"algo"`
-	Status    solver.Status `json:"status"`
-	Pushes    int           `json:"pushes"`
-	Moves     int           `json:"moves"`
-	SolveS    float64       `json:"solve_s"` // the search, to its verified answer
-	Seconds   float64       `json:"wall_s"`  // the whole: the search and the optimizer
-	Expanded  int64         `json:"expanded"`
-	Generated int64         `json:"generated"`
-	Stored    int64         `json:"stored"`
-	Bytes     int64         `json:"bytes"`
-	Seed      uint64        `json:"seed"`
-	Threads   int           `json:"threads,omitempty"` // --threads, when more than 1 (absent means 1)
-	Params    paramsValue   `json:"params,omitempty"`
+	Phase     string      `json:"phase,omitempty"`
+	Level     string      `json:"level"`
+	Title     string      `json:"title,omitempty"`
+	LevelHash string      `json:"level_hash,omitempty"` // the board's hash (bench.LevelHash), so that optimize --from can check a record against its level
+	Algo      string      `json:"algo"`
+	Status    string      `json:"status"` // a solver.Status name, or "error" (bench.StatusError) with Error
+	Pushes    int         `json:"pushes"`
+	Moves     int         `json:"moves"`
+	SolveS    float64     `json:"solve_s"` // the search, to its verified answer
+	Seconds   float64     `json:"wall_s"`  // the whole: the search and the optimizer
+	Expanded  int64       `json:"expanded"`
+	Generated int64       `json:"generated"`
+	Stored    int64       `json:"stored"`
+	Bytes     int64       `json:"bytes"`
+	Seed      uint64      `json:"seed"`
+	Threads   int         `json:"threads,omitempty"` // --threads, when more than 1 (absent means 1)
+	Params    paramsValue `json:"params,omitempty"`
 
 	Iterations   int64            `json:"iterations,omitempty"`
 	TreeSize     int64            `json:"tree_size,omitempty"`
@@ -305,7 +308,7 @@ print:
 		switch {
 		case r.Error != "":
 			failed++
-		case r.Status == solver.Solved:
+		case r.Status == solvedStatus:
 			solved++
 		}
 	}
@@ -364,7 +367,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	if !pol.Off {
 		pol.Events.Found = func(o solve.Outcome) {
 			f := r
-			f.Phase, f.Status, f.Pushes, f.Moves = "found", solver.Solved, o.Found.Pushes, o.Found.Moves
+			f.Phase, f.Status, f.Pushes, f.Moves = "found", solvedStatus, o.Found.Pushes, o.Found.Moves
 			f.SolveS, f.Seconds = o.SolveTime.Seconds(), o.SolveTime.Seconds()
 			st := o.Stats
 			f.Expanded, f.Generated, f.Stored, f.Bytes = st.Expanded, st.Generated, st.Stored, st.Bytes
@@ -379,7 +382,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	}
 	res, err := solve.Run(ctx, entry.New(), l, opts, pol)
 	w.settle(settled)
-	r.Status = res.Status
+	r.Status = res.Status.String()
 	r.SolveS = res.SolveTime.Seconds()
 	r.Seconds = (res.SolveTime + res.Time).Seconds()
 	st := res.Stats
@@ -387,7 +390,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 	r.Iterations, r.TreeSize, r.UniqueStates = st.Iterations, st.TreeSize, st.UniqueStates
 	r.Counts, r.Strategy = st.Counts, st.Strategy
 	if err != nil {
-		r.Error = err.Error()
+		r.Status, r.Error = bench.StatusError, err.Error()
 		return r
 	}
 	if res.Status == solver.Solved {
@@ -536,7 +539,7 @@ func printRecord(w io.Writer, r record, noLURD, verbose bool) {
 		return
 	}
 	pushes, moves := "–", "–"
-	if r.Status == solver.Solved {
+	if r.Status == solvedStatus {
 		pushes, moves = strconv.Itoa(r.Pushes), strconv.Itoa(r.Moves)
 	}
 	fmt.Fprintf(w, "%-24s %-12s pushes %4s  moves %5s  time %8.3fs  expanded %9d\n",
@@ -558,7 +561,7 @@ func lengths(pushes, moves int) string {
 // solution found and the optimizer's time, the iterations, the solver's
 // counters.
 func printCounters(w io.Writer, r record) {
-	if r.Status == solver.Solved && r.Optimizer != "" && r.Optimizer != "off" {
+	if r.Status == solvedStatus && r.Optimizer != "" && r.Optimizer != "off" {
 		astar := ""
 		if r.AStarPushes > 0 {
 			astar = "; astar " + lengths(r.AStarPushes, r.AStarMoves)

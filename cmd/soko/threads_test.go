@@ -35,7 +35,7 @@ func TestSolveThreadsPortfolio(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Status.String() != "solved" || (r.Strategy != "astar" && r.Strategy != "greedy") {
+		if r.Status != "solved" || (r.Strategy != "astar" && r.Strategy != "greedy") {
 			t.Errorf("%s: %v by %q; want solved by astar or greedy", r.Level, r.Status, r.Strategy)
 		}
 	}
@@ -103,7 +103,7 @@ func TestSolveDefaultThreads(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, greedy := r.Counts["greedy.expanded"]
-			if r.Status.String() != "solved" || r.Threads != tc.threads || r.Algo == "portfolio" && greedy {
+			if r.Status != "solved" || r.Threads != tc.threads || r.Algo == "portfolio" && greedy {
 				t.Errorf("%v: %s %v with threads %d (greedy started: %v); want solved with %d", tc.args, r.Level, r.Status, r.Threads, greedy, tc.threads)
 			}
 		}
@@ -123,7 +123,7 @@ func TestSolveThreadsOneThreadSolver(t *testing.T) {
 		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Status.String() != "solved" || r.Threads != 0 || strings.Contains(errOut, "threads") {
+		if r.Status != "solved" || r.Threads != 0 || strings.Contains(errOut, "threads") {
 			t.Errorf("%v: %v with threads %d, summary %q; want solved, no threads named", args, r.Status, r.Threads, errOut)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"soko/bench"
 	"soko/level"
 	"soko/levels"
 )
@@ -13,7 +14,7 @@ import (
 // unloadableRecord is soko solve's result for a level that cannot be
 // loaded: an error naming the file, the line and the reason.
 func unloadableRecord(u *level.Unloadable, c *solveConfig) record {
-	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Label(), Algo: c.algo, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
+	return record{Level: levels.Entry{Unloadable: u}.ID(), Title: u.Label(), Algo: c.algo, Status: bench.StatusError, Seed: c.seed, Params: c.params, Error: u.Err.Error()}
 }
 
 // listEntries prints soko list's line for each level (listEntry) and

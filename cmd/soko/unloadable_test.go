@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -48,6 +49,14 @@ func TestUnloadableLevel(t *testing.T) {
 	if !errors.Is(err, errSilent) || strings.Count(out, "solved       pushes") != 3 || !strings.Contains(out, path+":3 (Big)") ||
 		!strings.Contains(out, "error: "+path+bigError) || !strings.Contains(out, "solved 3 of 4 levels") {
 		t.Errorf("solve: %v\n%s", err, out)
+	}
+
+	// Its --json record says "error", as bench's does, never the zero
+	// status, "solved".
+	out, _, _ = soko(t, "", "solve", "--json", "--time", "5s", "--optimize", "off", path+":3")
+	var rec struct{ Status, Error string }
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec.Status != bench.StatusError || rec.Error != path+bigError {
+		t.Errorf("solve --json of the bad level: %+v, %v\n%s", rec, err, out)
 	}
 
 	out, _, err = soko(t, "", "list", path)
