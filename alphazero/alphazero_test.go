@@ -230,6 +230,9 @@ func TestModelErrors(t *testing.T) {
 	if _, err := Load(other); !errors.Is(err, errEncoding) {
 		t.Errorf("Load of another encoding: %v", err)
 	}
+	if err := Check(other); !errors.Is(err, errEncoding) {
+		t.Errorf("Check of another encoding: %v", err)
+	}
 }
 
 // TestEvaluatorChunks: a flush of more positions than one network batch

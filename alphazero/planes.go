@@ -37,6 +37,11 @@ func encode(dst []float64, p *sokoban.Position, target float64) []float64 {
 // encoding.
 var errEncoding = errors.New("not an alphazero model of this version")
 
+// Check reads the model file at path as Load does, without holding its
+// weights (solver.Entry.CheckModel): a network too large for the memory
+// budget is found out before its weights are read.
+func Check(path string) error { return nn.VerifyEncoded(path, meta, planes, errEncoding) }
+
 // Load reads a model trained by Train from the file path.
 func Load(path string) (*nn.Net, error) {
 	return nn.LoadEncoded(path, meta, planes, errEncoding)

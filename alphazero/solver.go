@@ -26,7 +26,7 @@ func init() {
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return Solver{} },
 
-		ReadsModel:   true,
+		CheckModel:   Check,
 		WithoutModel: "Schokoban",
 	})
 }

@@ -145,6 +145,10 @@ type Model struct {
 // input encoding.
 var errEncoding = errors.New("not a distance model of this version")
 
+// Check reads the model file at path as Load does, without holding its
+// weights (solver.Entry.CheckModel).
+func Check(path string) error { return nn.VerifyEncoded(path, meta, planes, errEncoding) }
+
 // Load reads a model written by Train (Model.Save).
 func Load(path string) (*Model, error) {
 	net, err := nn.LoadEncoded(path, meta, planes, errEncoding)

@@ -19,7 +19,7 @@ func init() {
 		Params:  []solver.Param{mcts.PushCParam, weightParam},
 		New:     func() solver.Solver { return MCTS{} },
 
-		ReadsModel:   true,
+		CheckModel:   Check,
 		WithoutModel: "Schokoban MCTS valued by the pull-distance matching bound",
 	})
 	solver.Register(solver.Entry{
@@ -28,7 +28,7 @@ func init() {
 		Params:  search.GreedyParams(),
 		New:     func() solver.Solver { return Greedy{} },
 
-		ReadsModel:   true,
+		CheckModel:   Check,
 		WithoutModel: "greedy best-first on the pull-distance matching bound",
 	})
 }

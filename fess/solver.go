@@ -3,6 +3,7 @@ package fess
 import (
 	"context"
 
+	"soko/guide"
 	"soko/level"
 	"soko/solver"
 )
@@ -27,7 +28,7 @@ func init() {
 		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam},
 		New:     func() solver.Solver { return FESS{} },
 
-		ReadsModel:   true, // the learned guide
+		CheckModel:   func(path string) error { _, err := guide.Load(path); return err }, // the learned guide
 		Threads:      true,
 		SpareThreads: true,
 	})

@@ -274,6 +274,25 @@ func LoadEncoded(path, meta string, planes int, errEncoding error) (*Net, error)
 	return n, nil
 }
 
+// VerifyEncoded is Verify for a user of the network whose input encoding
+// is named meta, with planes input planes: besides the checks of Verify, a
+// network trained for another encoding is an error, as LoadEncoded says it.
+func VerifyEncoded(path, meta string, planes int, errEncoding error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	c, m, err := readHeader(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("model %s: %w", path, err)
+	}
+	if m != meta || c.Planes != planes {
+		return fmt.Errorf("model %s: %w (it says %q)", path, errEncoding, m)
+	}
+	return Verify(path)
+}
+
 // ReadConfig returns the shape of the network in the file path, reading
 // only its header, so that a caller can tell whether the network fits its
 // memory before the weights are read; errors name the file.

@@ -63,6 +63,10 @@ type Model struct {
 // input encoding, such as a distance or alphazero model.
 var ErrEncoding = errors.New("not a puct model of this version")
 
+// Check reads the model file at path as Load does, without holding its
+// weights (solver.Entry.CheckModel).
+func Check(path string) error { return nn.VerifyEncoded(path, meta, planes, ErrEncoding) }
+
 // Load reads a model written by Model.Save. A file that is not a model,
 // a truncated or corrupt one (nn.ErrFormat), or a model of another kind
 // (ErrEncoding) is an error that names the file.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"soko/generate"
@@ -220,6 +221,12 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 	}
 	if _, err := Load(other); !errors.Is(err, ErrEncoding) {
 		t.Errorf("a network of another encoding: %v, want an error wrapping ErrEncoding", err)
+	}
+	if err := Check(other); !errors.Is(err, ErrEncoding) || !strings.Contains(err.Error(), other) {
+		t.Errorf("Check of another encoding: %v, want an error naming the file and wrapping ErrEncoding", err)
+	}
+	if err := Check(garbage); !errors.Is(err, nn.ErrFormat) {
+		t.Errorf("Check of garbage: %v, want an error wrapping nn.ErrFormat", err)
 	}
 	net.Meta = meta
 	good := filepath.Join(dir, "good.bin")

@@ -23,7 +23,7 @@ func init() {
 		Params:  []solver.Param{cParam},
 		New:     func() solver.Solver { return Solver{} },
 
-		ReadsModel:   true,
+		CheckModel:   Check,
 		WithoutModel: "PUCT with uniform priors and the pull-distance matching bound as its value",
 	})
 }

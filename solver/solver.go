@@ -179,9 +179,13 @@ type Entry struct {
 	Summary string  // one line for listings
 	Params  []Param // the Options.Params it reads, typed and ranged
 	New     func() Solver
-	// ReadsModel says the solver reads Options.Model; the command refuses
-	// --model for the others rather than ignore it.
-	ReadsModel bool
+	// CheckModel, for a solver that reads Options.Model, reads the model
+	// file at path as the solver will (without holding weights it does not
+	// need to look at), so that a command says once, before any run, that
+	// a file is broken or a model of another kind; nil for a solver that
+	// reads no model, for which the command refuses --model rather than
+	// ignore it (ReadsModel).
+	CheckModel func(path string) error
 	// WithoutModel says, for a solver that reads Options.Model, what it
 	// runs as when there is none, in words that follow "ran as", such as
 	// "Schokoban"; "" for the others.
@@ -241,12 +245,15 @@ func UnknownError(name string) error {
 	return fmt.Errorf("unknown solver %q%s (known: %s)", name, suggest.DidYouMean(name, names, nil), strings.Join(names, ", "))
 }
 
+// ReadsModel says whether the solver reads Options.Model.
+func (e Entry) ReadsModel() bool { return e.CheckModel != nil }
+
 // ModelReaders returns the names of the registered solvers that read
 // Options.Model, sorted.
 func ModelReaders() []string {
 	var names []string
 	for _, e := range Entries() {
-		if e.ReadsModel {
+		if e.ReadsModel() {
 			names = append(names, e.Name)
 		}
 	}

@@ -404,7 +404,13 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		return nil, usagef("bench: --model: none of the solvers given reads a model (those that do: %s)", strings.Join(solver.ModelReaders(), ", "))
 	}
 	if c.model != "" {
-		if err := checkModel(c.model); err != nil {
+		var readers []solver.Entry
+		for _, s := range solvers {
+			if e, _ := solver.Lookup(s.Name); readsModel(s) {
+				readers = append(readers, e)
+			}
+		}
+		if err := checkModel(c.model, readers...); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		var err error
@@ -442,7 +448,7 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 // readsModel says whether s is a registered solver that reads a model.
 func readsModel(s bench.SolverSpec) bool {
 	e, ok := solver.Lookup(s.Name)
-	return s.External == nil && ok && e.ReadsModel
+	return s.External == nil && ok && e.ReadsModel()
 }
 
 // benchOut is where bench's records go: the --out file, whose runs are done

@@ -569,6 +569,9 @@ func runsAtOnce(slots, threads int) int {
 // memory and the cores further.
 const maxWorkersPerCore = 16
 
+// workerCeiling is the most workers -j gives: maxWorkersPerCore per core.
+func workerCeiling() int { return maxWorkersPerCore * runtime.NumCPU() }
+
 // capWorkers returns how many of the asked workers are used for runs jobs:
 // no more than the jobs, and no more than maxWorkersPerCore per core (said
 // on stderr, since the user asked for more).
@@ -579,7 +582,7 @@ func capWorkers(stderr io.Writer, cmd string, asked, runs int) int {
 // capWorkersOf is capWorkers for a -j whose unit the note names (the
 // slots of soko serve's jobs).
 func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
-	ceiling := maxWorkersPerCore * runtime.NumCPU()
+	ceiling := workerCeiling()
 	if asked > ceiling && runs > ceiling {
 		fmt.Fprintf(stderr, "%s: -j %d: using %d %s, %d per core\n", cmd, asked, ceiling, unit, maxWorkersPerCore)
 	}

@@ -150,10 +150,10 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err := solver.CheckParams(entry, c.params); err != nil {
 		return usagef("solve: %v", err)
 	}
-	if c.model != "" && !entry.ReadsModel {
+	if c.model != "" && !entry.ReadsModel() {
 		return usagef("solve: --model: solver %s reads no model (those that do: %s)", entry.Name, strings.Join(solver.ModelReaders(), ", "))
 	}
-	if err := checkModel(c.model); err != nil {
+	if err := checkModel(c.model, entry); err != nil {
 		return fmt.Errorf("solve: %w", err)
 	}
 	if err := c.profile.check("solve"); err != nil {
@@ -195,7 +195,7 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	case c.threads == 0:
 		c.threads = 1
 		if entry.SpareThreads {
-			c.threads = autoThreads(c.workers, len(lvls), c.budget)
+			c.threads = autoThreads(min(c.workers, workerCeiling()), len(lvls), c.budget)
 		}
 	}
 	// The memory is shared by the workers used, never more than the levels.

@@ -110,6 +110,29 @@ func TestSolveDefaultThreads(t *testing.T) {
 	}
 }
 
+// TestSolveDefaultThreadsCappedJ: a -j beyond what soko uses (workerCeiling)
+// counts as the ceiling when the default threads are worked out, so -j
+// 100000 does not give every level eight threads on a small machine.
+func TestSolveDefaultThreadsCappedJ(t *testing.T) {
+	out, errOut, err := soko(t, "", "solve", "--json", "--optimize", "off", "-j", "100000", "microban:1-10")
+	if err != nil {
+		t.Fatal(err, errOut)
+	}
+	want := autoThreads(workerCeiling(), 10, solver.Budget{Time: time.Second})
+	if want == 1 {
+		want = 0 // one thread is not named
+	}
+	for line := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Threads != want {
+			t.Errorf("%s: %d threads; want %d", r.Level, r.Threads, want)
+		}
+	}
+}
+
 // TestSolveThreadsOneThreadSolver: a solver that does not run members
 // side by side gets one thread by default, and its record and summary
 // name none even when --threads asks for more.

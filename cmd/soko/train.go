@@ -12,11 +12,9 @@ import (
 	"time"
 
 	"soko/alphazero"
-	"soko/guide"
 	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/levels"
-	"soko/lts"
 	"soko/nn"
 	"soko/solver"
 )
@@ -159,8 +157,9 @@ func runTrain(ctx context.Context, c *trainConfig, specs []string, stdin io.Read
 }
 
 // checkModel reads the model file of soko solve --model once before any
-// level is solved, so that a missing or broken file is one clear error.
-func checkModel(path string) error {
+// level is solved, as each of the solvers given will read it, so that a
+// missing or broken file, or a model of another kind, is one clear error.
+func checkModel(path string, readers ...solver.Entry) error {
 	if path == "" {
 		return nil
 	}
@@ -172,31 +171,12 @@ func checkModel(path string) error {
 	if err := inputExists("--model", "model file", path); err != nil {
 		return err
 	}
-	head, err := modelHead(path)
-	switch {
-	case err != nil:
-		return err
-	case lts.IsModel(head):
-		_, err := lts.Load(path)
-		return err
-	case guide.IsModel(head):
-		_, err := guide.Load(path)
-		return err
+	for _, e := range readers {
+		if err := e.CheckModel(path); err != nil {
+			return fmt.Errorf("--model for solver %s: %w", e.Name, err)
+		}
 	}
-	return nn.Verify(path) // the weights stream past: a large model costs no memory here
-}
-
-// modelHead returns the first bytes of the file at path, by which the
-// kinds of model tell themselves apart.
-func modelHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
-	return head[:n], nil
+	return nil
 }
 
 // netFlags declares the flags of a trainer's network shape on fs, with
