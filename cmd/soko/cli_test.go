@@ -228,8 +228,32 @@ func TestVerifySolutionArgument(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = soko(t, "", "verify", "microban:1", over)
-	if err == nil || !strings.Contains(err.Error(), "LURD longer than 1048576 steps") {
+	if err == nil || !strings.Contains(err.Error(), "solution file "+over+": 1:1048577: LURD longer than 1048576 steps") {
 		t.Errorf("over the step cap: %v", err)
+	}
+
+	// A step that does not parse is named by where the solution came from.
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("dlU\nrrX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ cmd, arg, stdin, want string }{
+		{"verify", bad, "", "solution file " + bad + ": 2:3: unexpected character 'X'"},
+		{"verify", "-", "rrX", "the solution on standard input: 1:3: unexpected character 'X'"},
+		{"optimize", bad, "", "solution file " + bad + ": 2:3: unexpected character 'X'"},
+	} {
+		out, _, err := soko(t, c.stdin, c.cmd, "microban:1", c.arg)
+		if err == nil || !strings.Contains(out+err.Error(), c.want) {
+			t.Errorf("%s %s: %v %q, want %q", c.cmd, c.arg, err, out, c.want)
+		}
+	}
+	// Standard input cannot give both the level and the solution.
+	for _, cmd := range []string{"verify", "optimize"} {
+		for _, lvl := range []string{"-", "-:1"} {
+			if msg := usage(t, "#####\n#@$.#\n#####\n", cmd, lvl, "-"); !strings.Contains(msg, "standard input can give the level or the solution, not both") {
+				t.Errorf("%s %s -: %q", cmd, lvl, msg)
+			}
+		}
 	}
 }
 
@@ -298,5 +322,26 @@ func TestPlurals(t *testing.T) {
 	out, _, err = soko(t, "", "bench", "--dry-run", "--nodes", "5", "microban:1")
 	if err != nil || !strings.HasPrefix(out, "1 run: 1 solver x 1 level x 1 budget x 1 seed; 1 left to run") {
 		t.Errorf("%v %q", err, out)
+	}
+}
+
+// A level of standard input addressed by number (-:N) is an argument, not
+// a flag, before or after flags; and list, like the other commands, takes
+// -- before its argument.
+func TestStdinAddressArgument(t *testing.T) {
+	const two = "#####\n#@$.#\n#####\n\n######\n#@ $.#\n######\n"
+	for _, args := range [][]string{
+		{"show", "-:2"},
+		{"solve", "--time", "5s", "-:2", "--optimize", "off"},
+		{"list", "-:2"},
+		{"verify", "-:2", "rR"},
+	} {
+		out, errOut, err := soko(t, two, args...)
+		if err != nil || !strings.Contains(out, "#@ $.#") && !strings.Contains(out, "<stdin>:2") {
+			t.Errorf("%q: %v %q %q", args, err, out, errOut)
+		}
+	}
+	if out, _, err := soko(t, "", "list", "--", "microban:1"); err != nil || !strings.HasPrefix(out, "microban:1 ") {
+		t.Errorf("list -- microban:1: %v %q", err, out)
 	}
 }

@@ -97,7 +97,7 @@ func runVerify(ctx context.Context, lenient *bool, args []string, stdin io.Reade
 	}
 	ms, err := level.ParseLURD(text)
 	if err != nil {
-		return fmt.Errorf("verify: solution: %w", err)
+		return fmt.Errorf("verify: %s: %w", solutionSource(args[1]), err)
 	}
 	rep := verify.Replay(l, ms)
 	fmt.Fprintf(stdout, "%s: %s\n", lineName(levelID(l), l.Label()), verdict(rep, *lenient))
@@ -147,6 +147,9 @@ func verdict(rep verify.Report, lenient bool) string {
 // levelAndSolution reads cmd's arguments LEVEL SOLUTION: the one level
 // args[0] names, and the solution text args[1] gives (readSolution).
 func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.Reader) (*level.Level, string, error) {
+	if args[1] == "-" && (args[0] == "-" || strings.HasPrefix(args[0], "-:")) {
+		return nil, "", usagef("%s: standard input can give the level or the solution, not both", cmd)
+	}
 	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
 	if err != nil {
 		return nil, "", err
@@ -159,6 +162,21 @@ func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.R
 		return nil, "", fmt.Errorf("%s: %w", cmd, err)
 	}
 	return lvls[0], text, nil
+}
+
+// solutionSource names where readSolution read the solution arg gives, for
+// the errors of its parse: "solution file F", "the solution on standard
+// input", or "solution" for inline LURD.
+func solutionSource(arg string) string {
+	switch {
+	case arg == "-":
+		return "the solution on standard input"
+	case isLURD(arg):
+		if _, err := os.Stat(arg); err != nil {
+			return "solution"
+		}
+	}
+	return "solution file " + arg
 }
 
 // readSolution reads a solution argument (see verifyDoc): - is standard
@@ -229,7 +247,7 @@ func isLURD(s string) bool {
 
 // runList lists the embedded collections, or the levels of a collection,
 // a file or standard input.
-func runList(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runList(ctx context.Context, _ struct{}, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch len(args) {
 	case 0:
 		for _, info := range levels.List() {

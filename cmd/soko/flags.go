@@ -8,6 +8,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -362,13 +363,19 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	checkFlagTypes(fs)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		// A level of standard input addressed by number (-:3) is not a
+		// flag: the flags are parsed up to it.
+		head, rest := args, []string(nil)
+		if i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "-:") }); i >= 0 {
+			head, rest = args[:i], args[i:]
+		}
+		if err := fs.Parse(head); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, usagef("see 'soko help %s'", fs.Name())
 			}
 			return nil, usagef("%s: %s", fs.Name(), flagError(fs, err, args))
 		}
-		args = fs.Args()
+		args = append(fs.Args(), rest...)
 		if len(args) == 0 {
 			return pos, nil
 		}

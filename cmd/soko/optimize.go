@@ -169,7 +169,9 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 		if err != nil {
 			return err
 		}
-		jobs = func(yield func(optimizeJob) error) error { return yield(optimizeJob{level: l, lurd: text}) }
+		jobs = func(yield func(optimizeJob) error) error {
+			return yield(optimizeJob{level: l, lurd: text, from: solutionSource(pos[1])})
+		}
 	}
 	var out *optimizeOut
 	if c.out != "" {
@@ -269,7 +271,7 @@ func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status i
 	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Metric: c.metric.String()}
 	moves, err := level.ParseLURD(j.lurd)
 	if err != nil {
-		r.Error = "solution: " + err.Error()
+		r.Error = j.from + ": " + err.Error()
 		return r
 	}
 	if r.caseNote, err = checkCase(j.level, moves, c.lenient); err != nil {
@@ -372,7 +374,8 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		if best == nil {
 			continue
 		}
-		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, solver: best.Solver}, &keep, status)
+		source := fmt.Sprintf("the solution of %s line %d", path, best.Line)
+		r := optimizeOne(ctx, optimizeJob{level: e.Level, lurd: best.LURD, from: source, solver: best.Solver}, &keep, status)
 		done++
 		noteCase(stderr, r)
 		lurd := r.Solution

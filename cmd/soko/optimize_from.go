@@ -21,6 +21,7 @@ import (
 type optimizeJob struct {
 	level  *level.Level
 	lurd   string
+	from   string // where lurd came from, for the errors of its parse (solutionSource)
 	solver string
 }
 
@@ -128,7 +129,8 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 			n.noHash++
 		}
 		n.solutions++
-		if yieldErr = yield(optimizeJob{level: l.level, lurd: r.Solution, solver: r.solverName()}); yieldErr != nil {
+		from := fmt.Sprintf("the solution of %s line %d", path, line)
+		if yieldErr = yield(optimizeJob{level: l.level, lurd: r.Solution, from: from, solver: r.solverName()}); yieldErr != nil {
 			return errYield
 		}
 		return nil
