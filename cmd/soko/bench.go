@@ -154,6 +154,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
 		return err
 	}
+	c.threads = capThreads(stderr, "bench", c.threads)
 	solvers, err := benchSolvers(c)
 	if err != nil {
 		return err

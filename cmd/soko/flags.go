@@ -579,6 +579,19 @@ const maxWorkersPerCore = 16
 // workerCeiling is the most workers -j gives: maxWorkersPerCore per core.
 func workerCeiling() int { return maxWorkersPerCore * runtime.NumCPU() }
 
+// capThreads returns --threads no higher than -j goes (workerCeiling),
+// saying so on stderr when the user asked for more: beyond it threads only
+// split the cores further, and the records would name threads that never
+// ran.
+func capThreads(stderr io.Writer, cmd string, asked int) int {
+	ceiling := workerCeiling()
+	if asked > ceiling {
+		fmt.Fprintf(stderr, "%s: --threads %d: using %d, %d per core\n", cmd, asked, ceiling, maxWorkersPerCore)
+		return ceiling
+	}
+	return asked
+}
+
 // capWorkers returns how many of the asked workers are used for runs jobs:
 // no more than the jobs, and no more than maxWorkersPerCore per core (said
 // on stderr, since the user asked for more).

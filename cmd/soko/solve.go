@@ -189,6 +189,7 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err != nil {
 		return err
 	}
+	c.threads = capThreads(stderr, "solve", c.threads)
 	switch {
 	case !entry.Threads: // it runs on one: no slots held for threads it ignores
 		c.threads = 1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,18 @@ func TestThreadsFlag(t *testing.T) {
 				t.Errorf("%s --threads %q: %q, want %q", cmd, v, msg, want)
 			}
 		}
+	}
+}
+
+// TestThreadsCapped: --threads above what -j goes to (workerCeiling) is cut
+// to it, said on stderr, and the record names the threads used.
+func TestThreadsCapped(t *testing.T) {
+	asked := strconv.Itoa(workerCeiling() + 1)
+	out, errOut, err := soko(t, "", "solve", "--json", "--optimize", "off", "--threads", asked, "microban:1")
+	var r record
+	if err != nil || json.Unmarshal([]byte(finalRecords(out)), &r) != nil || r.Threads != workerCeiling() ||
+		!strings.Contains(errOut, "solve: --threads "+asked+": using "+strconv.Itoa(workerCeiling())) {
+		t.Errorf("solve --threads %s: %v, %d threads in the record; stderr %q", asked, err, r.Threads, errOut)
 	}
 }
 
