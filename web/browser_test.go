@@ -180,7 +180,7 @@ func TestBrowser(t *testing.T) {
 	b.waitFor("the stopped job", `soko.state().job && soko.state().job.status === "cancelled"`, 10*time.Second)
 	post(t, url+"/api/jobs/"+busy+"/cancel", "")
 
-	// Back to Microban 1: solve it with A*, replay the solution to the end.
+	// Back to Microban 1: solve it with fess, replay the solution to the end.
 	b.eval(`soko.load("microban", 1)`, nil)
 	b.waitFor("microban:1", `soko.state().level === "microban:1"`, 10*time.Second)
 	b.press("ArrowDown")
@@ -189,7 +189,7 @@ func TestBrowser(t *testing.T) {
 	b.eval(`+document.getElementById("threads").max`, &maxThreads)
 	b.eval(`document.getElementById("threads").value = "5"`, nil)
 	b.click("solveBtn")
-	b.waitFor("A* to solve Microban 1", `soko.state().job && soko.state().job.status === "solved"`, 20*time.Second)
+	b.waitFor("fess to solve Microban 1", `soko.state().job && soko.state().job.status === "solved"`, 20*time.Second)
 	var capBytes int64
 	b.eval("soko.state().job.budget.memory", &capBytes)
 	if capBytes != 64<<20 {

@@ -206,8 +206,8 @@ func (j *job) unsubscribe(ch chan struct{}) {
 }
 
 // jobs runs solver jobs: cfg.MaxJobs CPU slots, a job with n threads taking
-// n of them (so at most cfg.MaxJobs one-thread jobs run at once), with at
-// most cfg.MaxQueue more jobs waiting for their slots. A job nobody watches for
+// up to n of them (cpuSlots; so at most cfg.MaxJobs one-thread jobs run at
+// once), with at most cfg.MaxQueue more jobs waiting for a slot. A job nobody watches for
 // cfg.IdleCancel is cancelled; finished jobs are kept for cfg.Retain so a
 // late subscriber still gets the result.
 type jobs struct {
@@ -246,7 +246,9 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol so
 	if m.closed {
 		return nil, errors.New("the server is shutting down")
 	}
-	if m.active >= m.cfg.MaxJobs+m.cfg.MaxQueue {
+	// The jobs without a slot yet take the free slots first; beyond them,
+	// MaxQueue may wait.
+	if m.active-m.slots.jobs() >= m.slots.idle()+m.cfg.MaxQueue {
 		return nil, errBusy
 	}
 	ctx, cancel := context.WithCancel(m.ctx)

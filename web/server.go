@@ -98,7 +98,7 @@ var static embed.FS
 // DefaultConfig.
 type Config struct {
 	MaxBody    int64         // bytes in a request body
-	MaxJobs    int           // CPU slots of solver jobs: one-thread jobs running at once; a job with n threads takes n
+	MaxJobs    int           // CPU slots of solver jobs: one-thread jobs running at once; a job with n threads takes up to n
 	MaxQueue   int           // jobs waiting for a slot; more are answered 429
 	MaxTime    time.Duration // time budget of a job, and the default
 	MaxMemory  int64         // memory budget of a job (bytes of search tables), and the default

@@ -82,6 +82,13 @@ func (s *cpuSlots) grantLocked() {
 	}
 }
 
+// idle returns the number of free slots.
+func (s *cpuSlots) idle() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.free
+}
+
 // jobs returns the number of jobs holding slots.
 func (s *cpuSlots) jobs() int {
 	s.mu.Lock()

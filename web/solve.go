@@ -73,6 +73,9 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	threads := min(max(req.Threads, 1), s.cfg.MaxJobs)
+	if !entry.Threads { // it runs on one: no slots held for threads it ignores, as on soko solve
+		threads = 1
+	}
 	b := solver.Budget{Time: s.cfg.MaxTime, Nodes: req.Nodes, Iterations: req.Iterations, Memory: s.cfg.MaxMemory}
 	if req.TimeS > 0 && req.TimeS < s.cfg.MaxTime.Seconds() {
 		b.Time = max(time.Duration(req.TimeS*float64(time.Second)), time.Millisecond)

@@ -29,33 +29,56 @@ func TestSolveThreads(t *testing.T) {
 		{`,"threads":"2"`, http.StatusBadRequest, 0, "bad JSON"},
 	} {
 		resp, body := post(t, ts.URL+"/api/solve", `{"collection":"microban","n":1,"solver":"portfolio","time_s":5`+tc.threads+`}`)
-		var a struct {
-			Error  string
-			ID     string
-			Budget budgetJSON
-		}
-		if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != tc.status || a.Budget.Threads != tc.want || !strings.Contains(a.Error, tc.msg) {
-			t.Errorf("threads %q: %d %s; want %d, %d threads, %q", tc.threads, resp.StatusCode, body, tc.status, tc.want, tc.msg)
-		}
+		checkThreads(t, resp, body, tc.threads, tc.status, tc.want, tc.msg)
 	}
-	resp, err := http.Get(ts.URL + "/api/limits")
+	// A solver that runs on one thread holds one slot, whatever it asks.
+	resp, body := post(t, ts.URL+"/api/solve", `{"collection":"microban","n":1,"solver":"astar","time_s":5,"threads":2}`)
+	checkThreads(t, resp, body, "astar 2", http.StatusAccepted, 1, "")
+	lim, err := http.Get(ts.URL + "/api/limits")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var lim struct {
+	defer lim.Body.Close()
+	var limits struct {
 		MaxThreads int `json:"max_threads"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&lim); err != nil || lim.MaxThreads != 2 {
-		t.Errorf("limits: max_threads %d, %v; want 2", lim.MaxThreads, err)
+	if err := json.NewDecoder(lim.Body).Decode(&limits); err != nil || limits.MaxThreads != 2 {
+		t.Errorf("limits: max_threads %d, %v; want 2", limits.MaxThreads, err)
 	}
+}
+
+// checkThreads checks the answer to a solve request asking for threads:
+// its status, the threads in the job's budget, the words of its error.
+func checkThreads(t *testing.T, resp *http.Response, body []byte, threads string, status, want int, msg string) {
+	t.Helper()
+	var a struct {
+		Error  string
+		ID     string
+		Budget budgetJSON
+	}
+	if err := json.Unmarshal(body, &a); err != nil || resp.StatusCode != status || a.Budget.Threads != want || !strings.Contains(a.Error, msg) {
+		t.Errorf("threads %q: %d %s; want %d, %d threads, %q", threads, resp.StatusCode, body, status, want, msg)
+	}
+}
+
+// TestQueueWithThreads: the jobs waiting are counted beyond those the
+// free slots will take, so a two-thread job holding both slots of a
+// server with no queue leaves no room for another.
+func TestQueueWithThreads(t *testing.T) {
+	s, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 0})
+	big := startJob(t, ts.URL, strings.Replace(hardThreads, `"time_s"`, `"threads":2,"time_s"`, 1))
+	waitState(t, s, big, stateRunning)
+	if resp, body := post(t, ts.URL+"/api/solve", hard); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("a job beside a two-thread job on two slots and no queue: %d %s; want 429", resp.StatusCode, body)
+	}
+	s.jobs.get(big).cancel()
 }
 
 // TestThreadsTakeSlots: a job with two threads takes both CPU slots of a
 // two-slot server, so a one-thread job waits for it, and runs once it ends.
 func TestThreadsTakeSlots(t *testing.T) {
 	s, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 2})
-	big := startJob(t, ts.URL, strings.Replace(hard, `"time_s"`, `"threads":2,"time_s"`, 1))
+	big := startJob(t, ts.URL, strings.Replace(hardThreads, `"time_s"`, `"threads":2,"time_s"`, 1))
 	waitState(t, s, big, stateRunning)
 	small := startJob(t, ts.URL, hard)
 	deadline := time.Now().Add(10 * time.Second)
@@ -143,7 +166,7 @@ func TestThreadsFewerSlots(t *testing.T) {
 	s, ts := testServer(t, Config{MaxJobs: 2, MaxQueue: 2})
 	small := startJob(t, ts.URL, hard)
 	waitState(t, s, small, stateRunning)
-	big := startJob(t, ts.URL, strings.Replace(hard, `"time_s"`, `"threads":2,"time_s"`, 1))
+	big := startJob(t, ts.URL, strings.Replace(hardThreads, `"time_s"`, `"threads":2,"time_s"`, 1))
 	waitState(t, s, big, stateRunning)
 	resp, err := http.Get(ts.URL + "/api/jobs/" + big)
 	if err != nil {
