@@ -165,8 +165,15 @@ func boardShares(table []strategy, members []solver.Member, isSmall, listed bool
 		}
 	}
 	lateShares(table, members)
-	if threads > 1 {
-		addedThreads(table, members, normal, threads)
+	// The rounds run no more threads than members with a share.
+	running := 0
+	for i := range members {
+		if members[i].Share > 0 || normal[i].Share > 0 {
+			running++
+		}
+	}
+	if k := min(threads, running); k > 1 {
+		addedThreads(table, members, normal, k)
 	}
 	return members
 }

@@ -423,4 +423,19 @@ func TestBoardShares(t *testing.T) {
 	if !near(sum, 200) || !near(two["tail"], 50) || two["bigreedy"] < 100 {
 		t.Errorf("small board, two threads: shares add up to %g, tail %g, bigreedy %g; want 200, 50 and at least 100", sum, two["tail"], two["bigreedy"])
 	}
+	// Two strategies run on two threads at most: four threads asked give
+	// the shares of two.
+	pair := func(threads int) map[string]float64 {
+		members := membersOf(strategies, []string{"bigreedy", "plan"}, nil, true, &levelTables{})
+		got := map[string]float64{}
+		for _, m := range boardShares(strategies, members, true, true, threads) {
+			if m.Share > 0 {
+				got[m.Name] = m.Share
+			}
+		}
+		return got
+	}
+	if four, two := pair(4), pair(2); !maps.Equal(four, two) {
+		t.Errorf("bigreedy and plan on a small board: four threads %v, want two threads' %v", four, two)
+	}
 }
