@@ -75,9 +75,11 @@ type outcome struct {
 	pause Pause
 	err   error
 	// panicked holds what a slice run on a goroutine of its own panicked
-	// with, and its stack: the rounds panic with it on the caller's
-	// goroutine, as one thread does, so that a caller that recovers (the
-	// web server) recovers it too.
+	// with, and its stack: the rounds stop the other slices, wait for them
+	// and end the paused members, as after an error, then panic with it on
+	// the caller's goroutine, as one thread does, so that a caller that
+	// recovers (the web server) recovers it too, and nothing of the run
+	// goes on after.
 	panicked any
 }
 
@@ -100,6 +102,7 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		firstErr error
 		starved  Status // the limit that left nothing for the next slice
 		last     Status = TimeLimit
+		panicked any    // what a slice on a goroutine of its own panicked with first
 	)
 	for {
 		for running < rs.k && ctx.Err() == nil && starved == Solved {
@@ -124,17 +127,23 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 			break
 		}
 		o := <-done
-		if o.panicked != nil {
-			panic(o.panicked)
-		}
 		running--
+		if o.panicked != nil {
+			// The others are stopped and waited for, as after an error,
+			// before the panic goes on to the caller.
+			if panicked == nil {
+				panicked = o.panicked
+				cancel()
+			}
+			continue
+		}
 		rs.finish(o)
 		m := o.m
 		if m.paused {
 			rs.reshare(nil)
 		}
 		switch {
-		case winner != nil || firstErr != nil || proof: // ended after the answer
+		case winner != nil || firstErr != nil || proof || panicked != nil: // ended after the answer
 		case o.err != nil:
 			firstErr = fmt.Errorf("portfolio member %s: %w", m.Name, o.err)
 			cancel()
@@ -149,6 +158,10 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		case !o.pause.Paused:
 			last = o.res.Status
 		}
+	}
+	if panicked != nil {
+		rs.endPaused(Cancelled)
+		panic(panicked)
 	}
 	if firstErr != nil {
 		rs.endPaused(Cancelled)

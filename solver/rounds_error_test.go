@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,5 +70,44 @@ func TestRoundsPanicReachesCaller(t *testing.T) {
 		if got == nil || !strings.Contains(fmt.Sprint(got), "boom") {
 			t.Errorf("threads %d: recovered %v; want the member's panic", threads, got)
 		}
+	}
+}
+
+// sleeper is a run-once member that takes its time whatever its context
+// says, and notes when it has ended.
+type sleeper struct{ ended atomic.Bool }
+
+func (s *sleeper) Solve(context.Context, *level.Level, solver.Options) (solver.Result, error) {
+	time.Sleep(300 * time.Millisecond)
+	s.ended.Store(true)
+	return solver.Result{Status: solver.GaveUp}, nil
+}
+
+// TestRoundsPanicWaitsForOthers: with threads, a member's panic reaches
+// the caller only once the members running beside it have ended, and the
+// members left paused are ended too, as after an error: nothing of the run
+// goes on after the caller has recovered.
+func TestRoundsPanicWaitsForOthers(t *testing.T) {
+	a, slow := &stepper{}, &sleeper{}
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		port := solver.Portfolio{Members: []solver.Member{
+			{Name: "a", Resumable: a, Share: 1},
+			{Name: "slow", Solver: slow, Share: 1},
+			{Name: "bad", Solver: panicker{}, Share: 1},
+		}}
+		solver.Run(context.Background(), port, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Time: 5 * time.Second}})
+		return nil
+	}()
+	if got == nil || !strings.Contains(fmt.Sprint(got), "boom") {
+		t.Fatalf("recovered %v; want the member's panic", got)
+	}
+	if !slow.ended.Load() {
+		t.Error("the panic reached the caller while a member beside it still ran")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.paused && !a.endedOK {
+		t.Errorf("a ran %d slices, was left paused, and was never ended", len(a.slices))
 	}
 }
