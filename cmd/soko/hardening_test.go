@@ -137,7 +137,7 @@ func TestOutputTargets(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := soko(t, "", "report", "--out-dir", results, results); err == nil || !strings.Contains(err.Error(), "not a folder") {
+	if _, _, err := soko(t, "", "report", "--out-dir", results, results); err == nil || !strings.Contains(err.Error(), "exists and is a regular file, not a folder") {
 		t.Errorf("report --out-dir on a file: %v", err)
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {

@@ -211,6 +211,8 @@ func kind(m fs.FileMode) string {
 		return "a device"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
 	}
 	return "an irregular file"
 }
