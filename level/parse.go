@@ -150,10 +150,9 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 		if i := bytes.IndexByte(sc.Bytes(), 0); i >= 0 {
 			return nil, &Error{File: source, Line: n, Col: i + 1, Msg: "a NUL byte: a binary file, not level text"}
 		}
-		line := sc.Text()
-		if n == 1 {
-			line = strings.TrimPrefix(line, "\uFEFF")
-		}
+		// A byte order mark starts the file, or a line where files were
+		// put together (cat a.xsb b.xsb): never part of a level.
+		line := strings.TrimPrefix(sc.Text(), "\uFEFF")
 		p.line(line, n)
 		if p.err != nil {
 			return nil, p.err
@@ -445,7 +444,10 @@ func (p *parser) badBoardLine(s string, n, i int, prevTitle titleLine) *Error {
 	if s[i] == '\t' {
 		return p.errorf(n, i+1, "tab character in board (tabs are not allowed in boards; use spaces)")
 	}
-	r, _ := utf8.DecodeRuneInString(s[i:])
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && size == 1 {
+		return p.errorf(n, i+1, "byte 0x%02X in board, which is not UTF-8 text (a file in another encoding, such as Latin-1?)", s[i])
+	}
 	return p.errorf(n, i+1, "unknown character %q in board", r)
 }
 

@@ -129,6 +129,14 @@ func TestParseSyntax(t *testing.T) {
 			rows:   [][]string{{"#####", "#@$.#", "#####"}},
 		},
 		{
+			name:   "byte order marks of files put together",
+			in:     "\uFEFF" + simple + "\n\uFEFF" + simple,
+			index:  []int{1, 2},
+			number: []string{"", ""},
+			titles: []string{"", ""},
+			rows:   [][]string{{"#####", "#@$.#", "#####"}, {"#####", "#@$.#", "#####"}},
+		},
+		{
 			name:   "several blank lines and no blank line",
 			in:     simple + "\n\n\n" + simple + "; 9 Nine\n" + simple,
 			index:  []int{1, 2, 3},
@@ -267,6 +275,7 @@ func TestParseErrors(t *testing.T) {
 		{"open at bottom", simple + "\n#####\n#@$.#\n## ##\n", 2, 7, 3, "level not closed: the player can walk off the board at row 3, column 3"},
 		{"unknown character", simple + "\n#####\n#@$x#\n#####\n", 2, 6, 4, `unknown character 'x' in board`},
 		{"unknown unicode character", "#####\n#@$.#ä\n#####\n", 1, 2, 6, `unknown character 'ä' in board`},
+		{"a byte not UTF-8", "#####\n#@$.#\xe9\n#####\n", 1, 2, 6, `byte 0xE9 in board, which is not UTF-8 text (a file in another encoding, such as Latin-1?)`},
 		{"tab", "#####\n#@\t$.#\n#####\n", 1, 2, 3, "tab character in board (tabs are not allowed in boards; use spaces)"},
 		{"leading tab", "#####\n\t#@$.#\n#####\n", 1, 2, 1, "tab character in board (tabs are not allowed in boards; use spaces)"},
 		{"too wide", wide.String(), 1, 1, 129, "row wider than the maximum width 128"},
