@@ -167,7 +167,8 @@ LEVELS are addressed as microban:12, xsokoban90:1-10, microban:1,5,9,
 microban (a whole collection), path/to/file.xsb, path/to/file.xsb:3, or -
 for standard input. Numbers are positions in the file: a "; 12" comment
 above a board is its title, shown beside its address, never an address.
-A spec that names no level is a usage error.
+A spec that names no level (an unknown collection, a missing file, a
+number out of range) is a usage error; a file that holds none is an error.
 
 Flags may stand anywhere on the line. Exit status: 0 success, 1 failure,
 2 usage error, 130 interrupted.
