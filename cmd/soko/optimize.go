@@ -112,6 +112,7 @@ type optimized struct {
 	Level    string         `json:"level"`
 	Title    string         `json:"title,omitempty"`
 	Solver   string         `json:"solver,omitempty"` // the solver of a --from record
+	Run      string         `json:"run,omitempty"`    // the key of a --from record of soko bench: its budget and seed besides
 	Metric   string         `json:"metric"`
 	Before   optimize.Score `json:"before"`
 	After    optimize.Score `json:"after"`
@@ -193,6 +194,14 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 	var before, after optimize.Score
 	ours := map[string]optimize.Score{} // level → the shortest optimized solution
 	done, failed, skipped := 0, 0, 0
+	// The --out file keeps the solutions whatever --no-solution says of
+	// what is printed: a run again skips what it holds.
+	withSolutions := c
+	if out != nil {
+		keep := *c
+		keep.noLURD = false
+		withSolutions = &keep
+	}
 	err := jobs(func(j optimizeJob) error {
 		if done > 0 && ctx.Err() != nil {
 			return errInterrupted // the solution running was printed, no more start
@@ -201,15 +210,19 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 			skipped++
 			return nil
 		}
-		r := optimizeOne(ctx, j, c, status)
+		r := optimizeOne(ctx, j, withSolutions, status)
 		done++
 		noteCase(stderr, r)
+		shown := r
+		if c.noLURD {
+			shown.Solution = ""
+		}
 		if c.json {
-			if err := enc.Encode(r); err != nil {
+			if err := enc.Encode(shown); err != nil {
 				return err
 			}
 		} else {
-			printOptimized(stdout, r, c.noLURD)
+			printOptimized(stdout, shown, c.noLURD)
 		}
 		if out != nil && ctx.Err() == nil && !r.caseRefused { // one cut short by Ctrl-C, or refused for its case, is done again on resume
 			if err := out.write(r); err != nil {
@@ -268,7 +281,7 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 }
 
 func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status io.Writer) optimized {
-	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Metric: c.metric.String()}
+	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Run: j.run, Metric: c.metric.String()}
 	moves, err := level.ParseLURD(j.lurd)
 	if err != nil {
 		r.Error = j.from + ": " + err.Error()

@@ -23,10 +23,21 @@ type optimizeJob struct {
 	lurd   string
 	from   string // where lurd came from, for the errors of its parse (solutionSource)
 	solver string
+	run    string // the key of the soko bench record it came from, "" for others
 }
 
-// key names the job in an --out file: its level and solver.
-func (j optimizeJob) key() string { return levelID(j.level) + "|" + j.solver }
+// key names the job in an --out file (doneKey).
+func (j optimizeJob) key() string { return doneKey(levelID(j.level), j.solver, j.run) }
+
+// doneKey names a result in an --out file, so that a run again skips it:
+// the key of the soko bench record its solution came from (one per level,
+// solver, budget and seed), else its level and solver.
+func doneKey(level, solver, run string) string {
+	if run != "" {
+		return run
+	}
+	return level + "|" + solver
+}
 
 // maxFromFile is the largest results file --from reads, as for level files.
 const maxFromFile = level.MaxInput
@@ -130,7 +141,7 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 		}
 		n.solutions++
 		from := fmt.Sprintf("the solution of %s line %d", path, line)
-		if yieldErr = yield(optimizeJob{level: l.level, lurd: r.Solution, from: from, solver: r.solverName()}); yieldErr != nil {
+		if yieldErr = yield(optimizeJob{level: l.level, lurd: r.Solution, from: from, solver: r.solverName(), run: r.Key}); yieldErr != nil {
 			return errYield
 		}
 		return nil
@@ -161,6 +172,7 @@ type runLine struct {
 	Status    string `json:"status"`
 	Verified  *bool  `json:"verified"`
 	Solver    string `json:"solver"` // soko bench's
+	Key       string `json:"key"`    // soko bench's: the run's key
 	Algo      string `json:"algo"`   // soko solve --json's
 	Solution  string `json:"solution"`
 	Pushes    int    `json:"pushes"`

@@ -38,7 +38,7 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
 		r, err := parseOptimized(line)
 		if err == nil {
-			o.done[r.Level+"|"+r.Solver] = true
+			o.done[doneKey(r.Level, r.Solver, r.Run)] = true
 		}
 		return err
 	})
@@ -81,8 +81,7 @@ func parseOptimized(line []byte) (optimized, error) {
 // File is the open --out file, as outfile.Follow takes it.
 func (o *optimizeOut) File() *os.File { return o.f }
 
-// Done reports whether the result with this key (Level|Solver) is in the
-// file.
+// Done reports whether the result with this key (doneKey) is in the file.
 func (o *optimizeOut) Done(key string) bool { return o.done[key] }
 
 // write appends one result as one line, so that the file holds whole
@@ -102,7 +101,7 @@ func (o *optimizeOut) write(r optimized) error {
 	if err != nil {
 		return fmt.Errorf("optimize: writing --out %s: %w", o.path, err)
 	}
-	o.mine = append(o.mine, outfile.Line{Off: off, Len: len(b) + 1, Key: r.Level + "|" + r.Solver})
+	o.mine = append(o.mine, outfile.Line{Off: off, Len: len(b) + 1, Key: doneKey(r.Level, r.Solver, r.Run)})
 	return nil
 }
 

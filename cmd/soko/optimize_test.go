@@ -218,3 +218,32 @@ func TestOptimizeOutResumes(t *testing.T) {
 		t.Errorf("the foreign file was changed:\n%s", b)
 	}
 }
+
+// --out names each result of a soko bench record by the record's key, so
+// that two seeds of one solver on a level are two results, both done and
+// both skipped on a run again; and it keeps the solutions that
+// --no-solution leaves out of the output.
+func TestOptimizeOutPerRun(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "bench.jsonl")
+	if _, errOut, err := soko(t, "", "bench", "--algo", "greedy", "--seeds", "1-2", "--time", "5s", "-j", "1", "--out", results, "microban:1-2"); err != nil {
+		t.Fatal(err, errOut)
+	}
+	kept := filepath.Join(dir, "optimized.jsonl")
+	args := []string{"optimize", "--from", results, "--out", kept, "--time", "5s", "--no-solution", "--json"}
+	out, _, err := soko(t, "", args...)
+	if err != nil || lines(kept) != 4 || strings.Contains(out, `"solution"`) {
+		t.Fatalf("first run: %v, %d lines; the output:\n%s", err, lines(kept), out)
+	}
+	b, _ := os.ReadFile(kept)
+	for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+		var r optimized
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.Solution == "" || r.Run == "" {
+			t.Errorf("a line of --out without its solution or run: %v %s", err, line)
+		}
+	}
+	_, text, err := soko(t, "", args...)
+	if err != nil || lines(kept) != 4 || !strings.Contains(text, "4 done before") {
+		t.Errorf("second run: %v, %d lines:\n%s", err, lines(kept), text)
+	}
+}
