@@ -63,13 +63,28 @@ func (b Budget) Format(eq, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// Compare orders budgets by iterations, then nodes, then time.
+// Compare orders budgets by iterations, then nodes, then time, a limit of
+// 0 (none) above every other: the largest budget is the one that limits
+// least.
 func (b Budget) Compare(c Budget) int {
 	switch {
 	case b.Iterations != c.Iterations:
-		return cmp.Compare(b.Iterations, c.Iterations)
+		return compareLimit(b.Iterations, c.Iterations)
 	case b.Nodes != c.Nodes:
-		return cmp.Compare(b.Nodes, c.Nodes)
+		return compareLimit(b.Nodes, c.Nodes)
 	}
-	return cmp.Compare(b.Time, c.Time)
+	return compareLimit(b.Time, c.Time)
+}
+
+// compareLimit orders two limits, 0 (none) above every other.
+func compareLimit[T int64 | time.Duration](a, b T) int {
+	switch {
+	case a == b:
+		return 0
+	case a == 0:
+		return 1
+	case b == 0:
+		return -1
+	}
+	return cmp.Compare(a, b)
 }
