@@ -34,11 +34,11 @@ func (d *dataset) cactusPlot(c string) (*plot.Plot, error) {
 	if sameBudget {
 		p.Title.Text += "\nat " + curves[0].budget.String()
 	}
-	if seeds := d.seeds[c]; seeds > 1 {
-		p.Title.Text += fmt.Sprintf(", mean over %d seeds", seeds)
+	if note := d.seedsNote(c); note != "" {
+		p.Title.Text += ", " + note
 	}
-	seeds := float64(d.seeds[c])
 	for i, cv := range curves {
+		seeds := float64(d.groupSeeds[gkey{c, cv.solver, cv.budget.String()}])
 		// A step up at each solve time, from zero at the left edge to the
 		// count at the curve's end.
 		pts := plotter.XYs{{X: math.Log10(lo / 2), Y: 0}}

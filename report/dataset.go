@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -21,7 +22,7 @@ type dataset struct {
 	budgets     []bench.Budget
 	levels      map[string][]string // collection → level ids in order
 	titles      map[string]string   // level id → title
-	seeds       map[string]int      // collection → number of distinct seeds
+	groupSeeds  map[gkey]int        // group → number of distinct seeds it ran
 	groups      map[gkey][]*bench.Record
 	time        Time // the time the tables and plots use
 	optimized   bool // Options.Optimized
@@ -33,10 +34,9 @@ func newDataset(recs []bench.Record) *dataset {
 	recs, _ = bench.Dedup(slices.Clone(recs))
 	bench.SortRecords(recs)
 	refute(recs)
-	d := &dataset{time: SolveTime, recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, seeds: map[string]int{}, groups: map[gkey][]*bench.Record{}}
+	d := &dataset{time: SolveTime, recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, groupSeeds: map[gkey]int{}, groups: map[gkey][]*bench.Record{}}
 	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]bench.Budget{}
 	lvls := map[string]bool{}
-	seeds := map[string]map[uint64]bool{}
 	for i := range recs {
 		r := &recs[i]
 		c := d.collOf[r.Collection()]
@@ -47,17 +47,19 @@ func newDataset(recs []bench.Record) *dataset {
 			d.levels[c] = append(d.levels[c], r.Level)
 			d.titles[r.Level] = r.Title
 		}
-		if seeds[c] == nil {
-			seeds[c] = map[uint64]bool{}
-		}
-		seeds[c][r.Seed] = true
 		k := gkey{c, r.SolverLabel(), r.Budget.String()}
 		d.groups[k] = append(d.groups[k], r)
+	}
+	for k, rs := range d.groups {
+		seen := map[uint64]bool{}
+		for _, r := range rs {
+			seen[r.Seed] = true
+		}
+		d.groupSeeds[k] = len(seen)
 	}
 	for c := range colls {
 		d.collections = append(d.collections, c)
 		slices.SortFunc(d.levels[c], bench.CompareLevelIDs)
-		d.seeds[c] = len(seeds[c])
 	}
 	sort.Strings(d.collections)
 	for s := range solvers {
@@ -147,8 +149,31 @@ func (d *dataset) cell(coll, solver string, b bench.Budget) (cell, bool) {
 			n++
 		}
 	}
-	seeds := d.seeds[coll]
+	// Each group's mean is over its own seeds: a solver run on one seed
+	// beside another on four is not divided by four.
+	seeds := d.groupSeeds[gkey{coll, solver, b.String()}]
 	return cell{solved: float64(n) / float64(seeds), complete: len(rs) == len(d.levels[coll])*seeds, runs: len(rs)}, true
+}
+
+// seedsNote is what a title of collection c adds for seeds: the number its
+// groups' counts are means over, or that each solver's are over its own
+// when they differ; "" for one seed.
+func (d *dataset) seedsNote(c string) string {
+	n, same := 0, true
+	for k, s := range d.groupSeeds {
+		if k.coll != c {
+			continue
+		}
+		same = same && (n == 0 || s == n)
+		n = max(n, s)
+	}
+	switch {
+	case !same:
+		return "mean over each solver's seeds"
+	case n > 1:
+		return fmt.Sprintf("mean over %d seeds", n)
+	}
+	return ""
 }
 
 // budgetsOf returns the budgets that occur in a collection.

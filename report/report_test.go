@@ -617,3 +617,31 @@ func TestCactusUnsolvedSolver(t *testing.T) {
 		}
 	}
 }
+
+// TestSolvedPerSolverSeeds: each solver's count is the mean over its own
+// seeds: a solver run on one seed beside another run on four solves as
+// many levels as it solved, and the title says the means differ.
+func TestSolvedPerSolverSeeds(t *testing.T) {
+	var recs []bench.Record
+	add := func(solver string, seed uint64, lvl string) {
+		r := bench.Record{Solver: solver, Level: lvl, Budget: bench.Budget{Time: time.Second}, Seed: seed, Status: "solved", Verified: true, Pushes: 3}
+		r.Key = r.RunKey()
+		recs = append(recs, r)
+	}
+	for _, lvl := range []string{"microban:1", "microban:2"} {
+		add("astar", 1, lvl)
+		for seed := uint64(1); seed <= 4; seed++ {
+			add("fess", seed, lvl)
+		}
+	}
+	var md bytes.Buffer
+	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	for _, want := range []string{"mean over each solver's seeds", "| astar | 2 |", "| fess | 2 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -26,10 +26,9 @@ func (d *dataset) solvedTables() []*table {
 	for _, c := range d.collections {
 		bs := d.budgetsOf(c)
 		t := &table{header: []string{"solver"}}
-		seeds := d.seeds[c]
 		t.title = fmt.Sprintf("### Levels solved: %s (%s", c, english.Count(len(d.levels[c]), "level", "levels"))
-		if seeds > 1 {
-			t.title += fmt.Sprintf(", mean over %d seeds", seeds)
+		if note := d.seedsNote(c); note != "" {
+			t.title += ", " + note
 		}
 		t.title += ")"
 		for _, b := range bs {
@@ -127,7 +126,7 @@ func (d *dataset) summaryCSV(w io.Writer) error {
 				}
 				cw.Write([]string{c, s, b.String(), strconv.FormatFloat(b.Time.Seconds(), 'g', -1, 64),
 					strconv.FormatInt(b.Nodes, 10), strconv.FormatInt(b.Iterations, 10),
-					strconv.Itoa(len(d.levels[c])), strconv.Itoa(d.seeds[c]), strconv.Itoa(cl.runs),
+					strconv.Itoa(len(d.levels[c])), strconv.Itoa(d.groupSeeds[gkey{c, s, b.String()}]), strconv.Itoa(cl.runs),
 					formatCount(cl.solved), strconv.FormatBool(cl.complete), par2})
 			}
 		}
@@ -206,8 +205,8 @@ func (d *dataset) solvedBars(c string, b bench.Budget) (*plot.Plot, error) {
 	bar.Horizontal = true
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Levels solved at %s: %s (%s)", b, c, english.Count(len(d.levels[c]), "level", "levels"))
-	if seeds := d.seeds[c]; seeds > 1 {
-		p.Title.Text += fmt.Sprintf("\nmean over %d seeds", seeds)
+	if note := d.seedsNote(c); note != "" {
+		p.Title.Text += "\n" + note
 	}
 	grid := plotter.NewGrid()
 	grid.Horizontal.Color = nil // a line through each bar's middle
