@@ -40,10 +40,12 @@ memory limit.
 External programs run as solvers with --external NAME='COMMAND' (under
 /bin/sh -c), in which {level} is replaced by a file holding the level in
 XSB, {solution} by a file name the program may write its LURD to, {time} by
-the time limit in seconds (0: none), {seed} by the run's seed and
-{iterations} by the iteration limit (0: none). Without a {solution} file the
-LURD is the last line of its standard output made only of LURD letters,
-repeat counts and blanks. Every solution is verified.
+the time limit in seconds (0: none), {seed} by the run's seed,
+{iterations} by the iteration limit (0: none) and {memory} by the memory
+limit in MiB (0: none). The command runs in a folder of its own, so a path
+in it is absolute ($PWD/solver.sh). Without a {solution} file the LURD is
+the last line of its standard output made only of LURD letters, repeat
+counts and blanks. Every solution is verified.
 `
 
 // listValue is a repeatable flag whose values may also be comma-separated.
@@ -97,7 +99,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	for _, name := range []string{"w", "p", "c"} {
 		fs.Var(paramValue{c.params, name}, name, "shorthand for --param "+name+"=`VALUE`")
 	}
-	fs.Var(&c.externals, "external", "external solver `NAME='COMMAND'`: {level} {time} {seed} {iterations} {solution} (repeatable; see above)")
+	fs.Var(&c.externals, "external", "external solver `NAME='COMMAND'`: {level} {time} {seed} {iterations} {memory} {solution} (repeatable; see above)")
 	fs.StringVar(&c.preset, "preset", "", "run the experiment `NAME` of a seed document (see above)")
 	fs.StringVar(&c.out, "out", "", "results `FILE` (JSONL), appended to and resumed (default: standard output)")
 	fs.StringVar(&c.shard, "shard", "", "run shard `I/N` only (0-based I; N alone: I from JOB_COMPLETION_INDEX)")
