@@ -488,3 +488,23 @@ func TestAbandonedJobCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestPolledJobKept: a client that polls GET /api/jobs/{id} more often
+// than the idle time keeps its job running, as an event stream does.
+func TestPolledJobKept(t *testing.T) {
+	s, ts := testServer(t, Config{IdleCancel: 200 * time.Millisecond})
+	id := startJob(t, ts.URL, hard)
+	for range 10 { // a second: five idle times
+		resp, err := http.Get(ts.URL + "/api/jobs/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		time.Sleep(100 * time.Millisecond)
+	}
+	j := s.jobs.get(id)
+	if st := j.snapshot().state; st == stateDone {
+		t.Fatalf("a polled job ended: %+v", j.snapshot().result)
+	}
+	j.cancel()
+}

@@ -22,6 +22,7 @@ func (s *Server) jobInfo(w http.ResponseWriter, r *http.Request) {
 	if j == nil {
 		return
 	}
+	j.seen()
 	snap := j.snapshot()
 	b := budgetOf(j.opts)
 	if snap.threads > 0 {

@@ -142,7 +142,7 @@ type job struct {
 	iseq     int // counts improvements
 	result   *resultJSON
 	subs     map[chan struct{}]struct{}
-	lastSeen time.Time // when the last subscriber left, or the job was created
+	lastSeen time.Time // when the last subscriber left or a client last asked for the job (GET /api/jobs/{id}), or the job was created
 	ended    time.Time
 }
 
@@ -156,6 +156,14 @@ type snapshot struct {
 	improved *improvedJSON
 	iseq     int
 	result   *resultJSON
+}
+
+// seen notes that a client asked for the job: one that polls its state
+// keeps it alive as an event stream does.
+func (j *job) seen() {
+	j.mu.Lock()
+	j.lastSeen = time.Now()
+	j.mu.Unlock()
 }
 
 func (j *job) snapshot() snapshot {
