@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"soko/levels"
@@ -101,6 +102,9 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for _, sn := range req.Snapshots {
+		if strings.TrimSpace(sn.Snapshot) == "" { // no moves: no game to keep, as /api/sok has it
+			continue
+		}
 		l := c.Levels[sn.N-1]
 		snap, e := gameInProgress(l, sn.Snapshot, now)
 		if e != nil {

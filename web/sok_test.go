@@ -76,6 +76,12 @@ func TestSok(t *testing.T) {
 		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "date": "yesterday"}`, "400", "bad date"},
 		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "solver": "fess", "optimized": "boxes"}`, "400", "bad optimized"},
 		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "optimized": "pushes"}`, "400", "without a solver"},
+		// The notes are checked with no solution too, and before one.
+		{`{"collection": "microban", "n": 1, "date": "bad"}`, "400", "bad date"},
+		{`{"collection": "microban", "n": 1, "optimized": "bad"}`, "400", "bad optimized"},
+		{`{"collection": "microban", "n": 1, "solution": "dlU", "date": "bad"}`, "400", "bad date"},
+		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "date": "9999-12-31T23:59:59-23:59"}`, "400", "bad date"},
+		{`{"collection": "microban", "n": 1, "solution": "` + sol + `", "solver": "` + strings.Repeat("x", 300) + `"}`, "400", "solver name of 300 bytes"},
 	} {
 		resp, body := post(t, ts.URL+"/api/sok", c.body)
 		if got := resp.Status[:3]; got != c.status || !strings.Contains(string(body), c.msg) {
@@ -199,7 +205,7 @@ func TestSokSnapshot(t *testing.T) {
 
 	resp, body = post(t, ts.URL+"/api/sok/collection", `{"collection": "microban",
 		"solutions": [{"n": 1, "solution": "dlUrrrdLullddrUluRuulDrddrruLdlUU"}],
-		"snapshots": [{"n": 1, "snapshot": "dlUrrrdLullddrUluRuulDrddrruLdlUU"}, {"n": 3, "snapshot": "uuuuuuuu"}, {"n": 4, "snapshot": "u"}]}`)
+		"snapshots": [{"n": 1, "snapshot": "dlUrrrdLullddrUluRuulDrddrruLdlUU"}, {"n": 3, "snapshot": "uuuuuuuu"}, {"n": 4, "snapshot": "u"}, {"n": 5, "snapshot": " "}]}`)
 	if err := json.Unmarshal(body, &out); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}

@@ -72,6 +72,10 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if _, e := req.solutionRef.notes(time.Now()); e != nil { // a bad note is an error with or without a solution
+		writeAPIError(w, e)
+		return
+	}
 	f := sokfile.New()
 	entry := f.Append(titled(l))
 	if strings.TrimSpace(req.Solution) != "" {
@@ -107,9 +111,42 @@ type solutionRef struct {
 	Date      string `json:"date,omitempty"`      // RFC 3339
 }
 
-// solution verifies the solution of l and returns its .sok section; the
-// date is now when the request gives none.
+// maxSolverNote is the longest solver name a solution's notes take.
+const maxSolverNote = 256
+
+// notes checks the notes of the solution, whether or not one is given, and
+// returns its date: the request's, in UTC, or now.
+func (ref solutionRef) notes(now time.Time) (string, *apiError) {
+	date := now.UTC().Format(time.RFC3339)
+	if ref.Date != "" {
+		t, err := time.Parse(time.RFC3339, ref.Date)
+		if y := t.UTC().Year(); err != nil || y < 0 || y > 9999 {
+			return "", errorf(http.StatusBadRequest, "bad date %q: want RFC 3339 with a year of four digits in UTC, such as 2026-11-26T18:40:00Z", ref.Date)
+		}
+		date = t.UTC().Format(time.RFC3339)
+	}
+	switch ref.Optimized {
+	case "":
+	case "pushes", "moves":
+		if ref.Solver == "" {
+			return "", errorf(http.StatusBadRequest, "optimized without a solver: the optimizer runs on a solver's solution")
+		}
+	default:
+		return "", errorf(http.StatusBadRequest, "bad optimized %q: want pushes or moves", ref.Optimized)
+	}
+	if len(ref.Solver) > maxSolverNote {
+		return "", errorf(http.StatusBadRequest, "solver name of %d bytes: at most %d", len(ref.Solver), maxSolverNote)
+	}
+	return date, nil
+}
+
+// solution checks the notes, verifies the solution of l and returns its
+// .sok section; the date is now when the request gives none.
 func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solution, *apiError) {
+	date, e := ref.notes(now)
+	if e != nil {
+		return nil, e
+	}
 	moves, e := parseSolution(ref.Solution)
 	if e != nil {
 		return nil, e
@@ -118,23 +155,7 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 		return nil, errorf(http.StatusUnprocessableEntity, "not a solution of %s: %s", levelID(l), rep.Reason)
 	}
 	// Written as it should be: a push in upper case, a move in lower.
-	sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: now.UTC().Format(time.RFC3339)}
-	if ref.Date != "" {
-		t, err := time.Parse(time.RFC3339, ref.Date)
-		if err != nil {
-			return nil, errorf(http.StatusBadRequest, "bad date %q: want RFC 3339, such as 2026-11-26T18:40:00Z", ref.Date)
-		}
-		sol.Date = t.UTC().Format(time.RFC3339)
-	}
-	switch ref.Optimized {
-	case "":
-	case "pushes", "moves":
-		if ref.Solver == "" {
-			return nil, errorf(http.StatusBadRequest, "optimized without a solver: the optimizer runs on a solver's solution")
-		}
-	default:
-		return nil, errorf(http.StatusBadRequest, "bad optimized %q: want pushes or moves", ref.Optimized)
-	}
+	sol := &sokfile.Solution{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: date}
 	if ref.Solver != "" {
 		sol.Solver = sokfile.SolverNote(ref.Solver, nil, ref.Optimized) // the page names the parameters (solverLabel)
 	}
