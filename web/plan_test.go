@@ -190,3 +190,19 @@ func TestResultStrategy(t *testing.T) {
 		t.Fatalf("result %+v; want solved by astar, with astar.expanded counted", res)
 	}
 }
+
+// TestPlanDeadStartBox: a level whose box starts on a dead square cannot
+// be solved: /api/plan says so (422) and /api/analyze's impossible names
+// the box.
+func TestPlanDeadStartBox(t *testing.T) {
+	_, ts := testServer(t, Config{})
+	const body = `{"xsb":"#####\n#@  #\n#$  #\n#  .#\n#####"}`
+	resp, b := post(t, ts.URL+"/api/plan", body)
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), "the box at column 2, row 3 starts where no box can reach a goal") {
+		t.Errorf("plan: %d %s", resp.StatusCode, b)
+	}
+	resp, b = post(t, ts.URL+"/api/analyze", body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"impossible":"the box at column 2, row 3`) {
+		t.Errorf("analyze: %d %s", resp.StatusCode, b)
+	}
+}
