@@ -154,6 +154,9 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 	out := parsed{levelJSON: toLevelJSON(l)}
 	if f != nil && l.Index <= len(f.Entries) {
 		entry := f.Entries[l.Index-1]
+		for _, u := range entry.Unreadable { // a section whose moves cannot be read: said, not dropped
+			out.SnapshotErrors = append(out.SnapshotErrors, u.Error())
+		}
 		for _, snap := range entry.ResumeOrder() {
 			moves, err := entry.CheckSnapshot(snap)
 			if err != nil {
@@ -184,11 +187,12 @@ type savedGame struct {
 	Line  int    `json:"line"`
 }
 
-// firstSaved is the number of the first level of f with a snapshot, the
-// level a .sok file opens at when the request names none; 0 for none.
+// firstSaved is the number of the first level of f with a snapshot, or a
+// section that cannot be read (so that its error is seen), the level a
+// .sok file opens at when the request names none; 0 for none.
 func firstSaved(f *sokfile.File) int {
 	for i, e := range f.Entries {
-		if e.Level != nil && len(e.Snapshots) > 0 {
+		if e.Level != nil && (len(e.Snapshots) > 0 || len(e.Unreadable) > 0) {
 			return i + 1
 		}
 	}

@@ -222,6 +222,12 @@ func TestSokSnapshot(t *testing.T) {
 		p.SnapshotErrors[0] != "pasted:8: level 1: snapshot: does not replay on its level: step 4 (R): push blocked by wall at row 2, column 7" {
 		t.Errorf("a file with a snapshot that does not replay: %+v", p)
 	}
+	// A snapshot whose moves cannot be read is said, not dropped, and its
+	// level is the one the file opens at.
+	unreadable := "#####\n#@$.#\n#####\n\n#######\n#@ $ .#\n#######\n\nSnapshot\nx\n"
+	if p := parse(unreadable); p.ID != "pasted:2" || p.Snapshot != nil || len(p.SnapshotErrors) != 1 || !strings.Contains(p.SnapshotErrors[0], "pasted:") {
+		t.Errorf("a file with a snapshot that cannot be read: %+v", p)
+	}
 	if p := parse("#####\n#@$.#\n#####\n"); p.Snapshot != nil || p.ID != "pasted:1" {
 		t.Errorf("a plain level: %+v", p)
 	}
