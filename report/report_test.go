@@ -645,3 +645,28 @@ func TestSolvedPerSolverSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestReportEditedLevel: where a level's runs name two boards (the file was
+// edited between runs), only those of its last board count, and the report
+// says how many were left out.
+func TestReportEditedLevel(t *testing.T) {
+	var recs []bench.Record
+	add := func(lvl, hash, status string) {
+		r := bench.Record{Solver: "astar", Level: lvl, LevelHash: hash, Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3}
+		r.Key = r.RunKey()
+		recs = append(recs, r)
+	}
+	add("mine.xsb:1", "old", "solved")
+	add("mine.xsb:2", "h2", "solved")
+	add("mine.xsb:1", "new", "time limit")
+	var md bytes.Buffer
+	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := md.String()
+	for _, want := range []string{"2 runs:", "1 run is left out: their level's board has changed since", "| astar | 1 |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
