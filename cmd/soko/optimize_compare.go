@@ -43,14 +43,22 @@ func readLengths(path string, into lengthsBy) error {
 	defer f.Close()
 	lines := jsonl.NewReader(f, path)
 	var header []string
+	added := 0
 	add := func(name, lvl string, s optimize.Score) {
 		if into[name] == nil {
 			into[name] = map[string]optimize.Score{}
 		}
-		into[name][lvl] = s
+		// Several runs of a solver on a level: its shortest solution.
+		if old, ok := into[name][lvl]; !ok || s.Pushes < old.Pushes || s.Pushes == old.Pushes && s.Moves < old.Moves {
+			into[name][lvl] = s
+		}
+		added++
 	}
 	for {
 		b, _, err := lines.Line()
+		if err == io.EOF && added == 0 {
+			return fmt.Errorf("optimize: --compare file %s holds no solved level: want the records of soko bench or soko solve --json, or a table with a level column and NAME_status, NAME_pushes and NAME_moves columns", path)
+		}
 		if err == io.EOF {
 			return nil
 		}
@@ -64,6 +72,12 @@ func readLengths(path string, into lengthsBy) error {
 			var r runLine
 			if err := json.Unmarshal([]byte(text), &r); err != nil {
 				return fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			switch {
+			case jsonl.KindOf([]byte(text)) == jsonl.Optimize:
+				return fmt.Errorf("%s:%d: a result of soko optimize, not a record of soko bench or soko solve --json", path, line)
+			case r.Level == "" || r.Status == "":
+				return fmt.Errorf("%s:%d: not a record of soko bench or soko solve --json: it has no level or no status", path, line)
 			}
 			if r.Status == "solved" && r.Phase == "" && (r.Verified == nil || *r.Verified) {
 				add(r.solverName(), r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})

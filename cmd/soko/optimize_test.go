@@ -72,7 +72,9 @@ func TestOptimizeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	optimal := filepath.Join(dir, "optimal.jsonl")
-	if err := os.WriteFile(optimal, []byte(`{"algo":"astar","level":"microban:3","status":"solved","pushes":13,"moves":41}`+"\n"), 0o644); err != nil {
+	// Two runs of astar on a level: the shorter counts, whichever comes last.
+	if err := os.WriteFile(optimal, []byte(`{"algo":"astar","level":"microban:3","status":"solved","pushes":13,"moves":41}`+"\n"+
+		`{"algo":"astar","level":"microban:3","status":"solved","pushes":15,"moves":60}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, err = soko(t, "", "optimize", "--from", results, "--compare", peers, "--compare", optimal, "--no-solution")
@@ -88,6 +90,21 @@ func TestOptimizeCommand(t *testing.T) {
 		}
 	}
 	usage(t, "", "optimize", "--from", results, "--compare", filepath.Join(dir, "missing.tsv"))
+	// A file that holds no solved level to compare with, or a line that is
+	// no record, is an error naming it.
+	for name, body := range map[string]string{
+		"notes.txt":      "some notes\n",
+		"optimized.json": `{"level":"microban:3","metric":"pushes,moves","before":{},"after":{}}` + "\n",
+		"other.jsonl":    `{"name":"x"}` + "\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := soko(t, "", "optimize", "--from", results, "--compare", path, "--no-solution"); err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("--compare %s: %v, want an error naming it", name, err)
+		}
+	}
 
 	usage(t, "", "optimize", "microban:3")
 	usage(t, "", "optimize", "microban:3", greedy3, "--metric", "steps")
