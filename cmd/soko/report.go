@@ -45,6 +45,9 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 			return usagef("report: results file %s does not exist", f)
 		}
 	}
+	if opts.benchstat && opts.outDir != "" {
+		return usagef("report: --benchstat prints the benchstat text and nothing else; --out-dir does not go with it (the report's files hold benchstat.txt)")
+	}
 	if opts.outDir != "" {
 		if err := outfile.CheckDir(opts.outDir); err != nil {
 			return usagef("report: --out-dir %v", err)

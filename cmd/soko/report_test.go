@@ -35,6 +35,14 @@ func TestReportMissingFile(t *testing.T) {
 	if msg := usage(t, "", "report", "--time", "user", results); !strings.Contains(msg, `bad --time: "user"`) {
 		t.Errorf("bad --time: %q", msg)
 	}
+	// --benchstat prints and writes nothing else: no folder is made.
+	folder := filepath.Join(dir, "made")
+	if msg := usage(t, "", "report", "--benchstat", "--out-dir", folder, results); !strings.Contains(msg, "--out-dir does not go with it") {
+		t.Errorf("--benchstat --out-dir: %q", msg)
+	}
+	if _, err := os.Stat(folder); err == nil {
+		t.Error("--benchstat --out-dir made the folder")
+	}
 }
 
 // --time chooses the time of the tables: a run that searched for 2 ms and
