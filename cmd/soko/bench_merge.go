@@ -3,10 +3,12 @@ package main
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"soko/bench"
 	"soko/internal/english"
@@ -34,6 +36,9 @@ func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, 
 		runs, _, err := bench.Merge(stdout, stderr, files...) // Merge says what it dropped
 		if err != nil {
 			return err
+		}
+		if runs == 0 {
+			return noRuns(files)
 		}
 		fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
 		return nil
@@ -63,13 +68,28 @@ func runBenchMerge(_ context.Context, out *string, files []string, _ io.Reader, 
 		if runs, _, err = bench.Merge(dst, stderr, files...); err != nil { // Merge says what it dropped
 			return err
 		}
+		if runs == 0 {
+			return errNoRuns // the file stays as it was
+		}
 		return finish()
 	})
+	if errors.Is(err, errNoRuns) {
+		return noRuns(files)
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "bench merge: %s from %s\n", english.Count(runs, "run", "runs"), english.Count(len(files), "file", "files"))
 	return nil
+}
+
+// errNoRuns ends the writing of a merge of no run.
+var errNoRuns = errors.New("no runs")
+
+// noRuns is bench merge's error when its files hold no run (as report's
+// is): an empty merge is never written.
+func noRuns(files []string) error {
+	return fmt.Errorf("bench merge: no runs in %s (a bench still starting writes none yet); nothing written", strings.Join(files, ", "))
 }
 
 // resultsOrNew refuses a file that exists, is not empty and does not read

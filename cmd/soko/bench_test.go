@@ -102,6 +102,18 @@ func TestBenchShardMerge(t *testing.T) {
 		parts = append(parts, p)
 	}
 	merged := filepath.Join(dir, "all.jsonl")
+	// Files that hold no run (a bench that has not written one yet) are an
+	// error, and no merge is written.
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "bench", "merge", "--out", merged, empty); err == nil || !strings.Contains(err.Error(), "no runs in "+empty) {
+		t.Errorf("merge of no runs: %v", err)
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Error("a merge of no runs was written")
+	}
 	_, errOut, err := soko(t, "", append([]string{"bench", "merge", "--out", merged}, parts...)...)
 	if err != nil || !strings.Contains(errOut, "48 runs from 3 files") {
 		t.Fatalf("merge: %v %s", err, errOut)
