@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"soko/internal/outfile"
 )
@@ -29,6 +31,23 @@ func (r *reportFiles) add(name string, data []byte) {
 		r.names = append(r.names, name)
 	}
 	r.data[name] = data
+}
+
+// stale returns the plots in the folder that this report does not make
+// (an earlier report's, of other solvers or collections), sorted.
+func (r *reportFiles) stale() []string {
+	entries, err := os.ReadDir(r.dir)
+	if err != nil {
+		return nil // a new folder
+	}
+	var out []string
+	for _, e := range entries {
+		ext := strings.TrimPrefix(filepath.Ext(e.Name()), ".")
+		if _, ours := r.data[e.Name()]; !ours && e.Type().IsRegular() && slices.Contains(plotFormats, ext) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // check refuses, naming it, the first file that cannot be written.

@@ -160,6 +160,11 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 			return err
 		}
 	}
+	if stale := files.stale(); len(stale) > 0 {
+		fmt.Fprintf(&md, "The folder also holds %s this report did not make (an earlier report's): %s.\n",
+			english.Count(len(stale), "plot", "plots"), strings.Join(stale, ", "))
+		files.add("report.md", md.Bytes())
+	}
 	if err := files.check(); err != nil {
 		return err
 	}

@@ -670,3 +670,24 @@ func TestReportEditedLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestReportStalePlots: plots in the folder that the report does not make
+// (an earlier report's) are named in report.md, so that no one takes them
+// for this report's.
+func TestReportStalePlots(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "time-bfs.svg"), []byte("<svg/>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := bench.Record{Solver: "astar", Level: "microban:1", LevelHash: "h1", Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: "solved", Verified: true, Pushes: 3}
+	r.Key = r.RunKey()
+	var md bytes.Buffer
+	if err := Write(&md, []bench.Record{r}, Options{OutDir: dir, NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	const want = "The folder also holds 1 plot this report did not make (an earlier report's): time-bfs.svg."
+	if err != nil || !strings.Contains(string(b), want) || !strings.Contains(md.String(), want) {
+		t.Errorf("report.md (%v) and the output lack %q:\n%s", err, want, b)
+	}
+}
