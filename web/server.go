@@ -118,6 +118,10 @@ type Config struct {
 	AllowHosts []string
 }
 
+// MemoryCap is the most memory a job gets by default: the default is a
+// third of physical memory shared by the job slots, at most this.
+const MemoryCap = 1 << 30
+
 // DefaultConfig returns the limits soko serve uses unless told otherwise:
 // 1 MiB bodies, one job per core with as many again waiting, 60 s and
 // at most 1 GiB per job (less on small machines), cancelled 15 s after
@@ -131,7 +135,7 @@ func DefaultConfig() Config {
 		MaxJobs:    n,
 		MaxQueue:   n,
 		MaxTime:    60 * time.Second,
-		MaxMemory:  min(1<<30, solver.DefaultMemory(n)),
+		MaxMemory:  min(MemoryCap, solver.DefaultMemory(n)),
 		IdleCancel: 15 * time.Second,
 		Retain:     5 * time.Minute,
 		PlanTime:   10 * time.Second,

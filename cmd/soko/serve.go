@@ -159,6 +159,10 @@ func runServe(ctx context.Context, c *serveConfig, pos []string, _ io.Reader, st
 		return usagef("serve: takes no arguments, got %q", pos)
 	}
 	c.web.MaxJobs = capWorkersOf(stderr, "serve", "job slots", c.web.MaxJobs, math.MaxInt)
+	if t := c.typed["memory"]; t == nil || *t == "" {
+		// A third of physical memory shared by the job slots, as web.DefaultConfig for --jobs.
+		c.web.MaxMemory = min(web.MemoryCap, solver.DefaultMemory(c.web.MaxJobs))
+	}
 	switch {
 	case c.web.MaxTime == 0:
 		return usagef("serve: --time %s (no limit, as on solve and bench) is refused: every job of a server needs a time limit, such as 1m", c.shown("time", 0))

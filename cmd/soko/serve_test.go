@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"soko/solver"
+	"soko/web"
 )
 
 // syncBuffer is a strings.Builder safe for one writer and one reader.
@@ -223,5 +226,31 @@ func TestServeUsage(t *testing.T) {
 		if err != nil || !strings.Contains(out, "usage: soko "+cmd) {
 			t.Errorf("help %s: %v\n%s", cmd, err, out)
 		}
+	}
+}
+
+// TestServeMemoryByJobs: without --memory a job gets a third of physical
+// memory shared by the --jobs slots (at most web.MemoryCap), as solve and
+// bench share it by -j.
+func TestServeMemoryByJobs(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "24"}, strings.NewReader(""), &out, &errOut)
+	}()
+	want := "and " + formatBytes(min(web.MemoryCap, solver.DefaultMemory(24))) + " per job"
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "serving on"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no start-up line: %q %q", out.String(), errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("start-up line %q, want %q", out.String(), want)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
