@@ -117,6 +117,7 @@ func TestHostileInputs(t *testing.T) {
 		{"bad character", "POST", "/api/analyze", "application/json", `{"xsb":"#####\n#@$X#\n#####"}`, 400, "unknown character"},
 		{"too large level", "POST", "/api/parse", "application/json", `{"xsb":"` + strings.Repeat("#", MaxLevelText+1) + `"}`, 413, "level text"},
 		{"level out of range", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":2}`, 400, "the text holds 1 level; there is no level 2"},
+		{"level number below 0", "POST", "/api/parse", "application/json", `{"xsb":` + jsonString(microban1) + `,"n":-1}`, 400, "bad n -1"},
 		{"no text", "POST", "/api/parse", "application/json", `{"xsb":"   "}`, 400, "no level text"},
 		{"unknown collection", "GET", "/api/levels/nope/1", "", "", 404, "unknown collection"},
 		{"level zero", "GET", "/api/levels/microban/0", "", "", 404, "no level"},

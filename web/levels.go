@@ -37,6 +37,9 @@ func (ref levelRef) level() (*level.Level, *apiError) {
 		if len(ls) == 0 {
 			return nil, errorf(http.StatusBadRequest, "no level found in the text (a board needs walls '#', a player '@', boxes '$' and goals '.')")
 		}
+		if ref.N < 0 {
+			return nil, errorf(http.StatusBadRequest, "bad n %d: want the level's number in the text, from 1 (0 or none: the first)", ref.N)
+		}
 		n := max(ref.N, 1)
 		if n > len(ls) {
 			return nil, errorf(http.StatusBadRequest, "the text holds %s; there is no level %d", english.Count(len(ls), "level", "levels"), n)
