@@ -634,14 +634,20 @@ func TestSolvedPerSolverSeeds(t *testing.T) {
 			add("fess", seed, lvl)
 		}
 	}
+	reportHas(t, recs, "mean over each solver's seeds", "| astar | 2 |", "| fess | 2 |")
+}
+
+// reportHas writes the report of recs (no plots) and checks it holds each
+// of wants.
+func reportHas(t *testing.T, recs []bench.Record, wants ...string) {
+	t.Helper()
 	var md bytes.Buffer
 	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
 		t.Fatal(err)
 	}
-	out := md.String()
-	for _, want := range []string{"mean over each solver's seeds", "| astar | 2 |", "| fess | 2 |"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks %q:\n%s", want, out)
+	for _, want := range wants {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, md.String())
 		}
 	}
 }
@@ -659,16 +665,7 @@ func TestReportEditedLevel(t *testing.T) {
 	add("mine.xsb:1", "old", "solved")
 	add("mine.xsb:2", "h2", "solved")
 	add("mine.xsb:1", "new", "time limit")
-	var md bytes.Buffer
-	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
-		t.Fatal(err)
-	}
-	out := md.String()
-	for _, want := range []string{"2 runs:", "1 run is left out: their level's board has changed since", "| astar | 1 |"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks %q:\n%s", want, out)
-		}
-	}
+	reportHas(t, recs, "2 runs:", "1 run is left out: their level's board has changed since", "| astar | 1 |")
 }
 
 // TestReportStalePlots: plots in the folder that the report does not make

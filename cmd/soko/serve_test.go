@@ -35,17 +35,22 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// startServe runs soko serve with args on a goroutine until ctx ends, and
+// returns its standard output and error and its end.
+func startServe(ctx context.Context, args ...string) (out, errOut *syncBuffer, done <-chan error) {
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	end := make(chan error, 1)
+	go func() { end <- run(ctx, append([]string{"serve"}, args...), strings.NewReader(""), out, errOut) }()
+	return out, errOut, end
+}
+
 // TestServeShutdown runs soko serve on a free port, starts a long solver
 // job and watches its events, then cancels the context as SIGINT would:
 // the stream ends with a cancelled result and run returns promptly.
 func TestServeShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "-j", "1", "--queue", "0", "--time", "30s", "--memory", "64MiB"}, strings.NewReader(""), &out, &errOut)
-	}()
+	out, errOut, done := startServe(ctx, "--addr", "127.0.0.1:0", "-j", "1", "--queue", "0", "--time", "30s", "--memory", "64MiB")
 	re := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
 	var base string
 	for deadline := time.Now().Add(10 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
@@ -123,12 +128,7 @@ func TestServeShutdown(t *testing.T) {
 func TestServeExposed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "0.0.0.0:0", "--allow-host", "soko.example, other.example:8443", "--allow-host", "third.example"},
-			strings.NewReader(""), &out, &errOut)
-	}()
+	out, errOut, done := startServe(ctx, "--addr", "0.0.0.0:0", "--allow-host", "soko.example, other.example:8443", "--allow-host", "third.example")
 	re := regexp.MustCompile(`http://127\.0\.0\.1:(\d+)/`)
 	var port string
 	for deadline := time.Now().Add(10 * time.Second); port == ""; time.Sleep(10 * time.Millisecond) {
@@ -235,11 +235,7 @@ func TestServeUsage(t *testing.T) {
 func TestServeMemoryByJobs(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--jobs", "24"}, strings.NewReader(""), &out, &errOut)
-	}()
+	out, errOut, done := startServe(ctx, "--addr", "127.0.0.1:0", "--jobs", "24")
 	want := "and " + formatBytes(min(web.MemoryCap, solver.DefaultMemory(24))) + " per job"
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "serving on"); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
