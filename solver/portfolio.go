@@ -83,12 +83,9 @@ import (
 // Options.Threads (soko --threads N) says how many members may run at
 // once: k = min(N, members with a share). The rounds then start the next
 // slice whenever one of k workers comes free, each share scaled by k (no
-// more than what is left), the memory split k ways at least. Under a node
-// or iteration limit a slice starting takes at most its part of what the
-// slices running do not hold, shared with the workers free (a resumable
-// member's slice that is cut pauses there), so that together they never
-// pass the limit; members running side by side are not repeatable. A
-// Sharer reads only the members not running: those
+// more than what is left), the memory split k ways at least; members
+// running side by side may together expand more than a node limit and
+// are not repeatable. A Sharer reads only the members not running: those
 // paused when its slice starts, then those that pause while it runs (it
 // stops reading one before that one starts again); its first slice shares
 // nothing. Every slice is run through Run, so its solution is replayed by

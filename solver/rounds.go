@@ -38,7 +38,6 @@ type entrant struct {
 	stalls           int     // slices in a row it stalled in
 	whole            Budget  // its share of the budget, once it is set
 	until            Budget  // the end of its next slice
-	allowance        Budget  // the nodes and iterations its running slice may spend, with threads
 	started, running bool
 	paused           bool // a resumable member between slices
 	// sharing: the slice running takes what the others know (Sharer);
@@ -66,10 +65,7 @@ type rounds struct {
 
 	mu    sync.Mutex
 	spent Budget // nodes and iterations spent so far, by the slices that ended
-	// reserved is, with threads, the nodes and iterations the slices
-	// running may still spend (their entrants' allowance).
-	reserved Budget
-	peak     int64 // the most bytes the members held at once so far
+	peak  int64  // the most bytes the members held at once so far
 }
 
 // outcome is how one slice ended.
@@ -114,10 +110,7 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 			if m == nil {
 				break
 			}
-			b, until, st, wait := rs.budget(m, min(rs.k-running, rs.ready()))
-			if wait { // the slices running hold what is left: one must end first
-				break
-			}
+			b, until, st := rs.budget(m)
 			if st != Solved {
 				starved = st
 				break
@@ -215,17 +208,6 @@ func (rs *rounds) pick() *entrant {
 	return best
 }
 
-// ready returns the number of members pick may return now.
-func (rs *rounds) ready() int {
-	n := 0
-	for _, m := range rs.members {
-		if m.in() && !m.running && !rs.waiting(m) {
-			n++
-		}
-	}
-	return n
-}
-
 // waiting reports whether member m is late and not yet joined: the
 // members have not had m.Late of their own time together (with threads,
 // sooner than the run's clock) and one that is not late is still in.
@@ -253,32 +235,25 @@ func (rs *rounds) waiting(m *entrant) bool {
 // run at once, all of it when no more members than that wait. The
 // resumable members' shares are set together, the same way, when the
 // first of them starts; a slice then gets all the run has left, which
-// ends the member for good, and ends itself at m.until. With threads a
-// node or iteration limit is shared with the slices running (threadShare,
-// reserve) among the free workers, free of them; wait is true when those
-// running hold all that is left.
-func (rs *rounds) budget(m *entrant, free int) (Budget, time.Time, Status, bool) {
+// ends the member for good, and ends itself at m.until.
+func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 	total := rs.opts.Budget
 	now := time.Now()
 	left := Budget{Nodes: total.Nodes - rs.spent.Nodes, Iterations: total.Iterations - rs.spent.Iterations}
 	if total.Time > 0 {
 		if left.Time = rs.deadline.Sub(now); left.Time <= 0 {
-			return Budget{}, time.Time{}, TimeLimit, false
+			return Budget{}, time.Time{}, TimeLimit
 		}
 	}
 	if total.Nodes > 0 && left.Nodes <= 0 {
-		return Budget{}, time.Time{}, NodeLimit, false
+		return Budget{}, time.Time{}, NodeLimit
 	}
 	if total.Iterations > 0 && left.Iterations <= 0 {
-		return Budget{}, time.Time{}, IterationLimit, false
-	}
-	most, wait := rs.threadShare(left, free)
-	if wait {
-		return Budget{}, time.Time{}, Solved, true
+		return Budget{}, time.Time{}, IterationLimit
 	}
 	if !m.resumable() {
 		part, all := rs.part(m)
-		b := rs.reserve(m, rs.split(left, part, all), most)
+		b := rs.split(left, part, all)
 		var until time.Time
 		if total.Time > 0 {
 			until = now.Add(b.Time)
@@ -286,7 +261,7 @@ func (rs *rounds) budget(m *entrant, free int) (Budget, time.Time, Status, bool)
 		if total.Memory > 0 {
 			b.Memory = rs.memory(m)
 		}
-		return b, until, Solved, false
+		return b, until, Solved
 	}
 	if !rs.wholes {
 		rs.setWholes(left)
@@ -295,58 +270,7 @@ func (rs *rounds) budget(m *entrant, free int) (Budget, time.Time, Status, bool)
 		part, _ := rs.part(m)
 		m.whole = rs.split(left, part, false)
 	}
-	return rs.reserve(m, rs.slice(m, left), most), time.Time{}, Solved, false
-}
-
-// threadShare returns, with threads under a node or iteration limit, the
-// most a slice starting now may spend of each (0: no limit there): what
-// the run has left beyond what the slices running may still spend
-// (reserved), shared with the other workers free (free counts the one it
-// takes), so that the slices together never pass the limit. wait is true
-// when the slices running hold all that is left: the next waits for one
-// to end, which may hand some back.
-func (rs *rounds) threadShare(left Budget, free int) (most Budget, wait bool) {
-	if rs.k == 1 {
-		return Budget{}, false
-	}
-	total := rs.opts.Budget
-	if total.Nodes > 0 {
-		unheld := left.Nodes - rs.reserved.Nodes
-		most.Nodes = max(unheld/int64(free), 1)
-		wait = unheld <= 0
-	}
-	if total.Iterations > 0 {
-		unheld := left.Iterations - rs.reserved.Iterations
-		most.Iterations = max(unheld/int64(free), 1)
-		wait = wait || unheld <= 0
-	}
-	return most, wait
-}
-
-// reserve returns b, member m's budget for the slice it starts (its node
-// and iteration limits count from m's start), with what the slice may
-// spend of each cut to most (threadShare; 0: no cut), and holds that
-// (m.allowance) in rs.reserved until the slice ends (finish). A
-// resumable member's slice ends on its own expansions and time (Slice),
-// so a cut slice pauses one short of its budget's end (m.until), rather
-// than end the member for good there: the run has more. Iterations are
-// cut for run-once members only: no resumable member counts them.
-func (rs *rounds) reserve(m *entrant, b Budget, most Budget) Budget {
-	m.allowance = Budget{}
-	if most.Nodes > 0 {
-		m.allowance.Nodes = min(b.Nodes-m.stats.Expanded, most.Nodes)
-		b.Nodes = m.stats.Expanded + m.allowance.Nodes
-		if u := b.Nodes - 1; m.resumable() && m.allowance.Nodes > 1 && (m.until.Nodes == 0 || m.until.Nodes > u) {
-			m.until.Nodes = u
-		}
-	}
-	if most.Iterations > 0 && !m.resumable() {
-		m.allowance.Iterations = min(b.Iterations, most.Iterations)
-		b.Iterations = m.allowance.Iterations
-	}
-	rs.reserved.Nodes += m.allowance.Nodes
-	rs.reserved.Iterations += m.allowance.Iterations
-	return b
+	return rs.slice(m, left), time.Time{}, Solved
 }
 
 // part returns member m's part of what is left when it starts, and
@@ -584,9 +508,6 @@ func (rs *rounds) finish(o outcome) {
 	rs.mu.Lock()
 	rs.spent.Nodes += o.res.Stats.Expanded - m.stats.Expanded
 	rs.spent.Iterations += o.res.Stats.Iterations - m.stats.Iterations
-	rs.reserved.Nodes -= m.allowance.Nodes
-	rs.reserved.Iterations -= m.allowance.Iterations
-	m.allowance = Budget{}
 	m.stats, m.live = o.res.Stats, o.res.Stats
 	m.running = false
 	rs.notePeak(m)

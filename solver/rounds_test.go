@@ -366,21 +366,3 @@ func TestRoundsLate(t *testing.T) {
 		t.Errorf("with two threads the late member's share %v; want a thread's worth of the 200 ms", w)
 	}
 }
-
-// TestRoundsThreadsNodeLimit: with threads, the slices running side by
-// side never spend more than a node limit together (each takes a part of
-// what the others do not hold), and the run ends on the limit.
-func TestRoundsThreadsNodeLimit(t *testing.T) {
-	for _, threads := range []int{2, 3} {
-		p := solver.Portfolio{Members: []solver.Member{
-			{Name: "a", Resumable: &stepper{}, Share: 1},
-			{Name: "b", Resumable: &stepper{}, Share: 1},
-			{Name: "c", Resumable: &stepper{}, Share: 1},
-		}}
-		const limit = 30_000
-		res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Nodes: limit}})
-		if err != nil || res.Status != solver.NodeLimit || res.Stats.Expanded > limit || res.Stats.Expanded < limit*9/10 {
-			t.Errorf("threads %d: %v, %v after %d expansions; want the node limit at most %d and near it", threads, err, res.Status, res.Stats.Expanded, limit)
-		}
-	}
-}
