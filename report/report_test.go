@@ -688,3 +688,15 @@ func TestReportStalePlots(t *testing.T) {
 		t.Errorf("report.md (%v) and the output lack %q:\n%s", err, want, b)
 	}
 }
+
+// TestPAR2LargestTime: the PAR-2 column is at each solver's largest time
+// limit, whatever its other limits.
+func TestPAR2LargestTime(t *testing.T) {
+	var recs []bench.Record
+	for _, b := range []bench.Budget{{Time: 5 * time.Second}, {Time: time.Minute, Nodes: 1_000_000}} {
+		r := bench.Record{Solver: "astar", Level: "microban:1", LevelHash: "h1", Budget: b, Seed: 1, Status: "solved", Verified: true, Pushes: 3}
+		r.Key = r.RunKey()
+		recs = append(recs, r)
+	}
+	reportHas(t, recs, "PAR-2 (solve time) at n=1000000,t=1m0s |")
+}

@@ -39,7 +39,7 @@ func (d *dataset) solvedTables() []*table {
 		parAt := map[string]bench.Budget{}
 		for _, s := range d.solversOf(c) {
 			for _, b := range bs {
-				if b.Time > 0 && d.has(c, s, b) {
+				if at, ok := parAt[s]; b.Time > 0 && d.has(c, s, b) && (!ok || b.Time >= at.Time) {
 					parAt[s] = b
 				}
 			}
