@@ -23,7 +23,7 @@ type dataset struct {
 	levels      map[string][]string // collection → level ids in order
 	titles      map[string]string   // level id → title
 	groupSeeds  map[gkey]int        // group → number of distinct seeds it ran
-	stale       int                 // runs left out: of a board their level no longer has (current)
+	reboarded   []string            // levels with runs on more than one board (reboarded)
 	groups      map[gkey][]*bench.Record
 	time        Time // the time the tables and plots use
 	optimized   bool // Options.Optimized
@@ -31,33 +31,37 @@ type dataset struct {
 
 type gkey struct{ coll, solver, budget string }
 
-// current returns recs without the runs of a level on a board it no
-// longer has: where a level's runs name two boards (level_hash; the file
-// was edited between runs), those of the board of its last run in the file
-// are kept. It also returns how many were left out.
-func current(recs []bench.Record) ([]bench.Record, int) {
-	last := map[string]string{} // level → the board of its last run
+// reboarded returns the levels whose runs name more than one board
+// (level_hash: the file was edited between runs), sorted. Which board is
+// the level's now the records cannot tell (they carry no time, and merged
+// files are sorted), so the report says so rather than pick one.
+func reboarded(recs []bench.Record) []string {
+	boards := map[string]map[string]bool{}
 	for _, r := range recs {
-		if r.LevelHash != "" {
-			last[r.Level] = r.LevelHash
+		if r.LevelHash == "" {
+			continue
+		}
+		if boards[r.Level] == nil {
+			boards[r.Level] = map[string]bool{}
+		}
+		boards[r.Level][r.LevelHash] = true
+	}
+	var out []string
+	for lvl, hs := range boards {
+		if len(hs) > 1 {
+			out = append(out, lvl)
 		}
 	}
-	out := recs[:0]
-	for _, r := range recs {
-		if h := last[r.Level]; r.LevelHash == "" || h == "" || r.LevelHash == h {
-			out = append(out, r)
-		}
-	}
-	return out, len(recs) - len(out)
+	slices.SortFunc(out, bench.CompareLevelIDs)
+	return out
 }
 
 func newDataset(recs []bench.Record) *dataset {
 	recs, _ = bench.Dedup(slices.Clone(recs))
-	recs, stale := current(recs)
 	bench.SortRecords(recs)
 	refute(recs)
 	d := &dataset{time: SolveTime, recs: recs, collOf: collectionNames(recs), levels: map[string][]string{}, titles: map[string]string{}, groupSeeds: map[gkey]int{}, groups: map[gkey][]*bench.Record{}}
-	d.stale = stale
+	d.reboarded = reboarded(recs)
 	colls, solvers, budgets := map[string]bool{}, map[string]bool{}, map[string]bench.Budget{}
 	lvls := map[string]bool{}
 	for i := range recs {

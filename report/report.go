@@ -84,9 +84,9 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		fmt.Fprintf(&md, " %s failed (an external program ended without a solution before its time limit): %s; see %s.",
 			english.Count(n, "run", "runs"), by, where)
 	}
-	if d.stale > 0 {
-		fmt.Fprintf(&md, " %s left out: their level's board has changed since (their level_hash is not that of the level's last run).",
-			english.Count(d.stale, "run is", "runs are"))
+	if n := len(d.reboarded); n > 0 {
+		fmt.Fprintf(&md, " %s runs on more than one board (the file was edited between runs: their level_hash differs), so their counts mix the boards: %s; run them again into a new file.",
+			english.Count(n, "level has", "levels have"), strings.Join(d.reboarded, ", "))
 	}
 	if n, by := d.countStatus(StatusRefuted); n > 0 {
 		fmt.Fprintf(&md, " %s said \"no solution\" for a level another run solved (%s): %s; run them again.",

@@ -653,8 +653,8 @@ func reportHas(t *testing.T, recs []bench.Record, wants ...string) {
 }
 
 // TestReportEditedLevel: where a level's runs name two boards (the file was
-// edited between runs), only those of its last board count, and the report
-// says how many were left out.
+// edited between runs), the report names the level and says its counts mix
+// them: the records cannot tell which board is the level's now.
 func TestReportEditedLevel(t *testing.T) {
 	var recs []bench.Record
 	add := func(lvl, hash, status string) {
@@ -665,7 +665,7 @@ func TestReportEditedLevel(t *testing.T) {
 	add("mine.xsb:1", "old", "solved")
 	add("mine.xsb:2", "h2", "solved")
 	add("mine.xsb:1", "new", "time limit")
-	reportHas(t, recs, "2 runs:", "1 run is left out: their level's board has changed since", "| astar | 1 |")
+	reportHas(t, recs, "3 runs:", "1 level has runs on more than one board", "mix the boards: mine.xsb:1; run them again")
 }
 
 // TestReportStalePlots: plots in the folder that the report does not make
