@@ -256,7 +256,7 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol so
 	}
 	// The jobs without a slot yet take the free slots first; beyond them,
 	// MaxQueue may wait.
-	if m.active-m.slots.jobs() >= m.slots.idle()+m.cfg.MaxQueue {
+	if holding, idle := m.slots.load(); m.active-holding >= idle+m.cfg.MaxQueue {
 		return nil, errBusy
 	}
 	ctx, cancel := context.WithCancel(m.ctx)

@@ -82,11 +82,12 @@ func (s *cpuSlots) grantLocked() {
 	}
 }
 
-// idle returns the number of free slots.
-func (s *cpuSlots) idle() int {
+// load returns, read together, the number of jobs holding slots and of
+// free slots.
+func (s *cpuSlots) load() (jobs, free int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.free
+	return s.running, s.free
 }
 
 // jobs returns the number of jobs holding slots.

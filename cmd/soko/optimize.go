@@ -206,7 +206,7 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 		if done > 0 && ctx.Err() != nil {
 			return errInterrupted // the solution running was printed, no more start
 		}
-		if out != nil && out.done[j.key()] {
+		if out != nil && out.has(j) {
 			skipped++
 			return nil
 		}

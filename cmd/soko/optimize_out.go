@@ -25,7 +25,8 @@ type optimizeOut struct {
 	path   string
 	f      *os.File
 	done   map[string]bool
-	mine   []outfile.Line // the results this run wrote to f
+	legacy map[string]bool // level|solver of the results without run (an older soko's)
+	mine   []outfile.Line  // the results this run wrote to f
 	stderr io.Writer
 }
 
@@ -34,11 +35,14 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &optimizeOut{path: path, f: f, done: map[string]bool{}}
+	o := &optimizeOut{path: path, f: f, done: map[string]bool{}, legacy: map[string]bool{}}
 	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
 		r, err := parseOptimized(line)
 		if err == nil {
 			o.done[doneKey(r.Level, r.Solver, r.Run)] = true
+			if r.Run == "" && r.Solver != "" {
+				o.legacy[r.Level+"|"+r.Solver] = true
+			}
 		}
 		return err
 	})
@@ -84,6 +88,13 @@ func (o *optimizeOut) File() *os.File { return o.f }
 // Done reports whether the result with this key (doneKey) is in the file.
 func (o *optimizeOut) Done(key string) bool { return o.done[key] }
 
+// has reports whether the file holds job j's result: by its key, or, for
+// a file an older soko wrote (results without run, one per level and
+// solver), by its level and solver.
+func (o *optimizeOut) has(j optimizeJob) bool {
+	return o.done[j.key()] || j.run != "" && o.legacy[levelID(j.level)+"|"+j.solver]
+}
+
 // write appends one result as one line, so that the file holds whole
 // results whenever the process stops.
 func (o *optimizeOut) write(r optimized) error {
@@ -128,6 +139,7 @@ func (o *optimizeOut) follow() error {
 	}
 	o.f, o.mine = no.f, nil
 	maps.Copy(o.done, no.done)
+	maps.Copy(o.legacy, no.legacy)
 	note := ""
 	if copied > 0 {
 		note = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(copied, "result", "results"))

@@ -263,4 +263,15 @@ func TestOptimizeOutPerRun(t *testing.T) {
 	if err != nil || lines(kept) != 4 || !strings.Contains(text, "4 done before") {
 		t.Errorf("second run: %v, %d lines:\n%s", err, lines(kept), text)
 	}
+	// A file an older soko wrote (results without run, one per level and
+	// solver) is resumed by level and solver.
+	legacy := filepath.Join(dir, "legacy.jsonl")
+	old := `{"level":"microban:1","solver":"greedy","metric":"pushes,moves","before":{"pushes":8,"moves":33},"after":{"pushes":8,"moves":33},"complete":true,"time_s":0,"searches":0,"expanded":0}` + "\n"
+	if err := os.WriteFile(legacy, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, text, err := soko(t, "", "optimize", "--from", results, "--out", legacy, "--time", "5s", "--no-solution")
+	if err != nil || lines(legacy) != 3 || !strings.Contains(stdout+text, "2 done before") {
+		t.Errorf("a file of an older soko: %v, %d lines:\n%s", err, lines(legacy), text)
+	}
 }

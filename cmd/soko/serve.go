@@ -162,6 +162,10 @@ func runServe(ctx context.Context, c *serveConfig, pos []string, _ io.Reader, st
 	if t := c.typed["memory"]; t == nil || *t == "" {
 		// A third of physical memory shared by the job slots, as web.DefaultConfig for --jobs.
 		c.web.MaxMemory = min(web.MemoryCap, solver.DefaultMemory(c.web.MaxJobs))
+		if c.web.MaxMemory < minServeMemory {
+			return usagef("serve: --jobs %d: a third of this machine's memory shared by them is %s a job, below the %dMiB a job needs; give fewer --jobs, or --memory",
+				c.web.MaxJobs, formatBytes(c.web.MaxMemory), minServeMemory>>20)
+		}
 	}
 	switch {
 	case c.web.MaxTime == 0:
