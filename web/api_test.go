@@ -493,15 +493,15 @@ func TestAbandonedJobCancelled(t *testing.T) {
 // TestPolledJobKept: a client that polls GET /api/jobs/{id} more often
 // than the idle time keeps its job running, as an event stream does.
 func TestPolledJobKept(t *testing.T) {
-	s, ts := testServer(t, Config{IdleCancel: 200 * time.Millisecond})
+	s, ts := testServer(t, Config{IdleCancel: 500 * time.Millisecond})
 	id := startJob(t, ts.URL, hard)
-	for range 10 { // a second: five idle times
+	for range 40 { // two seconds: four idle times, asked ten times in each
 		resp, err := http.Get(ts.URL + "/api/jobs/" + id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 	j := s.jobs.get(id)
 	if st := j.snapshot().state; st == stateDone {
