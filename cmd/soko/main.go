@@ -103,7 +103,10 @@ func exitCode(err error, stderr *os.File) int {
 		fmt.Fprintln(stderr, strings.TrimSpace("run 'soko help "+u.cmd)+"' for usage")
 		return 2
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stderr, "soko: interrupted")
+		if err == errInterrupted {
+			msg = "soko: interrupted"
+		}
+		fmt.Fprintln(stderr, msg) // with what the command said of it, when it said more
 		return 130
 	case errors.Is(err, errSilent):
 		return 1

@@ -124,7 +124,7 @@ func runTrain(ctx context.Context, c *trainConfig, specs []string, stdin io.Read
 	if net == nil {
 		return err
 	}
-	interrupted, err := saveModel("train", c.out, net.Save, err)
+	interrupted, err := saveModel("train", c.out, net.Save, err, rep.Steps > 0)
 	if err != nil {
 		return err
 	}
@@ -200,12 +200,20 @@ func checkNet(cmd string, c nn.Config) error {
 
 // saveModel writes a trainer's model to path with save once training has
 // ended with err: nil, or an interrupt (context.Canceled), after which the
-// model trained so far is kept and interrupted is set. Any other error is
-// returned as it is, and nothing is written.
-func saveModel(cmd, path string, save func(string) error, err error) (interrupted bool, _ error) {
+// model trained so far is kept and interrupted is set; but an interrupt
+// before any training step (trained false) does not replace a file already
+// at path with starting weights: it writes nothing and returns an error
+// saying so. Any other error is returned as it is, and nothing
+// is written.
+func saveModel(cmd, path string, save func(string) error, err error, trained bool) (interrupted bool, _ error) {
 	interrupted = errors.Is(err, context.Canceled)
 	if err != nil && !interrupted {
 		return false, err
+	}
+	if _, serr := os.Stat(path); interrupted && !trained && serr == nil {
+		// Nothing learned: the model there stays, rather than be replaced
+		// by starting weights.
+		return true, fmt.Errorf("%s: interrupted before any training step; nothing saved (%s is as it was): %w", cmd, path, errInterrupted)
 	}
 	if err := save(path); err != nil {
 		return false, fmt.Errorf("%s: writing the model to %s: %w", cmd, path, err)

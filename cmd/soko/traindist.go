@@ -117,7 +117,7 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 		}
 	}
 	m, rep, err := distance.Train(ctx, ds, c.train)
-	interrupted, err := saveModel("train-dist", c.out, m.Save, err)
+	interrupted, err := saveModel("train-dist", c.out, m.Save, err, rep.Steps > 0)
 	if err != nil {
 		return err
 	}

@@ -122,7 +122,7 @@ func runTrainGuide(ctx context.Context, c *trainGuideConfig, specs []string, std
 		ex = append(ex, e...)
 	}
 	m, rep, err := guide.Train(ctx, ex, *o)
-	interrupted, err := saveModel("train-guide", c.out, m.Save, err)
+	interrupted, err := saveModel("train-guide", c.out, m.Save, err, rep.Examples > 0)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"soko/internal/progress"
@@ -88,7 +89,7 @@ func runTrainLTS(ctx context.Context, c *trainLTSConfig, specs []string, _ io.Re
 		}
 	}
 	m, rep, err := lts.Train(ctx, *o)
-	interrupted, err := saveModel("train-lts", c.out, m.Save, err)
+	interrupted, err := saveModel("train-lts", c.out, m.Save, err, slices.ContainsFunc(rep.Rounds, func(r lts.RoundReport) bool { return r.Steps > 0 }))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,5 +41,28 @@ func TestTrainLTSReproducible(t *testing.T) {
 	}
 	if _, _, err := soko(t, "", "train-lts", "--out", filepath.Join(dir, "x.bin"), "--rate", "0"); err == nil {
 		t.Error("--rate 0 accepted")
+	}
+}
+
+// TestTrainInterruptedKeepsModel: an interrupt before any training step
+// leaves a model already at --out as it was, and says so, rather than
+// replace it with starting weights.
+func TestTrainInterruptedKeepsModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.lts")
+	if _, errOut, err := soko(t, "", "train-lts", "--out", model, "--bits", "10", "--levels", "20", "--rounds", "1"); err != nil {
+		t.Fatal(err, errOut)
+	}
+	before, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	err = run(ctx, []string{"train-lts", "--out", model, "--bits", "10", "--levels", "4000"}, strings.NewReader(""), &out, &errOut)
+	after, _ := os.ReadFile(model)
+	if !errors.Is(err, errInterrupted) || !strings.Contains(err.Error(), "nothing saved") || !bytes.Equal(before, after) {
+		t.Errorf("interrupted at once: %v; the model kept: %v", err, bytes.Equal(before, after))
 	}
 }

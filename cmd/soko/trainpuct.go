@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"soko/puct"
@@ -89,20 +90,22 @@ func runTrainPuct(ctx context.Context, c *trainPuctConfig, specs []string, _ io.
 		}
 	}
 	m, rep, err := puct.Train(ctx, *o)
-	interrupted, err := saveModel("train-puct", c.out, m.Save, err)
+	interrupted, err := saveModel("train-puct", c.out, m.Save, err, slices.ContainsFunc(rep.Rounds, func(r puct.RoundReport) bool { return r.Steps > 0 }))
 	if err != nil {
 		return err
 	}
-	rounds, solved, games := 0, 0, 0
+	rounds, solved, games, warm := 0, 0, 0, 0
 	for _, r := range rep.Rounds {
 		if r.Round > 0 {
 			rounds++
 			solved += r.Solved
 			games += r.Games
+		} else {
+			warm = r.Games // the levels the warm start went through, fewer than asked when interrupted
 		}
 	}
 	fmt.Fprintf(stdout, "trained %s: warm start on %d levels, %d self-play rounds (%d of %d episodes solved) in %.1fs\n",
-		netShape(m.Net.Config), o.WarmLevels, rounds, solved, games, time.Since(t0).Seconds())
+		netShape(m.Net.Config), warm, rounds, solved, games, time.Since(t0).Seconds())
 	if err := printModel(stdout, c.out); err != nil {
 		return err
 	}
