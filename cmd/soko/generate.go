@@ -118,6 +118,9 @@ func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io
 	if c.plot != "" && !c.stats && len(c.statsOf) == 0 {
 		return usagef("generate: --plot goes with --stats or --stats-of")
 	}
+	if len(c.statsOf) > 0 && c.out != "" {
+		return usagef("generate: --stats-of generates nothing, so it writes no --out")
+	}
 	if err := notAnInput("generate", stdin, c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
 		return err
 	}

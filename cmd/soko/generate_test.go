@@ -107,4 +107,16 @@ func TestGenerateBandAndStats(t *testing.T) {
 		t.Fatalf("--plot wrote no PNG: %v", err)
 	}
 	usage(t, "", "generate", "--plot", png)
+	// Flags that would be ignored are refused: --stats-of writes no
+	// levels, --measure no model, and training starts from no --model;
+	// one simulation of puct's search expands nothing to learn from.
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"generate", "--stats-of", "microban:1", "--out", filepath.Join(dir, "g.txt")},
+		{"train-dist", "--measure", "--out", filepath.Join(dir, "x.model"), "microban:1"},
+		{"train-dist", "--out", filepath.Join(dir, "x.model"), "--model", filepath.Join(dir, "m.model")},
+		{"train-puct", "--out", filepath.Join(dir, "p.model"), "--sims", "1"},
+	} {
+		usage(t, "", args...)
+	}
 }

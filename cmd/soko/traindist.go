@@ -71,7 +71,13 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 		if len(specs) == 0 {
 			return usagef("train-dist: --measure needs LEVELS")
 		}
+		if c.out != "" {
+			return usagef("train-dist: --measure trains nothing and writes no --out")
+		}
 		return measureDist(ctx, c, specs, stdin, stdout)
+	}
+	if c.model != "" {
+		return usagef("train-dist: --model is the model --measure measures; training starts from scratch")
 	}
 	if len(specs) > 0 {
 		return usagef("train-dist: takes no LEVELS unless --measure (it generates its own)")

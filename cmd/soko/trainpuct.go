@@ -65,8 +65,8 @@ func runTrainPuct(ctx context.Context, c *trainPuctConfig, specs []string, _ io.
 	}
 	o := &c.opts
 	if o.WarmLevels < 0 || o.WarmLevels > 1<<20 || o.Rounds < 0 || o.Rounds > 1<<20 || o.Games < 1 || o.Games > 1<<20 ||
-		o.Sims < 1 || o.Sims > 1<<20 || o.Steps < 1 || o.WarmSteps < 1 || o.Window < 1 || o.Minutes < 0 {
-		return usagef("train-puct: --warm and --rounds must be at least 0, --games, --sims, --steps, --warm-steps and --window at least 1")
+		o.Sims < 2 || o.Sims > 1<<20 || o.Steps < 1 || o.WarmSteps < 1 || o.Window < 1 || o.Minutes < 0 {
+		return usagef("train-puct: --warm and --rounds must be at least 0, --games, --steps, --warm-steps and --window at least 1, --sims at least 2 (one simulation expands nothing to learn from), each at most %d, and --minutes at least 0", 1<<20)
 	}
 	if err := checkNet("train-puct", o.Net); err != nil {
 		return err
