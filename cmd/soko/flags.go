@@ -40,11 +40,12 @@ func parseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// parseCount reads a node or iteration limit: a whole number, 0 for none.
+// parseCount reads a count: a whole number of at least 0 (for a limit, 0
+// is none; a flag whose 0 means nothing says so itself).
 func parseCount(s string) (int64, error) {
 	n, err := parseWhole(strings.TrimSpace(s))
 	if err != nil || n < 0 {
-		return 0, errors.New("want a whole number, at least 0 (0: no limit)")
+		return 0, errors.New("want a whole number, at least 0")
 	}
 	return n, nil
 }
