@@ -40,8 +40,8 @@ func parseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// parseCount reads a count: a whole number of at least 0 (for a limit, 0
-// is none; a flag whose 0 means nothing says so itself).
+// parseCount reads a count: a whole number of at least 0. What 0 means (no
+// limit, none) or whether a command takes it is each flag's to say.
 func parseCount(s string) (int64, error) {
 	n, err := parseWhole(strings.TrimSpace(s))
 	if err != nil || n < 0 {
