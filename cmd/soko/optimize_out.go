@@ -25,8 +25,7 @@ type optimizeOut struct {
 	path   string
 	f      *os.File
 	done   map[string]bool
-	legacy map[string]bool // level|solver of the results without run (an older soko's)
-	mine   []outfile.Line  // the results this run wrote to f
+	mine   []outfile.Line // the results this run wrote to f
 	stderr io.Writer
 }
 
@@ -35,14 +34,11 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &optimizeOut{path: path, f: f, done: map[string]bool{}, legacy: map[string]bool{}}
+	o := &optimizeOut{path: path, f: f, done: map[string]bool{}}
 	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
 		r, err := parseOptimized(line)
 		if err == nil {
 			o.done[doneKey(r.Level, r.Solver, r.Run)] = true
-			if r.Run == "" && r.Solver != "" {
-				o.legacy[r.Level+"|"+r.Solver] = true
-			}
 		}
 		return err
 	})
@@ -88,11 +84,10 @@ func (o *optimizeOut) File() *os.File { return o.f }
 // Done reports whether the result with this key (doneKey) is in the file.
 func (o *optimizeOut) Done(key string) bool { return o.done[key] }
 
-// has reports whether the file holds job j's result: by its key, or, for
-// a file an older soko wrote (results without run, one per level and
-// solver), by its level and solver.
+// has reports whether the file holds job j's result: by its key, or by
+// its level and solver, as a result without run (an older soko's) is kept.
 func (o *optimizeOut) has(j optimizeJob) bool {
-	return o.done[j.key()] || j.run != "" && o.legacy[levelID(j.level)+"|"+j.solver]
+	return o.done[j.key()] || o.done[doneKey(levelID(j.level), j.solver, "")]
 }
 
 // write appends one result as one line, so that the file holds whole
@@ -139,7 +134,6 @@ func (o *optimizeOut) follow() error {
 	}
 	o.f, o.mine = no.f, nil
 	maps.Copy(o.done, no.done)
-	maps.Copy(o.legacy, no.legacy)
 	note := ""
 	if copied > 0 {
 		note = fmt.Sprintf(", after putting there the %s written by this run that it lacked", english.Count(copied, "result", "results"))

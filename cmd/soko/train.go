@@ -210,10 +210,12 @@ func saveModel(cmd, path string, save func(string) error, err error, trained boo
 	if err != nil && !interrupted {
 		return false, err
 	}
-	if _, serr := os.Stat(path); interrupted && !trained && serr == nil {
-		// Nothing learned: the model there stays, rather than be replaced
-		// by starting weights.
-		return true, fmt.Errorf("%s: interrupted before any training step; nothing saved (%s is as it was): %w", cmd, path, errInterrupted)
+	if interrupted && !trained {
+		if _, serr := os.Stat(path); serr == nil {
+			// Nothing learned: the model there stays, rather than be
+			// replaced by starting weights.
+			return true, fmt.Errorf("%s: interrupted before any training step; nothing saved (%s is as it was): %w", cmd, path, errInterrupted)
+		}
 	}
 	if err := save(path); err != nil {
 		return false, fmt.Errorf("%s: writing the model to %s: %w", cmd, path, err)
