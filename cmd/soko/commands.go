@@ -91,13 +91,13 @@ func runVerify(ctx context.Context, lenient *bool, args []string, stdin io.Reade
 	default:
 		return usagef("verify: want LEVEL SOLUTION or FILE.sok, got %s", english.Count(len(args), "argument", "arguments"))
 	}
-	l, text, err := levelAndSolution(ctx, "verify", args, stdin)
+	l, text, from, err := levelAndSolution(ctx, "verify", args, stdin)
 	if err != nil {
 		return err
 	}
 	ms, err := level.ParseLURD(text)
 	if err != nil {
-		return fmt.Errorf("verify: %s: %w", solutionSource(args[1]), err)
+		return fmt.Errorf("verify: %s: %w", from, err)
 	}
 	rep := verify.Replay(l, ms)
 	fmt.Fprintf(stdout, "%s: %s\n", lineName(levelID(l), l.Label()), verdict(rep, *lenient))
@@ -145,73 +145,63 @@ func verdict(rep verify.Report, lenient bool) string {
 }
 
 // levelAndSolution reads cmd's arguments LEVEL SOLUTION: the one level
-// args[0] names, and the solution text args[1] gives (readSolution).
-func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.Reader) (*level.Level, string, error) {
+// args[0] names, and the solution text args[1] gives and where it came
+// from (readSolution).
+func levelAndSolution(ctx context.Context, cmd string, args []string, stdin io.Reader) (l *level.Level, text, from string, err error) {
 	if args[1] == "-" && (args[0] == "-" || strings.HasPrefix(args[0], "-:")) {
-		return nil, "", usagef("%s: standard input can give the level or the solution, not both", cmd)
+		return nil, "", "", usagef("%s: standard input can give the level or the solution, not both", cmd)
 	}
 	lvls, err := levels.ResolveAll(ctx, args[:1], stdin)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if len(lvls) != 1 {
-		return nil, "", usagef("%s: %q names %d levels; name exactly one", cmd, args[0], len(lvls))
+		return nil, "", "", usagef("%s: %q names %d levels; name exactly one", cmd, args[0], len(lvls))
 	}
-	text, err := readSolution(ctx, args[1], stdin)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", cmd, err)
+	if text, from, err = readSolution(ctx, args[1], stdin); err != nil {
+		return nil, "", "", fmt.Errorf("%s: %w", cmd, err)
 	}
-	return lvls[0], text, nil
-}
-
-// solutionSource names where readSolution read the solution arg gives, for
-// the errors of its parse: "solution file F", "the solution on standard
-// input", or "solution" for inline LURD.
-func solutionSource(arg string) string {
-	switch {
-	case arg == "-":
-		return "the solution on standard input"
-	case isLURD(arg):
-		if _, err := os.Stat(arg); err != nil {
-			return "solution"
-		}
-	}
-	return "solution file " + arg
+	return lvls[0], text, from, nil
 }
 
 // readSolution reads a solution argument (see verifyDoc): - is standard
 // input, an existing file is read, an argument made only of LURD letters,
 // digits and blanks is the LURD itself, and anything else names a file that
 // does not exist. Input longer than level.MaxSolutionText is refused
-// without reading it all.
-func readSolution(ctx context.Context, arg string, stdin io.Reader) (string, error) {
+// without reading it all. from names where the text came from, for the
+// errors of its parse: "the solution on standard input", "solution file
+// F", or "solution" for inline LURD.
+func readSolution(ctx context.Context, arg string, stdin io.Reader) (text, from string, err error) {
 	if arg == "-" {
 		if stdin == nil {
-			return "", errors.New("no standard input to read the solution from")
+			return "", "", errors.New("no standard input to read the solution from")
 		}
-		return readCapped(ctxio.Reader(ctx, stdin), "standard input")
+		text, err = readCapped(ctxio.Reader(ctx, stdin), "standard input")
+		return text, "the solution on standard input", err
 	}
 	st, err := os.Stat(arg)
 	switch {
 	case err == nil && st.IsDir():
-		return "", fmt.Errorf("solution %s is a directory", arg)
+		return "", "", fmt.Errorf("solution %s is a directory", arg)
 	case err == nil:
+		from = "solution file " + arg
 		if st.Size() > level.MaxSolutionText {
-			return "", fmt.Errorf("solution file %s: %d bytes, more than the %d a solution may take (at most %d steps)",
-				arg, st.Size(), level.MaxSolutionText, level.MaxSolutionSteps)
+			return "", "", fmt.Errorf("%s: %d bytes, more than the %d a solution may take (at most %d steps)",
+				from, st.Size(), level.MaxSolutionText, level.MaxSolutionSteps)
 		}
 		f, err := ctxio.Open(ctx, arg)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		defer f.Close()
-		return readCapped(f, "solution file "+arg)
+		text, err = readCapped(f, from)
+		return text, from, err
 	case isLURD(arg):
-		return arg, nil
+		return arg, "solution", nil
 	case errors.Is(err, fs.ErrNotExist):
-		return "", usagef("solution file %s does not exist (inline LURD is made only of udlrUDLR, repeat counts and blanks)", arg)
+		return "", "", usagef("solution file %s does not exist (inline LURD is made only of udlrUDLR, repeat counts and blanks)", arg)
 	}
-	return "", err
+	return "", "", err
 }
 
 // readCapped reads r up to level.MaxSolutionText bytes and fails if there

@@ -166,12 +166,12 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 	if c.from != "" {
 		jobs = func(yield func(optimizeJob) error) error { return eachFrom(ctx, c.from, stderr, yield) }
 	} else {
-		l, text, err := levelAndSolution(ctx, "optimize", pos, stdin)
+		l, text, from, err := levelAndSolution(ctx, "optimize", pos, stdin)
 		if err != nil {
 			return err
 		}
 		jobs = func(yield func(optimizeJob) error) error {
-			return yield(optimizeJob{level: l, lurd: text, from: solutionSource(pos[1])})
+			return yield(optimizeJob{level: l, lurd: text, from: from})
 		}
 	}
 	var out *optimizeOut

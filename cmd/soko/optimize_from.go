@@ -21,7 +21,7 @@ import (
 type optimizeJob struct {
 	level  *level.Level
 	lurd   string
-	from   string // where lurd came from, for the errors of its parse (solutionSource)
+	from   string // where lurd came from, for the errors of its parse (readSolution)
 	solver string
 	run    string // the key of the soko bench record it came from, "" for others
 }

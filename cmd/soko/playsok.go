@@ -103,7 +103,7 @@ func readReplay(ctx context.Context, arg string, stdin io.Reader) (*sokfile.File
 			return f, "", err
 		}
 	}
-	text, err := readSolution(ctx, arg, stdin)
+	text, _, err := readSolution(ctx, arg, stdin)
 	if err != nil {
 		return nil, "", err
 	}
