@@ -623,18 +623,21 @@ func TestCactusUnsolvedSolver(t *testing.T) {
 // many levels as it solved, and the title says the means differ.
 func TestSolvedPerSolverSeeds(t *testing.T) {
 	var recs []bench.Record
-	add := func(solver string, seed uint64, lvl string) {
-		r := bench.Record{Solver: solver, Level: lvl, Budget: bench.Budget{Time: time.Second}, Seed: seed, Status: "solved", Verified: true, Pushes: 3}
-		r.Key = r.RunKey()
-		recs = append(recs, r)
-	}
+	second := bench.Budget{Time: time.Second}
 	for _, lvl := range []string{"microban:1", "microban:2"} {
-		add("astar", 1, lvl)
+		recs = append(recs, runOf("astar", lvl, "h"+lvl, second, 1, "solved"))
 		for seed := uint64(1); seed <= 4; seed++ {
-			add("fess", seed, lvl)
+			recs = append(recs, runOf("fess", lvl, "h"+lvl, second, seed, "solved"))
 		}
 	}
 	reportHas(t, recs, "mean over each solver's seeds", "| astar | 2 |", "| fess | 2 |")
+}
+
+// runOf is a record of one run, keyed as bench keys it.
+func runOf(solver, lvl, hash string, b bench.Budget, seed uint64, status string) bench.Record {
+	r := bench.Record{Solver: solver, Level: lvl, LevelHash: hash, Budget: b, Seed: seed, Status: status, Verified: status == "solved", Pushes: 3}
+	r.Key = r.RunKey()
+	return r
 }
 
 // reportHas writes the report of recs (no plots) and checks it holds each
@@ -656,15 +659,12 @@ func reportHas(t *testing.T, recs []bench.Record, wants ...string) {
 // edited between runs), the report names the level and says its counts mix
 // them: the records cannot tell which board is the level's now.
 func TestReportEditedLevel(t *testing.T) {
-	var recs []bench.Record
-	add := func(lvl, hash, status string) {
-		r := bench.Record{Solver: "astar", Level: lvl, LevelHash: hash, Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: status, Verified: status == "solved", Pushes: 3}
-		r.Key = r.RunKey()
-		recs = append(recs, r)
+	second := bench.Budget{Time: time.Second}
+	recs := []bench.Record{
+		runOf("astar", "mine.xsb:1", "old", second, 1, "solved"),
+		runOf("astar", "mine.xsb:2", "h2", second, 1, "solved"),
+		runOf("astar", "mine.xsb:1", "new", second, 1, "time limit"),
 	}
-	add("mine.xsb:1", "old", "solved")
-	add("mine.xsb:2", "h2", "solved")
-	add("mine.xsb:1", "new", "time limit")
 	reportHas(t, recs, "3 runs:", "1 level has runs on more than one board", "mix the boards: mine.xsb:1; run them again")
 }
 
@@ -676,8 +676,7 @@ func TestReportStalePlots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "time-bfs.svg"), []byte("<svg/>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := bench.Record{Solver: "astar", Level: "microban:1", LevelHash: "h1", Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: "solved", Verified: true, Pushes: 3}
-	r.Key = r.RunKey()
+	r := runOf("astar", "microban:1", "h1", bench.Budget{Time: time.Second}, 1, "solved")
 	var md bytes.Buffer
 	if err := Write(&md, []bench.Record{r}, Options{OutDir: dir, NoPlots: true}); err != nil {
 		t.Fatal(err)
@@ -692,11 +691,9 @@ func TestReportStalePlots(t *testing.T) {
 // TestPAR2LargestTime: the PAR-2 column is at each solver's largest time
 // limit, whatever its other limits.
 func TestPAR2LargestTime(t *testing.T) {
-	var recs []bench.Record
-	for _, b := range []bench.Budget{{Time: 5 * time.Second}, {Time: time.Minute, Nodes: 1_000_000}} {
-		r := bench.Record{Solver: "astar", Level: "microban:1", LevelHash: "h1", Budget: b, Seed: 1, Status: "solved", Verified: true, Pushes: 3}
-		r.Key = r.RunKey()
-		recs = append(recs, r)
+	recs := []bench.Record{
+		runOf("astar", "microban:1", "h1", bench.Budget{Time: 5 * time.Second}, 1, "solved"),
+		runOf("astar", "microban:1", "h1", bench.Budget{Time: time.Minute, Nodes: 1_000_000}, 1, "solved"),
 	}
 	reportHas(t, recs, "PAR-2 (solve time) at n=1000000,t=1m0s |")
 }
