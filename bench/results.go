@@ -32,6 +32,7 @@ type Results struct {
 	path   string
 	f      *os.File
 	done   map[string]bool
+	levels []string // the level ids of the runs in the file when it was opened, each once
 	n      int
 	cut    int
 	mine   []outfile.Line // the records this process wrote to f since it took it
@@ -94,10 +95,16 @@ func OpenResults(path string) (*Results, error) {
 		}
 	}
 	done := make(map[string]bool, len(recs))
+	var levels []string
+	seen := map[string]bool{}
 	for _, r := range recs {
 		done[r.Key] = true
+		if !seen[r.Level] {
+			seen[r.Level] = true
+			levels = append(levels, r.Level)
+		}
 	}
-	return &Results{path: path, f: f, done: done, n: len(recs), cut: tail.Cut}, nil
+	return &Results{path: path, f: f, done: done, levels: levels, n: len(recs), cut: tail.Cut}, nil
 }
 
 // Cut is the line of the record cut short that OpenResults cut off, 0 if
@@ -110,6 +117,10 @@ func (r *Results) Done(key string) bool {
 	defer r.mu.Unlock()
 	return r.done[key]
 }
+
+// Levels returns the level ids of the runs the file held when it was
+// opened, each once.
+func (r *Results) Levels() []string { return r.levels }
 
 // File is the open results file, as outfile.Follow takes it.
 func (r *Results) File() *os.File { return r.f }

@@ -179,6 +179,12 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	if err != nil {
 		return err
 	}
+	out, err := openBenchOut(c, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	defer out.close()
+	spellAsRecorded(es, out.levelIDs)
 	lvls, unloadable := splitEntries(es)
 	c.sokLevels = entriesByID(es)
 	plan, err := bench.NewPlan(solvers, lvls, unloadable, budgets, seeds)
@@ -194,11 +200,6 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 		plan = plan.Shard(i, n)
 		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
 	}
-	out, err := openBenchOut(c, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	defer out.close()
 	if c.sokOut != nil && c.out != "" {
 		// A resumed bench puts the runs of earlier invocations in the
 		// .sok too, not only those it runs now.
@@ -460,6 +461,7 @@ type benchOut struct {
 	sink     func(bench.Record) error
 	done     func(key string) bool // nil: none
 	doneKeys []string
+	levelIDs []string       // the levels of the runs in the file already, each once
 	records  []bench.Record // the runs in the file already, with --sok
 	settle   func() error   // after the last write: follows a file replaced meanwhile
 	close    func() error
@@ -485,7 +487,7 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		}
 		res.Notify = func(note string) { fmt.Fprintln(stderr, "bench: "+note) }
 		var failed error // the first write that failed
-		o.done, o.doneKeys = res.Done, res.Keys()
+		o.done, o.doneKeys, o.levelIDs = res.Done, res.Keys(), res.Levels()
 		o.settle = res.Settle
 		o.sink = func(r bench.Record) error {
 			err := res.Write(r)
@@ -512,8 +514,13 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
+		seen := map[string]bool{}
 		for _, r := range recs {
 			o.doneKeys = append(o.doneKeys, r.Key)
+			if !seen[r.Level] {
+				seen[r.Level] = true
+				o.levelIDs = append(o.levelIDs, r.Level)
+			}
 		}
 	default:
 		o.sink = bench.NewJSONLWriter(stdout).Write
@@ -572,4 +579,63 @@ func parseSeedList(list []string) ([]uint64, error) {
 		out = append(out, seeds...)
 	}
 	return out, nil
+}
+
+// spellAsRecorded gives a level file the name the results file already
+// knows it by, where it is typed another way (lv/x.xsb, ./lv/x.xsb, its
+// absolute path, a link to it): so that a bench resumes, and the file's
+// runs stay one collection in its report, however the file is typed.
+// recorded are the level ids of the runs in the results file.
+func spellAsRecorded(es []levels.Entry, recorded []string) {
+	type file struct {
+		name string
+		info os.FileInfo
+	}
+	known := map[string]bool{}
+	var files []file
+	for _, id := range recorded {
+		source, _ := bench.SplitLevelID(id)
+		if known[source] {
+			continue
+		}
+		known[source] = true
+		if _, isFile := levels.File(source); !isFile {
+			continue
+		}
+		if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
+			files = append(files, file{source, st})
+		}
+	}
+	if len(files) == 0 {
+		return
+	}
+	spelled := map[string]string{} // a source as typed → as recorded, "" for none
+	for _, e := range es {
+		var source *string
+		if e.Level != nil {
+			source = &e.Level.Source
+		} else {
+			source = &e.Unloadable.Source
+		}
+		if known[*source] {
+			continue
+		}
+		to, ok := spelled[*source]
+		if !ok {
+			if _, isFile := levels.File(*source); isFile {
+				if st, err := os.Stat(*source); err == nil {
+					for _, f := range files {
+						if os.SameFile(st, f.info) {
+							to = f.name
+							break
+						}
+					}
+				}
+			}
+			spelled[*source] = to
+		}
+		if to != "" {
+			*source = to
+		}
+	}
 }

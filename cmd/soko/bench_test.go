@@ -28,6 +28,49 @@ func readRuns(t *testing.T, path string) []bench.Record {
 	return recs
 }
 
+// A level file typed another way than in the results file (./, its
+// absolute path, a link) is the same file: the bench resumes it, and its
+// runs keep the name they have there.
+func TestBenchResumeSpelling(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	text, _, err := soko(t, "", "show", "microban:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("lv", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("lv/x.xsb", []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("lv/x.xsb", "link.xsb"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("y.xsb", []byte(text), 0o644); err != nil { // the same board in another file
+		t.Fatal(err)
+	}
+	bench := func(level, want string) {
+		t.Helper()
+		_, errOut, err := soko(t, "", "bench", "--algo", "astar", "--nodes", "1000", "--out", "r.jsonl", level)
+		if err != nil || !strings.Contains(errOut, want) {
+			t.Fatalf("%s: %v, want %q in\n%s", level, err, want, errOut)
+		}
+	}
+	bench("lv/x.xsb", "1 run, 0 done before, 1 run now")
+	for _, typed := range []string{"./lv/x.xsb", filepath.Join(dir, "lv", "x.xsb"), "lv//x.xsb", "link.xsb"} {
+		bench(typed, "1 run, 1 done before, 0 run now")
+	}
+	bench("y.xsb", "1 run, 0 done before, 1 run now")
+	var got []string
+	for _, r := range readRuns(t, "r.jsonl") {
+		got = append(got, r.Level)
+	}
+	if !slices.Equal(got, []string{"lv/x.xsb:1", "y.xsb:1"}) {
+		t.Errorf("levels in the results file: %q", got)
+	}
+}
+
 func TestBenchResumeReport(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.jsonl")
