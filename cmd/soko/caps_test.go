@@ -75,11 +75,10 @@ func TestServeFlagRanges(t *testing.T) {
 // TestWorkersCappedByCores replays train-dist and train-puct -j 1000000, which
 // started a million goroutines (1.0 and 1.6 GB, 12 to 14 s to answer
 // SIGINT), and serve --jobs 1000000: -j is capped at 16 per core on every
-// command, with a note. The context is cancelled before the work, so each
+// command, with a note naming the flag. The context is cancelled before the work, so each
 // command stops as soon as it has set its workers.
 func TestWorkersCappedByCores(t *testing.T) {
 	ceiling := maxWorkersPerCore * runtime.NumCPU()
-	want := fmt.Sprintf("-j 1000000: using %d ", ceiling)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -91,7 +90,11 @@ func TestWorkersCappedByCores(t *testing.T) {
 	} {
 		var out, errOut strings.Builder
 		run(ctx, args, strings.NewReader(""), &out, &errOut)
-		if !strings.Contains(errOut.String(), want) {
+		flag := "-j"
+		if args[0] == "serve" {
+			flag = "--jobs"
+		}
+		if want := fmt.Sprintf("%s: %s 1000000: using %d ", args[0], flag, ceiling); !strings.Contains(errOut.String(), want) {
 			t.Errorf("%s: stderr %q, want the note %q", args[0], errOut.String(), want)
 		}
 	}

@@ -597,15 +597,15 @@ func capThreads(stderr io.Writer, cmd string, asked int) int {
 // no more than the jobs, and no more than maxWorkersPerCore per core (said
 // on stderr, since the user asked for more).
 func capWorkers(stderr io.Writer, cmd string, asked, runs int) int {
-	return capWorkersOf(stderr, cmd, "workers", asked, runs)
+	return capWorkersOf(stderr, cmd, "-j", "workers", asked, runs)
 }
 
-// capWorkersOf is capWorkers for a -j whose unit the note names (the
-// slots of soko serve's jobs).
-func capWorkersOf(stderr io.Writer, cmd, unit string, asked, runs int) int {
+// capWorkersOf is capWorkers for a flag of another name, whose unit the
+// note names (soko serve's --jobs, of job slots).
+func capWorkersOf(stderr io.Writer, cmd, flag, unit string, asked, runs int) int {
 	ceiling := workerCeiling()
 	if asked > ceiling && runs > ceiling {
-		fmt.Fprintf(stderr, "%s: -j %d: using %d %s, %d per core\n", cmd, asked, ceiling, unit, maxWorkersPerCore)
+		fmt.Fprintf(stderr, "%s: %s %d: using %d %s, %d per core\n", cmd, flag, asked, ceiling, unit, maxWorkersPerCore)
 	}
 	return max(1, min(asked, runs, ceiling))
 }

@@ -158,7 +158,7 @@ func runServe(ctx context.Context, c *serveConfig, pos []string, _ io.Reader, st
 	if len(pos) != 0 {
 		return usagef("serve: takes no arguments, got %q", pos)
 	}
-	c.web.MaxJobs = capWorkersOf(stderr, "serve", "job slots", c.web.MaxJobs, math.MaxInt)
+	c.web.MaxJobs = capWorkersOf(stderr, "serve", "--jobs", "job slots", c.web.MaxJobs, math.MaxInt)
 	if t := c.typed["memory"]; t == nil || *t == "" {
 		// A third of physical memory shared by the job slots, as web.DefaultConfig for --jobs.
 		c.web.MaxMemory = min(web.MemoryCap, solver.DefaultMemory(c.web.MaxJobs))
