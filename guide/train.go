@@ -30,8 +30,9 @@ type TrainOptions struct {
 }
 
 // TrainReport says what Train did: the mean log loss of the examples in
-// the first and in the last pass (each taken before its step), and how
-// often the model's best move was the one taken, before and after.
+// the first and in the last pass (each taken before its step; with no
+// pass, the zero model's), and how often the model's best move was the one
+// taken, before and after.
 type TrainReport struct {
 	Examples                 int
 	LossFirst, LossLast      float64
@@ -59,6 +60,7 @@ func Train(ctx context.Context, ex []Example, o TrainOptions) (*Model, TrainRepo
 	}
 	rep.ChanceLoss /= float64(len(ex))
 	rep.ChanceTopOne /= float64(len(ex))
+	rep.LossFirst, rep.LossLast = rep.ChanceLoss, rep.ChanceLoss // the zero model's, until a pass
 	rep.TopBefore = m.top(ex)
 	rng := rand.New(rand.NewPCG(o.Seed, 0x67756964)) // "guid"
 	order := make([]int, len(ex))

@@ -593,6 +593,26 @@ func capThreads(stderr io.Writer, cmd string, asked int) int {
 	return asked
 }
 
+// inRange is a flag's value and whether it is in its range, which want
+// says ("1 to 1000"), for checkRanges.
+type inRange struct {
+	flag  string
+	value any
+	ok    bool
+	want  string
+}
+
+// checkRanges returns a usage error of cmd naming the first flag given
+// out of its range, with its value and the range.
+func checkRanges(cmd string, flags ...inRange) error {
+	for _, f := range flags {
+		if !f.ok {
+			return usagef("%s: %s %v: want %s", cmd, f.flag, f.value, f.want)
+		}
+	}
+	return nil
+}
+
 // capWorkers returns how many of the asked workers are used for runs jobs:
 // no more than the jobs, and no more than maxWorkersPerCore per core (said
 // on stderr, since the user asked for more).

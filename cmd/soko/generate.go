@@ -100,11 +100,18 @@ func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io
 	if c.count < 1 || c.count > 1e6 {
 		return usagef("generate: --count %d: want 1 to 1000000", c.count)
 	}
-	if c.cfg.Boxes < 1 || c.cfg.Width < 1 || c.cfg.Height < 1 {
-		return usagef("generate: --boxes and --size must be at least 1")
-	}
-	if c.cfg.MinPushes < 0 || c.cfg.MaxPushes < 0 || c.cfg.MinExpanded < 0 || c.cfg.MaxExpanded < 0 || c.cfg.CheckNodes < 0 {
-		return usagef("generate: --min-pushes, --max-pushes, --min-expanded, --max-expanded and --check-nodes must be at least 0")
+	if err := checkRanges("generate",
+		// 0 would be taken for the default by generate.Config.
+		inRange{"--size", sizeFlag{&c.cfg}, c.cfg.Width >= generate.MinSize && c.cfg.Width <= generate.MaxSize && c.cfg.Height >= generate.MinSize && c.cfg.Height <= generate.MaxSize,
+			fmt.Sprintf("each side %d to %d", generate.MinSize, generate.MaxSize)},
+		inRange{"--boxes", c.cfg.Boxes, c.cfg.Boxes >= 1, "at least 1"},
+		inRange{"--min-pushes", c.cfg.MinPushes, c.cfg.MinPushes >= 0, "at least 0"},
+		inRange{"--max-pushes", c.cfg.MaxPushes, c.cfg.MaxPushes >= 0, "at least 0"},
+		inRange{"--min-expanded", c.cfg.MinExpanded, c.cfg.MinExpanded >= 0, "at least 0"},
+		inRange{"--max-expanded", c.cfg.MaxExpanded, c.cfg.MaxExpanded >= 0, "at least 0"},
+		inRange{"--check-nodes", c.cfg.CheckNodes, c.cfg.CheckNodes >= 0, "at least 0"},
+	); err != nil {
+		return err
 	}
 	if c.cfg.MaxRooms < 1 || c.cfg.MaxRooms > maxRoomsFlag {
 		return usagef("generate: bad --max-rooms \"%d\": want a whole number from 1 to %d", c.cfg.MaxRooms, maxRoomsFlag)

@@ -85,8 +85,15 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 	if c.out == "" {
 		return usagef("train-dist: --out FILE is required")
 	}
-	if c.count < 1 || c.count > 1<<24 || c.held > 1<<24 || c.steps < 1 || c.steps > 1<<30 || c.labelNodes < 1 || c.nodes < 1 || c.excursions < 0 || c.excursions > 100 {
-		return usagef("train-dist: --levels, --steps, --label-nodes and --nodes must be at least 1, --excursions from 0 to 100")
+	if err := checkRanges("train-dist",
+		inRange{"--levels", c.count, c.count >= 1 && c.count <= 1<<24, "1 to 16777216"},
+		inRange{"--held", c.held, c.held <= 1<<24, "0 to 16777216"},
+		inRange{"--steps", c.steps, c.steps >= 1 && c.steps <= 1<<30, "1 to 1073741824"},
+		inRange{"--label-nodes", c.labelNodes, c.labelNodes >= 1, "at least 1"},
+		inRange{"--nodes", c.nodes, c.nodes >= 1, "at least 1"},
+		inRange{"--excursions", c.excursions, c.excursions >= 0 && c.excursions <= 100, "0 to 100"},
+	); err != nil {
+		return err
 	}
 	if err := checkNet("train-dist", c.train.Net); err != nil {
 		return err

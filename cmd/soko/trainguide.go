@@ -9,6 +9,7 @@ import (
 
 	"soko/fess"
 	"soko/guide"
+	"soko/internal/english"
 	"soko/internal/progress"
 	"soko/level"
 	"soko/levels"
@@ -70,8 +71,14 @@ func runTrainGuide(ctx context.Context, c *trainGuideConfig, specs []string, std
 		return usagef("train-guide: --out FILE is required")
 	}
 	o := &c.opts
-	if c.levels < 0 || c.levels > 1<<24 || c.nodes < 1 || o.Epochs < 0 || o.Epochs > 1000 || !(o.Rate > 0 && o.Rate <= 10) || c.bits < 8 || c.bits > 26 {
-		return usagef("train-guide: --levels 0 to %d, --nodes at least 1, --epochs 0 to 1000, --rate above 0 to 10, --bits 8 to 26", 1<<24)
+	if err := checkRanges("train-guide",
+		inRange{"--levels", c.levels, c.levels >= 0 && c.levels <= 1<<24, "0 to 16777216"},
+		inRange{"--nodes", c.nodes, c.nodes >= 1, "at least 1"},
+		inRange{"--epochs", o.Epochs, o.Epochs >= 0 && o.Epochs <= 1000, "0 to 1000"},
+		inRange{"--rate", o.Rate, o.Rate > 0 && o.Rate <= 10, "above 0, at most 10"},
+		inRange{"--bits", c.bits, c.bits >= 8 && c.bits <= 26, "8 to 26"},
+	); err != nil {
+		return err
 	}
 	if c.levels == 0 && len(specs) == 0 {
 		return usagef("train-guide: --levels 0 needs LEVELS")
@@ -126,10 +133,14 @@ func runTrainGuide(ctx context.Context, c *trainGuideConfig, specs []string, std
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "trained the guide (2^%d rows) on %d choices of %d solutions (%d levels), in %.1fs\n",
-		c.bits, rep.Examples, data.Solved, len(lvls), time.Since(t0).Seconds())
-	fmt.Fprintf(stdout, "log loss %.4f → %.4f (uniform %.4f); its best move the one taken %.1f%% of the time (uniform %.1f%%)\n",
-		rep.LossFirst, rep.LossLast, rep.ChanceLoss, 100*rep.TopAfter, 100*rep.ChanceTopOne)
+	fmt.Fprintf(stdout, "trained the guide (2^%d rows) on %s of %s (%s), in %.1fs\n", c.bits, english.Count(rep.Examples, "choice", "choices"),
+		english.Count(data.Solved, "solution", "solutions"), english.Count(len(lvls), "level", "levels"), time.Since(t0).Seconds())
+	if rep.Examples == 0 {
+		fmt.Fprintln(stdout, "no solution to learn from (none found within --nodes): the model is the zero model, every move alike")
+	} else {
+		fmt.Fprintf(stdout, "log loss %.4f → %.4f (uniform %.4f); its best move the one taken %.1f%% of the time (uniform %.1f%%)\n",
+			rep.LossFirst, rep.LossLast, rep.ChanceLoss, 100*rep.TopAfter, 100*rep.ChanceTopOne)
+	}
 	if err := printModel(stdout, c.out); err != nil {
 		return err
 	}

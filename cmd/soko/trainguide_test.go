@@ -49,3 +49,44 @@ func TestTrainGuideReproducible(t *testing.T) {
 		t.Error("--levels 0 without LEVELS accepted")
 	}
 }
+
+// TestRangeErrorsNameTheFlag: a value out of its range is refused with the
+// flag, the value and the range, not a list of every flag's range.
+func TestRangeErrorsNameTheFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.bin")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "--size", "0x0"}, "generate: --size 0x0: want each side 5 to 40"},
+		{[]string{"generate", "--check-nodes", "-1"}, "generate: --check-nodes -1: want at least 0"},
+		{[]string{"train-dist", "--out", out, "--excursions", "101"}, "train-dist: --excursions 101: want 0 to 100"},
+		{[]string{"train-lts", "--out", out, "--budget", "100", "--max-budget", "50"}, "train-lts: --max-budget 50: want at least --budget (100)"},
+		{[]string{"train-lts", "--out", out, "--bits", "7"}, "train-lts: --bits 7: want 8 to 28"},
+		{[]string{"train-puct", "--out", out, "--window", "0"}, "train-puct: --window 0: want 1 to 1048576"},
+		{[]string{"train-guide", "--out", out, "--epochs", "1001"}, "train-guide: --epochs 1001: want 0 to 1000"},
+	} {
+		if got := usage(t, "", c.args...); got != c.want {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// TestTrainNothingLearned: with no pass, the guide's loss is the zero
+// model's (uniform); with no solution found, train-guide and train-lts say
+// that nothing was learned, where they printed a loss of 0.
+func TestTrainNothingLearned(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := soko(t, "", "train-guide", "--out", filepath.Join(dir, "g.bin"), "--levels", "0", "--epochs", "0", "--bits", "10", "microban:1-2")
+	if err != nil || !strings.Contains(out, "log loss ") || strings.Contains(out, "0.0000") {
+		t.Errorf("train-guide --epochs 0: %v\n%s", err, out)
+	}
+	out, _, err = soko(t, "", "train-guide", "--out", filepath.Join(dir, "g.bin"), "--levels", "0", "--nodes", "1", "--bits", "10", "xsokoban90:1")
+	if err != nil || !strings.Contains(out, "no solution to learn from") || strings.Contains(out, "log loss") {
+		t.Errorf("train-guide solving nothing: %v\n%s", err, out)
+	}
+	out, _, err = soko(t, "", "train-lts", "--out", filepath.Join(dir, "l.bin"), "--levels", "2", "--budget", "1", "--max-budget", "2", "--bits", "10")
+	if err != nil || !strings.Contains(out, "no solution to learn from") || strings.Contains(out, "log loss") {
+		t.Errorf("train-lts solving nothing: %v\n%s", err, out)
+	}
+}

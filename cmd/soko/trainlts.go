@@ -70,9 +70,18 @@ func runTrainLTS(ctx context.Context, c *trainLTSConfig, specs []string, _ io.Re
 		return usagef("train-lts: --out FILE is required")
 	}
 	o := &c.opts
-	if c.levels < 1 || c.levels > 1<<24 || c.budget < 1 || c.maxB < c.budget || o.Epochs < 0 || o.Epochs > 1000 ||
-		!(o.Rate > 0 && o.Rate <= 10) || !(o.MinNew >= 0 && o.MinNew <= 1) || o.Rounds < 0 || !(o.Minutes >= 0) || c.bits < 8 || c.bits > 28 {
-		return usagef("train-lts: --levels and --budget must be at least 1, --max-budget at least --budget, --epochs 0 to 1000, --rate above 0 to 10, --min-new 0 to 1, --bits 8 to 28")
+	if err := checkRanges("train-lts",
+		inRange{"--levels", c.levels, c.levels >= 1 && c.levels <= 1<<24, "1 to 16777216"},
+		inRange{"--budget", c.budget, c.budget >= 1, "at least 1"},
+		inRange{"--max-budget", c.maxB, c.maxB >= c.budget, fmt.Sprintf("at least --budget (%d)", c.budget)},
+		inRange{"--epochs", o.Epochs, o.Epochs >= 0 && o.Epochs <= 1000, "0 to 1000"},
+		inRange{"--rate", o.Rate, o.Rate > 0 && o.Rate <= 10, "above 0, at most 10"},
+		inRange{"--min-new", o.MinNew, o.MinNew >= 0 && o.MinNew <= 1, "0 to 1"},
+		inRange{"--rounds", o.Rounds, o.Rounds >= 0, "at least 0"},
+		inRange{"--minutes", o.Minutes, o.Minutes >= 0, "at least 0"},
+		inRange{"--bits", c.bits, c.bits >= 8 && c.bits <= 28, "8 to 28"},
+	); err != nil {
+		return err
 	}
 	lock, err := takeOut("train-lts", "--out", c.out, kindModel)
 	if err != nil {
@@ -89,16 +98,22 @@ func runTrainLTS(ctx context.Context, c *trainLTSConfig, specs []string, _ io.Re
 		}
 	}
 	m, rep, err := lts.Train(ctx, *o)
-	interrupted, err := saveModel("train-lts", c.out, m.Save, err, slices.ContainsFunc(rep.Rounds, func(r lts.RoundReport) bool { return r.Steps > 0 }))
+	stepped := slices.ContainsFunc(rep.Rounds, func(r lts.RoundReport) bool { return r.Steps > 0 })
+	interrupted, err := saveModel("train-lts", c.out, m.Save, err, stepped)
 	if err != nil {
 		return err
 	}
-	solved, budget, loss := 0, int64(0), 0.0
+	solved, budget, loss := 0, int64(0), "no solution to learn from: the model has its starting weights"
 	if n := len(rep.Rounds); n > 0 {
-		last := rep.Rounds[n-1]
-		solved, budget, loss = last.Solved, last.Budget, last.LossEnd
+		solved, budget = rep.Rounds[n-1].Solved, rep.Rounds[n-1].Budget
 	}
-	fmt.Fprintf(stdout, "trained a context model of 2^%d rows: %d rounds, %d of %d generated levels solved (last budget %d expansions), log loss %.4f, in %.1fs\n",
+	for _, r := range slices.Backward(rep.Rounds) {
+		if r.Steps > 0 { // the loss of the last round that learned
+			loss = fmt.Sprintf("log loss %.4f", r.LossEnd)
+			break
+		}
+	}
+	fmt.Fprintf(stdout, "trained a context model of 2^%d rows: %d rounds, %d of %d generated levels solved (last budget %d expansions), %s, in %.1fs\n",
 		c.bits, len(rep.Rounds), solved, o.Levels, budget, loss, time.Since(t0).Seconds())
 	if err := printModel(stdout, c.out); err != nil {
 		return err

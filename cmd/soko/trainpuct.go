@@ -64,9 +64,18 @@ func runTrainPuct(ctx context.Context, c *trainPuctConfig, specs []string, _ io.
 		return usagef("train-puct: --out FILE is required")
 	}
 	o := &c.opts
-	if o.WarmLevels < 0 || o.WarmLevels > 1<<20 || o.Rounds < 0 || o.Rounds > 1<<20 || o.Games < 1 || o.Games > 1<<20 ||
-		o.Sims < 2 || o.Sims > 1<<20 || o.Steps < 1 || o.WarmSteps < 1 || o.Window < 1 || o.Minutes < 0 {
-		return usagef("train-puct: --warm and --rounds must be at least 0, --games, --steps, --warm-steps and --window at least 1, --sims at least 2 (one simulation expands nothing to learn from), each at most %d, and --minutes at least 0", 1<<20)
+	const most = 1 << 20
+	if err := checkRanges("train-puct",
+		inRange{"--warm", o.WarmLevels, o.WarmLevels >= 0 && o.WarmLevels <= most, "0 to 1048576"},
+		inRange{"--rounds", o.Rounds, o.Rounds >= 0 && o.Rounds <= most, "0 to 1048576"},
+		inRange{"--games", o.Games, o.Games >= 1 && o.Games <= most, "1 to 1048576"},
+		inRange{"--sims", o.Sims, o.Sims >= 2 && o.Sims <= most, "2 to 1048576 (one simulation expands nothing to learn from)"},
+		inRange{"--steps", o.Steps, o.Steps >= 1 && o.Steps <= most, "1 to 1048576"},
+		inRange{"--warm-steps", o.WarmSteps, o.WarmSteps >= 1 && o.WarmSteps <= most, "1 to 1048576"},
+		inRange{"--window", o.Window, o.Window >= 1 && o.Window <= most, "1 to 1048576"},
+		inRange{"--minutes", o.Minutes, o.Minutes >= 0, "at least 0"},
+	); err != nil {
+		return err
 	}
 	if err := checkNet("train-puct", o.Net); err != nil {
 		return err
