@@ -46,6 +46,9 @@ type entrant struct {
 	sharing bool
 	stats   Stats // as of its last slice
 	live    Stats // the latest, progress events included
+	// nodes: with threads and a node limit, the expansions its running
+	// slice may take (nodeAllowance), held from the others until it ends.
+	nodes int64
 }
 
 // resumable reports whether e runs in slices.
@@ -111,6 +114,9 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 				break
 			}
 			b, until, st := rs.budget(m)
+			if st == nodesHeld {
+				break // until a running slice ends and gives back what it did not spend
+			}
 			if st != Solved {
 				starved = st
 				break
@@ -254,6 +260,11 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 	if !m.resumable() {
 		part, all := rs.part(m)
 		b := rs.split(left, part, all)
+		if total.Nodes > 0 && rs.k > 1 {
+			if b.Nodes = rs.nodeAllowance(m, left.Nodes, b.Nodes); b.Nodes == 0 {
+				return Budget{}, time.Time{}, nodesHeld
+			}
+		}
 		var until time.Time
 		if total.Time > 0 {
 			until = now.Add(b.Time)
@@ -270,7 +281,71 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 		part, _ := rs.part(m)
 		m.whole = rs.split(left, part, false)
 	}
-	return rs.slice(m, left), time.Time{}, Solved
+	b := rs.slice(m, left)
+	if total.Nodes > 0 && rs.k > 1 {
+		want := b.Nodes - m.stats.Expanded // all that is left, or to the slice's end
+		if m.until.Nodes > 0 {
+			want = m.until.Nodes - m.stats.Expanded
+		}
+		n := rs.nodeAllowance(m, left.Nodes, want)
+		if n == 0 {
+			return Budget{}, time.Time{}, nodesHeld
+		}
+		// The slice pauses at its allowance; it ends the member for good
+		// only when the member is alone and the allowance is all that is left.
+		b.Nodes = m.stats.Expanded + n
+		if !rs.alone(m) {
+			m.until.Nodes = b.Nodes
+		}
+	}
+	return b, time.Time{}, Solved
+}
+
+// nodesHeld is budget's answer when, with threads, the expansions of the
+// node limit the running slices do not hold are too few for member m's
+// slice: m waits for one to end.
+const nodesHeld Status = -1
+
+// nodeAllowance returns, with threads and a node limit, the expansions
+// member m's next slice or run may take, and holds them (entrant.nodes)
+// until it ends, so that the slices running side by side never pass the
+// limit together: want, but no more than an even part, over the threads
+// not running, of what neither the ended slices spent (left) nor the
+// running ones hold. When that is less than want and less than
+// minSliceNodes of the limit while others run, it returns 0: m waits, as
+// the running slices give back what they do not spend when they end.
+func (rs *rounds) nodeAllowance(m *entrant, left, want int64) int64 {
+	free, running := left, 0
+	for _, o := range rs.members {
+		if o.running {
+			free -= o.nodes
+			running++
+		}
+	}
+	n := free
+	if !rs.alone(m) {
+		n = free / int64(rs.k-running)
+	}
+	n = min(n, want)
+	if running > 0 && n < want && n < int64(float64(rs.opts.Budget.Nodes)*minSliceNodes) || n <= 0 {
+		return 0
+	}
+	m.nodes = n
+	return n
+}
+
+// minSliceNodes is the least part of the node limit a slice cut short by
+// what the running slices hold is worth starting for; a smaller one waits.
+const minSliceNodes = 1.0 / 64
+
+// alone reports whether m is the only member still in the rounds.
+func (rs *rounds) alone(m *entrant) bool {
+	for _, o := range rs.members {
+		if o != m && o.in() {
+			return false
+		}
+	}
+	return true
 }
 
 // part returns member m's part of what is left when it starts, and
@@ -334,12 +409,7 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 	if !m.started {
 		part += m.Opening
 	}
-	alone := true
-	for _, o := range rs.members {
-		if o != m && o.in() {
-			alone = false
-		}
-	}
+	alone := rs.alone(m)
 	total := rs.opts.Budget
 	var sb Budget
 	m.until = Budget{}
@@ -509,7 +579,7 @@ func (rs *rounds) finish(o outcome) {
 	rs.spent.Nodes += o.res.Stats.Expanded - m.stats.Expanded
 	rs.spent.Iterations += o.res.Stats.Iterations - m.stats.Iterations
 	m.stats, m.live = o.res.Stats, o.res.Stats
-	m.running = false
+	m.running, m.nodes = false, 0
 	rs.notePeak(m)
 	m.paused = m.resumable() && o.pause.Paused
 	if m.paused {

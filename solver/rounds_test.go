@@ -277,6 +277,41 @@ func TestRoundsThreads(t *testing.T) {
 	}
 }
 
+// TestRoundsThreadsNodeLimit: with threads, the slices running side by
+// side never pass the node limit together, and spend it all: each holds
+// its allowance, a resumable one pauses at it (so no member ends for good
+// before the run does), and a slice that would get too little waits for
+// one to end.
+func TestRoundsThreadsNodeLimit(t *testing.T) {
+	for _, threads := range []int{2, 3, 8} {
+		for _, limit := range []int64{1_000, 50_000} {
+			steppers := []*stepper{{}, {}, {}}
+			var got solver.Options
+			p := solver.Portfolio{Members: []solver.Member{
+				{Name: "a", Resumable: steppers[0], Share: 1, Opening: 0.25},
+				{Name: "once", Solver: spender{spend: limit, end: solver.GaveUp, got: &got}, Share: 1},
+				{Name: "b", Resumable: steppers[1], Share: 2},
+				{Name: "c", Resumable: steppers[2], Share: 1},
+			}}
+			res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Nodes: limit}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := got.Budget.Nodes // the run-once member spends all it is given
+			for i, s := range steppers {
+				sum += s.expanded
+				if !s.endedOK || s.ended != solver.NodeLimit {
+					t.Errorf("threads %d, limit %d: member %d ended for good before the run (ended by the rounds: %v)", threads, limit, i, s.endedOK)
+				}
+			}
+			if res.Status != solver.NodeLimit || res.Stats.Expanded != sum || sum > limit || sum < limit-int64(threads) {
+				t.Errorf("threads %d, limit %d: %v after %d expansions (the members' %d); want the limit, all but a few spent, never more",
+					threads, limit, res.Status, res.Stats.Expanded, sum)
+			}
+		}
+	}
+}
+
 // TestRoundsCancelled: when the caller cancels, the rounds end with status
 // cancelled, with threads or without.
 func TestRoundsCancelled(t *testing.T) {
