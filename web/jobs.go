@@ -130,6 +130,7 @@ type job struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the run has ended
+	slot    *slotWaiter   // its place in the CPU slots' line, or its slots (cpuSlots.enqueue)
 
 	mu       sync.Mutex
 	state    string
@@ -254,15 +255,17 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol so
 	if m.closed {
 		return nil, errors.New("the server is shutting down")
 	}
-	// The jobs without a slot yet take the free slots first; beyond them,
-	// MaxQueue may wait.
-	if holding, idle := m.slots.load(); m.active-holding >= idle+m.cfg.MaxQueue {
+	// The job takes free slots now, or its place in the line, where
+	// MaxQueue may wait: so every job accepted is counted, with the slots
+	// it holds, before the next is looked at.
+	w, ok := m.slots.enqueue(max(opts.Threads, 1), m.cfg.MaxQueue)
+	if !ok {
 		return nil, errBusy
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	now := time.Now()
 	j := &job{id: newID(), level: l, entry: e, opts: opts, policy: pol, created: now, ctx: ctx, cancel: cancel,
-		done: make(chan struct{}), state: stateQueued, subs: map[chan struct{}]struct{}{}, lastSeen: now}
+		done: make(chan struct{}), state: stateQueued, subs: map[chan struct{}]struct{}{}, lastSeen: now, slot: w}
 	m.byID[j.id] = j
 	m.active++
 	m.wg.Add(1)
@@ -289,7 +292,7 @@ func (m *jobs) run(j *job) {
 	defer m.wg.Done()
 	defer j.cancel()
 	res := func() *resultJSON {
-		n, err := m.slots.acquire(j.ctx, max(j.opts.Threads, 1))
+		n, err := m.slots.wait(j.ctx, j.slot)
 		if err != nil {
 			return &resultJSON{Status: solver.Cancelled.String()}
 		}

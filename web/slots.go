@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 )
@@ -31,17 +32,34 @@ func newCPUSlots(n int) *cpuSlots { return &cpuSlots{free: n} }
 // slots and returns how many it took (at least 1), or returns ctx's error
 // without holding any.
 func (s *cpuSlots) acquire(ctx context.Context, n int) (int, error) {
+	w, _ := s.enqueue(n, math.MaxInt)
+	return s.wait(ctx, w)
+}
+
+// enqueue takes up to n free slots for a job at once when none waits
+// before it, else puts it in the line, unless maxWaiting jobs wait there
+// already (ok false: it is not queued). wait then gives its slots.
+func (s *cpuSlots) enqueue(n, maxWaiting int) (w *slotWaiter, ok bool) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	w = &slotWaiter{n: n, ready: make(chan struct{})}
 	if len(s.waiting) == 0 && s.free > 0 {
-		got := min(n, s.free)
-		s.free -= got
+		w.granted = min(n, s.free)
+		s.free -= w.granted
 		s.running++
-		s.mu.Unlock()
-		return got, nil
+		close(w.ready)
+		return w, true
 	}
-	w := &slotWaiter{n: n, ready: make(chan struct{})}
+	if len(s.waiting) >= maxWaiting {
+		return nil, false
+	}
 	s.waiting = append(s.waiting, w)
-	s.mu.Unlock()
+	return w, true
+}
+
+// wait waits until w (enqueue's) is granted its slots and returns how many
+// (at least 1), or returns ctx's error without holding any.
+func (s *cpuSlots) wait(ctx context.Context, w *slotWaiter) (int, error) {
 	select {
 	case <-w.ready:
 		return w.granted, nil
@@ -80,14 +98,6 @@ func (s *cpuSlots) grantLocked() {
 		s.running++
 		close(w.ready)
 	}
-}
-
-// load returns, read together, the number of jobs holding slots and of
-// free slots.
-func (s *cpuSlots) load() (jobs, free int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.running, s.free
 }
 
 // jobs returns the number of jobs holding slots.

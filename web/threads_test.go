@@ -3,10 +3,15 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"soko/levels"
+	"soko/solve"
+	"soko/solver"
 )
 
 // TestSolveThreads: "threads" is checked like soko solve's --threads (a
@@ -72,6 +77,30 @@ func TestQueueWithThreads(t *testing.T) {
 		t.Errorf("a job beside a two-thread job on two slots and no queue: %d %s; want 429", resp.StatusCode, body)
 	}
 	s.jobs.get(big).cancel()
+}
+
+// TestQueueBurst: jobs started back to back are counted with the slots
+// they take as each is accepted, not when its goroutine gets to the
+// slots: two two-thread jobs on two slots and no queue leave the second
+// refused, and with a queue of 1 the third.
+func TestQueueBurst(t *testing.T) {
+	c, err := levels.Collection("xsokoban90")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fess, _ := solver.Lookup("fess")
+	for _, queue := range []int{0, 1} {
+		s, _ := testServer(t, Config{MaxJobs: 2, MaxQueue: queue})
+		for i := range queue + 2 {
+			j, err := s.jobs.start(c.Levels[88], fess, solver.Options{Threads: 2, Budget: solver.Budget{Time: time.Minute}}, solve.Policy{})
+			if i <= queue && err != nil || i > queue && !errors.Is(err, errBusy) {
+				t.Errorf("queue %d: job %d of two threads started back to back on two slots: %v", queue, i+1, err)
+			}
+			if j != nil {
+				defer j.cancel()
+			}
+		}
+	}
 }
 
 // TestThreadsTakeSlots: a job with two threads takes both CPU slots of a
