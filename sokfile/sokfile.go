@@ -352,7 +352,7 @@ func sections(lines []string, source string) (in []*section, unreadable map[int]
 				bad = badMoves(source, kind, j+1, lines[j])
 			}
 			switch {
-			case isLURD(t):
+			case isLURD(t) || lurd.Len() > 0 && isCount(t): // a count may stand on a line of its own, as ParseLURD reads it
 				lurd.WriteString(strings.Map(dropBlank, t))
 			case isKey && k == "solver" && kind == solutionWord:
 				solver = strings.TrimSpace(val)
@@ -459,6 +459,12 @@ var snapshotCounts = regexp.MustCompile(`^\s*\(\d+ push(es)?, \d+ moves?\)`)
 func snapshotName(heading string) string {
 	rest := snapshotCounts.ReplaceAllString(strings.TrimSpace(heading)[8:], "")
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
+}
+
+// isCount reports whether t is a repeat count alone: digits and blanks,
+// with at least one digit.
+func isCount(t string) bool {
+	return strings.Trim(t, " \t") != "" && strings.Trim(t, "0123456789 \t") == ""
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -84,6 +84,15 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// A repeat count on a line of its own within a solution's moves is part
+// of them, as ParseLURD reads moves over lines.
+func TestCountOnItsOwnLine(t *testing.T) {
+	f := read(t, "#####\n#@ $ .#\n#####\n\nSolution\nr\n2\nR\n")
+	if s := f.Entries[0].Solutions; len(s) != 1 || s[0].LURD != "r2R" || len(s[0].Notes) != 0 {
+		t.Errorf("solutions %+v; want the moves r2R", s)
+	}
+}
+
 // Writing gives back everything that was read, with the solution sections
 // in one form; reading that again gives the same levels and solutions, and
 // writing it again the same text.
