@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"soko/internal/english"
@@ -273,9 +275,9 @@ func (p *parser) line(s string, n int) {
 		return
 	case trimmed[0] == ';':
 		p.endLevel()
-		text := strings.TrimPrefix(trimmed[1:], " ")
+		text := printable(strings.TrimPrefix(trimmed[1:], " "))
 		kept := p.pending.add(text)
-		p.prevTitle = parseTitleLine(trimmed[1:])
+		p.prevTitle = parseTitleLine(printable(trimmed[1:]))
 		p.prevTitle.kept = kept
 		return
 	case isBoard:
@@ -288,7 +290,7 @@ func (p *parser) line(s string, n int) {
 		key = strings.ToLower(strings.TrimSpace(key))
 		if key == "title" || key == "author" {
 			p.endLevel()
-			p.keyValue(key, strings.TrimSpace(val))
+			p.keyValue(key, printable(strings.TrimSpace(val)))
 			return
 		}
 	}
@@ -297,7 +299,7 @@ func (p *parser) line(s string, n int) {
 		return
 	}
 	p.endLevel()
-	p.pending.add(trimmed)
+	p.pending.add(printable(trimmed))
 }
 
 // reject records the level being read as unloadable for err. midBoard says
@@ -365,6 +367,27 @@ func (p *parser) keyValue(key, val string) {
 		p.author = &val
 	}
 }
+
+// printable returns s with each control character but tab written as its
+// Go escape (\x1b, \a): titles, authors and comments are printed to
+// terminals, where a file's escape sequences would recolour the output or
+// retitle the window.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
 
 // parseTitleLine recognises the text after ';' of a "; <n> <title>" comment.
 func parseTitleLine(s string) titleLine {

@@ -247,6 +247,20 @@ func TestParseTitleAuthorComments(t *testing.T) {
 	}
 }
 
+// Control characters in titles, authors and comments are kept as their
+// escapes, so that printing them cannot drive the terminal; tabs stay.
+func TestParseControlCharacters(t *testing.T) {
+	in := "; a\x1b[2Jb\n; 1 t\u009bx\n" + simple + "Author: \a\tz\n"
+	c, err := ParseCollection(strings.NewReader(in), "c.xsb")
+	if err != nil || len(c.Levels) != 1 {
+		t.Fatalf("%v, %+v", err, c)
+	}
+	l := c.Levels[0]
+	if l.Title != `t\u009bx` || l.Author != "\\a\tz" || !slices.Equal(l.Comments, []string{`a\x1b[2Jb`}) {
+		t.Errorf("title %q, author %q, comments %q", l.Title, l.Author, l.Comments)
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	var wide strings.Builder
 	wide.WriteString(strings.Repeat("#", 130) + "\n")
