@@ -31,10 +31,13 @@ const playSolver = "soko play"
 // --out file when there is one, first), and the replay asked for.
 func playModel(ctx context.Context, c *playConfig, pos []string, out *sokOut, stdin io.Reader, stderr io.Writer) (*play.Model, error) {
 	var replaySok *sokfile.File
-	var replayLURD string
+	var replayLURD, replayFrom string
 	if c.replay != "" {
+		if c.replay == "-" && slices.ContainsFunc(pos, levels.Stdin) {
+			return nil, usagef("play: standard input can give the levels or the --replay solution, not both")
+		}
 		var err error
-		if replaySok, replayLURD, err = readReplay(ctx, c.replay, stdin); err != nil {
+		if replaySok, replayLURD, replayFrom, err = readReplay(ctx, c.replay, stdin); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +79,7 @@ func playModel(ctx context.Context, c *playConfig, pos []string, out *sokOut, st
 		}
 		moves, err := level.ParseLURD(replayLURD)
 		if err != nil {
-			return nil, fmt.Errorf("play: solution: %w", err)
+			return nil, fmt.Errorf("play: %s: %w", replayFrom, err)
 		}
 		// Before the board takes the screen, so that a refusal or the
 		// note is read in the shell's.
@@ -95,24 +98,24 @@ func playModel(ctx context.Context, c *playConfig, pos []string, out *sokOut, st
 // readReplay reads --replay's argument: a .sok file (named .sok, or a
 // file that is not LURD but holds solutions, as a collection site may
 // serve one named .txt), or else one solution as soko verify reads it
-// (readSolution), its text returned unparsed.
-func readReplay(ctx context.Context, arg string, stdin io.Reader) (*sokfile.File, string, error) {
+// (readSolution), its text returned unparsed with where it came from.
+func readReplay(ctx context.Context, arg string, stdin io.Reader) (f *sokfile.File, text, from string, err error) {
 	if arg != "-" && strings.EqualFold(filepath.Ext(arg), ".sok") {
 		if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
 			f, err := readSok(ctx, "play", arg)
-			return f, "", err
+			return f, "", "", err
 		}
 	}
-	text, _, err := readSolution(ctx, arg, stdin)
+	text, from, err = readSolution(ctx, arg, stdin)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if _, perr := level.ParseLURD(text); perr != nil && arg != "-" && !isLURD(arg) {
 		if f, serr := sokfile.Read(strings.NewReader(text), arg); serr == nil && hasSolutions(f) {
-			return f, "", nil
+			return f, "", "", nil
 		}
 	}
-	return nil, text, nil
+	return nil, text, from, nil
 }
 
 // hasSolutions reports whether a .sok file holds a solution section.

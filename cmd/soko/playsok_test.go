@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -89,6 +90,19 @@ func TestPlaySokSolutions(t *testing.T) {
 	}
 	if _, err := playModel(ctx, &playConfig{speed: 8}, nil, nil, nil, io.Discard); err == nil || err.Error() != "play: no levels given" {
 		t.Errorf("no levels: %v", err)
+	}
+	// A solution that does not parse is named by its file; standard input
+	// cannot give both the level and the solution.
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	if err := os.WriteFile(bad, []byte("r\nR x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := playModel(ctx, &playConfig{replay: bad, speed: 8}, []string{"microban:1"}, nil, nil, io.Discard); err == nil ||
+		err.Error() != "play: solution file "+bad+": 2:3: unexpected character 'x' in LURD" {
+		t.Errorf("a solution file that does not parse: %v", err)
+	}
+	if _, err := playModel(ctx, &playConfig{replay: "-", speed: 8}, []string{"-"}, nil, strings.NewReader("r"), io.Discard); !errors.As(err, new(usageError)) {
+		t.Errorf("play - --replay -: %v, want a usage error", err)
 	}
 }
 
