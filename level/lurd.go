@@ -75,7 +75,7 @@ const MaxSolutionText = 4 * MaxSolutionSteps
 
 // ParseLURD parses a LURD string: the letters u, d, l, r (moves) and U, D, L,
 // R (pushes), each optionally preceded by a decimal repeat count ("3l2R").
-// Blanks and line breaks are ignored. Errors are *Error values whose Line and
+// Blanks and line breaks (LF, CRLF or CR) are ignored. Errors are *Error values whose Line and
 // Col (1-based, bytes) point at the offending character. A string longer
 // than MaxSolutionText bytes, or one that expands to more than
 // MaxSolutionSteps steps, is refused.
@@ -90,7 +90,7 @@ func ParseLURD(s string) ([]Move, error) {
 		c := s[i]
 		col := i - lineStart + 1
 		switch {
-		case c == '\n':
+		case c == '\n' || c == '\r' && (i+1 == len(s) || s[i+1] != '\n'): // LF, CRLF or CR ends a line
 			line, lineStart = line+1, i+1
 			continue
 		case c == ' ' || c == '\t' || c == '\r':

@@ -63,6 +63,8 @@ func TestParseLURDErrors(t *testing.T) {
 		{"u\n99999999999999999999r", 2, 1, "LURD longer than 1048576 steps, the longest solution accepted"},
 		{"u\n1048576r", 2, 1, "LURD longer than 1048576 steps, the longest solution accepted"},
 		{"u-", 1, 2, "unexpected character '-' in LURD"},
+		{"l\rl\rRx\r", 3, 2, "unexpected character 'x' in LURD"},       // CR line ends
+		{"l\r\nl\r\nRx\r\n", 3, 2, "unexpected character 'x' in LURD"}, // CRLF: one line end each
 	}
 	for _, tc := range tests {
 		_, err := ParseLURD(tc.in)
