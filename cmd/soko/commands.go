@@ -16,6 +16,7 @@ import (
 	"soko/internal/english"
 	"soko/level"
 	"soko/levels"
+	"soko/sokfile"
 	"soko/verify"
 )
 
@@ -412,7 +413,7 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 			}
 		}
 		if atStart == 0 || atStart < len(f.Entries) {
-			return fmt.Errorf("verify: %s has no solutions", path)
+			return fmt.Errorf("verify: %s has no solutions%s", path, unloadableNote(f))
 		}
 		// soko solve --out writes no section for a level solved at its start
 		fmt.Fprintf(stdout, "%s: no solutions to replay; its %s solved at the start, needing none\n", path, english.Count(atStart, "level is", "levels are"))
@@ -426,4 +427,26 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 		return errSilent
 	}
 	return nil
+}
+
+// unloadableNote says, after a message that a .sok file gave nothing to
+// do, why its levels that cannot be loaded cannot: the first one's error,
+// and how many more there are; "" when every level loads.
+func unloadableNote(f *sokfile.File) string {
+	var first error
+	n := 0
+	for _, e := range f.Entries {
+		if e.Unloadable != nil {
+			if n++; first == nil {
+				first = e.Unloadable.Err
+			}
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; a level cannot be loaded: %v", first)
+	}
+	return fmt.Sprintf("; %d levels cannot be loaded, the first: %v", n, first)
 }

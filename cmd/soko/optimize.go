@@ -428,7 +428,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	case ctx.Err() != nil:
 		return errInterrupted
 	case done == 0:
-		return fmt.Errorf("optimize: %s has no solution that solves its level", path)
+		return fmt.Errorf("optimize: %s has no solution that solves its level%s", path, unloadableNote(f))
 	case failed > 0:
 		return errSilent
 	}

@@ -138,6 +138,17 @@ func TestSokRefused(t *testing.T) {
 	if _, _, err := soko(t, "", "verify", empty); err == nil || !strings.Contains(err.Error(), "has no solutions") {
 		t.Errorf("verify of a file without solutions: %v", err)
 	}
+	// A level that cannot be loaded and so has nothing to replay: the
+	// error says why it cannot.
+	broken := filepath.Join(dir, "b.sok")
+	if err := os.WriteFile(broken, []byte("#####\n#@*.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"verify", "optimize"} {
+		if _, _, err := soko(t, "", cmd, broken); err == nil || !strings.HasSuffix(err.Error(), "; a level cannot be loaded: "+broken+":1: level 1: 1 box but 2 goals") {
+			t.Errorf("%s of a file whose level cannot be loaded: %v", cmd, err)
+		}
+	}
 }
 
 func readText(t *testing.T, path string) string {
