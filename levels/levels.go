@@ -227,7 +227,7 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 		}
 		all = append(all, es...)
 	}
-	named = sameFiles(named)
+	named = sameFiles(named, r.stdinInfo())
 	for _, name := range slices.Sorted(maps.Keys(named)) {
 		if a, b, ok := overlap(named[name]); ok {
 			if a.spec == b.spec {
@@ -240,14 +240,21 @@ func ResolveEntries(ctx context.Context, specs []string, stdin io.Reader) ([]Ent
 }
 
 // sameFiles puts together the spans of names that are one file spelled
-// two ways (lv.xsb and ./lv.xsb, a link and its target), under the name
-// that sorts first, so that a level named through both is found twice.
-func sameFiles(named map[string][]span) map[string][]span {
+// two ways (lv.xsb and ./lv.xsb, a link and its target, standard input
+// redirected from it: stdin is its file), under the name that sorts first,
+// so that a level named through both is found twice.
+func sameFiles(named map[string][]span, stdin os.FileInfo) map[string][]span {
 	names := slices.Sorted(maps.Keys(named))
 	infos := make([]os.FileInfo, len(names))
 	for i, n := range names {
-		if _, embedded := collections[n]; embedded || n == StdinSource {
+		if _, embedded := collections[n]; embedded {
 			continue // not a file, whatever the folder holds
+		}
+		if n == StdinSource {
+			if stdin != nil && stdin.Mode().IsRegular() {
+				infos[i] = stdin
+			}
+			continue
 		}
 		if st, err := os.Stat(n); err == nil && st.Mode().IsRegular() {
 			infos[i] = st
@@ -428,20 +435,48 @@ func specErrorf(format string, args ...any) error {
 
 // resolver remembers standard input once it has been read.
 type resolver struct {
-	ctx      context.Context
-	stdin    io.Reader
-	stdinCol *level.Collection
+	ctx     context.Context
+	stdin   io.Reader
+	streams []stream
+}
+
+// stream is what standard input or a file that can be read only once (a
+// pipe, a device) held, read once and kept: naming it again, under any
+// spelling, takes its levels from here under its first name, so that a
+// level named twice through it is found twice, and reading it again does
+// not wait on it for ever.
+type stream struct {
+	info os.FileInfo // nil for standard input that is no file
+	name string
+	coll *level.Collection
+}
+
+// stdinInfo is standard input's file, when it is one.
+func (r *resolver) stdinInfo() os.FileInfo {
+	if f, ok := r.stdin.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil {
+			return st
+		}
+	}
+	return nil
+}
+
+// stream returns the stream read before that is the file info, if any.
+func (r *resolver) stream(info os.FileInfo) *stream {
+	for i := range r.streams {
+		if s := &r.streams[i]; s.info != nil && info != nil && os.SameFile(s.info, info) {
+			return s
+		}
+	}
+	return nil
 }
 
 // resolve returns the levels spec names and the spans of its selection.
 func (r *resolver) resolve(spec string) ([]Entry, []span, error) {
 	name, sel, hasSel := splitSpec(spec)
-	c, err := r.collection(name)
+	c, name, err := r.collection(name)
 	if err != nil {
 		return nil, nil, err
-	}
-	if name == "-" {
-		name = StdinSource
 	}
 	es := entries(c)
 	if !hasSel {
@@ -468,30 +503,49 @@ func splitSpec(spec string) (name, sel string, hasSel bool) {
 }
 
 // collection returns a fresh copy of the named collection, standard input
-// or file.
-func (r *resolver) collection(name string) (*level.Collection, error) {
+// or file, and the name its levels go by: StdinSource for standard input,
+// and a stream's first name (resolver.streams).
+func (r *resolver) collection(name string) (*level.Collection, string, error) {
 	if _, ok := collections[name]; ok {
-		return Collection(name)
+		c, err := Collection(name)
+		return c, name, err
+	}
+	var info os.FileInfo
+	if name == "-" {
+		if r.stdin == nil {
+			return nil, "", specErrorf("no standard input to read levels from")
+		}
+		info = r.stdinInfo()
+	} else if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		info = st
+	}
+	if s := r.stream(info); s != nil {
+		return clone(s.coll), s.name, nil
 	}
 	if name == "-" {
-		if r.stdinCol == nil {
-			if r.stdin == nil {
-				return nil, specErrorf("no standard input to read levels from")
+		for _, s := range r.streams {
+			if s.name == StdinSource {
+				return clone(s.coll), StdinSource, nil // standard input that is no file, read before
 			}
-			c, err := level.ParseCollection(ctxio.Reader(r.ctx, r.stdin), StdinSource)
-			if err != nil {
-				return nil, err
-			}
-			r.stdinCol = c
 		}
-		return clone(r.stdinCol), nil
+		c, err := level.ParseCollection(ctxio.Reader(r.ctx, r.stdin), StdinSource)
+		if err != nil {
+			return nil, "", err
+		}
+		r.streams = append(r.streams, stream{info: info, name: StdinSource, coll: c})
+		return clone(c), StdinSource, nil
 	}
 	f, err := openLevels(r.ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
-	return level.ParseCollection(f, name)
+	c, err := level.ParseCollection(f, name)
+	if err == nil && info != nil {
+		r.streams = append(r.streams, stream{info: info, name: name, coll: c})
+		c = clone(c)
+	}
+	return c, name, err
 }
 
 // openLevels opens the level file name; a missing one is a SpecError.
