@@ -403,3 +403,20 @@ func TestEmbeddedBesideFileOfItsName(t *testing.T) {
 		t.Errorf("%d levels, %v", len(es), err)
 	}
 }
+
+// A file whose name ends in ":N" is read as level N of the file before
+// the colon; where that one does not exist, the error says how to address
+// the file, and that way works.
+func TestFileNamedLikeASelection(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("lv:1", []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveEntries(context.Background(), []string{"lv:1"}, nil); err == nil || !errors.As(err, new(*SpecError)) ||
+		!strings.Contains(err.Error(), "the file lv:1 is addressed with a selection of its own: lv:1:1 for its first level") {
+		t.Errorf("lv:1: %v", err)
+	}
+	if es, err := ResolveEntries(context.Background(), []string{"lv:1:1"}, nil); err != nil || len(es) != 1 {
+		t.Errorf("lv:1:1: %d levels, %v", len(es), err)
+	}
+}
