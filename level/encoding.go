@@ -56,6 +56,16 @@ func utf16Text(data []byte, source, encoding string, unit func([]byte) uint16) (
 	for i := range units {
 		units[i] = unit(data[2*i:])
 	}
+	for i := 0; i < len(units); i++ {
+		// A high surrogate and a low one make one character; either alone
+		// is half of one: the file is cut, or its bytes are not UTF-16.
+		switch u := units[i]; {
+		case u >= 0xD800 && u < 0xDC00 && i+1 < len(units) && units[i+1] >= 0xDC00 && units[i+1] < 0xE000:
+			i++
+		case u >= 0xD800 && u < 0xE000:
+			return "", &Error{File: source, Msg: encoding + " text (byte order mark) with half a character (a lone surrogate): the file is cut or not " + encoding}
+		}
+	}
 	return strings.TrimPrefix(string(utf16.Decode(units)), "\uFEFF"), nil // a UTF-8 mark converted along
 }
 

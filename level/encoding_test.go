@@ -37,6 +37,7 @@ func TestText(t *testing.T) {
 		{"UTF-16 little-endian without a mark", utf16Bytes(text, false, ""), "x.xsb: the text looks like UTF-16 without a byte order mark"},
 		{"UTF-16 big-endian without a mark", utf16Bytes(text, true, ""), "x.xsb: the text looks like UTF-16 without a byte order mark"},
 		{"UTF-16 cut in a code unit", utf16Bytes(text, false, "\xFF\xFE")[:9], "x.xsb: UTF-16 little-endian text (byte order mark) of an odd number of bytes"},
+		{"UTF-16 cut between the halves of a character", append(utf16Bytes(text, false, "\xFF\xFE"), 0x3D, 0xD8), "x.xsb: UTF-16 little-endian text (byte order mark) with half a character"},
 	} {
 		c, err := ParseCollection(strings.NewReader(string(tc.data)), "x.xsb")
 		if tc.err != "" {

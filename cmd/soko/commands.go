@@ -23,8 +23,9 @@ import (
 var verifyDoc = fmt.Sprintf(`Replays SOLUTION on LEVEL with the independent verifier (package verify)
 and says whether it solves the level, or which step is illegal. SOLUTION is
 - for standard input, the name of an existing file, or else the LURD itself:
-an argument made only of the letters udlrUDLR, repeat counts and blanks. Any
-other argument is a file name, and a missing file is an error naming it.
+an argument made only of the letters udlrUDLR, repeat counts and blanks,
+with at least one letter. Any other argument is a file name, and a missing
+file is an error naming it.
 A solution has at most %d steps (a file at most %d MiB). Exit status 1
 when it does not solve the level.
 
@@ -200,7 +201,7 @@ func readSolution(ctx context.Context, arg string, stdin io.Reader) (text, from 
 	case isLURD(arg):
 		return arg, "solution", nil
 	case errors.Is(err, fs.ErrNotExist):
-		return "", "", usagef("solution file %s does not exist (inline LURD is made only of udlrUDLR, repeat counts and blanks)", arg)
+		return "", "", usagef("solution file %s does not exist (inline LURD is made of the letters udlrUDLR, with repeat counts and blanks)", arg)
 	}
 	return "", "", err
 }
