@@ -364,7 +364,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 		_, err = readSok(ctx, "optimize", path) // the usage error of a missing input
 		return err
 	}
-	o, err := openSokOut(ctx, "optimize", "FILE.sok", path)
+	o, err := openSokOut(ctx, "optimize", "file", path)
 	if err != nil {
 		return err
 	}
