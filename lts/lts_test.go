@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"soko/deadlock"
 	"soko/generate"
@@ -345,4 +347,23 @@ func meanLoss(ctx context.Context, m *Model, ts []*trajectory) (float64, error) 
 		}
 	}
 	return sum / float64(max(n, 1)), nil
+}
+
+// TestProgressBoard: the progress events draw the most promising position,
+// the expanded one with the most boxes on goals, as the other searches do.
+func TestProgressBoard(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:24")[0]
+	var board []string
+	var detail string
+	opts := solver.Options{
+		Budget:   solver.Budget{Time: 300 * time.Millisecond},
+		Progress: func(p solver.Progress) { board, detail = p.Board, p.Detail },
+	}
+	if _, err := solver.Run(context.Background(), Solver{}, l, opts); err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(board, ""); len(board) != l.Height || strings.Count(text, "$")+strings.Count(text, "*") == 0 ||
+		!strings.HasPrefix(detail, "boxes on goals ") {
+		t.Errorf("progress board (%q):\n%s", detail, strings.Join(board, "\n"))
+	}
 }
