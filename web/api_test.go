@@ -295,6 +295,17 @@ func TestVerifyAndAnalyze(t *testing.T) {
 	if err := json.Unmarshal(body, &f); err != nil || f.Solved || f.FailStep != 1 || !strings.Contains(f.Reason, "blocked") {
 		t.Fatalf("illegal solution: %s", body)
 	}
+	// A solution in the wrong letter case is named as soko verify names it.
+	_, body = post(t, ts.URL+"/api/verify", `{"collection":"microban","n":1,"solution":"dlurrrdlullddruluruuldrddrruldluu"}`)
+	var c struct {
+		Solved   bool
+		CaseStep int `json:"case_step"`
+		Case     string
+		Miscased int
+	}
+	if err := json.Unmarshal(body, &c); err != nil || !c.Solved || c.CaseStep != 3 || c.Miscased != 8 || c.Case != "step 3 (u) pushes a box but is written in lower case" {
+		t.Fatalf("a solution in lower case: %s", body)
+	}
 	resp, body := post(t, ts.URL+"/api/analyze", `{"collection":"microban","n":1}`)
 	var a struct {
 		Dead    [][2]int

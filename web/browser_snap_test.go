@@ -70,6 +70,21 @@ func TestBrowserSnapshot(t *testing.T) {
 	if s := said("saveOut"); !strings.Contains(s, "your unfinished game (4 moves) as a snapshot") {
 		t.Errorf("the page says %q of the download", s)
 	}
+	// After an undo the LURD box still holds the move undone: the game as
+	// it stands is saved, not the box refused as a solution.
+	first := filepath.Join(downloads, "microban-2.sok")
+	if err := os.Rename(first, first+".first"); err != nil {
+		t.Fatal(err)
+	}
+	b.press("z")
+	b.click("dlSok")
+	if undone := file("microban-2.sok"); !strings.Contains(undone, "Snapshot (0 pushes, 3 moves)\nrdd\nDate: ") {
+		t.Fatalf("microban-2.sok after an undo:\n%s", undone)
+	}
+	if err := os.Rename(first+".first", first); err != nil {
+		t.Fatal(err)
+	}
+	b.press("y")
 	b.click("exportColl")
 	b.waitFor("the export", `document.getElementById("keptOut").textContent.startsWith("exported 0 solutions and 1 game in progress of microban")`, 10*time.Second)
 	all := file("microban.sok")
@@ -109,5 +124,22 @@ func TestBrowserSnapshot(t *testing.T) {
 	b.waitFor("bad.sok loaded", `soko.state().level === "pasted:1" && soko.state().moves === 0 && document.getElementById("keptOut").textContent !== ""`, 10*time.Second)
 	if s := said("keptOut"); s != "the file's saved game cannot be resumed: pasted:5: level 1: snapshot: does not replay on its level: step 4 (R): push blocked by wall at row 2, column 7" {
 		t.Errorf("a snapshot that does not replay: the page says %q", s)
+	}
+}
+
+// TestBrowserVerifyCase: Verify of a solution whose pushes are written in
+// lower case says it solves the level only when read leniently, as soko
+// verify refuses it, and does not show it as a solution.
+func TestBrowserVerifyCase(t *testing.T) {
+	b, url := browserPage(t)
+	b.must("Page.navigate", map[string]any{"url": url + "/#microban:1"})
+	b.waitFor("Microban 1", `window.soko && soko.ready && soko.state().level === "microban:1"`, 20*time.Second)
+	b.eval(`document.getElementById("solution").value = "dlurrrdlullddruluruuldrddrruldluu"`, nil)
+	b.click("verifyBtn")
+	b.waitFor("the verdict", `document.getElementById("verifyOut").textContent !== ""`, 10*time.Second)
+	var out struct{ Text, Class string }
+	b.eval(`({text: document.getElementById("verifyOut").textContent, class: document.getElementById("verifyOut").className})`, &out)
+	if out.Class != "err" || !strings.HasPrefix(out.Text, "solves microban:1 only when read leniently, as soko verify does not: step 3 (u) pushes a box but is written in lower case (and 7 more steps)") {
+		t.Errorf("verify of a lower-case solution: %+v", out)
 	}
 }

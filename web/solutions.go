@@ -34,6 +34,9 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		"steps":     rep.Steps,
 		"fail_step": rep.FailStep,
 		"reason":    rep.Reason,
+		"case_step": rep.CaseStep,
+		"case":      rep.Case,
+		"miscased":  rep.Miscased,
 		"solution":  level.FormatLURD(moves),
 	})
 }
