@@ -367,6 +367,9 @@ func (e *engine) backward() bool {
 		if e.par.backMemory > 0 && bk.bytes() > e.par.backMemory {
 			return false
 		}
+		if _, stop := e.tick(); stop {
+			return false // the forward search's next tick ends the run
+		}
 		met, more := bk.step(e.halt(0))
 		if met {
 			return true

@@ -246,6 +246,9 @@ func (e *engine) begin() (res solver.Result, done bool, err error) {
 		}
 		e.back = bk
 	}
+	if st, stop := e.tick(); stop { // the root's expansion counts against the budget too
+		return e.stop(st), true, nil
+	}
 	return e.expand(root)
 }
 

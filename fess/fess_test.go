@@ -59,6 +59,17 @@ func TestBudget(t *testing.T) {
 			t.Errorf("%+v: got %v, %v; want %v", tc.budget, res.Status, err, tc.want)
 		}
 	}
+	// However small, the node limit is kept: the root's expansion and the
+	// backward search's steps count against it, with threads or without.
+	small := testlevel.Resolve(t, "microban:150")[0]
+	for _, threads := range []int{1, 2} {
+		for n := int64(1); n <= 8; n++ {
+			res, err := solver.Run(context.Background(), FESS{}, small, solver.Options{Threads: threads, Budget: solver.Budget{Nodes: n}})
+			if err != nil || res.Status != solver.NodeLimit || res.Stats.Expanded != n {
+				t.Errorf("threads %d, %d nodes: %v after %d expansions, %v; want the node limit after %d", threads, n, res.Status, res.Stats.Expanded, err, n)
+			}
+		}
+	}
 }
 
 // TestMacroMovesMatchPushes checks the macro-move generator against the

@@ -311,9 +311,10 @@ const nodesHeld Status = -1
 // until it ends, so that the slices running side by side never pass the
 // limit together: want, but no more than an even part, over the threads
 // not running, of what neither the ended slices spent (left) nor the
-// running ones hold. When that is less than want and less than
-// minSliceNodes of the limit while others run, it returns 0: m waits, as
-// the running slices give back what they do not spend when they end.
+// running ones hold, and at least 1 when none runs. When that is less than
+// want and less than minSliceNodes of the limit while others run, it
+// returns 0: m waits, as the running slices give back what they do not
+// spend when they end.
 func (rs *rounds) nodeAllowance(m *entrant, left, want int64) int64 {
 	free, running := left, 0
 	for _, o := range rs.members {
@@ -327,7 +328,9 @@ func (rs *rounds) nodeAllowance(m *entrant, left, want int64) int64 {
 		n = free / int64(rs.k-running)
 	}
 	n = min(n, want)
-	if running > 0 && n < want && n < int64(float64(rs.opts.Budget.Nodes)*minSliceNodes) || n <= 0 {
+	if running == 0 {
+		n = max(n, 1) // with none running a slice starts, however little is left
+	} else if n < want && n < int64(float64(rs.opts.Budget.Nodes)*minSliceNodes) || n <= 0 {
 		return 0
 	}
 	m.nodes = n

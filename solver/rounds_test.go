@@ -309,6 +309,15 @@ func TestRoundsThreadsNodeLimit(t *testing.T) {
 					threads, limit, res.Status, res.Stats.Expanded, sum)
 			}
 		}
+		// Fewer expansions than threads: a slice still starts, and the run
+		// ends on the node limit having spent them.
+		for _, limit := range []int64{1, 2} {
+			p := solver.Portfolio{Members: []solver.Member{{Name: "a", Resumable: &stepper{}, Share: 1}, {Name: "b", Resumable: &stepper{}, Share: 1}}}
+			res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: threads, Budget: solver.Budget{Nodes: limit}})
+			if err != nil || res.Status != solver.NodeLimit || res.Stats.Expanded != limit {
+				t.Errorf("threads %d, limit %d: %v after %d expansions, %v; want the node limit after %d", threads, limit, res.Status, res.Stats.Expanded, err, limit)
+			}
+		}
 	}
 }
 
