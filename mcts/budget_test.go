@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"soko/internal/testlevel"
 	"soko/sokoban"
@@ -161,5 +162,19 @@ func TestStoppedValuesStopPromptly(t *testing.T) {
 	if out := s.Iterate(); out != Stopped || e.added-before > 4 {
 		t.Errorf("expanding the root's %d pushes, stopped at look %d: %v with %d values asked for, want Stopped with at most 4",
 			pushes, stopAt, out, e.added-before)
+	}
+}
+
+// TestNodeLimitEndsAStuckTree: mcts-nd's tree on Microban 1 stops growing
+// (its leaves' steps all lead into the tree) long before 20,000
+// expansions; the iterations that roll out from such a leaf again count
+// against the node limit, so the run ends on it, where it ran for ever.
+func TestNodeLimitEndsAStuckTree(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:1")[0]
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := solver.Run(ctx, MoveMCTS{"mcts-nd"}, l, solver.Options{Budget: solver.Budget{Nodes: 20000}, Seed: 1})
+	if err != nil || res.Status != solver.NodeLimit || res.Stats.Expanded >= 20000 || res.Stats.Iterations > 40000 {
+		t.Errorf("%v after %d expansions and %d iterations, %v; want the node limit", res.Status, res.Stats.Expanded, res.Stats.Iterations, err)
 	}
 }

@@ -83,10 +83,17 @@ type Search struct {
 	Negate    bool    // two-player backup: the value flips sign at every level
 	Eliminate bool    // Recursive Node Elimination of childless expanded nodes
 
-	visitor Visitor
-	stopper Stopper
-	removed func(int32)
+	visitor  Visitor
+	stopper  Stopper
+	removed  func(int32)
+	revisits int64 // see Revisits
 }
+
+// Revisits counts the iterations that ended by evaluating again an
+// expanded node with no children (kept, as Eliminate is off): iterations
+// that add nothing to the tree, which a tree that has stopped growing runs
+// for ever.
+func (s *Search) Revisits() int64 { return s.revisits }
 
 // NewSearch returns a search of game g over tree t with a random source
 // seeded by seed.
@@ -130,6 +137,7 @@ func (s *Search) Iterate() Outcome {
 			}
 			return Continue
 		}
+		s.revisits++
 		return s.evaluate(x)
 	}
 	y := t.RandomUnvisited(x, s.Rand)

@@ -206,6 +206,12 @@ func (r *budget) search(opts solver.Options, g sokobanGame, c float64, eliminate
 		if st, stop := r.guard.Tick(stats); stop {
 			return r.finish(st), nil
 		}
+		// Under a node limit an iteration that adds nothing to the tree
+		// (Revisits) counts as an expansion, so that a tree that has
+		// stopped growing (mcts-nd's) still ends on the limit.
+		if n := opts.Budget.Nodes; n > 0 && stats.Expanded+s.Revisits() >= n {
+			return r.finish(solver.NodeLimit), nil
+		}
 		out := s.Iterate()
 		stats.Iterations++
 		switch out {
