@@ -368,7 +368,7 @@ func (e *engine) backward() bool {
 			return false
 		}
 		if _, stop := e.tick(); stop {
-			return false // the forward search's next tick ends the run
+			return false // step's tick after it ends the run
 		}
 		met, more := bk.step(e.halt(0))
 		if met {

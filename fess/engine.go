@@ -321,9 +321,14 @@ func (e *engine) step() (res solver.Result, done bool, err error) {
 	if st, stop := e.tick(); stop {
 		return e.stop(st), true, nil
 	}
-	if e.backward() {
-		res, err := e.met()
-		return res, true, err
+	if e.back != nil {
+		if e.backward() {
+			res, err := e.met()
+			return res, true, err
+		}
+		if st, stop := e.tick(); stop { // its steps may have spent the budget
+			return e.stop(st), true, nil
+		}
 	}
 	id, ok := e.next()
 	if !ok {

@@ -70,6 +70,14 @@ func TestBudget(t *testing.T) {
 			}
 		}
 	}
+	// A strategy with the interleaved backward search: its steps count
+	// against the limit, and end the run there.
+	for n := int64(1); n <= 40; n++ {
+		res, err := solver.Run(context.Background(), FESS{}, small, solver.Options{Params: map[string]string{"strategies": "plan", "backward": "0.5"}, Budget: solver.Budget{Nodes: n}})
+		if err != nil || res.Stats.Expanded > n {
+			t.Errorf("plan with backward=0.5, %d nodes: %v after %d expansions, %v", n, res.Status, res.Stats.Expanded, err)
+		}
+	}
 }
 
 // TestMacroMovesMatchPushes checks the macro-move generator against the

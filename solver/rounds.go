@@ -237,8 +237,9 @@ func (rs *rounds) waiting(m *entrant) bool {
 // budget returns member m's budget for its next slice, and the deadline
 // of a run-once member's, or the limit that leaves it nothing. A run-once
 // member gets its share of what is left: share / (the shares of the
-// members still in that have not started), times the members that may
-// run at once, all of it when no more members than that wait. The
+// members still in that have not started), of the time times the members
+// that may run at once, all of it when no more members than that wait
+// (shareOf). The
 // resumable members' shares are set together, the same way, when the
 // first of them starts; a slice then gets all the run has left, which
 // ends the member for good, and ends itself at m.until.
@@ -258,10 +259,9 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 		return Budget{}, time.Time{}, IterationLimit
 	}
 	if !m.resumable() {
-		part, all := rs.part(m)
-		b := rs.split(left, part, all)
+		b := rs.shareOf(m, left, true)
 		if total.Nodes > 0 && rs.k > 1 {
-			if b.Nodes = rs.nodeAllowance(m, left.Nodes, b.Nodes); b.Nodes == 0 {
+			if b.Nodes = rs.nodeAllowance(m, left.Nodes, b.Nodes, 1); b.Nodes == 0 {
 				return Budget{}, time.Time{}, nodesHeld
 			}
 		}
@@ -278,8 +278,7 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 		rs.setWholes(left)
 	}
 	if m.Late > 0 && !m.started {
-		part, _ := rs.part(m)
-		m.whole = rs.split(left, part, false)
+		m.whole = rs.shareOf(m, left, false)
 	}
 	b := rs.slice(m, left)
 	if total.Nodes > 0 && rs.k > 1 {
@@ -287,7 +286,11 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 		if m.until.Nodes > 0 {
 			want = m.until.Nodes - m.stats.Expanded
 		}
-		n := rs.nodeAllowance(m, left.Nodes, want)
+		need := int64(1)
+		if !m.started { // its opening runs whole: a part of its share it cannot pause in
+			need = min(want, int64(float64(m.whole.Nodes)*m.Opening)+1)
+		}
+		n := rs.nodeAllowance(m, left.Nodes, want, need)
 		if n == 0 {
 			return Budget{}, time.Time{}, nodesHeld
 		}
@@ -309,28 +312,33 @@ const nodesHeld Status = -1
 // nodeAllowance returns, with threads and a node limit, the expansions
 // member m's next slice or run may take, and holds them (entrant.nodes)
 // until it ends, so that the slices running side by side never pass the
-// limit together: want, but no more than an even part, over the threads
-// not running, of what neither the ended slices spent (left) nor the
-// running ones hold, and at least 1 when none runs. When that is less than
-// want and less than minSliceNodes of the limit while others run, it
-// returns 0: m waits, as the running slices give back what they do not
-// spend when they end.
-func (rs *rounds) nodeAllowance(m *entrant, left, want int64) int64 {
-	free, running := left, 0
+// limit together. Of what neither the ended slices spent (left) nor the
+// running ones hold, m may take an even part over the threads it shares
+// it with (those not running, no more than the members that could start
+// now), up to want. It returns 0, and m waits for a running slice to end
+// and give back what it did not spend, when that part is less than need
+// (what m must have at once: a first slice's opening, which it cannot
+// pause in) or less than want and minSliceNodes of the limit; with none
+// running it gets instead what it wants of all that is free.
+func (rs *rounds) nodeAllowance(m *entrant, left, want, need int64) int64 {
+	free, running, could := left, 0, 1
 	for _, o := range rs.members {
-		if o.running {
+		switch {
+		case o.running:
 			free -= o.nodes
 			running++
+		case o != m && o.in() && !rs.waiting(o):
+			could++
 		}
 	}
-	n := free
-	if !rs.alone(m) {
-		n = free / int64(rs.k-running)
+	n := min(free/int64(min(rs.k-running, could)), want)
+	switch {
+	case running == 0 && n < need:
+		n = min(free, want)
+	case running > 0 && (n < need || n < want && n < int64(float64(rs.opts.Budget.Nodes)*minSliceNodes)):
+		return 0
 	}
-	n = min(n, want)
-	if running == 0 {
-		n = max(n, 1) // with none running a slice starts, however little is left
-	} else if n < want && n < int64(float64(rs.opts.Budget.Nodes)*minSliceNodes) || n <= 0 {
+	if n <= 0 {
 		return 0
 	}
 	m.nodes = n
@@ -352,11 +360,12 @@ func (rs *rounds) alone(m *entrant) bool {
 }
 
 // part returns member m's part of what is left when it starts, and
-// whether it gets all of it: its share of the shares of the members still
-// to start and of the resumable members still in, which go on sharing
-// what is left (a run-once member listed after them does not take it
-// all). A late member not yet started counts only for itself.
-func (rs *rounds) part(m *entrant) (part float64, all bool) {
+// whether it gets all of it, with k members running at once: its share of
+// the shares of the members still to start and of the resumable members
+// still in, which go on sharing what is left (a run-once member listed
+// after them does not take it all), times k. A late member not yet
+// started counts only for itself.
+func (rs *rounds) part(m *entrant, k int) (part float64, all bool) {
 	rest, waiting := 0.0, 0
 	for _, o := range rs.members {
 		if o != m && o.Late > 0 && !o.started {
@@ -367,7 +376,29 @@ func (rs *rounds) part(m *entrant) (part float64, all bool) {
 			waiting++
 		}
 	}
-	return min(float64(rs.k)*m.Share/rest, 1), waiting <= rs.k
+	return min(float64(k)*m.Share/rest, 1), waiting <= k
+}
+
+// shareOf returns member m's share of left, all of a limit where part
+// says so and mayAll: of the time, with the threads running side by side
+// on the clock (part with rs.k), and of the expansions and iterations,
+// which the threads spend from one pool, as one thread would (part with
+// 1).
+func (rs *rounds) shareOf(m *entrant, left Budget, mayAll bool) Budget {
+	total := rs.opts.Budget
+	var b Budget
+	if total.Time > 0 {
+		part, all := rs.part(m, rs.k)
+		b.Time = time.Duration(portion(int64(left.Time), part, all && mayAll))
+	}
+	part, all := rs.part(m, 1)
+	if total.Nodes > 0 {
+		b.Nodes = portion(left.Nodes, part, all && mayAll)
+	}
+	if total.Iterations > 0 {
+		b.Iterations = portion(left.Iterations, part, all && mayAll)
+	}
+	return b
 }
 
 // setWholes sets the share of every resumable member still in, of left:
@@ -379,26 +410,8 @@ func (rs *rounds) setWholes(left Budget) {
 		if !m.resumable() || !m.in() || m.Late > 0 {
 			continue
 		}
-		part, _ := rs.part(m)
-		m.whole = rs.split(left, part, false)
+		m.whole = rs.shareOf(m, left, false)
 	}
-}
-
-// split returns part of left (all of it with all) in each limit the run
-// has: time, nodes and iterations.
-func (rs *rounds) split(left Budget, part float64, all bool) Budget {
-	total := rs.opts.Budget
-	var b Budget
-	if total.Time > 0 {
-		b.Time = time.Duration(portion(int64(left.Time), part, all))
-	}
-	if total.Nodes > 0 {
-		b.Nodes = portion(left.Nodes, part, all)
-	}
-	if total.Iterations > 0 {
-		b.Iterations = portion(left.Iterations, part, all)
-	}
-	return b
 }
 
 // slice sets resumable member m's next slice (m.until) and returns its

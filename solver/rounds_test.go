@@ -21,7 +21,8 @@ type stepper struct {
 	solveAt, giveUpAt int64  // 0: never
 	lurd              string // the solution it returns; "rRR" when empty
 	stall             bool
-	bytes             int64 // held per expansion
+	bytes             int64   // held per expansion
+	opening           float64 // the part of its share its first slice expands before it can pause, as fess's openings
 
 	mu       sync.Mutex
 	expanded int64
@@ -60,6 +61,8 @@ func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options
 			return solver.Result{Status: solver.Solved, Moves: moves, Stats: st}, solver.Pause{}, nil
 		case s.giveUpAt > 0 && s.expanded >= s.giveUpAt:
 			return solver.Result{Status: solver.GaveUp, Stats: st}, solver.Pause{}, nil
+		case first && s.expanded < int64(float64(sl.Whole.Nodes)*s.opening):
+			// in its opening: no pause
 		case sl.Until.Nodes > 0 && s.expanded >= sl.Until.Nodes || sl.Until.Time > 0 && st.Elapsed >= sl.Until.Time:
 			s.own = st.Elapsed
 			s.mu.Lock()
@@ -285,10 +288,10 @@ func TestRoundsThreads(t *testing.T) {
 func TestRoundsThreadsNodeLimit(t *testing.T) {
 	for _, threads := range []int{2, 3, 8} {
 		for _, limit := range []int64{1_000, 50_000} {
-			steppers := []*stepper{{}, {}, {}}
+			steppers := []*stepper{{opening: 0.6}, {}, {}}
 			var got solver.Options
 			p := solver.Portfolio{Members: []solver.Member{
-				{Name: "a", Resumable: steppers[0], Share: 1, Opening: 0.25},
+				{Name: "a", Resumable: steppers[0], Share: 1, Opening: 0.6},
 				{Name: "once", Solver: spender{spend: limit, end: solver.GaveUp, got: &got}, Share: 1},
 				{Name: "b", Resumable: steppers[1], Share: 2},
 				{Name: "c", Resumable: steppers[2], Share: 1},
