@@ -89,10 +89,10 @@ type Search struct {
 	revisits int64 // see Revisits
 }
 
-// Revisits counts the iterations that ended by evaluating again an
-// expanded node with no children (kept, as Eliminate is off): iterations
-// that add nothing to the tree, which a tree that has stopped growing runs
-// for ever.
+// Revisits counts the iterations that evaluated again a node expanded in
+// an earlier one that got no children (kept, as Eliminate is off):
+// iterations that add nothing to the tree, which a tree that has stopped
+// growing runs for ever.
 func (s *Search) Revisits() int64 { return s.revisits }
 
 // NewSearch returns a search of game g over tree t with a random source
@@ -122,7 +122,8 @@ func (s *Search) Iterate() Outcome {
 	if t.at(x).n == 0 {
 		return s.evaluate(x)
 	}
-	if t.at(x).flags&expanded == 0 {
+	before := t.at(x).flags&expanded != 0
+	if !before {
 		if g.Expand(t, x) {
 			return Found
 		}
@@ -137,7 +138,9 @@ func (s *Search) Iterate() Outcome {
 			}
 			return Continue
 		}
-		s.revisits++
+		if before {
+			s.revisits++
+		}
 		return s.evaluate(x)
 	}
 	y := t.RandomUnvisited(x, s.Rand)

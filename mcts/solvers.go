@@ -180,6 +180,10 @@ func (r *budget) finish(st solver.Status) solver.Result {
 	return solver.Result{Status: st, Stats: r.stats}
 }
 
+// revisitsCount is the count of iterations that evaluated again a node
+// with no children (Search.Revisits).
+const revisitsCount = "revisits"
+
 // search runs MCTS iterations on g, built with r.stop, under the options'
 // budget until a solution enters the tree, the tree is exhausted, or the
 // budget ends.
@@ -200,6 +204,12 @@ func (r *budget) search(opts solver.Options, g sokobanGame, c float64, eliminate
 		stats.Generated = t.Added() - 1
 		stats.Expanded = expansions
 		stats.Bytes = t.Bytes() + bytes
+		if n := s.Revisits(); n > 0 {
+			if stats.Counts == nil {
+				stats.Counts = map[string]int64{}
+			}
+			stats.Counts[revisitsCount] = n
+		}
 	}
 	for {
 		update()
@@ -207,8 +217,9 @@ func (r *budget) search(opts solver.Options, g sokobanGame, c float64, eliminate
 			return r.finish(st), nil
 		}
 		// Under a node limit an iteration that adds nothing to the tree
-		// (Revisits) counts as an expansion, so that a tree that has
-		// stopped growing (mcts-nd's) still ends on the limit.
+		// (Revisits, the count revisitsCount) counts as an expansion, so
+		// that a tree that has stopped growing (mcts-nd's) still ends on
+		// the limit.
 		if n := opts.Budget.Nodes; n > 0 && stats.Expanded+s.Revisits() >= n {
 			return r.finish(solver.NodeLimit), nil
 		}
