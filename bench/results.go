@@ -95,16 +95,10 @@ func OpenResults(path string) (*Results, error) {
 		}
 	}
 	done := make(map[string]bool, len(recs))
-	var levels []string
-	seen := map[string]bool{}
 	for _, r := range recs {
 		done[r.Key] = true
-		if !seen[r.Level] {
-			seen[r.Level] = true
-			levels = append(levels, r.Level)
-		}
 	}
-	return &Results{path: path, f: f, done: done, levels: levels, n: len(recs), cut: tail.Cut}, nil
+	return &Results{path: path, f: f, done: done, levels: LevelIDs(recs), n: len(recs), cut: tail.Cut}, nil
 }
 
 // Cut is the line of the record cut short that OpenResults cut off, 0 if
@@ -121,6 +115,20 @@ func (r *Results) Done(key string) bool {
 // Levels returns the level ids of the runs the file held when it was
 // opened, each once.
 func (r *Results) Levels() []string { return r.levels }
+
+// LevelIDs returns the level ids of recs, each once, in the order they
+// first come.
+func LevelIDs(recs []Record) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if !seen[r.Level] {
+			seen[r.Level] = true
+			ids = append(ids, r.Level)
+		}
+	}
+	return ids
+}
 
 // File is the open results file, as outfile.Follow takes it.
 func (r *Results) File() *os.File { return r.f }

@@ -477,7 +477,7 @@ func (r *resolver) resolve(spec string) ([]Entry, []span, error) {
 	c, name, err := r.collection(file)
 	if err != nil {
 		if st, serr := os.Stat(spec); hasSel && serr == nil && !st.IsDir() && errors.As(err, new(*SpecError)) {
-			return nil, nil, specErrorf("%s is read as level %s of %s, which does not exist; the file %s is addressed with a selection of its own: %s:1 for its first level", spec, sel, file, spec, spec)
+			return nil, nil, specErrorf("%s is read as level %s of the file %s, which does not exist; the file %s is addressed with a selection of its own: %s:1 for its first level", spec, sel, file, spec, spec)
 		}
 		return nil, nil, err
 	}

@@ -355,11 +355,18 @@ func TestProgressBoard(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:24")[0]
 	var board []string
 	var detail string
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	opts := solver.Options{
-		Budget:   solver.Budget{Time: 300 * time.Millisecond},
-		Progress: func(p solver.Progress) { board, detail = p.Board, p.Detail },
+		Budget: solver.Budget{Time: time.Minute},
+		Progress: func(p solver.Progress) {
+			if len(p.Board) > 0 {
+				board, detail = p.Board, p.Detail
+				cancel() // the first event with a board is enough
+			}
+		},
 	}
-	if _, err := solver.Run(context.Background(), Solver{}, l, opts); err != nil {
+	if _, err := solver.Run(ctx, Solver{}, l, opts); err != nil {
 		t.Fatal(err)
 	}
 	if text := strings.Join(board, ""); len(board) != l.Height || strings.Count(text, "$")+strings.Count(text, "*") == 0 ||

@@ -166,7 +166,7 @@ func (d *dataset) thesisTables() []*table {
 		}
 		of := fmt.Sprintf("of %d", size)
 		if ran != nil {
-			of = fmt.Sprintf("of the %d run here, as our rows; the collection has %d", len(ran), size)
+			of = fmt.Sprintf("of the %d levels our rows ran; the collection has %d", len(ran), size)
 		}
 		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (%s); see report/data/PROVENANCE.md.", of))
 		if missingLog {

@@ -352,7 +352,7 @@ func sections(lines []string, source string) (in []*section, unreadable map[int]
 				bad = badMoves(source, kind, j+1, lines[j])
 			}
 			switch {
-			case isLURD(t) || lurd.Len() > 0 && isCount(t): // a count may stand on a line of its own, as ParseLURD reads it
+			case isLURD(t) || lurd.Len() > 0 && isCount(t) && j+1 < len(lines) && isLURD(strings.TrimSpace(lines[j+1])): // a count may stand on a line of its own before the move it repeats, as ParseLURD reads it
 				lurd.WriteString(strings.Map(dropBlank, t))
 			case isKey && k == "solver" && kind == solutionWord:
 				solver = strings.TrimSpace(val)

@@ -91,6 +91,11 @@ func TestCountOnItsOwnLine(t *testing.T) {
 	if s := f.Entries[0].Solutions; len(s) != 1 || s[0].LURD != "r2R" || len(s[0].Notes) != 0 {
 		t.Errorf("solutions %+v; want the moves r2R", s)
 	}
+	// After the last move it repeats nothing: a note, as before.
+	f = read(t, "#####\n#@ $ .#\n#####\n\nSolution\nrR\n2\n")
+	if s := f.Entries[0].Solutions; len(s) != 1 || s[0].LURD != "rR" || len(s[0].Notes) != 1 || s[0].Notes[0] != "2" {
+		t.Errorf("solutions %+v; want the moves rR and the note 2", s)
+	}
 }
 
 // Writing gives back everything that was read, with the solution sections

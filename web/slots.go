@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"math"
 	"slices"
 	"sync"
 )
@@ -27,14 +26,6 @@ type slotWaiter struct {
 }
 
 func newCPUSlots(n int) *cpuSlots { return &cpuSlots{free: n} }
-
-// acquire waits for its turn and a free slot, then takes up to n free
-// slots and returns how many it took (at least 1), or returns ctx's error
-// without holding any.
-func (s *cpuSlots) acquire(ctx context.Context, n int) (int, error) {
-	w, _ := s.enqueue(n, math.MaxInt)
-	return s.wait(ctx, w)
-}
 
 // enqueue takes up to n free slots for a job at once when none waits
 // before it, else puts it in the line, unless maxWaiting jobs wait there

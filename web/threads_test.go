@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -225,4 +226,12 @@ func (s *cpuSlots) lineLength() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.waiting)
+}
+
+// acquire waits for its turn and a free slot, then takes up to n free
+// slots and returns how many it took (at least 1), or returns ctx's error
+// without holding any: a job's enqueue and wait with no queue limit.
+func (s *cpuSlots) acquire(ctx context.Context, n int) (int, error) {
+	w, _ := s.enqueue(n, math.MaxInt)
+	return s.wait(ctx, w)
 }

@@ -175,6 +175,12 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 		}
 		defer c.sokOut.close()
 	}
+	shard, shards := 0, 1
+	if c.shard != "" {
+		if shard, shards, err = bench.ParseShard(c.shard, nil); err != nil {
+			return usagef("bench: %v", err)
+		}
+	}
 	es, err := levels.ResolveEntries(ctx, specs, stdin)
 	if err != nil {
 		return err
@@ -184,7 +190,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 		return err
 	}
 	defer out.close()
-	spellAsRecorded(es, out.levelIDs)
+	spellAsRecorded(es, out.levelIDs) // before the plan, whose runs are keyed by the levels' names
 	lvls, unloadable := splitEntries(es)
 	c.sokLevels = entriesByID(es)
 	plan, err := bench.NewPlan(solvers, lvls, unloadable, budgets, seeds)
@@ -193,12 +199,8 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	}
 	shardNote := ""
 	if c.shard != "" {
-		i, n, err := bench.ParseShard(c.shard, nil)
-		if err != nil {
-			return usagef("bench: %v", err)
-		}
-		plan = plan.Shard(i, n)
-		shardNote = fmt.Sprintf(" (shard %d/%d)", i, n)
+		plan = plan.Shard(shard, shards)
+		shardNote = fmt.Sprintf(" (shard %d/%d)", shard, shards)
 	}
 	if c.sokOut != nil && c.out != "" {
 		// A resumed bench puts the runs of earlier invocations in the
@@ -514,14 +516,10 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		seen := map[string]bool{}
 		for _, r := range recs {
 			o.doneKeys = append(o.doneKeys, r.Key)
-			if !seen[r.Level] {
-				seen[r.Level] = true
-				o.levelIDs = append(o.levelIDs, r.Level)
-			}
 		}
+		o.levelIDs = bench.LevelIDs(recs)
 	default:
 		o.sink = bench.NewJSONLWriter(stdout).Write
 	}

@@ -96,7 +96,7 @@ func readSokOut(ctx context.Context, cmd, flag, path string) (*sokfile.File, err
 	}
 	fh, err := ctxio.Open(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err) // the error names path
+		return nil, fmt.Errorf("%s: %s: %w", cmd, flag, err)
 	}
 	defer fh.Close()
 	data, err := io.ReadAll(io.LimitReader(fh, kindLevels.limit))
@@ -108,7 +108,7 @@ func readSokOut(ctx context.Context, cmd, flag, path string) (*sokfile.File, err
 	}
 	f, err := sokfile.Read(bytes.NewReader(data), path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err) // the error names path
+		return nil, fmt.Errorf("%s: %s %w", cmd, flag, err) // sokfile's errors begin with path
 	}
 	return f, nil
 }

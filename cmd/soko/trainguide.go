@@ -135,9 +135,12 @@ func runTrainGuide(ctx context.Context, c *trainGuideConfig, specs []string, std
 	}
 	fmt.Fprintf(stdout, "trained the guide (2^%d rows) on %s of %s (%s), in %.1fs\n", c.bits, english.Count(rep.Examples, "choice", "choices"),
 		english.Count(data.Solved, "solution", "solutions"), english.Count(len(lvls), "level", "levels"), time.Since(t0).Seconds())
-	if rep.Examples == 0 {
+	switch {
+	case data.Solved == 0:
 		fmt.Fprintln(stdout, "no solution to learn from (none found within --nodes): the model is the zero model, every move alike")
-	} else {
+	case rep.Examples == 0:
+		fmt.Fprintln(stdout, "no choice to learn from in the solutions found (their levels need no macro-move chosen among others): the model is the zero model, every move alike")
+	default:
 		fmt.Fprintf(stdout, "log loss %.4f → %.4f (uniform %.4f); its best move the one taken %.1f%% of the time (uniform %.1f%%)\n",
 			rep.LossFirst, rep.LossLast, rep.ChanceLoss, 100*rep.TopAfter, 100*rep.ChanceTopOne)
 	}
