@@ -115,16 +115,7 @@ func (d *dataset) thesisTables() []*table {
 		}
 		slices.Sort(iters)
 		size := map[string]int{"cbc60": 60, "schokoban-microban100": 100}[c]
-		// Where fewer levels ran, the thesis's rows count those levels
-		// only, so that the two rows count the same levels.
-		var ran map[int]bool
-		if len(d.levels[c]) < size {
-			ran = map[int]bool{}
-			for _, id := range d.levels[c] {
-				_, n := bench.SplitLevelID(id)
-				ran[n] = true
-			}
-		}
+		part := false // a thesis row counts fewer levels than the collection's
 		t := &table{title: fmt.Sprintf("### %s: ours beside the thesis's logs (%s)", c, cite("000", "Table "+tableNo)), header: []string{"iterations"}}
 		for _, it := range iters {
 			t.header = append(t.header, strconv.FormatInt(it, 10))
@@ -149,7 +140,18 @@ func (d *dataset) thesisTables() []*table {
 				row = append(row, v)
 			}
 			t.rows = append(t.rows, row)
+			// Where our solver ran fewer levels, its thesis row counts
+			// those levels only, so that the two rows count the same.
+			ran := d.levelsRan(c, s)
+			if len(ran) < size {
+				part = true
+			} else {
+				ran = nil
+			}
 			row = []string{names[name] + " (thesis)"}
+			if ran != nil {
+				row[0] = fmt.Sprintf("%s (thesis, its %d)", names[name], len(ran))
+			}
 			for _, it := range iters {
 				n, ok := thesisSolved(c, names[name], it, ran)
 				switch {
@@ -165,8 +167,8 @@ func (d *dataset) thesisTables() []*table {
 			t.rows = append(t.rows, row)
 		}
 		of := fmt.Sprintf("of %d", size)
-		if ran != nil {
-			of = fmt.Sprintf("of the %d levels our rows ran; the collection has %d", len(ran), size)
+		if part {
+			of = fmt.Sprintf("of %d; a row marked \"its N\" counts only the N levels the soko row above it ran", size)
 		}
 		t.notes = append(t.notes, fmt.Sprintf("Thesis rows: levels solved in the thesis's run logs (%s); see report/data/PROVENANCE.md.", of))
 		if missingLog {
@@ -175,4 +177,20 @@ func (d *dataset) thesisTables() []*table {
 		out = append(out, t)
 	}
 	return out
+}
+
+// levelsRan returns the numbers of the levels of collection c that
+// solver s ran, under any budget.
+func (d *dataset) levelsRan(c, s string) map[int]bool {
+	ran := map[int]bool{}
+	for k, rs := range d.groups {
+		if k.coll != c || k.solver != s {
+			continue
+		}
+		for _, r := range rs {
+			_, n := bench.SplitLevelID(r.Level)
+			ran[n] = true
+		}
+	}
+	return ran
 }

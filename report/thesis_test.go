@@ -1,9 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
+	"soko/bench"
 	_ "soko/fess"
 	_ "soko/search"
 )
@@ -39,5 +42,31 @@ func TestThesisData(t *testing.T) {
 	}
 	if n, ok := thesisSolved("cbc60", "Schokoban", 25, ten); !ok || n != 4 {
 		t.Errorf("cbc60 1-10 at 25: %d (%v), want 4", n, ok)
+	}
+}
+
+// Beside two solvers that ran different parts of cbc60, each thesis row
+// counts the levels its own solver ran.
+func TestThesisRowsPerSolver(t *testing.T) {
+	var recs []bench.Record
+	add := func(solver string, lv int) {
+		r := bench.Record{Solver: solver, Level: fmt.Sprintf("cbc60:%d", lv), LevelHash: "h", Budget: bench.Budget{Iterations: 25}, Seed: 1, Status: "iteration limit"}
+		r.Key = r.RunKey()
+		recs = append(recs, r)
+	}
+	for lv := 1; lv <= 10; lv++ {
+		add("schokoban", lv)
+	}
+	add("vanillaban", 1)
+	var md bytes.Buffer
+	if err := Write(&md, recs, Options{NoPlots: true}); err != nil {
+		t.Fatal(err)
+	}
+	// The thesis's logs at 25 iterations: Schokoban solves 4 of cbc60's
+	// first 10, Vanillaban level 1.
+	for _, want := range []string{"| Schokoban (thesis, its 10) | 4 |", "| Vanillaban (thesis, its 1) | 1 |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("no %q in\n%s", want, md.String())
+		}
 	}
 }
