@@ -275,9 +275,9 @@ func (p *parser) line(s string, n int) {
 		return
 	case trimmed[0] == ';':
 		p.endLevel()
-		text := printable(strings.TrimPrefix(trimmed[1:], " "))
+		text := Printable(strings.TrimPrefix(trimmed[1:], " "))
 		kept := p.pending.add(text)
-		p.prevTitle = parseTitleLine(printable(trimmed[1:]))
+		p.prevTitle = parseTitleLine(Printable(trimmed[1:]))
 		p.prevTitle.kept = kept
 		return
 	case isBoard:
@@ -290,7 +290,7 @@ func (p *parser) line(s string, n int) {
 		key = strings.ToLower(strings.TrimSpace(key))
 		if key == "title" || key == "author" {
 			p.endLevel()
-			p.keyValue(key, printable(strings.TrimSpace(val)))
+			p.keyValue(key, Printable(strings.TrimSpace(val)))
 			return
 		}
 	}
@@ -299,7 +299,7 @@ func (p *parser) line(s string, n int) {
 		return
 	}
 	p.endLevel()
-	p.pending.add(printable(trimmed))
+	p.pending.add(Printable(trimmed))
 }
 
 // reject records the level being read as unloadable for err. midBoard says
@@ -368,11 +368,11 @@ func (p *parser) keyValue(key, val string) {
 	}
 }
 
-// printable returns s with each control character but tab written as its
+// Printable returns s with each control character but tab written as its
 // Go escape (\x1b, \a): titles, authors and comments are printed to
 // terminals, where a file's escape sequences would recolour the output or
 // retitle the window.
-func printable(s string) string {
+func Printable(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}

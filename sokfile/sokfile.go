@@ -355,11 +355,11 @@ func sections(lines []string, source string) (in []*section, unreadable map[int]
 			case isLURD(t) || lurd.Len() > 0 && isCount(t) && j+1 < len(lines) && isLURD(strings.TrimSpace(lines[j+1])): // a count may stand on a line of its own before the move it repeats, as ParseLURD reads it
 				lurd.WriteString(strings.Map(dropBlank, t))
 			case isKey && k == "solver" && kind == solutionWord:
-				solver = strings.TrimSpace(val)
+				solver = level.Printable(strings.TrimSpace(val))
 			case isKey && k == "date":
-				date = strings.TrimSpace(val)
+				date = level.Printable(strings.TrimSpace(val))
 			default:
-				notes = append(notes, t)
+				notes = append(notes, level.Printable(t))
 			}
 		}
 		if bad != nil {
@@ -374,7 +374,7 @@ func sections(lines []string, source string) (in []*section, unreadable map[int]
 		if kind == solutionWord {
 			sec.sol = &Solution{LURD: lurd.String(), Solver: solver, Date: date, Notes: notes, Line: i + 1}
 		} else {
-			sec.snap = &Snapshot{Name: snapshotName(lines[i]), LURD: lurd.String(), Date: date, Notes: notes, Line: i + 1}
+			sec.snap = &Snapshot{Name: level.Printable(snapshotName(lines[i])), LURD: lurd.String(), Date: date, Notes: notes, Line: i + 1}
 		}
 		for k := i; k < j; k++ {
 			in[k] = sec

@@ -98,6 +98,17 @@ func TestCountOnItsOwnLine(t *testing.T) {
 	}
 }
 
+// Control characters in a section's notes, solver, date and snapshot name
+// are kept as their escapes, as the level reader keeps a title's.
+func TestSectionControlCharacters(t *testing.T) {
+	f := read(t, "#####\n#@$.#\n#####\n\nSolution\nR\nSolver: a\x1b[2Jb\nnote\a\n\nSnapshot x\x1by\nR\n")
+	e := f.Entries[0]
+	if len(e.Solutions) != 1 || e.Solutions[0].Solver != `a\x1b[2Jb` || len(e.Solutions[0].Notes) != 1 || e.Solutions[0].Notes[0] != `note\a` ||
+		len(e.Snapshots) != 1 || e.Snapshots[0].Name != `x\x1by` {
+		t.Errorf("solutions %+v, snapshots %+v", e.Solutions, e.Snapshots)
+	}
+}
+
 // Writing gives back everything that was read, with the solution sections
 // in one form; reading that again gives the same levels and solutions, and
 // writing it again the same text.
