@@ -19,6 +19,7 @@ import (
 type BiGreedyMember struct {
 	s      *biSearch
 	before time.Duration // its own time in the slices before the running one
+	trace  *solver.Trace // its slices' trace, for End's record
 }
 
 // Slice implements solver.Resumable. The first slice sets the search up
@@ -26,6 +27,7 @@ type BiGreedyMember struct {
 // the search has no schedule of its own.
 func (m *BiGreedyMember) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
 	guard := solver.NewGuard(ctx, opts)
+	m.trace = opts.Trace
 	if m.s == nil {
 		s, res, ok, err := newBiSearch(ctx, l, opts)
 		if !ok {
@@ -64,6 +66,7 @@ func (m *BiGreedyMember) End(st solver.Status) solver.Stats {
 	stats := m.s.g.stop(st).Stats
 	stats.Elapsed = m.before
 	m.s = nil
+	solver.TraceMember(m.trace, solver.Result{Status: st, Stats: stats}, solver.Budget{}, nil) // as a run-once member's end
 	return stats
 }
 

@@ -194,9 +194,10 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 	return rs.solve(ctx, l)
 }
 
-// traceMember writes to t (nil: tracing off) the "member" record of a
-// run-once member that ended with res, or err, on budget b.
-func traceMember(t *Trace, res Result, b Budget, err error) {
+// TraceMember writes to t (nil: tracing off) the "member" record of a
+// member that ended with res, or err, on budget b: a run-once member's, or
+// a resumable one's that traces no end of its own, when the rounds end it.
+func TraceMember(t *Trace, res Result, b Budget, err error) {
 	if t == nil {
 		return
 	}

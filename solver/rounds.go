@@ -550,7 +550,7 @@ func (rs *rounds) run(ctx context.Context, m *entrant, b Budget, until time.Time
 			o.pause = s.pause
 		} else {
 			o.res, o.err = Run(mctx, m.solver, l, opts)
-			traceMember(opts.Trace, o.res, b, o.err)
+			TraceMember(opts.Trace, o.res, b, o.err)
 		}
 		if o.err != nil || o.res.Status == Solved {
 			o.pause = Pause{}
