@@ -319,17 +319,27 @@ const nodesHeld Status = -1
 // and give back what it did not spend, when that part is less than need
 // (what m must have at once: a first slice's opening, which it cannot
 // pause in) or less than want and minSliceNodes of the limit; with none
-// running it gets instead what it wants of all that is free.
+// running it gets instead what it wants of all that is free. Without a
+// time limit it also waits while it has had more for its weight than a
+// running member will have once that one's slice ends.
 func (rs *rounds) nodeAllowance(m *entrant, left, want, need int64) int64 {
 	free, running, could := left, 0, 1
+	ahead := false // of a running member, even once that one has had its allowance
 	for _, o := range rs.members {
 		switch {
 		case o.running:
 			free -= o.nodes
 			running++
+			ahead = ahead || m.used/m.weight > (o.used+float64(o.nodes))/o.weight
 		case o != m && o.in() && !rs.waiting(o):
 			could++
 		}
+	}
+	if ahead && rs.opts.Budget.Time <= 0 {
+		// Its turn comes after that one's, as with one thread: a member
+		// whose slices end sooner in wall time (the others in their
+		// set-up) does not take the others' part of the expansions.
+		return 0
 	}
 	n := min(free/int64(min(rs.k-running, could)), want)
 	switch {

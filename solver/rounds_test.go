@@ -21,8 +21,9 @@ type stepper struct {
 	solveAt, giveUpAt int64  // 0: never
 	lurd              string // the solution it returns; "rRR" when empty
 	stall             bool
-	bytes             int64   // held per expansion
-	opening           float64 // the part of its share its first slice expands before it can pause, as fess's openings
+	bytes             int64         // held per expansion
+	opening           float64       // the part of its share its first slice expands before it can pause, as fess's openings
+	setUp             time.Duration // its first slice's wait before it expands, as a search's set-up
 
 	mu       sync.Mutex
 	expanded int64
@@ -46,6 +47,9 @@ func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options
 	s.seeds = append(s.seeds, opts.Seed)
 	first := len(s.slices) == 1
 	s.mu.Unlock()
+	if first {
+		time.Sleep(s.setUp)
+	}
 	stats := func() solver.Stats {
 		return solver.Stats{Expanded: s.expanded, Bytes: s.expanded * s.bytes, Elapsed: s.own + g.Elapsed()}
 	}
@@ -321,6 +325,19 @@ func TestRoundsThreadsNodeLimit(t *testing.T) {
 				t.Errorf("threads %d, limit %d: %v after %d expansions, %v; want the node limit after %d", threads, limit, res.Status, res.Stats.Expanded, err, limit)
 			}
 		}
+	}
+}
+
+// TestRoundsThreadsNodeShares: under a node limit with threads, a member
+// whose slices end sooner in wall time (the other in a long set-up) does
+// not take the other's part of the expansions: each has about its share,
+// as with one thread.
+func TestRoundsThreadsNodeShares(t *testing.T) {
+	fast, slow := &stepper{}, &stepper{setUp: 100 * time.Millisecond}
+	p := solver.Portfolio{Members: []solver.Member{{Name: "fast", Resumable: fast, Share: 1}, {Name: "slow", Resumable: slow, Share: 1}}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Nodes: 100_000}})
+	if err != nil || res.Status != solver.NodeLimit || fast.expanded > 2*slow.expanded {
+		t.Errorf("%v, %v: the fast member expanded %d, the slow one %d; want about half each", res.Status, err, fast.expanded, slow.expanded)
 	}
 }
 
