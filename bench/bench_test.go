@@ -533,6 +533,68 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	}
 }
 
+// Shards that typed one level file two ways (a path and a link to it)
+// merge into one run per level, under the first spelling, with a key that
+// resumes; a file typed once keeps its name, and one this machine cannot
+// see is left as it is.
+func TestMergeRespellsOneFile(t *testing.T) {
+	dir := t.TempDir()
+	lv := filepath.Join(dir, "x.xsb")
+	if err := os.WriteFile(lv, []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.xsb")
+	if err := os.Symlink(lv, link); err != nil {
+		t.Skip(err)
+	}
+	rec := func(source string, index int) Record {
+		r := Record{Solver: "astar", Level: levelID(source, index), LevelHash: "h", Budget: Budget{Time: time.Second}, Seed: 1,
+			Status: "solved", Verified: true, Pushes: 1, WallS: 0.1}
+		r.Key = r.RunKey()
+		return r
+	}
+	write := func(name string, recs ...Record) string {
+		var b bytes.Buffer
+		w := NewJSONLWriter(&b)
+		for _, r := range recs {
+			w.Write(r)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gone := filepath.Join(dir, "gone.xsb")
+	a := write("a.jsonl", rec(lv, 1), rec(gone, 1))
+	b := write("b.jsonl", rec(link, 1), rec(link, 2), rec("microban", 1))
+	var out, log bytes.Buffer
+	runs, dups, err := Merge(&out, &log, a, b)
+	if err != nil || runs != 4 || dups != 1 {
+		t.Fatalf("merge: %d runs, %d dups, %v\n%s", runs, dups, err, log.String())
+	}
+	recs, err := ReadRecords(&out, "merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range recs {
+		if r.Key != r.RunKey() {
+			t.Errorf("%s: key %q, want %q", r.Level, r.Key, r.RunKey())
+		}
+		ids = append(ids, r.Level)
+	}
+	slices.Sort(ids)
+	want := []string{gone + ":1", lv + ":1", lv + ":2", "microban:1"}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("merged levels %q, want %q", ids, want)
+	}
+	if !strings.Contains(log.String(), "1 level file typed another way") {
+		t.Errorf("merge said:\n%s", log.String())
+	}
+}
+
 // A plan of billions of runs is made without listing them: its length,
 // its first jobs, a shard's jobs and the pending count of a resumed file
 // come from the axes.

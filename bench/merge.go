@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
 
 	"soko/internal/english"
 	"soko/internal/jsonl"
+	"soko/levels"
 )
 
 // differingFields names the JSON fields in which two records differ.
@@ -50,6 +52,53 @@ func outcome(r *Record) string {
 	return r.Status
 }
 
+// respellFiles gives the runs of a level file typed several ways across
+// the files merged (lv/x.xsb, ./lv/x.xsb, its absolute path, a link to it)
+// the first spelling met, in their level ids and keys, so that a run
+// sharded from different directories is kept once and the file stays one
+// collection. Only files this machine can see are compared. It returns the
+// number of files that had more than one spelling.
+func respellFiles(recs []Record) int {
+	type file struct {
+		name string
+		info os.FileInfo
+	}
+	var files []file
+	to := map[string]string{} // a source → its first spelling, "" where not a file here
+	respelled := map[string]bool{}
+	for i := range recs {
+		source, index := SplitLevelID(recs[i].Level)
+		name, seen := to[source]
+		if !seen {
+			if _, isFile := levels.File(source); isFile {
+				if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
+					name = source
+					for _, f := range files {
+						if os.SameFile(st, f.info) {
+							name = f.name
+							respelled[f.name] = true
+							break
+						}
+					}
+					if name == source {
+						files = append(files, file{source, st})
+					}
+				}
+			}
+			to[source] = name
+		}
+		if name == "" || name == source {
+			continue
+		}
+		keyed := recs[i].Key == recs[i].RunKey()
+		recs[i].Level = levelID(name, index)
+		if keyed {
+			recs[i].Key = recs[i].RunKey()
+		}
+	}
+	return len(respelled)
+}
+
 // Merge joins results files into w in canonical order, keeping each run
 // once: the first of its records, in the order of paths and then of lines.
 // It returns the number of runs written and of duplicates dropped. When log
@@ -80,6 +129,9 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 		for _, n := range lines {
 			where = append(where, at{file: p, line: n})
 		}
+	}
+	if n := respellFiles(all); n > 0 && log != nil {
+		fmt.Fprintf(log, "bench merge: %s typed another way in some files (a path, ./path, a link): taken as one\n", english.Count(n, "level file", "level files"))
 	}
 	first := map[string]int{}
 	identical, differing := 0, 0
