@@ -3,7 +3,6 @@ package lts
 import (
 	"container/heap"
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -122,21 +121,9 @@ func search(ctx context.Context, l *level.Level, m *Model, opts solver.Options, 
 	st.Stored = 1
 	// The live view's board: the expanded state with the most boxes on
 	// goals, as the other searches draw theirs.
-	bestState, bestOnGoal := uint32(0), -1
-	guard.Best(func() []string {
-		if bestOnGoal < 0 {
-			return nil
-		}
-		q := b.Start()
-		q.Unpack(store.Key(bestState))
-		return q.Rows()
-	})
-	guard.Describe(func() string {
-		if bestOnGoal < 0 {
-			return ""
-		}
-		return fmt.Sprintf("boxes on goals %d of %d", bestOnGoal, len(b.Goals()))
-	})
+	shown := sokoban.NewMostOnGoal(b)
+	guard.Best(shown.Rows)
+	guard.Describe(shown.Caption)
 	nodes = append(nodes, node{parent: -1, last: noMove})
 	best = append(best, math.Inf(-1))
 	closed = append(closed, false)
@@ -161,9 +148,7 @@ func search(ctx context.Context, l *level.Level, m *Model, opts solver.Options, 
 		closed[n.state] = true
 		st.Expanded++
 		pos.Unpack(store.Key(n.state))
-		if k := pos.OnGoal(); k > bestOnGoal {
-			bestState, bestOnGoal = n.state, k
-		}
+		shown.Offer(pos)
 		legal := bd.Legal(pos)
 		if legal == 0 {
 			continue

@@ -72,8 +72,7 @@ type pushGraph struct {
 
 	// The expanded state with the most boxes on goals, which progress
 	// events draw (see track).
-	bestOnGoal int
-	bestKey    []byte
+	best *sokoban.MostOnGoal
 
 	// tableLater, when set, are the limits of the deadlock table the
 	// checker gets once tableAfter states were expanded (track).
@@ -115,7 +114,7 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 		return nil, err
 	}
 	g := &pushGraph{board: b, pos: b.Start(), store: sokoban.NewStore(b.KeySize())}
-	g.bestOnGoal = -1
+	g.best = sokoban.NewMostOnGoal(b)
 	g.watch(solver.NewGuard(ctx, opts))
 	if b.Impossible != "" || g.charge(b.Bytes()) {
 		return g, nil
@@ -152,13 +151,8 @@ func (g *pushGraph) buildTable() {
 // track kept in its progress events.
 func (g *pushGraph) watch(guard *solver.Guard) {
 	g.guard = guard
-	g.guard.Best(g.drawBest)
-	g.guard.Describe(func() string { // the live view's caption of drawBest's board
-		if g.bestOnGoal < 0 {
-			return ""
-		}
-		return fmt.Sprintf("boxes on goals %d of %d", g.bestOnGoal, len(g.board.Goals()))
-	})
+	g.guard.Best(g.best.Rows)
+	g.guard.Describe(g.best.Caption)
 }
 
 // matching builds the lower bound of the informed push searches under the
@@ -330,19 +324,7 @@ func (g *pushGraph) track() {
 	if g.tableLater != nil && g.stats.Expanded >= tableAfter {
 		g.buildTable()
 	}
-	if n := g.pos.OnGoal(); n > g.bestOnGoal {
-		g.bestOnGoal, g.bestKey = n, g.pos.Pack(g.bestKey[:0])
-	}
-}
-
-// drawBest draws the position track kept, for progress events.
-func (g *pushGraph) drawBest() []string {
-	if g.bestKey == nil {
-		return nil
-	}
-	q := g.board.Start()
-	q.Unpack(g.bestKey)
-	return q.Rows()
+	g.best.Offer(g.pos)
 }
 
 // addRoot stores the start position.
