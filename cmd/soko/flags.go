@@ -44,7 +44,10 @@ func parseDuration(s string) (time.Duration, error) {
 // limit, none) or whether a command takes it is each flag's to say.
 func parseCount(s string) (int64, error) {
 	n, err := parseWhole(strings.TrimSpace(s))
-	if err != nil || n < 0 {
+	switch {
+	case errors.Is(err, errOutOfRange) && !strings.HasPrefix(strings.TrimSpace(s), "-"):
+		return 0, fmt.Errorf("too large: want a whole number from 0 to %d", int64(math.MaxInt64))
+	case err != nil || n < 0:
 		return 0, errors.New("want a whole number, at least 0")
 	}
 	return n, nil
@@ -85,11 +88,11 @@ func parseWhole(s string) (int64, error) {
 	case exp < 0:
 		return 0, errors.New("not whole")
 	case len(significant)+exp > 19:
-		return 0, errors.New("out of range")
+		return 0, errOutOfRange
 	}
 	n, err := strconv.ParseInt(sign+significant+strings.Repeat("0", exp), 10, 64)
 	if err != nil {
-		return 0, errors.New("out of range")
+		return 0, errOutOfRange
 	}
 	return n, nil
 }
@@ -174,7 +177,10 @@ func (v workersValue) String() string {
 func (v workersValue) Set(s string) error {
 	return store(v.n, s, func(s string) (int, error) {
 		n, err := parseWhole(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > math.MaxInt {
+		if errors.Is(err, errOutOfRange) && !strings.HasPrefix(strings.TrimSpace(s), "-") || err == nil && n > math.MaxInt {
+			return math.MaxInt, nil // more than any machine has: capped as any large value is
+		}
+		if err != nil || n < 1 {
 			return 0, errors.New("want a whole number, at least 1")
 		}
 		return int(n), nil
@@ -261,6 +267,7 @@ func readDecimal(s string) (string, error) {
 var (
 	errNotDecimalSyntax = errors.New("not a decimal number")
 	errBelowZero        = errors.New("below 0")
+	errOutOfRange       = errors.New("out of range")
 )
 
 var (

@@ -113,12 +113,21 @@ func TestNumberSyntax(t *testing.T) {
 	if n, err := parseCount("1e3"); err != nil || n != 1000 {
 		t.Errorf("bench --nodes 1e3: %d, %v", n, err)
 	}
+	// A -j or --threads beyond any whole number is more than any machine
+	// has, capped as a large one is.
+	var workers int
+	if err := (workersValue{&workers}).Set("1e19"); err != nil || workers != math.MaxInt {
+		t.Errorf("-j 1e19: %d, %v; want the largest int", workers, err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"solve", "-j", "1.5"}, `bad -j "1.5": want a whole number, at least 1`},
 		{[]string{"solve", "--nodes", "1e-400"}, `bad --nodes "1e-400": want a whole number, at least 0`},
+		{[]string{"solve", "--nodes", "1e19"}, `bad --nodes "1e19": too large: want a whole number from 0 to 9223372036854775807`},
+		{[]string{"solve", "--nodes", "-1e19"}, `bad --nodes "-1e19": want a whole number, at least 0`},
+		{[]string{"solve", "-j", "-1e19"}, `bad -j "-1e19": want a whole number, at least 1`},
 		{[]string{"generate", "--count", "1.5"}, `bad --count "1.5": not whole; want a whole number in decimal`},
 		{[]string{"generate", "--count", "0x10"}, `bad --count "0x10": want a whole number in decimal, such as 200 or 1e3`},
 		{[]string{"generate", "--seed", "-1e2"}, `bad --seed "-1e2": want a whole number from 0`},
