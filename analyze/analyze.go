@@ -32,12 +32,12 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
             x is left out, and ? marks the 26th room and later)
         blank: other floor, or squares the player can never reach`
 
-// PlanTime is the budget of the two fess plans Render prints, the packing
-// plan and then the parking plan. On every XSokoban level both together
-// take at most about 2.2 s (the parking search stops itself at 2 s); on
-// a 128×128 board with 255 boxes each alone takes seconds. A
-// plan not worked out within it is reported as such; the rest of the
-// analysis takes milliseconds on any board.
+// PlanTime is the budget of the fess plans Render prints, one after the
+// other: the packing plan, then the parking plans of park, sink and pull
+// (each parking search stops itself at 2 s). On a 128×128 board with 255
+// boxes one alone takes seconds. A plan not worked out within it is
+// reported as such; the rest of the analysis takes milliseconds on any
+// board.
 const PlanTime = 3 * time.Second
 
 // Render returns the board of l with dead squares, tunnel squares and goal

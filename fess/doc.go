@@ -37,8 +37,9 @@
 //   - guide.go, guidetrain.go: the learned guide (package guide), one
 //     more advisor where a model is given, and the examples soko
 //     train-guide learns it from.
-//   - deadlocks.go: the deadlock tier: frozen boxes and wall segments on
-//     every move; learned patterns (seeded with YASS's deadlock sets of
+//   - deadlocks.go: the deadlock tier: frozen boxes, wall segments and
+//     the level's deadlock table (built at set-up) on every move; learned
+//     patterns (seeded with YASS's deadlock sets of
 //     two boxes), the corral search, boxes cut off by boxes frozen on
 //     goals and the matching only when a node comes up.
 //   - backward.go, startmatch.go: the backward search over pull

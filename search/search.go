@@ -29,11 +29,16 @@
 //     with Minkowski distances, its dangerous-cell pruning (corners, boxes
 //     between corners, dead-end aisles), tunnel macros and rapid random
 //     restarts.
+//   - bigreedy: greedy best-first over pushes from the start and over
+//     single pulls from the solved position, storing into one table so
+//     that the two meet (YASS's and Festival's meeting in the middle), for
+//     small dense levels.
 //
 // All prune pushes onto dead squares (000 §4.2.1, Alg. 2) and run the
 // dynamic deadlock detectors of package deadlock after each push (by default
-// frozen boxes, 000 §4.2.1, and wall segments, 001 Alg. 2; fama only 2×2
-// blocks, as 004 §3). The push searches share one successor generator
+// frozen boxes, 000 §4.2.1, wall segments, 001 Alg. 2, and the level's
+// table of dead sets of up to three boxes, built once 2,000 states were
+// expanded; fama only 2×2 blocks, as 004 §3). The push searches share one successor generator
 // (pushGraph.candidates and pushMacro): PI-corral pruning (000 §4.2.2 names
 // the sealed-off corral): when one exists, only pushes of the boxes bounding
 // it are generated; and, in all but bfs, whose order by depth it would

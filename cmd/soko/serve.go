@@ -25,7 +25,7 @@ type serveConfig struct {
 	typed map[string]*string // flag name: the text it was given, "" if none
 }
 
-const serveDoc = `Serves the web page and its JSON API until Ctrl-C or SIGTERM (see docs/web.md:
+const serveDoc = `Serves the web page and its JSON API until Ctrl-C, SIGTERM or SIGHUP (see docs/web.md:
 the page, its API, and how to expose it behind a proxy).
 --time and --memory are the budget of every job, which a request may lower
 but not raise. Unlike on solve and bench, 0 is refused for them: every job
@@ -153,7 +153,7 @@ func exposureWarning(addr net.Addr) string {
 }
 
 // runServe is soko serve: the web page and its JSON API (package web) until
-// ctx is cancelled (Ctrl-C, SIGTERM), then a graceful shutdown.
+// ctx is cancelled (Ctrl-C, SIGTERM, SIGHUP), then a graceful shutdown.
 func runServe(ctx context.Context, c *serveConfig, pos []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 0 {
 		return usagef("serve: takes no arguments, got %q", pos)
