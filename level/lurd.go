@@ -130,6 +130,27 @@ func ParseLURD(s string) ([]Move, error) {
 	return ms, nil
 }
 
+// LURDSteps returns the number of steps the LURD text s stands for, its
+// repeat counts taken, without reading it into moves: what replaying it
+// would cost. It does not check s (ParseLURD does) and stops counting
+// past MaxSolutionSteps.
+func LURDSteps(s string) int {
+	steps, count := 0, -1
+	for i := 0; i < len(s) && steps <= MaxSolutionSteps; i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			count = max(count, 0)
+			if count <= MaxSolutionSteps {
+				count = count*10 + int(c-'0')
+			}
+		case strings.IndexByte("udlrUDLR", c) >= 0:
+			steps += max(count, 1)
+			count = -1
+		}
+	}
+	return min(steps, MaxSolutionSteps+1)
+}
+
 var tooLong = fmt.Sprintf("LURD longer than %d steps, the longest solution accepted", MaxSolutionSteps)
 
 // FormatLURD returns the LURD string of ms, without repeat counts.

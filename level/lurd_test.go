@@ -121,3 +121,20 @@ func TestFormatLURD(t *testing.T) {
 		t.Errorf("FormatLURD invalid = %q", got)
 	}
 }
+
+// LURDSteps counts what ParseLURD would read, repeat counts taken, and
+// stops past the cap.
+func TestLURDSteps(t *testing.T) {
+	for _, s := range []string{"", "uldr", "3l2R", "10r\nU", "dlUrrrdLullddrUluRuulDrddrruLdlUU", "1048576l"} {
+		ms, err := ParseLURD(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if got := LURDSteps(s); got != len(ms) {
+			t.Errorf("LURDSteps(%q) = %d, want %d", s, got, len(ms))
+		}
+	}
+	if got := LURDSteps("99999999999999999999999l"); got != MaxSolutionSteps+1 {
+		t.Errorf("a count past the cap: %d steps, want %d", got, MaxSolutionSteps+1)
+	}
+}

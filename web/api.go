@@ -19,7 +19,33 @@ const (
 	MaxLevelText = 256 << 10 // bytes of pasted level text
 	maxParams    = 16        // solver parameters in one request
 	maxParamLen  = 64        // bytes in a parameter name or value
+	// MaxRequestSteps bounds the steps of all the moves one request has
+	// replayed (a .sok file's snapshots, a collection's solutions and
+	// games): a repeat count makes a million steps eight bytes.
+	MaxRequestSteps = 4 * level.MaxSolutionSteps
 )
+
+// stepBudget is what is left of a request's MaxRequestSteps.
+type stepBudget int
+
+func newStepBudget() *stepBudget {
+	b := stepBudget(MaxRequestSteps)
+	return &b
+}
+
+// take charges the steps of the LURD text lurd and reports true, or
+// reports false, charging nothing, when they are more than is left.
+func (b *stepBudget) take(lurd string) bool {
+	n := stepBudget(level.LURDSteps(lurd))
+	if n > *b {
+		return false
+	}
+	*b -= n
+	return true
+}
+
+// notReplayed says why moves were not replayed: the request's steps ran out.
+var notReplayed = fmt.Sprintf("not replayed: the request's moves come to more than %d steps in all", MaxRequestSteps)
 
 // apiError is an error answer: {"error": msg, "line": l, "col": c}.
 type apiError struct {
@@ -152,6 +178,7 @@ func (s *Server) limits(w http.ResponseWriter, r *http.Request) {
 		"max_solution_steps": level.MaxSolutionSteps,
 		"max_solution_text":  level.MaxSolutionText,
 		"max_level_text":     MaxLevelText,
+		"max_request_steps":  MaxRequestSteps,
 		"max_body":           s.cfg.MaxBody,
 		"max_time_s":         s.cfg.MaxTime.Seconds(),
 		"max_memory_mib":     s.cfg.MaxMemory >> 20,

@@ -90,8 +90,13 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 	if !check(solNs, "solution") || !check(snapNs, "game in progress") {
 		return
 	}
+	steps := newStepBudget()
 	for _, sol := range req.Solutions {
 		l := c.Levels[sol.N-1]
+		if !steps.take(sol.Solution) {
+			skipped = append(skipped, fmt.Sprintf("%s: solution %s", levelID(l), notReplayed))
+			continue
+		}
 		s, e := sol.solution(l, now)
 		if e != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %s", levelID(l), e.Msg))
@@ -106,6 +111,10 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		l := c.Levels[sn.N-1]
+		if !steps.take(sn.Snapshot) {
+			skipped = append(skipped, fmt.Sprintf("%s: game in progress %s", levelID(l), notReplayed))
+			continue
+		}
 		snap, e := gameInProgress(l, sn.Snapshot, now)
 		if e != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %s", levelID(l), e.Msg))

@@ -266,6 +266,9 @@ func (m *jobs) start(l *level.Level, e solver.Entry, opts solver.Options, pol so
 	now := time.Now()
 	j := &job{id: newID(), level: l, entry: e, opts: opts, policy: pol, created: now, ctx: ctx, cancel: cancel,
 		done: make(chan struct{}), state: stateQueued, subs: map[chan struct{}]struct{}{}, lastSeen: now, slot: w}
+	if w.isGranted() { // running from now, as the answer says (run sets the same once it starts)
+		j.state, j.started, j.threads = stateRunning, now, w.granted
+	}
 	m.byID[j.id] = j
 	m.active++
 	m.wg.Add(1)

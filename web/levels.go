@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -47,6 +48,8 @@ func (ref levelRef) level() (*level.Level, *apiError) {
 		l := ls[n-1]
 		l.Index = n
 		return l, nil
+	case ref.Collection != "" && ref.N == 0:
+		return nil, errorf(http.StatusBadRequest, "no n: give the level's number in collection %s, from 1", ref.Collection)
 	case ref.Collection != "":
 		return collectionLevel(ref.Collection, strconv.Itoa(ref.N))
 	}
@@ -144,7 +147,11 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "no level text given")
 		return
 	}
-	f, _ := sokfile.Read(strings.NewReader(req.XSB), PastedSource) // nil when it is no .sok: the level's error says why
+	if len(req.XSB) > MaxLevelText { // before the .sok reader reads it
+		writeError(w, http.StatusRequestEntityTooLarge, "level text larger than %d bytes", MaxLevelText)
+		return
+	}
+	f, readErr := sokfile.Read(strings.NewReader(req.XSB), PastedSource) // nil when it is no .sok
 	n := req.N
 	if n == 0 && f != nil {
 		n = firstSaved(f)
@@ -155,12 +162,20 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := parsed{levelJSON: toLevelJSON(l)}
+	if f == nil && readErr != nil { // a level, but no .sok: why its snapshots are not read
+		out.SnapshotErrors = append(out.SnapshotErrors, "snapshots not read: "+readErr.Error())
+	}
 	if f != nil && l.Index <= len(f.Entries) {
 		entry := f.Entries[l.Index-1]
 		for _, u := range entry.Unreadable { // a section whose moves cannot be read: said, not dropped
 			out.SnapshotErrors = append(out.SnapshotErrors, u.Error())
 		}
+		steps := newStepBudget()
 		for _, snap := range entry.ResumeOrder() {
+			if !steps.take(snap.LURD) {
+				out.SnapshotErrors = append(out.SnapshotErrors, fmt.Sprintf("snapshot at line %d and those after it: %s", snap.Line, notReplayed))
+				break
+			}
 			moves, err := entry.CheckSnapshot(snap)
 			if err != nil {
 				out.SnapshotErrors = append(out.SnapshotErrors, err.Error())

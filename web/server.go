@@ -84,6 +84,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"path"
 	"runtime"
 	"strings"
 	"time"
@@ -183,7 +184,7 @@ func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{cfg: cfg, jobs: newJobs(cfg), setup: make(chan struct{}, cfg.MaxSetup), mux: http.NewServeMux()}
 	s.routes()
-	s.h = securityHeaders(s.guard(s.mux))
+	s.h = securityHeaders(s.guard(uncleanAPI(s.mux)))
 	return s
 }
 
@@ -196,6 +197,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHT
 // Close cancels every job and waits for them to end; event streams then
 // send their results and close. New jobs are refused afterwards.
 func (s *Server) Close() { s.jobs.close() }
+
+// uncleanAPI answers an API path that is not clean (//api/limits,
+// /api/jobs//events) with a JSON 404 naming the clean one, where the
+// mux would answer an HTML redirect: every API answer is JSON.
+func uncleanAPI(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if clean := path.Clean(p); clean != p && strings.HasPrefix(clean, "/api/") {
+			writeError(w, http.StatusNotFound, "no such API endpoint: %s %s (the path is not clean: %s)", r.Method, p, clean)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
 
 func securityHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

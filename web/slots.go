@@ -48,6 +48,16 @@ func (s *cpuSlots) enqueue(n, maxWaiting int) (w *slotWaiter, ok bool) {
 	return w, true
 }
 
+// isGranted reports whether w has its slots already.
+func (w *slotWaiter) isGranted() bool {
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // wait waits until w (enqueue's) is granted its slots and returns how many
 // (at least 1), or returns ctx's error without holding any.
 func (s *cpuSlots) wait(ctx context.Context, w *slotWaiter) (int, error) {

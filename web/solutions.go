@@ -64,7 +64,8 @@ func parseSolution(text string) ([]level.Move, *apiError) {
 // solution was found) or the server's clock, in UTC. A snapshot is the
 // moves played so far, written as soko play --out writes a game in
 // progress (an unnamed snapshot, dated now): one whose steps are not all
-// legal on the level is a 422 naming the step.
+// legal on the level is a 422 naming the step, and so is one that solves
+// the level.
 func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		levelRef
@@ -93,6 +94,10 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 		snap, e := gameInProgress(l, req.Snapshot, time.Now())
 		if e != nil {
 			writeAPIError(w, e)
+			return
+		}
+		if rep, err := verify.Check(l, snap.LURD); err == nil && rep.Solved {
+			writeError(w, http.StatusUnprocessableEntity, "the snapshot solves %s: a solution, not a game in progress; give it as the solution", levelID(l))
 			return
 		}
 		entry.PutSnapshot(snap)
