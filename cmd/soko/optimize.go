@@ -113,6 +113,7 @@ type optimized struct {
 	Title    string         `json:"title,omitempty"`
 	Solver   string         `json:"solver,omitempty"` // the solver of a --from record
 	Run      string         `json:"run,omitempty"`    // the key of a --from record of soko bench: its budget and seed besides
+	Given    string         `json:"given,omitempty"`  // the hash of a LEVEL SOLUTION's moves, so that a run again skips only the same solution
 	Metric   string         `json:"metric"`
 	Before   optimize.Score `json:"before"`
 	After    optimize.Score `json:"after"`
@@ -171,7 +172,7 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 			return err
 		}
 		jobs = func(yield func(optimizeJob) error) error {
-			return yield(optimizeJob{level: l, lurd: text, from: from})
+			return yield(optimizeJob{level: l, lurd: text, from: from, given: givenHash(text)})
 		}
 	}
 	var out *optimizeOut
@@ -249,6 +250,9 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 	if err != nil && !interrupted {
 		return err
 	}
+	if c.from == "" && skipped > 0 {
+		fmt.Fprintf(stderr, "optimize: this solution's result is already in %s: skipped (another --out, or the file without its line, runs it again)\n", c.out)
+	}
 	if c.from != "" {
 		summary := fmt.Sprintf("optimized %s for %s: pushes %d → %d, moves %d → %d",
 			english.Count(done-failed, "solution", "solutions"), c.metric, before.Pushes, after.Pushes, before.Moves, after.Moves)
@@ -281,7 +285,7 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 }
 
 func optimizeOne(ctx context.Context, j optimizeJob, c *optimizeConfig, status io.Writer) optimized {
-	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Run: j.run, Metric: c.metric.String()}
+	r := optimized{Level: levelID(j.level), Title: j.level.Label(), Solver: j.solver, Run: j.run, Given: j.given, Metric: c.metric.String()}
 	moves, err := level.ParseLURD(j.lurd)
 	if err != nil {
 		r.Error = j.from + ": " + err.Error()

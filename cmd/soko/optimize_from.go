@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,19 +26,35 @@ type optimizeJob struct {
 	from   string // where lurd came from, for the errors of its parse (readSolution)
 	solver string
 	run    string // the key of the soko bench record it came from, "" for others
+	given  string // the hash of a LEVEL SOLUTION's solution (givenHash), "" for --from's
 }
 
 // key names the job in an --out file (doneKey).
-func (j optimizeJob) key() string { return doneKey(levelID(j.level), j.solver, j.run) }
+func (j optimizeJob) key() string { return doneKey(levelID(j.level), j.solver, j.run, j.given) }
 
 // doneKey names a result in an --out file, so that a run again skips it:
 // the key of the soko bench record its solution came from (one per level,
-// solver, budget and seed), else its level and solver.
-func doneKey(level, solver, run string) string {
-	if run != "" {
+// solver, budget and seed); for a solution given as LEVEL SOLUTION, its
+// level and the hash of its moves; else its level and solver.
+func doneKey(level, solver, run, given string) string {
+	switch {
+	case run != "":
 		return run
+	case given != "":
+		return level + "|" + solver + "|" + given
 	}
 	return level + "|" + solver
+}
+
+// givenHash is the hash of a solution's moves as LURD without blanks or
+// repeat counts (its text, when it does not parse): the same moves,
+// however written, are the same solution.
+func givenHash(text string) string {
+	if moves, err := level.ParseLURD(text); err == nil {
+		text = level.FormatLURD(moves)
+	}
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
 }
 
 // maxFromFile is the largest results file --from reads, as for level files.

@@ -37,8 +37,8 @@ func openOptimizeOut(path string) (*optimizeOut, error) {
 	o := &optimizeOut{path: path, f: f, done: map[string]bool{}}
 	tail, err := jsonl.Records(f, path, optimizedPrefix, func(line []byte, _ int) error {
 		r, err := parseOptimized(line)
-		if err == nil {
-			o.done[doneKey(r.Level, r.Solver, r.Run)] = true
+		if err == nil && (r.Error == "" || r.Given == "") { // a given solution that failed fails again, and says why
+			o.done[doneKey(r.Level, r.Solver, r.Run, r.Given)] = true
 		}
 		return err
 	})
@@ -84,10 +84,11 @@ func (o *optimizeOut) File() *os.File { return o.f }
 // Done reports whether the result with this key (doneKey) is in the file.
 func (o *optimizeOut) Done(key string) bool { return o.done[key] }
 
-// has reports whether the file holds job j's result: by its key, or by
-// its level and solver, as a result without run (an older soko's) is kept.
+// has reports whether the file holds job j's result: by its key, or, for
+// a job of --from, by its level and solver, as a result without run (an
+// older soko's) is kept.
 func (o *optimizeOut) has(j optimizeJob) bool {
-	return o.done[j.key()] || o.done[doneKey(levelID(j.level), j.solver, "")]
+	return o.done[j.key()] || j.given == "" && o.done[doneKey(levelID(j.level), j.solver, "", "")]
 }
 
 // write appends one result as one line, so that the file holds whole
@@ -107,7 +108,7 @@ func (o *optimizeOut) write(r optimized) error {
 	if err != nil {
 		return fmt.Errorf("optimize: writing --out %s: %w", o.path, err)
 	}
-	o.mine = append(o.mine, outfile.Line{Off: off, Len: len(b) + 1, Key: doneKey(r.Level, r.Solver, r.Run)})
+	o.mine = append(o.mine, outfile.Line{Off: off, Len: len(b) + 1, Key: doneKey(r.Level, r.Solver, r.Run, r.Given)})
 	return nil
 }
 

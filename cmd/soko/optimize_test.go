@@ -236,6 +236,30 @@ func TestOptimizeOutResumes(t *testing.T) {
 	}
 }
 
+// A solution given as LEVEL SOLUTION is done once per --out by its moves,
+// however written: the same moves are skipped and said so, another
+// solution of the level runs, and one that fails runs again to say why.
+func TestOptimizeOutGivenSolution(t *testing.T) {
+	kept := filepath.Join(t.TempDir(), "optimized.jsonl")
+	run := func(lurd string) (string, string, error) {
+		return soko(t, "", "optimize", "microban:1", lurd, "--out", kept, "--time", "1s")
+	}
+	if _, _, err := run("dlUrrrdLullddrUluRuulDrddrruLdlUU"); err != nil || lines(kept) != 1 {
+		t.Fatalf("first: %v, %d lines", err, lines(kept))
+	}
+	if out, errText, err := run("dlU3rdLullddrUluRuulDrddrruLdlU U"); err != nil || out != "" || !strings.Contains(errText, "this solution's result is already in "+kept+": skipped") || lines(kept) != 1 {
+		t.Errorf("the same moves again: %v, %d lines, %q, %q", err, lines(kept), out, errText)
+	}
+	if out, _, err := run("rrlldlUrrrdLullddrUluRuulDrddrruLdlUU"); err != nil || !strings.Contains(out, "moves    37 →    33") || lines(kept) != 2 {
+		t.Errorf("another solution: %v, %d lines:\n%s", err, lines(kept), out)
+	}
+	for range 2 {
+		if out, _, err := run("rrrrrrrr"); err == nil || !strings.Contains(out, "walks into a wall") {
+			t.Errorf("a wrong solution: %v:\n%s", err, out)
+		}
+	}
+}
+
 // --out names each result of a soko bench record by the record's key, so
 // that two seeds of one solver on a level are two results, both done and
 // both skipped on a run again; and it keeps the solutions that
