@@ -345,3 +345,29 @@ func TestStdinAddressArgument(t *testing.T) {
 		t.Errorf("list -- microban:1: %v %q", err, out)
 	}
 }
+
+// Output lost on standard output (a full disk) fails the run, exit status
+// 1, whichever command printed it and however: show, list and solve's
+// text lines as much as the JSON commands.
+func TestStdoutWriteErrorFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	for _, args := range [][]string{{"show", "microban:1"}, {"list", "microban"}, {"solve", "--time", "1s", "microban:1"}} {
+		out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
+		cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1", "SOKO_FSIZE_ZERO=1") // every write to a regular file fails
+		cmd.Stdout = out
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		out.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "soko: standard output: ") {
+			t.Errorf("%v: %v, want exit status 1 naming standard output\n%s", args, err, stderr.String())
+		}
+	}
+}

@@ -40,14 +40,26 @@ func process(args []string) int {
 	signal.Notify(signals, stopSignals()...)
 	defer signal.Stop(signals)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, args, os.Stdin, os.Stdout, os.Stderr) }()
+	stdout := &checkedStdout{errWriter: errWriter{w: os.Stdout}, f: os.Stdout}
+	go func() { done <- run(ctx, args, os.Stdin, stdout, os.Stderr) }()
 	var err error
 	select {
 	case err = <-done:
 	case <-signals:
 		err = stopped(cancel, done, signals)
 	}
+	if err == nil && stdout.err != nil {
+		err = fmt.Errorf("standard output: %w: what this command printed is lost", stdout.err)
+	}
 	return exitCode(err, os.Stderr)
+}
+
+// checkedStdout is standard output as the commands get it: it keeps the
+// first write error, so that output lost to a full disk fails the run
+// however the command wrote it; f is the file, for the terminal checks.
+type checkedStdout struct {
+	errWriter
+	f *os.File
 }
 
 // stopSignals are the signals that stop a command: SIGINT, SIGTERM, and

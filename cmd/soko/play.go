@@ -78,6 +78,9 @@ func errNoTerminal(why string) error {
 // terminal returns x as a file when it is a terminal (not merely a
 // character device such as /dev/null).
 func terminal(x any) (*os.File, bool) {
+	if c, ok := x.(*checkedStdout); ok {
+		x = c.f
+	}
 	f, ok := x.(*os.File)
 	return f, ok && f != nil && term.IsTerminal(f.Fd())
 }
