@@ -153,7 +153,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	if err := notAnInputSok("bench", stdin, specs, []string{c.model}, output{"--sok", c.sok}); err != nil {
 		return err
 	}
-	if err := distinctOutputs("bench", output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
+	if err := distinctOutputs("bench", stdout, output{"--out", c.out}, output{"--sok", c.sok}); err != nil {
 		return err
 	}
 	c.threads = capThreads(stderr, "bench", c.threads)

@@ -371,3 +371,30 @@ func TestStdoutWriteErrorFails(t *testing.T) {
 		}
 	}
 }
+
+// An output that is the regular file standard output writes (--trace
+// /dev/stdout > x.out) is refused before any work: the two would write
+// over each other.
+func TestOutputIsStdoutRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	for _, args := range [][]string{{"solve", "--json", "--trace", "/dev/stdout", "microban:1"}, {"solve", "--out", "/dev/stdout", "microban:1"},
+		{"optimize", "--out", "/dev/stdout", "microban:1", "dlUrrrdLullddrUluRuulDrddrruLdlUU"}} {
+		out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
+		cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1")
+		cmd.Stdout = out
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		out.Close()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "/dev/stdout is the file standard output writes") {
+			t.Errorf("%v: %v, want exit status 2\n%s", args, err, stderr.String())
+		}
+	}
+}

@@ -131,7 +131,7 @@ func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io
 	if err := notAnInput("generate", stdin, c.statsOf, nil, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
 		return err
 	}
-	if err := distinctOutputs("generate", output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
+	if err := distinctOutputs("generate", stdout, output{"--plot", c.plot}, output{"--out", c.out}); err != nil {
 		return err
 	}
 	if c.plot != "" {

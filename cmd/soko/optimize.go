@@ -177,6 +177,9 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 	}
 	var out *optimizeOut
 	if c.out != "" {
+		if err := distinctOutputs("optimize", stdout, output{"--out", c.out}); err != nil {
+			return err
+		}
 		var err error
 		if out, err = openOptimizeOut(c.out); err != nil {
 			if errors.As(err, new(*outfile.BusyError)) {

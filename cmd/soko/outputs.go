@@ -155,8 +155,22 @@ func notAnInputSok(cmd string, stdin io.Reader, specs, inputs []string, out outp
 }
 
 // distinctOutputs refuses, as a usage error before any work, two outputs
-// of one run that are the same file.
-func distinctOutputs(cmd string, outs ...output) error {
+// of one run that are the same file, and an output that is the regular
+// file standard output writes (--trace /dev/stdout > x.out: written at two
+// offsets, each would write over the other).
+func distinctOutputs(cmd string, stdout io.Writer, outs ...output) error {
+	if c, ok := stdout.(*checkedStdout); ok {
+		stdout = c.f
+	}
+	if f, ok := stdout.(*os.File); ok {
+		if sst, err := f.Stat(); err == nil && sst.Mode().IsRegular() {
+			for _, o := range outs {
+				if ost, err := os.Stat(o.path); o.path != "" && err == nil && os.SameFile(ost, sst) {
+					return usagef("%s: %s %s is the file standard output writes: give it its own file", cmd, o.flag, o.path)
+				}
+			}
+		}
+	}
 	for i, a := range outs {
 		for _, b := range outs[i+1:] {
 			if a.path != "" && b.path != "" && sameOutput(a.path, b.path) {

@@ -170,7 +170,7 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	if err := notAnInputSok("solve", stdin, specs, []string{c.model}, output{"--out", c.out}); err != nil {
 		return err
 	}
-	if err := distinctOutputs("solve", append(outs, output{"--out", c.out})...); err != nil {
+	if err := distinctOutputs("solve", stdout, append(outs, output{"--out", c.out})...); err != nil {
 		return err
 	}
 	if err := sameKind("solve", "--trace", c.trace, kindTrace); err != nil {

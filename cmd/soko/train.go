@@ -91,7 +91,7 @@ func runTrain(ctx context.Context, c *trainConfig, specs []string, stdin io.Read
 	if err := notAnInput("train", stdin, specs, nil, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
 		return err
 	}
-	if err := distinctOutputs("train", output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
+	if err := distinctOutputs("train", stdout, output{"--out", c.out}, output{"--plot", c.plot}); err != nil {
 		return err
 	}
 	for _, out := range []struct {
