@@ -28,7 +28,7 @@ func init() {
 		Params:  []solver.Param{strategiesParam, roundsParam, piCorralParam, backwardParam, backPlanParam, guideParam},
 		New:     func() solver.Solver { return FESS{} },
 
-		CheckModel:   func(path string) error { _, err := guide.Load(path); return err }, // the learned guide
+		CheckModel:   func(path string) error { _, err := guide.Open(path); return err }, // the learned guide, read once before any level
 		Threads:      true,
 		SpareThreads: true,
 	})

@@ -374,3 +374,26 @@ func TestProgressBoard(t *testing.T) {
 		t.Errorf("progress board (%q):\n%s", detail, strings.Join(board, "\n"))
 	}
 }
+
+// The model check made before any level reads the model into the cache
+// the levels' searches take it from, so that no level's time goes to
+// reading it (a table of 2^28 rows takes seconds).
+func TestCheckModelReadsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.bin")
+	if err := randomModel(12, 2, 9).Save(path); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := solver.Lookup("lts")
+	if !ok {
+		t.Fatal("lts not registered")
+	}
+	if err := e.CheckModel(path); err != nil {
+		t.Fatal(err)
+	}
+	cache.Lock()
+	checked := cache.m
+	cache.Unlock()
+	if m, err := cached(path); err != nil || checked == nil || m != checked {
+		t.Errorf("the levels' model %p (%v) is not the one the check read, %p", m, err, checked)
+	}
+}

@@ -17,7 +17,7 @@ func init() {
 		Summary: "Levin tree search over single moves on d/π, the policy a context model trained with soko train-lts, --model FILE (Orseau, Hutter and Lelis 2023); without a model, the uniform policy",
 		New:     func() solver.Solver { return Solver{} },
 
-		CheckModel:   func(path string) error { _, err := Load(path); return err },
+		CheckModel:   func(path string) error { _, err := cached(path); return err }, // read once, before any level: the levels find it read
 		WithoutModel: "LTS with the uniform policy (breadth-first-like, by depth plus log-branching)",
 	})
 }
