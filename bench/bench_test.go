@@ -380,7 +380,7 @@ func TestExternal(t *testing.T) {
 	if got["microban:4"].WallS < 0.6 || got["microban:4"].WallS > 5 {
 		t.Errorf("microban:4 ran %.2fs under a 0.7s limit", got["microban:4"].WallS)
 	}
-	for _, bad := range []string{"fake", "=cmd {level}", "fake=cmd", "a b=cmd {level}"} {
+	for _, bad := range []string{"fake", "=cmd {level}", "fake=cmd", "a b=cmd {level}", "bfs=echo R {level}"} { // bfs: a solver of soko's
 		if _, err := ParseExternal(bad); err == nil {
 			t.Errorf("ParseExternal(%q) accepted it", bad)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"soko/level"
+	"soko/solver"
 	"soko/verify"
 )
 
@@ -51,6 +52,9 @@ func ParseExternal(s string) (SolverSpec, error) {
 	}
 	if strings.ContainsAny(name, ":|(), ") {
 		return SolverSpec{}, fmt.Errorf("external solver name %q: use letters, digits, - and _", name)
+	}
+	if _, ok := solver.Lookup(name); ok { // its runs would be keyed as the solver's: a resume would skip them, a report mix them
+		return SolverSpec{}, fmt.Errorf("external solver name %q is a solver of soko's: give the program another name, such as %s-ext", name, name)
 	}
 	if !strings.Contains(tmpl, "{level}") {
 		return SolverSpec{}, fmt.Errorf("external solver %s: the command must contain {level}", name)
