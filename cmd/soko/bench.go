@@ -54,10 +54,14 @@ type listValue []string
 func (l *listValue) String() string { return strings.Join(*l, ",") }
 
 func (l *listValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty: give a value, or leave the flag out")
+	}
 	for part := range strings.SplitSeq(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			*l = append(*l, part)
+		if part = strings.TrimSpace(part); part == "" {
+			return errors.New("an empty item in the list: want items apart by single commas")
 		}
+		*l = append(*l, part)
 	}
 	return nil
 }
@@ -90,7 +94,7 @@ func benchFlags() (*flag.FlagSet, *benchConfig) {
 	c.flags = fs
 	fs.Var(&c.algos, "algo", "solvers `A,B`; NAME:k=v:k=v gives one its own parameters (default fess)")
 	fs.Var(&c.levels, "levels", "level `SPEC` (repeatable; positional arguments are level specs too)")
-	fs.Var(&c.times, "time", "time limits `D,...` per run, e.g. 0.1s,1s,10s (0: none; default 10s unless --nodes or --iterations is given)")
+	fs.Var(&c.times, "time", "time limits `D,...` per run, e.g. 0.1s,1s,10s (0: none; default 10s for a run without a node or iteration limit)")
 	fs.Var(&c.nodes, "nodes", "limits `N,...` of states expanded per run, e.g. 1000,10000 (0: none)")
 	fs.Var(&c.iters, "iterations", "limits `N,...` of iterations per run, e.g. 25,50,100 (0: none)")
 	fs.Var(&c.seeds, "seeds", "`SEEDS` such as 1,2,3 or 1-5 (default 1)")
@@ -545,10 +549,15 @@ func parseBudgets(c *benchConfig) ([]bench.Budget, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(times) == 0 && len(nodes) == 0 && len(iters) == 0 {
-		times = []time.Duration{10 * time.Second}
+	budgets := bench.Budgets(times, nodes, iters)
+	if len(times) == 0 { // a run with no node or iteration limit either has the default time
+		for i, b := range budgets {
+			if b.Nodes == 0 && b.Iterations == 0 {
+				budgets[i].Time = 10 * time.Second
+			}
+		}
 	}
-	return bench.Budgets(times, nodes, iters), nil
+	return budgets, nil
 }
 
 func parseCounts(name string, list []string) ([]int64, error) {

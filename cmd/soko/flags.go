@@ -279,7 +279,8 @@ var (
 
 // checkFlagTypes makes the duration and number flags of fs defined with
 // the flag package's own Var functions answer like soko's value types, so
-// that a bad time or number reads the same on every command.
+// that a bad time or number reads the same on every command, and its
+// text flags refuse an empty value.
 func checkFlagTypes(fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) { f.Value = checkedType(f.Value) })
 }
@@ -304,8 +305,22 @@ func checkedType(v flag.Value) flag.Value {
 		return checkedNumber{v, readNatural, errNotNatural}
 	case float64:
 		return checkedNumber{v, readDecimal, errNotDecimal}
+	case string:
+		return nonEmpty{v}
 	}
 	return v
+}
+
+// nonEmpty is a text flag (a file name, a solver list) that refuses an
+// empty value: --out "$OUT" with OUT unset would otherwise read as no
+// --out, and the file expected would never be written.
+type nonEmpty struct{ flag.Value }
+
+func (v nonEmpty) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty: give a value, or leave the flag out")
+	}
+	return v.Value.Set(s)
 }
 
 // typedValue is a flag value that keeps the text it was last set from, so

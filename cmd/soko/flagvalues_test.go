@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,11 @@ func TestNumberSyntax(t *testing.T) {
 		{[]string{"solve", "--nodes", "1e19"}, `bad --nodes "1e19": too large: want a whole number from 0 to 9223372036854775807`},
 		{[]string{"solve", "--nodes", "-1e19"}, `bad --nodes "-1e19": want a whole number, at least 0`},
 		{[]string{"solve", "-j", "-1e19"}, `bad -j "-1e19": want a whole number, at least 1`},
+		{[]string{"solve", "--out", ""}, `bad --out "": empty: give a value, or leave the flag out`},
+		{[]string{"bench", "--sok", " "}, `bad --sok " ": empty: give a value, or leave the flag out`},
+		{[]string{"bench", "--algo", ""}, `bad --algo "": empty: give a value, or leave the flag out`},
+		{[]string{"bench", "--algo", "astar,,bfs"}, `bad --algo "astar,,bfs": an empty item in the list`},
+		{[]string{"bench", "--time", "1s,"}, `bad --time "1s,": an empty item in the list`},
 		{[]string{"generate", "--count", "1.5"}, `bad --count "1.5": not whole; want a whole number in decimal`},
 		{[]string{"generate", "--count", "0x10"}, `bad --count "0x10": want a whole number in decimal, such as 200 or 1e3`},
 		{[]string{"generate", "--seed", "-1e2"}, `bad --seed "-1e2": want a whole number from 0`},
@@ -154,4 +160,25 @@ func commandFlags(t *testing.T, name string) *flag.FlagSet {
 		t.Fatalf("no flags of %s", name)
 	}
 	return c.flags()
+}
+
+// bench's default time is for the runs without a node or iteration limit:
+// --nodes 0 (none) keeps it, --nodes 1000 has none.
+func TestBenchDefaultTime(t *testing.T) {
+	for _, c := range []struct {
+		nodes listValue
+		want  []time.Duration
+	}{{nil, []time.Duration{10 * time.Second}}, {listValue{"0"}, []time.Duration{10 * time.Second}}, {listValue{"0", "1000"}, []time.Duration{10 * time.Second, 0}}} {
+		budgets, err := parseBudgets(&benchConfig{nodes: c.nodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []time.Duration
+		for _, b := range budgets {
+			got = append(got, b.Time)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("--nodes %v: times %v, want %v", c.nodes, got, c.want)
+		}
+	}
 }

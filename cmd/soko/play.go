@@ -132,7 +132,7 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 	// A signal (SIGINT, SIGTERM, SIGHUP: see process) ends the context; the
 	// program then quits as the q key does, drawing its last frame and
 	// giving the terminal back, rather than being killed mid-frame.
-	opts := []tea.ProgramOption{tea.WithOutput(stdout), tea.WithInput(keys), tea.WithoutSignalHandler()}
+	opts := []tea.ProgramOption{tea.WithOutput(tty), tea.WithInput(keys), tea.WithoutSignalHandler()} // the terminal itself: the program asks it its size
 	prog := tea.NewProgram(m, opts...)
 	stop := context.AfterFunc(ctx, prog.Quit)
 	defer stop()
