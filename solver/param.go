@@ -135,6 +135,26 @@ func (p Param) Check(v string) error {
 	return err
 }
 
+// Canonical returns v, a value p accepts, as the one text of its value: a
+// number as its shortest decimal without an exponent (1.0, 1e0 and 1 are
+// 1), a list's items without blanks; so that runs keyed by their
+// parameters (soko bench's) are one run however the value was typed.
+func (p Param) Canonical(v string) string {
+	switch p.Kind {
+	case Int, Real:
+		if x, err := p.parse(v); err == nil {
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		}
+	case List:
+		items := strings.Split(v, ",")
+		for i := range items {
+			items[i] = strings.TrimSpace(items[i])
+		}
+		return strings.Join(items, ",")
+	}
+	return v
+}
+
 // parse reads v: the number for Int, Real and Bool (0 or 1), 0 for List.
 func (p Param) parse(v string) (float64, error) {
 	bad := func(why string) error {

@@ -159,3 +159,20 @@ func TestRegisterRefusesUnsoundDeclarations(t *testing.T) {
 		}()
 	}
 }
+
+// Canonical writes one value one way, however it was typed.
+func TestCanonical(t *testing.T) {
+	list := solver.Param{Name: "deadlocks", Kind: solver.List, Default: "freeze", Values: []string{"freeze", "corral"}}
+	for _, c := range []struct {
+		p        solver.Param
+		in, want string
+	}{
+		{depth, "50", "50"}, {depth, "5e1", "50"}, {depth, "50.0", "50"}, {depth, "050", "50"},
+		{c, "0.5", "0.5"}, {c, "5e-1", "0.5"}, {c, "1.0", "1"}, {c, "1e3", "1000"}, {c, "0.1", "0.1"},
+		{list, "freeze, corral", "freeze,corral"}, {list, "corral", "corral"},
+	} {
+		if got := c.p.Canonical(c.in); got != c.want {
+			t.Errorf("%s=%s: %q, want %q", c.p.Name, c.in, got, c.want)
+		}
+	}
+}

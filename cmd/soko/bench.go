@@ -447,6 +447,13 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 			}
 			return nil, usagef("bench: %v%s", err, hint)
 		}
+		if e, ok := solver.Lookup(s.Name); ok && s.External == nil { // w=1.0 and w=1 are one run, resumed as one
+			for k, v := range s.Params {
+				if p, ok := e.Param(k); ok {
+					s.Params[k] = p.Canonical(v)
+				}
+			}
+		}
 		if seen[s.Label()] {
 			return nil, usagef("bench: solver %s given twice", s.Label())
 		}
