@@ -226,6 +226,12 @@ func Unzip(f io.ReadCloser, path string) (io.ReadCloser, error) {
 		return f, nil
 	}
 	z, err := gzip.NewReader(f)
+	switch {
+	case err == io.EOF:
+		err = errors.New("empty: no gzip data in a file named .gz")
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrHeader):
+		err = fmt.Errorf("not gzip data, though named .gz (%w)", err)
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -215,3 +215,18 @@ func TestRecordsLineError(t *testing.T) {
 		t.Errorf("a line over the cap: %v, want an error of the reading, not a LineError", err)
 	}
 }
+
+// A file named .gz that is empty, or too short or not gzip at all, says so
+// rather than a bare EOF.
+func TestUnzipNotGzip(t *testing.T) {
+	for body, want := range map[string]string{
+		"":                      "x.gz: empty: no gzip data in a file named .gz",
+		"garbage":               "x.gz: not gzip data, though named .gz (unexpected EOF)",
+		"garbagegarbagegarbage": "x.gz: not gzip data, though named .gz (gzip: invalid header)",
+	} {
+		_, err := Unzip(io.NopCloser(strings.NewReader(body)), "x.gz")
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
+	}
+}
