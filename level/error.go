@@ -25,7 +25,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Error formats the error as "file:line:col: level n: message", leaving out
 // the parts that are zero.
 func (e *Error) Error() string {
-	s := e.File
+	s := Printable(e.File) // a file's name may hold what would drive a terminal
 	if e.Line > 0 {
 		if s != "" {
 			s += ":"

@@ -345,7 +345,7 @@ func runAnalyze(ctx context.Context, _ struct{}, args []string, stdin io.Reader,
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		fmt.Fprintf(stdout, "%s\n%s", levelID(l), text)
+		fmt.Fprintf(stdout, "%s\n%s", level.Printable(levelID(l)), text)
 	}
 	return nil
 }

@@ -294,3 +294,24 @@ func TestNohupKeepsRunning(t *testing.T) {
 		t.Errorf("SIGINT after the hang-up: exit status %d, want 130", code)
 	}
 }
+
+// A file's name that holds control characters is printed escaped, as a
+// title is, in list, solve and their errors: printing it cannot drive the
+// terminal or split a result line.
+func TestFileNameControlsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "e\x1b]0;pwn\ax.xsb")
+	if err := os.WriteFile(bad, []byte("####\n#@ #\n####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "n\nSolution\nRRRR.xsb")
+	if err := os.WriteFile(good, []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"list", bad}, {"solve", "--time", "1s", bad}, {"solve", "--time", "1s", good}} {
+		out, errText, _ := soko(t, "", args...)
+		if all := out + errText; strings.ContainsAny(all, "\x1b\a") || strings.Contains(all, "\nSolution\n") || !strings.Contains(all, `\x1b]0;pwn\a`) && !strings.Contains(all, `n\nSolution\nRRRR.xsb:1 `) {
+			t.Errorf("%q printed a name raw:\n%q", args[0], all)
+		}
+	}
+}

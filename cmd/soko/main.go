@@ -24,6 +24,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"soko/level"
 )
 
 func main() {
@@ -104,7 +106,11 @@ func exitCode(err error, stderr *os.File) int {
 	if err == nil {
 		return 0
 	}
-	msg := err.Error()
+	lines := strings.Split(err.Error(), "\n")
+	for i := range lines { // a name in the message may hold what would drive the terminal
+		lines[i] = level.Printable(lines[i])
+	}
+	msg := strings.Join(lines, "\n")
 	if !strings.HasPrefix(msg, "soko ") {
 		msg = "soko: " + msg
 	}

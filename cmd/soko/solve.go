@@ -423,6 +423,7 @@ func solveOne(ctx context.Context, entry solver.Entry, l *level.Level, c *solveC
 // title in parentheses when it has one ("mine.xsb:1 (12)"), so that a
 // title that is a number is not read as the address.
 func lineName(id, title string) string {
+	id = level.Printable(id) // a file's name may hold what would drive a terminal; a title is kept printable when read
 	if title == "" {
 		return id
 	}

@@ -43,7 +43,7 @@ func listEntry(w io.Writer, width int, e levels.Entry) bool {
 		if u.Err.Line > 0 {
 			where = "line " + strconv.Itoa(u.Err.Line) + ": "
 		}
-		fmt.Fprintf(w, "%-*s cannot load: %s%s", width, e.ID(), where, u.Err.Msg)
+		fmt.Fprintf(w, "%-*s cannot load: %s%s", width, level.Printable(e.ID()), where, u.Err.Msg)
 		if t := e.Label(); t != "" {
 			fmt.Fprintf(w, "  (%s)", t)
 		}
@@ -54,7 +54,7 @@ func listEntry(w io.Writer, width int, e levels.Entry) bool {
 	if l.Boxes() == 1 {
 		boxes = "box"
 	}
-	line := fmt.Sprintf("%-*s %3dx%-3d %3d %-5s  %s", width, e.ID(), l.Width, l.Height, l.Boxes(), boxes, e.Label())
+	line := fmt.Sprintf("%-*s %3dx%-3d %3d %-5s  %s", width, level.Printable(e.ID()), l.Width, l.Height, l.Boxes(), boxes, e.Label())
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	return true
 }
