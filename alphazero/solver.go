@@ -28,6 +28,7 @@ func init() {
 
 		CheckModel:   Check,
 		WithoutModel: "Schokoban",
+		Iterations:   true,
 	})
 }
 

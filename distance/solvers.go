@@ -21,6 +21,7 @@ func init() {
 
 		CheckModel:   Check,
 		WithoutModel: "Schokoban MCTS valued by the pull-distance matching bound",
+		Iterations:   true,
 	})
 	solver.Register(solver.Entry{
 		Name:    "greedy-dist",

@@ -12,16 +12,18 @@ import (
 
 func init() {
 	solver.Register(solver.Entry{
-		Name:    "vanillaban",
-		Summary: "MCTS over pushes, matching reward, no rollouts, node elimination (000 §4)",
-		Params:  []solver.Param{pushCParam, cyclesParam},
-		New:     func() solver.Solver { return Vanillaban{} },
+		Name:       "vanillaban",
+		Summary:    "MCTS over pushes, matching reward, no rollouts, node elimination (000 §4)",
+		Params:     []solver.Param{pushCParam, cyclesParam},
+		New:        func() solver.Solver { return Vanillaban{} },
+		Iterations: true,
 	})
 	solver.Register(solver.Entry{
-		Name:    "schokoban",
-		Summary: "Vanillaban with one node per state and subtree re-parenting (000 §5)",
-		Params:  []solver.Param{pushCParam},
-		New:     func() solver.Solver { return Schokoban{} },
+		Name:       "schokoban",
+		Summary:    "Vanillaban with one node per state and subtree re-parenting (000 §5)",
+		Params:     []solver.Param{pushCParam},
+		New:        func() solver.Solver { return Schokoban{} },
+		Iterations: true,
 	})
 }
 
@@ -300,10 +302,11 @@ func init() {
 	} {
 		name := e.name
 		solver.Register(solver.Entry{
-			Name:    name,
-			Summary: e.summary,
-			Params:  []solver.Param{moveCParam, depthParam, eliminateParam(moveVariants[name])},
-			New:     func() solver.Solver { return MoveMCTS{Variant: name} },
+			Name:       name,
+			Summary:    e.summary,
+			Params:     []solver.Param{moveCParam, depthParam, eliminateParam(moveVariants[name])},
+			New:        func() solver.Solver { return MoveMCTS{Variant: name} },
+			Iterations: true,
 		})
 	}
 }

@@ -25,6 +25,7 @@ func init() {
 
 		CheckModel:   Check,
 		WithoutModel: "PUCT with uniform priors and the pull-distance matching bound as its value",
+		Iterations:   true,
 	})
 }
 

@@ -104,7 +104,7 @@ func readConfig(opts solver.Options, qstar bool) (config, error) {
 func init() {
 	common := []solver.Param{alphaParam, gammaParam, epsParam, lambdaParam, pParam, stepsParam, loopsParam, restartParam}
 	solver.Register(solver.Entry{Name: "qlearn", Summary: "tabular Q-learning over moves, ε-greedy, 001's rewards (001 §2.2.2, Alg. 7)",
-		Params: common, New: func() solver.Solver { return QLearn{} }})
+		Params: common, New: func() solver.Solver { return QLearn{} }, Iterations: true})
 	solver.Register(solver.Entry{Name: "qstar", Summary: "Q*: Q-learning whose actions include weighted A* to the next sub-goal (001 §3)",
-		Params: append(common[:len(common):len(common)], wParam, subgoalNodesParam), New: func() solver.Solver { return QStar{} }})
+		Params: append(common[:len(common):len(common)], wParam, subgoalNodesParam), New: func() solver.Solver { return QStar{} }, Iterations: true})
 }

@@ -199,6 +199,10 @@ type Entry struct {
 	// portfolio whose one-thread order is its point (portfolio's astar
 	// first, for push-optimal solutions).
 	SpareThreads bool
+	// Iterations says the solver counts Stats.Iterations (MCTS iterations,
+	// learning episodes), so that Budget.Iterations bounds it; the others
+	// never reach an iteration limit.
+	Iterations bool
 }
 
 var (
@@ -254,6 +258,18 @@ func ModelReaders() []string {
 	var names []string
 	for _, e := range Entries() {
 		if e.ReadsModel() {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+// IterationCounters returns the names of the registered solvers that count
+// iterations (Entry.Iterations), sorted.
+func IterationCounters() []string {
+	var names []string
+	for _, e := range Entries() {
+		if e.Iterations {
 			names = append(names, e.Name)
 		}
 	}

@@ -169,6 +169,9 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	if err != nil {
 		return err
 	}
+	if err := boundedRuns(solvers, budgets); err != nil {
+		return err
+	}
 	seeds, err := parseSeedList(c.seeds)
 	if err != nil {
 		return err
@@ -460,6 +463,23 @@ func benchSolvers(c *benchConfig) ([]bench.SolverSpec, error) {
 		seen[s.Label()] = true
 	}
 	return solvers, nil
+}
+
+// boundedRuns refuses, as a usage error, a run with an iteration limit
+// alone on a solver that counts no iterations: it would never end.
+func boundedRuns(solvers []bench.SolverSpec, budgets []bench.Budget) error {
+	for _, b := range budgets {
+		if b.Iterations == 0 || b.Time > 0 || b.Nodes > 0 {
+			continue
+		}
+		for _, s := range solvers {
+			if e, ok := solver.Lookup(s.Name); ok && s.External == nil && !e.Iterations {
+				return usagef("bench: %s counts no iterations, so its runs with --iterations %d and no --time or --nodes have no limit: give one of them too (the solvers that count iterations: %s)",
+					s.Name, b.Iterations, strings.Join(solver.IterationCounters(), ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // readsModel says whether s is a registered solver that reads a model.

@@ -89,6 +89,9 @@ func runSolvers(_ context.Context, c *solversConfig, names []string, _ io.Reader
 			name += " (default)"
 		}
 		writeWrapped(stdout, fmt.Sprintf("  %-14s ", name), "", e.Summary)
+		if c.verbose && e.Iterations {
+			writeWrapped(stdout, "    ", "      ", "counts iterations: --iterations bounds it")
+		}
 		switch {
 		case len(e.Params) == 0:
 		case c.verbose:
