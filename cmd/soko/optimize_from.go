@@ -128,6 +128,9 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 		case r.Status != "solved":
 			n.unsolved++
 			return nil
+		case r.Solution == "" && r.Moves == 0: // solved at its start: no moves to shorten
+			n.atStart++
+			return nil
 		case r.Solution == "":
 			n.noSolution++
 			return nil
@@ -212,6 +215,7 @@ type fromCounts struct {
 	solutions  int // records with a solution, given to optimize
 	unsolved   int // status other than solved
 	noSolution int // solved, with the solution left out (--no-solution)
+	atStart    int // solved at the level's start, by no move
 	unverified int // solved, but the verifier refused the solution
 	noHash     int // given to optimize without a level_hash to check
 }
@@ -227,6 +231,9 @@ func (n fromCounts) end(path string, stderr io.Writer) error {
 		var why []string
 		if n.noSolution > 0 {
 			why = append(why, fmt.Sprintf("%d solved without the solution recorded (written with --no-solution)", n.noSolution))
+		}
+		if n.atStart > 0 {
+			why = append(why, fmt.Sprintf("%d solved at its start, by no move", n.atStart))
 		}
 		if n.unverified > 0 {
 			why = append(why, fmt.Sprintf("%d solved with a solution the verifier refused", n.unverified))

@@ -299,3 +299,24 @@ func TestOptimizeOutPerRun(t *testing.T) {
 		t.Errorf("a file of an older soko: %v, %d lines:\n%s", err, lines(legacy), text)
 	}
 }
+
+// A level solved at its start has no moves to shorten: --from says so,
+// not that the file was written without its solutions.
+func TestOptimizeFromSolvedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	lv := filepath.Join(dir, "done.xsb")
+	if err := os.WriteFile(lv, []byte("#####\n#@ *#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := soko(t, "", "solve", "--json", lv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(results, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "optimize", "--from", results); err == nil || !strings.Contains(err.Error(), "1 solved at its start, by no move") || strings.Contains(err.Error(), "--no-solution") {
+		t.Errorf("--from a level solved at its start: %v", err)
+	}
+}
