@@ -512,6 +512,9 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		if errors.As(err, new(*outfile.BusyError)) {
 			return nil, fmt.Errorf("bench: --out %w", err)
 		}
+		if notResults(err) {
+			return nil, usagef("bench: --out %v", err)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -101,7 +101,11 @@ func resultsOrNew(path string) error {
 		return nil
 	}
 	if _, err := bench.ReadFiles(nil, path); err != nil {
-		return fmt.Errorf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
+		msg := fmt.Sprintf("%s is not a soko bench results file (%v): soko does not overwrite it; give a new file or one soko bench wrote", path, err)
+		if notResults(err) {
+			return usageError{msg: msg}
+		}
+		return errors.New(msg)
 	}
 	return nil
 }

@@ -185,6 +185,9 @@ func runOptimize(ctx context.Context, c *optimizeConfig, pos []string, stdin io.
 			if errors.As(err, new(*outfile.BusyError)) {
 				return fmt.Errorf("optimize: --out %w", err)
 			}
+			if notResults(err) {
+				return usagef("optimize: --out %v", err)
+			}
 			return fmt.Errorf("optimize: %w", err)
 		}
 		defer out.close()

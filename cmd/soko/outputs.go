@@ -17,6 +17,7 @@ import (
 
 	"soko/guide"
 	"soko/internal/english"
+	"soko/internal/jsonl"
 	"soko/internal/outfile"
 	"soko/level"
 	"soko/levels"
@@ -192,6 +193,13 @@ func sameOutput(a, b string) bool {
 		return os.SameFile(sa, sb)
 	}
 	return outfile.Target(a) == outfile.Target(b)
+}
+
+// notResults tells whether err says a file of results (an --out appended
+// to) holds something else: a line that is not one of its records, or
+// gzip data; a usage error, as a file of another kind is for every output.
+func notResults(err error) bool {
+	return errors.As(err, new(*jsonl.LineError)) || errors.Is(err, jsonl.ErrGzip)
 }
 
 // errWriter is a writer that keeps its first error, for writers whose

@@ -68,11 +68,15 @@ func TestOutRefusesOtherFiles(t *testing.T) {
 		// The break: optimize took any object with a level as its own and appended to a bench file.
 		{"optimize --out a bench file", benchCopy, ":1: a record of soko bench, not a result of soko optimize", []string{"optimize", "--from", benchFile, "--out", benchCopy, "--time", "5s"}},
 		{"optimize --out notes", notes, ":1: not a result of soko optimize", []string{"optimize", "--from", benchFile, "--out", notes, "--time", "5s"}},
+		{"bench merge --out notes", notes, ":1: not a soko bench record", []string{"bench", "merge", benchFile, "--out", notes}},
 	} {
 		before, _ := os.ReadFile(c.file)
 		_, _, err := soko(t, "", c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.file+c.want) {
 			t.Errorf("%s: %v; want %s", c.name, err, c.file+c.want)
+		}
+		if !errors.As(err, new(usageError)) { // exit status 2, as every output of another kind
+			t.Errorf("%s: %v is not a usage error", c.name, err)
 		}
 		if after, _ := os.ReadFile(c.file); !bytes.Equal(before, after) {
 			t.Errorf("%s: the file was changed to %q", c.name, after)
