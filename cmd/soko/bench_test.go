@@ -105,6 +105,13 @@ func TestBenchResumeReport(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
 	}
+	// --compare names two solvers of the results.
+	if msg := usage(t, "", "report", "--compare", "astar,bsf", out); !strings.Contains(msg, `no solver bsf in the results (they hold astar, bfs); did you mean "bfs"?`) {
+		t.Errorf("--compare astar,bsf: %s", msg)
+	}
+	if msg := usage(t, "", "report", "--compare", "astar,astar", out); !strings.Contains(msg, "names one solver twice") {
+		t.Errorf("--compare astar,astar: %s", msg)
+	}
 	stdout, _, err = soko(t, "", "report", "--benchstat", out)
 	if err != nil || strings.Count(stdout, "BenchmarkSolve/") != 20 {
 		t.Fatalf("benchstat: %v\n%s", err, stdout)

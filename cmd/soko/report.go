@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"soko/bench"
 	"soko/internal/english"
 	"soko/internal/outfile"
+	"soko/internal/suggest"
 	"soko/report"
 )
 
@@ -81,6 +83,21 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 		a, b, ok := strings.Cut(opts.compare, ",")
 		if !ok || a == "" || b == "" {
 			return usagef("report: --compare wants A,B")
+		}
+		if a == b {
+			return usagef("report: --compare %s,%s names one solver twice: want two", a, b)
+		}
+		var labels []string
+		for i := range recs {
+			if l := recs[i].SolverLabel(); !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
+		slices.Sort(labels)
+		for _, s := range []string{a, b} {
+			if !slices.Contains(labels, s) {
+				return usagef("report: --compare: no solver %s in the results (they hold %s)%s", s, strings.Join(labels, ", "), suggest.DidYouMean(s, labels, nil))
+			}
 		}
 		ro.Compare = [2]string{a, b}
 	}
