@@ -68,7 +68,13 @@ type Entry struct {
 	Snapshots  []*Snapshot
 	Unreadable []*level.Error // sections whose moves cannot be read, with file, line and column
 	lines      []string       // the level's text without its sections, as read or made by Append
+	// badGames are those of Unreadable that are snapshot sections.
+	badGames map[*level.Error]bool
 }
+
+// IsSnapshot reports whether u, one of e.Unreadable, is a snapshot
+// section (a game in progress), not a solution.
+func (e *Entry) IsSnapshot(u *level.Error) bool { return e.badGames[u] }
 
 // Solution is one solution section.
 type Solution struct {
@@ -263,6 +269,12 @@ func Read(r io.Reader, source string) (*File, error) {
 			if u := unreadable[i]; u != nil {
 				u.Level = entryIndex(e)
 				e.Unreadable = append(e.Unreadable, u)
+				if headingKind(lines[i]) != solutionWord {
+					if e.badGames == nil {
+						e.badGames = map[*level.Error]bool{}
+					}
+					e.badGames[u] = true
+				}
 			}
 			switch s := inSection[i]; {
 			case s == nil:

@@ -434,8 +434,11 @@ func TestCheckSnapshot(t *testing.T) {
 		t.Errorf("a snapshot before the first level: %v", err)
 	}
 	g := read(t, corridor+"\nSnapshot\nlr!\n")
-	if len(g.Entries[0].Unreadable) != 1 || g.Entries[0].Unreadable[0].Error() != "t.sok:6:3: level 1: snapshot section: unexpected character '!' in LURD" {
+	if len(g.Entries[0].Unreadable) != 1 || g.Entries[0].Unreadable[0].Error() != "t.sok:6:3: level 1: snapshot section: unexpected character '!' in LURD" || !g.Entries[0].IsSnapshot(g.Entries[0].Unreadable[0]) {
 		t.Errorf("a snapshot whose moves cannot be read: %v", g.Entries[0].Unreadable)
+	}
+	if s := read(t, corridor+"\nSolution\nlr!\n").Entries[0]; len(s.Unreadable) != 1 || s.IsSnapshot(s.Unreadable[0]) {
+		t.Errorf("a solution whose moves cannot be read: %v, taken for a snapshot", s.Unreadable)
 	}
 	if h := read(t, corridor+"\nSnapshots of the level are welcome\n"); len(h.Entries[0].Snapshots) != 0 {
 		t.Error("a sentence starting with the word is taken for a snapshot")

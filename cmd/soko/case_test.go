@@ -239,4 +239,14 @@ func TestVerifySokSnapshots(t *testing.T) {
 		!strings.Contains(out, "1 of 1 solution solve their levels") || !strings.Contains(out, "0 of 1 snapshot resume") {
 		t.Errorf("verify, a snapshot that does not replay: %v\n%s", err, out)
 	}
+	// A snapshot whose moves cannot be read is a snapshot that fails, not
+	// a solution.
+	unread := filepath.Join(dir, "unread.sok")
+	if err := os.WriteFile(unread, []byte(board+"\nSnapshot\nx\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = soko(t, "", "verify", unread)
+	if !errors.Is(err, errSilent) || !strings.Contains(out, "a snapshot cannot be read") || !strings.Contains(out, "no solutions; 0 of 1 snapshot resume") || strings.Contains(out, "solution cannot be read") {
+		t.Errorf("verify, a snapshot that cannot be read: %v\n%s", err, out)
+	}
 }

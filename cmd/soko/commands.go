@@ -375,6 +375,12 @@ func verifySok(ctx context.Context, path string, lenient bool, stdout io.Writer)
 			fmt.Fprintf(stdout, "%s: snapshot at line %d: a game in progress, resumes after %s\n", lineName(le.ID(), le.Label()), s.Line, english.Count(len(moves), "move", "moves"))
 		}
 		for _, u := range e.Unreadable {
+			if e.IsSnapshot(u) {
+				snaps++
+				badSnaps++
+				fmt.Fprintf(stdout, "%s: a snapshot cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
+				continue
+			}
 			total++
 			bad++
 			fmt.Fprintf(stdout, "%s: a solution cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
