@@ -71,7 +71,7 @@ func WriteBenchstat(w io.Writer, recs []bench.Record, t Time) error {
 	return err
 }
 
-// benchName makes s usable inside a benchmark name part.
+// benchName makes s usable inside a benchmark name part (distinctly).
 func benchName(s string) string {
-	return strings.NewReplacer("/", "_", " ", "_", "=", ":", "\t", "_").Replace(s)
+	return distinctly(s, strings.NewReplacer("/", "_", " ", "_", "=", ":", "\t", "_").Replace(s))
 }

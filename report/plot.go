@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"image/color"
 	"strings"
@@ -208,15 +210,27 @@ func titleWidth(p *plot.Plot) vg.Length {
 	return w
 }
 
-// fileName keeps letters, digits, '-', '_', '.' and '=' and replaces the rest.
+// fileName keeps letters, digits, '-', '_', '.' and '=' and replaces the
+// rest (distinctly).
 func fileName(s string) string {
-	return strings.Map(func(r rune) rune {
+	return distinctly(s, strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.', r == '=':
 			return r
 		}
 		return '_'
-	}, s)
+	}, s))
+}
+
+// distinctly returns mapped, the name s with characters replaced, with a
+// short hash of s after it when the two differ: so that other/ok.xsb and
+// other_ok.xsb, one name once mapped, stay two files and two benchmarks.
+func distinctly(s, mapped string) string {
+	if mapped == s {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return mapped + "-" + hex.EncodeToString(sum[:3])
 }
 
 // barColor fills the bars of levels solved and of push differences.

@@ -697,3 +697,13 @@ func TestPAR2LargestTime(t *testing.T) {
 	}
 	reportHas(t, recs, "PAR-2 (solve time) at n=1000000,t=1m0s |")
 }
+
+// Names that map to one file name or benchmark name stay two.
+func TestDistinctNames(t *testing.T) {
+	if a, b := fileName("other/ok.xsb"), fileName("other_ok.xsb"); a == b || b != "other_ok.xsb" || a != "other_ok.xsb-2d6750" {
+		t.Errorf("file names %q and %q", a, b)
+	}
+	if a, b := benchName("a b.xsb:1"), benchName("a_b.xsb:1"); a == b || b != "a_b.xsb:1" {
+		t.Errorf("benchmark names %q and %q", a, b)
+	}
+}
