@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +44,7 @@ func readLengths(path string, into lengthsBy) error {
 	defer f.Close()
 	lines := jsonl.NewReader(f, path)
 	var header []string
+	csvTable := false // comma-separated, as the header says; else tab-separated
 	added := 0
 	add := func(name, lvl string, s optimize.Score) {
 		if into[name] == nil {
@@ -57,7 +59,7 @@ func readLengths(path string, into lengthsBy) error {
 	for {
 		b, _, err := lines.Line()
 		if err == io.EOF && added == 0 {
-			return fmt.Errorf("optimize: --compare file %s holds no solved level: want the records of soko bench or soko solve --json, or a table with a level column and NAME_status, NAME_pushes and NAME_moves columns", path)
+			return fmt.Errorf("optimize: --compare file %s holds no solved level: want the records of soko bench or soko solve --json, or a table (tab- or comma-separated) with a level column and NAME_status, NAME_pushes and NAME_moves columns", path)
 		}
 		if err == io.EOF {
 			return nil
@@ -83,13 +85,30 @@ func readLengths(path string, into lengthsBy) error {
 				add(r.solverName(), r.Level, optimize.Score{Pushes: r.Pushes, Moves: r.Moves})
 			}
 		case header == nil:
-			header = strings.Split(text, "\t")
+			csvTable = !strings.Contains(text, "\t") && strings.Contains(text, ",")
+			if header, err = cells(text, csvTable); err != nil {
+				return fmt.Errorf("%s:%d: %v", path, line, err)
+			}
 		default:
-			if err := tableRow(header, strings.Split(text, "\t"), add); err != nil {
+			row, err := cells(text, csvTable)
+			if err == nil {
+				err = tableRow(header, row, add)
+			}
+			if err != nil {
 				return fmt.Errorf("%s:%d: %v", path, line, err)
 			}
 		}
 	}
+}
+
+// cells splits a line of a table: at tabs, or as a CSV record.
+func cells(text string, csvTable bool) ([]string, error) {
+	if !csvTable {
+		return strings.Split(text, "\t"), nil
+	}
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord = -1
+	return r.Read()
 }
 
 func tableRow(header, cells []string, add func(name, lvl string, s optimize.Score)) error {

@@ -71,19 +71,24 @@ func TestOptimizeCommand(t *testing.T) {
 	if err := os.WriteFile(peers, []byte(table), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	peersCSV := filepath.Join(dir, "peers.csv") // the same table with commas, "slow" for "fast"
+	if err := os.WriteFile(peersCSV, []byte(strings.NewReplacer("\t", ",", "fast", "slow").Replace(table)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	optimal := filepath.Join(dir, "optimal.jsonl")
 	// Two runs of astar on a level: the shorter counts, whichever comes last.
 	if err := os.WriteFile(optimal, []byte(`{"algo":"astar","level":"microban:3","status":"solved","pushes":13,"moves":41}`+"\n"+
 		`{"algo":"astar","level":"microban:3","status":"solved","pushes":15,"moves":60}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err = soko(t, "", "optimize", "--from", results, "--compare", peers, "--compare", optimal, "--no-solution")
+	out, _, err = soko(t, "", "optimize", "--from", results, "--compare", peers, "--compare", optimal, "--compare", peersCSV, "--no-solution")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		"beside astar on the 1 level both solve: pushes 13 (astar 13), moves 41 (astar 41); at most astar's pushes on 1 (100.0%)",
 		"beside fast on the 1 level both solve: pushes 13 (fast 14), moves 41 (fast 50); at most fast's pushes on 1 (100.0%)",
+		"beside slow on the 1 level both solve: pushes 13 (slow 14), moves 41 (slow 50); at most slow's pushes on 1 (100.0%)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--compare: no %q in\n%s", want, out)
