@@ -591,27 +591,36 @@ func oneLine(s string) string {
 // kept beside them (soko verify reports it), except that with replace a
 // sound one at least as good in its replayed counts replaces one that
 // replays but is unsound (a wrong letter case, a level left unsolved).
+// With replace and s not added, the one solution that kept it out stays
+// and the others s is at least as good as are dropped all the same: the
+// file ends the same whether or not the best was in it already.
 func (e *Entry) Add(s *Solution, replace bool) bool {
 	sp, sm, sound, _ := e.Score(s)
 	if !sound {
 		return false
 	}
+	var keeper *Solution // one already here, s itself or at least as good
 	for _, o := range e.Solutions {
 		if o.LURD == s.LURD {
-			return false
+			keeper = o
+			break
 		}
 		if op, om, sound, _ := e.Score(o); sound && op <= sp && om <= sm {
-			return false
+			keeper = o
+			break
 		}
 	}
 	if replace {
 		kept := e.Solutions[:0]
 		for _, o := range e.Solutions {
-			if op, om, _, ok := e.Score(o); !ok || op < sp || om < sm {
+			if op, om, _, ok := e.Score(o); o == keeper || !ok || op < sp || om < sm {
 				kept = append(kept, o)
 			}
 		}
 		e.Solutions = kept
+	}
+	if keeper != nil {
+		return false
 	}
 	e.Solutions = append(e.Solutions, s)
 	return true

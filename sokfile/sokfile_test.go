@@ -150,6 +150,12 @@ func TestAdd(t *testing.T) {
 	if !add("R", true) || len(e.Solutions) != 1 || e.Solutions[0].LURD != "R" {
 		t.Errorf("replace: %+v", e.Solutions)
 	}
+	// The best there already: replace drops the worse all the same, and
+	// keeps it, and only it of those as good.
+	e.Solutions = []*Solution{{LURD: "lrR"}, {LURD: "R"}, {LURD: "rlR"}, {LURD: "R", Solver: "someone"}}
+	if add("R", true) || len(e.Solutions) != 1 || e.Solutions[0].LURD != "R" || e.Solutions[0].Solver != "" {
+		t.Errorf("replace with the best there: %+v", e.Solutions)
+	}
 	for _, bad := range []string{"x", "RR", "L", "r", "lRr"} {
 		if add(bad, false) {
 			t.Errorf("%s, which does not parse, is illegal, does not solve or is in the wrong case, was added", bad)

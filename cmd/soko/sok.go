@@ -56,6 +56,7 @@ type sokOut struct {
 	onlyAdded bool     // save writes the file only when a solution is new or better
 	levels    int      // levels put in the file, by the last merge
 	added     int      // solutions new or better, by the last merge
+	dropped   int      // entries where --replace dropped worse solutions and added none, by the last merge
 	games     int      // games in progress put in the file, by the last merge
 }
 
@@ -197,7 +198,7 @@ func (o *sokOut) readNow() (*sokfile.File, error) {
 func (o *sokOut) mergeInto(f *sokfile.File) {
 	used := map[*sokfile.Entry]bool{}
 	entries := map[*level.Level]*sokfile.Entry{}
-	o.levels, o.added, o.games = 0, 0, 0
+	o.levels, o.added, o.games, o.dropped = 0, 0, 0, 0
 	for _, a := range o.adds {
 		entry := entries[a.level]
 		if entry == nil {
@@ -224,8 +225,11 @@ func (o *sokOut) mergeInto(f *sokfile.File) {
 			continue
 		}
 		sol := a.sol
+		before := len(entry.Solutions)
 		if sol.LURD != "" && entry.Add(&sol, o.replace) {
 			o.added++
+		} else if len(entry.Solutions) < before {
+			o.dropped++ // --replace: the best was there already, worse ones go
 		}
 	}
 }
@@ -276,7 +280,7 @@ func (o *sokOut) save(ctx context.Context, stderr io.Writer) error {
 	case replaced:
 		fmt.Fprintf(stderr, "%s: %s %s was replaced by another file while this run went on: this run's solutions are merged into the new one\n", o.cmd, o.flag, o.path)
 	}
-	if o.onlyAdded && o.added == 0 {
+	if o.onlyAdded && o.added == 0 && o.dropped == 0 {
 		return nil
 	}
 	if err := sokfile.WriteFile(o.path, f); err != nil { // through o.lock, which this process holds
