@@ -398,3 +398,19 @@ func TestOutputIsStdoutRefused(t *testing.T) {
 		}
 	}
 }
+
+// Standard input where a command takes only a file, and a flag before the
+// command, get messages that say so.
+func TestDashAndFlagFirstMessages(t *testing.T) {
+	for args, want := range map[string]string{
+		"report -":          "report: results file - (standard input) is not taken here: give a file",
+		"bench merge -":     "bench merge: results file - (standard input) is not taken here",
+		"optimize --from -": "optimize: results file - (standard input) is not taken here",
+		"verify -":          "verify: - (standard input) is not taken as a .sok file",
+		"-t 1s solve x":     "-t before a command: the command comes first",
+	} {
+		if msg := usage(t, "", strings.Fields(args)...); !strings.Contains(msg, want) {
+			t.Errorf("soko %s: %q, want %q", args, msg, want)
+		}
+	}
+}

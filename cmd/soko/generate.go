@@ -109,7 +109,7 @@ func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io
 		inRange{"--max-pushes", c.cfg.MaxPushes, c.cfg.MaxPushes >= 0, "at least 0"},
 		inRange{"--min-expanded", c.cfg.MinExpanded, c.cfg.MinExpanded >= 0, "at least 0"},
 		inRange{"--max-expanded", c.cfg.MaxExpanded, c.cfg.MaxExpanded >= 0, "at least 0"},
-		inRange{"--check-nodes", c.cfg.CheckNodes, c.cfg.CheckNodes >= 0, "at least 0"},
+		inRange{"--check-nodes", c.cfg.CheckNodes, c.cfg.CheckNodes >= 1, "at least 1"},
 	); err != nil {
 		return err
 	}

@@ -80,7 +80,10 @@ func eachFrom(ctx context.Context, path string, stderr io.Writer, yield func(opt
 	}
 	f, err := ctxio.Open(ctx, path)
 	if errors.Is(err, os.ErrNotExist) {
-		return usagef("optimize: results file %s does not exist", path)
+		if e := inputExists("optimize", "results file", path); e != nil {
+			return e
+		}
+		return err
 	}
 	if err != nil {
 		return err

@@ -71,6 +71,12 @@ func inputExists(flag, what, path string) error {
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	if path == "-" && flag != "" {
+		return usagef("%s: %s - (standard input) is not taken here: give a file", flag, what)
+	}
+	if path == "-" {
+		return usagef("%s - (standard input) is not taken here: give a file", what)
+	}
 	if flag != "" {
 		return usagef("%s: %s %s does not exist", flag, what, path)
 	}

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,8 +41,8 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 	}
 	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots, Time: kind, Optimized: opts.optimized}
 	for _, f := range files {
-		if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
-			return usagef("report: results file %s does not exist", f)
+		if err := inputExists("report", "results file", f); err != nil {
+			return err
 		}
 	}
 	if opts.benchstat && opts.outDir != "" {

@@ -170,7 +170,7 @@ above a board is its title, shown beside its address, never an address.
 A spec that names no level (an unknown collection, a missing file, a
 number out of range) is a usage error; a file that holds none is an error.
 
-Flags may stand anywhere on the line. Exit status: 0 success, 1 failure,
+Flags may stand anywhere after the command. Exit status: 0 success, 1 failure,
 2 usage error, 130 interrupted.
 `
 
@@ -212,6 +212,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runHelp(rest, stdout)
 	}
 	c := lookupCommand(name)
+	if c == nil && strings.HasPrefix(name, "-") {
+		return usagef("%s before a command: the command comes first, its flags after it (soko COMMAND [flags] ...)", name)
+	}
 	if c == nil {
 		return usagef("unknown command %q%s", name, suggest.DidYouMean(name, commandNames(), nil))
 	}

@@ -26,6 +26,9 @@ import (
 // exist is a usage error, as for other inputs.
 func readSok(ctx context.Context, cmd, path string) (*sokfile.File, error) {
 	f, err := ctxio.Open(ctx, path)
+	if errors.Is(err, os.ErrNotExist) && path == "-" {
+		return nil, usagef("%s: - (standard input) is not taken as a .sok file: give a file (want LEVEL SOLUTION or FILE.sok)", cmd)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usagef("%s: no such .sok file %s (want LEVEL SOLUTION or FILE.sok)", cmd, path)
 	}

@@ -59,7 +59,7 @@ func TestRangeErrorsNameTheFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"generate", "--size", "0x0"}, "generate: --size 0x0: want each side 5 to 40"},
-		{[]string{"generate", "--check-nodes", "-1"}, "generate: --check-nodes -1: want at least 0"},
+		{[]string{"generate", "--check-nodes", "0"}, "generate: --check-nodes 0: want at least 1"},
 		{[]string{"train-dist", "--out", out, "--excursions", "101"}, "train-dist: --excursions 101: want 0 to 100"},
 		{[]string{"train-lts", "--out", out, "--budget", "100", "--max-budget", "50"}, "train-lts: --max-budget 50: want at least --budget (100)"},
 		{[]string{"train-lts", "--out", out, "--bits", "7"}, "train-lts: --bits 7: want 8 to 28"},
