@@ -75,7 +75,7 @@ func (m *member) begin(l *level.Level, guard *solver.Guard, opts solver.Options,
 	e.clock, m.e, m.run = m.own, e, m.newLoop(e)
 	m.run.take(m.view)
 	if res, done, err := m.run.begin(); done {
-		m.e, m.run = nil, nil
+		m.e, m.run, m.view = nil, nil, knowledge{}
 		return res, true, err
 	}
 	return solver.Result{}, false, nil
@@ -98,7 +98,7 @@ func (m *member) turn(before int32) (solver.Result, solver.Pause, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if mt := &m.e.meets; mt.found {
-		m.e, m.run = nil, nil
+		m.e, m.run, m.view = nil, nil, knowledge{}
 		return mt.res, solver.Pause{}, true, mt.err
 	}
 	if st, over := m.over(); over {
@@ -107,7 +107,7 @@ func (m *member) turn(before int32) (solver.Result, solver.Pause, bool, error) {
 		return res, solver.Pause{Paused: true, Improved: improved, Stalled: stalled}, true, nil
 	}
 	if res, done, err := m.run.step(); done {
-		m.e, m.run = nil, nil // its memory goes to the others
+		m.e, m.run, m.view = nil, nil, knowledge{} // its memory goes to the others, and theirs is not kept
 		return res, solver.Pause{}, true, err
 	}
 	return solver.Result{}, solver.Pause{}, false, nil
@@ -151,7 +151,7 @@ func (m *member) End(st solver.Status) solver.Stats {
 		return solver.Stats{}
 	}
 	stats := m.e.stop(st).Stats
-	m.e, m.run, m.paused = nil, nil, false
+	m.e, m.run, m.paused, m.view = nil, nil, false, knowledge{}
 	return stats
 }
 

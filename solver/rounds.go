@@ -145,8 +145,9 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 		}
 		rs.finish(o)
 		m := o.m
-		if m.paused {
-			rs.reshare(nil)
+		rs.reshare(nil)
+		if !m.paused && m.resumable() {
+			rs.reshareIdle() // so that no view keeps the tables of the member that ended
 		}
 		switch {
 		case winner != nil || firstErr != nil || proof || panicked != nil: // ended after the answer
@@ -526,6 +527,17 @@ func (rs *rounds) reshare(starting *entrant) {
 	for _, r := range rs.members {
 		if r.running && r.sharing {
 			rs.share(r, starting)
+		}
+	}
+}
+
+// reshareIdle hands the members between slices that take knowledge what
+// they may read now: once a member has ended, what it held goes to the
+// others (its memory share), and a paused member's view must not keep it.
+func (rs *rounds) reshareIdle() {
+	for _, r := range rs.members {
+		if r.started && !r.running && r.in() {
+			rs.share(r, nil)
 		}
 	}
 }

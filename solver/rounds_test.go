@@ -2,7 +2,9 @@ package solver_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +38,24 @@ type stepper struct {
 	ended    solver.Status
 	endedOK  bool
 	paused   bool // its last slice paused
+
+	name   string
+	events *eventLog // where it notes its slices, Share calls and giving up, when set
+}
+
+// eventLog is the order of the steppers' slices, Share calls and ends.
+type eventLog struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (e *eventLog) note(s string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.log = append(e.log, s)
+	e.mu.Unlock()
 }
 
 func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
@@ -47,6 +67,7 @@ func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options
 	s.seeds = append(s.seeds, opts.Seed)
 	first := len(s.slices) == 1
 	s.mu.Unlock()
+	s.events.note(s.name + " slice")
 	if first {
 		time.Sleep(s.setUp)
 	}
@@ -64,6 +85,7 @@ func (s *stepper) Slice(ctx context.Context, l *level.Level, opts solver.Options
 			moves, _ := level.ParseLURD(lurd)
 			return solver.Result{Status: solver.Solved, Moves: moves, Stats: st}, solver.Pause{}, nil
 		case s.giveUpAt > 0 && s.expanded >= s.giveUpAt:
+			s.events.note(s.name + " ends")
 			return solver.Result{Status: solver.GaveUp, Stats: st}, solver.Pause{}, nil
 		case first && s.expanded < int64(float64(sl.Whole.Nodes)*s.opening):
 			// in its opening: no pause
@@ -93,6 +115,7 @@ func (s *stepper) Share(others []solver.Resumable) {
 	defer s.mu.Unlock()
 	s.shared = append(s.shared, len(others))
 	s.inFirst = s.inFirst || len(s.slices) == 1 && !s.paused
+	s.events.note(fmt.Sprintf("%s share %d", s.name, len(others)))
 }
 
 // untils returns the node ends of the slices s was given.
@@ -220,8 +243,8 @@ func TestRoundsMemoryPool(t *testing.T) {
 }
 
 // TestRoundsShare: with one thread a Sharer takes the other resumable
-// members still in before each of its slices (rounds_share_test.go has
-// threads).
+// members still in before each of its slices, and again when one ends
+// (rounds_share_test.go has threads).
 func TestRoundsShare(t *testing.T) {
 	a, b, c := &stepper{}, &stepper{giveUpAt: 10}, &stepper{}
 	p := solver.Portfolio{Members: []solver.Member{
@@ -232,8 +255,9 @@ func TestRoundsShare(t *testing.T) {
 	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 3000}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(a.shared) != len(a.slices) || a.shared[0] != 2 || a.shared[len(a.shared)-1] != 1 {
-		t.Errorf("a had %d slices and was shared %v; want 2 others first, 1 once b gave up", len(a.slices), a.shared)
+	one := slices.Index(a.shared, 1)
+	if len(a.shared) < len(a.slices) || a.shared[0] != 2 || one < 0 || slices.Contains(a.shared[one:], 2) {
+		t.Errorf("a had %d slices and was shared %v; want 2 others first, fewer once b gave up", len(a.slices), a.shared)
 	}
 }
 
@@ -428,5 +452,33 @@ func TestRoundsLate(t *testing.T) {
 	}
 	if w := threaded.slices[0].Whole.Time; w < 150*time.Millisecond {
 		t.Errorf("with two threads the late member's share %v; want a thread's worth of the 200 ms", w)
+	}
+}
+
+// TestRoundsEndedMemberLeavesViews: once a member ends, the paused members
+// are shared the others again at once, before any next slice, so that no
+// view keeps what the ended member held (fess's engines: its memory goes
+// to the others).
+func TestRoundsEndedMemberLeavesViews(t *testing.T) {
+	events := &eventLog{}
+	a, b, c := &stepper{name: "a", events: events}, &stepper{name: "b", events: events}, &stepper{name: "c", events: events, giveUpAt: 150}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1}, {Name: "b", Resumable: b, Share: 1}, {Name: "c", Resumable: c, Share: 1},
+	}}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 3000}}); err != nil {
+		t.Fatal(err)
+	}
+	log := events.log
+	end := slices.Index(log, "c ends")
+	if end < 0 {
+		t.Fatalf("c never ended: %q", log)
+	}
+	next := slices.IndexFunc(log[end+1:], func(e string) bool { return strings.HasSuffix(e, " slice") })
+	if next < 0 {
+		t.Fatalf("no slice after c ended: %q", log[end:])
+	}
+	after := log[end+1 : end+1+next]
+	if !slices.Contains(after, "a share 1") || !slices.Contains(after, "b share 1") {
+		t.Errorf("between c's end and the next slice, %q: want a and b shared the one other", after)
 	}
 }
