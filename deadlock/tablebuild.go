@@ -21,9 +21,11 @@ type tableBuilder struct {
 // first k are used.
 type tableSet [maxTableBoxes]uint16
 
-// checkEvery is how many sets the search expands between looks at the
-// context and the clock.
-const checkEvery = 1 << 12
+// checkEvery is how many sets the search expands, or seeds, between looks
+// at the context and the clock: a set's pulls flood the board up to four
+// times a box, so on a board of thousands of squares 64 sets take a few
+// milliseconds.
+const checkEvery = 1 << 6
 
 // build returns the rows of every set of k boxes (words 64-bit words): the
 // pulls from every solved set, each box set's bits the squares of the
@@ -35,8 +37,16 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 	maxStack := int(min(spare/int64(len(tableSet{})*2), 1<<40))
 	var set tableSet
 	var seed func(from, i int)
+	seeded, stop := 0, false // stop: the context ended or the clock ran out while seeding
 	seed = func(from, i int) { // every k goals, in square order, and every region they leave
+		if stop {
+			return
+		}
 		if i == k {
+			if seeded++; seeded%checkEvery == 0 && (ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)) {
+				stop = true
+				return
+			}
 			solved := set
 			sortSet(&solved, k)
 			bl.place(solved[:k], true)
@@ -57,6 +67,12 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 		}
 	}
 	seed(0, 0)
+	if stop {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	}
 	for n := 0; len(stack) > 0; n++ {
 		if n%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {

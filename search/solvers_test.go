@@ -205,3 +205,15 @@ func TestSharedSuccessorsKeepGuarantees(t *testing.T) {
 	}
 	t.Logf("expansions saved: %v", saved)
 }
+
+// wastar with restarts takes the solution it meets at its restart's
+// expansion: with restart=1 a one-push level is solved in its first search,
+// where the restart threw it away.
+func TestWAStarRestartKeepsSolution(t *testing.T) {
+	e, _ := solver.Lookup("wastar")
+	l := testlevel.Parse(t, "#####\n#@$.#\n#####\n")
+	res, err := solver.Run(context.Background(), e.New(), l, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}, Params: map[string]string{"restart": "1"}})
+	if err != nil || res.Status != solver.Solved {
+		t.Errorf("restart=1 on a one-push level: %v, %v", res.Status, err)
+	}
+}

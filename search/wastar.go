@@ -161,13 +161,13 @@ func (s *wastar) search(g *pushGraph, restartEvery int64, rng *rand.Rand) (res s
 		if st, stop := g.tick(5*int64(cap(cost)) + open.Bytes()); stop {
 			return g.stop(st), false
 		}
+		pos.Unpack(g.store.Key(id))
+		if pos.OnGoal() >= s.target { // before a restart, which would throw it away
+			return movesSolution(g, id), false
+		}
 		if restartEvery > 0 && expandedHere >= restartEvery {
 			pos.Unpack(start.PackExact(nil))
 			return solver.Result{}, true
-		}
-		pos.Unpack(g.store.Key(id))
-		if pos.OnGoal() >= s.target {
-			return movesSolution(g, id), false
 		}
 		g.track()
 		g.stats.Expanded++
