@@ -37,7 +37,7 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 	maxStack := int(min(spare/int64(len(tableSet{})*2), 1<<40))
 	var set tableSet
 	var seed func(from, i int)
-	seeded, stop := 0, false // stop: the context ended or the clock ran out while seeding
+	seeded, stop := 0, false   // stop: the context ended or the clock ran out while seeding
 	seed = func(from, i int) { // every k goals, in square order, and every region they leave
 		if stop {
 			return
