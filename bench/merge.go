@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -117,7 +118,7 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		recs, lines, tail, err := readRecordsAt(f, p)
+		recs, lines, tail, err := readRecordsAt(context.Background(), f, p)
 		f.Close()
 		if err != nil {
 			return 0, 0, err

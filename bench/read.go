@@ -2,6 +2,7 @@ package bench
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"soko/internal/jsonl"
+	"soko/solver"
 )
 
 // ReadRecords reads a results file's records. A last record without its
@@ -18,7 +20,7 @@ import (
 // written when the process was killed; jsonl.Records) is left out; any
 // other line that is not a record is an error naming its line.
 func ReadRecords(r io.Reader, name string) ([]Record, error) {
-	recs, _, _, err := readRecordsAt(r, name)
+	recs, _, _, err := readRecordsAt(context.Background(), r, name)
 	return recs, err
 }
 
@@ -29,10 +31,15 @@ const recordPrefix = `{"key":"`
 
 // readRecordsAt also returns each record's line number and where the whole
 // records end.
-func readRecordsAt(r io.Reader, name string) ([]Record, []int, jsonl.Tail, error) {
+func readRecordsAt(ctx context.Context, r io.Reader, name string) ([]Record, []int, jsonl.Tail, error) {
 	var recs []Record
 	var lines []int
 	tail, err := jsonl.Records(r, name, recordPrefix, func(line []byte, n int) error {
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		rec, err := parseRecord(line)
 		if err != nil {
 			return err
@@ -64,21 +71,49 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		return Record{}, errors.New(`not a soko bench record: want "key", "solver", "level" and "status"`)
 	}
+	if err := checkValues(&rec); err != nil {
+		return Record{}, fmt.Errorf("not a soko bench record: %v", err)
+	}
 	fixThreadsKey(&rec)
 	return rec, nil
+}
+
+// checkValues refuses a record whose values soko never writes: a status
+// that is none of its own, a count below 0, a time below 0; a hand-edited
+// or corrupted file would otherwise be reported as if run.
+func checkValues(r *Record) error {
+	known := r.Status == StatusError || r.Status == StatusFailed
+	for _, s := range solver.Statuses() {
+		known = known || r.Status == s.String()
+	}
+	switch {
+	case !known:
+		return fmt.Errorf("status %q is none a run ends with", r.Status)
+	case r.Pushes < 0 || r.Moves < 0 || r.Expanded < 0 || r.Generated < 0 || r.Stored < 0 || r.Iterations < 0:
+		return errors.New("a count below 0")
+	case r.WallS < 0 || r.SolveS < 0 || r.OptimizeS < 0 || r.CPUS < 0:
+		return errors.New("a time below 0")
+	}
+	return nil
 }
 
 // ReadFiles reads several results files and joins their records; a run that
 // occurs in more than one place is kept once (the first). A last line cut
 // short that it leaves out is said on log when not nil (CutNote).
 func ReadFiles(log io.Writer, paths ...string) ([]Record, error) {
+	return ReadFilesContext(context.Background(), log, paths...)
+}
+
+// ReadFilesContext is ReadFiles that stops when ctx ends, returning its
+// error.
+func ReadFilesContext(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
 	var all []Record
 	for _, p := range paths {
 		f, err := jsonl.Open(p)
 		if err != nil {
 			return nil, err
 		}
-		recs, _, tail, err := readRecordsAt(f, p)
+		recs, _, tail, err := readRecordsAt(ctx, f, p)
 		f.Close()
 		if err != nil {
 			return nil, err

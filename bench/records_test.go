@@ -195,3 +195,25 @@ func TestReadHugeLine(t *testing.T) {
 		t.Errorf("two reads allocated %d MiB, more than 4 times the cap of %d MiB each", alloc>>20, jsonl.MaxLine>>20)
 	}
 }
+
+// A record with values soko never writes (an unknown status, a count or a
+// time below 0) is refused, naming its line, rather than reported.
+func TestRecordValuesChecked(t *testing.T) {
+	good := Record{Key: "k", Solver: "astar", Level: "microban:1", Status: "solved", Pushes: 8, Moves: 33, WallS: 0.1}
+	for name, edit := range map[string]func(*Record){
+		"status": func(r *Record) { r.Status = "bogus" },
+		"pushes": func(r *Record) { r.Pushes = -8 },
+		"wall_s": func(r *Record) { r.WallS = -1 },
+	} {
+		r := good
+		edit(&r)
+		b, _ := json.Marshal(r)
+		if _, err := ReadRecords(bytes.NewReader(b), "x.jsonl"); err == nil || !strings.Contains(err.Error(), "x.jsonl:1: not a soko bench record") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	b, _ := json.Marshal(good)
+	if _, err := ReadRecords(bytes.NewReader(b), "x.jsonl"); err != nil {
+		t.Errorf("a good record refused: %v", err)
+	}
+}

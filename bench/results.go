@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +76,7 @@ func OpenResults(path string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, _, tail, err := readRecordsAt(f, path)
+	recs, _, tail, err := readRecordsAt(context.Background(), f, path)
 	if errors.Is(err, jsonl.ErrGzip) {
 		f.Close()
 		return nil, fmt.Errorf("%s is gzip-compressed: bench --out appends plain JSON lines; gunzip it first, or give a new file", path)
@@ -259,7 +260,7 @@ func (r *Results) lostTo(path string) int {
 		return len(r.mine)
 	}
 	defer f.Close()
-	recs, _, _, err := readRecordsAt(f, path)
+	recs, _, _, err := readRecordsAt(context.Background(), f, path)
 	if err != nil {
 		return len(r.mine)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ type reportFiles struct {
 	dir   string
 	names []string
 	data  map[string][]byte
+	ctx   context.Context // its end stops the plots (addPlot)
 }
 
 func (r *reportFiles) add(name string, data []byte) {

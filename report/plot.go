@@ -131,6 +131,9 @@ func svgFontFallbacks(svg []byte) []byte {
 // column's font sizes, its title wrapped and shrunk to fit the width, and
 // its legend (if it has entries) centred below the plot.
 func addPlot(p *plot.Plot, files *reportFiles, name string) error {
+	if err := files.ctx.Err(); err != nil { // Ctrl-C: no more plots
+		return err
+	}
 	columnFonts(p)
 	legend := p.Legend
 	p.Legend = plot.NewLegend()

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -56,6 +57,12 @@ type Options struct {
 // thesis comparison where it applies, push-count differences, unique states
 // per node, run times) to w, and with opts.OutDir every other output.
 func Write(w io.Writer, recs []bench.Record, opts Options) error {
+	return WriteContext(context.Background(), w, recs, opts)
+}
+
+// WriteContext is Write that stops, writing nothing more, when ctx ends
+// (between its tables and plots), and returns ctx's error.
+func WriteContext(ctx context.Context, w io.Writer, recs []bench.Record, opts Options) error {
 	d := newDataset(recs)
 	d.time, d.optimized = opts.Time.kind(), opts.Optimized
 	var md bytes.Buffer
@@ -128,6 +135,9 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 	for _, t := range d.sweepTables() {
 		t.markdown(&md)
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if opts.OutDir == "" {
 		_, err := w.Write(md.Bytes())
 		return err
@@ -147,8 +157,11 @@ func Write(w io.Writer, recs []bench.Record, opts Options) error {
 		"pushdiff.csv":  func(w io.Writer) error { return pushDiffCSV(w, pds) },
 		"benchstat.txt": func(w io.Writer) error { return WriteBenchstat(w, d.recs, d.time) },
 	}
-	files := &reportFiles{dir: opts.OutDir}
+	files := &reportFiles{dir: opts.OutDir, ctx: ctx}
 	for _, name := range tableFiles { // TestReportWrites checks that tables has each
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var b bytes.Buffer
 		if err := tables[name](&b); err != nil {
 			return fmt.Errorf("%s: %w", filepath.Join(opts.OutDir, name), err)

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -705,5 +707,19 @@ func TestDistinctNames(t *testing.T) {
 	}
 	if a, b := benchName("a b.xsb:1"), benchName("a_b.xsb:1"); a == b || b != "a_b.xsb:1" {
 		t.Errorf("benchmark names %q and %q", a, b)
+	}
+}
+
+// A report whose context has ended writes nothing and says why.
+func TestReportCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	var md bytes.Buffer
+	if err := WriteContext(ctx, &md, syntheticRecords(), Options{OutDir: dir}); !errors.Is(err, context.Canceled) || md.Len() > 0 {
+		t.Errorf("cancelled: %v, %d bytes written", err, md.Len())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("cancelled, the folder got %d files", len(entries))
 	}
 }

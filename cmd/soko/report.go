@@ -34,7 +34,7 @@ of a paper's column. --benchstat prints the benchstat text instead of the
 report.
 `
 
-func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
+func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
 	kind, err := report.ParseTime(opts.time)
 	if err != nil {
 		return usagef("report: bad --time: %v", err)
@@ -67,7 +67,7 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 			}
 		}()
 	}
-	recs, err := bench.ReadFiles(stderr, files...)
+	recs, err := bench.ReadFilesContext(ctx, stderr, files...)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func runReport(_ context.Context, opts *reportConfig, files []string, _ io.Reade
 		}
 		ro.Compare = [2]string{a, b}
 	}
-	if err := report.Write(stdout, recs, ro); err != nil {
+	if err := report.WriteContext(ctx, stdout, recs, ro); err != nil {
 		return err
 	}
 	if opts.outDir != "" {
