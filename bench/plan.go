@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -189,6 +190,12 @@ const MaxRuns = 1 << 40
 // after lvls on the levels axis; their runs are error records. An error
 // says when there are more than MaxRuns of them.
 func NewPlan(solvers []SolverSpec, lvls []*level.Level, unloadable []*level.Unloadable, budgets []Budget, seeds []uint64) (*Plan, error) {
+	return NewPlanContext(context.Background(), solvers, lvls, unloadable, budgets, seeds)
+}
+
+// NewPlanContext is NewPlan that stops when ctx ends, returning its error:
+// hashing millions of levels takes seconds.
+func NewPlanContext(ctx context.Context, solvers []SolverSpec, lvls []*level.Level, unloadable []*level.Unloadable, budgets []Budget, seeds []uint64) (*Plan, error) {
 	p := &Plan{every: 1}
 	seenSolver := map[string]bool{}
 	for _, s := range solvers {
@@ -198,7 +205,12 @@ func NewPlan(solvers []SolverSpec, lvls []*level.Level, unloadable []*level.Unlo
 		}
 	}
 	seenLevel := map[string]bool{}
-	for _, l := range lvls {
+	for i, l := range lvls {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		id, hash := LevelID(l), LevelHash(l)
 		if k := id + "|" + hash; !seenLevel[k] {
 			seenLevel[k] = true

@@ -200,7 +200,10 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 	spellAsRecorded(es, out.levelIDs) // before the plan, whose runs are keyed by the levels' names
 	lvls, unloadable := splitEntries(es)
 	c.sokLevels = entriesByID(es)
-	plan, err := bench.NewPlan(solvers, lvls, unloadable, budgets, seeds)
+	plan, err := bench.NewPlanContext(ctx, solvers, lvls, unloadable, budgets, seeds)
+	if err != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return usagef("bench: %v", err)
 	}

@@ -6,7 +6,8 @@
 // on a goroutine of its own, and the caller stops waiting for it when the
 // context ends; the goroutine is left to finish (or not) on its own, which
 // is harmless in a command that is about to exit. Regular files, whose
-// reads always end, are read directly.
+// reads always end, are read directly, the context looked at before each
+// read.
 package ctxio
 
 import (
@@ -18,12 +19,26 @@ import (
 // Reader returns a reader of r whose Read returns ctx's error once ctx is
 // done, even while a read of r is still blocked. After that, r must not be
 // read by anyone else: the blocked read may still take its bytes. A regular
-// file is returned as it is.
+// file, whose reads end, is read directly, ctx looked at before each read.
 func Reader(ctx context.Context, r io.Reader) io.Reader {
 	if f, ok := r.(*os.File); ok && isRegular(f) {
-		return f
+		return checked{ctx, f}
 	}
 	return &reader{ctx: ctx, r: r, done: make(chan result, 1)}
+}
+
+// checked reads a regular file, ctx looked at before each read: so that a
+// large file's parse ends soon after ctx does.
+type checked struct {
+	ctx context.Context
+	f   *os.File
+}
+
+func (c checked) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.f.Read(p)
 }
 
 type result struct {
@@ -71,7 +86,11 @@ func (c *reader) Read(p []byte) (int, error) {
 // Reader does.
 func Open(ctx context.Context, name string) (io.ReadCloser, error) {
 	if st, err := os.Stat(name); err != nil || st.Mode().IsRegular() || st.IsDir() {
-		return os.Open(name) // the error, if any, names the file
+		f, err := os.Open(name) // the error, if any, names the file
+		if err != nil {
+			return nil, err
+		}
+		return readCloser{checked{ctx, f}, f}, nil
 	}
 	type opened struct {
 		f   *os.File

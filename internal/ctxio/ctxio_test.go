@@ -57,18 +57,27 @@ func TestOpenFIFOCancels(t *testing.T) {
 	}
 }
 
+// A regular file is read directly, and once the context ends its next
+// read fails: a large file's parse ends soon after.
 func TestOpenRegularFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "level.xsb")
-	if err := os.WriteFile(path, []byte("#####\n#@$.#\n#####\n"), 0o644); err != nil {
+	text := "#####\n#@$.#\n#####\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := Open(context.Background(), path)
+	ctx, cancel := context.WithCancel(context.Background())
+	f, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, ok := f.(*os.File); !ok {
-		t.Errorf("a regular file should be read directly, got %T", f)
+	b := make([]byte, 6)
+	if n, err := f.Read(b); err != nil || string(b[:n]) != text[:6] {
+		t.Errorf("read %q, %v", b[:n], err)
+	}
+	cancel()
+	if _, err := f.Read(b); !errors.Is(err, context.Canceled) {
+		t.Errorf("read after cancel: %v, want context.Canceled", err)
 	}
 	if _, err := Open(context.Background(), filepath.Join(t.TempDir(), "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: want ErrNotExist, got %v", err)
