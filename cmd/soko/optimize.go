@@ -388,13 +388,27 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	keep := *c
 	keep.noLURD = false // the file needs the solutions
 	enc := json.NewEncoder(stdout)
-	done, failed := 0, 0
+	done, failed, atStart, passed := 0, 0, 0, 0 // passed: sections passed over, said on stderr
 	for _, e := range f.Entries {
 		if ctx.Err() != nil {
 			break
 		}
+		le := levels.Entry{Level: e.Level, Unloadable: e.Unloadable}
+		for _, u := range e.Unreadable { // passed over, and said, as verify says it
+			if !e.IsSnapshot(u) {
+				passed++
+				fmt.Fprintf(stderr, "optimize: %s: a solution cannot be read: %v\n", lineName(le.ID(), le.Label()), u)
+			}
+		}
+		if e.Unloadable != nil && len(e.Solutions) > 0 {
+			passed++
+			fmt.Fprintf(stderr, "optimize: %s: its solutions are passed over: the level cannot be loaded: %v\n", lineName(le.ID(), le.Label()), e.Unloadable.Err)
+		}
 		best := bestSolution(e, c.metric)
 		if best == nil {
+			if e.Level != nil && len(e.Solutions) == 0 && solvedAtStart(e.Level) {
+				atStart++
+			}
 			continue
 		}
 		source := fmt.Sprintf("the solution of %s line %d", path, best.Line)
@@ -432,14 +446,23 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	if c.json {
 		w = stderr
 	}
-	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s\n", english.Count(done-failed, "solution", "solutions"),
-		c.metric, english.Count(o.added, "solution", "solutions"), path)
+	note := ""
+	if passed > 0 {
+		note = fmt.Sprintf("; %d passed over (said above)", passed)
+	}
+	if done == 0 && passed == 0 && atStart > 0 && atStart == len(f.Entries) {
+		note = fmt.Sprintf("; its %s solved at the start, needing none", english.Count(atStart, "level is", "levels are"))
+	}
+	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s%s\n", english.Count(done-failed, "solution", "solutions"),
+		c.metric, english.Count(o.added, "solution", "solutions"), path, note)
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted
-	case done == 0:
+	case done == 0 && passed == 0 && atStart > 0 && atStart == len(f.Entries):
+		return nil // soko solve --out writes no section for a level solved at its start: nothing to shorten
+	case done == 0 && passed == 0:
 		return fmt.Errorf("optimize: %s has no solution that solves its level%s", path, unloadableNote(f))
-	case failed > 0:
+	case failed > 0 || passed > 0:
 		return errSilent
 	}
 	return nil

@@ -325,3 +325,26 @@ func TestOptimizeFromSolvedAtStart(t *testing.T) {
 		t.Errorf("--from a level solved at its start: %v", err)
 	}
 }
+
+// optimize FILE.sok says which solutions it passes over (a section that
+// cannot be read, a level that cannot be loaded), as verify does, and
+// ends with status 1; a file whose levels are solved at their start has
+// nothing to shorten, and says so.
+func TestOptimizeSokPassedOver(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "c.sok")
+	if err := os.WriteFile(bad, []byte("#####\n#@$.#\n#####\n\nSolution\nR\n\nSolution\nRx\n\n#####\n# $.#\n#####\n\nSolution\nR\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errText, err := soko(t, "", "optimize", bad)
+	if !errors.Is(err, errSilent) || !strings.Contains(errText, "c.sok:1: a solution cannot be read") || !strings.Contains(errText, "its solutions are passed over: the level cannot be loaded") || !strings.Contains(out, "2 passed over (said above)") {
+		t.Errorf("passed over: %v\n%s\n%s", err, out, errText)
+	}
+	done := filepath.Join(dir, "done.sok")
+	if err := os.WriteFile(done, []byte("#####\n#@ *#\n#####\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := soko(t, "", "optimize", done); err != nil || !strings.Contains(out, "its 1 level is solved at the start, needing none") {
+		t.Errorf("solved at the start: %v\n%s", err, out)
+	}
+}
