@@ -139,6 +139,9 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 	sc.Split(splitLines)
 	tooLarge := tooLargeError(source)
 	tooLong := func(n int) *Error {
+		if in.nul { // /dev/zero: a binary file, more than a long line
+			return &Error{File: source, Line: n, Msg: "a NUL byte: a binary file, not level text"}
+		}
 		return &Error{File: source, Line: n, Msg: fmt.Sprintf("line longer than %d bytes", MaxLine)}
 	}
 	n := 1
@@ -197,13 +200,15 @@ func splitLines(data []byte, atEOF bool) (advance int, token []byte, err error) 
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	nul bool // a NUL byte was read: a binary file, whatever else goes wrong
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n += int64(k)
+	c.nul = c.nul || bytes.IndexByte(p[:k], 0) >= 0
 	return k, err
 }
 

@@ -1,6 +1,7 @@
 package level
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -413,5 +414,13 @@ func TestLevelAccessors(t *testing.T) {
 		if got := Label(tc.index, tc.number, tc.title); got != tc.want {
 			t.Errorf("Label(%d, %q, %q) = %q, want %q", tc.index, tc.number, tc.title, got, tc.want)
 		}
+	}
+}
+
+// A file of NUL bytes with no line end is a binary file, not a long line.
+func TestNULWithoutLineEnd(t *testing.T) {
+	_, err := ParseCollection(bytes.NewReader(make([]byte, MaxLine+10)), "zero")
+	if err == nil || !strings.Contains(err.Error(), "a NUL byte: a binary file") {
+		t.Errorf("%v", err)
 	}
 }
