@@ -488,18 +488,7 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	other := rec("solved", 5, 0.1)
 	other.Level = "microban:2"
 	other.Key = runKey(other.Solver, nil, 0, "", "", other.Level, other.LevelHash, other.Budget, other.Seed)
-	write := func(name string, recs ...Record) string {
-		var b bytes.Buffer
-		w := NewJSONLWriter(&b)
-		for _, r := range recs {
-			w.Write(r)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, recs ...Record) string { return writeRecords(t, filepath.Join(dir, name), recs...) }
 	a := write("a.jsonl", other, rec("solved", 8, 0.2))
 	b := write("b.jsonl", rec("time limit", 0, 1.0), other)
 	var out, log bytes.Buffer
@@ -533,6 +522,20 @@ func TestMergeDifferingDuplicates(t *testing.T) {
 	}
 }
 
+// writeRecords writes recs to a results file at path, and returns path.
+func writeRecords(t *testing.T, path string, recs ...Record) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := NewJSONLWriter(&b)
+	for _, r := range recs {
+		w.Write(r)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // Shards that typed one level file two ways (a path and a link to it)
 // merge into one run per level, under the first spelling, with a key that
 // resumes; a file typed once keeps its name, and one this machine cannot
@@ -553,18 +556,7 @@ func TestMergeRespellsOneFile(t *testing.T) {
 		r.Key = r.RunKey()
 		return r
 	}
-	write := func(name string, recs ...Record) string {
-		var b bytes.Buffer
-		w := NewJSONLWriter(&b)
-		for _, r := range recs {
-			w.Write(r)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name string, recs ...Record) string { return writeRecords(t, filepath.Join(dir, name), recs...) }
 	gone := filepath.Join(dir, "gone.xsb")
 	a := write("a.jsonl", rec(lv, 1), rec(gone, 1))
 	b := write("b.jsonl", rec(link, 1), rec(link, 2), rec("microban", 1))

@@ -346,6 +346,28 @@ func TestStdinAddressArgument(t *testing.T) {
 	}
 }
 
+// runToFile runs soko args as a child process with env added, its standard
+// output a regular file, and returns its exit status and standard error.
+func runToFile(t *testing.T, env []string, args ...string) (int, string) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "SOKO_BENCH_HELPER=1"), env...)
+	cmd.Stdout = out
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
 // Output lost on standard output (a full disk) fails the run, exit status
 // 1, whichever command printed it and however: show, list and solve's
 // text lines as much as the JSON commands.
@@ -354,20 +376,9 @@ func TestStdoutWriteErrorFails(t *testing.T) {
 		t.Skip("runs child processes")
 	}
 	for _, args := range [][]string{{"show", "microban:1"}, {"list", "microban"}, {"solve", "--time", "1s", "microban:1"}} {
-		out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
-		cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1", "SOKO_FSIZE_ZERO=1") // every write to a regular file fails
-		cmd.Stdout = out
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		err = cmd.Run()
-		out.Close()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "soko: standard output: ") {
-			t.Errorf("%v: %v, want exit status 1 naming standard output\n%s", args, err, stderr.String())
+		status, stderr := runToFile(t, []string{"SOKO_FSIZE_ZERO=1"}, args...) // every write to a regular file fails
+		if status != 1 || !strings.Contains(stderr, "soko: standard output: ") {
+			t.Errorf("%v: exit status %d, want 1 naming standard output\n%s", args, status, stderr)
 		}
 	}
 }
@@ -381,20 +392,9 @@ func TestOutputIsStdoutRefused(t *testing.T) {
 	}
 	for _, args := range [][]string{{"solve", "--json", "--trace", "/dev/stdout", "microban:1"}, {"solve", "--out", "/dev/stdout", "microban:1"},
 		{"optimize", "--out", "/dev/stdout", "microban:1", "dlUrrrdLullddrUluRuulDrddrruLdlUU"}} {
-		out, err := os.Create(filepath.Join(t.TempDir(), "out.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestBenchHelperProcess$", "--"}, args...)...)
-		cmd.Env = append(os.Environ(), "SOKO_BENCH_HELPER=1")
-		cmd.Stdout = out
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		err = cmd.Run()
-		out.Close()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "/dev/stdout is the file standard output writes") {
-			t.Errorf("%v: %v, want exit status 2\n%s", args, err, stderr.String())
+		status, stderr := runToFile(t, nil, args...)
+		if status != 2 || !strings.Contains(stderr, "/dev/stdout is the file standard output writes") {
+			t.Errorf("%v: exit status %d, want 2\n%s", args, status, stderr)
 		}
 	}
 }
