@@ -199,13 +199,17 @@ func (g *Game) Undo() bool {
 
 // Redo plays the next step of the replay or of the undone steps; it
 // reports whether there was one and it was legal. An illegal step (a
-// replay that does not fit the level) drops the rest.
+// replay that does not fit the level) drops the rest: the replay is then
+// the steps played of it, still not the player's.
 func (g *Game) Redo() bool {
 	if len(g.future) == 0 {
 		return false
 	}
 	if !g.step(g.future[0]) {
-		g.future, g.onReplay = nil, false
+		g.future = nil
+		if g.onReplay {
+			g.replay = len(g.history)
+		}
 		return false
 	}
 	g.future = g.future[1:]

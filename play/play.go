@@ -38,6 +38,8 @@ type Model struct {
 
 	width, height int // the window, 0 until the program reports it
 
+	interrupted bool // ended by the Ctrl-C key, which raw mode reads as a key, not a signal
+
 	// save, when set, writes the session's progress (SetCheckpoint);
 	// saved is what it last saw.
 	save  func() error
@@ -67,6 +69,10 @@ func New(ls []*level.Level) *Model {
 
 // Game is the game shown.
 func (m *Model) Game() *Game { return m.games[m.cur] }
+
+// Interrupted reports whether the session was ended by the Ctrl-C key:
+// an interrupt, as the signal is.
+func (m *Model) Interrupted() bool { return m.interrupted }
 
 // Played returns, in their order, the games of the levels where a step was
 // played; when there are none, the game shown.
@@ -323,7 +329,10 @@ func (m *Model) key(k string) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	switch k {
-	case "q", "esc", "ctrl+c":
+	case "ctrl+c":
+		m.interrupted = true
+		return m, tea.Quit
+	case "q", "esc":
 		return m, tea.Quit
 	case "u", "z", "backspace":
 		pause()

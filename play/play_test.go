@@ -54,6 +54,8 @@ func key(s string) tea.Msg {
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}
 	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
 }
@@ -175,6 +177,11 @@ func TestIllegalReplayStops(t *testing.T) {
 	}
 	if m.Game().LURD() != "dlUU" || m.playing || !strings.Contains(view(m), "illegal") {
 		t.Fatalf("after an illegal step: %q\n%s", m.Game().LURD(), view(m))
+	}
+	// What it played of the replay is still the replay, not the player's
+	// game: soko play --out does not save it over theirs.
+	if m.Game().Own() {
+		t.Error("a replay stopped at an illegal step is taken for the player's game")
 	}
 }
 
@@ -550,5 +557,18 @@ func TestCheckpoint(t *testing.T) {
 	send(m, "r", "n")
 	if !strings.Contains(flat(view(m)), "not saved: disk full") {
 		t.Fatalf("the save's error is not shown:\n%s", view(m))
+	}
+}
+
+// The Ctrl-C key, which a terminal in raw mode sends as a key, ends the
+// session as an interrupt (soko play exits 130); q ends it as a quit.
+func TestCtrlCInterrupts(t *testing.T) {
+	m := newModel(t)
+	if cmd := send(m, "q"); cmd == nil || m.Interrupted() {
+		t.Errorf("q: quit %v, interrupted %v", cmd != nil, m.Interrupted())
+	}
+	m = newModel(t)
+	if cmd := send(m, "ctrl+c"); cmd == nil || !m.Interrupted() {
+		t.Errorf("ctrl+c: quit %v, interrupted %v", cmd != nil, m.Interrupted())
 	}
 }

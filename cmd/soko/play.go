@@ -137,8 +137,8 @@ func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, 
 	stop := context.AfterFunc(ctx, prog.Quit)
 	defer stop()
 	_, runErr := prog.Run()
-	interrupted := ctx.Err() != nil || errors.Is(runErr, tea.ErrInterrupted) || errors.Is(runErr, tea.ErrProgramKilled)
-	if runErr == nil && !interrupted {
+	interrupted := ctx.Err() != nil || m.Interrupted() || errors.Is(runErr, tea.ErrInterrupted) || errors.Is(runErr, tea.ErrProgramKilled)
+	if runErr == nil { // what was played, also when interrupted: a command winds up so
 		for _, g := range m.Played() {
 			result := "not solved"
 			if g.Solved() {
