@@ -30,7 +30,8 @@ const Legend = `legend: # wall  $ box  * box on goal  . goal  @ player  + player
         ! vertical tunnel square (walls left and right)
         a-z goal room (area with goals and at most 2 tunnel entrances;
             x is left out, and ? marks the 26th room and later)
-        blank: other floor, or squares the player can never reach`
+        blank: other floor, or squares the player can never reach
+        (column,row): a square, both counted from 1 at the top left`
 
 // PlanTime is the budget of the fess plans Render prints, one after the
 // other: the packing plan, then the parking plans of park, sink and pull
@@ -103,7 +104,7 @@ func render(ctx context.Context, l *level.Level, planTime time.Duration) (string
 			sb.WriteString("; packing order (column,row):")
 			for _, g := range r.Fill.Order {
 				x, y := b.XY(g)
-				fmt.Fprintf(&sb, " (%d,%d)", x, y)
+				fmt.Fprintf(&sb, " (%d,%d)", x+1, y+1)
 			}
 		}
 		sb.WriteByte('\n')
@@ -111,7 +112,8 @@ func render(ctx context.Context, l *level.Level, planTime time.Duration) (string
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if b.Impossible == "" && len(b.Goals()) > 0 {
+	why := Impossible(b, dead)
+	if why == "" && len(b.Goals()) > 0 {
 		if err := writePlans(ctx, &sb, b, planTime); err != nil {
 			return "", err
 		}
@@ -119,8 +121,8 @@ func render(ctx context.Context, l *level.Level, planTime time.Duration) (string
 	if b.Fixed > 0 {
 		fmt.Fprintf(&sb, "boxes on goals the player can never reach (treated as walls): %d\n", b.Fixed)
 	}
-	if b.Impossible != "" {
-		fmt.Fprintf(&sb, "unsolvable: %s\n", b.Impossible)
+	if why != "" {
+		fmt.Fprintf(&sb, "unsolvable: %s\n", why)
 	}
 	fmt.Fprintf(&sb, "search space (000 A.0.0.1): C(%d-%d, %d)·(%d-%d) = %s (10^%.1f)\n",
 		sp.Tiles, sp.Locking, sp.Boxes, sp.Tiles, sp.Boxes, sp.Size, sp.Log10())
@@ -128,6 +130,23 @@ func render(ctx context.Context, l *level.Level, planTime time.Duration) (string
 		fmt.Fprintf(&sb, "  counting tiles as the thesis's table does (n = %d): %s\n", sp.ThesisTiles, sp.ThesisSize)
 	}
 	return sb.String(), nil
+}
+
+// Impossible says why the level of board b cannot be solved, as far as its
+// board and its dead squares (dead, deadlock.DeadSquares) tell: the
+// board's reason, or a box that starts where no box can reach a goal; ""
+// when neither does.
+func Impossible(b *sokoban.Board, dead []bool) string {
+	if b.Impossible != "" {
+		return b.Impossible
+	}
+	for _, sq := range b.Start().BoxSquares() {
+		if dead[sq] {
+			x, y := b.XY(sq)
+			return fmt.Sprintf("the box at column %d, row %d starts where no box can reach a goal", x+1, y+1)
+		}
+	}
+	return ""
 }
 
 // writePlans writes the fess packing and parking plans of b, worked out one
@@ -149,7 +168,7 @@ func writePlans(ctx context.Context, sb *strings.Builder, b *sokoban.Board, plan
 		sb.WriteString("fess packing plan, goals in fill order (column,row):")
 		for _, g := range order {
 			x, y := b.XY(g)
-			fmt.Fprintf(sb, " (%d,%d)", x, y)
+			fmt.Fprintf(sb, " (%d,%d)", x+1, y+1)
 		}
 		sb.WriteByte('\n')
 	}
@@ -191,7 +210,7 @@ func writeParking(sb *strings.Builder, b *sokoban.Board, plans context.Context, 
 	for i, en := range park {
 		fx, fy := b.XY(en.From)
 		tx, ty := b.XY(en.To)
-		fmt.Fprintf(sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx, fy, tx, ty)
+		fmt.Fprintf(sb, "\n  %d: (%d,%d) -> (%d,%d)", i, fx+1, fy+1, tx+1, ty+1)
 		if en.Sink {
 			sb.WriteString(" from the sink")
 		}

@@ -84,7 +84,7 @@ func TestRenderMarks(t *testing.T) {
 	}
 	for _, want := range []string{
 		"floor squares 21, dead squares 10, boxes 2, tunnel squares 5, goal rooms 1\n",
-		"room a: 10 squares, 2 goals, 1 entrance; packing order (column,row): (1,1) (4,1)\n",
+		"room a: 10 squares, 2 goals, 1 entrance; packing order (column,row): (2,2) (5,2)\n",
 		"= 1045 (10^3.0)\n", // C(11, 2)·19
 	} {
 		if !strings.Contains(got, want) {
@@ -238,8 +238,9 @@ func TestRenderLargest(t *testing.T) {
 
 // TestRenderMaze analyses a 128×128 maze of corridors one square wide with
 // the most boxes a level may have and their goals in it, with no time for
-// the fess plans: the board is marked and counted, and both plans are
-// reported as not worked out.
+// the fess plans: the board is marked and counted; some of its boxes start
+// in dead ends, so it is said unsolvable and no plan is worked out. With no
+// time for them a level's plans are reported as not worked out.
 func TestRenderMaze(t *testing.T) {
 	l := maze(level.MaxWidth, level.MaxHeight, level.MaxBoxes)
 	got, err := render(context.Background(), l, 0)
@@ -268,9 +269,16 @@ func TestRenderMaze(t *testing.T) {
 	if !strings.Contains(rest, "\nroom y: ") || !strings.Contains(rest, "\nroom ?: ") || strings.Contains(rest, "\nroom x: ") {
 		t.Errorf("the rooms are not marked a-w, y, z, then ?:\n%s", rest)
 	}
+	if !strings.Contains(rest, "\nunsolvable: the box at column ") || strings.Contains(rest, "fess packing plan") {
+		t.Errorf("the maze's boxes in dead ends are not said, or its plans are worked out:\n%s", rest)
+	}
+	small, err := render(context.Background(), testlevel.Resolve(t, "xsokoban90:1")[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, plan := range []string{"packing plan", "parking plan (park strategy)", "parking plan with the moving sink (sink strategy)", "parking plan with the moving sink, ordered as Festival's pull search (pull strategy)"} {
-		if want := "fess " + plan + ": not worked out within the 0s the analysis gives the fess plans\n"; !strings.Contains(rest, want) {
-			t.Errorf("missing %q in:\n%s", want, rest)
+		if want := "fess " + plan + ": not worked out within the 0s the analysis gives the fess plans\n"; !strings.Contains(small, want) {
+			t.Errorf("missing %q in:\n%s", want, small)
 		}
 	}
 }
@@ -315,4 +323,17 @@ func maze(width, height, boxes int) *level.Level {
 		l.Rows = append(l.Rows, string(r))
 	}
 	return l
+}
+
+// A box that starts where no box can reach a goal makes the level
+// unsolvable, said as /api/plan says it, and no plan is worked out.
+func TestRenderDeadStart(t *testing.T) {
+	l := testlevel.Parse(t, "######\n#$   #\n#@ . #\n######\n")
+	got, err := Render(context.Background(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "unsolvable: the box at column 2, row 2 starts where no box can reach a goal\n") || strings.Contains(got, "fess packing plan") {
+		t.Errorf("a box in a corner at the start:\n%s", got)
+	}
 }

@@ -59,7 +59,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		Rooms      []room   `json:"rooms"`
 		Text       string   `json:"text"`
 		Impossible string   `json:"impossible,omitempty"`
-	}{Level: levelID(l), Dead: []xy{}, Tunnels: []tunnel{}, Rooms: []room{}, Text: text, Impossible: impossible(b, dead)}
+	}{Level: levelID(l), Dead: []xy{}, Tunnels: []tunnel{}, Rooms: []room{}, Text: text, Impossible: analyze.Impossible(b, dead)}
 	for sq := range b.N {
 		p := at(sokoban.Square(sq))
 		if dead[sq] {

@@ -2,9 +2,9 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 
+	"soko/analyze"
 	"soko/deadlock"
 	"soko/fess"
 	"soko/sokoban"
@@ -17,23 +17,6 @@ type planJSON struct {
 	Order []xy   `json:"order"` // goals, first filled first
 }
 
-// impossible says why the level of board b cannot be solved, as far as
-// its board and its dead squares (dead, deadlock.DeadSquares) tell: the
-// board's reason, or a box that starts where no box can reach a goal; ""
-// when neither does.
-func impossible(b *sokoban.Board, dead []bool) string {
-	if b.Impossible != "" {
-		return b.Impossible
-	}
-	for _, sq := range b.Start().BoxSquares() {
-		if dead[sq] {
-			x, y := b.XY(sq)
-			return fmt.Sprintf("the box at column %d, row %d starts where no box can reach a goal", x+1, y+1)
-		}
-	}
-	return ""
-}
-
 // plan answers POST /api/plan {level…} with the packing plan that soko
 // analyze prints (fess.PlanOrder), worked out within Config.PlanTime and the
 // request's life.
@@ -42,7 +25,7 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if why := impossible(b, deadlock.DeadSquares(b)); why != "" {
+	if why := analyze.Impossible(b, deadlock.DeadSquares(b)); why != "" {
 		writeError(w, http.StatusUnprocessableEntity, "%s has no packing plan: it cannot be solved (%s)", levelID(l), why)
 		return
 	}
