@@ -397,3 +397,18 @@ func TestCheckModelReadsOnce(t *testing.T) {
 		t.Errorf("the levels' model %p (%v) is not the one the check read, %p", m, err, checked)
 	}
 }
+
+// A round that solves nothing new doubles the budget whatever MinNew says,
+// so that training with MinNew 0 ends at MaxBudget rather than repeating
+// the same round for ever.
+func TestTrainMinNewZeroEnds(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, rep, err := Train(ctx, TrainOptions{Levels: 4, Seed: 1, Bits: 10, Budget: 1, MaxBudget: 8, Epochs: 1, MinNew: 0, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := rep.Rounds[len(rep.Rounds)-1]; last.Budget != 8 && last.Solved != 4 {
+		t.Errorf("training ended at budget %d with %d of 4 solved, after %d rounds", last.Budget, last.Solved, len(rep.Rounds))
+	}
+}

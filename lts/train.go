@@ -207,6 +207,9 @@ func Train(ctx context.Context, o TrainOptions) (*Model, Report, error) {
 			n, loss, err := epoch(ctx, m, all, o.Rate)
 			r.Steps += n
 			if err != nil {
+				if r.Steps > 0 { // a round cut short in its steps still trained the model
+					rep.Rounds = append(rep.Rounds, r)
+				}
 				return m, rep, err
 			}
 			if e == 0 {
@@ -218,7 +221,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, Report, error) {
 		if o.Progress != nil {
 			o.Progress(r)
 		}
-		if float64(r.New) < o.MinNew*float64(r.Tried) {
+		if r.New == 0 || float64(r.New) < o.MinNew*float64(r.Tried) { // nothing new: the model stays, so a round again would too
 			if budget >= o.MaxBudget {
 				break
 			}

@@ -83,6 +83,16 @@ type RoundReport struct {
 	Elapsed, PlayElapsed time.Duration
 }
 
+// interruptedRound returns rep with round r, cut short in its fit, when r
+// made training steps: the model has them, and a caller saving what was
+// trained so far must know.
+func interruptedRound(rep TrainReport, r RoundReport) TrainReport {
+	if r.Steps > 0 {
+		rep.Rounds = append(rep.Rounds, r)
+	}
+	return rep
+}
+
 // TrainReport describes a finished training run.
 type TrainReport struct {
 	Rounds  []RoundReport
@@ -139,7 +149,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, TrainReport, error) {
 		r := RoundReport{Games: o.WarmLevels, Solved: solved, Samples: len(samples), PlayElapsed: time.Since(t0)}
 		window = append(window, samples)
 		if err := fit(ctx, m, window, o.WarmSteps, h, w, o, 0, &r); err != nil {
-			return m, rep, err
+			return m, interruptedRound(rep, r), err
 		}
 		r.Elapsed = time.Since(t0)
 		rep.Rounds = append(rep.Rounds, r)
@@ -179,7 +189,7 @@ func Train(ctx context.Context, o TrainOptions) (*Model, TrainReport, error) {
 			window = window[1:]
 		}
 		if err := fit(ctx, m, window, o.Steps, h, w, o, round, &r); err != nil {
-			return m, rep, err
+			return m, interruptedRound(rep, r), err
 		}
 		r.Elapsed = time.Since(t0)
 		rep.Rounds = append(rep.Rounds, r)

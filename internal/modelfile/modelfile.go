@@ -124,7 +124,8 @@ func (r *Reader) Get(what string, v any) error {
 	return err
 }
 
-// Close reads the checksum and checks it against the bytes read.
+// Close reads the checksum and checks it against the bytes read, and that
+// nothing comes after it (two models put together, a botched copy).
 func (r *Reader) Close() error {
 	sum := r.crc.Sum32()
 	var stored uint32
@@ -133,6 +134,9 @@ func (r *Reader) Close() error {
 	}
 	if stored != sum {
 		return r.f.Bad("checksum mismatch (the file is corrupt)")
+	}
+	if n, _ := io.ReadFull(r.r, make([]byte, 1)); n > 0 {
+		return r.f.Bad("data after the checksum")
 	}
 	return nil
 }

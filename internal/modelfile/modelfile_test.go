@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,6 +67,9 @@ func TestFrame(t *testing.T) {
 		if _, err := read(bytes.NewReader(data[:i])); !errors.Is(err, errTest) {
 			t.Fatalf("cut at %d: %v, want the format's error", i, err)
 		}
+	}
+	if _, err := read(bytes.NewReader(append(bytes.Clone(data), data...))); !errors.Is(err, errTest) || !strings.Contains(err.Error(), "data after the checksum") {
+		t.Errorf("two models put together: %v, want the format's error", err)
 	}
 	for _, f := range []Format{{Magic: format.Magic, Version: 4, Meta: format.Meta, Err: errTest}, {Magic: format.Magic, Version: 3, Meta: "contexts v2", Err: errTest}} {
 		var other bytes.Buffer
