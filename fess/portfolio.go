@@ -115,8 +115,16 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	if _, err := opts.Bool(backPlanParam); err != nil {
 		return solver.Result{}, err
 	}
-	if err := new(engine).openGuide(opts); err != nil {
+	g := new(engine)
+	if err := g.openGuide(opts); err != nil {
 		return solver.Result{}, err
+	}
+	if g.guide != nil && opts.Budget.Memory > 0 { // the guide's table, read once and shared, comes out of the budget
+		held := 4 * int64(len(g.guide.W))
+		if held >= opts.Budget.Memory {
+			return solver.Result{Status: solver.MemoryLimit, Stats: solver.Stats{Bytes: held}}, nil
+		}
+		opts.Budget.Memory -= held
 	}
 	inRounds, err := opts.Bool(roundsParam)
 	if err != nil {

@@ -100,8 +100,11 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, format.Bad("table of 2^%d rows, want 2^%d to 2^%d", bits, minBits, maxBits)
 	}
 	m := NewModel(uint(bits))
-	if err := fr.Get("weights", m.W); err != nil {
-		return nil, err
+	const chunk = 1 << 14 // read a part at a time: binary.Read holds a copy of what it reads
+	for i := 0; i < len(m.W); i += chunk {
+		if err := fr.Get("weights", m.W[i:min(i+chunk, len(m.W))]); err != nil {
+			return nil, err
+		}
 	}
 	if err := fr.Close(); err != nil {
 		return nil, err
