@@ -26,6 +26,9 @@ type DataConfig struct {
 	// LabelNodes is the astar budget (expansions) that labels one
 	// position; a position it leaves unsolved is not an example.
 	LabelNodes int64
+	// PathNodes is the astar budget that finds a level's optimal path
+	// (0: ten times LabelNodes); a level it leaves unsolved gives none.
+	PathNodes int64
 	// Excursions is how many random excursions of two to four pushes
 	// leave each position of the optimal path.
 	Excursions int
@@ -97,6 +100,9 @@ func Build(ctx context.Context, cfg DataConfig) (*Dataset, error) {
 	if cfg.LabelNodes <= 0 {
 		cfg.LabelNodes = DefaultLabelNodes
 	}
+	if cfg.PathNodes <= 0 {
+		cfg.PathNodes = 10 * cfg.LabelNodes
+	}
 	out := make([]levelData, cfg.Count)
 	if err := parallel.Each(ctx, cfg.Count, cfg.Workers, func(i int) { out[i] = makeLevel(ctx, cfg, i) }); err != nil {
 		return nil, err
@@ -131,15 +137,15 @@ func makeLevel(ctx context.Context, cfg DataConfig, i int) levelData {
 		return levelData{err: err}
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<1|1))
-	d := label(ctx, g.Level, cfg.LabelNodes, cfg.Excursions, rng)
+	d := label(ctx, g.Level, cfg.PathNodes, cfg.LabelNodes, cfg.Excursions, rng)
 	return d
 }
 
 // Label returns the examples of level l: the positions of an optimal
 // path, and with a random source their children and excursions
-// (see the package comment). A level astar does not solve within nodes
-// expansions gives none.
-func label(ctx context.Context, l *level.Level, nodes int64, excursions int, rng *rand.Rand) levelData {
+// (see the package comment). A level astar does not solve within
+// pathNodes expansions gives none; each position is labelled within nodes.
+func label(ctx context.Context, l *level.Level, pathNodes, nodes int64, excursions int, rng *rand.Rand) levelData {
 	d := levelData{l: l}
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -148,7 +154,7 @@ func label(ctx context.Context, l *level.Level, nodes int64, excursions int, rng
 	if d.bd, err = NewBoard(ctx, b); err != nil {
 		return levelData{err: err}
 	}
-	path, err := optimalPath(ctx, b, l, nodes*10)
+	path, err := optimalPath(ctx, b, l, pathNodes)
 	if err != nil {
 		return levelData{err: err}
 	}

@@ -72,7 +72,7 @@ func TestEncodeTinyLevel(t *testing.T) {
 	}
 	// Its dataset: the path's two positions with 2 and 1 pushes to go, no
 	// gap above the bound.
-	d := label(context.Background(), l, 100, 0, nil)
+	d := label(context.Background(), l, 1000, 100, 0, nil)
 	if d.err != nil || d.unsolved {
 		t.Fatalf("label: %v, unsolved %v", d.err, d.unsolved)
 	}
@@ -318,5 +318,17 @@ func TestFarStartIsNotDead(t *testing.T) {
 				t.Errorf("greedy-dist (model %q) on %s: %v after %d expansions", model, l.Name(), res.Status, res.Stats.Expanded)
 			}
 		}
+	}
+}
+
+// PathNodes bounds the search for each level's optimal path: with one
+// expansion no level of several pushes is solved, and none gives examples.
+func TestPathNodesBoundsThePath(t *testing.T) {
+	ds, err := Build(context.Background(), DataConfig{Sets: DefaultSets(), Count: 3, Seed: 3, PathNodes: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Unsolved != 3 || len(ds.Examples) != 0 {
+		t.Errorf("%d of 3 levels unsolved, %d examples; want 3 and none", ds.Unsolved, len(ds.Examples))
 	}
 }

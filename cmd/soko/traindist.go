@@ -105,7 +105,7 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 	defer lock.Close()
 	c.data.Sets = distance.DefaultSets()
 	c.workers = capWorkers(stderr, "train-dist", c.workers, int(max(c.count, c.held)))
-	c.data.Count, c.data.LabelNodes, c.data.Excursions, c.data.Workers = int(c.count), c.labelNodes, c.excursions, c.workers
+	c.data.Count, c.data.LabelNodes, c.data.PathNodes, c.data.Excursions, c.data.Workers = int(c.count), c.labelNodes, c.nodes, c.excursions, c.workers
 	t0 := time.Now()
 	ds, err := distance.Build(ctx, c.data)
 	if err != nil {
