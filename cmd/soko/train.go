@@ -49,7 +49,7 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	fs.StringVar(&c.out, "out", "", "write the model to `FILE` (required)")
 	fs.StringVar(&c.plot, "plot", "", "write the loss curve to `FILE.png` (default: --out with .png)")
 	c.opts.Time = 5 * time.Minute
-	fs.Var(durationValue{&c.opts.Time}, "time", "stop training after `D`, e.g. 90s, 5m (0: no limit; then --rounds)")
+	fs.Var(durationValue{&c.opts.Time}, "time", "stop training after `D`, e.g. 90s, 5m (0: no limit; then --rounds; not given with --rounds: no limit, so that the rounds decide)")
 	fs.Var(countValue{&c.rounds}, "rounds", "stop after `N` rounds (0: no limit)")
 	c.iter = alphazero.DefaultIterations
 	fs.Var(countValue{&c.iter}, "iterations", "MCTS iterations `N` per round's search")
@@ -67,10 +67,22 @@ func trainFlags() (*flag.FlagSet, *trainConfig) {
 	return fs, c
 }
 
+// roundsDecide drops the default time limit when --rounds is given and
+// --time is not: equal --seed and --rounds then give the same model on any
+// machine.
+func (c *trainConfig) roundsDecide() {
+	timeSet := false
+	c.flags.Visit(func(f *flag.Flag) { timeSet = timeSet || f.Name == "time" })
+	if c.rounds > 0 && !timeSet {
+		c.opts.Time = 0
+	}
+}
+
 func runTrain(ctx context.Context, c *trainConfig, specs []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if c.out == "" {
 		return usagef("train: --out FILE is required")
 	}
+	c.roundsDecide()
 	if c.opts.Time == 0 && c.rounds == 0 {
 		return usagef("train: --time 0 needs --rounds N")
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,5 +93,35 @@ func TestTrainInterrupted(t *testing.T) {
 	}
 	if _, err := nn.Load(model); err != nil {
 		t.Errorf("the model trained so far: %v\n%s", err, out.String())
+	}
+}
+
+// train with --rounds and no --time has no time limit: the rounds decide,
+// so that a slow machine gives the same model; --time given still ends it.
+func TestTrainRoundsWithoutTime(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{{[]string{"--rounds", "3"}, 0}, {[]string{"--rounds", "3", "--time", "2m"}, 2 * time.Minute}, {nil, 5 * time.Minute}} {
+		fs, cfg := trainFlags()
+		if _, err := parseArgs(fs, c.args); err != nil {
+			t.Fatal(err)
+		}
+		cfg.roundsDecide()
+		if cfg.opts.Time != c.want {
+			t.Errorf("%q: time %v, want %v", c.args, cfg.opts.Time, c.want)
+		}
+	}
+}
+
+// train-dist --measure refuses a model that is no regular file (a FIFO
+// would be waited on for ever), as the solvers' --model does.
+func TestTrainDistMeasureFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	if _, _, err := soko(t, "", "train-dist", "--measure", "--model", fifo, "microban:1"); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("a FIFO model: %v", err)
 	}
 }

@@ -167,7 +167,7 @@ func runTrainDist(ctx context.Context, c *trainDistConfig, specs []string, stdin
 func measureDist(ctx context.Context, c *trainDistConfig, specs []string, stdin io.Reader, stdout io.Writer) error {
 	var m *distance.Model
 	if c.model != "" {
-		if err := inputExists("--model", "model file", c.model); err != nil {
+		if err := checkModel(c.model); err != nil { // a FIFO would be waited on for ever
 			return fmt.Errorf("train-dist: %w", err)
 		}
 		var err error
