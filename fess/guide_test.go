@@ -104,6 +104,7 @@ func TestGuideSwitch(t *testing.T) {
 		t.Error("the guide changed no search")
 	}
 }
+
 // The guide's table comes out of the memory budget: a model larger than
 // --memory ends the run on the memory limit, one that fits leaves the
 // search the rest.
