@@ -107,6 +107,9 @@ func runTrainLTS(ctx context.Context, c *trainLTSConfig, specs []string, _ io.Re
 	if n := len(rep.Rounds); n > 0 {
 		solved, budget = rep.Rounds[n-1].Solved, rep.Rounds[n-1].Budget
 	}
+	if solved > 0 && o.Epochs == 0 {
+		loss = "no training step (--epochs 0): the model has its starting weights"
+	}
 	for _, r := range slices.Backward(rep.Rounds) {
 		if r.Steps > 0 { // the loss of the last round that learned
 			loss = fmt.Sprintf("log loss %.4f", r.LossEnd)

@@ -66,3 +66,12 @@ func TestTrainInterruptedKeepsModel(t *testing.T) {
 		t.Errorf("interrupted at once: %v; the model kept: %v", err, bytes.Equal(before, after))
 	}
 }
+
+// With --epochs 0 the levels solved are not learnt from, and the summary
+// says why the model has its starting weights.
+func TestTrainLTSNoEpochs(t *testing.T) {
+	out, _, err := soko(t, "", "train-lts", "--out", filepath.Join(t.TempDir(), "m.bin"), "--levels", "12", "--rounds", "1", "--bits", "10", "--epochs", "0")
+	if err != nil || !strings.Contains(out, "no training step (--epochs 0)") || strings.Contains(out, "no solution to learn from") {
+		t.Errorf("%v:\n%s", err, out)
+	}
+}
