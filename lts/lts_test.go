@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -410,5 +411,24 @@ func TestTrainMinNewZeroEnds(t *testing.T) {
 	}
 	if last := rep.Rounds[len(rep.Rounds)-1]; last.Budget != 8 && last.Solved != 4 {
 		t.Errorf("training ended at budget %d with %d of 4 solved, after %d rounds", last.Budget, last.Solved, len(rep.Rounds))
+	}
+}
+
+// A model whose table would take more than the process may use is refused
+// with an error, not allocated: the file is small, the table dense.
+func TestReadRefusesTableOverMemory(t *testing.T) {
+	var b bytes.Buffer
+	if err := NewModel(12).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	need := int64(4*Actions) << 12 // the dense table of 2^12 rows
+	old := debug.SetMemoryLimit(need)
+	defer debug.SetMemoryLimit(old)
+	if _, err := Read(bytes.NewReader(b.Bytes())); err != nil {
+		t.Fatalf("a table within the limit: %v", err)
+	}
+	debug.SetMemoryLimit(need / 2)
+	if _, err := Read(bytes.NewReader(b.Bytes())); err == nil || !strings.Contains(err.Error(), "a table of 2^12 rows takes") {
+		t.Errorf("a table over the limit: %v", err)
 	}
 }

@@ -2,8 +2,10 @@ package lts
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 
 	"soko/internal/modelfile"
 )
@@ -196,6 +198,11 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	if count > 1<<bits {
 		return nil, format.Bad("%d rows in a table of 2^%d", count, bits)
+	}
+	// The table is dense in memory, however few rows the file holds: one
+	// past what the process may use is refused, not allocated and crashed on.
+	if need, limit := int64(4*Actions)<<bits, debug.SetMemoryLimit(-1); need > limit {
+		return nil, fmt.Errorf("a table of 2^%d rows takes %d MiB, more than the %d MiB this process may use", bits, need>>20, limit>>20)
 	}
 	m := NewModel(uint(bits))
 	last := -1
