@@ -62,7 +62,12 @@ func TestHarvestMatchesSlowVersion(t *testing.T) {
 				break
 			}
 		}
-		samples, _ := harvest(v, b, 0, 0)
+		samples, _, _ := harvest(context.Background(), v, b, 0, 0)
+		cancelled, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, _, err := harvest(cancelled, v, b, 0, 0); !errors.Is(err, context.Canceled) {
+			t.Errorf("a harvest whose context ended: %v", err)
+		}
 		byKey := map[string]map[float64]float64{}
 		for _, s := range samples {
 			k := string(s.key)
@@ -110,7 +115,7 @@ func TestHarvestMatchesSlowVersion(t *testing.T) {
 			t.Errorf("%s: a tree of %d nodes, %d policy targets: too small to test", name, nodes, withPolicy)
 		}
 		for _, keep := range []int{1, 7, len(samples) / 3} {
-			last, dropped := harvest(v, b, 0, keep)
+			last, dropped, _ := harvest(context.Background(), v, b, 0, keep)
 			want := samples[len(samples)-keep:]
 			if dropped != len(samples)-keep || len(last) != keep {
 				t.Fatalf("%s: keeping %d of %d samples: %d kept, %d dropped", name, keep, len(samples), len(last), dropped)

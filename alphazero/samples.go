@@ -1,6 +1,7 @@
 package alphazero
 
 import (
+	"context"
 	"slices"
 
 	"soko/internal/grid"
@@ -29,8 +30,9 @@ type sample struct {
 // samples come in a deterministic order. Only the last keep samples are
 // returned (keep ≤ 0: all), the ones a buffer of keep samples would keep,
 // with the count of those dropped before them, so that a big tree's
-// harvest holds at most twice that many at a time.
-func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi, keep int) ([]sample, int) {
+// harvest holds at most twice that many at a time. It stops with ctx's
+// error when ctx ends: a tree of 50,000 nodes takes seconds.
+func harvest(ctx context.Context, v *mcts.ValueSearch, b *sokoban.Board, bi, keep int) ([]sample, int, error) {
 	t := v.Tree
 	type frame struct {
 		x     int32
@@ -64,7 +66,10 @@ func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi, keep int) ([]sample, int
 		enter bool
 	}
 	work := []item{{mcts.Root, true}}
-	for len(work) > 0 {
+	for n := 0; len(work) > 0; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
 		if !it.enter {
@@ -101,7 +106,7 @@ func harvest(v *mcts.ValueSearch, b *sokoban.Board, bi, keep int) ([]sample, int
 		dropped += len(out) - keep
 		out = out[len(out)-keep:]
 	}
-	return out, dropped
+	return out, dropped, nil
 }
 
 // policyTarget is the visit distribution over the children of x, by the

@@ -348,7 +348,10 @@ func search(ctx context.Context, boards []*sokoban.Board, r int, opts Options, l
 			break
 		}
 	}
-	samples, dropped := harvest(v, b, bi, opts.Buffer)
+	samples, dropped, err := harvest(ctx, v, b, bi, opts.Buffer)
+	if err != nil {
+		return roundSamples{err: err}
+	}
 	return roundSamples{samples: samples, dropped: dropped, solved: solved}
 }
 
