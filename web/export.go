@@ -8,7 +8,6 @@ import (
 
 	"soko/levels"
 	"soko/sokfile"
-	"soko/verify"
 )
 
 // exportRequest is the body of POST /api/sok/collection: a collection and
@@ -115,12 +114,12 @@ func (s *Server) exportCollection(w http.ResponseWriter, r *http.Request) {
 			skipped = append(skipped, fmt.Sprintf("%s: game in progress %s", levelID(l), notReplayed))
 			continue
 		}
-		snap, e := gameInProgress(l, sn.Snapshot, now)
+		snap, solved, e := gameInProgress(l, sn.Snapshot, now)
 		if e != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %s", levelID(l), e.Msg))
 			continue
 		}
-		if rep, err := verify.Check(l, snap.LURD); err == nil && rep.Solved {
+		if solved {
 			continue // a solution, not a game in progress
 		}
 		entries[sn.N-1].PutSnapshot(snap)

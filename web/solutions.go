@@ -91,12 +91,12 @@ func (s *Server) sok(w http.ResponseWriter, r *http.Request) {
 		entry.Add(sol, false)
 	}
 	if strings.TrimSpace(req.Snapshot) != "" {
-		snap, e := gameInProgress(l, req.Snapshot, time.Now())
+		snap, solved, e := gameInProgress(l, req.Snapshot, time.Now())
 		if e != nil {
 			writeAPIError(w, e)
 			return
 		}
-		if rep, err := verify.Check(l, snap.LURD); err == nil && rep.Solved {
+		if solved {
 			writeError(w, http.StatusUnprocessableEntity, "the snapshot solves %s: a solution, not a game in progress; give it as the solution", levelID(l))
 			return
 		}
@@ -171,18 +171,20 @@ func (ref solutionRef) solution(l *level.Level, now time.Time) (*sokfile.Solutio
 }
 
 // gameInProgress checks a game on l, the moves played so far, and
-// returns its .sok section, dated now: every step must be legal.
-func gameInProgress(l *level.Level, lurd string, now time.Time) (*sokfile.Snapshot, *apiError) {
+// returns its .sok section, dated now, and whether it solves l (then it is
+// a solution, not a game in progress): every step must be legal.
+func gameInProgress(l *level.Level, lurd string, now time.Time) (*sokfile.Snapshot, bool, *apiError) {
 	moves, e := parseSolution(lurd)
 	if e != nil {
 		e.Msg = strings.Replace(e.Msg, "solution: ", "snapshot: ", 1)
-		return nil, e
+		return nil, false, e
 	}
-	if rep := verify.Replay(l, moves); rep.FailStep > 0 {
-		return nil, errorf(http.StatusUnprocessableEntity, "not a game of %s: %s", levelID(l), rep.Reason)
+	rep := verify.Replay(l, moves)
+	if rep.FailStep > 0 {
+		return nil, false, errorf(http.StatusUnprocessableEntity, "not a game of %s: %s", levelID(l), rep.Reason)
 	}
 	// Written as it should be: a push in upper case, a move in lower.
-	return &sokfile.Snapshot{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: now.UTC().Format(time.RFC3339)}, nil
+	return &sokfile.Snapshot{LURD: level.FormatLURD(verify.Recase(l, moves)), Date: now.UTC().Format(time.RFC3339)}, rep.Solved, nil
 }
 
 // titled returns l with the title every level of a .sok file soko writes
