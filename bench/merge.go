@@ -53,44 +53,59 @@ func outcome(r *Record) string {
 	return r.Status
 }
 
-// respellFiles gives the runs of a level file typed several ways across
-// the files merged (lv/x.xsb, ./lv/x.xsb, its absolute path, a link to it)
-// the first spelling met, in their level ids and keys, so that a run
-// sharded from different directories is kept once and the file stays one
-// collection. Only files this machine can see are compared. It returns the
-// number of files that had more than one spelling.
-func respellFiles(recs []Record) int {
-	type file struct {
-		name string
-		info os.FileInfo
+// FileNames gives a level file typed several ways (lv/x.xsb, ./lv/x.xsb,
+// its absolute path, a link to it) one name: the first met. A source that
+// is no file on this machine (an embedded collection, a file not here)
+// keeps its own. The zero FileNames is ready to use.
+type FileNames struct {
+	files []namedFile
+	names map[string]string // a source → its name
+}
+
+type namedFile struct {
+	name string
+	info os.FileInfo
+}
+
+// Name returns the name of the file source names: source itself, or the
+// first spelling met of the same file.
+func (fn *FileNames) Name(source string) string {
+	if name, ok := fn.names[source]; ok {
+		return name
 	}
-	var files []file
-	to := map[string]string{} // a source → its first spelling, "" where not a file here
+	if fn.names == nil {
+		fn.names = map[string]string{}
+	}
+	name := source
+	if _, isFile := levels.File(source); isFile {
+		if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
+			i := slices.IndexFunc(fn.files, func(f namedFile) bool { return os.SameFile(st, f.info) })
+			if i >= 0 {
+				name = fn.files[i].name
+			} else {
+				fn.files = append(fn.files, namedFile{source, st})
+			}
+		}
+	}
+	fn.names[source] = name
+	return name
+}
+
+// respellFiles gives the runs of a level file typed several ways across
+// the files merged the first spelling met (FileNames), in their level ids
+// and keys, so that a run sharded from different directories is kept once
+// and the file stays one collection. It returns the number of files that
+// had more than one spelling.
+func respellFiles(recs []Record) int {
+	var names FileNames
 	respelled := map[string]bool{}
 	for i := range recs {
 		source, index := SplitLevelID(recs[i].Level)
-		name, seen := to[source]
-		if !seen {
-			if _, isFile := levels.File(source); isFile {
-				if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
-					name = source
-					for _, f := range files {
-						if os.SameFile(st, f.info) {
-							name = f.name
-							respelled[f.name] = true
-							break
-						}
-					}
-					if name == source {
-						files = append(files, file{source, st})
-					}
-				}
-			}
-			to[source] = name
-		}
-		if name == "" || name == source {
+		name := names.Name(source)
+		if name == source {
 			continue
 		}
+		respelled[name] = true
 		keyed := recs[i].Key == recs[i].RunKey()
 		recs[i].Level = levelID(name, index)
 		if keyed {

@@ -627,55 +627,16 @@ func parseSeedList(list []string) ([]uint64, error) {
 // runs stay one collection in its report, however the file is typed.
 // recorded are the level ids of the runs in the results file.
 func spellAsRecorded(es []levels.Entry, recorded []string) {
-	type file struct {
-		name string
-		info os.FileInfo
-	}
-	known := map[string]bool{}
-	var files []file
-	for _, id := range recorded {
+	var names bench.FileNames
+	for _, id := range recorded { // met first, so that the file keeps these names
 		source, _ := bench.SplitLevelID(id)
-		if known[source] {
-			continue
-		}
-		known[source] = true
-		if _, isFile := levels.File(source); !isFile {
-			continue
-		}
-		if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
-			files = append(files, file{source, st})
-		}
+		names.Name(source)
 	}
-	if len(files) == 0 {
-		return
-	}
-	spelled := map[string]string{} // a source as typed → as recorded, "" for none
 	for _, e := range es {
-		var source *string
 		if e.Level != nil {
-			source = &e.Level.Source
+			e.Level.Source = names.Name(e.Level.Source)
 		} else {
-			source = &e.Unloadable.Source
-		}
-		if known[*source] {
-			continue
-		}
-		to, ok := spelled[*source]
-		if !ok {
-			if _, isFile := levels.File(*source); isFile {
-				if st, err := os.Stat(*source); err == nil {
-					for _, f := range files {
-						if os.SameFile(st, f.info) {
-							to = f.name
-							break
-						}
-					}
-				}
-			}
-			spelled[*source] = to
-		}
-		if to != "" {
-			*source = to
+			e.Unloadable.Source = names.Name(e.Unloadable.Source)
 		}
 	}
 }
