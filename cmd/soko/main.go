@@ -64,6 +64,15 @@ type checkedStdout struct {
 	f *os.File
 }
 
+// fileOf returns the file under w: w itself, or standard output's.
+func fileOf(w any) (*os.File, bool) {
+	if c, ok := w.(*checkedStdout); ok {
+		return c.f, true
+	}
+	f, ok := w.(*os.File)
+	return f, ok && f != nil
+}
+
 // stopSignals are the signals that stop a command: SIGINT, SIGTERM, and
 // SIGHUP unless the process was started with it ignored (nohup), since
 // catching a signal ends its being ignored.

@@ -160,10 +160,7 @@ func notAnInputSok(cmd string, stdin io.Reader, specs, inputs []string, out outp
 // file standard output writes (--trace /dev/stdout > x.out: written at two
 // offsets, each would write over the other).
 func distinctOutputs(cmd string, stdout io.Writer, outs ...output) error {
-	if c, ok := stdout.(*checkedStdout); ok {
-		stdout = c.f
-	}
-	if f, ok := stdout.(*os.File); ok {
+	if f, ok := fileOf(stdout); ok {
 		if sst, err := f.Stat(); err == nil && sst.Mode().IsRegular() {
 			for _, o := range outs {
 				if ost, err := os.Stat(o.path); o.path != "" && err == nil && os.SameFile(ost, sst) {

@@ -78,11 +78,8 @@ func errNoTerminal(why string) error {
 // terminal returns x as a file when it is a terminal (not merely a
 // character device such as /dev/null).
 func terminal(x any) (*os.File, bool) {
-	if c, ok := x.(*checkedStdout); ok {
-		x = c.f
-	}
-	f, ok := x.(*os.File)
-	return f, ok && f != nil && term.IsTerminal(f.Fd())
+	f, ok := fileOf(x)
+	return f, ok && term.IsTerminal(f.Fd())
 }
 
 // runPlay is soko play: the terminal player (package play). When it ends
