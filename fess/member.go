@@ -43,6 +43,7 @@ func (m *member) Slice(ctx context.Context, l *level.Level, opts solver.Options,
 	m.until = sl.Until
 	if m.e != nil {
 		m.e.guard, m.paused = guard, false
+		m.e.budget.Time = sl.Whole.Time // its share grows with the limit past the rounds' start (solver.Portfolio.Early)
 		m.run.watch()
 		before := m.run.mark()
 		m.mu.Unlock()

@@ -98,6 +98,12 @@ func strategiesDoc() string {
 var roundsParam = solver.Param{Name: "rounds", Kind: solver.Bool, Default: "1",
 	Doc: "run the FESS strategies in slices of growing length, each resumed where it paused, a stalled one yielding its turns (solver.Portfolio's rounds); 0: one after another, each to the end of its share"}
 
+// earlyRounds: under a longer time limit the rounds begin as a run of this
+// limit, the one the shares were measured at, and the shares grow with the
+// limit once the run has gone on for it (solver.Portfolio.Early), so that
+// a longer limit solves no level later (docs/fess.md, The rounds).
+const earlyRounds = 10 * time.Second
+
 // portfolio runs the strategies of opts as the members of a
 // solver.Portfolio. Without a time or node limit only the unlimited
 // strategy runs (or the first listed, when it is not listed), to the end.
@@ -151,9 +157,17 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		}
 	}
 	_, listed := opts.Params[strategiesParam.Name]
-	members := membersOf(strategies, on, own, inRounds && limited, &levelTables{time: opts.Budget.Time})
+	tables := &levelTables{time: opts.Budget.Time}
+	if inRounds {
+		tables.time = min(tables.time, earlyRounds) // the deadlock table as in a run of earlyRounds, which this one begins as
+	}
+	members := membersOf(strategies, on, own, inRounds && limited, tables)
 	members = boardShares(strategies, members, limited && small(l), listed, opts.Threads)
-	return solver.Portfolio{Members: members}.Solve(ctx, l, opts)
+	p := solver.Portfolio{Members: members}
+	if inRounds {
+		p.Early = earlyRounds
+	}
+	return p.Solve(ctx, l, opts)
 }
 
 // boardShares returns members (the rows of table) with the shares of

@@ -51,16 +51,17 @@ import (
 // runs once, to the end of its share: share / (the shares of the members
 // still to start and of the resumable members still in) of the time,
 // nodes and iterations left when it starts (the last all that is left),
-// so one that gives up early hands what it
-// did not use on to the others. Members made only of run-once ones thus
-// run one after another in list order. A resumable member runs in slices,
-// each resumed where the last paused: the resumable members' shares are
-// set together when the first of them starts, as a run-once member's
-// would be; each slice is as long as all the member has had so far (at
-// least a sixteenth of its share, its Opening besides on the first), so
-// the slices double and every member reaches any part of its share at
-// about the same time. A member that stalls (Pause) in two slices in a row
-// has its weight halved, down to an eighth of its share, and its share
+// so one that gives up early hands what it did not use on to the others.
+// Members made only of run-once ones thus run one after another in list
+// order. A resumable member runs in slices, each resumed where the last
+// paused: the resumable members' shares are set together when the first
+// of them starts, as a run-once member's would be; each slice is as long
+// as all the member has had so far (at least a sixteenth of its share,
+// its Opening besides on the first), so the slices double and every
+// member reaches any part of its share at about the same time (under a
+// longer limit than Early, the shares so far are Early's until the run
+// has gone on for Early). A member that stalls (Pause) in two slices in a
+// row has its weight halved, down to an eighth of its share, and its share
 // back when it improves. Before each slice a Sharer takes what the others
 // know (with threads, see below). The budget's own limits end a resumable
 // member for good at any point; the member alone left in the rounds runs
@@ -126,6 +127,15 @@ type Portfolio struct {
 	// calls Solve sets it to its own start, so that the set-up counts
 	// against the time limit.
 	Since time.Time
+	// Early, when above zero, makes a run under a longer time limit begin
+	// as a run limited to Early: the run-once members' times and the
+	// resumable members' shares are cut from Early until the run has gone
+	// on for that long, and then the shares grow in proportion to the
+	// limit, so a longer limit finds no solution later than Early would;
+	// a slice running then pauses, to take its share. A member alone in
+	// the portfolio has its share of the limit from the start, as with
+	// Early zero.
+	Early time.Duration
 }
 
 // entrants checks the members and returns those with a share, less the
@@ -180,6 +190,9 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 		return Result{}, err
 	}
 	rs := &rounds{members: members, opts: opts, k: min(max(opts.Threads, 1), len(members)), start: p.Since}
+	if len(members) > 1 {
+		rs.early = p.Early // a member alone has no one to begin beside
+	}
 	if rs.k > 1 {
 		// With threads a late member joins at once: the others keep a
 		// thread's worth of the rounds, as they have alone, and it takes

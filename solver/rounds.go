@@ -19,6 +19,9 @@ import (
 // member's slice is as long as all it has had so far, at least firstSlice
 // of its share (its Opening besides, on its first), so the slices double
 // and every member reaches any part of its share at about the same time.
+// Under a limit longer than Portfolio.Early the shares are first cut from
+// Early, as in a run of that limit, and grow with the limit once the run
+// has gone on for Early (sharesLeft).
 // A member that reports a slice stalled in stallSlices slices in a row has
 // its weight halved (down to stallFloor of its share), so the others get
 // its turns; one that improved gets its share back.
@@ -65,6 +68,8 @@ type rounds struct {
 	start    time.Time
 	deadline time.Time // zero: no time limit
 	wholes   bool      // the resumable members' shares are set
+	early    time.Duration
+	extended bool // the shares have grown from Early to the limit
 
 	mu    sync.Mutex
 	spent Budget // nodes and iterations spent so far, by the slices that ended
@@ -259,8 +264,12 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 	if total.Iterations > 0 && left.Iterations <= 0 {
 		return Budget{}, time.Time{}, IterationLimit
 	}
+	shares := rs.sharesLeft(left, now)
 	if !m.resumable() {
-		b := rs.shareOf(m, left, true)
+		b := rs.shareOf(m, shares, true)
+		if b.Time >= shares.Time {
+			b.Time = left.Time // all that is left of Early: all the run has
+		}
 		if total.Nodes > 0 && rs.k > 1 {
 			if b.Nodes = rs.nodeAllowance(m, left.Nodes, b.Nodes, 1); b.Nodes == 0 {
 				return Budget{}, time.Time{}, nodesHeld
@@ -276,10 +285,10 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 		return b, until, Solved
 	}
 	if !rs.wholes {
-		rs.setWholes(left)
+		rs.setWholes(shares)
 	}
 	if m.Late > 0 && !m.started {
-		m.whole = rs.shareOf(m, left, false)
+		m.whole = rs.shareOf(m, shares, false)
 	}
 	b := rs.slice(m, left)
 	if total.Nodes > 0 && rs.k > 1 {
@@ -442,9 +451,15 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 	m.until = Budget{}
 	if total.Time > 0 {
 		sb.Time = left.Time
+		own := time.Duration(m.used * float64(time.Second))
 		if !alone {
-			own := time.Duration(m.used * float64(time.Second))
 			m.until.Time = own + max(own, time.Duration(float64(m.whole.Time)*part))
+		}
+		if mark, ok := rs.earlyMark(); ok {
+			// It pauses where the shares grow at the latest, to take its own.
+			if at := own + max(time.Until(mark), 0); m.until.Time == 0 || at < m.until.Time {
+				m.until.Time = at
+			}
 		}
 	}
 	if total.Nodes > 0 {
@@ -460,6 +475,40 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 		sb.Memory = rs.memory(m)
 	}
 	return sb
+}
+
+// sharesLeft returns left, what the run has left at now, with the time
+// the members' shares are cut from: under a limit longer than
+// Portfolio.Early, until the run has gone on for Early, what is left of
+// Early, so that the run begins as one limited to Early would; from then
+// on all that is left, and the shares set so far grow in proportion to
+// the limit.
+func (rs *rounds) sharesLeft(left Budget, now time.Time) Budget {
+	mark, ok := rs.earlyMark()
+	if !ok {
+		return left
+	}
+	if now.Before(mark) {
+		left.Time = mark.Sub(now)
+		return left
+	}
+	rs.extended = true
+	grow := float64(rs.opts.Budget.Time) / float64(rs.early)
+	for _, m := range rs.members {
+		if m.resumable() {
+			m.whole.Time = time.Duration(float64(m.whole.Time) * grow)
+		}
+	}
+	return left
+}
+
+// earlyMark returns when the members' shares grow from Portfolio.Early to
+// the limit, while they have yet to (sharesLeft).
+func (rs *rounds) earlyMark() (time.Time, bool) {
+	if rs.early <= 0 || rs.opts.Budget.Time <= rs.early || rs.extended {
+		return time.Time{}, false
+	}
+	return rs.start.Add(rs.early), true
 }
 
 // memory returns member m's part of the memory limit for its next slice

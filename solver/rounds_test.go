@@ -213,6 +213,65 @@ func TestRoundsRunOnceFirst(t *testing.T) {
 	}
 }
 
+// TestRoundsEarly: under a time limit longer than the portfolio's Early
+// the run begins as a run of Early would: the run-once member's time and
+// the resumable members' shares are cut from Early (a hundredth of the
+// limit here), and once the run has gone on for Early the shares grow in
+// proportion to the limit. Without Early, or under a limit no longer than
+// it, or for a member alone, they are cut from the limit.
+func TestRoundsEarly(t *testing.T) {
+	near := func(got, want time.Duration) bool { return got > want*98/100 && got <= want }
+	for _, c := range []struct {
+		early, limit, once, whole time.Duration
+	}{
+		{time.Second, 100 * time.Second, 20 * time.Millisecond, 500 * time.Millisecond},
+		{0, 100 * time.Second, 2 * time.Second, 50 * time.Second},
+		{100 * time.Second, 100 * time.Second, 2 * time.Second, 50 * time.Second},
+	} {
+		var got solver.Options
+		a := &stepper{solveAt: 1}
+		p := solver.Portfolio{Early: c.early, Members: []solver.Member{
+			{Name: "once", Solver: spender{5, solver.GaveUp, &got}, Share: 2},
+			{Name: "a", Resumable: a, Share: 49},
+			{Name: "b", Resumable: &stepper{}, Share: 49},
+		}}
+		res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: c.limit}})
+		if err != nil || res.Status != solver.Solved {
+			t.Fatalf("%v, %v; want a's solution", res.Status, err)
+		}
+		once, whole, first := got.Budget.Time, a.slices[0].Whole.Time, a.slices[0].Until.Time
+		if !near(once, c.once) || !near(whole, c.whole) || !near(first, c.whole/16) || a.budgets[0].Time < c.limit*99/100 {
+			t.Errorf("Early %v, limit %v: run-once %v, a's share %v, its first slice to %v, its budget %v; want about %v, %v, %v, %v",
+				c.early, c.limit, once, whole, first, a.budgets[0].Time, c.once, c.whole, c.whole/16, c.limit)
+		}
+	}
+
+	// A member alone has its share of the limit from the start.
+	alone := &stepper{solveAt: 1}
+	p := solver.Portfolio{Early: time.Second, Members: []solver.Member{{Name: "alone", Resumable: alone, Share: 1}}}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: 100 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
+	if w := alone.slices[0].Whole.Time; !near(w, 100*time.Second) {
+		t.Errorf("a member alone: its share %v, want the limit's 100s", w)
+	}
+
+	// Past Early the shares grow: two members under 400 ms, Early 40 ms.
+	a, b := &stepper{}, &stepper{}
+	p = solver.Portfolio{Early: 40 * time.Millisecond, Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1},
+		{Name: "b", Resumable: b, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: 400 * time.Millisecond}})
+	if err != nil || res.Status != solver.TimeLimit {
+		t.Fatalf("%v, %v; want the time limit", res.Status, err)
+	}
+	firstWhole, lastWhole := a.slices[0].Whole.Time, a.slices[len(a.slices)-1].Whole.Time
+	if !near(firstWhole, 20*time.Millisecond) || !near(lastWhole, 200*time.Millisecond) {
+		t.Errorf("a's share %v in its first slice, %v in its last (of %d); want about 20ms, then 200ms", firstWhole, lastWhole, len(a.slices))
+	}
+}
+
 // TestRoundsMemoryPool: with one thread the memory limit is one pool. A
 // member that needs more than an even split of it runs on past that
 // split, and ends on the limit less what the others hold; the most they
