@@ -266,8 +266,10 @@ func TestRoundsEarly(t *testing.T) {
 	if err != nil || res.Status != solver.TimeLimit {
 		t.Fatalf("%v, %v; want the time limit", res.Status, err)
 	}
+	// Loosely: the shares are cut from what is left when the first starts.
+	roughly := func(got, want time.Duration) bool { return got > want*3/4 && got <= want }
 	firstWhole, lastWhole := a.slices[0].Whole.Time, a.slices[len(a.slices)-1].Whole.Time
-	if !near(firstWhole, 20*time.Millisecond) || !near(lastWhole, 200*time.Millisecond) {
+	if !roughly(firstWhole, 20*time.Millisecond) || !roughly(lastWhole, 200*time.Millisecond) || lastWhole < 9*firstWhole {
 		t.Errorf("a's share %v in its first slice, %v in its last (of %d); want about 20ms, then 200ms", firstWhole, lastWhole, len(a.slices))
 	}
 }
