@@ -20,11 +20,11 @@ import (
 // focuses. docs/fess.md, "The strategies", is generated from it
 // (TestStrategyDoc) and says which measurements chose each share.
 var strategies = []strategy{
-	{name: "greedy", share: 2, inDefault: true, search: greedySearch{}, opening: noOpening, focus: focusNever,
+	{name: "greedy", share: 1, inDefault: true, search: greedySearch{}, opening: noOpening, focus: focusNever,
 		doc: "greedy best-first over single pushes, first and short: it solves nearly every small level at once"},
 	{name: "dive", share: 4, inDefault: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusAlways,
 		doc: "plan FESS focusing from the start, on a tree of its own: levels plan takes tens of thousands of expansions for, in a few thousand"},
-	{name: "plan", share: 23, inDefault: true, unlimited: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusLast,
+	{name: "plan", share: 24, inDefault: true, unlimited: true, search: fessSearch{}, opening: replanning, advisors: planAdvisors, focus: focusLast,
 		doc: "FESS along the packing plan, focusing on its last quarter: the broad search that solves most levels"},
 	{name: "goals", share: 2, search: fessSearch{}, opening: goalsPacked, advisors: planAdvisors, focus: focusAlways,
 		doc: "FESS counting boxes on goals in any order as packed: levels whose plan asks first for a goal that is hard to fill"},
