@@ -450,7 +450,8 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	if passed > 0 {
 		note = fmt.Sprintf("; %d passed over (said above)", passed)
 	}
-	if done == 0 && passed == 0 && atStart > 0 && atStart == len(f.Entries) {
+	allAtStart := done == 0 && passed == 0 && atStart > 0 && atStart == len(f.Entries) // nothing to shorten
+	if allAtStart {
 		note = fmt.Sprintf("; its %s solved at the start, needing none", english.Count(atStart, "level is", "levels are"))
 	}
 	fmt.Fprintf(w, "optimized %s for %s; %s new or better in %s%s\n", english.Count(done-failed, "solution", "solutions"),
@@ -458,7 +459,7 @@ func optimizeSok(ctx context.Context, path string, c *optimizeConfig, stdout, st
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted
-	case done == 0 && passed == 0 && atStart > 0 && atStart == len(f.Entries):
+	case allAtStart:
 		return nil // soko solve --out writes no section for a level solved at its start: nothing to shorten
 	case done == 0 && passed == 0:
 		return fmt.Errorf("optimize: %s has no solution that solves its level%s", path, unloadableNote(f))
