@@ -33,7 +33,7 @@ type Results struct {
 	path   string
 	f      *os.File
 	done   map[string]bool
-	levels []string // the level ids of the runs in the file when it was opened, each once
+	levels []RecordedLevel // the levels of the runs in the file when it was opened, each once
 	n      int
 	cut    int
 	mine   []outfile.Line // the records this process wrote to f since it took it
@@ -99,7 +99,7 @@ func OpenResults(path string) (*Results, error) {
 	for _, r := range recs {
 		done[r.Key] = true
 	}
-	return &Results{path: path, f: f, done: done, levels: LevelIDs(recs), n: len(recs), cut: tail.Cut}, nil
+	return &Results{path: path, f: f, done: done, levels: RecordedLevels(recs), n: len(recs), cut: tail.Cut}, nil
 }
 
 // Cut is the line of the record cut short that OpenResults cut off, 0 if
@@ -113,22 +113,26 @@ func (r *Results) Done(key string) bool {
 	return r.done[key]
 }
 
-// Levels returns the level ids of the runs the file held when it was
+// Levels returns the levels of the runs the file held when it was
 // opened, each once.
-func (r *Results) Levels() []string { return r.levels }
+func (r *Results) Levels() []RecordedLevel { return r.levels }
 
-// LevelIDs returns the level ids of recs, each once, in the order they
-// first come.
-func LevelIDs(recs []Record) []string {
-	var ids []string
+// RecordedLevel is a level the runs of a results file ran: its id and
+// its board's hash (Record.Level, Record.LevelHash).
+type RecordedLevel struct{ ID, Hash string }
+
+// RecordedLevels returns the levels of recs, each once, in the order they
+// first occur.
+func RecordedLevels(recs []Record) []RecordedLevel {
+	var out []RecordedLevel
 	seen := map[string]bool{}
 	for _, r := range recs {
 		if !seen[r.Level] {
 			seen[r.Level] = true
-			ids = append(ids, r.Level)
+			out = append(out, RecordedLevel{r.Level, r.LevelHash})
 		}
 	}
-	return ids
+	return out
 }
 
 // File is the open results file, as outfile.Follow takes it.

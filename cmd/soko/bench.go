@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -197,7 +198,7 @@ func runBench(ctx context.Context, c *benchConfig, pos []string, stdin io.Reader
 		return err
 	}
 	defer out.close()
-	spellAsRecorded(es, out.levelIDs) // before the plan, whose runs are keyed by the levels' names
+	spellAsRecorded(es, out.recorded) // before the plan, whose runs are keyed by the levels' names
 	lvls, unloadable := splitEntries(es)
 	c.sokLevels = entriesByID(es)
 	plan, err := bench.NewPlanContext(ctx, solvers, lvls, unloadable, budgets, seeds)
@@ -497,9 +498,9 @@ type benchOut struct {
 	sink     func(bench.Record) error
 	done     func(key string) bool // nil: none
 	doneKeys []string
-	levelIDs []string       // the levels of the runs in the file already, each once
-	records  []bench.Record // the runs in the file already, with --sok
-	settle   func() error   // after the last write: follows a file replaced meanwhile
+	recorded []bench.RecordedLevel // the levels of the runs in the file already, each once
+	records  []bench.Record        // the runs in the file already, with --sok
+	settle   func() error          // after the last write: follows a file replaced meanwhile
 	close    func() error
 }
 
@@ -526,7 +527,7 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		}
 		res.Notify = func(note string) { fmt.Fprintln(stderr, "bench: "+note) }
 		var failed error // the first write that failed
-		o.done, o.doneKeys, o.levelIDs = res.Done, res.Keys(), res.Levels()
+		o.done, o.doneKeys, o.recorded = res.Done, res.Keys(), res.Levels()
 		o.settle = res.Settle
 		o.sink = func(r bench.Record) error {
 			err := res.Write(r)
@@ -556,7 +557,7 @@ func openBenchOut(c *benchConfig, stdout, stderr io.Writer) (*benchOut, error) {
 		for _, r := range recs {
 			o.doneKeys = append(o.doneKeys, r.Key)
 		}
-		o.levelIDs = bench.LevelIDs(recs)
+		o.recorded = bench.RecordedLevels(recs)
 	default:
 		o.sink = bench.NewJSONLWriter(stdout).Write
 	}
@@ -623,20 +624,89 @@ func parseSeedList(list []string) ([]uint64, error) {
 
 // spellAsRecorded gives a level file the name the results file already
 // knows it by, where it is typed another way (lv/x.xsb, ./lv/x.xsb, its
-// absolute path, a link to it): so that a bench resumes, and the file's
-// runs stay one collection in its report, however the file is typed.
-// recorded are the level ids of the runs in the results file.
-func spellAsRecorded(es []levels.Entry, recorded []string) {
+// absolute path, a link to it) or from another working directory
+// (movedAs): so that a bench resumes, and the file's runs stay one
+// collection in its report, however and wherever the file is typed.
+// recorded are the levels of the runs in the results file.
+func spellAsRecorded(es []levels.Entry, recorded []bench.RecordedLevel) {
 	var names bench.FileNames
-	for _, id := range recorded { // met first, so that the file keeps these names
-		source, _ := bench.SplitLevelID(id)
+	known := map[string]bool{}
+	for _, r := range recorded { // met first, so that the file keeps these names
+		source, _ := bench.SplitLevelID(r.ID)
 		names.Name(source)
+		known[source] = true
 	}
+	unknown := map[string]map[int]string{} // the files the results file knows by no name: their boards' hashes by position
 	for _, e := range es {
-		if e.Level != nil {
-			e.Level.Source = names.Name(e.Level.Source)
-		} else {
-			e.Unloadable.Source = names.Name(e.Unloadable.Source)
+		source := entrySource(e)
+		name := names.Name(*source)
+		if _, isFile := levels.File(name); isFile && name == *source && !known[name] && e.Level != nil {
+			if unknown[name] == nil {
+				unknown[name] = map[int]string{}
+			}
+			unknown[name][e.Level.Index] = bench.LevelHash(e.Level)
+		}
+		*source = name
+	}
+	moved := movedAs(unknown, recorded)
+	for _, e := range es {
+		source := entrySource(e)
+		if name, ok := moved[*source]; ok {
+			*source = name
 		}
 	}
+}
+
+// entrySource is where e's level keeps the file it came from.
+func entrySource(e levels.Entry) *string {
+	if e.Level != nil {
+		return &e.Level.Source
+	}
+	return &e.Unloadable.Source
+}
+
+// movedAs maps each file of files (its boards' hashes by position) to the
+// one recorded file name that names no file from the working directory,
+// has the file's base name, and whose recorded boards are the file's at
+// the positions both hold, at least one: the same file, named from
+// another directory.
+func movedAs(files map[string]map[int]string, recorded []bench.RecordedLevel) map[string]string {
+	elsewhere := map[string]map[int]string{} // the recorded files not found from here: their boards' hashes by position
+	for _, r := range recorded {
+		source, index := bench.SplitLevelID(r.ID)
+		if _, isFile := levels.File(source); isFile && index > 0 && (elsewhere[source] != nil || missing(source)) {
+			if elsewhere[source] == nil {
+				elsewhere[source] = map[int]string{}
+			}
+			elsewhere[source][index] = r.Hash
+		}
+	}
+	moved := map[string]string{}
+	for file, have := range files {
+		var match []string
+		for name, had := range elsewhere {
+			if filepath.Base(name) == filepath.Base(file) && sameBoards(have, had) {
+				match = append(match, name)
+			}
+		}
+		if len(match) == 1 {
+			moved[file] = match[0]
+		}
+	}
+	return moved
+}
+
+// sameBoards reports whether two files' boards (hashes by position) agree
+// at every position both hold, and both hold one at least.
+func sameBoards(a, b map[int]string) bool {
+	both := 0
+	for i, h := range a {
+		if g, ok := b[i]; ok {
+			if g != h {
+				return false
+			}
+			both++
+		}
+	}
+	return both > 0
 }

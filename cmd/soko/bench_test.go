@@ -29,8 +29,8 @@ func readRuns(t *testing.T, path string) []bench.Record {
 }
 
 // A level file typed another way than in the results file (./, its
-// absolute path, a link) is the same file: the bench resumes it, and its
-// runs keep the name they have there.
+// absolute path, a link, from another directory) is the same file: the
+// bench resumes it, and its runs keep the name they have there.
 func TestBenchResumeSpelling(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -67,6 +67,36 @@ func TestBenchResumeSpelling(t *testing.T) {
 		got = append(got, r.Level)
 	}
 	if !slices.Equal(got, []string{"lv/x.xsb:1", "y.xsb:1"}) {
+		t.Errorf("levels in the results file: %q", got)
+	}
+
+	// From another directory: x.xsb names no file the results file knows,
+	// but lv/x.xsb, which names none from there, has its name and board.
+	other, _, err := soko(t, "", "show", "microban:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("other", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("other/x.xsb", []byte(other), 0o644); err != nil { // the same name, another board
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{"lv", "1 run, 1 done before, 0 run now"},
+		{"other", "1 run, 0 done before, 1 run now"},
+	} {
+		t.Chdir(filepath.Join(dir, c.dir))
+		_, errOut, err := soko(t, "", "bench", "--algo", "astar", "--nodes", "1000", "--out", "../r.jsonl", "x.xsb")
+		if err != nil || !strings.Contains(errOut, c.want) {
+			t.Fatalf("x.xsb from %s: %v, want %q in\n%s", c.dir, err, c.want, errOut)
+		}
+	}
+	got = got[:0]
+	for _, r := range readRuns(t, "../r.jsonl") {
+		got = append(got, r.Level)
+	}
+	if !slices.Equal(got, []string{"lv/x.xsb:1", "y.xsb:1", "x.xsb:1"}) {
 		t.Errorf("levels in the results file: %q", got)
 	}
 }
