@@ -671,21 +671,28 @@ func entrySource(e levels.Entry) *string {
 // the positions both hold, at least one: the same file, named from
 // another directory.
 func movedAs(files map[string]map[int]string, recorded []bench.RecordedLevel) map[string]string {
+	if len(files) == 0 {
+		return nil
+	}
 	elsewhere := map[string]map[int]string{} // the recorded files not found from here: their boards' hashes by position
 	for _, r := range recorded {
 		source, index := bench.SplitLevelID(r.ID)
-		if _, isFile := levels.File(source); isFile && index > 0 && (elsewhere[source] != nil || missing(source)) {
-			if elsewhere[source] == nil {
-				elsewhere[source] = map[int]string{}
+		boards, seen := elsewhere[source]
+		if !seen {
+			if _, isFile := levels.File(source); isFile && missing(source) {
+				boards = map[int]string{}
 			}
-			elsewhere[source][index] = r.Hash
+			elsewhere[source] = boards // nil: a file found from here, or no file
+		}
+		if boards != nil && index > 0 {
+			boards[index] = r.Hash
 		}
 	}
 	moved := map[string]string{}
 	for file, have := range files {
 		var match []string
 		for name, had := range elsewhere {
-			if filepath.Base(name) == filepath.Base(file) && sameBoards(have, had) {
+			if had != nil && filepath.Base(name) == filepath.Base(file) && sameBoards(have, had) {
 				match = append(match, name)
 			}
 		}
