@@ -636,11 +636,16 @@ func spellAsRecorded(es []levels.Entry, recorded []bench.RecordedLevel) {
 		names.Name(source)
 		known[source] = true
 	}
-	unknown := map[string]map[int]string{} // the files the results file knows by no name: their boards' hashes by position
+	elsewhere := recordedElsewhere(recorded)
+	bases := map[string]bool{}
+	for name := range elsewhere {
+		bases[filepath.Base(name)] = true
+	}
+	unknown := map[string]map[int]string{} // the files the results file knows by no name, of a base name in elsewhere: their boards' hashes by position
 	for _, e := range es {
 		source := entrySource(e)
 		name := names.Name(*source)
-		if _, isFile := levels.File(name); isFile && name == *source && !known[name] && e.Level != nil {
+		if _, isFile := levels.File(name); isFile && name == *source && !known[name] && e.Level != nil && bases[filepath.Base(name)] {
 			if unknown[name] == nil {
 				unknown[name] = map[int]string{}
 			}
@@ -648,7 +653,7 @@ func spellAsRecorded(es []levels.Entry, recorded []bench.RecordedLevel) {
 		}
 		*source = name
 	}
-	moved := movedAs(unknown, recorded)
+	moved := movedAs(unknown, elsewhere)
 	for _, e := range es {
 		source := entrySource(e)
 		if name, ok := moved[*source]; ok {
@@ -665,34 +670,36 @@ func entrySource(e levels.Entry) *string {
 	return &e.Unloadable.Source
 }
 
-// movedAs maps each file of files (its boards' hashes by position) to the
-// one recorded file name that names no file from the working directory,
-// has the file's base name, and whose recorded boards are the file's at
-// the positions both hold, at least one: the same file, named from
-// another directory.
-func movedAs(files map[string]map[int]string, recorded []bench.RecordedLevel) map[string]string {
-	if len(files) == 0 {
-		return nil
-	}
-	elsewhere := map[string]map[int]string{} // the recorded files not found from here: their boards' hashes by position
+// recordedElsewhere returns the recorded level files that name no file
+// from the working directory, with their boards' hashes by position.
+func recordedElsewhere(recorded []bench.RecordedLevel) map[string]map[int]string {
+	elsewhere := map[string]map[int]string{}
+	checked := map[string]bool{}
 	for _, r := range recorded {
 		source, index := bench.SplitLevelID(r.ID)
-		boards, seen := elsewhere[source]
-		if !seen {
+		if !checked[source] {
+			checked[source] = true
 			if _, isFile := levels.File(source); isFile && missing(source) {
-				boards = map[int]string{}
+				elsewhere[source] = map[int]string{}
 			}
-			elsewhere[source] = boards // nil: a file found from here, or no file
 		}
-		if boards != nil && index > 0 {
+		if boards := elsewhere[source]; boards != nil && index > 0 {
 			boards[index] = r.Hash
 		}
 	}
+	return elsewhere
+}
+
+// movedAs maps each file of files (its boards' hashes by position) to the
+// one file of elsewhere (recordedElsewhere) that has its base name and
+// whose recorded boards are the file's at the positions both hold, at
+// least one: the same file, named from another directory.
+func movedAs(files, elsewhere map[string]map[int]string) map[string]string {
 	moved := map[string]string{}
 	for file, have := range files {
 		var match []string
 		for name, had := range elsewhere {
-			if had != nil && filepath.Base(name) == filepath.Base(file) && sameBoards(have, had) {
+			if filepath.Base(name) == filepath.Base(file) && sameBoards(have, had) {
 				match = append(match, name)
 			}
 		}
