@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"soko/internal/english"
 	"soko/internal/jsonl"
 	"soko/solver"
 )
@@ -101,30 +104,131 @@ func checkValues(r *Record) error {
 // occurs in more than one place is kept once (the first). A last line cut
 // short that it leaves out is said on log when not nil (CutNote).
 func ReadFiles(log io.Writer, paths ...string) ([]Record, error) {
-	return ReadFilesContext(context.Background(), log, paths...)
+	recs, _, err := ReadFilesContext(context.Background(), log, paths...)
+	return recs, err
 }
 
 // ReadFilesContext is ReadFiles that stops when ctx ends, returning its
-// error.
-func ReadFilesContext(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
+// error. It also returns how many runs of a later file it left out as
+// repeats, with other results, of runs of an earlier one (the same
+// solver, level, budget and seed run again, as by another build), and
+// says so on log for each such file: those files are arms to compare
+// (ReadArms), not parts of one bench.
+func ReadFilesContext(ctx context.Context, log io.Writer, paths ...string) ([]Record, int, error) {
 	var all []Record
-	for _, p := range paths {
-		f, err := jsonl.Open(p)
+	var from []int // all[i]'s file, an index in paths
+	for i, p := range paths {
+		recs, err := readResults(ctx, log, p)
+		if err != nil {
+			return nil, 0, err
+		}
+		all = append(all, recs...)
+		for range recs {
+			from = append(from, i)
+		}
+	}
+	repeats := noteRepeats(log, all, from, paths)
+	out, _ := Dedup(all)
+	return out, repeats, nil
+}
+
+// readResults reads one results file, saying on log (when not nil) that it
+// left out a last line cut short.
+func readResults(ctx context.Context, log io.Writer, path string) ([]Record, error) {
+	f, err := jsonl.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	recs, _, tail, err := readRecordsAt(ctx, f, path)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if tail.Cut > 0 && log != nil {
+		fmt.Fprintln(log, CutNote(path, tail.Cut, "left out"))
+	}
+	return recs, nil
+}
+
+// noteRepeats counts the records of all (from files from[i] of paths)
+// whose key a record of an earlier file holds with other results, and
+// says on log, per file, how many it repeats of which file.
+func noteRepeats(log io.Writer, all []Record, from []int, paths []string) int {
+	first := map[string]int{}
+	byFile := map[[2]int]int{} // {later file, earlier file} -> repeats
+	total := 0
+	for i := range all {
+		j, seen := first[all[i].Key]
+		if !seen {
+			first[all[i].Key] = i
+			continue
+		}
+		if from[j] != from[i] && len(differingFields(&all[j], &all[i])) > 0 {
+			byFile[[2]int{from[i], from[j]}]++
+			total++
+		}
+	}
+	if log != nil {
+		for _, k := range slices.SortedFunc(maps.Keys(byFile), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) }) {
+			fmt.Fprintf(log, "%s: %s of %s with other results: left out, the first file's kept\n",
+				paths[k[0]], english.Count(byFile[k], "run repeats a run", "runs repeat runs"), paths[k[1]])
+		}
+	}
+	return total
+}
+
+// ReadArms reads each results file as an arm of its own, to compare them
+// (the runs of two builds, or of one build on two days): every record
+// gets its file's arm name (Arm, ArmNames), which its solver label then
+// carries, so that the same run in two files is two runs. Within a file a
+// run is kept once, as ReadFiles keeps it.
+func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
+	names, err := ArmNames(paths)
+	if err != nil {
+		return nil, err
+	}
+	var all []Record
+	for i, p := range paths {
+		recs, err := readResults(ctx, log, p)
 		if err != nil {
 			return nil, err
 		}
-		recs, _, tail, err := readRecordsAt(ctx, f, p)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		if tail.Cut > 0 && log != nil {
-			fmt.Fprintln(log, CutNote(p, tail.Cut, "left out"))
+		recs, _ = Dedup(recs)
+		for j := range recs {
+			recs[j].Arm = names[i]
+			recs[j].Key += "@" + names[i]
 		}
 		all = append(all, recs...)
 	}
-	out, _ := Dedup(all)
-	return out, nil
+	return all, nil
+}
+
+// ArmNames names the arms of results files: each file's base name without
+// .gz and .jsonl ("runs/new.jsonl.gz" is "new"), or where two files would
+// share a name, their paths so cut ("a/new", "b/new"). A file given twice
+// is an error.
+func ArmNames(paths []string) ([]string, error) {
+	cut := func(p string) string {
+		p = strings.TrimSuffix(p, ".gz")
+		return strings.TrimSuffix(p, ".jsonl")
+	}
+	names := make([]string, len(paths))
+	count := map[string]int{}
+	for i, p := range paths {
+		names[i] = cut(filepath.Base(p))
+		count[names[i]]++
+	}
+	seen := map[string]string{}
+	for i, p := range paths {
+		if count[names[i]] > 1 {
+			names[i] = cut(filepath.ToSlash(filepath.Clean(p)))
+		}
+		if q, ok := seen[names[i]]; ok {
+			return nil, fmt.Errorf("%s and %s: one file given twice, or two that name one arm alike: give each arm once", q, p)
+		}
+		seen[names[i]] = p
+	}
+	return names, nil
 }
 
 // CutNote is what a reader of results files says of a last line cut short

@@ -81,6 +81,11 @@ type Record struct {
 
 	Solution string `json:"solution,omitempty"`
 	Error    string `json:"error,omitempty"`
+
+	// Arm names the results file the run was read from when a report takes
+	// each file as an arm of its own (ReadArms), such as two builds' runs
+	// of one bench; it is part of the label and never written.
+	Arm string `json:"-"`
 }
 
 // CPUMeasured reports whether CPUS holds the run's CPU time.
@@ -92,9 +97,14 @@ func (r *Record) Solved() bool { return r.Status == "solved" && r.Verified }
 // SolverLabel names the solver with its parameters, threads and model, as
 // SolverSpec.Label does: "wastar(p=2,w=200)", "portfolio(threads=2)",
 // "alphazero(model=m.bin@1a2b3c4d)". Runs with different threads or models
-// are different rows of a report.
+// are different rows of a report, and so are the arms (Arm) of one:
+// "fess@base", "fess@new".
 func (r *Record) SolverLabel() string {
-	return solverLabel(r.Solver, r.Params, r.Threads, r.Model, r.Optimize)
+	label := solverLabel(r.Solver, r.Params, r.Threads, r.Model, r.Optimize)
+	if r.Arm != "" {
+		label += "@" + r.Arm
+	}
+	return label
 }
 
 // Collection is the part of the level id before the last ':', or the whole

@@ -67,9 +67,22 @@ func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Rea
 			}
 		}()
 	}
-	recs, err := bench.ReadFilesContext(ctx, stderr, files...)
-	if err != nil {
-		return err
+	if opts.byFile && len(files) < 2 {
+		return usagef("report: --by-file compares results files as arms: give two or more")
+	}
+	var recs []bench.Record
+	if opts.byFile {
+		if recs, err = bench.ReadArms(ctx, stderr, files...); err != nil {
+			return usagef("report: --by-file: %v", err)
+		}
+	} else {
+		var repeats int
+		if recs, repeats, err = bench.ReadFilesContext(ctx, stderr, files...); err != nil {
+			return err
+		}
+		if repeats > 0 {
+			fmt.Fprintln(stderr, "report: to compare the files, each as an arm of its own, run it with --by-file")
+		}
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
@@ -132,8 +145,8 @@ func notReportInput(ro report.Options, files []string) error {
 }
 
 type reportConfig struct {
-	outDir, compare, time         string
-	benchstat, noPlots, optimized bool
+	outDir, compare, time                 string
+	benchstat, noPlots, optimized, byFile bool
 }
 
 func reportFlags() (*flag.FlagSet, *reportConfig) {
@@ -145,5 +158,6 @@ func reportFlags() (*flag.FlagSet, *reportConfig) {
 	fs.BoolVar(&c.optimized, "optimized", false, "compare the optimized solutions' push counts per level, not the solvers' own")
 	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
 	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")
+	fs.BoolVar(&c.byFile, "by-file", false, "take each results file as an arm of its own, such as two builds' runs of one bench: its runs' solver labels end in @ and the file's name (fess@base, fess@new)")
 	return fs, c
 }

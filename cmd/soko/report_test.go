@@ -81,3 +81,39 @@ func writeResults(t *testing.T, dir string) string {
 	}
 	return path
 }
+
+// Two results files of one bench run again (two builds) are two arms with
+// --by-file: the tables name each by its file and count its own runs.
+// Without it the report keeps the first file's runs and says on stderr
+// that the second repeats them, and how to compare them; --by-file with one
+// file is a usage error.
+func TestReportByFile(t *testing.T) {
+	dir := t.TempDir()
+	base := writeResults(t, dir)
+	newer := filepath.Join(dir, "new.jsonl")
+	r := bench.Record{Solver: "fess", Level: "microban:1", Budget: bench.Budget{Time: time.Second}, Seed: 1, Status: "time limit", SolveS: 1, WallS: 1, CPUS: 1, CPUScope: bench.CPUThread}
+	r.Key = r.RunKey()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(newer, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := soko(t, "", "report", base, newer)
+	if err != nil || !strings.Contains(out, "| fess | 1 |") {
+		t.Errorf("report of both: %v; want the first file's solved run:\n%s", err, out)
+	}
+	for _, want := range []string{newer + ": 1 run repeats a run of " + base, "--by-file"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q, want %q in it", stderr, want)
+		}
+	}
+	out, _, err = soko(t, "", "report", "--by-file", base, newer)
+	if err != nil || !strings.Contains(out, "| fess@r | 1 |") || !strings.Contains(out, "| fess@new | 0 |") {
+		t.Errorf("report --by-file: %v; want the arms fess@r (1 solved) and fess@new (0):\n%s", err, out)
+	}
+	if msg := usage(t, "", "report", "--by-file", base); !strings.Contains(msg, "give two or more") {
+		t.Errorf("--by-file with one file: %q", msg)
+	}
+}
