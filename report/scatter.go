@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -225,6 +226,37 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 	return p, nil
 }
 
+// onlyShown is how many levels onlyNote names before it counts the rest.
+const onlyShown = 30
+
+// onlyNote names the levels of tps that only solver name solved (only
+// says which, and that solver's time on it), with the time, or "" when
+// there are none: what a comparison of two builds gained and lost.
+func onlyNote(tps []timePair, name string, only func(tp *timePair, i int) (bool, float64)) string {
+	var levels []string
+	for k := range tps {
+		tp := &tps[k]
+		for i, id := range tp.levels {
+			if ok, x := only(tp, i); ok {
+				pos := ""
+				if j := strings.LastIndexByte(id, ':'); j >= 0 {
+					pos = id[j:]
+				}
+				levels = append(levels, fmt.Sprintf("%s%s (%s)", tp.coll, pos, fmtSeconds(x)))
+			}
+		}
+	}
+	if len(levels) == 0 {
+		return ""
+	}
+	more := ""
+	if len(levels) > onlyShown {
+		more = fmt.Sprintf(", and %d more", len(levels)-onlyShown)
+		levels = levels[:onlyShown]
+	}
+	return fmt.Sprintf("Only %s solved: %s%s.", name, strings.Join(levels, ", "), more)
+}
+
 // timePairTable summarises the time pairs, a row per collection: the
 // levels each solver was faster on, those only one solved, and the median
 // ratio of their times over the levels both solved. Nil without pairs.
@@ -262,6 +294,17 @@ func timePairTable(tps []timePair) *table {
 	}
 	t.notes = append(t.notes, "Each collection at the largest budget both ran; a level's time is the median over its seeds, a run not solved "+
 		"slower than any, so a level only one solved is that one's faster. With --out-dir the plots scatter-COLLECTION draw each level.")
+	for _, side := range []struct {
+		name string
+		of   func(tp *timePair, i int) (bool, float64)
+	}{
+		{a, func(tp *timePair, i int) (bool, float64) { return tp.solvedA[i] && !tp.solvedB[i], tp.ta[i] }},
+		{b, func(tp *timePair, i int) (bool, float64) { return tp.solvedB[i] && !tp.solvedA[i], tp.tb[i] }},
+	} {
+		if note := onlyNote(tps, side.name, side.of); note != "" {
+			t.notes = append(t.notes, note)
+		}
+	}
 	without := 0
 	for _, tp := range tps {
 		without += tp.without

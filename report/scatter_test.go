@@ -80,6 +80,11 @@ func TestTimePairBorder(t *testing.T) {
 	if want := "| microban | t=1s | 5 | 3 | 1 | 2 | 1 | 1 | 0.10 |"; !strings.Contains(md.String(), want) {
 		t.Errorf("the table lacks %q:\n%s", want, md.String())
 	}
+	for _, want := range []string{"Only a solved: microban:2 (50.0 ms), microban:5 (600 ms).", "Only b solved: microban:3 (300 ms)."} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the notes do not name the levels one solved, %q:\n%s", want, md.String())
+		}
+	}
 	if err := savePlot(p, t.TempDir(), "scatter"); err != nil {
 		t.Fatal(err)
 	}
