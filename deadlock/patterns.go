@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"soko/sokoban"
@@ -43,7 +44,25 @@ type Patterns struct {
 	Tried, Learned, Seeded uint64
 
 	set, trial []sokoban.Square
+
+	// known holds the relaxed searches' answers by problem (the boxes and
+	// the player's square, knownKey): learning meets the same few boxes
+	// in the same place again and again, in the subtrees of one stuck
+	// region, and the answer is the same search's. It is emptied when it
+	// reaches knownMax problems; knownBytes counts its keys.
+	known      map[string]bool
+	knownBytes int64
+	key        []byte
 }
+
+// knownMax bounds the problems Patterns remembers the answers of: some
+// 3 MiB, more than the some 12,000 searches a strategy makes in 10 s
+// where learning is busiest.
+const knownMax = 1 << 15
+
+// knownEntry is what Bytes counts for each remembered answer besides its
+// key: the map's share of an entry.
+const knownEntry = 48
 
 // pattern is a learned deadlock: every box on boxes (sorted) and the player
 // on one of the squares of region.
@@ -56,7 +75,7 @@ type pattern struct {
 // run on c.
 func NewPatterns(b *sokoban.Board, c *Corrals) *Patterns {
 	return &Patterns{b: b, c: c, MaxBoxes: 20, Budget: 500, MaxPatterns: 500,
-		anchor: make([][]int32, b.N), words: (b.N + 63) / 64}
+		anchor: make([][]int32, b.N), words: (b.N + 63) / 64, known: map[string]bool{}}
 }
 
 // Len returns the number of patterns learned.
@@ -68,7 +87,7 @@ func (pt *Patterns) Bytes() int64 {
 	for _, q := range pt.list {
 		n += 48 + 2*int64(len(q.boxes)) + 8*int64(len(q.region)) + 4
 	}
-	return n
+	return n + pt.knownBytes + knownEntry*int64(len(pt.known))
 }
 
 // Match reports whether p holds a learned pattern: all of its boxes, and
@@ -237,10 +256,26 @@ func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
 }
 
 // dead reports whether the relaxed position with only boxes (sorted) and
-// the player on player is proved unsolvable within the budget.
+// the player on player is proved unsolvable within the budget (Budget, set
+// before the first search: answers are remembered).
 func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
+	pt.key = pt.key[:0]
+	for _, s := range boxes {
+		pt.key = binary.AppendUvarint(pt.key, uint64(s))
+	}
+	pt.key = binary.AppendUvarint(pt.key, uint64(player))
+	if d, ok := pt.known[string(pt.key)]; ok {
+		return d
+	}
 	solvable, open := pt.c.relaxedSolvable(boxes, player, pt.Budget, true, false)
-	return !solvable && !open
+	d := !solvable && !open
+	if len(pt.known) >= knownMax {
+		clear(pt.known)
+		pt.knownBytes = 0
+	}
+	pt.known[string(pt.key)] = d
+	pt.knownBytes += int64(len(pt.key))
+	return d
 }
 
 // Seed adds deadlock sets before any search, as YASS computes its deadlock

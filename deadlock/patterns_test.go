@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"slices"
 	"testing"
 
 	"soko/sokoban"
@@ -67,5 +68,69 @@ func TestGroups(t *testing.T) {
 	groups := pt.groups(boxes)
 	if len(groups) != 2 || len(groups[0]) != 3 || len(groups[1]) != 1 {
 		t.Fatalf("groups %v, want three boxes and one", groups)
+	}
+}
+
+// TestKnownAnswers: the answers Patterns remembers are the relaxed
+// search's own. On XSokoban 28's jam, every subset of the jammed boxes
+// with the player in three places is asked twice through the memory and
+// once straight from the search; the answers agree, dead and not, and the
+// memory holds one per problem. A full memory is emptied, not outgrown.
+func TestKnownAnswers(t *testing.T) {
+	b := board(t,
+		"         #####",
+		"     #####@  #",
+		"    ## $  $  ####",
+		"##### $  $ $ ##.#",
+		"#       $$  ##..#",
+		"#  ###### ###.. #",
+		"## #  #    #..* #",
+		"#     #    #*** #",
+		"#  #  ## ####*.*#",
+		"####        ##.*#",
+		"   ##        ...#",
+		"    #$$$$   #  *#",
+		"    #   $    ####",
+		"    ######   #",
+		"         #####")
+	c := NewCorrals(b, DeadSquares(b))
+	pt := NewPatterns(b, c)
+	jam := []sokoban.Square{b.At(5, 11), b.At(6, 11), b.At(7, 11), b.At(8, 11), b.At(8, 12)}
+	players := []sokoban.Square{b.At(10, 1), b.At(5, 12), b.At(9, 12)}
+	asked, dead := 0, 0
+	for mask := 1; mask < 1<<len(jam); mask++ {
+		var boxes []sokoban.Square
+		for i, s := range jam {
+			if mask&(1<<i) != 0 {
+				boxes = append(boxes, s)
+			}
+		}
+		slices.Sort(boxes)
+		for _, pl := range players {
+			if slices.Contains(boxes, pl) {
+				continue
+			}
+			solvable, open := c.relaxedSolvable(boxes, pl, pt.Budget, true, false)
+			want := !solvable && !open
+			for range 2 {
+				if got := pt.dead(boxes, pl); got != want {
+					t.Fatalf("boxes %v, player %d: remembered dead %v, the search says %v", boxes, pl, got, want)
+				}
+			}
+			asked++
+			if want {
+				dead++
+			}
+		}
+	}
+	if len(pt.known) != asked || dead == 0 || dead == asked {
+		t.Fatalf("%d answers remembered for %d problems (%d dead); want one each, of both kinds", len(pt.known), asked, dead)
+	}
+	for i := 0; len(pt.known) < knownMax; i++ {
+		pt.known[string(rune(i))+"x"] = false
+	}
+	pt.dead(jam, b.At(11, 1)) // not asked before
+	if len(pt.known) != 1 {
+		t.Errorf("a full memory holds %d answers after one more, want 1", len(pt.known))
 	}
 }

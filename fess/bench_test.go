@@ -27,6 +27,26 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportMetric(float64(generated)/s, "generated/s")
 }
 
+// BenchmarkLearning runs 10,000 expansions of the sink strategy on
+// XSokoban 89, where learning deadlock patterns is busiest (subtrees grow
+// stuck and their roots are searched for patterns again and again), and
+// reports the expansions per second.
+func BenchmarkLearning(b *testing.B) {
+	l := testlevel.Resolve(b, "xsokoban90:89")[0]
+	var expanded, tried int64
+	for b.Loop() {
+		res, err := row("sink").Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 10000}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		expanded += res.Stats.Expanded
+		tried += res.Stats.Counts["patterns.tried"]
+	}
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(expanded)/s, "expanded/s")
+	b.ReportMetric(float64(tried)/s, "learned-tries/s")
+}
+
 // BenchmarkBackward runs 2,000 expansions of the backward search (pull
 // macro-moves from the solved position, as the imagine strategy and replan
 // run it) on XSokoban 76 and reports the expansions and positions stored
