@@ -75,12 +75,12 @@ func TestArmNames(t *testing.T) {
 		{[]string{"runs/base.jsonl.gz", "new.jsonl", "other.txt"}, []string{"base", "new", "other.txt"}},
 		{[]string{"a/run.jsonl", "b/run.jsonl.gz", "c.jsonl"}, []string{"a/run", "b/run", "c"}},
 	} {
-		got, err := ArmNames(tc.paths)
+		got, err := armNames(tc.paths)
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("ArmNames(%q) = %q, %v; want %q", tc.paths, got, err, tc.want)
+			t.Errorf("armNames(%q) = %q, %v; want %q", tc.paths, got, err, tc.want)
 		}
 	}
-	if _, err := ArmNames([]string{"a/run.jsonl", "./a/run.jsonl"}); err == nil || !strings.Contains(err.Error(), "one file given twice") {
+	if _, err := armNames([]string{"a/run.jsonl", "./a/run.jsonl"}); err == nil || !strings.Contains(err.Error(), "one file given twice") {
 		t.Errorf("one file twice: %v", err)
 	}
 }

@@ -179,11 +179,11 @@ func noteRepeats(log io.Writer, all []Record, from []int, paths []string) int {
 
 // ReadArms reads each results file as an arm of its own, to compare them
 // (the runs of two builds, or of one build on two days): every record
-// gets its file's arm name (Arm, ArmNames), which its solver label then
+// gets its file's arm name (Arm, armNames), which its solver label then
 // carries, so that the same run in two files is two runs. Within a file a
 // run is kept once, as ReadFiles keeps it.
 func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
-	names, err := ArmNames(paths)
+	names, err := armNames(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -203,11 +203,11 @@ func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, er
 	return all, nil
 }
 
-// ArmNames names the arms of results files: each file's base name without
+// armNames names the arms of results files: each file's base name without
 // .gz and .jsonl ("runs/new.jsonl.gz" is "new"), or where two files would
 // share a name, their paths so cut ("a/new", "b/new"). A file given twice
 // is an error.
-func ArmNames(paths []string) ([]string, error) {
+func armNames(paths []string) ([]string, error) {
 	cut := func(p string) string {
 		p = strings.TrimSuffix(p, ".gz")
 		return strings.TrimSuffix(p, ".jsonl")
