@@ -7,15 +7,11 @@ import (
 	"soko/sokoban"
 )
 
-// TestLearnStuckGroup: XSokoban 28 with the jam of FESS's best position
-// (15 of 20 boxes packed) at the bottom left and seven boxes still on
-// their start squares. Two of the five jammed boxes can be pushed out; the
-// other three are then frozen around the squares under them. Among all the
-// boxes not loose, the seven among them, the relaxed search runs out of its
-// budget; the jam's group alone is proved dead, and the pattern learned
-// holds only boxes of it.
-func TestLearnStuckGroup(t *testing.T) {
-	b := board(t,
+// jamBoard is XSokoban 28 with the jam of FESS's best position: see
+// TestLearnStuckGroup.
+func jamBoard(t *testing.T) *sokoban.Board {
+	t.Helper()
+	return board(t,
 		"         #####",
 		"     #####@  #",
 		"    ## $  $  ####",
@@ -31,6 +27,17 @@ func TestLearnStuckGroup(t *testing.T) {
 		"    #   $    ####",
 		"    ######   #",
 		"         #####")
+}
+
+// TestLearnStuckGroup: XSokoban 28 with the jam of FESS's best position
+// (15 of 20 boxes packed) at the bottom left and seven boxes still on
+// their start squares. Two of the five jammed boxes can be pushed out; the
+// other three are then frozen around the squares under them. Among all the
+// boxes not loose, the seven among them, the relaxed search runs out of its
+// budget; the jam's group alone is proved dead, and the pattern learned
+// holds only boxes of it.
+func TestLearnStuckGroup(t *testing.T) {
+	b := jamBoard(t)
 	stuck := map[sokoban.Square]bool{}
 	for _, xy := range [][2]int{{5, 11}, {6, 11}, {7, 11}, {8, 11}, {8, 12}} {
 		stuck[b.At(xy[0], xy[1])] = true
@@ -77,22 +84,7 @@ func TestGroups(t *testing.T) {
 // once straight from the search; the answers agree, dead and not, and the
 // memory holds one per problem. A full memory is emptied, not outgrown.
 func TestKnownAnswers(t *testing.T) {
-	b := board(t,
-		"         #####",
-		"     #####@  #",
-		"    ## $  $  ####",
-		"##### $  $ $ ##.#",
-		"#       $$  ##..#",
-		"#  ###### ###.. #",
-		"## #  #    #..* #",
-		"#     #    #*** #",
-		"#  #  ## ####*.*#",
-		"####        ##.*#",
-		"   ##        ...#",
-		"    #$$$$   #  *#",
-		"    #   $    ####",
-		"    ######   #",
-		"         #####")
+	b := jamBoard(t)
 	c := NewCorrals(b, DeadSquares(b))
 	pt := NewPatterns(b, c)
 	jam := []sokoban.Square{b.At(5, 11), b.At(6, 11), b.At(7, 11), b.At(8, 11), b.At(8, 12)}
