@@ -45,11 +45,12 @@ type Patterns struct {
 
 	set, trial []sokoban.Square
 
-	// known holds the relaxed searches' answers by problem (the boxes and
-	// the player's square, knownKey): learning meets the same few boxes
-	// in the same place again and again, in the subtrees of one stuck
-	// region, and the answer is the same search's. It is emptied when it
-	// reaches knownMax problems; knownBytes counts its keys.
+	// known holds the relaxed searches' answers by problem (the boxes, the
+	// player's square and the budget; key is scratch for it): learning
+	// meets the same few boxes in the same place again and again, in the
+	// subtrees of one stuck region, and the answer is the same search's.
+	// It is emptied when it reaches knownMax problems; knownBytes counts
+	// its keys.
 	known      map[string]bool
 	knownBytes int64
 	key        []byte
@@ -256,14 +257,14 @@ func (pt *Patterns) loose(p *sokoban.Position, s sokoban.Square) bool {
 }
 
 // dead reports whether the relaxed position with only boxes (sorted) and
-// the player on player is proved unsolvable within the budget (Budget, set
-// before the first search: answers are remembered).
+// the player on player is proved unsolvable within the budget (Budget).
 func (pt *Patterns) dead(boxes []sokoban.Square, player sokoban.Square) bool {
 	pt.key = pt.key[:0]
 	for _, s := range boxes {
 		pt.key = binary.AppendUvarint(pt.key, uint64(s))
 	}
 	pt.key = binary.AppendUvarint(pt.key, uint64(player))
+	pt.key = binary.AppendUvarint(pt.key, uint64(pt.Budget))
 	if d, ok := pt.known[string(pt.key)]; ok {
 		return d
 	}

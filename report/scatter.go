@@ -229,9 +229,10 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 // onlyShown is how many levels onlyNote names before it counts the rest.
 const onlyShown = 30
 
-// onlyNote names the levels of tps that only solver name solved (only
-// says which, and that solver's time on it), with the time, or "" when
-// there are none: what a comparison of two builds gained and lost.
+// onlyNote names, with their times, the levels of tps that solver name
+// alone solved (only says whether level i of tp is one, and name's time
+// on it), or returns "" when there are none: what a comparison of two
+// builds gained and lost.
 func onlyNote(tps []timePair, name string, only func(tp *timePair, i int) (bool, float64)) string {
 	var levels []string
 	for k := range tps {
