@@ -17,6 +17,21 @@ import (
 	"soko/levels"
 )
 
+// eachRepeat calls f for each record of all whose key an earlier record
+// holds: with kept, the first record of that key, repeat, the later one,
+// and the fields in which they differ (none: the same run twice).
+func eachRepeat(all []Record, f func(kept, repeat int, fields []string)) {
+	first := map[string]int{}
+	for i := range all {
+		j, seen := first[all[i].Key]
+		if !seen {
+			first[all[i].Key] = i
+			continue
+		}
+		f(j, i, differingFields(&all[j], &all[i]))
+	}
+}
+
 // differingFields names the JSON fields in which two records differ.
 func differingFields(a, b *Record) []string {
 	ma, mb := recordFields(a), recordFields(b)
@@ -149,19 +164,12 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 	if n := respellFiles(all); n > 0 && log != nil {
 		fmt.Fprintf(log, "bench merge: %s typed another way in some files (a path, ./path, a link): taken as one\n", english.Count(n, "level file", "level files"))
 	}
-	first := map[string]int{}
 	identical, differing := 0, 0
 	const maxShown = 20
-	for i := range all {
-		j, seen := first[all[i].Key]
-		if !seen {
-			first[all[i].Key] = i
-			continue
-		}
-		fields := differingFields(&all[j], &all[i])
+	eachRepeat(all, func(j, i int, fields []string) {
 		if len(fields) == 0 {
 			identical++
-			continue
+			return
 		}
 		differing++
 		if log != nil && differing <= maxShown {
@@ -169,7 +177,7 @@ func Merge(w, log io.Writer, paths ...string) (runs, dups int, err error) {
 				all[i].Key, strings.Join(fields, ", "), where[j].file, where[j].line, outcome(&all[j]),
 				where[i].file, where[i].line, outcome(&all[i]))
 		}
-	}
+	})
 	if log != nil && identical+differing > 0 {
 		if differing > maxShown {
 			fmt.Fprintf(log, "bench merge: … and %s more\n", english.Count(differing-maxShown, "differing duplicate", "differing duplicates"))

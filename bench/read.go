@@ -154,20 +154,14 @@ func readResults(ctx context.Context, log io.Writer, path string) ([]Record, err
 // whose key a record of an earlier file holds with other results, and
 // says on log, per file, how many it repeats of which file.
 func noteRepeats(log io.Writer, all []Record, from []int, paths []string) int {
-	first := map[string]int{}
 	byFile := map[[2]int]int{} // {later file, earlier file} -> repeats
 	total := 0
-	for i := range all {
-		j, seen := first[all[i].Key]
-		if !seen {
-			first[all[i].Key] = i
-			continue
-		}
-		if from[j] != from[i] && len(differingFields(&all[j], &all[i])) > 0 {
+	eachRepeat(all, func(j, i int, fields []string) {
+		if from[j] != from[i] && len(fields) > 0 {
 			byFile[[2]int{from[i], from[j]}]++
 			total++
 		}
-	}
+	})
 	if log != nil {
 		for _, k := range slices.SortedFunc(maps.Keys(byFile), func(a, b [2]int) int { return cmp.Or(a[0]-b[0], a[1]-b[1]) }) {
 			fmt.Fprintf(log, "%s: %s of %s with other results: left out, the first file's kept\n",
