@@ -174,8 +174,9 @@ func noteRepeats(log io.Writer, all []Record, from []int, paths []string) int {
 // ReadArms reads each results file as an arm of its own, to compare them
 // (the runs of two builds, or of one build on two days): every record
 // gets its file's arm name (Arm, armNames), which its solver label then
-// carries, so that the same run in two files is two runs. Within a file a
-// run is kept once, as ReadFiles keeps it.
+// carries, so that the same run in two files is two runs (Dedup keeps
+// one of each arm). Within a file a run is kept once, as ReadFiles keeps
+// it.
 func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
 	names, err := armNames(paths)
 	if err != nil {
@@ -190,7 +191,6 @@ func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, er
 		recs, _ = Dedup(recs)
 		for j := range recs {
 			recs[j].Arm = names[i]
-			recs[j].Key += "@" + names[i]
 		}
 		all = append(all, recs...)
 	}
@@ -232,17 +232,19 @@ func CutNote(file string, line int, did string) string {
 	return fmt.Sprintf("%s:%d: %s a last line cut short, not a whole record (its writer stopped while writing it)", file, line, did)
 }
 
-// Dedup keeps the first record of each key and counts the others.
+// Dedup keeps the first record of each run, its key in its arm (Arm), and
+// counts the others.
 func Dedup(recs []Record) ([]Record, int) {
-	seen := make(map[string]bool, len(recs))
+	type run struct{ arm, key string }
+	seen := make(map[run]bool, len(recs))
 	out := recs[:0:0]
 	dups := 0
 	for _, r := range recs {
-		if seen[r.Key] {
+		if seen[run{r.Arm, r.Key}] {
 			dups++
 			continue
 		}
-		seen[r.Key] = true
+		seen[run{r.Arm, r.Key}] = true
 		out = append(out, r)
 	}
 	return out, dups
