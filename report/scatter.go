@@ -229,21 +229,26 @@ func scatterPlot(tp timePair) (*plot.Plot, error) {
 // onlyShown is how many levels onlyNote names before it counts the rest.
 const onlyShown = 30
 
-// onlyNote names, with their times, the levels of tps that solver name
-// alone solved (only says whether level i of tp is one, and name's time
-// on it), or returns "" when there are none: what a comparison of two
-// builds gained and lost.
-func onlyNote(tps []timePair, name string, only func(tp *timePair, i int) (bool, float64)) string {
+// onlyNote names, with their times, the levels of tps that one solver of
+// the pair alone solved (b's with second set, else a's), or returns ""
+// when there are none: what a comparison of two builds gained and lost.
+func onlyNote(tps []timePair, second bool) string {
+	var name string
 	var levels []string
-	for k := range tps {
-		tp := &tps[k]
+	for _, tp := range tps {
+		mine, other, times := tp.solvedA, tp.solvedB, tp.ta
+		name = tp.a
+		if second {
+			mine, other, times = other, mine, tp.tb
+			name = tp.b
+		}
 		for i, id := range tp.levels {
-			if ok, x := only(tp, i); ok {
+			if mine[i] && !other[i] {
 				pos := ""
 				if j := strings.LastIndexByte(id, ':'); j >= 0 {
 					pos = id[j:]
 				}
-				levels = append(levels, fmt.Sprintf("%s%s (%s)", tp.coll, pos, fmtSeconds(x)))
+				levels = append(levels, fmt.Sprintf("%s%s (%s)", tp.coll, pos, fmtSeconds(times[i])))
 			}
 		}
 	}
@@ -295,14 +300,8 @@ func timePairTable(tps []timePair) *table {
 	}
 	t.notes = append(t.notes, "Each collection at the largest budget both ran; a level's time is the median over its seeds, a run not solved "+
 		"slower than any, so a level only one solved is that one's faster. With --out-dir the plots scatter-COLLECTION draw each level.")
-	for _, side := range []struct {
-		name string
-		of   func(tp *timePair, i int) (bool, float64)
-	}{
-		{a, func(tp *timePair, i int) (bool, float64) { return tp.solvedA[i] && !tp.solvedB[i], tp.ta[i] }},
-		{b, func(tp *timePair, i int) (bool, float64) { return tp.solvedB[i] && !tp.solvedA[i], tp.tb[i] }},
-	} {
-		if note := onlyNote(tps, side.name, side.of); note != "" {
+	for _, second := range []bool{false, true} {
+		if note := onlyNote(tps, second); note != "" {
 			t.notes = append(t.notes, note)
 		}
 	}
