@@ -50,7 +50,7 @@ func TestReadArms(t *testing.T) {
 	dir := t.TempDir()
 	a := writeRecords(t, filepath.Join(dir, "base.jsonl"), armRecord("microban:1", "solved", 8))
 	b := writeRecords(t, filepath.Join(dir, "new.jsonl"), armRecord("microban:1", "time limit", 0), armRecord("microban:1", "solved", 3))
-	recs, err := ReadArms(context.Background(), nil, a, b)
+	recs, err := ReadArms(context.Background(), nil, []string{"base", "new"}, []string{a, b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +75,12 @@ func TestArmNames(t *testing.T) {
 		{[]string{"runs/base.jsonl.gz", "new.jsonl", "other.txt"}, []string{"base", "new", "other.txt"}},
 		{[]string{"a/run.jsonl", "b/run.jsonl.gz", "c.jsonl"}, []string{"a/run", "b/run", "c"}},
 	} {
-		got, err := armNames(tc.paths)
+		got, err := ArmNames(tc.paths)
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("armNames(%q) = %q, %v; want %q", tc.paths, got, err, tc.want)
+			t.Errorf("ArmNames(%q) = %q, %v; want %q", tc.paths, got, err, tc.want)
 		}
 	}
-	if _, err := armNames([]string{"a/run.jsonl", "./a/run.jsonl"}); err == nil || !strings.Contains(err.Error(), "one file given twice") {
+	if _, err := ArmNames([]string{"a/run.jsonl", "./a/run.jsonl"}); err == nil || !strings.Contains(err.Error(), "one file given twice") {
 		t.Errorf("one file twice: %v", err)
 	}
 }

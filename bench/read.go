@@ -171,17 +171,13 @@ func noteRepeats(log io.Writer, all []Record, from []int, paths []string) int {
 	return total
 }
 
-// ReadArms reads each results file as an arm of its own, to compare them
-// (the runs of two builds, or of one build on two days): every record
-// gets its file's arm name (Arm, armNames), which its solver label then
-// carries, so that the same run in two files is two runs (Dedup keeps
-// one of each arm). Within a file a run is kept once, as ReadFiles keeps
-// it.
-func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, error) {
-	names, err := armNames(paths)
-	if err != nil {
-		return nil, err
-	}
+// ReadArms reads each results file of paths as an arm of its own, to
+// compare them (the runs of two builds, or of one build on two days):
+// every record gets its file's arm name from arms (ArmNames), which its
+// solver label then carries, so that the same run in two files is two
+// runs (Dedup keeps one of each arm). Within a file a run is kept once,
+// as ReadFiles keeps it.
+func ReadArms(ctx context.Context, log io.Writer, arms, paths []string) ([]Record, error) {
 	var all []Record
 	for i, p := range paths {
 		recs, err := readResults(ctx, log, p)
@@ -190,18 +186,18 @@ func ReadArms(ctx context.Context, log io.Writer, paths ...string) ([]Record, er
 		}
 		recs, _ = Dedup(recs)
 		for j := range recs {
-			recs[j].Arm = names[i]
+			recs[j].Arm = arms[i]
 		}
 		all = append(all, recs...)
 	}
 	return all, nil
 }
 
-// armNames names the arms of results files: each file's base name without
+// ArmNames names the arms of results files: each file's base name without
 // .gz and .jsonl ("runs/new.jsonl.gz" is "new"), or where two files would
 // share a name, their paths so cut ("a/new", "b/new"). A file given twice
 // is an error.
-func armNames(paths []string) ([]string, error) {
+func ArmNames(paths []string) ([]string, error) {
 	cut := func(p string) string {
 		p = strings.TrimSuffix(p, ".gz")
 		return strings.TrimSuffix(p, ".jsonl")

@@ -72,8 +72,12 @@ func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Rea
 	}
 	var recs []bench.Record
 	if opts.byFile {
-		if recs, err = bench.ReadArms(ctx, stderr, files...); err != nil {
+		var arms []string
+		if arms, err = bench.ArmNames(files); err != nil {
 			return usagef("report: --by-file: %v", err)
+		}
+		if recs, err = bench.ReadArms(ctx, stderr, arms, files); err != nil {
+			return err
 		}
 	} else {
 		var repeats int

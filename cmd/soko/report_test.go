@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,17 @@ func TestReportByFile(t *testing.T) {
 	}
 	if msg := usage(t, "", "report", "--by-file", base); !strings.Contains(msg, "give two or more") {
 		t.Errorf("--by-file with one file: %q", msg)
+	}
+	// A file that holds no runs is the file's fault, not the command line's:
+	// status 1, naming the file and line.
+	notes := filepath.Join(dir, "notes.jsonl")
+	if err := os.WriteFile(notes, []byte("# notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = soko(t, "", "report", "--by-file", base, notes)
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	if code := exitCode(err, devnull); code != 1 || !strings.Contains(fmt.Sprint(err), notes+":1: not a soko bench record") {
+		t.Errorf("--by-file with a file of notes: status %d, %v; want 1 and the file's line", code, err)
 	}
 }
