@@ -105,11 +105,30 @@ func LimitsWithin(memory int64, d time.Duration) TableLimits {
 // context's error when ctx is done. It returns nil, and no error, when
 // not even the single boxes fit.
 func NewTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table, error) {
+	return newTable(ctx, b, limits, false)
+}
+
+// NewStartTable builds the table of a backward search (one that pulls
+// boxes from the solved position towards the start) under limits: every
+// set of k boxes with the player on a given square from which the k boxes
+// alone cannot all be pulled onto start squares (the squares of the
+// start's boxes), found by the same retrograde search with pushes from
+// every set of k start squares. It is sound for the same reason as
+// Table: a sequence of pulls from a position back to the start, restricted
+// to k of its boxes, pulls them onto start squares, the pulls of the
+// others becoming walks of the player. Its checks take a pull where
+// Table's take a push (DeadAfterPush).
+func NewStartTable(ctx context.Context, b *sokoban.Board, limits TableLimits) (*Table, error) {
+	return newTable(ctx, b, limits, true)
+}
+
+// newTable builds a Table, or with toStart a start table (NewStartTable).
+func newTable(ctx context.Context, b *sokoban.Board, limits TableLimits, toStart bool) (*Table, error) {
 	if b.N >= 1<<16 {
 		return nil, nil // the search's stack holds squares in 16 bits
 	}
 	t := &Table{stride: (b.N + 63) / 64, live: make([]int32, b.N), nLive: b.N}
-	bl := tableBuilder{b: b, t: t, box: make([]bool, b.N)}
+	bl := tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart}
 	for s := range t.live {
 		t.live[s] = int32(s) // every square, for the single boxes
 	}
@@ -314,13 +333,14 @@ func (ts *tableSets) alive(r int64, pl sokoban.Square, stride int) bool {
 	return ts.rows[i*int64(stride)+int64(pl>>6)]>>(pl&63)&1 != 0
 }
 
-// DeadAfterPush reports whether the push that just put a box on s, with
-// the player on p's square (or any square of its region), left in p a set
-// of boxes holding that box which the table proves dead: the box alone,
-// with each other box, and (when built) with each two others. Only the
-// sets holding s need be looked at: the player's walk to the push is a
-// walk in every set without it too, so their answers did not change. Of
-// those it looks only at the open sets (tableSets, third).
+// DeadAfterPush reports whether the push that just put a box on s (for a
+// start table, the pull), with the player on p's square (or any square of
+// its region), left in p a set of boxes holding that box which the table
+// proves dead: the box alone, with each other box, and (when built) with
+// each two others. Only the sets holding s need be looked at: the
+// player's walk to the move, and its step, are walks in every set without
+// the box too, so their answers did not change. Of those it looks only at
+// the open sets (tableSets, third).
 func (t *Table) DeadAfterPush(p *sokoban.Position, s sokoban.Square) bool {
 	ls := t.live[s]
 	if ls < 0 {

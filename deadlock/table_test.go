@@ -13,8 +13,17 @@ import (
 // relaxedSolvable decides, by a plain forward breadth-first search over
 // pushes, whether the boxes alone (no others on the board) can all be
 // pushed onto goals of their own with the player starting on player: the
-// slow, obvious version of the table.
-func relaxedSolvable(b *sokoban.Board, boxes []sokoban.Square, player sokoban.Square) bool {
+// slow, obvious version of the table. With pulls it decides instead, over
+// pulls, whether they can all be pulled onto start squares of their own:
+// the slow version of the start table.
+func relaxedSolvable(b *sokoban.Board, boxes []sokoban.Square, player sokoban.Square, pulls bool) bool {
+	target := make([]bool, b.N)
+	for _, s := range b.Goals() {
+		target[s] = !pulls
+	}
+	for _, s := range b.Start().BoxSquares() {
+		target[s] = target[s] || pulls
+	}
 	type state struct {
 		boxes  [maxTableBoxes]sokoban.Square
 		player sokoban.Square // the least square of the player's region
@@ -54,24 +63,35 @@ func relaxedSolvable(b *sokoban.Board, boxes []sokoban.Square, player sokoban.Sq
 		st := queue[0]
 		queue = queue[1:]
 		set := st.boxes[:k]
-		onGoals := true
+		onTargets := true
 		for _, s := range set {
-			onGoals = onGoals && b.IsGoal(s)
+			onTargets = onTargets && target[s]
 		}
-		if onGoals {
+		if onTargets {
 			return true
 		}
 		in := region(set, st.player)
 		for i, s := range set {
 			for d := range sokoban.Dirs {
-				behind, to := b.Next(s, d^1), b.Next(s, d)
+				// A push: the player behind the box follows it onto s. A
+				// pull: the player on to steps back onto stand.
+				behind, to, stand := b.Next(s, d^1), b.Next(s, d), s
+				if pulls {
+					if to < 0 {
+						continue
+					}
+					behind, stand = to, b.Next(to, d)
+					if stand < 0 || slices.Contains(set, stand) {
+						continue
+					}
+				}
 				if behind < 0 || to < 0 || !in[behind] || slices.Contains(set, to) {
 					continue
 				}
 				next := st
 				next.boxes[i] = to
 				slices.Sort(next.boxes[:k])
-				next.player = least(region(next.boxes[:k], s))
+				next.player = least(region(next.boxes[:k], stand))
 				if !seen[next] {
 					seen[next] = true
 					queue = append(queue, next)
@@ -82,9 +102,10 @@ func relaxedSolvable(b *sokoban.Board, boxes []sokoban.Square, player sokoban.Sq
 	return false
 }
 
-// TestTableDifferential compares the table with the forward search of
-// the relaxed problem (relaxedSolvable) on random sets of one, two and
-// three boxes (mostly on live squares), the player on a random free square, on Microban 1–40: the
+// TestTableDifferential compares the table, and the start table, with the
+// search of the relaxed problem (relaxedSolvable, over pushes and over
+// pulls) on random sets of one, two and three boxes (mostly on live
+// squares), the player on a random free square, on Microban 1–40: the
 // table must call a set dead exactly when the search finds no solution,
 // and every set holding a square outside its live squares must have none.
 func TestTableDifferential(t *testing.T) {
@@ -92,66 +113,68 @@ func TestTableDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(51, 3))
-	var checked, dead [maxTableBoxes + 1]int
-	for _, l := range ls {
-		b, err := sokoban.NewBoard(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := NewTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 1 << 30})
-		if err != nil || tab == nil || tab.Boxes() != 3 {
-			t.Fatalf("%s: table %v, err %v", l.Name(), tab, err)
-		}
-		var live []sokoban.Square
-		for s := range sokoban.Square(b.N) {
-			if tab.live[s] >= 0 {
-				live = append(live, s)
+	for _, toStart := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(51, 3))
+		var checked, dead [maxTableBoxes + 1]int
+		for _, l := range ls {
+			b, err := sokoban.NewBoard(l)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		for range 150 {
-			k := 1 + rng.IntN(maxTableBoxes)
-			var boxes []sokoban.Square
-			for len(boxes) < k {
-				s := live[rng.IntN(len(live))]
-				if rng.IntN(10) == 0 { // now and then any square
-					s = sokoban.Square(rng.IntN(b.N))
-				}
-				if !slices.Contains(boxes, s) {
-					boxes = append(boxes, s)
-				}
+			tab, err := newTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 1 << 30}, toStart)
+			if err != nil || tab == nil || tab.Boxes() != 3 {
+				t.Fatalf("%s: table %v, err %v", l.Name(), tab, err)
 			}
-			player := sokoban.Square(rng.IntN(b.N))
-			if slices.Contains(boxes, player) || len(b.Goals()) < k {
-				continue
-			}
-			want := relaxedSolvable(b, boxes, player)
-			var idx []int32
-			for _, s := range boxes {
+			var live []sokoban.Square
+			for s := range sokoban.Square(b.N) {
 				if tab.live[s] >= 0 {
-					idx = append(idx, tab.live[s])
+					live = append(live, s)
 				}
 			}
-			if len(idx) < k {
-				if want {
-					t.Fatalf("%s: boxes %v with the player on %d can be solved, but a box is off the live squares", l.Name(), boxes, player)
+			for range 150 {
+				k := 1 + rng.IntN(maxTableBoxes)
+				var boxes []sokoban.Square
+				for len(boxes) < k {
+					s := live[rng.IntN(len(live))]
+					if rng.IntN(10) == 0 { // now and then any square
+						s = sokoban.Square(rng.IntN(b.N))
+					}
+					if !slices.Contains(boxes, s) {
+						boxes = append(boxes, s)
+					}
 				}
-				continue
-			}
-			slices.Sort(idx)
-			if got := tab.alive(idx, player); got != want {
-				t.Fatalf("%s: boxes %v, player %d: table says alive %v, the forward search %v", l.Name(), boxes, player, got, want)
-			}
-			checked[k]++
-			if !want {
-				dead[k]++
+				player := sokoban.Square(rng.IntN(b.N))
+				if slices.Contains(boxes, player) || len(b.Goals()) < k {
+					continue
+				}
+				want := relaxedSolvable(b, boxes, player, toStart)
+				var idx []int32
+				for _, s := range boxes {
+					if tab.live[s] >= 0 {
+						idx = append(idx, tab.live[s])
+					}
+				}
+				if len(idx) < k {
+					if want {
+						t.Fatalf("%s (start table %v): boxes %v with the player on %d can be solved, but a box is off the live squares", l.Name(), toStart, boxes, player)
+					}
+					continue
+				}
+				slices.Sort(idx)
+				if got := tab.alive(idx, player); got != want {
+					t.Fatalf("%s (start table %v): boxes %v, player %d: table says alive %v, the search %v", l.Name(), toStart, boxes, player, got, want)
+				}
+				checked[k]++
+				if !want {
+					dead[k]++
+				}
 			}
 		}
-	}
-	t.Logf("sets checked by size %v, of them dead %v", checked[1:], dead[1:])
-	for k := 1; k <= maxTableBoxes; k++ {
-		if checked[k] < 200 || dead[k] == 0 || dead[k] == checked[k] {
-			t.Errorf("%d boxes: %d checked, %d dead: too few, or all one answer", k, checked[k], dead[k])
+		t.Logf("start table %v: sets checked by size %v, of them dead %v", toStart, checked[1:], dead[1:])
+		for k := 1; k <= maxTableBoxes; k++ {
+			if checked[k] < 200 || dead[k] == 0 || dead[k] == checked[k] {
+				t.Errorf("start table %v, %d boxes: %d checked, %d dead: too few, or all one answer", toStart, k, checked[k], dead[k])
+			}
 		}
 	}
 }

@@ -10,11 +10,14 @@ import (
 // tableBuilder runs the retrograde searches of a Table. It keeps scratch
 // space.
 type tableBuilder struct {
-	b     *sokoban.Board
-	t     *Table
-	box   []bool // the boxes of the set under examination
-	stack []sokoban.Square
-	idx   []int32
+	b   *sokoban.Board
+	t   *Table
+	box []bool // the boxes of the set under examination
+	// toStart: the sets solved are those on start squares, reached by
+	// pulls, so the retrograde search pushes (NewStartTable).
+	toStart bool
+	stack   []sokoban.Square
+	idx     []int32
 }
 
 // tableSet is a set of box squares on the search's stack, sorted; only the
@@ -28,8 +31,8 @@ type tableSet [maxTableBoxes]uint16
 const checkEvery = 1 << 6
 
 // build returns the rows of every set of k boxes (words 64-bit words): the
-// pulls from every solved set, each box set's bits the squares of the
-// player regions reached. The search's stack may take spare bytes; past
+// pulls (with toStart, the pushes) from every solved set, each box set's
+// bits the squares of the player regions reached. The search's stack may take spare bytes; past
 // them, or past the deadline when it is not zero, it returns nil.
 func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, words, spare int64) ([]uint64, error) {
 	row := make([]uint64, words)
@@ -60,9 +63,12 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 			bl.place(solved[:k], false)
 			return
 		}
-		goals := bl.b.Goals()
-		for g := from; g < len(goals); g++ {
-			set[i] = uint16(goals[g])
+		targets := bl.b.Goals()
+		if bl.toStart {
+			targets = bl.b.Start().BoxSquares()
+		}
+		for g := from; g < len(targets); g++ {
+			set[i] = uint16(targets[g])
 			seed(g+1, i+1)
 		}
 	}
@@ -92,32 +98,45 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 		for i := range k {
 			bx := sokoban.Square(cur[i])
 			for d := range sokoban.Dirs {
-				// The player stands on p, in a region reached with this set,
-				// and steps back to q, pulling the box from bx onto p.
-				p := bl.b.Next(bx, d)
-				if p < 0 || bl.box[p] || !bl.has(row, r, p) {
-					continue
-				}
-				q := bl.b.Next(p, d)
-				if q < 0 || bl.box[q] {
+				to, stand, ok := bl.move(row, r, bx, d)
+				if !ok {
 					continue
 				}
 				next := cur
-				next[i] = uint16(p)
+				next[i] = uint16(to)
 				sortSet(&next, k)
 				nr := bl.rank(next[:k])
-				if bl.has(row, nr, q) {
+				if bl.has(row, nr, stand) {
 					continue
 				}
-				bl.box[bx], bl.box[p] = false, true
-				bl.flood(row, nr, q)
-				bl.box[bx], bl.box[p] = true, false
+				bl.box[bx], bl.box[to] = false, true
+				bl.flood(row, nr, stand)
+				bl.box[bx], bl.box[to] = true, false
 				stack = append(stack, next)
 			}
 		}
 		bl.place(cur[:k], false)
 	}
 	return row, nil
+}
+
+// move returns the retrograde search's move of the box on bx in direction
+// d in set r: the square the box goes to and the one the player stands on
+// after it, or false when the player cannot make it from a region reached
+// with the set. It is a pull (the player on the box's new square steps
+// back one more), or with toStart a push (the player behind the box
+// follows it onto bx).
+func (bl *tableBuilder) move(row []uint64, r int64, bx sokoban.Square, d sokoban.Dir) (to, stand sokoban.Square, ok bool) {
+	to = bl.b.Next(bx, d)
+	if to < 0 || bl.box[to] {
+		return 0, 0, false
+	}
+	if bl.toStart {
+		behind := bl.b.Next(bx, d^1)
+		return to, bx, behind >= 0 && !bl.box[behind] && bl.has(row, r, behind)
+	}
+	stand = bl.b.Next(to, d)
+	return to, stand, bl.has(row, r, to) && stand >= 0 && !bl.box[stand]
 }
 
 // place puts the boxes of set on the board (on) or takes them off.

@@ -38,6 +38,7 @@ var (
 	biFrozenGoalsParam  = switchParam("frozengoals", false, "prune frozen-goal deadlocks in the forward search")
 	biBackMatchingParam = switchParam("backmatching", true, "backward bound: the matching of boxes to start squares (1) or each box's pushes from its nearest start square (0)")
 	biBackDeepParam     = switchParam("backdeep", true, "backward ties to the deeper state (0: to the shallower)")
+	biBackTableParam    = switchParam("backtable", true, "the backward search drops states the start table proves the start cannot reach (with the table detector on)")
 	biMatchingParam     = switchParam("matching", true,
 		"forward bound: the matching of boxes to goals (1) or each box's pushes to its nearest goal (0)")
 )
@@ -78,6 +79,13 @@ type biSearch struct {
 	// backLB, when set, is the backward search's bound instead of the
 	// sum of nearStart (startMatching).
 	backLB *heuristic.PushMatching
+	// startLater, when set, are the limits of the start table
+	// (deadlock.NewStartTable) the backward search builds once it has
+	// expanded tableAfter states, as the forward search its table;
+	// startTable is that table once built, nil before or when it did not
+	// fit.
+	startLater *deadlock.TableLimits
+	startTable *deadlock.Table
 	// nearStart is per square the least pushes that take a lone box from
 	// a start square there, or Unreachable: the backward bound, and where
 	// a pulled box may not stop.
@@ -96,6 +104,8 @@ type biSearch struct {
 	// meet and meetBack are the pushes of the forward path and of the
 	// backward path of the solution (meet −1 until they met), for count.
 	meet, meetBack int
+	// unreachable counts the pulls the start table dropped.
+	unreachable int64
 }
 
 // newBiSearch prepares a bigreedy search of l: the push graph and its
@@ -129,7 +139,7 @@ func newBiSearch(ctx context.Context, l *level.Level, opts solver.Options) (s *b
 // without an error, when the budget runs out (g.ready then says so).
 func (s *biSearch) setUp(opts solver.Options) error {
 	g := s.g
-	var matching, frozen, backMatching bool
+	var matching, frozen, backMatching, backTable bool
 	var err error
 	if s.backShare, err = opts.Real(biBackParam); err != nil {
 		return err
@@ -137,13 +147,17 @@ func (s *biSearch) setUp(opts solver.Options) error {
 	for _, sw := range []struct {
 		p  solver.Param
 		on *bool
-	}{{biMatchingParam, &matching}, {biFrozenGoalsParam, &frozen}, {biBackMatchingParam, &backMatching}, {biBackDeepParam, &s.backDeep}} {
+	}{{biMatchingParam, &matching}, {biFrozenGoalsParam, &frozen}, {biBackMatchingParam, &backMatching}, {biBackDeepParam, &s.backDeep}, {biBackTableParam, &backTable}} {
 		if *sw.on, err = opts.Bool(sw.p); err != nil {
 			return err
 		}
 	}
 	if err := g.setUpMoves(opts, true, true, true); err != nil {
 		return err
+	}
+	if backTable && s.backShare > 0 && g.tableLater != nil {
+		limits := *g.tableLater
+		s.startLater = &limits
 	}
 	if n := int64(g.board.N); frozen && int64(len(g.board.Goals()))*n*n <= maxFrozenGoalsWork {
 		g.frozen = deadlock.NewFrozenGoals(g.board, g.dead)
@@ -302,6 +316,7 @@ const (
 	biBackwardCount    = "bigreedy.backward"
 	biMeetForwardCount = "bigreedy.meet.forward"
 	biMeetBackCount    = "bigreedy.meet.backward"
+	biUnreachableCount = "bigreedy.dead.starttable"
 )
 
 // count writes each search's expansions into the statistics.
@@ -311,6 +326,9 @@ func (s *biSearch) count() {
 	}
 	s.g.stats.Counts[biForwardCount] = s.fwdExpanded
 	s.g.stats.Counts[biBackwardCount] = s.backExpanded
+	if s.startTable != nil {
+		s.g.stats.Counts[biUnreachableCount] = s.unreachable
+	}
 	if s.meet >= 0 {
 		s.g.stats.Counts[biMeetForwardCount] = int64(s.meet)
 		s.g.stats.Counts[biMeetBackCount] = int64(s.meetBack)
@@ -469,7 +487,7 @@ func pushFrom(b *sokoban.Board, from []sokoban.Square) []int32 {
 
 // bigreedyParams are bigreedy's parameters.
 func bigreedyParams() []solver.Param {
-	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biBackMatchingParam, biBackDeepParam}
+	return []solver.Param{biBackParam, biMatchingParam, deadlocksParam(defaultDetectors), piCorralParam, tunnelsParam, roomsParam(true), biFrozenGoalsParam, biBackMatchingParam, biBackDeepParam, biBackTableParam}
 }
 
 // expanded notes that the search on side expanded a state of bound h.

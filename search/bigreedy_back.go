@@ -1,6 +1,7 @@
 package search
 
 import (
+	"soko/deadlock"
 	"soko/internal/bucketq"
 	"soko/sokoban"
 )
@@ -22,6 +23,9 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		return false, nil, nil
 	}
 	p, b := g.pos, g.board
+	if s.startLater != nil && s.backExpanded >= tableAfter {
+		s.buildStartTable()
+	}
 	p.Unpack(g.store.Key(id))
 	g.stats.Expanded++
 	s.backExpanded++
@@ -59,6 +63,11 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.SetPlayer(b.Next(to, m.Dir))
 		g.stats.Generated++
 		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
+		if s.startTable != nil && s.startTable.DeadAfterPush(p, to) {
+			s.unreachable++
+			p.Apply(undo)
+			continue
+		}
 		var hash uint64
 		if canon, ok := g.region.AfterPull(p, m.Box, to); ok {
 			g.key, hash = p.PackAt(g.key[:0], canon), p.HashAt(canon)
@@ -96,4 +105,20 @@ func (s *biSearch) backTie(depth int) int {
 		return bucketq.MaxTie - min(depth, bucketq.MaxTie)
 	}
 	return depth
+}
+
+// buildStartTable builds the start table under the budget's set-up
+// context, as buildTable the forward table, and charges it; one that does
+// not fit its limits or time is left out.
+func (s *biSearch) buildStartTable() {
+	g, limits := s.g, *s.startLater
+	s.startLater = nil
+	setUp, cancel := g.guard.SetUp()
+	defer cancel()
+	t, err := deadlock.NewStartTable(setUp, g.board, limits)
+	if err != nil || t == nil {
+		return
+	}
+	s.startTable = t
+	g.static += t.Bytes()
 }
