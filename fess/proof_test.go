@@ -3,7 +3,6 @@ package fess
 import (
 	"context"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -82,17 +81,7 @@ func TestProofsMatchBFS(t *testing.T) {
 // solvable), and in half the rooms one box then moved to a random floor
 // square (so it may not be).
 func pulledRoom(rng *rand.Rand, w, h, n int) string {
-	grid := make([][]byte, h)
-	var free [][2]int
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat("#", w))
-		for x := 1; y > 0 && y < h-1 && x < w-1; x++ {
-			if rng.IntN(6) > 0 {
-				grid[y][x] = ' '
-				free = append(free, [2]int{x, y})
-			}
-		}
-	}
+	grid, free := testlevel.Room(rng, w, h, 6)
 	if len(free) < n+1 {
 		return pulledRoom(rng, w, h, n)
 	}
@@ -135,10 +124,5 @@ func pulledRoom(rng *rand.Rand, w, h, n int) string {
 		grid[c[1]][c[0]] = map[bool]byte{true: '*', false: '$'}[goal[c]]
 	}
 	grid[p[1]][p[0]] = map[bool]byte{true: '+', false: '@'}[goal[p]]
-	var sb strings.Builder
-	for _, row := range grid {
-		sb.Write(row)
-		sb.WriteByte('\n')
-	}
-	return sb.String()
+	return testlevel.Text(grid)
 }

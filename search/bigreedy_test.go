@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -106,18 +105,7 @@ func TestBiGreedyProvesWhatBFSProves(t *testing.T) {
 // randomRoom returns an 8×7 room with random inner walls, two or three
 // boxes and as many goals, and the player, on distinct free squares.
 func randomRoom(rng *rand.Rand) string {
-	const w, h = 8, 7
-	grid := make([][]byte, h)
-	var free [][2]int
-	for y := range grid {
-		grid[y] = []byte(strings.Repeat("#", w))
-		for x := 1; y > 0 && y < h-1 && x < w-1; x++ {
-			if rng.IntN(7) > 0 {
-				grid[y][x] = ' '
-				free = append(free, [2]int{x, y})
-			}
-		}
-	}
+	grid, free := testlevel.Room(rng, 8, 7, 7)
 	rng.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
 	n := 2 + rng.IntN(4)/3
 	for i := range n {
@@ -126,12 +114,7 @@ func randomRoom(rng *rand.Rand) string {
 		grid[g[1]][g[0]] = '.'
 	}
 	grid[free[2*n][1]][free[2*n][0]] = '@'
-	var sb strings.Builder
-	for _, row := range grid {
-		sb.Write(row)
-		sb.WriteByte('\n')
-	}
-	return sb.String()
+	return testlevel.Text(grid)
 }
 
 // TestBiGreedySlicesAsOneRun: bigreedy run in slices of 25
