@@ -32,8 +32,9 @@ const checkEvery = 1 << 6
 
 // build returns the rows of every set of k boxes (words 64-bit words): the
 // pulls (with toStart, the pushes) from every solved set, each box set's
-// bits the squares of the player regions reached. The search's stack may take spare bytes; past
-// them, or past the deadline when it is not zero, it returns nil.
+// bits the squares of the player regions reached. The search's stack may
+// take spare bytes; past them, or past the deadline when it is not zero,
+// it returns nil.
 func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, words, spare int64) ([]uint64, error) {
 	row := make([]uint64, words)
 	var stack []tableSet
