@@ -107,18 +107,10 @@ func (s *biSearch) backTie(depth int) int {
 	return depth
 }
 
-// buildStartTable builds the start table under the budget's set-up
-// context, as buildTable the forward table, and charges it; one that does
-// not fit its limits or time is left out.
+// buildStartTable builds the start table, as buildTable the forward
+// table.
 func (s *biSearch) buildStartTable() {
-	g, limits := s.g, *s.startLater
+	limits := *s.startLater
 	s.startLater = nil
-	setUp, cancel := g.guard.SetUp()
-	defer cancel()
-	t, err := deadlock.NewStartTable(setUp, g.board, limits)
-	if err != nil || t == nil {
-		return
-	}
-	s.startTable = t
-	g.static += t.Bytes()
+	s.startTable = s.g.newTable(deadlock.NewStartTable, limits)
 }

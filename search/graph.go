@@ -130,21 +130,28 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 	return g, nil
 }
 
-// buildTable builds the deadlock table the checker waits for, under the
-// budget's set-up context, and charges it; a table that does not fit its
-// limits or time is left out, and a search whose context ended stops at
-// its next pulse.
+// buildTable builds the deadlock table the checker waits for.
 func (g *pushGraph) buildTable() {
 	limits := *g.tableLater
 	g.tableLater = nil
+	if t := g.newTable(deadlock.NewTable, limits); t != nil {
+		g.checker.SetTable(t)
+	}
+}
+
+// newTable builds a table with build (deadlock.NewTable or NewStartTable)
+// under limits and the budget's set-up context, and charges it; a table
+// that does not fit its limits or time is nil, and a search whose context
+// ended stops at its next pulse.
+func (g *pushGraph) newTable(build func(context.Context, *sokoban.Board, deadlock.TableLimits) (*deadlock.Table, error), limits deadlock.TableLimits) *deadlock.Table {
 	setUp, cancel := g.guard.SetUp()
 	defer cancel()
-	t, err := deadlock.NewTable(setUp, g.board, limits)
+	t, err := build(setUp, g.board, limits)
 	if err != nil || t == nil {
-		return
+		return nil
 	}
-	g.checker.SetTable(t)
 	g.static += t.Bytes()
+	return t
 }
 
 // watch makes guard the graph's budget guard, which draws the position
