@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"soko/internal/stategraph"
 	"soko/internal/testlevel"
@@ -214,6 +215,40 @@ func BenchmarkTableCheckLarge(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/check")
 			b.ReportMetric(float64(dead)/float64(n), "dead/check")
+		})
+	}
+}
+
+// BenchmarkTableStages times, on each board of XSokoban, the search of the
+// pairs (a table of pairs less one of single boxes) and that of the
+// triples (a table of triples less one of pairs), with no time limit, and
+// reports their ratio per live square, the rate triplesPerPair takes the
+// least of (docs/measurements.md, "the triples not begun"). Run it with
+// -benchtime 1x.
+func BenchmarkTableStages(b *testing.B) {
+	for i := 1; i <= 90; i++ {
+		bd := benchBoard(b, fmt.Sprintf("xsokoban90:%d", i))
+		b.Run(fmt.Sprint(i), func(b *testing.B) {
+			var took [4]time.Duration
+			live := 0
+			for b.Loop() {
+				for k := 1; k <= 3; k++ {
+					began := time.Now()
+					t, err := NewTable(context.Background(), bd, TableLimits{Boxes: k, Bytes: DefaultTableLimits.Bytes})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if t.Boxes() < k {
+						b.Skip("the triples do not fit the default limits")
+					}
+					took[k] += time.Since(began)
+					live = t.Live()
+				}
+			}
+			pairs, triples := took[2]-took[1], took[3]-took[2]
+			b.ReportMetric(float64(pairs.Microseconds())/float64(b.N), "pairs-µs")
+			b.ReportMetric(float64(triples.Microseconds())/float64(b.N), "triples-µs")
+			b.ReportMetric(float64(triples)/float64(pairs)/float64(live), "ratio/live")
 		})
 	}
 }

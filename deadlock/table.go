@@ -75,7 +75,9 @@ type TableLimits struct {
 	// goes with that size.
 	Bytes int64
 	// Time, when positive, is the longest the search of the sets of k
-	// boxes may take, for each k: past it they are left out.
+	// boxes may take, for each k: past it they are left out, and the
+	// sets of three are not begun where the pairs' time says they would
+	// not finish (triplesTime).
 	Time time.Duration
 }
 
@@ -88,6 +90,20 @@ var DefaultTableLimits = TableLimits{Boxes: 3, Bytes: 16 << 20}
 // time, so that short budgets are not spent on the sets of three (which
 // take up to a second on the largest XSokoban boards).
 const tableTimePart = 20
+
+// triplesPerPair is the least time the search of the sets of three took
+// for each live square, in units of the pairs' search, over the boards of
+// XSokoban (0.22; the median 0.34: BenchmarkTableStages,
+// docs/measurements.md, "the triples not begun"). Where even at that rate
+// the triples would outrun their time limit, they are not begun: on a
+// large board their search would run to the limit and be thrown away.
+const triplesPerPair = 0.22
+
+// triplesTime is the least time the search of the sets of three may be
+// expected to take on a board of live squares whose pairs took pairs.
+func triplesTime(pairs time.Duration, live int) time.Duration {
+	return time.Duration(triplesPerPair * float64(live) * float64(pairs))
+}
 
 // LimitsWithin are DefaultTableLimits within a search's budget: at most
 // memory bytes when memory is positive (what the budget leaves), and a
@@ -132,7 +148,11 @@ func newTable(ctx context.Context, b *sokoban.Board, limits TableLimits, toStart
 	for s := range t.live {
 		t.live[s] = int32(s) // every square, for the single boxes
 	}
+	var pairs time.Duration // how long the search of the pairs took
 	for k := 1; k <= min(limits.Boxes, maxTableBoxes); k++ {
+		if k == 3 && limits.Time > 0 && triplesTime(pairs, t.nLive) > limits.Time {
+			break // the triples would not finish in time: not begun
+		}
 		used := t.Bytes()
 		if k >= 2 { // the rows of partners, built once the pairs are
 			used += 8 * int64(t.nLive*t.rowWords())
@@ -145,7 +165,11 @@ func newTable(ctx context.Context, b *sokoban.Board, limits TableLimits, toStart
 		if limits.Time > 0 {
 			deadline = time.Now().Add(limits.Time)
 		}
+		began := time.Now()
 		rows, err := bl.build(ctx, deadline, k, words, limits.Bytes-used-8*words)
+		if k == 2 {
+			pairs = time.Since(began)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"soko/deadlock"
 	"soko/level"
+	"soko/search"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -300,8 +301,11 @@ func membersOf(table []strategy, on []string, own map[string]string, inRounds bo
 	for i := range table {
 		s := &table[i]
 		members[i] = s.search.member(s, own, inRounds)
-		if m, ok := members[i].Resumable.(*member); ok {
+		switch m := members[i].Resumable.(type) {
+		case *member:
 			m.tables = tables
+		case *search.BiGreedyMember:
+			m.Tables = tables.tableOf // the engines' deadlock table, built once
 		}
 		members[i].Name = s.name
 		if slices.Contains(on, s.name) {

@@ -17,6 +17,10 @@ import (
 // than any before it, and stalled otherwise. It holds one search of one
 // level: make one per run.
 type BiGreedyMember struct {
+	// Tables, when set, gives the forward search its deadlock table in
+	// place of one of its own: a portfolio's table of the level, which
+	// its members share.
+	Tables TableSource
 	s      *biSearch
 	before time.Duration // its own time in the slices before the running one
 	trace  *solver.Trace // its slices' trace, for End's record
@@ -33,6 +37,7 @@ func (m *BiGreedyMember) Slice(ctx context.Context, l *level.Level, opts solver.
 		if !ok {
 			return res, solver.Pause{}, err
 		}
+		s.g.tables = m.Tables
 		m.s, m.before = s, 0
 	}
 	s := m.s

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"soko/deadlock"
 	"soko/internal/testlevel"
 	"soko/level"
+	"soko/sokoban"
 	"soko/solver"
 	"soko/verify"
 )
@@ -269,4 +271,45 @@ func runStartTableAtOnce(t *testing.T, l *level.Level, params map[string]string,
 		t.Fatalf("%s: the solution does not solve it", l.Name())
 	}
 	return res
+}
+
+// TestBiGreedyMemberTables: a member given a table source (a portfolio's
+// shared table) asks it once for its forward search's deadlock table, and
+// with the table the source hands over searches exactly as with one of its
+// own; a source that hands over a table without the sets of two and three
+// boxes changes the search, so the table used is the one handed over.
+func TestBiGreedyMemberTables(t *testing.T) {
+	l := testlevel.Resolve(t, "microban:105")[0]
+	budget := solver.Budget{Nodes: 40_000}
+	run := func(tables TableSource) solver.Result {
+		m := &BiGreedyMember{Tables: tables}
+		res, pause, err := m.Slice(context.Background(), l, solver.Options{Budget: budget, Params: map[string]string{"back": "0"}}, solver.Slice{Whole: budget})
+		if err != nil || pause.Paused {
+			t.Fatalf("%v, paused %v", err, pause.Paused)
+		}
+		return res
+	}
+	own := run(nil)
+	if own.Stats.Expanded < tableAfter {
+		t.Fatalf("%d expansions: the table is never built", own.Stats.Expanded)
+	}
+	calls := 0
+	shared := run(func(ctx context.Context, b *sokoban.Board, limits deadlock.TableLimits) (*deadlock.Table, error) {
+		calls++
+		return deadlock.NewTable(ctx, b, limits)
+	})
+	if calls != 1 {
+		t.Errorf("the source was asked %d times, want once", calls)
+	}
+	if own.Status != shared.Status || own.Stats.Expanded != shared.Stats.Expanded || own.Stats.Generated != shared.Stats.Generated {
+		t.Errorf("own table %v %d/%d, handed over %v %d/%d", own.Status, own.Stats.Expanded, own.Stats.Generated,
+			shared.Status, shared.Stats.Expanded, shared.Stats.Generated)
+	}
+	singles := run(func(ctx context.Context, b *sokoban.Board, limits deadlock.TableLimits) (*deadlock.Table, error) {
+		limits.Boxes = 1
+		return deadlock.NewTable(ctx, b, limits)
+	})
+	if singles.Stats.Generated == own.Stats.Generated {
+		t.Errorf("a table of single boxes searched as the full one: %d generated", own.Stats.Generated)
+	}
 }

@@ -77,7 +77,14 @@ type pushGraph struct {
 	// tableLater, when set, are the limits of the deadlock table the
 	// checker gets once tableAfter states were expanded (track).
 	tableLater *deadlock.TableLimits
+	// tables builds the deadlock table, or hands over one built for the
+	// level already (BiGreedyMember.Tables); nil: deadlock.NewTable.
+	tables TableSource
 }
+
+// TableSource gives a search the deadlock table of b under limits, as
+// deadlock.NewTable builds it: a portfolio's members may share one.
+type TableSource func(ctx context.Context, b *sokoban.Board, limits deadlock.TableLimits) (*deadlock.Table, error)
 
 // tableAfter is how many states a push search expands before it builds the
 // deadlock table: most small levels are solved sooner than the table
@@ -134,7 +141,11 @@ func newPushGraph(ctx context.Context, l *level.Level, opts solver.Options, dete
 func (g *pushGraph) buildTable() {
 	limits := *g.tableLater
 	g.tableLater = nil
-	if t := g.newTable(deadlock.NewTable, limits); t != nil {
+	build := g.tables
+	if build == nil {
+		build = deadlock.NewTable
+	}
+	if t := g.newTable(build, limits); t != nil {
 		g.checker.SetTable(t)
 	}
 }
@@ -143,7 +154,7 @@ func (g *pushGraph) buildTable() {
 // under limits and the budget's set-up context, and charges it; a table
 // that does not fit its limits or time is nil, and a search whose context
 // ended stops at its next pulse.
-func (g *pushGraph) newTable(build func(context.Context, *sokoban.Board, deadlock.TableLimits) (*deadlock.Table, error), limits deadlock.TableLimits) *deadlock.Table {
+func (g *pushGraph) newTable(build TableSource, limits deadlock.TableLimits) *deadlock.Table {
 	setUp, cancel := g.guard.SetUp()
 	defer cancel()
 	t, err := build(setUp, g.board, limits)
