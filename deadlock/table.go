@@ -93,8 +93,8 @@ const tableTimePart = 20
 
 // triplesPerPair is the least time the search of the sets of three took
 // for each live square, in units of the pairs' search, over the boards of
-// XSokoban (0.22; the median 0.34: BenchmarkTableStages,
-// docs/measurements.md, "the triples not begun"). Where even at that rate
+// XSokoban (BenchmarkTableStages; docs/measurements.md, "the triples not
+// begun"). Where even at that rate
 // the triples would outrun their time limit, they are not begun: on a
 // large board their search would run to the limit and be thrown away.
 const triplesPerPair = 0.22
