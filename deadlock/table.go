@@ -94,9 +94,9 @@ const tableTimePart = 20
 // triplesPerPair is the least time the search of the sets of three took
 // for each live square, in units of the pairs' search, over the boards of
 // XSokoban (BenchmarkTableStages; docs/measurements.md, "the triples not
-// begun"). Where even at that rate
-// the triples would outrun their time limit, they are not begun: on a
-// large board their search would run to the limit and be thrown away.
+// begun"). Where even at that rate the triples would outrun their time
+// limit, they are not begun: on a large board their search would run to
+// the limit and be thrown away.
 const triplesPerPair = 0.22
 
 // triplesTime is the least time the search of the sets of three may be
