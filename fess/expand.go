@@ -61,11 +61,11 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			p.Relocate(m.To, m.From, player)
 			continue
 		}
-		f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
 		key, hash := e.tree.keyOf(m.From, m.To, m.canon)
 		cid, isNew := e.tree.store.Intern(key, hash)
 		if isNew {
 			e.stats.Stored++
+			f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
 			e.tree.nodes.Append(node{parent: id, move: m, feat: f, weight: -1, depth: parent.depth + m.Pushes})
 			if p.Solved() {
 				return e.finish(cid, nil), true, nil
