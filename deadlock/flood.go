@@ -6,9 +6,10 @@ import (
 	"soko/sokoban"
 )
 
-// The relaxed searches (Corrals.relaxedSolvable) flood the player's region
-// once per state and often once per push, on boards with few boxes, where
-// the region is most of the level. A region is a bitset of grid cells:
+// The relaxed searches (Corrals.relaxedSolvable) and the table's retrograde
+// search (tableBuilder) flood the player's region once per state and often
+// once per push, on boards with few boxes, where the region is most of the
+// level. A region is a bitset of grid cells:
 // when the level is at most 64 columns wide, one word per row (bit x of
 // word y), flooded a row at a time (rowFill spreads along a row in a few
 // word operations, and sweeps down and up the rows spread across them);

@@ -144,7 +144,7 @@ func newTable(ctx context.Context, b *sokoban.Board, limits TableLimits, toStart
 		return nil, nil // the search's stack holds squares in 16 bits
 	}
 	t := &Table{stride: (b.N + 63) / 64, live: make([]int32, b.N), nLive: b.N}
-	bl := tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart}
+	bl := newTableBuilder(b, t, toStart)
 	for s := range t.live {
 		t.live[s] = int32(s) // every square, for the single boxes
 	}

@@ -2,6 +2,7 @@ package deadlock
 
 import (
 	"context"
+	"math/bits"
 	"time"
 
 	"soko/sokoban"
@@ -18,6 +19,32 @@ type tableBuilder struct {
 	toStart bool
 	stack   []sokoban.Square
 	idx     []int32
+	// next is the board's neighbours with a wall's None replaced by the
+	// square itself, which flood has always marked: one test a neighbour.
+	next [][4]sokoban.Square
+	// grid, when the board is at most 64 columns wide, floods a row of
+	// cells at a time (grid.fillRows) over occ, the set's boxes, into
+	// region; flood then copies region into the table's row.
+	grid        *grid
+	occ, region []uint64
+}
+
+// newTableBuilder returns the builder of t's sets on b.
+func newTableBuilder(b *sokoban.Board, t *Table, toStart bool) *tableBuilder {
+	bl := &tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart, next: make([][4]sokoban.Square, b.N)}
+	for s := range bl.next {
+		for d, n := range b.Neighbours(sokoban.Square(s)) {
+			if n == sokoban.None {
+				n = sokoban.Square(s)
+			}
+			bl.next[s][d] = n
+		}
+	}
+	if b.Width <= 64 {
+		bl.grid = newGridLayout(b, true)
+		bl.occ, bl.region = make([]uint64, bl.grid.words), make([]uint64, bl.grid.words)
+	}
+	return bl
 }
 
 // tableSet is a set of box squares on the search's stack, sorted; only the
@@ -57,7 +84,7 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 			r := bl.rank(solved[:k])
 			for s := range bl.b.N {
 				if !bl.box[s] && !bl.has(row, r, sokoban.Square(s)) {
-					bl.flood(row, r, sokoban.Square(s))
+					bl.flood(row, r, sokoban.Square(s), solved[:k])
 					stack = append(stack, solved)
 				}
 			}
@@ -111,7 +138,7 @@ func (bl *tableBuilder) build(ctx context.Context, deadline time.Time, k int, wo
 					continue
 				}
 				bl.box[bx], bl.box[to] = false, true
-				bl.flood(row, nr, stand)
+				bl.flood(row, nr, stand, next[:k])
 				bl.box[bx], bl.box[to] = true, false
 				stack = append(stack, next)
 			}
@@ -161,22 +188,49 @@ func (bl *tableBuilder) has(row []uint64, r int64, s sokoban.Square) bool {
 	return row[r*int64(bl.t.stride)+int64(s>>6)]>>(s&63)&1 != 0
 }
 
-// flood sets the bits of the player region around s, among the boxes
-// placed, in the row of set r; the bits set already mark squares visited.
-func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square) {
+// flood sets the bits of the player region around s, among the boxes of
+// set (placed), in the row of set r; the bits set already mark squares
+// visited, and the region holds none of them unless it holds s.
+func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square, set []uint16) {
 	base := r * int64(bl.t.stride)
 	w := row[base : base+int64(bl.t.stride)]
+	if g := bl.grid; g != nil {
+		for _, b := range set {
+			g.put(bl.occ, sokoban.Square(b), true)
+		}
+		clear(bl.region)
+		g.fillRows(s, bl.occ, bl.region, -1, 0)
+		for _, b := range set {
+			g.put(bl.occ, sokoban.Square(b), false)
+		}
+		for y, cells := range bl.region {
+			for ; cells != 0; cells &= cells - 1 {
+				q := g.sq[y*64+bits.TrailingZeros64(cells)]
+				w[q>>6] |= 1 << (q & 63)
+			}
+		}
+		return
+	}
+	// Square by square, the boxes' bits standing for walls while it runs:
+	// the player is never on a box of the set, so they are clear before
+	// and after.
+	for _, b := range set {
+		w[b>>6] |= 1 << (b & 63)
+	}
 	w[s>>6] |= 1 << (s & 63)
 	stack := append(bl.stack[:0], s)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, n := range bl.b.Neighbours(s) {
-			if n >= 0 && !bl.box[n] && w[n>>6]&(1<<(n&63)) == 0 {
+		for _, n := range bl.next[s] {
+			if w[n>>6]&(1<<(n&63)) == 0 {
 				w[n>>6] |= 1 << (n & 63)
 				stack = append(stack, n)
 			}
 		}
+	}
+	for _, b := range set {
+		w[b>>6] &^= 1 << (b & 63)
 	}
 	bl.stack = stack
 }
