@@ -4,8 +4,11 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
+	"soko/internal/testlevel"
+	"soko/level"
 	"soko/levels"
 	"soko/sokoban"
 )
@@ -328,5 +331,45 @@ func TestTableDeadAfterPush(t *testing.T) {
 	t.Logf("%d checks, %d dead", checks, dead)
 	if !wide || dead == 0 || dead == checks {
 		t.Errorf("%d checks, %d dead, a board past 128 live squares %v: too few, or all one answer", checks, dead, wide)
+	}
+}
+
+// TestTableWideBoard: on a board more than 64 columns wide the table's
+// search floods square by square rather than a row of cells at a time
+// (tableBuilder.flood); both must give the same table. Microban levels
+// padded with walls to 100 columns keep their squares' numbers, so the
+// two tables must be equal bit for bit.
+func TestTableWideBoard(t *testing.T) {
+	ls, err := levels.Resolve("microban:1-12", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		var text strings.Builder
+		for _, row := range l.Rows {
+			text.WriteString(row + strings.Repeat("#", 100-len(row)) + "\n")
+		}
+		wide := testlevel.Parse(t, text.String())
+		if l.Width > 64 || wide.Width <= 64 {
+			t.Fatalf("%s: widths %d and %d: one should flood a row at a time, the other square by square", l.Name(), l.Width, wide.Width)
+		}
+		for _, toStart := range []bool{false, true} {
+			var tabs [2]*Table
+			for i, lv := range []*level.Level{l, wide} {
+				b, err := sokoban.NewBoard(lv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tabs[i], err = newTable(context.Background(), b, TableLimits{Boxes: 3, Bytes: 1 << 30}, toStart); err != nil || tabs[i] == nil {
+					t.Fatalf("%s: table %v, err %v", l.Name(), tabs[i], err)
+				}
+			}
+			for k := range maxTableBoxes {
+				a, b := tabs[0].sets[k], tabs[1].sets[k]
+				if !slices.Equal(a.open, b.open) || !slices.Equal(a.rows, b.rows) {
+					t.Fatalf("%s (start table %v): the sets of %d boxes differ between the two floods", l.Name(), toStart, k+1)
+				}
+			}
+		}
 	}
 }

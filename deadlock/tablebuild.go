@@ -2,7 +2,6 @@ package deadlock
 
 import (
 	"context"
-	"math/bits"
 	"time"
 
 	"soko/sokoban"
@@ -27,6 +26,14 @@ type tableBuilder struct {
 	// region; flood then copies region into the table's row.
 	grid        *grid
 	occ, region []uint64
+	runs        []floorRun
+}
+
+// floorRun is a row's run of floor cells side by side, n cells from column
+// x of grid row y: squares numbered in row order, so s, s+1, …, s+n-1.
+type floorRun struct {
+	y, x, n int
+	s       sokoban.Square
 }
 
 // newTableBuilder returns the builder of t's sets on b.
@@ -43,6 +50,14 @@ func newTableBuilder(b *sokoban.Board, t *Table, toStart bool) *tableBuilder {
 	if b.Width <= 64 {
 		bl.grid = newGridLayout(b, true)
 		bl.occ, bl.region = make([]uint64, bl.grid.words), make([]uint64, bl.grid.words)
+		for s := range sokoban.Square(b.N) {
+			x, y := b.XY(s)
+			if k := len(bl.runs) - 1; k >= 0 && bl.runs[k].y == y && bl.runs[k].x+bl.runs[k].n == x {
+				bl.runs[k].n++
+				continue
+			}
+			bl.runs = append(bl.runs, floorRun{y: y, x: x, n: 1, s: s})
+		}
 	}
 	return bl
 }
@@ -203,10 +218,16 @@ func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square, set []uin
 		for _, b := range set {
 			g.put(bl.occ, sokoban.Square(b), false)
 		}
-		for y, cells := range bl.region {
-			for ; cells != 0; cells &= cells - 1 {
-				q := g.sq[y*64+bits.TrailingZeros64(cells)]
-				w[q>>6] |= 1 << (q & 63)
+		// A run's cells in the region are its squares' bits in the row.
+		for _, rn := range bl.runs {
+			cells := bl.region[rn.y] >> rn.x & (1<<rn.n - 1)
+			if cells == 0 {
+				continue
+			}
+			i, off := rn.s>>6, rn.s&63
+			w[i] |= cells << off
+			if int(off)+rn.n > 64 {
+				w[i+1] |= cells >> (64 - off)
 			}
 		}
 		return
