@@ -18,15 +18,17 @@ type tableBuilder struct {
 	toStart bool
 	stack   []sokoban.Square
 	idx     []int32
-	// next is the board's neighbours with a wall's None replaced by the
-	// square itself, which flood has always marked: one test a neighbour.
-	next [][4]sokoban.Square
 	// grid, when the board is at most 64 columns wide, floods a row of
 	// cells at a time (grid.fillRows) over occ, the set's boxes, into
-	// region; flood then copies region into the table's row.
+	// region; flood then copies region into the table's row, a run of
+	// floor cells at a time.
 	grid        *grid
 	occ, region []uint64
 	runs        []floorRun
+	// next, on a wider board, is the board's neighbours with a wall's None
+	// replaced by the square itself, which flood has always marked: one
+	// test a neighbour.
+	next [][4]sokoban.Square
 }
 
 // floorRun is a row's run of floor cells side by side, n cells from column
@@ -38,26 +40,28 @@ type floorRun struct {
 
 // newTableBuilder returns the builder of t's sets on b.
 func newTableBuilder(b *sokoban.Board, t *Table, toStart bool) *tableBuilder {
-	bl := &tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart, next: make([][4]sokoban.Square, b.N)}
-	for s := range bl.next {
-		for d, n := range b.Neighbours(sokoban.Square(s)) {
-			if n == sokoban.None {
-				n = sokoban.Square(s)
+	bl := &tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart}
+	if b.Width > 64 {
+		bl.next = make([][4]sokoban.Square, b.N)
+		for s := range bl.next {
+			for d, n := range b.Neighbours(sokoban.Square(s)) {
+				if n == sokoban.None {
+					n = sokoban.Square(s)
+				}
+				bl.next[s][d] = n
 			}
-			bl.next[s][d] = n
 		}
+		return bl
 	}
-	if b.Width <= 64 {
-		bl.grid = newGridLayout(b, true)
-		bl.occ, bl.region = make([]uint64, bl.grid.words), make([]uint64, bl.grid.words)
-		for s := range sokoban.Square(b.N) {
-			x, y := b.XY(s)
-			if k := len(bl.runs) - 1; k >= 0 && bl.runs[k].y == y && bl.runs[k].x+bl.runs[k].n == x {
-				bl.runs[k].n++
-				continue
-			}
-			bl.runs = append(bl.runs, floorRun{y: y, x: x, n: 1, s: s})
+	bl.grid = newGridLayout(b, true)
+	bl.occ, bl.region = make([]uint64, bl.grid.words), make([]uint64, bl.grid.words)
+	for s := range sokoban.Square(b.N) {
+		x, y := b.XY(s)
+		if k := len(bl.runs) - 1; k >= 0 && bl.runs[k].y == y && bl.runs[k].x+bl.runs[k].n == x {
+			bl.runs[k].n++
+			continue
 		}
+		bl.runs = append(bl.runs, floorRun{y: y, x: x, n: 1, s: s})
 	}
 	return bl
 }
@@ -203,9 +207,10 @@ func (bl *tableBuilder) has(row []uint64, r int64, s sokoban.Square) bool {
 	return row[r*int64(bl.t.stride)+int64(s>>6)]>>(s&63)&1 != 0
 }
 
-// flood sets the bits of the player region around s, among the boxes of
-// set (placed), in the row of set r; the bits set already mark squares
-// visited, and the region holds none of them unless it holds s.
+// flood sets, in the row of set r, the bits of the player's region around
+// s with the boxes of set on the board (placed). The row holds none of
+// the region's bits before: each flood fills a whole region, and s's bit
+// is clear.
 func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square, set []uint16) {
 	base := r * int64(bl.t.stride)
 	w := row[base : base+int64(bl.t.stride)]
