@@ -25,10 +25,6 @@ type tableBuilder struct {
 	grid        *grid
 	occ, region []uint64
 	runs        []floorRun
-	// next, on a wider board, is the board's neighbours with a wall's None
-	// replaced by the square itself, which flood has always marked: one
-	// test a neighbour.
-	next [][4]sokoban.Square
 }
 
 // floorRun is a row's run of floor cells side by side, n cells from column
@@ -42,15 +38,6 @@ type floorRun struct {
 func newTableBuilder(b *sokoban.Board, t *Table, toStart bool) *tableBuilder {
 	bl := &tableBuilder{b: b, t: t, box: make([]bool, b.N), toStart: toStart}
 	if b.Width > 64 {
-		bl.next = make([][4]sokoban.Square, b.N)
-		for s := range bl.next {
-			for d, n := range b.Neighbours(sokoban.Square(s)) {
-				if n == sokoban.None {
-					n = sokoban.Square(s)
-				}
-				bl.next[s][d] = n
-			}
-		}
 		return bl
 	}
 	bl.grid = newGridLayout(b, true)
@@ -237,26 +224,18 @@ func (bl *tableBuilder) flood(row []uint64, r int64, s sokoban.Square, set []uin
 		}
 		return
 	}
-	// Square by square, the boxes' bits standing for walls while it runs:
-	// the player is never on a box of the set, so they are clear before
-	// and after.
-	for _, b := range set {
-		w[b>>6] |= 1 << (b & 63)
-	}
+	// A wider board: square by square.
 	w[s>>6] |= 1 << (s & 63)
 	stack := append(bl.stack[:0], s)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, n := range bl.next[s] {
-			if w[n>>6]&(1<<(n&63)) == 0 {
+		for _, n := range bl.b.Neighbours(s) {
+			if n >= 0 && !bl.box[n] && w[n>>6]&(1<<(n&63)) == 0 {
 				w[n>>6] |= 1 << (n & 63)
 				stack = append(stack, n)
 			}
 		}
-	}
-	for _, b := range set {
-		w[b>>6] &^= 1 << (b & 63)
 	}
 	bl.stack = stack
 }
