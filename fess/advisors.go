@@ -24,7 +24,7 @@ func (g gain) advise(_ *engine, kids []child, parent features) {
 	best, bestGain := -1, 0
 	for i, k := range kids {
 		v := g.of(parent, k.feat)
-		if v < bestGain || (v == bestGain && best >= 0 && k.feat.order() < kids[best].feat.order()) {
+		if v < bestGain || (v == bestGain && best >= 0 && k.order < kids[best].order) {
 			best, bestGain = i, v
 		}
 	}
@@ -79,7 +79,7 @@ func (betterOfTwo) advise(_ *engine, kids []child, _ features) {
 		return
 	}
 	better := 0
-	if kids[1].feat.order() < kids[0].feat.order() {
+	if kids[1].order < kids[0].order {
 		better = 1
 	}
 	kids[better].weight = 0

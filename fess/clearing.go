@@ -72,7 +72,7 @@ func (c *clearing) explore(p *sokoban.Position, kids []child, parent features) {
 	best, noted := -1, false
 	for i, k := range kids {
 		m := k.move
-		if k.feat.packed < parent.packed || best >= 0 && kids[best].feat.order() <= k.feat.order() {
+		if k.feat.packed < parent.packed || best >= 0 && kids[best].order <= k.order {
 			continue
 		}
 		back, ok := c.back[m.From]

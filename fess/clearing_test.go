@@ -26,7 +26,8 @@ func TestClearingAdvice(t *testing.T) {
 	next := b.At(1, 1)
 	parent := features{packed: 2, conn: 1}
 	kid := func(fx, fy, tx, ty int, packed, conn int16) child {
-		return child{move: Macro{From: b.At(fx, fy), To: b.At(tx, ty)}, feat: features{packed: packed, conn: conn}, weight: 1}
+		f := features{packed: packed, conn: conn}
+		return child{move: Macro{From: b.At(fx, fy), To: b.At(tx, ty)}, feat: f, order: f.order(false), weight: 1}
 	}
 	for _, tc := range []struct {
 		name string
@@ -99,7 +100,8 @@ func TestExplorer(t *testing.T) {
 	p := b.Start()
 	parent := features{packed: 1, conn: 2}
 	right := func(to int, packed, conn int16) child {
-		return child{move: Macro{From: b.At(4, 1), To: b.At(to, 1), Side: 2}, feat: features{packed: packed, conn: conn}, weight: 1}
+		f := features{packed: packed, conn: conn}
+		return child{move: Macro{From: b.At(4, 1), To: b.At(to, 1), Side: 2}, feat: f, order: f.order(false), weight: 1}
 	}
 	kids := []child{
 		right(6, 0, 1), // opens, but packs fewer

@@ -17,6 +17,7 @@ type child struct {
 	move   Macro
 	id     uint32
 	feat   features
+	order  uint64 // its rank within a cell (features.order)
 	weight int32
 	score  float32 // the learned guide's, when it is on
 	cost   uint8   // −log2 of its probability under the guide, whole bits (engine.guideCost)
@@ -97,7 +98,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 			e.tree.reached(cid, id, m)
 		}
 		if nd := e.tree.at(cid); nd.state == generated {
-			k := child{move: m, id: cid, feat: nd.feat, weight: 1}
+			k := child{move: m, id: cid, feat: nd.feat, order: nd.feat.order(e.strat.farFirst), weight: 1}
 			if e.guide != nil {
 				k.score = e.guideScore(parent.move, m, parent.feat, nd.feat)
 			}
@@ -167,7 +168,7 @@ func (e *engine) place(id uint32, parent *node, k child) {
 		key = pk
 	}
 	nd.cell = e.queue.cellFor(key)
-	order := k.feat.order()
+	order := k.order
 	if e.guide != nil {
 		order = guidedOrder(order, k.cost)
 	}

@@ -43,14 +43,18 @@ func (k cellKey) better(o cellKey) bool {
 }
 
 // order ranks children within a cell, smaller first, in 48 bits: more
-// packed, fewer regions, fewer out of plan, fewer hotspots, less distance.
+// packed, fewer regions, fewer out of plan, fewer hotspots, then less
+// distance, or with farFirst more (Festival's forward ordering).
 // (docs/measurements.md: next before distance.)
-func (f features) order() uint64 {
+func (f features) order(farFirst bool) uint64 {
 	packed := uint64(255 - min(max(f.packed, 0), 255))
 	conn := uint64(min(max(f.conn, 0), 255))
 	oop := uint64(min(max(f.oop, 0), 255))
 	hot := uint64(min(max(f.hot, 0), 255))
 	dist := uint64(min(max(f.dist, 0), 1<<16-1))
+	if farFirst {
+		dist = 1<<16 - 1 - dist
+	}
 	return packed<<40 | conn<<32 | oop<<24 | hot<<16 | dist
 }
 

@@ -37,7 +37,11 @@ type strategy struct {
 	moves     moveSet    // which of a box's macro-moves its forward search makes (moves.go)
 	advisors  []advisor  // the moves that weigh 0 (advisors.go), in order
 	focus     focus      // when its cell loop focuses
-	doc       string     // what it is for, in a few words
+	// farFirst breaks the ties of a cell's nodes (equal weight and
+	// features) towards the boxes farther from their nearest goals, as
+	// Festival's forward search orders them, rather than nearer.
+	farFirst bool
+	doc      string // what it is for, in a few words
 }
 
 // Solve implements solver.Solver: one search with strategy s, in one go.

@@ -24,8 +24,8 @@ const (
 // strategyTable renders the strategy table as Markdown.
 func strategyTable() string {
 	var b strings.Builder
-	b.WriteString("| strategy | share | default | search | opening | moves | advisors | focus | what it is for |\n")
-	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| strategy | share | default | search | opening | moves | advisors | focus | ties | what it is for |\n")
+	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, s := range strategies {
 		def, advisors := "no", advisorNames(s.advisors)
 		if s.inDefault {
@@ -47,11 +47,14 @@ func strategyTable() string {
 		if advisors == "" {
 			advisors = "—"
 		}
-		moves := s.moves.String()
-		if _, ok := s.search.(fessSearch); !ok {
-			moves = "—" // not FESS macro-moves
+		moves, ties := s.moves.String(), "nearer first"
+		if s.farFirst {
+			ties = "farther first"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, moves, advisors, s.focus, s.doc)
+		if _, ok := s.search.(fessSearch); !ok {
+			moves, ties = "—", "—" // not FESS macro-moves or cells
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, moves, advisors, s.focus, ties, s.doc)
 	}
 	return b.String()
 }
