@@ -40,7 +40,7 @@ var strategies = []strategy{
 	{name: "park", share: 10, inDefault: true, search: fessSearch{}, opening: fixedSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast, farFirst: true,
 		doc: "FESS along a parking plan from a backward search with a sink fixed at the start, ordered as Festival's forward search with its sink"},
 	{name: "sink", share: 8, inDefault: true, search: fessSearch{}, opening: movingSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
-		doc: "park with Festival's moving sink in its parking search and ties nearer first (never focusing on the pull ordering's plan)"},
+		doc: "park with Festival's moving sink in its parking search (never focusing on the pull ordering's plan)"},
 	{name: "order", share: 4, inDefault: true, search: fessSearch{}, opening: movingSink, moves: packingMoves, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusLast,
 		doc: "sink making only YASS's packing-order moves (a box onto a goal not packed yet, to its farthest squares, or one push): goal areas whose boxes go in one by one, in a small part of the graph"},
 	{name: "bigreedy", share: 25, smallShare: 900, inDefault: true, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
