@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -665,7 +666,7 @@ func (rs *rounds) finish(o outcome) {
 	rs.mu.Lock()
 	rs.spent.Nodes += o.res.Stats.Expanded - m.stats.Expanded
 	rs.spent.Iterations += o.res.Stats.Iterations - m.stats.Iterations
-	m.stats, m.live = o.res.Stats, o.res.Stats
+	m.stats, m.live = o.res.Stats, detached(o.res.Stats)
 	m.running, m.nodes = false, 0
 	rs.notePeak(m)
 	m.paused = m.resumable() && o.pause.Paused
@@ -712,15 +713,25 @@ func (rs *rounds) endPaused(st Status) {
 	}
 }
 
-// note forwards member m's progress event with the run's sums.
+// note forwards member m's progress event with the run's sums. It runs on
+// m's goroutine; the other members' notes read m.live.
 func (rs *rounds) note(m *entrant, ev Progress) {
+	live := detached(ev.Stats)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	m.live = ev.Stats
+	m.live = live
 	out := Progress{Stats: rs.sum(), Board: ev.Board, Detail: ev.Detail}
 	out.Elapsed = time.Since(rs.start)
 	out.Strategy = m.Name
 	rs.opts.Progress(out)
+}
+
+// detached returns s with a copy of its counts: a member goes on writing
+// the map it reports (bigreedy does) while the other members' goroutines
+// sum m.live.
+func detached(s Stats) Stats {
+	s.Counts = maps.Clone(s.Counts)
+	return s
 }
 
 // total returns the members' statistics summed.
