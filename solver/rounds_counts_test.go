@@ -5,8 +5,8 @@ import "testing"
 // TestRoundsDetachCounts: the rounds keep a copy of the counts a member
 // reports, in a progress event or at the end of a slice, so that the
 // member may go on writing its own map (bigreedy does) while the other
-// members' goroutines sum what the rounds hold. Before, the sums read the
-// member's map itself: a data race with --threads 2 (go test -race).
+// members' goroutines sum what the rounds hold. Summing the member's map
+// itself is a data race with --threads 2 (go test -race finds it).
 func TestRoundsDetachCounts(t *testing.T) {
 	m := &entrant{Member: Member{Name: "a"}, started: true}
 	rs := &rounds{members: []*entrant{m}, opts: Options{Progress: func(Progress) {}}}
