@@ -613,11 +613,14 @@ func (rs *rounds) run(ctx context.Context, m *entrant, b Budget, until time.Time
 	rs.mu.Lock()
 	m.running, m.started = true, true
 	rs.mu.Unlock()
+	// The slice is read here: past Early, sharesLeft grows every member's
+	// whole, the running ones' too, while their slices run.
+	sl := Slice{Whole: m.whole, Until: m.until}
 	slice := func() {
 		defer cancel()
 		o := outcome{m: m}
 		if m.resumable() {
-			s := &sliceSolver{m: m.Resumable, s: Slice{Whole: m.whole, Until: m.until}}
+			s := &sliceSolver{m: m.Resumable, s: sl}
 			o.res, o.err = Run(mctx, s, l, opts)
 			o.pause = s.pause
 		} else {

@@ -272,6 +272,28 @@ func TestRoundsEarly(t *testing.T) {
 	if !roughly(firstWhole, 20*time.Millisecond) || !roughly(lastWhole, 200*time.Millisecond) || lastWhole < 9*firstWhole {
 		t.Errorf("a's share %v in its first slice, %v in its last (of %d); want about 20ms, then 200ms", firstWhole, lastWhole, len(a.slices))
 	}
+
+	// With two threads the shares grow while a slice runs: a's first,
+	// which waits 80 ms before it expands, is running when b's slice past
+	// Early 40 ms grows them (go test -race: the slice's share is read as
+	// it starts, not while the shares grow).
+	a, b = &stepper{setUp: 80 * time.Millisecond}, &stepper{}
+	p = solver.Portfolio{Early: 40 * time.Millisecond, Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1},
+		{Name: "b", Resumable: b, Share: 1},
+	}}
+	res, err = solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: 400 * time.Millisecond}, Threads: 2})
+	if err != nil || res.Status != solver.TimeLimit {
+		t.Fatalf("two threads: %v, %v; want the time limit", res.Status, err)
+	}
+	for _, s := range []*stepper{a, b} {
+		s.mu.Lock()
+		first, last := s.slices[0].Whole.Time, s.slices[len(s.slices)-1].Whole.Time
+		s.mu.Unlock()
+		if last < 5*first {
+			t.Errorf("two threads: a member's share %v in its first slice, %v in its last; want it grown about tenfold past Early", first, last)
+		}
+	}
 }
 
 // TestRoundsMemoryPool: with one thread the memory limit is one pool. A
