@@ -91,7 +91,7 @@ func strategiesDoc() string {
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
 		" squares, or fewer than " + fmt.Sprint(denseBoard) + " with " + fmt.Sprint(denseBoxes) + " boxes or more a live square," +
-		" the rows with a small-board share take that share, to the others' 100, and are in the default list (" + smallShares() + "); with threads only one thread's worth, the threads added running the usual shares"
+		" the rows with a small-board share take that share, to the others' 100, run next after greedy, and are in the default list (" + smallShares() + "); with threads only one thread's worth, the threads added running the usual shares"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after
@@ -163,7 +163,11 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 		tables.time = min(tables.time, earlyRounds) // the deadlock table as in a run of earlyRounds, which this one begins as
 	}
 	members := membersOf(strategies, on, own, inRounds && limited, tables)
-	members = boardShares(strategies, members, limited && small(l), listed, opts.Threads)
+	isSmall := limited && small(l)
+	members = boardShares(strategies, members, isSmall, listed, opts.Threads)
+	if isSmall {
+		members = smallFirst(strategies, members)
+	}
 	p := solver.Portfolio{Members: members}
 	if inRounds {
 		p.Early = earlyRounds
@@ -199,6 +203,35 @@ func boardShares(table []strategy, members []solver.Member, isSmall, listed bool
 		addedThreads(table, members, normal, k)
 	}
 	return members
+}
+
+// smallFirst returns members (the rows of table) in the order they run on
+// a small board: the rows that run once first, as everywhere, then the
+// rows with a small-board share, then the others in table order. There
+// bigreedy has nine tenths of the rounds and solves most levels sooner
+// second than after the FESS strategies' first slices; on a larger board,
+// with a quarter, it made XSokoban slower second (docs/measurements.md,
+// "Small boards").
+func smallFirst(table []strategy, members []solver.Member) []solver.Member {
+	rank := func(i int) int {
+		switch {
+		case members[i].Resumable == nil:
+			return 0
+		case table[i].smallShare > 0:
+			return 1
+		}
+		return 2
+	}
+	order := make([]int, len(members))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(a) - rank(b) })
+	sorted := make([]solver.Member, len(members))
+	for k, i := range order {
+		sorted[k] = members[i]
+	}
+	return sorted
 }
 
 // lateShares sets the share of each late row on (members are the rows

@@ -439,3 +439,22 @@ func TestBoardShares(t *testing.T) {
 		t.Errorf("bigreedy and plan on a small board: four threads %v, want two threads' %v", four, two)
 	}
 }
+
+// TestSmallFirst: on a small board greedy runs first, as everywhere, then
+// bigreedy, then the other rows in the table's order.
+func TestSmallFirst(t *testing.T) {
+	members := membersOf(strategies, strings.Split(strategyList(), ","), nil, true, &levelTables{})
+	var got, want []string
+	for _, m := range smallFirst(strategies, members) {
+		got = append(got, m.Name)
+	}
+	want = append(want, "greedy", "bigreedy")
+	for _, s := range strategies {
+		if s.name != "greedy" && s.name != "bigreedy" {
+			want = append(want, s.name)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
