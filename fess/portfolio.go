@@ -91,7 +91,7 @@ func strategiesDoc() string {
 	return "the portfolio's strategies, run in this order, each on its share of the budget: " + strings.Join(rows, ", ") +
 		"; the default list's shares add up to 100 %, another list's are rescaled to its sum; on a board of fewer than " + fmt.Sprint(smallBoard) +
 		" squares, or fewer than " + fmt.Sprint(denseBoard) + " with " + fmt.Sprint(denseBoxes) + " boxes or more a live square," +
-		" the rows with a small-board share take that share, to the others' 100, run next after greedy, and are in the default list (" + smallShares() + "); with threads only one thread's worth, the threads added running the usual shares"
+		" the rows with a small-board share take that share, to the others' 100, in the rounds run next after greedy, and are in the default list (" + smallShares() + "); with threads only one thread's worth, the threads added running the usual shares"
 }
 
 // roundsParam switches the rounds off: the strategies then run one after
@@ -165,7 +165,7 @@ func portfolio(ctx context.Context, l *level.Level, opts solver.Options) (solver
 	members := membersOf(strategies, on, own, inRounds && limited, tables)
 	isSmall := limited && small(l)
 	members = boardShares(strategies, members, isSmall, listed, opts.Threads)
-	if isSmall {
+	if isSmall && inRounds {
 		members = smallFirst(strategies, members)
 	}
 	p := solver.Portfolio{Members: members}
@@ -205,13 +205,13 @@ func boardShares(table []strategy, members []solver.Member, isSmall, listed bool
 	return members
 }
 
-// smallFirst returns members (the rows of table) in the order they run on
-// a small board: the rows that run once first, as everywhere, then the
-// rows with a small-board share, then the others in table order. There
-// bigreedy has nine tenths of the rounds and solves most levels sooner
-// second than after the FESS strategies' first slices; on a larger board,
-// with a quarter, it made XSokoban slower second (docs/measurements.md,
-// "Small boards").
+// smallFirst returns members (the rows of table) in the order the rounds
+// run them on a small board: the rows that run once first, as everywhere,
+// then the rows with a small-board share, then the others in table order.
+// There bigreedy has nine tenths of the rounds and solves most levels
+// sooner second than after the FESS strategies' first slices; on a larger
+// board, with a quarter, it made XSokoban slower second
+// (docs/measurements.md, "Small boards").
 func smallFirst(table []strategy, members []solver.Member) []solver.Member {
 	rank := func(i int) int {
 		switch {
