@@ -213,25 +213,18 @@ func boardShares(table []strategy, members []solver.Member, isSmall, listed bool
 // board, with a quarter, it made XSokoban slower second
 // (docs/measurements.md, "Small boards").
 func smallFirst(table []strategy, members []solver.Member) []solver.Member {
-	rank := func(i int) int {
+	var once, small, rest []solver.Member
+	for i, m := range members {
 		switch {
-		case members[i].Resumable == nil:
-			return 0
+		case m.Resumable == nil:
+			once = append(once, m)
 		case table[i].smallShare > 0:
-			return 1
+			small = append(small, m)
+		default:
+			rest = append(rest, m)
 		}
-		return 2
 	}
-	order := make([]int, len(members))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return rank(a) - rank(b) })
-	sorted := make([]solver.Member, len(members))
-	for k, i := range order {
-		sorted[k] = members[i]
-	}
-	return sorted
+	return slices.Concat(once, small, rest)
 }
 
 // lateShares sets the share of each late row on (members are the rows
