@@ -290,9 +290,6 @@ func (e *Env) Clone() *Env {
 // Level returns the current episode's level.
 func (e *Env) Level() *level.Level { return e.levels[e.cur] }
 
-// Board returns the current level's indexed board.
-func (e *Env) Board() *sokoban.Board { return e.bd.b }
-
 // Position returns the current state. Do not modify it; Clone the Env to
 // explore.
 func (e *Env) Position() *sokoban.Position { return e.pos }

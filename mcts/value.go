@@ -198,9 +198,6 @@ func (v *ValueSearch) Iterate() Outcome {
 	return v.search.Iterate()
 }
 
-// Solution returns the solved node, or None.
-func (v *ValueSearch) Solution() int32 { return v.push.goal }
-
 // Position returns node x's position and its matching reward. The position
 // is the search's working one: valid until the next Iterate.
 func (v *ValueSearch) Position(x int32) (*sokoban.Position, float64) {
