@@ -40,6 +40,11 @@ func TestProcessCPU(t *testing.T) {
 	if work, waited := p1-p0, t1-t0; work < 10*waited {
 		t.Errorf("the process's clock counted %v for work on another goroutine, the waiting thread's %v; want far more", work, waited)
 	}
+	// The same work on this thread is on its clock.
+	burn()
+	if t2 := threadCPU(); t2-t1 < (p1-p0)/10 {
+		t.Errorf("the thread's clock counted %v for work on it, the process's %v for the same work", t2-t1, p1-p0)
+	}
 }
 
 // TestCPUScope: a one-thread run is timed by its thread's clock; a run with

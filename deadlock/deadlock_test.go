@@ -128,18 +128,29 @@ func TestDeadSquares(t *testing.T) {
 // squares on every Microban level: the document's rules are a special case
 // of DeadSquares.
 func TestCornerSquaresAreDead(t *testing.T) {
+	corners := 0
 	for _, l := range testlevel.Resolve(t, "microban:1-155") {
 		b, err := sokoban.NewBoard(l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dead := DeadSquares(b)
-		for s, ok := range CornerSquares(b) {
+		dangerous := CornerSquares(b)
+		if len(dangerous) != b.N {
+			t.Fatalf("%s: %d squares marked for a board of %d", l.Name(), len(dangerous), b.N)
+		}
+		for s, ok := range dangerous {
 			if ok && !dead[s] {
 				x, y := b.XY(sokoban.Square(s))
 				t.Fatalf("%s: row %d, column %d is dangerous but not dead", l.Name(), y+1, x+1)
 			}
+			if ok {
+				corners++
+			}
 		}
+	}
+	if corners < 1000 { // 2,386: some fifteen a board
+		t.Fatalf("%d dangerous squares on the 155 Microban boards", corners)
 	}
 }
 

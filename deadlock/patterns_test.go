@@ -46,6 +46,9 @@ func TestLearnStuckGroup(t *testing.T) {
 	if !pt.Learn(b.Start()) {
 		t.Fatal("no pattern learned in a dead position")
 	}
+	if n := len(pt.list[0].boxes); n < 3 {
+		t.Fatalf("the pattern holds %d boxes; a jam of the stuck group takes more", n)
+	}
 	for _, s := range pt.list[0].boxes {
 		if !stuck[s] {
 			x, y := b.XY(s)

@@ -111,6 +111,17 @@ func TestSoundExhaustive(t *testing.T) {
 	if graphs < 10 {
 		t.Fatalf("only %d levels small enough", graphs)
 	}
+	// Each check above must have had something to check. The wall segment
+	// detector finds nothing the cheaper ones have not on boards this small
+	// (its own tests give it positions).
+	if fired == 0 || piStates == 0 || frozenFired == 0 {
+		t.Fatalf("dead positions %d, PI-corral states %d, frozen goals %d: a check never ran", fired, piStates, frozenFired)
+	}
+	for k, n := range pushFired {
+		if n == 0 && Kind(k) != KindWallSegment {
+			t.Errorf("%s never fired after a push", Kind(k))
+		}
+	}
 }
 
 // show draws a position as XSB.

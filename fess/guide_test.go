@@ -17,6 +17,7 @@ import (
 // at most per box change of the solution.
 func TestGuideExamples(t *testing.T) {
 	ctx := context.Background()
+	examples := 0
 	for _, l := range testlevel.Resolve(t, "microban:1-20") {
 		res, err := solver.Run(ctx, FESS{}, l, solver.Options{Budget: solver.Budget{Nodes: 100_000, Time: time.Minute}})
 		if err != nil || res.Status != solver.Solved {
@@ -40,6 +41,7 @@ func TestGuideExamples(t *testing.T) {
 		if len(ex) > changes {
 			t.Errorf("%s: %d examples from %d box changes", l.Name(), len(ex), changes)
 		}
+		examples += len(ex)
 		for _, e := range ex {
 			if len(e.Moves) < 2 || e.Taken < 0 || e.Taken >= len(e.Moves) {
 				t.Fatalf("%s: an example of %d moves takes %d", l.Name(), len(e.Moves), e.Taken)
@@ -50,6 +52,9 @@ func TestGuideExamples(t *testing.T) {
 				}
 			}
 		}
+	}
+	if examples < 20 {
+		t.Fatalf("%d examples from the solutions of 20 levels", examples)
 	}
 }
 

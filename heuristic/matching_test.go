@@ -16,6 +16,7 @@ import (
 // rows, of which a base takes n and each child swaps up to three for others.
 func TestMatcherRematch(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
+	checked := 0
 	for trial := range 3000 {
 		n := 1 + r.IntN(6)
 		rows := n + 1 + r.IntN(6)
@@ -53,7 +54,13 @@ func TestMatcherRematch(t *testing.T) {
 			if ok != wantOK || ok && got != saturate(want) {
 				t.Fatalf("n=%d cost=%v: rematch %d %v, brute force %d %v", n, cost, got, ok, want, wantOK)
 			}
+			if ok {
+				checked++
+			}
 		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d repairs had a matching to compare", checked)
 	}
 }
 

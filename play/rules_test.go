@@ -24,6 +24,7 @@ const boxedIn = "#########\n#@ $ .#*#\n# .$. #$#\n#########\n"
 // back, and the unreachable boxes stay drawn where they were.
 func TestStepsAgreeWithVerify(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
+	longest, pushed := 0, 0 // the walk must have moved and pushed, or it checked nothing
 	for _, l := range parse(t, microban1+"\n"+microban2+"\n"+boxedIn) {
 		g := newGame(l)
 		start := g.Board(false)
@@ -37,6 +38,7 @@ func TestStepsAgreeWithVerify(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			longest, pushed = max(longest, len(moves)), max(pushed, g.Pushes())
 			rep := verify.Replay(l, moves)
 			if rep.FailStep != 0 || rep.CaseStep != 0 || rep.Pushes != g.Pushes() || rep.Solved != g.Solved() {
 				t.Fatalf("level %d, %s: verifier says %+v; game: %d pushes, solved %v", l.Index, g.LURD(), rep, g.Pushes(), g.Solved())
@@ -49,6 +51,9 @@ func TestStepsAgreeWithVerify(t *testing.T) {
 		if got := g.Board(false); got != start {
 			t.Fatalf("level %d: restart draws\n%s\nwant\n%s", l.Index, got, start)
 		}
+	}
+	if longest < 50 || pushed == 0 {
+		t.Fatalf("the random walks made at most %d moves and %d pushes", longest, pushed)
 	}
 	g := newGame(parse(t, boxedIn)[0])
 	if g.OnGoals() != 1 || g.Solved() {

@@ -187,8 +187,8 @@ func TestReportOrderIndependent(t *testing.T) {
 	if err := Write(&b, rev, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if a.String() != b.String() {
-		t.Fatal("report depends on record order or duplicates")
+	if a.Len() == 0 || a.String() != b.String() {
+		t.Fatalf("report depends on record order or duplicates (%d bytes against %d)", a.Len(), b.Len())
 	}
 }
 

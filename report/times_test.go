@@ -128,13 +128,14 @@ func TestTimeOf(t *testing.T) {
 // times; levels.md and benchstat follow too.
 func TestTimeChoosesPlots(t *testing.T) {
 	for _, tc := range []struct {
-		kind  Time
-		steps []float64
-		cell  string
-		ns    string
+		kind         Time
+		label, title string // the axes' labels begin with label; the histogram's title holds title
+		steps        []float64
+		cell         string
+		ns           string
 	}{
-		{SolveTime, []float64{0.1, 0.3}, "10 (100 ms)", "100000000 ns/op"},
-		{WallTime, []float64{0.6, 0.8}, "10 (600 ms)", "600000000 ns/op"},
+		{SolveTime, "solve time", "Solve time", []float64{0.1, 0.3}, "10 (100 ms)", "100000000 ns/op"},
+		{WallTime, "wall time", "Wall time", []float64{0.6, 0.8}, "10 (600 ms)", "600000000 ns/op"},
 	} {
 		d := newDataset(parRecords())
 		d.time = tc.kind
@@ -142,14 +143,14 @@ func TestTimeChoosesPlots(t *testing.T) {
 		if err != nil || p == nil {
 			t.Fatalf("cactus: %v", err)
 		}
-		if !strings.HasPrefix(p.X.Label.Text, tc.kind.name()) {
+		if !strings.HasPrefix(p.X.Label.Text, tc.label) {
 			t.Errorf("--time %s: cactus x axis %q", tc.kind, p.X.Label.Text)
 		}
 		if curves, _, _ := d.cactusCurves("microban"); curves[0].solver != "a" || !slices.Equal(curves[0].times, tc.steps) {
 			t.Errorf("--time %s: a's cactus steps at %v s, want %v", tc.kind, curves[0].times, tc.steps)
 		}
 		h, err := d.timePlot("a")
-		if err != nil || !strings.HasPrefix(h.X.Label.Text, tc.kind.name()) || !strings.Contains(h.Title.Text, capitalize(tc.kind.name())) {
+		if err != nil || !strings.HasPrefix(h.X.Label.Text, tc.label) || !strings.Contains(h.Title.Text, tc.title) {
 			t.Errorf("--time %s: histogram %q / %q, %v", tc.kind, h.Title.Text, h.X.Label.Text, err)
 		}
 		if cell := d.levelCell("microban", "a", bench.Budget{Time: time.Second}, "microban:1"); cell != tc.cell {

@@ -108,7 +108,7 @@ func TestRegionAfterMatchesFloodFill(t *testing.T) {
 		}
 	}
 	t.Logf("After answered %d of %d pushes, AfterPull %d of %d pulls", answered, asked, pullsAnswered, pulls)
-	if answered*10 < asked*8 || pullsAnswered*10 < pulls*8 {
+	if asked < 1000 || pulls < 1000 || answered*10 < asked*8 || pullsAnswered*10 < pulls*8 {
 		t.Errorf("After answered only %d of %d pushes, AfterPull %d of %d pulls", answered, asked, pullsAnswered, pulls)
 	}
 }

@@ -484,6 +484,9 @@ func TestNearestGoal(t *testing.T) {
 			t.Fatal(err)
 		}
 		near := b.NearestGoal()
+		if len(near) != b.N {
+			t.Fatalf("%s: %d distances for %d squares", l.Name(), len(near), b.N)
+		}
 		for s := range near {
 			want := Unreachable
 			for _, row := range dist {

@@ -98,6 +98,9 @@ func TestStoreGrowsInSmallSteps(t *testing.T) {
 		}
 		prev = now
 	}
+	if s.Len() != 1<<20 || prev < 16<<20 { // 8-byte keys, 8-byte hashes and the slots
+		t.Fatalf("%d states in %d bytes", s.Len(), prev)
+	}
 }
 
 // TestStoreResetKeys reuses a store for keys of other sizes, shorter and

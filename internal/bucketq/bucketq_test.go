@@ -171,10 +171,16 @@ func TestQueueReuseNoAllocs(t *testing.T) {
 		for k := range 1000 {
 			q.Push(k%37, k%11, uint32(k))
 		}
-		for q.Len() > 0 {
+		for q.Len() > 500 { // half popped, half left for Reset
 			q.Pop()
 		}
 		q.Reset()
+		if q.Len() != 0 {
+			t.Fatalf("%d items after Reset", q.Len())
+		}
+		if _, _, ok := q.Pop(); ok {
+			t.Fatal("Pop after Reset found an item")
+		}
 	}
 	fill()
 	held := q.Bytes()
