@@ -58,13 +58,18 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 	for _, m := range x.moves {
 		p.Relocate(m.From, m.To, e.b.Next(m.To, m.Side))
 		e.stats.Generated++
-		if e.tier.checker.Deadlocked(p, m.To) {
-			p.Relocate(m.To, m.From, player)
-			continue
-		}
+		// Only a new child meets the cheap detectors. A stored one passed
+		// them when it was first generated; they look around the box that
+		// moved, so this move could show a deadlock that one did not, but
+		// the child is in the tree either way (docs/measurements.md).
 		key, hash := e.tree.keyOf(m.From, m.To, m.canon)
-		cid, isNew := e.tree.store.Intern(key, hash)
-		if isNew {
+		cid, known := e.tree.store.Find(key, hash)
+		if !known {
+			if e.tier.checker.Deadlocked(p, m.To) {
+				p.Relocate(m.To, m.From, player)
+				continue
+			}
+			cid, _ = e.tree.store.Intern(key, hash)
 			e.stats.Stored++
 			f := e.feat.child(p, int(parent.feat.conn+m.regions), m.From, m.To)
 			e.tree.nodes.Append(node{parent: id, move: m, feat: f, weight: -1, depth: parent.depth + m.Pushes})
@@ -94,7 +99,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 				}
 			}
 		}
-		if !isNew {
+		if known {
 			e.tree.reached(cid, id, m)
 		}
 		if nd := e.tree.at(cid); nd.state == generated {
