@@ -98,8 +98,7 @@ func (e *engine) expand(id uint32) (res solver.Result, done bool, err error) {
 					return res, true, err
 				}
 			}
-		}
-		if known {
+		} else {
 			e.tree.reached(cid, id, m)
 		}
 		if nd := e.tree.at(cid); nd.state == generated {
