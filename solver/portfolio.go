@@ -57,7 +57,8 @@ import (
 // paused: the resumable members' shares are set together when the first
 // of them starts, as a run-once member's would be; each slice is as long
 // as all the member has had so far (at least a sixteenth of its share,
-// its Opening besides on the first), so the slices double and every
+// its Opening besides on the first, and ending at the share at the
+// latest while the member has had less), so the slices double and every
 // member reaches any part of its share at about the same time (under a
 // longer limit than Early, the shares so far are Early's until the run
 // has gone on for Early). A member that stalls (Pause) in two slices in a

@@ -19,7 +19,9 @@ import (
 // before any resumable member has had its second slice. A resumable
 // member's slice is as long as all it has had so far, at least firstSlice
 // of its share (its Opening besides, on its first), so the slices double
-// and every member reaches any part of its share at about the same time.
+// and every member reaches any part of its share at about the same time;
+// below its share a slice ends there at the latest (sliceEnd), so at the
+// limit each has had about its share.
 // Under a limit longer than Portfolio.Early the shares are first cut from
 // Early, as in a run of that limit, and grow with the limit once the run
 // has gone on for Early (sharesLeft).
@@ -454,7 +456,7 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 		sb.Time = left.Time
 		own := time.Duration(m.used * float64(time.Second))
 		if !alone {
-			m.until.Time = own + max(own, time.Duration(float64(m.whole.Time)*part))
+			m.until.Time = sliceEnd(own, time.Duration(float64(m.whole.Time)*part), m.whole.Time)
 		}
 		if mark, ok := rs.earlyMark(); ok {
 			// It pauses where the shares grow at the latest, to take its own.
@@ -466,7 +468,7 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 	if total.Nodes > 0 {
 		sb.Nodes = m.stats.Expanded + left.Nodes
 		if total.Time <= 0 && !alone {
-			m.until.Nodes = m.stats.Expanded + max(int64(m.used), int64(float64(m.whole.Nodes)*part), 1)
+			m.until.Nodes = sliceEnd(m.stats.Expanded, max(int64(float64(m.whole.Nodes)*part), 1), m.whole.Nodes)
 		}
 	}
 	if total.Iterations > 0 {
@@ -476,6 +478,19 @@ func (rs *rounds) slice(m *entrant, left Budget) Budget {
 		sb.Memory = rs.memory(m)
 	}
 	return sb
+}
+
+// sliceEnd returns where a member's slice ends that begins when it has
+// had had (own time, or expansions): after as much again, at least first,
+// but not past whole, its share, while it has had less, so that at the
+// limit each member has had about its share rather than what a doubled
+// last slice happened to give it (docs/fess.md, "The rounds").
+func sliceEnd[T time.Duration | int64](had, first, whole T) T {
+	end := had + max(had, first)
+	if had < whole {
+		end = min(end, max(whole, had+first))
+	}
+	return end
 }
 
 // sharesLeft returns left, what the run has left at now, with the time
