@@ -167,6 +167,28 @@ func TestRoundsSlicesDouble(t *testing.T) {
 	}
 }
 
+// TestRoundsSliceEndsAtShare: a slice that begins below the member's
+// share ends there at the latest where doubling would pass it (after a
+// first slice with an opening), so at the limit each of two members of
+// equal share has had its share, not the first what a doubled slice gave.
+func TestRoundsSliceEndsAtShare(t *testing.T) {
+	a, b := &stepper{opening: 1.0 / 3}, &stepper{}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "a", Resumable: a, Share: 1, Opening: 1.0 / 3},
+		{Name: "b", Resumable: b, Share: 1},
+	}}
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1600}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.untils(), []int64{316, 632, 800}; !reflect.DeepEqual(got[:min(len(got), 3)], want) {
+		t.Errorf("a's slices end at %v, want %v first", got, want)
+	}
+	if res.Status != solver.NodeLimit || a.expanded != 800 || b.expanded != 800 {
+		t.Errorf("%v with a %d and b %d expansions; want the node limit with 800 each", res.Status, a.expanded, b.expanded)
+	}
+}
+
 // TestRoundsStalledYields: a member that stalls slice after slice has its
 // weight halved, so the one that improves gets its turns: at the end it
 // has had more than its equal share, the stalled one less, but never
