@@ -23,6 +23,12 @@ func parkSearchOf(t *testing.T, name string, moving bool) (*sokoban.Board, *park
 // when pullOrder is set.
 func parkSearchOrdered(t *testing.T, name string, moving, pullOrder bool) (*sokoban.Board, *parkSearch) {
 	t.Helper()
+	return parkSearchSteps(t, name, moving, pullOrder, parkNodes)
+}
+
+// parkSearchSteps is parkSearchOrdered for at most steps expansions.
+func parkSearchSteps(t *testing.T, name string, moving, pullOrder bool, steps int) (*sokoban.Board, *parkSearch) {
+	t.Helper()
 	l := testlevel.Resolve(t, name)[0]
 	b, err := sokoban.NewBoard(l)
 	if err != nil {
@@ -36,12 +42,47 @@ func parkSearchOrdered(t *testing.T, name string, moving, pullOrder bool) (*soko
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range parkNodes {
+	for range steps {
 		if !ps.step() {
 			break
 		}
 	}
 	return b, ps
+}
+
+// TestParkSearchSplitCounts: each position the parking search stored has
+// the canonical player square and the count of areas of free squares that
+// a flood of its board gives (the slow, obvious way), though a pull's
+// child takes them from the split of the box's area.
+func TestParkSearchSplitCounts(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		moving, pullOrder bool
+	}{
+		{"xsokoban90:41", false, false}, {"xsokoban90:50", false, true}, {"xsokoban90:77", true, false}, {"xsokoban90:89", false, false},
+	} {
+		b, ps := parkSearchSteps(t, c.name, c.moving, c.pullOrder, 200)
+		checked := 0
+		for id := int32(0); int(id) < len(ps.nodes); id++ {
+			nd := ps.nodes[id]
+			if nd.parent < 0 {
+				continue
+			}
+			canon := ps.unpack(id)
+			ps.g.place(ps.boxes)
+			flooded := ps.flood(b.Next(nd.to, nd.side))
+			regions := ps.regions()
+			ps.g.lift(ps.boxes)
+			if canon != flooded || int(nd.regions) != regions {
+				t.Fatalf("%s (moving %v): position %d after the pull %d->%d: canonical square %d, regions %d; a flood gives %d and %d",
+					c.name, c.moving, id, nd.from, nd.to, canon, nd.regions, flooded, regions)
+			}
+			checked++
+		}
+		if checked < 100 {
+			t.Errorf("%s (moving %v): only %d positions to check", c.name, c.moving, checked)
+		}
+	}
 }
 
 // TestParkReplay: the entries of a complete parking plan, replayed forward

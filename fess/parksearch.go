@@ -82,6 +82,7 @@ type parkNode struct {
 	from, to sokoban.Square
 	side     sokoban.Dir // the side of to the player ends on
 	removed  bool
+	regions  int16 // the areas of free squares
 }
 
 // newParkSearch prepares the parking search of b, with near the pushes from
@@ -126,13 +127,13 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving, 
 		if covered[s] {
 			continue
 		}
-		ps.flood(s)
+		canon := ps.flood(s)
 		for t := sokoban.Square(0); int(t) < b.N; t++ {
 			if ps.seen.Has(int32(t)) {
 				covered[t] = true
 			}
 		}
-		ps.add(-1, goals, s, sokoban.None, sokoban.None, 0, false)
+		ps.add(-1, goals, canon, -1, parkPull{from: sokoban.None, to: sokoban.None}, false)
 	}
 	g.lift(goals)
 	return ps, nil
@@ -226,10 +227,10 @@ func (ps *parkSearch) regions() int {
 }
 
 // add stores the position of the boxes (sorted, placed in g) with the
-// player on the square player, reached from parent by the pull of the box
-// on from to to, and queues it when new.
-func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to sokoban.Square, side sokoban.Dir, removed bool) {
-	canon := ps.flood(player)
+// player's canonical square canon and regions areas of free squares (-1:
+// not known, counted here), reached from parent by pull m, and queues it
+// when new.
+func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, canon sokoban.Square, regions int, m parkPull, removed bool) {
 	// The key: the boxes, sorted, then parkGone for each box that left the
 	// board, then the canonical player square, two bytes each.
 	key := ps.key[:0]
@@ -252,7 +253,10 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 		return
 	}
 	id := int32(n)
-	ps.nodes = append(ps.nodes, parkNode{parent: parent, from: from, to: to, side: side, removed: removed})
+	if regions < 0 {
+		regions = ps.regions()
+	}
+	ps.nodes = append(ps.nodes, parkNode{parent: parent, from: m.from, to: m.to, side: m.side, removed: removed, regions: int16(min(regions, 1<<15-1))})
 	home, onGoals, spread, away := 0, 0, 0, 0
 	for _, s := range boxes {
 		if !ps.start[s] || ps.used[s] {
@@ -278,13 +282,13 @@ func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, player, from, to
 	if home == 0 && ps.done < 0 {
 		ps.done = id
 	}
-	const m = 1<<8 - 1
-	left, regions := uint64(min(len(boxes), m)), uint64(min(ps.regions(), m))
-	goals, far := uint64(min(onGoals, m)), uint64(1<<16-1-min(spread, 1<<16-1))
-	toBring, toGo := uint64(min(home, m)), uint64(min(away, 1<<16-1))
-	rank := left<<56 | toBring<<48 | regions<<40 | toGo<<24 | goals<<16 | far
+	const most = 1<<8 - 1
+	left, areas := uint64(min(len(boxes), most)), uint64(min(regions, most))
+	goals, far := uint64(min(onGoals, most)), uint64(1<<16-1-min(spread, 1<<16-1))
+	toBring, toGo := uint64(min(home, most)), uint64(min(away, 1<<16-1))
+	rank := left<<56 | toBring<<48 | areas<<40 | toGo<<24 | goals<<16 | far
 	if ps.pullOrder {
-		rank = left<<56 | regions<<48 | goals<<40 | far<<24 | toBring<<16 | toGo
+		rank = left<<56 | areas<<48 | goals<<40 | far<<24 | toBring<<16 | toGo
 	}
 	heap.Push(&ps.open, entry{key: rank, id: uint32(id)})
 	if rank < ps.bestRank {
@@ -360,7 +364,7 @@ func (ps *parkSearch) step() bool {
 			if g.links[st] != int8(d) || g.dist[st] == 0 {
 				continue
 			}
-			pulls = append(pulls, parkPull{s, t, d})
+			pulls = append(pulls, parkPull{from: s, to: t, side: d, canon: g.partMin[st], regions: int16(g.parts[t]) - int16(g.parts[s])})
 		}
 	}
 	canLeave := ps.b.Boxes()-len(boxes) < ps.sinkStarts
@@ -412,7 +416,12 @@ func (ps *parkSearch) step() bool {
 		if !removed {
 			g.occ[m.to] = true
 		}
-		ps.add(id, child, b.Next(m.to, m.side), m.from, m.to, m.side, removed)
+		if removed {
+			// The box left: to stays free, which the split did not see.
+			ps.add(id, child, ps.flood(b.Next(m.to, m.side)), -1, m, removed)
+		} else {
+			ps.add(id, child, m.canon, int(ps.nodes[id].regions+m.regions), m, removed)
+		}
 		g.occ[m.to] = false
 		g.occ[m.from] = true
 		if removed && ps.moving {
@@ -427,10 +436,14 @@ func (ps *parkSearch) step() bool {
 }
 
 // parkPull is a pull macro-move of the parking search: the box on from to
-// to, the player ending on the side side of to.
+// to, the player ending on the side side of to, with what the split gives
+// for free (Macro's canon and regions): the player's canonical square after
+// it and how many more areas of free squares the board then has.
 type parkPull struct {
 	from, to sokoban.Square
 	side     sokoban.Dir
+	canon    sokoban.Square
+	regions  int16
 }
 
 // removalsFirst returns the pulls that take their box off the board
