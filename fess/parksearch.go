@@ -344,7 +344,7 @@ func (ps *parkSearch) step() bool {
 	player := ps.unpack(id)
 	boxes := append([]sokoban.Square(nil), ps.boxes...)
 	g, b := ps.g, ps.b
-	g.place(boxes)
+	g.placeAll(boxes) // the pulls of every box from one forest (forest.go)
 	ps.flood(player)
 	reached := make([]bool, b.N)
 	for s := range reached {
@@ -357,7 +357,7 @@ func (ps *parkSearch) step() bool {
 			g.lift(boxes)
 			return false
 		}
-		g.split(s)
+		g.startForest(s)
 		g.search(s, reach, true)
 		for _, st := range g.queue {
 			t, d := sokoban.Square(st/4), sokoban.Dir(st%4)
@@ -367,6 +367,8 @@ func (ps *parkSearch) step() bool {
 			pulls = append(pulls, parkPull{from: s, to: t, side: d, canon: g.partMin[st], regions: int16(g.parts[t]) - int16(g.parts[s])})
 		}
 	}
+	g.lift(boxes) // the moving sink's searches split areas of their own
+	g.place(boxes)
 	canLeave := ps.b.Boxes()-len(boxes) < ps.sinkStarts
 	var leaving []bool
 	if ps.moving {
