@@ -345,12 +345,8 @@ func (ps *parkSearch) step() bool {
 	boxes := append([]sokoban.Square(nil), ps.boxes...)
 	g, b := ps.g, ps.b
 	g.placeAll(boxes) // the pulls of every box from one forest (forest.go)
-	ps.flood(player)
-	reached := make([]bool, b.N)
-	for s := range reached {
-		reached[s] = ps.seen.Has(int32(s))
-	}
-	reach := func(s sokoban.Square) bool { return reached[s] }
+	ps.flood(player)  // seen holds the player's squares until the pulls are found
+	reach := func(s sokoban.Square) bool { return ps.seen.Has(int32(s)) }
 	var pulls []parkPull
 	for i, s := range boxes {
 		if i%checkBoxes == checkBoxes-1 && ps.halt() {
