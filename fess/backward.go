@@ -40,6 +40,7 @@ type backward struct {
 	sorted   []sokoban.Square
 	key      []byte
 	moves    []Macro
+	hashes   []uint64 // the moves' positions', for touch
 	expanded int64
 	static   int64
 	// off is the position (among those whose boxes match start squares)
@@ -237,6 +238,7 @@ func (bk *backward) step(stop func() bool) (met, more bool) {
 		bk.moves = bk.gen.generatePull(p, s, bk.moves)
 	}
 	bk.gen.lift(boxes)
+	bk.touch()
 	for i, m := range bk.moves {
 		if i%checkMoves == checkMoves-1 && stop != nil && stop() {
 			return false, false
@@ -246,6 +248,22 @@ func (bk *backward) step(stop func() bool) (met, more bool) {
 		}
 	}
 	return false, true
+}
+
+// touch loads the store's slots for the positions bk.moves lead to before
+// add interns them, so that their cache misses overlap, as tree.touch does
+// for the forward search's children.
+func (bk *backward) touch() {
+	k := &bk.e.tree.keys
+	boxes := uint64(0)
+	for _, s := range bk.sorted {
+		boxes ^= k.zBox[s]
+	}
+	bk.hashes = bk.hashes[:0]
+	for _, m := range bk.moves {
+		bk.hashes = append(bk.hashes, boxes^k.zBox[m.From]^k.zBox[m.To]^k.zPlayer[m.canon])
+	}
+	bk.store.Touch(bk.hashes)
 }
 
 // pushes returns the pushes that take the position of backward node id to

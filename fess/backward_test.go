@@ -168,6 +168,41 @@ func TestBackwardMeets(t *testing.T) {
 	}
 }
 
+// TestBackwardTouchHashes: the hashes a backward step loads the store's
+// slots for are those add interns the moves' positions under, so the
+// loads are the ones add then makes.
+func TestBackwardTouchHashes(t *testing.T) {
+	checked := 0
+	for _, l := range testlevel.Resolve(t, "xsokoban90:1,41,44") {
+		guard := solver.NewGuard(context.Background(), solver.Options{})
+		e, _, err := newEngine(l, guard, solver.Options{}, nil, nil)
+		if err != nil || e == nil {
+			t.Fatalf("%s: no engine: %v", l.Name(), err)
+		}
+		bk, err := newBackward(context.Background(), e, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 30 {
+			if _, more := bk.step(nil); !more {
+				break
+			}
+			if len(bk.hashes) != len(bk.moves) {
+				t.Fatalf("%s: %d hashes for %d moves", l.Name(), len(bk.hashes), len(bk.moves))
+			}
+			for i, m := range bk.moves {
+				if _, h := e.tree.keys.pack(nil, bk.sorted, m.From, m.To, m.canon); h != bk.hashes[i] {
+					t.Fatalf("%s: move %d (%d->%d): touched hash %x, interned under %x", l.Name(), i, m.From, m.To, bk.hashes[i], h)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no moves to check")
+	}
+}
+
 // TestStartMatcher checks the backward search's matching of boxes to start
 // squares against the least-cost matching's verdict (heuristic
 // PushMatching: a finite cost exists), on the positions a backward search
