@@ -9,6 +9,7 @@ import (
 
 	"soko/heuristic"
 	"soko/internal/testlevel"
+	"soko/level"
 	"soko/sokoban"
 	"soko/solver"
 )
@@ -168,21 +169,28 @@ func TestBackwardMeets(t *testing.T) {
 	}
 }
 
+// backwardOf returns an engine of level l without a budget and a backward
+// search of it.
+func backwardOf(t *testing.T, l *level.Level) (*engine, *backward) {
+	t.Helper()
+	e, _, err := newEngine(l, solver.NewGuard(context.Background(), solver.Options{}), solver.Options{}, nil, nil)
+	if err != nil || e == nil {
+		t.Fatalf("%s: no engine: %v", l.Name(), err)
+	}
+	bk, err := newBackward(context.Background(), e, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, bk
+}
+
 // TestBackwardTouchHashes: the hashes a backward step loads the store's
 // slots for are those add interns the moves' positions under, so the
 // loads are the ones add then makes.
 func TestBackwardTouchHashes(t *testing.T) {
 	checked := 0
 	for _, l := range testlevel.Resolve(t, "xsokoban90:1,41,44") {
-		guard := solver.NewGuard(context.Background(), solver.Options{})
-		e, _, err := newEngine(l, guard, solver.Options{}, nil, nil)
-		if err != nil || e == nil {
-			t.Fatalf("%s: no engine: %v", l.Name(), err)
-		}
-		bk, err := newBackward(context.Background(), e, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e, bk := backwardOf(t, l)
 		for range 30 {
 			if _, more := bk.step(nil); !more {
 				break
@@ -212,16 +220,8 @@ func TestStartMatcher(t *testing.T) {
 	checked, infeasible := 0, 0
 	levels := append(testlevel.Resolve(t, "microban:1-30"), testlevel.Resolve(t, "xsokoban90:1,44")...)
 	for _, l := range levels {
-		guard := solver.NewGuard(context.Background(), solver.Options{})
-		e, _, err := newEngine(l, guard, solver.Options{}, nil, nil)
-		if err != nil || e == nil {
-			t.Fatalf("%s: no engine: %v", l.Name(), err)
-		}
+		e, bk := backwardOf(t, l)
 		b := e.b
-		bk, err := newBackward(context.Background(), e, false)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for range 40 {
 			if _, more := bk.step(nil); !more {
 				break
