@@ -254,15 +254,7 @@ func (bk *backward) step(stop func() bool) (met, more bool) {
 // add interns them, so that their cache misses overlap, as tree.touch does
 // for the forward search's children.
 func (bk *backward) touch() {
-	k := &bk.e.tree.keys
-	boxes := uint64(0)
-	for _, s := range bk.sorted {
-		boxes ^= k.zBox[s]
-	}
-	bk.hashes = bk.hashes[:0]
-	for _, m := range bk.moves {
-		bk.hashes = append(bk.hashes, boxes^k.zBox[m.From]^k.zBox[m.To]^k.zPlayer[m.canon])
-	}
+	bk.hashes = bk.e.tree.keys.childHashes(bk.hashes[:0], bk.sorted, bk.moves)
 	bk.store.Touch(bk.hashes)
 }
 

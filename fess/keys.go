@@ -53,6 +53,20 @@ func (k *keyer) pack(dst []byte, sorted []sokoban.Square, from, to, canon sokoba
 	return key, hash ^ k.zPlayer[canon]
 }
 
+// childHashes appends to dst the hashes pack gives the children of the
+// position whose boxes are sorted, one for each of moves: the parent's
+// boxes' with the moved box's square changed, and the canonical player's.
+func (k *keyer) childHashes(dst []uint64, sorted []sokoban.Square, moves []Macro) []uint64 {
+	boxes := uint64(0)
+	for _, s := range sorted {
+		boxes ^= k.zBox[s]
+	}
+	for _, m := range moves {
+		dst = append(dst, boxes^k.zBox[m.From]^k.zBox[m.To]^k.zPlayer[m.canon])
+	}
+	return dst
+}
+
 // positionKey is a position's key in the trees' and the backward stores'
 // form, with its hash.
 type positionKey struct {

@@ -119,18 +119,10 @@ func (t *tree) keyOf(from, to, canon sokoban.Square) ([]byte, uint64) {
 	return key, hash
 }
 
-// touch loads the store's slots for the children of moves before they are
-// interned (sokoban.Store.Touch), so that their cache misses overlap: a
-// child's hash is its parent's boxes' (t.sorted) with the moved box's
-// square changed, and its canonical player's (keyer.pack).
+// touch loads the store's slots for the children of moves, the boxes of
+// their parent in t.sorted, before they are interned (sokoban.Store.Touch),
+// so that their cache misses overlap.
 func (t *tree) touch(moves []Macro) {
-	boxes := uint64(0)
-	for _, s := range t.sorted {
-		boxes ^= t.keys.zBox[s]
-	}
-	t.hashes = t.hashes[:0]
-	for _, m := range moves {
-		t.hashes = append(t.hashes, boxes^t.keys.zBox[m.From]^t.keys.zBox[m.To]^t.keys.zPlayer[m.canon])
-	}
+	t.hashes = t.keys.childHashes(t.hashes[:0], t.sorted, moves)
 	t.store.Touch(t.hashes)
 }
