@@ -89,9 +89,14 @@ type biSearch struct {
 	// nearStart is per square the least pushes that take a lone box from
 	// a start square there, or Unreachable: the backward bound, and where
 	// a pulled box may not stop.
-	nearStart                 []int32
-	pushes                    []sokoban.Push
-	pulls                     []sokoban.Push // the backward expansion's pulls: box square and direction of the box's move
+	nearStart []int32
+	pushes    []sokoban.Push
+	pulls     []sokoban.Push // the backward expansion's pulls: box square and direction of the box's move
+	// pulled is per pull of the backward expansion its child's canonical
+	// player square and hash, worked out before any is interned so that
+	// the store's slots for all of them are loaded at once (Store.Touch).
+	pulled                    []pulledChild
+	pullHashes                []uint64
 	fwdExpanded, backExpanded int64
 	// fwdOpen and backOpen: the search still has states to expand.
 	// fwdCut and backCut: a move was dropped for passing maxDepth.

@@ -36,45 +36,29 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 	} else {
 		h, _ = s.simpleBound(p, s.nearStart)
 	}
-	g.region.Of(p) // p's reach, and each pull's canonical player square without a fill
-	s.pulls = s.pulls[:0]
-	for _, sq := range p.BoxSquares() {
-		for d := range sokoban.Dirs {
-			to := b.Next(sq, d)
-			if to < 0 || p.HasBox(to) || !p.Reachable(to) || s.nearStart[to] == sokoban.Unreachable {
-				continue
-			}
-			if back := b.Next(to, d); back >= 0 && !p.HasBox(back) {
-				s.pulls = append(s.pulls, sokoban.Push{Box: sq, Dir: d})
-			}
-		}
-	}
+	s.pullsOf(p)
 	depth := int(s.depth[id]) + 1
 	if depth > maxDepth {
 		s.backCut = s.backCut || len(s.pulls) > 0
 		return false, nil, nil
 	}
-	for _, m := range s.pulls {
+	s.pullChildren(p)
+	for i, m := range s.pulls {
 		if st, stop := g.pulse(); stop {
 			g.halt = st
 			return false, nil, nil
 		}
-		to := p.Apply(m) // the box moves as pulled; the player stands behind it
-		p.SetPlayer(b.Next(to, m.Dir))
 		g.stats.Generated++
-		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
-		if s.startTable != nil && s.startTable.DeadAfterPush(p, to) {
+		c := s.pulled[i]
+		if c.dead {
 			s.unreachable++
-			p.Apply(undo)
 			continue
 		}
-		var hash uint64
-		if canon, ok := g.region.AfterPull(p, m.Box, to); ok {
-			g.key, hash = p.PackAt(g.key[:0], canon), p.HashAt(canon)
-		} else {
-			g.key, hash = p.Pack(g.key[:0]), p.Hash()
-		}
-		child, fresh := g.store.Intern(g.key, hash)
+		to := p.Apply(m) // the box moves as pulled; the player stands behind it
+		p.SetPlayer(b.Next(to, m.Dir))
+		undo := sokoban.Push{Box: to, Dir: m.Dir ^ 1}
+		g.key = p.PackAt(g.key[:0], c.canon)
+		child, fresh := g.store.Intern(g.key, c.hash)
 		switch {
 		case fresh:
 			g.links.Append(link{id, viaOf(undo, 1)})
@@ -95,6 +79,59 @@ func (s *biSearch) expandBackward() (met bool, pushes []sokoban.Push, err error)
 		p.Apply(undo)
 	}
 	return false, nil, nil
+}
+
+// pullsOf sets s.pulls to the pulls of p, taking p's region (g.region),
+// which gives p's reach and each pull's canonical player square without a
+// fill.
+func (s *biSearch) pullsOf(p *sokoban.Position) {
+	b := s.g.board
+	s.g.region.Of(p)
+	s.pulls = s.pulls[:0]
+	for _, sq := range p.BoxSquares() {
+		for d := range sokoban.Dirs {
+			to := b.Next(sq, d)
+			if to < 0 || p.HasBox(to) || !p.Reachable(to) || s.nearStart[to] == sokoban.Unreachable {
+				continue
+			}
+			if back := b.Next(to, d); back >= 0 && !p.HasBox(back) {
+				s.pulls = append(s.pulls, sokoban.Push{Box: sq, Dir: d})
+			}
+		}
+	}
+}
+
+// pulledChild is what the backward expansion knows of a pull's child
+// before interning it: dropped by the start table, or its canonical
+// player square and hash.
+type pulledChild struct {
+	dead  bool
+	canon sokoban.Square
+	hash  uint64
+}
+
+// pullChildren works out s.pulled for the pulls of p (s.pulls; g.region
+// holds p's region) and loads the store's slots for the children that
+// are not dropped.
+func (s *biSearch) pullChildren(p *sokoban.Position) {
+	b := s.g.board
+	s.pulled, s.pullHashes = s.pulled[:0], s.pullHashes[:0]
+	for _, m := range s.pulls {
+		to := p.Apply(m)
+		p.SetPlayer(b.Next(to, m.Dir))
+		c := pulledChild{dead: s.startTable != nil && s.startTable.DeadAfterPush(p, to)}
+		if !c.dead {
+			canon, ok := s.g.region.AfterPull(p, m.Box, to)
+			if !ok {
+				canon = p.Reach()
+			}
+			c.canon, c.hash = canon, p.HashAt(canon)
+			s.pullHashes = append(s.pullHashes, c.hash)
+		}
+		s.pulled = append(s.pulled, c)
+		p.Apply(sokoban.Push{Box: to, Dir: m.Dir ^ 1})
+	}
+	s.g.store.Touch(s.pullHashes)
 }
 
 // backTie is the backward search's tie-break among states of one bound

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"testing"
@@ -311,5 +312,54 @@ func TestBiGreedyMemberTables(t *testing.T) {
 	})
 	if singles.Stats.Generated == own.Stats.Generated {
 		t.Errorf("a table of single boxes searched as the full one: %d generated", own.Stats.Generated)
+	}
+}
+
+// TestBiGreedyPulledChildren: the canonical player square and hash the
+// backward expansion works out for each pull before interning (so that it
+// can load the store's slots first) are those of the child packed with a
+// flood of its own, and a pull is dropped exactly when the start table
+// says so.
+func TestBiGreedyPulledChildren(t *testing.T) {
+	for _, l := range testlevel.Resolve(t, "microban:90-100") {
+		s, _, ok, err := newBiSearch(context.Background(), l, solver.Options{Params: map[string]string{"back": "1"}})
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, ok %v", l.Name(), err, ok)
+		}
+		if s.startLater != nil {
+			s.buildStartTable()
+		}
+		if _, _, err := s.run(solver.Budget{Nodes: 300}, nil); err != nil {
+			t.Fatal(err)
+		}
+		p, checked, dead := s.g.pos, 0, 0
+		for id := range uint32(s.g.store.Len()) {
+			if s.side[id] != biBackward {
+				continue
+			}
+			p.Unpack(s.g.store.Key(id))
+			s.pullsOf(p)
+			s.pullChildren(p)
+			for i, m := range s.pulls {
+				c, child := s.pulled[i], p.Clone()
+				to := child.Apply(m)
+				child.SetPlayer(s.g.board.Next(to, m.Dir))
+				if want := s.startTable != nil && s.startTable.DeadAfterPush(child, to); c.dead != want {
+					t.Fatalf("%s: pull %v dropped %v, the start table says %v", l.Name(), m, c.dead, want)
+				}
+				if c.dead {
+					dead++
+					continue
+				}
+				if key := child.Pack(nil); c.hash != child.Hash() || !bytes.Equal(child.PackAt(nil, c.canon), key) {
+					t.Fatalf("%s: pull %v: hash %x and square %d, the child packed alone has hash %x", l.Name(), m, c.hash, c.canon, child.Hash())
+				}
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no pull checked", l.Name())
+		}
+		t.Logf("%s: %d pulls checked, %d dropped", l.Name(), checked, dead)
 	}
 }
