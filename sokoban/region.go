@@ -19,9 +19,10 @@ import "slices"
 // part that has a square next to s joins. Each part's smallest square is
 // known: a subtree's is kept per square, the rest's is the region's
 // smallest (or second smallest) unless that lies in t or a split-off
-// subtree. After reports when it cannot answer this way (an area outside
-// the old region touches s, or the rest's smallest square is not known),
-// and the caller falls back to a flood fill.
+// subtree. An area outside the old region that touches s is filled on its
+// own (outside), most often a corral a few squares wide. After reports
+// when it cannot answer this way (the rest's smallest square is not
+// known), and the caller falls back to a flood fill.
 type Region struct {
 	b    *Board
 	cuts Cuts // the numbering of the region; cuts.Visit holds its squares
@@ -32,15 +33,18 @@ type Region struct {
 	// it has one square).
 	min1, min2 Square
 	size       int
+	// seen and stack are the scratch of outside's fills.
+	seen  Marks
+	stack []Square
 }
 
 // NewRegion returns a Region for positions on b.
 func NewRegion(b *Board) *Region {
-	return &Region{b: b, cuts: NewCuts(b.N), box: make([]bool, b.N)}
+	return &Region{b: b, cuts: NewCuts(b.N), box: make([]bool, b.N), seen: NewMarks(b.N), stack: make([]Square, 0, b.N)}
 }
 
 // Bytes returns the memory the Region takes.
-func (r *Region) Bytes() int64 { return int64(r.b.N) * (CutsBytes + 1 + 4) }
+func (r *Region) Bytes() int64 { return int64(r.b.N) * (CutsBytes + 1 + 4 + 4 + 4) }
 
 // Of computes the region of position p. It is p's reachability too: p.Reach
 // and what relies on it need no flood fill of their own afterwards.
@@ -82,16 +86,13 @@ func (r *Region) Has(s Square) bool { return r.cuts.Visit.Has(s) }
 // to Of with the box on s pushed on to t, one square or more in a line, so
 // that the player stands on s or on a free square between s and t.
 func (r *Region) After(p *Position, s, t Square) (Square, bool) {
-	canon := s
+	canon := min(s, r.outside(p, s))
 	tIn := r.Has(t)
 	var parts [4]Square // the parts of the region without t next to s (Cuts.Part's keys)
 	n := 0
 	for _, x := range r.b.next[s] {
-		if x < 0 || x == t || p.boxAt[x] >= 0 {
+		if x < 0 || x == t || p.boxAt[x] >= 0 || !r.Has(x) {
 			continue
-		}
-		if !r.Has(x) {
-			return None, false
 		}
 		if tIn {
 			if k := r.cuts.Part(r.b, t, x); !slices.Contains(parts[:n], k) {
@@ -120,13 +121,9 @@ func (r *Region) After(p *Position, s, t Square) (Square, bool) {
 func (r *Region) AfterPull(p *Position, s, t Square) (Square, bool) {
 	home := r.cuts.Part(r.b, t, p.player)
 	var parts [4]Square // the parts of the region without t next to s
-	n, joined, outside := 0, false, false
+	n, joined := 0, false
 	for _, x := range r.b.next[s] {
-		if x < 0 || x == t || p.boxAt[x] >= 0 {
-			continue
-		}
-		if !r.Has(x) {
-			outside = true
+		if x < 0 || x == t || p.boxAt[x] >= 0 || !r.Has(x) {
 			continue
 		}
 		k := r.cuts.Part(r.b, t, x)
@@ -138,10 +135,7 @@ func (r *Region) AfterPull(p *Position, s, t Square) (Square, bool) {
 	if !joined {
 		return r.partLeast(t, home)
 	}
-	if outside {
-		return None, false
-	}
-	canon := s
+	canon := min(s, r.outside(p, s))
 	for _, k := range parts[:n] {
 		least, ok := r.partLeast(t, k)
 		if !ok {
@@ -150,6 +144,43 @@ func (r *Region) AfterPull(p *Position, s, t Square) (Square, bool) {
 		canon = min(canon, least)
 	}
 	return canon, true
+}
+
+// outside returns the smallest square of the areas outside the region
+// that touch s, free in p (s the square a box left), or the largest
+// square when none does. Such an area held no square of the region: it
+// touched the region only through s, where the box stood.
+func (r *Region) outside(p *Position, s Square) Square {
+	least := Square(r.b.N)
+	started := false
+	for _, x := range r.b.next[s] {
+		if x < 0 || p.boxAt[x] >= 0 || x == s || r.Has(x) {
+			continue
+		}
+		if !started {
+			r.seen.Clear()
+			r.seen.Add(s)
+			started = true
+		}
+		if r.seen.Has(x) {
+			continue
+		}
+		r.seen.Add(x)
+		stack := append(r.stack[:0], x)
+		for len(stack) > 0 {
+			q := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			least = min(least, q)
+			for _, y := range r.b.next[q] {
+				if y >= 0 && p.boxAt[y] < 0 && !r.seen.Has(y) {
+					r.seen.Add(y)
+					stack = append(stack, y)
+				}
+			}
+		}
+		r.stack = stack
+	}
+	return least
 }
 
 // partLeast returns the smallest square of part k of the region without t
