@@ -2,6 +2,7 @@ package fess
 
 import (
 	"context"
+	"hash/maphash"
 	"slices"
 	"testing"
 	"time"
@@ -53,7 +54,9 @@ func parkSearchSteps(t *testing.T, name string, moving, pullOrder bool, steps in
 // TestParkSearchSplitCounts: each position the parking search stored has
 // the canonical player square and the count of areas of free squares that
 // a flood of its board gives (the slow, obvious way), though a pull's
-// child takes them from the split of the box's area.
+// child takes them from the split of the box's area, and is stored under
+// its key's hash, though step works the keys and hashes of a position's
+// pulls out before interning any (pullKeys).
 func TestParkSearchSplitCounts(t *testing.T) {
 	for _, c := range []struct {
 		name              string
@@ -67,6 +70,9 @@ func TestParkSearchSplitCounts(t *testing.T) {
 			nd := ps.nodes[id]
 			if nd.parent < 0 {
 				continue
+			}
+			if key := ps.store.Key(uint32(id)); ps.store.Hash(uint32(id)) != maphash.Bytes(parkSeed, key) {
+				t.Fatalf("%s (moving %v): position %d stored with hash %x, its key's is %x", c.name, c.moving, id, ps.store.Hash(uint32(id)), maphash.Bytes(parkSeed, key))
 			}
 			canon := ps.unpack(id)
 			ps.g.place(ps.boxes)

@@ -72,6 +72,12 @@ type parkSearch struct {
 	stack []sokoban.Square
 	boxes []sokoban.Square
 	key   []byte
+	// per pull of the position expanded (pullKeys): the child's boxes,
+	// key (keyLen bytes) and hash; touched, the hashes loaded
+	kids    []sokoban.Square
+	keys    []byte
+	hashes  []uint64
+	touched []uint64
 }
 
 // parkNode is a position of the parking search, reached from parent by
@@ -133,7 +139,8 @@ func newParkSearch(ctx context.Context, b *sokoban.Board, near []int32, moving, 
 				covered[t] = true
 			}
 		}
-		ps.add(-1, goals, canon, -1, parkPull{from: sokoban.None, to: sokoban.None}, false)
+		ps.key = ps.keyOf(ps.key[:0], goals, canon)
+		ps.add(-1, goals, ps.key, maphash.Bytes(parkSeed, ps.key), -1, parkPull{from: sokoban.None, to: sokoban.None}, false)
 	}
 	g.lift(goals)
 	return ps, nil
@@ -226,29 +233,36 @@ func (ps *parkSearch) regions() int {
 	return n
 }
 
-// add stores the position of the boxes (sorted, placed in g) with the
-// player's canonical square canon and regions areas of free squares (-1:
-// not known, counted here), reached from parent by pull m, and queues it
-// when new.
-func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, canon sokoban.Square, regions int, m parkPull, removed bool) {
-	// The key: the boxes, sorted, then parkGone for each box that left the
-	// board, then the canonical player square, two bytes each.
-	key := ps.key[:0]
+// keyLen is the length of every key of the store: two bytes for each
+// start square (a box, a box gone or a start square taken) and two for
+// the player's square.
+func (ps *parkSearch) keyLen() int { return 2 * (len(ps.starts) + 1) }
+
+// keyOf appends to dst the key of the boxes (sorted) with the player's
+// canonical square canon: the boxes, then parkGone for each box that
+// left the board (with the moving sink the start squares taken, marked
+// parkUsed), then canon, two bytes each.
+func (ps *parkSearch) keyOf(dst []byte, boxes []sokoban.Square, canon sokoban.Square) []byte {
 	for _, s := range boxes {
-		key = append(key, byte(s), byte(s>>8))
+		dst = append(dst, byte(s), byte(s>>8))
 	}
 	if ps.moving {
 		for _, s := range ps.usedAt {
-			key = append(key, byte(s), byte(s>>8)|parkUsed>>8)
+			dst = append(dst, byte(s), byte(s>>8)|parkUsed>>8)
 		}
 	} else {
 		for range len(ps.starts) - len(boxes) {
-			key = append(key, parkGone&0xff, parkGone>>8)
+			dst = append(dst, parkGone&0xff, parkGone>>8)
 		}
 	}
-	key = append(key, byte(canon), byte(canon>>8))
-	ps.key = key
-	n, fresh := ps.store.Intern(key, maphash.Bytes(parkSeed, key))
+	return append(dst, byte(canon), byte(canon>>8))
+}
+
+// add stores the position of the boxes (sorted, placed in g) with key and
+// its hash (keyOf), and regions areas of free squares (-1: not known,
+// counted here), reached from parent by pull m, and queues it when new.
+func (ps *parkSearch) add(parent int32, boxes []sokoban.Square, key []byte, hash uint64, regions int, m parkPull, removed bool) {
+	n, fresh := ps.store.Intern(key, hash)
 	if !fresh {
 		return
 	}
@@ -388,22 +402,24 @@ func (ps *parkSearch) step() bool {
 		}
 		pulls, leaving = removalsFirst(pulls, leaving)
 	}
-	child := make([]sokoban.Square, 0, len(boxes))
+	ps.pullKeys(boxes, pulls, leaving)
+	gone := make([]sokoban.Square, 0, len(boxes)) // the boxes left after a removal
 	for i, m := range pulls {
 		if i%checkMoves == checkMoves-1 && ps.halt() {
 			break
 		}
 		removed := leaving != nil && leaving[i]
-		child = child[:0]
-		for _, s := range boxes {
-			switch {
-			case s != m.from:
-				child = append(child, s)
-			case !removed:
-				child = append(child, m.to)
+		child := ps.kids[i*len(boxes):][:len(boxes)]
+		if removed {
+			gone = gone[:0]
+			for _, s := range boxes {
+				if s != m.from {
+					gone = append(gone, s)
+				}
 			}
+			slices.Sort(gone)
+			child = gone
 		}
-		slices.Sort(child)
 		if ps.moving && !removed && !ps.match.child(m.from, m.to) {
 			continue
 		}
@@ -416,9 +432,11 @@ func (ps *parkSearch) step() bool {
 		}
 		if removed {
 			// The box left: to stays free, which the split did not see.
-			ps.add(id, child, ps.flood(b.Next(m.to, m.side)), -1, m, removed)
+			ps.key = ps.keyOf(ps.key[:0], child, ps.flood(b.Next(m.to, m.side)))
+			ps.add(id, child, ps.key, maphash.Bytes(parkSeed, ps.key), -1, m, removed)
 		} else {
-			ps.add(id, child, m.canon, int(ps.nodes[id].regions+m.regions), m, removed)
+			key := ps.keys[i*ps.keyLen():][:ps.keyLen()]
+			ps.add(id, child, key, ps.hashes[i], int(ps.nodes[id].regions+m.regions), m, removed)
 		}
 		g.occ[m.to] = false
 		g.occ[m.from] = true
@@ -431,6 +449,36 @@ func (ps *parkSearch) step() bool {
 	}
 	g.lift(boxes)
 	return ps.done < 0 && !ps.stopped
+}
+
+// pullKeys works out, for each pull that keeps its box on the board, the
+// child's boxes (sorted, in ps.kids), key (ps.keys) and hash (ps.hashes),
+// by the pull's index, and loads the store's slots for them at once
+// (Store.Touch) before step interns them: their cache misses overlap, as
+// in fess's other searches. A pull that takes its box off the board is
+// left to step, whose flood gives its player square.
+func (ps *parkSearch) pullKeys(boxes []sokoban.Square, pulls []parkPull, leaving []bool) {
+	ps.kids, ps.keys, ps.hashes, ps.touched = ps.kids[:0], ps.keys[:0], ps.hashes[:0], ps.touched[:0]
+	for i, m := range pulls {
+		at, keyAt := len(ps.kids), len(ps.keys)
+		for _, s := range boxes {
+			if s == m.from {
+				s = m.to
+			}
+			ps.kids = append(ps.kids, s)
+		}
+		if leaving != nil && leaving[i] { // its slots stay unused
+			ps.keys = slices.Grow(ps.keys, ps.keyLen())[:keyAt+ps.keyLen()]
+			ps.hashes = append(ps.hashes, 0)
+			continue
+		}
+		slices.Sort(ps.kids[at:])
+		ps.keys = ps.keyOf(ps.keys, ps.kids[at:], m.canon)
+		h := maphash.Bytes(parkSeed, ps.keys[keyAt:])
+		ps.hashes = append(ps.hashes, h)
+		ps.touched = append(ps.touched, h)
+	}
+	ps.store.Touch(ps.touched)
 }
 
 // parkPull is a pull macro-move of the parking search: the box on from to
