@@ -467,7 +467,7 @@ func (ps *parkSearch) pullKeys(boxes []sokoban.Square, pulls []parkPull, leaving
 			}
 			ps.kids = append(ps.kids, s)
 		}
-		if leaving != nil && leaving[i] { // its slots stay unused
+		if leaving != nil && leaving[i] { // its bytes of keys stay unused
 			ps.keys = slices.Grow(ps.keys, ps.keyLen())[:keyAt+ps.keyLen()]
 			ps.hashes = append(ps.hashes, 0)
 			continue
