@@ -84,7 +84,9 @@ func TestBrowserPhoneFlow(t *testing.T) {
 	// Solve in the solver's panel, far down the page: the view comes back
 	// to the board.
 	b.click("solveBtn") // scrolls the panel into view, as a player would
-	b.waitFor("the job to start", `soko.state().job && !soko.state().job.result`, 5*time.Second)
+	// The first live board scrolls the view to the board; a click on Stop
+	// while that scroll runs lands where the button was.
+	b.waitFor("the live board again", `soko.state().job && !soko.state().job.result && (soko.state().live || soko.state().job.found)`, 15*time.Second)
 	time.Sleep(500 * time.Millisecond)
 	inSight("after Solve in the panel", "board", "quickSolve")
 	b.click("stopBtn")
