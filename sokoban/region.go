@@ -147,14 +147,14 @@ func (r *Region) AfterPull(p *Position, s, t Square) (Square, bool) {
 }
 
 // outside returns the smallest square of the areas outside the region
-// that touch s, free in p (s the square a box left), or the largest
-// square when none does. Such an area held no square of the region: it
-// touched the region only through s, where the box stood.
+// that touch s, free in p (s the square a box left), or b.N when none
+// does. Such an area holds no square of the region: it touched the
+// region only through s, where the box stood, which the fills leave out.
 func (r *Region) outside(p *Position, s Square) Square {
 	least := Square(r.b.N)
 	started := false
 	for _, x := range r.b.next[s] {
-		if x < 0 || p.boxAt[x] >= 0 || x == s || r.Has(x) {
+		if x < 0 || p.boxAt[x] >= 0 || r.Has(x) {
 			continue
 		}
 		if !started {
