@@ -403,7 +403,6 @@ func (ps *parkSearch) step() bool {
 		pulls, leaving = removalsFirst(pulls, leaving)
 	}
 	ps.pullKeys(boxes, pulls, leaving)
-	gone := make([]sokoban.Square, 0, len(boxes)) // the boxes left after a removal
 	for i, m := range pulls {
 		if i%checkMoves == checkMoves-1 && ps.halt() {
 			break
@@ -411,14 +410,7 @@ func (ps *parkSearch) step() bool {
 		removed := leaving != nil && leaving[i]
 		child := ps.kids[i*len(boxes):][:len(boxes)]
 		if removed {
-			gone = gone[:0]
-			for _, s := range boxes {
-				if s != m.from {
-					gone = append(gone, s)
-				}
-			}
-			slices.Sort(gone)
-			child = gone
+			child = child[:len(boxes)-1]
 		}
 		if ps.moving && !removed && !ps.match.child(m.from, m.to) {
 			continue
@@ -451,26 +443,34 @@ func (ps *parkSearch) step() bool {
 	return ps.done < 0 && !ps.stopped
 }
 
-// pullKeys works out, for each pull that keeps its box on the board, the
-// child's boxes (sorted, in ps.kids), key (ps.keys) and hash (ps.hashes),
-// by the pull's index, and loads the store's slots for them at once
-// (Store.Touch) before step interns them: their cache misses overlap, as
-// in fess's other searches. A pull that takes its box off the board is
-// left to step, whose flood gives its player square.
+// pullKeys works out, for each pull, the child's boxes (sorted, in
+// ps.kids, len(boxes) squares a pull: a removal's has one box fewer and a
+// square to spare), and for a pull that keeps its box on the board its key
+// (ps.keys) and hash (ps.hashes), by the pull's index; it loads the
+// store's slots for those at once (Store.Touch) before step interns them:
+// their cache misses overlap, as in fess's other searches. A removal's key
+// is left to step, whose flood gives its player square.
 func (ps *parkSearch) pullKeys(boxes []sokoban.Square, pulls []parkPull, leaving []bool) {
 	ps.kids, ps.keys, ps.hashes, ps.touched = ps.kids[:0], ps.keys[:0], ps.hashes[:0], ps.touched[:0]
 	for i, m := range pulls {
 		at, keyAt := len(ps.kids), len(ps.keys)
+		if leaving != nil && leaving[i] { // its bytes of keys stay unused
+			for _, s := range boxes {
+				if s != m.from {
+					ps.kids = append(ps.kids, s)
+				}
+			}
+			ps.kids = append(ps.kids, sokoban.None)
+			slices.Sort(ps.kids[at : at+len(boxes)-1])
+			ps.keys = slices.Grow(ps.keys, ps.keyLen())[:keyAt+ps.keyLen()]
+			ps.hashes = append(ps.hashes, 0)
+			continue
+		}
 		for _, s := range boxes {
 			if s == m.from {
 				s = m.to
 			}
 			ps.kids = append(ps.kids, s)
-		}
-		if leaving != nil && leaving[i] { // its bytes of keys stay unused
-			ps.keys = slices.Grow(ps.keys, ps.keyLen())[:keyAt+ps.keyLen()]
-			ps.hashes = append(ps.hashes, 0)
-			continue
 		}
 		slices.Sort(ps.kids[at:])
 		ps.keys = ps.keyOf(ps.keys, ps.kids[at:], m.canon)
