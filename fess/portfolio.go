@@ -29,7 +29,7 @@ var strategies = []strategy{
 		doc: "FESS along the packing plan, focusing on its last quarter: the broad search that solves most levels"},
 	{name: "goals", share: 2, search: fessSearch{}, opening: goalsPacked, advisors: planAdvisors, focus: focusAlways,
 		doc: "FESS counting boxes on goals in any order as packed: levels whose plan asks first for a goal that is hard to fill"},
-	{name: "imagine", share: 14, inDefault: true, search: fessSearch{}, opening: imagining, advisors: planAdvisors, focus: focusNever,
+	{name: "imagine", share: 14, inDefault: true, search: fessSearch{}, opening: imagining, advisors: planAdvisors, focus: focusNever, byFeatures: true,
 		doc: "Festival's HF: the backward search first, then FESS packing towards its most opened position, meeting its store"},
 	{name: "opener", share: 5, search: fessSearch{}, opening: replanning, advisors: withAdvisors(adviseConnectivity, adviseOpener), focus: focusLast,
 		doc: "plan FESS with the opener and connectivity advisors: levels whose first goal needs a long way round"},
@@ -45,9 +45,9 @@ var strategies = []strategy{
 		doc: "sink making only YASS's packing-order moves (a box onto a goal not packed yet, to its farthest squares, or one push): goal areas whose boxes go in one by one, in a small part of the graph"},
 	{name: "bigreedy", share: 25, smallShare: 900, inDefault: true, search: biGreedySearch{}, opening: noOpening, focus: focusNever,
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels, and large ones a plain push search solves sooner than FESS"},
-	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever,
+	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever, byFeatures: true,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
-	{name: "tail", share: 100, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever,
+	{name: "tail", share: 100, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever, byFeatures: true,
 		doc: "pull without the hotspot advisor, joining the rounds once the others have had 10 s together (with threads, at once), with their shares together: the hard tail, levels one search solves in tens of seconds"},
 }
 

@@ -458,3 +458,75 @@ func TestSmallFirst(t *testing.T) {
 		t.Errorf("order %v, want %v", got, want)
 	}
 }
+
+// TestTurnsByFeatures: in a strategy that takes turns by features (imagine),
+// the best cell's turns alternate between its lightest waiting node and
+// its node with the best features, its weight aside; a strategy that
+// does not (park) takes the lightest on both.
+func TestTurnsByFeatures(t *testing.T) {
+	l := testlevel.Resolve(t, "xsokoban90:15")[0]
+	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
+	for _, s := range []string{"imagine", "park"} {
+		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
+		if err != nil || e == nil {
+			t.Fatalf("no engine: %v", err)
+		}
+		e.use(row(s))
+		if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
+			t.Fatalf("%s: %v, %v", s, res.Status, err)
+		}
+		// first returns the first live entry of es in the heap's order.
+		first := func(es entries, live func(entry) bool) (entry, bool) {
+			var best entry
+			found := false
+			for _, en := range es {
+				if live(en) && (!found || entries{en, best}.Less(0, 1)) {
+					best, found = en, true
+				}
+			}
+			return best, found
+		}
+		// A cell where the lightest node is not the one with the best
+		// features, made the best cell.
+		var lightest, byFeat entry
+		cell := int32(-1)
+		for i := range e.queue.cells {
+			c := int32(i)
+			lw, ok := first(e.queue.cells[i].wait, func(en entry) bool { return e.current(en, c) })
+			if !ok {
+				continue
+			}
+			var all entries // every live node of the cell, keyed by its order
+			for _, en := range e.queue.cells[i].wait {
+				if e.current(en, c) {
+					all = append(all, entry{key: e.tree.at(en.id).feat.order(false), id: en.id})
+				}
+			}
+			bf, _ := first(all, func(entry) bool { return true })
+			if bf.id != lw.id {
+				lightest, byFeat, cell = lw, bf, c
+				break
+			}
+		}
+		if cell < 0 {
+			t.Fatalf("%s: no cell whose lightest node is not its best", s)
+		}
+		e.queue.best = cell
+		e.queue.turn = 4*e.queue.turn + 1 // the next turn is the best cell's, by features where the strategy takes such turns
+		want := byFeat.id
+		if !row(s).byFeatures {
+			want = lightest.id
+		}
+		if id, ok := e.next(); !ok || id != want {
+			t.Errorf("%s: the best cell's turn by features took node %d (%v), want %d", s, id, ok, want)
+		}
+		now, _ := first(e.queue.cells[cell].wait, func(en entry) bool { return e.current(en, cell) })
+		if row(s).byFeatures && now.id != lightest.id {
+			t.Fatalf("%s: the turn by features took the lightest node's entry", s)
+		}
+		e.queue.turn = 4*e.queue.turn + 3 // the next turn is the best cell's, the lightest
+		if id, ok := e.next(); !ok || id != now.id {
+			t.Errorf("%s: the best cell's turn took node %d (%v), want the lightest, %d", s, id, ok, now.id)
+		}
+	}
+}

@@ -6,10 +6,13 @@ import (
 )
 
 // cell is one point of the feature space: the nodes whose best feature
-// vector on their path is key, waiting to be expanded, lightest first.
+// vector on their path is key, waiting to be expanded: in wait lightest
+// first and, where the queue takes turns by features, in byFeat again by
+// their own features alone.
 type cell struct {
-	key  cellKey
-	wait entries
+	key    cellKey
+	wait   entries
+	byFeat entries
 }
 
 // entry is a node waiting in a cell; key orders the cell's nodes: the
@@ -51,6 +54,10 @@ type cellQueue struct {
 	best   int32   // the best cell so far
 	first  uint32  // the node that made best the best cell (drawn for progress)
 	turn   uint64
+	// byFeatures: every other turn of the best cell's and of the round
+	// robin's takes the cell's node with the best features, its weight
+	// aside (strategy.byFeatures).
+	byFeatures bool
 	// waitCap is the capacity of the cells' heaps, summed as add grows
 	// them (bytes runs at every expansion, over a thousand cells and more).
 	waitCap int64
@@ -67,7 +74,8 @@ func (q *cellQueue) bytes() int64 {
 // waiting (all expanded, or found dead when they came up), its turns go
 // to the round robin too, unless the engine is focusing (focusing): then
 // they go to the best cell that has nodes waiting. Within a cell the
-// lightest node comes first.
+// lightest node comes first or, on the turns by features, the one with
+// the best features (the lightest where none of those waits).
 func (e *engine) next() (uint32, bool) {
 	q := &e.queue
 	for {
@@ -86,6 +94,11 @@ func (e *engine) next() (uint32, bool) {
 		if c < 0 {
 			return 0, false
 		}
+		if q.byFeatures && q.turn%4 >= 2 {
+			if id, ok := e.popByFeatures(c); ok {
+				return id, true
+			}
+		}
 		wait := &q.cells[c].wait
 		for wait.Len() > 0 {
 			en := heap.Pop(wait).(entry)
@@ -102,6 +115,20 @@ func (e *engine) next() (uint32, bool) {
 func (e *engine) current(en entry, c int32) bool {
 	nd := e.tree.at(en.id)
 	return nd.state == generated && int32(en.key>>48) == nd.weight && nd.cell == c
+}
+
+// popByFeatures takes from cell c the waiting node with the best
+// features, its weight aside, if one is left; an entry is stale where its
+// node was expanded or moved to another cell since.
+func (e *engine) popByFeatures(c int32) (uint32, bool) {
+	byFeat := &e.queue.cells[c].byFeat
+	for byFeat.Len() > 0 {
+		en := heap.Pop(byFeat).(entry)
+		if nd := e.tree.at(en.id); nd.state == generated && nd.cell == c {
+			return en.id, true
+		}
+	}
+	return 0, false
 }
 
 // bestWaiting returns the best cell that has nodes waiting, or -1 when
@@ -148,7 +175,8 @@ func (q *cellQueue) cellFor(k cellKey) int32 {
 }
 
 // add puts node id, of weight w and order (features.order), in cell c,
-// which becomes the best cell when it is better.
+// which becomes the best cell when it is better; by its order alone too
+// where the queue takes turns by features.
 func (q *cellQueue) add(c int32, id uint32, w int32, order uint64) {
 	if q.cells[c].key.better(q.cells[q.best].key) {
 		q.best, q.first = c, id
@@ -157,4 +185,10 @@ func (q *cellQueue) add(c int32, id uint32, w int32, order uint64) {
 	before := cap(*wait)
 	heap.Push(wait, entry{key: uint64(w)<<48 | order, id: id})
 	q.waitCap += int64(cap(*wait) - before)
+	if q.byFeatures {
+		byFeat := &q.cells[c].byFeat
+		before := cap(*byFeat)
+		heap.Push(byFeat, entry{key: order, id: id})
+		q.waitCap += int64(cap(*byFeat) - before)
+	}
 }

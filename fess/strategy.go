@@ -41,7 +41,12 @@ type strategy struct {
 	// features) towards the boxes farther from their nearest goals, as
 	// Festival's forward search orders them, rather than nearer.
 	farFirst bool
-	doc      string // what it is for, in a few words
+	// byFeatures: every other turn of the cell loop takes a cell's node by
+	// its own features alone, its weight aside, as Festival's HF forward
+	// search takes nodes with every move weighing 0 for most of its time;
+	// the other turns take the lightest.
+	byFeatures bool
+	doc        string // what it is for, in a few words
 }
 
 // Solve implements solver.Solver: one search with strategy s, in one go.
@@ -57,6 +62,7 @@ func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Option
 // use sets the engine up for strategy s.
 func (e *engine) use(s *strategy) {
 	e.strat = s
+	e.queue.byFeatures = s.byFeatures
 	for _, a := range s.advisors {
 		if p, ok := a.(preparer); ok {
 			p.prepare(e)

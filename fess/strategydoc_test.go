@@ -24,8 +24,8 @@ const (
 // strategyTable renders the strategy table as Markdown.
 func strategyTable() string {
 	var b strings.Builder
-	b.WriteString("| strategy | share | default | search | opening | moves | advisors | focus | ties | what it is for |\n")
-	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| strategy | share | default | search | opening | moves | advisors | focus | ties | node taken | what it is for |\n")
+	b.WriteString("| --- | ---: | :---: | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, s := range strategies {
 		def, advisors := "no", advisorNames(s.advisors)
 		if s.inDefault {
@@ -47,14 +47,17 @@ func strategyTable() string {
 		if advisors == "" {
 			advisors = "—"
 		}
-		moves, ties := s.moves.String(), "nearer first"
+		moves, ties, taken := s.moves.String(), "nearer first", "lightest"
 		if s.farFirst {
 			ties = "farther first"
 		}
-		if _, ok := s.search.(fessSearch); !ok {
-			moves, ties = "—", "—" // not FESS macro-moves or cells
+		if s.byFeatures {
+			taken = "lightest, and best features every other turn"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, moves, advisors, s.focus, ties, s.doc)
+		if _, ok := s.search.(fessSearch); !ok {
+			moves, ties, taken = "—", "—", "—" // not FESS macro-moves or cells
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, share, def, s.search, s.opening, moves, advisors, s.focus, ties, taken, s.doc)
 	}
 	return b.String()
 }
