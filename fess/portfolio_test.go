@@ -499,7 +499,7 @@ func TestTurnsByFeatures(t *testing.T) {
 			var all entries // every live node of the cell, keyed by its order
 			for _, en := range e.queue.cells[i].wait {
 				if e.current(en, c) {
-					all = append(all, entry{key: e.tree.at(en.id).feat.order(false), id: en.id})
+					all = append(all, entry{key: e.tree.at(en.id).feat.order(e.strat.farFirst), id: en.id})
 				}
 			}
 			bf, _ := first(all, func(entry) bool { return true })
