@@ -332,7 +332,7 @@ func TestPathsTakeTheShorterWay(t *testing.T) {
 		}
 		return e
 	}
-	pe := search("plan")
+	pe := search("opener")
 	var short, long int
 	for id := uint32(0); int(id) < pe.tree.nodes.Len(); id++ {
 		pushes, err := pe.pushesTo(id)

@@ -145,10 +145,10 @@ func searchBeside(t *testing.T, l *level.Level, s string, nodes int64, view know
 // the spliced solution, before its own forward tree has a root.
 func TestImagineMeetsOthers(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
-	_, pe := searchBeside(t, l, "plan", 2_000, knowledge{})
-	met, ie := searchBeside(t, l, "imagine", 300_000, knowledge{trees: []*engine{pe}})
-	if met.Status != solver.Solved || ie.meeting.in != pe || ie.tree.store.Len() != 0 {
-		t.Fatalf("%v after %d expansions, the forward tree %d positions; met in plan's tree: %v", met.Status, met.Stats.Expanded, ie.tree.store.Len(), ie.meeting.in == pe)
+	_, oe := searchBeside(t, l, "opener", 2_000, knowledge{})
+	met, ie := searchBeside(t, l, "imagine", 300_000, knowledge{trees: []*engine{oe}})
+	if met.Status != solver.Solved || ie.meeting.in != oe || ie.tree.store.Len() != 0 {
+		t.Fatalf("%v after %d expansions, the forward tree %d positions; met in opener's tree: %v", met.Status, met.Stats.Expanded, ie.tree.store.Len(), ie.meeting.in == oe)
 	}
 	if r := verify.Replay(l, met.Moves); !r.Solved {
 		t.Errorf("the spliced solution does not solve the level: %s", r.Reason)
@@ -219,7 +219,7 @@ func TestFocusing(t *testing.T) {
 }
 
 // TestDive: the dive strategy, plan FESS focusing from the start, solves
-// XSokoban 35 within 4,000 expansions, where plan, which focuses only on
+// XSokoban 35 within 8,000 expansions, where plan, which focuses only on
 // the last quarter of its budget, does not.
 func TestDive(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:35")[0]
@@ -231,7 +231,7 @@ func TestDive(t *testing.T) {
 		{"dive", row("dive"), solver.Solved},
 		{"plan", row("plan"), solver.NodeLimit},
 	} {
-		res, err := tc.s.Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 4000}})
+		res, err := tc.s.Solve(context.Background(), l, solver.Options{Budget: solver.Budget{Nodes: 8000}})
 		if err != nil || res.Status != tc.want {
 			t.Errorf("%s: %v, %v after %d expansions, want %v", tc.name, res.Status, err, res.Stats.Expanded, tc.want)
 		}
@@ -273,18 +273,18 @@ func TestBack(t *testing.T) {
 
 // TestBackMeetsOthers: the back strategy's search meets the trees of the
 // other strategies (engine.shared, as member.Share gives it), not only the
-// start. On Microban 146, back alone needs 4,553 expansions; with the tree
-// of 2,000 expansions of plan (which has not solved it) it meets a
-// position plan stored at once, and the solution spliced from plan's path
-// and back's pulls undone replays to the solved position.
+// start. On Microban 146, back alone needs 4,553 expansions; with the
+// tree of 2,000 expansions of opener (which has not solved it) it meets a
+// position opener stored at once, and the solution spliced from opener's
+// path and back's pulls undone replays to the solved position.
 func TestBackMeetsOthers(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	alone, _ := searchBeside(t, l, "back", 20_000, knowledge{})
-	plan, pe := searchBeside(t, l, "plan", 2_000, knowledge{})
-	met, be := searchBeside(t, l, "back", 20_000, knowledge{trees: []*engine{pe}})
-	if plan.Status != solver.NodeLimit || alone.Status != solver.Solved || met.Status != solver.Solved || be.meeting.in != pe || met.Stats.Expanded >= alone.Stats.Expanded {
-		t.Fatalf("plan %v; back alone %v after %d expansions; with plan's tree %v after %d, met in plan's tree: %v",
-			plan.Status, alone.Status, alone.Stats.Expanded, met.Status, met.Stats.Expanded, be.meeting.in == pe)
+	opener, oe := searchBeside(t, l, "opener", 2_000, knowledge{})
+	met, be := searchBeside(t, l, "back", 20_000, knowledge{trees: []*engine{oe}})
+	if opener.Status != solver.NodeLimit || alone.Status != solver.Solved || met.Status != solver.Solved || be.meeting.in != oe || met.Stats.Expanded >= alone.Stats.Expanded {
+		t.Fatalf("opener %v; back alone %v after %d expansions; with opener's tree %v after %d, met in opener's tree: %v",
+			opener.Status, alone.Status, alone.Stats.Expanded, met.Status, met.Stats.Expanded, be.meeting.in == oe)
 	}
 	if r := verify.Replay(l, met.Moves); !r.Solved {
 		t.Errorf("the spliced solution does not solve the level: %s", r.Reason)
@@ -298,11 +298,11 @@ func TestBackMeetsOthers(t *testing.T) {
 func TestForwardMeetsBack(t *testing.T) {
 	l := testlevel.Resolve(t, "microban:146")[0]
 	back, be := searchBeside(t, l, "back", 3_000, knowledge{})
-	plan, _ := searchBeside(t, l, "plan", 2_000, knowledge{})
-	met, pe := searchBeside(t, l, "plan", 2_000, knowledge{back: be.back})
-	if back.Status != solver.NodeLimit || plan.Status != solver.NodeLimit || met.Status != solver.Solved || pe.meeting.from != be.back {
-		t.Fatalf("back alone %v, plan alone %v; plan with back's store %v after %d expansions, met in back's store: %v",
-			back.Status, plan.Status, met.Status, met.Stats.Expanded, pe.meeting.from == be.back)
+	opener, _ := searchBeside(t, l, "opener", 2_000, knowledge{})
+	met, oe := searchBeside(t, l, "opener", 2_000, knowledge{back: be.back})
+	if back.Status != solver.NodeLimit || opener.Status != solver.NodeLimit || met.Status != solver.Solved || oe.meeting.from != be.back {
+		t.Fatalf("back alone %v, opener alone %v; opener with back's store %v after %d expansions, met in back's store: %v",
+			back.Status, opener.Status, met.Status, met.Stats.Expanded, oe.meeting.from == be.back)
 	}
 	if met.Stats.Counts["met.back"] != 1 {
 		t.Errorf("counts %v: want met.back 1", met.Stats.Counts)
@@ -329,7 +329,7 @@ func TestQueueBytes(t *testing.T) {
 	q := &e.queue
 	want := int64(len(q.cells)) * cellBytes
 	for i := range q.cells {
-		want += entryBytes * int64(cap(q.cells[i].wait))
+		want += entryBytes * int64(cap(q.cells[i].wait)+cap(q.cells[i].byFeat))
 	}
 	if len(q.cells) < 100 {
 		t.Errorf("%d cells: the test wants a search that leaves hundreds", len(q.cells))
@@ -462,11 +462,17 @@ func TestSmallFirst(t *testing.T) {
 // TestTurnsByFeatures: in a strategy that takes turns by features (imagine),
 // the best cell's turns alternate between its lightest waiting node and
 // its node with the best features, its weight aside; a strategy that
-// does not (park) takes the lightest on both.
+// does not (park) takes the lightest on both; one that takes them late
+// (plan) does so once half its budget is spent, and not before.
 func TestTurnsByFeatures(t *testing.T) {
 	l := testlevel.Resolve(t, "xsokoban90:15")[0]
 	opts := solver.Options{Budget: solver.Budget{Nodes: 400}}
-	for _, s := range []string{"imagine", "park"} {
+	for _, c := range []struct {
+		s      string
+		byFeat bool
+		early  bool // the budget raised past the search's, so that half of it is not spent
+	}{{"imagine", true, false}, {"park", false, false}, {"plan", true, false}, {"plan", false, true}} {
+		s := c.s
 		e, _, err := newEngine(l, solver.NewGuard(context.Background(), opts), opts, nil, nil)
 		if err != nil || e == nil {
 			t.Fatalf("no engine: %v", err)
@@ -474,6 +480,10 @@ func TestTurnsByFeatures(t *testing.T) {
 		e.use(row(s))
 		if res, err := runEngine(e); err != nil || res.Status != solver.NodeLimit {
 			t.Fatalf("%s: %v, %v", s, res.Status, err)
+		}
+		if c.early { // as if the search were short of half its budget: the turns by features not on yet
+			e.budget.Nodes, e.queue.featuresOn = 3*opts.Budget.Nodes, false
+			s += " early"
 		}
 		// first returns the first live entry of es in the heap's order.
 		first := func(es entries, live func(entry) bool) (entry, bool) {
@@ -514,14 +524,14 @@ func TestTurnsByFeatures(t *testing.T) {
 		e.queue.best = cell
 		e.queue.turn = 4*e.queue.turn + 1 // the next turn is the best cell's, by features where the strategy takes such turns
 		want := byFeat.id
-		if !row(s).byFeatures {
+		if !c.byFeat {
 			want = lightest.id
 		}
 		if id, ok := e.next(); !ok || id != want {
 			t.Errorf("%s: the best cell's turn by features took node %d (%v), want %d", s, id, ok, want)
 		}
 		now, _ := first(e.queue.cells[cell].wait, func(en entry) bool { return e.current(en, cell) })
-		if row(s).byFeatures && now.id != lightest.id {
+		if c.byFeat && now.id != lightest.id {
 			t.Fatalf("%s: the turn by features took the lightest node's entry", s)
 		}
 		e.queue.turn = 4*e.queue.turn + 3 // the next turn is the best cell's, the lightest

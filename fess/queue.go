@@ -54,10 +54,10 @@ type cellQueue struct {
 	best   int32   // the best cell so far
 	first  uint32  // the node that made best the best cell (drawn for progress)
 	turn   uint64
-	// byFeatures: every other turn of the best cell's and of the round
-	// robin's takes the cell's node with the best features, its weight
-	// aside (strategy.byFeatures).
-	byFeatures bool
+	// byFeatures: the cells keep byFeat, and every other turn of the best
+	// cell's and of the round robin's takes the cell's node with the best
+	// features, its weight aside, once featuresOn (strategy.taken).
+	byFeatures, featuresOn bool
 	// waitCap is the capacity of the cells' heaps, summed as add grows
 	// them (bytes runs at every expansion, over a thousand cells and more).
 	waitCap int64
@@ -94,7 +94,7 @@ func (e *engine) next() (uint32, bool) {
 		if c < 0 {
 			return 0, false
 		}
-		if q.byFeatures && q.turn%4 >= 2 {
+		if q.byFeatures && q.turn%4 >= 2 && e.featuresOn() {
 			if id, ok := e.popByFeatures(c); ok {
 				return id, true
 			}

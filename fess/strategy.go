@@ -41,12 +41,8 @@ type strategy struct {
 	// features) towards the boxes farther from their nearest goals, as
 	// Festival's forward search orders them, rather than nearer.
 	farFirst bool
-	// byFeatures: every other turn of the cell loop takes a cell's node by
-	// its own features alone, its weight aside, as Festival's HF forward
-	// search takes nodes with every move weighing 0 for most of its time;
-	// the other turns take the lightest.
-	byFeatures bool
-	doc        string // what it is for, in a few words
+	taken    nodeTaken // which of a cell's nodes its cell loop takes
+	doc      string    // what it is for, in a few words
 }
 
 // Solve implements solver.Solver: one search with strategy s, in one go.
@@ -62,7 +58,8 @@ func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Option
 // use sets the engine up for strategy s.
 func (e *engine) use(s *strategy) {
 	e.strat = s
-	e.queue.byFeatures = s.byFeatures
+	e.queue.byFeatures = s.taken != takeLightest
+	e.queue.featuresOn = s.taken == takeTurns
 	for _, a := range s.advisors {
 		if p, ok := a.(preparer); ok {
 			p.prepare(e)
@@ -171,14 +168,48 @@ func (e *engine) focusing() bool {
 	case focusAlways:
 		return true
 	case focusLast:
-		// Under a time limit the clock decides, even with a node limit.
-		b := e.budget
-		if b.Time > 0 {
-			b.Nodes = 0
-		}
-		return e.spent(b, 1-focusEnding)
+		return e.spent(e.clockBudget(), 1-focusEnding)
 	}
 	return false
+}
+
+// nodeTaken says which of a cell's waiting nodes a strategy's cell loop
+// takes (next).
+type nodeTaken uint8
+
+const (
+	takeLightest  nodeTaken = iota
+	takeTurns               // every other turn the one with the best features, its weight aside
+	takeTurnsLate           // so from featuresLate of its budget on
+)
+
+// featuresLate is the share of its budget from which a takeTurnsLate
+// strategy takes turns by features: the lightest order alone solves the
+// levels it solves early (docs/fess.md, "Turns by features").
+const featuresLate = 0.5
+
+func (t nodeTaken) String() string {
+	return [...]string{"lightest", "lightest, and best features every other turn", "lightest, and from half its budget best features every other turn"}[t]
+}
+
+// featuresOn reports whether the cell loop takes turns by features now:
+// from the start, or once featuresLate of the budget is spent (the clock
+// deciding, as for focusing); once on, they stay on.
+func (e *engine) featuresOn() bool {
+	if !e.queue.featuresOn {
+		e.queue.featuresOn = e.spent(e.clockBudget(), featuresLate)
+	}
+	return e.queue.featuresOn
+}
+
+// clockBudget returns the budget whose spending decides when a strategy
+// changes its ways: under a time limit the clock, even with a node limit.
+func (e *engine) clockBudget() solver.Budget {
+	b := e.budget
+	if b.Time > 0 {
+		b.Nodes = 0
+	}
+	return b
 }
 
 // An opening is what a strategy runs before its forward search, on its

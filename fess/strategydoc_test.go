@@ -47,12 +47,9 @@ func strategyTable() string {
 		if advisors == "" {
 			advisors = "—"
 		}
-		moves, ties, taken := s.moves.String(), "nearer first", "lightest"
+		moves, ties, taken := s.moves.String(), "nearer first", s.taken.String()
 		if s.farFirst {
 			ties = "farther first"
-		}
-		if s.byFeatures {
-			taken = "lightest, and best features every other turn"
 		}
 		if _, ok := s.search.(fessSearch); !ok {
 			moves, ties, taken = "—", "—", "—" // not FESS macro-moves or cells
