@@ -54,10 +54,11 @@ type cellQueue struct {
 	best   int32   // the best cell so far
 	first  uint32  // the node that made best the best cell (drawn for progress)
 	turn   uint64
-	// byFeatures: the cells keep byFeat, and every other turn of the best
+	// featuresOn: the cells keep byFeat, and every other turn of the best
 	// cell's and of the round robin's takes the cell's node with the best
-	// features, its weight aside, once featuresOn (strategy.taken).
-	byFeatures, featuresOn bool
+	// features, its weight aside; featuresLate: that comes on once
+	// featuresLate of the budget is spent (strategy.taken).
+	featuresOn, featuresLate bool
 	// waitCap is the capacity of the cells' heaps, summed as add grows
 	// them (bytes runs at every expansion, over a thousand cells and more).
 	waitCap int64
@@ -94,7 +95,7 @@ func (e *engine) next() (uint32, bool) {
 		if c < 0 {
 			return 0, false
 		}
-		if q.byFeatures && q.turn%4 >= 2 && e.featuresOn() {
+		if q.turn%4 >= 2 && e.featuresOn() {
 			if id, ok := e.popByFeatures(c); ok {
 				return id, true
 			}
@@ -130,6 +131,30 @@ func (e *engine) popByFeatures(c int32) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// fillByFeatures turns the turns by features on late: every node waiting
+// in a cell goes into the cell's byFeat too, as add puts it from then on,
+// so that the turns take the same nodes as if byFeat had been kept from
+// the start.
+func (e *engine) fillByFeatures() {
+	q := &e.queue
+	q.featuresOn, q.featuresLate = true, false
+	for i := range q.cells {
+		c := int32(i)
+		byFeat := &q.cells[i].byFeat
+		before := cap(*byFeat)
+		for _, en := range q.cells[i].wait {
+			if e.current(en, c) {
+				*byFeat = append(*byFeat, entry{key: en.key & orderBits, id: en.id})
+			}
+		}
+		heap.Init(byFeat)
+		q.waitCap += int64(cap(*byFeat) - before)
+	}
+}
+
+// orderBits masks a wait entry's key down to the node's order.
+const orderBits = 1<<48 - 1
 
 // bestWaiting returns the best cell that has nodes waiting, or -1 when
 // none has.
@@ -185,7 +210,7 @@ func (q *cellQueue) add(c int32, id uint32, w int32, order uint64) {
 	before := cap(*wait)
 	heap.Push(wait, entry{key: uint64(w)<<48 | order, id: id})
 	q.waitCap += int64(cap(*wait) - before)
-	if q.byFeatures {
+	if q.featuresOn {
 		byFeat := &q.cells[c].byFeat
 		before := cap(*byFeat)
 		heap.Push(byFeat, entry{key: order, id: id})

@@ -58,8 +58,7 @@ func (s *strategy) Solve(ctx context.Context, l *level.Level, opts solver.Option
 // use sets the engine up for strategy s.
 func (e *engine) use(s *strategy) {
 	e.strat = s
-	e.queue.byFeatures = s.taken != takeLightest
-	e.queue.featuresOn = s.taken == takeTurns
+	e.queue.featuresOn, e.queue.featuresLate = s.taken == takeTurns, s.taken == takeTurnsLate
 	for _, a := range s.advisors {
 		if p, ok := a.(preparer); ok {
 			p.prepare(e)
@@ -196,8 +195,8 @@ func (t nodeTaken) String() string {
 // from the start, or once featuresLate of the budget is spent (the clock
 // deciding, as for focusing); once on, they stay on.
 func (e *engine) featuresOn() bool {
-	if !e.queue.featuresOn {
-		e.queue.featuresOn = e.spent(e.clockBudget(), featuresLate)
+	if e.queue.featuresLate && e.spent(e.clockBudget(), featuresLate) {
+		e.fillByFeatures()
 	}
 	return e.queue.featuresOn
 }
