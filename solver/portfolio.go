@@ -62,11 +62,12 @@ import (
 // member reaches any part of its share at about the same time (under a
 // longer limit than Early, the shares so far are Early's until the run
 // has gone on for Early). A member that stalls (Pause) in two slices in a
-// row has its weight halved, down to an eighth of its share, and its share
-// back when it improves. Before each slice a Sharer takes what the others
-// know (with threads, see below). The budget's own limits end a resumable
-// member for good at any point; the member alone left in the rounds runs
-// to the end. A late member (Member.Late) joins once the others have had
+// row has its weight halved, down to an eighth of its share (with threads,
+// to a thread's worth, a k-th of the shares, where its share is more), and
+// its share back when it improves. Before each slice a Sharer takes what
+// the others know (with threads, see below). The budget's own limits end
+// a resumable member for good at any point; the member alone left in the
+// rounds runs to the end. A late member (Member.Late) joins once the others have had
 // that much of their own time together, and only then takes its share of
 // what is left; until it joins the others' shares leave it out. With
 // threads it joins at once.

@@ -26,8 +26,9 @@ import (
 // Early, as in a run of that limit, and grow with the limit once the run
 // has gone on for Early (sharesLeft).
 // A member that reports a slice stalled in stallSlices slices in a row has
-// its weight halved (down to stallFloor of its share), so the others get
-// its turns; one that improved gets its share back.
+// its weight halved (down to stallFloor of its share, and with threads
+// not below a thread's worth: threadsWorth), so the others get its turns;
+// one that improved gets its share back.
 const (
 	firstSlice  = 1.0 / 16 // a resumable member's first slice, as a part of its share, besides its opening
 	stallSlices = 2
@@ -713,11 +714,35 @@ func (rs *rounds) reweigh(m *entrant, p Pause) {
 		m.weight, m.stalls = m.Share, 0
 	case p.Stalled:
 		if m.stalls++; m.stalls >= stallSlices {
-			m.weight = max(m.weight/2, m.Share*stallFloor)
+			m.weight = max(m.weight/2, m.Share*stallFloor, rs.threadsWorth(m))
 		}
 	default:
 		m.stalls = 0
 	}
+}
+
+// threadsWorth returns, with threads, the weight a stalled member m keeps
+// when its share is at least a thread's worth (a k-th of the shares of the
+// members still in): that thread's worth. Halved below it, m would hand
+// its turns to members that have their own threads' worth, where with one
+// thread the members that share its thread would get them: on a small
+// board bigreedy keeps its thread as it keeps most of one thread alone.
+// Otherwise 0.
+func (rs *rounds) threadsWorth(m *entrant) float64 {
+	if rs.k <= 1 {
+		return 0
+	}
+	sum := 0.0
+	for _, o := range rs.members {
+		if o.in() {
+			sum += o.Share
+		}
+	}
+	worth := sum / float64(rs.k)
+	if m.Share < worth {
+		return 0
+	}
+	return worth
 }
 
 // endPaused ends the members still paused with status st, so that their

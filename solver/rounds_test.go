@@ -208,6 +208,44 @@ func TestRoundsStalledYields(t *testing.T) {
 	}
 }
 
+// TestRoundsThreadsWorthKept: with threads, a stalled member whose share
+// is a thread's worth or more (a k-th of the shares) keeps that worth, as
+// it keeps most of its thread alone, where one with less is halved as
+// with one thread: under a node limit the first has about its worth of
+// the expansions, the second well under its share.
+func TestRoundsThreadsWorthKept(t *testing.T) {
+	big, a, b := &stepper{stall: true}, &stepper{}, &stepper{}
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "big", Resumable: big, Share: 3},
+		{Name: "a", Resumable: a, Share: 1},
+		{Name: "b", Resumable: b, Share: 1},
+	}}
+	const limit = 100_000
+	res, err := solver.Run(context.Background(), p, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Nodes: limit}})
+	if err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("%v, %v", res.Status, err)
+	}
+	// Its worth is 2.5 of the 5 shares, so 2.5/4.5 of the expansions; halved
+	// to an eighth of its share it would have 0.375/2.375.
+	if big.expanded < limit*45/100 {
+		t.Errorf("the stalled member with a thread's worth expanded %d of %d (a %d, b %d); want about 2.5/4.5", big.expanded, limit, a.expanded, b.expanded)
+	}
+
+	stuck, c, d := &stepper{stall: true}, &stepper{}, &stepper{}
+	p = solver.Portfolio{Members: []solver.Member{
+		{Name: "stuck", Resumable: stuck, Share: 1},
+		{Name: "c", Resumable: c, Share: 1},
+		{Name: "d", Resumable: d, Share: 1},
+	}}
+	res, err = solver.Run(context.Background(), p, level1(t), solver.Options{Threads: 2, Budget: solver.Budget{Nodes: limit}})
+	if err != nil || res.Status != solver.NodeLimit {
+		t.Fatalf("%v, %v", res.Status, err)
+	}
+	if stuck.expanded >= limit/4 {
+		t.Errorf("the stalled member with less than a thread's worth expanded %d of %d (c %d, d %d); want it halved, well under a third", stuck.expanded, limit, c.expanded, d.expanded)
+	}
+}
+
 // TestRoundsRunOnceFirst: a run-once member runs first, once, on its share
 // of the whole budget, with the whole memory; the resumable members' shares
 // are then set from what it left, and the first of them to start has the
