@@ -47,16 +47,17 @@ var strategies = []strategy{
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels, and large ones a plain push search solves sooner than FESS"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever, taken: takeTurns,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
-	{name: "tail", share: 100, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever, taken: takeTurns,
-		doc: "pull without the hotspot advisor, joining the rounds once the others have had 10 s together (with threads, at once), with their shares together: the hard tail, levels one search solves in tens of seconds"},
+	{name: "tail", share: 100, shareBefore: 6, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever, taken: takeTurns,
+		doc: "pull without the hotspot advisor, on 6 % of the others' shares together until they have had 10 s, then on all of theirs (with threads, on all from the start): the hard tail, levels one search solves in tens of seconds, and a few it solves at once that the others do not"},
 }
 
-// tailJoin is when the tail strategy joins the rounds with one thread:
-// once the other strategies have had 10 s of their own time together
-// (solver.Member.Late; with threads it joins at once), in which they
-// solve what the default solves quickly. A level still open then is the
-// hard tail, where pull without the hotspot advisor solves what no other
-// strategy does in a minute (docs/fess.md, "The rounds").
+// tailJoin is when the tail strategy takes its whole share with one
+// thread: once the other strategies have had 10 s of their own time
+// together (solver.Member.Late; before, it runs on its shareBefore; with
+// threads it has its share at once), in which they solve what the default
+// solves quickly. A level still open then is the hard tail, where pull
+// without the hotspot advisor solves what no other strategy does in a
+// minute (docs/fess.md, "The rounds").
 const tailJoin = 10 * time.Second
 
 // Strategies returns the names of the strategy table's rows, in order.
@@ -228,8 +229,9 @@ func smallFirst(table []strategy, members []solver.Member) []solver.Member {
 }
 
 // lateShares sets the share of each late row on (members are the rows
-// of table) to its percentage of the shares of the rows on that are not
-// late, where there are any (alone, a late row starts at once).
+// of table), and its share before it joins, to their percentages of the
+// shares of the rows on that are not late, where there are any (alone, a
+// late row starts at once).
 func lateShares(table []strategy, members []solver.Member) {
 	others := 0.0
 	for i, s := range table {
@@ -240,6 +242,7 @@ func lateShares(table []strategy, members []solver.Member) {
 	for i, s := range table {
 		if s.late > 0 && others > 0 {
 			members[i].Share *= others / 100
+			members[i].ShareBefore *= others / 100
 		}
 	}
 }
@@ -338,7 +341,7 @@ func membersOf(table []strategy, on []string, own map[string]string, inRounds bo
 			members[i].Share = float64(s.share)
 		}
 		if s.late > 0 && members[i].Resumable != nil {
-			members[i].Late = s.late
+			members[i].Late, members[i].ShareBefore = s.late, float64(s.shareBefore)
 		}
 	}
 	return members

@@ -3,6 +3,7 @@ package fess
 import (
 	"container/heap"
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -385,18 +386,23 @@ func denseRoom(w, h int) *level.Level {
 }
 
 // TestBoardShares: on a small board bigreedy takes its small-board share
-// and the tail joins late with the others' shares together; with two
+// and the tail joins late with the others' shares together, running
+// before on a percentage of them as on a usual board; with two
 // threads one thread's worth runs those shares and the thread added a
 // board's usual ones, so each other strategy has at least its usual share
 // of that thread and bigreedy a whole thread; a board not small keeps its
 // shares with threads.
 func TestBoardShares(t *testing.T) {
 	on := strings.Split(strategyList(), ",")
+	before := map[string]float64{} // the tail's share before it joins, by board and threads
 	shares := func(isSmall bool, threads int) map[string]float64 {
 		members := membersOf(strategies, on, nil, true, &levelTables{})
 		got := map[string]float64{}
 		for _, m := range boardShares(strategies, members, isSmall, false, threads) {
 			got[m.Name] = m.Share
+			if m.Name == "tail" {
+				before[fmt.Sprint(isSmall, threads)] = m.ShareBefore
+			}
 		}
 		return got
 	}
@@ -408,6 +414,10 @@ func TestBoardShares(t *testing.T) {
 	usual := shares(false, 1)
 	if usual["bigreedy"] != 25 || usual["tail"] != 100 {
 		t.Errorf("usual board: bigreedy %g, tail %g; want 25, 100", usual["bigreedy"], usual["tail"])
+	}
+	// Before it joins the tail has 6 % of the others' shares together.
+	if small, usual := before["true 1"], before["false 1"]; !near(small, 0.06*975) || !near(usual, 6) {
+		t.Errorf("the tail's share before it joins: small board %g, usual board %g; want %g, 6", small, usual, 0.06*975)
 	}
 	if two := shares(false, 2); !maps.Equal(two, usual) {
 		t.Errorf("usual board, two threads: %v, want %v", two, usual)

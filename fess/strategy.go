@@ -28,6 +28,10 @@ type strategy struct {
 	// (solver.Member.Late); its share is then a percentage of theirs
 	// together.
 	late time.Duration
+	// shareBefore, when not 0, is a late strategy's share until it joins,
+	// a percentage of the others' together too (solver.Member.ShareBefore):
+	// with one thread it runs from the start on that.
+	shareBefore int
 	// unlimited: without a time or node limit the portfolio runs this
 	// strategy alone, to the end (the first listed where it is not on the
 	// list).

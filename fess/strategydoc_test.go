@@ -37,6 +37,9 @@ func strategyTable() string {
 		share := fmt.Sprintf("%d %%", s.share)
 		if s.late > 0 {
 			share = fmt.Sprintf("%d %% of the others' from %d s on (with threads, from the start)", s.share, int(s.late.Seconds()))
+			if s.shareBefore > 0 {
+				share = fmt.Sprintf("%d %% of the others' before %d s, %d %% from then on (with threads, %d %% from the start)", s.shareBefore, int(s.late.Seconds()), s.share, s.share)
+			}
 		}
 		if s.smallShare > 0 {
 			if !s.inDefault {

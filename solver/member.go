@@ -38,6 +38,11 @@ type Member struct {
 	// more than one thread); in a run without one it runs only alone.
 	// Until it joins, the others' shares of the budget leave it out.
 	Late time.Duration
+	// ShareBefore, above 0, is a late member's share until it joins, in a
+	// run with a time limit and one thread: it runs from the start on
+	// that share, as a member that is not late, and takes Share when the
+	// others have had Late.
+	ShareBefore float64
 }
 
 // Resumable is a member searched in slices: paused at a slice's end with

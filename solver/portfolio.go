@@ -67,10 +67,12 @@ import (
 // its share back when it improves. Before each slice a Sharer takes what
 // the others know (with threads, see below). The budget's own limits end
 // a resumable member for good at any point; the member alone left in the
-// rounds runs to the end. A late member (Member.Late) joins once the others have had
-// that much of their own time together, and only then takes its share of
-// what is left; until it joins the others' shares leave it out. With
-// threads it joins at once.
+// rounds runs to the end. A late member (Member.Late) joins once the
+// others have had that much of their own time together, and only then
+// takes its share of what is left; until it joins the others' shares
+// leave it out. One with a ShareBefore runs from the start on that share
+// instead, and takes its own share then. With threads a late member joins
+// at once.
 //
 // With no time, node or iteration limit a run-once member runs until it
 // ends, so the next starts only then (give the others share 0 to run one
@@ -156,6 +158,8 @@ func (p Portfolio) entrants(timed bool) ([]*entrant, error) {
 			return nil, fmt.Errorf("portfolio member %s is named twice", m.Name)
 		case math.IsNaN(m.Share) || math.IsInf(m.Share, 0) || m.Share < 0:
 			return nil, fmt.Errorf("portfolio member %s: share %v is not a finite number at least 0", m.Name, m.Share)
+		case math.IsNaN(m.ShareBefore) || math.IsInf(m.ShareBefore, 0) || m.ShareBefore < 0:
+			return nil, fmt.Errorf("portfolio member %s: share before it joins %v is not a finite number at least 0", m.Name, m.ShareBefore)
 		case m.Late < 0 || m.Late > 0 && m.Resumable == nil:
 			return nil, fmt.Errorf("portfolio member %s: a late start (%v) is for a resumable member, and not negative", m.Name, m.Late)
 		}
@@ -201,6 +205,13 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 		// what the threads add.
 		for _, m := range members {
 			m.Late = 0
+		}
+	}
+	for _, m := range members {
+		if m.Late > 0 && m.ShareBefore > 0 && opts.Budget.Time > 0 {
+			// It runs as a member that is not late until it grows.
+			m.growAt, m.grownShare, m.Late = m.Late, m.Share, 0
+			m.Share, m.weight = m.ShareBefore, m.ShareBefore
 		}
 	}
 	if rs.start.IsZero() {

@@ -56,6 +56,13 @@ type entrant struct {
 	// nodes: with threads and a node limit, the expansions its running
 	// slice may take (nodeAllowance), held from the others until it ends.
 	nodes int64
+	// growAt: a late member running on its ShareBefore (Share, until
+	// then), which takes grownShare once the others have had growAt of
+	// their own time (grow); grown: its share of the budget is to be set
+	// again when its next slice starts.
+	growAt     time.Duration
+	grownShare float64
+	grown      bool
 }
 
 // resumable reports whether e runs in slices.
@@ -215,6 +222,7 @@ func (rs *rounds) solve(parent context.Context, l *level.Level) (Result, error) 
 // had the least for its weight (the first such in the list), nil when
 // none is left.
 func (rs *rounds) pick() *entrant {
+	rs.grow()
 	var best *entrant
 	for _, m := range rs.members {
 		if m.in() && !m.running && !rs.waiting(m) && (best == nil || m.used/m.weight < best.used/best.weight) {
@@ -231,17 +239,40 @@ func (rs *rounds) waiting(m *entrant) bool {
 	if m.Late == 0 || m.started {
 		return false
 	}
-	var had time.Duration
-	others := false
+	had, others := rs.othersHad(m)
+	return others && had < m.Late
+}
+
+// othersHad returns the own time the members other than m have had
+// together, and whether one that is not late is still in.
+func (rs *rounds) othersHad(m *entrant) (had time.Duration, others bool) {
 	rs.mu.Lock() // progress events update live
 	defer rs.mu.Unlock()
 	for _, o := range rs.members {
+		if o == m {
+			continue
+		}
 		if o.started {
 			had += o.live.Elapsed
 		}
 		others = others || o.in() && o.Late == 0
 	}
-	return others && had < m.Late
+	return had, others
+}
+
+// grow gives each member running on its ShareBefore its Share once the
+// others have had its Late, or none that is not late is left: it then
+// joins as a late member does, with what it has had so far.
+func (rs *rounds) grow() {
+	for _, m := range rs.members {
+		if m.growAt == 0 || !m.in() {
+			continue
+		}
+		if had, others := rs.othersHad(m); others && had < m.growAt {
+			continue
+		}
+		m.Share, m.weight, m.growAt, m.grown = m.grownShare, m.grownShare, 0, true
+	}
 }
 
 // budget returns member m's budget for its next slice, and the deadline
@@ -291,8 +322,8 @@ func (rs *rounds) budget(m *entrant) (Budget, time.Time, Status) {
 	if !rs.wholes {
 		rs.setWholes(shares)
 	}
-	if m.Late > 0 && !m.started {
-		m.whole = rs.shareOf(m, shares, false)
+	if m.Late > 0 && !m.started || m.grown {
+		m.whole, m.grown = rs.shareOf(m, shares, false), false
 	}
 	b := rs.slice(m, left)
 	if total.Nodes > 0 && rs.k > 1 {

@@ -598,6 +598,50 @@ func TestRoundsLate(t *testing.T) {
 	}
 }
 
+// TestRoundsShareBefore: a late member with a ShareBefore runs from the
+// start on that share, as one that is not late, and takes its own share
+// of what is left once the others have had its Late; without a time limit
+// it does not run, as a late member.
+func TestRoundsShareBefore(t *testing.T) {
+	const late = 100 * time.Millisecond
+	early, tail := &stepper{}, &clocked{stepper: &stepper{}}
+	start := time.Now()
+	p := solver.Portfolio{Since: start, Members: []solver.Member{
+		{Name: "early", Resumable: early, Share: 1},
+		{Name: "tail", Resumable: tail, Share: 3, Late: late, ShareBefore: 0.25},
+	}}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Time: 400 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	if tail.first.IsZero() || tail.first.Sub(start) >= late/2 {
+		t.Fatalf("the member's first slice began %v into the run, want at once", tail.first.Sub(start))
+	}
+	// Before it grows: a fifth of the 400 ms (0.25 of 1.25); after: three
+	// quarters of what was left when the others had had 100 ms.
+	first, last := tail.slices[0].Whole.Time, tail.slices[len(tail.slices)-1].Whole.Time
+	if first < 40*time.Millisecond || first > 120*time.Millisecond {
+		t.Errorf("its share before it grew %v, want about a fifth of the 400 ms", first)
+	}
+	if last < 150*time.Millisecond || last > 3*(400*time.Millisecond-late)/4 {
+		t.Errorf("its share after it grew %v, want three quarters of what was left then", last)
+	}
+	if tail.own < 120*time.Millisecond || early.own < late {
+		t.Errorf("own time: the member %v, the other %v; want the member's well past its share before, the other at least %v", tail.own, early.own, late)
+	}
+
+	untimed := &stepper{}
+	p.Members = []solver.Member{
+		{Name: "early", Resumable: &stepper{}, Share: 1},
+		{Name: "tail", Resumable: untimed, Share: 3, Late: late, ShareBefore: 0.25},
+	}
+	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(untimed.slices) != 0 {
+		t.Errorf("without a time limit the member had %d slices; want none", len(untimed.slices))
+	}
+}
+
 // TestRoundsEndedMemberLeavesViews: once a member ends, the paused members
 // are shared the others again at once, before any next slice, so that no
 // view keeps what the ended member held (fess's engines: its memory goes
