@@ -47,8 +47,8 @@ var strategies = []strategy{
 		doc: "greedy best-first over pushes from the start and over pulls from the goals, meeting in one table: small dense levels, and large ones a plain push search solves sooner than FESS"},
 	{name: "pull", share: 7, search: fessSearch{}, opening: pulledSink, advisors: withAdvisors(adviseConnectivity, clearingAdvisor{}), focus: focusNever, taken: takeTurns,
 		doc: "sink with its parking search ordered as Festival's pull search only, never focusing"},
-	{name: "tail", share: 100, shareBefore: 6, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever, taken: takeTurns,
-		doc: "pull without the hotspot advisor, on 6 % of the others' shares together until they have had 10 s, then on all of theirs (with threads, on all from the start): the hard tail, levels one search solves in tens of seconds, and a few it solves at once that the others do not"},
+	{name: "tail", share: 100, shareBefore: 10, inDefault: true, late: tailJoin, search: fessSearch{}, opening: pulledSink, advisors: tailAdvisors, focus: focusNever, taken: takeTurns,
+		doc: "pull without the hotspot advisor, on 10 % of the others' shares together until they have had 10 s, then on all of theirs (with threads, on all from the start): the hard tail, levels one search solves in tens of seconds, and a few it solves at once that the others do not"},
 }
 
 // tailJoin is when the tail strategy takes its whole share with one

@@ -415,9 +415,9 @@ func TestBoardShares(t *testing.T) {
 	if usual["bigreedy"] != 25 || usual["tail"] != 100 {
 		t.Errorf("usual board: bigreedy %g, tail %g; want 25, 100", usual["bigreedy"], usual["tail"])
 	}
-	// Before it joins the tail has 6 % of the others' shares together.
-	if small, usual := before["true 1"], before["false 1"]; !near(small, 0.06*975) || !near(usual, 6) {
-		t.Errorf("the tail's share before it joins: small board %g, usual board %g; want %g, 6", small, usual, 0.06*975)
+	// Before it joins the tail has 10 % of the others' shares together.
+	if small, usual := before["true 1"], before["false 1"]; !near(small, 0.10*975) || !near(usual, 10) {
+		t.Errorf("the tail's share before it joins: small board %g, usual board %g; want %g, 10", small, usual, 0.10*975)
 	}
 	if two := shares(false, 2); !maps.Equal(two, usual) {
 		t.Errorf("usual board, two threads: %v, want %v", two, usual)
