@@ -208,7 +208,7 @@ func (p Portfolio) Solve(ctx context.Context, l *level.Level, opts Options) (Res
 		}
 	}
 	for _, m := range members {
-		if m.Late > 0 && m.ShareBefore > 0 && opts.Budget.Time > 0 {
+		if m.Late > 0 && m.ShareBefore > 0 {
 			// It runs as a member that is not late until it grows.
 			m.growAt, m.grownShare, m.Late = m.Late, m.Share, 0
 			m.Share, m.weight = m.ShareBefore, m.ShareBefore

@@ -562,16 +562,20 @@ func TestRoundsLate(t *testing.T) {
 		t.Errorf("the late member's share %v, want three quarters of what was left when it joined", w)
 	}
 
-	nodes, untimed := &stepper{}, &stepper{}
-	p.Members = []solver.Member{
-		{Name: "early", Resumable: nodes, Share: 1},
-		{Name: "tail", Resumable: untimed, Share: 3, Late: late},
-	}
-	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000}}); err != nil {
-		t.Fatal(err)
-	}
-	if len(untimed.slices) != 0 || nodes.expanded != 1000 {
-		t.Errorf("without a time limit the late member had %d slices and the other %d of the 1,000 nodes; want none, all", len(untimed.slices), nodes.expanded)
+	// Without a time limit, with a share before it joins (ShareBefore) or
+	// without.
+	for _, before := range []float64{0, 0.25} {
+		nodes, untimed := &stepper{}, &stepper{}
+		p.Members = []solver.Member{
+			{Name: "early", Resumable: nodes, Share: 1},
+			{Name: "tail", Resumable: untimed, Share: 3, Late: late, ShareBefore: before},
+		}
+		if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(untimed.slices) != 0 || nodes.expanded != 1000 {
+			t.Errorf("share before %g: without a time limit the late member had %d slices and the other %d of the 1,000 nodes; want none, all", before, len(untimed.slices), nodes.expanded)
+		}
 	}
 
 	alone := &clocked{stepper: &stepper{solveAt: 10}}
@@ -600,8 +604,8 @@ func TestRoundsLate(t *testing.T) {
 
 // TestRoundsShareBefore: a late member with a ShareBefore runs from the
 // start on that share, as one that is not late, and takes its own share
-// of what is left once the others have had its Late; without a time limit
-// it does not run, as a late member.
+// of what is left once the others have had its Late (without a time limit
+// it does not run: TestRoundsLate).
 func TestRoundsShareBefore(t *testing.T) {
 	const late = 100 * time.Millisecond
 	early, tail := &stepper{}, &clocked{stepper: &stepper{}}
@@ -627,18 +631,6 @@ func TestRoundsShareBefore(t *testing.T) {
 	}
 	if tail.own <= first || early.own < late {
 		t.Errorf("own time: the member %v, the other %v; want the member's past its share before, the other at least %v", tail.own, early.own, late)
-	}
-
-	untimed := &stepper{}
-	p.Members = []solver.Member{
-		{Name: "early", Resumable: &stepper{}, Share: 1},
-		{Name: "tail", Resumable: untimed, Share: 3, Late: late, ShareBefore: 0.25},
-	}
-	if _, err := solver.Run(context.Background(), p, level1(t), solver.Options{Budget: solver.Budget{Nodes: 1000}}); err != nil {
-		t.Fatal(err)
-	}
-	if len(untimed.slices) != 0 {
-		t.Errorf("without a time limit the member had %d slices; want none", len(untimed.slices))
 	}
 }
 
