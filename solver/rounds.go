@@ -239,15 +239,17 @@ func (rs *rounds) waiting(m *entrant) bool {
 	if m.Late == 0 || m.started {
 		return false
 	}
-	had, others := rs.othersHad(m)
-	return others && had < m.Late
+	return rs.othersShort(m, m.Late)
 }
 
-// othersHad returns the own time the members other than m have had
-// together, and whether one that is not late is still in.
-func (rs *rounds) othersHad(m *entrant) (had time.Duration, others bool) {
+// othersShort reports whether the members other than m have had less
+// than d of their own time together while one that is not late is still
+// in.
+func (rs *rounds) othersShort(m *entrant, d time.Duration) bool {
 	rs.mu.Lock() // progress events update live
 	defer rs.mu.Unlock()
+	var had time.Duration
+	others := false
 	for _, o := range rs.members {
 		if o == m {
 			continue
@@ -257,7 +259,7 @@ func (rs *rounds) othersHad(m *entrant) (had time.Duration, others bool) {
 		}
 		others = others || o.in() && o.Late == 0
 	}
-	return had, others
+	return others && had < d
 }
 
 // grow gives each member running on its ShareBefore its Share once the
@@ -265,10 +267,7 @@ func (rs *rounds) othersHad(m *entrant) (had time.Duration, others bool) {
 // joins as a late member does, with what it has had so far.
 func (rs *rounds) grow() {
 	for _, m := range rs.members {
-		if m.growAt == 0 || !m.in() {
-			continue
-		}
-		if had, others := rs.othersHad(m); others && had < m.growAt {
+		if m.growAt == 0 || !m.in() || rs.othersShort(m, m.growAt) {
 			continue
 		}
 		m.Share, m.weight, m.growAt, m.grown = m.grownShare, m.grownShare, 0, true
