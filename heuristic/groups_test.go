@@ -76,7 +76,10 @@ func TestGroupBoundIsAdmissible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lb := NewSidedPushMatching(g.board, g.board.NewSides(), dist)
+		lb, err := NewSidedPushMatching(context.Background(), g.board, g.board.NewSides(), dist)
+		if err != nil {
+			t.Fatal(err)
+		}
 		checked++
 		p := g.board.Start()
 		for id, key := range sg.Keys {

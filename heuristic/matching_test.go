@@ -83,7 +83,11 @@ func newBounds(t *testing.T, l *level.Level) (*sokoban.Board, func(sided bool) *
 	sides := b.NewSides()
 	return b, func(sided bool) *PushMatching {
 		if sided {
-			return NewSidedPushMatching(b, sides, bySide)
+			lb, err := NewSidedPushMatching(context.Background(), b, sides, bySide)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return lb
 		}
 		return NewPushMatching(b, dist)
 	}
@@ -245,4 +249,54 @@ func rows(p *sokoban.Position) string {
 		s += r + "\n"
 	}
 	return s
+}
+
+// TestPushMatchingTable checks the blocked transposition against dist read
+// entry by entry, on levels whose slot counts are not multiples of the
+// block, and that a done context stops the sided constructor.
+func TestPushMatchingTable(t *testing.T) {
+	partial := 0 // tables whose last block is partial
+	for _, name := range []string{"microban:1", "xsokoban90:1"} {
+		l := testlevel.Resolve(t, name)[0]
+		b, newBound := newBounds(t, l)
+		for _, sided := range []bool{false, true} {
+			lb := newBound(sided)
+			slots := b.N
+			if sided {
+				slots = 4 * b.N
+			}
+			var dist [][]int32
+			var err error
+			if sided {
+				dist, err = b.PullDistancesBySide(context.Background())
+			} else {
+				dist, err = b.PullDistances(context.Background())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slots%16 != 0 {
+				partial++
+			}
+			for j, row := range dist {
+				for k := range slots {
+					if got, want := lb.table[k*lb.n+j], min(row[k], Inf); got != want {
+						t.Fatalf("%s sided=%v: slot %d goal %d: %d, want %d", name, sided, k, j, got, want)
+					}
+				}
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		bySide, err := b.PullDistancesBySide(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewSidedPushMatching(ctx, b, b.NewSides(), bySide); err != context.Canceled {
+			t.Fatalf("%s: a cancelled context gave %v", name, err)
+		}
+	}
+	if partial == 0 {
+		t.Fatal("no table ended in a partial block")
+	}
 }

@@ -52,6 +52,14 @@ func (r *reportFiles) stale() []string {
 	return out
 }
 
+// RefusedError is a report not written because a file of OutDir may not
+// be written over: one the user cannot write, or one of another kind. It
+// is the caller's to fix (another folder), not a failure of the report.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
 // check refuses, naming it, the first file that cannot be written.
 func (r *reportFiles) check() error {
 	if _, err := os.Stat(r.dir); err != nil {
@@ -60,10 +68,10 @@ func (r *reportFiles) check() error {
 	for _, name := range r.names {
 		path := filepath.Join(r.dir, name)
 		if err := outfile.Check(path); err != nil {
-			return fmt.Errorf("%w; no file of the report was written", err)
+			return &RefusedError{fmt.Errorf("%w; no file of the report was written", err)}
 		}
 		if err := r.own(path, r.data[name]); err != nil {
-			return err
+			return &RefusedError{err}
 		}
 	}
 	return nil

@@ -193,7 +193,12 @@ func (g *pushGraph) matching() (*heuristic.PushMatching, error) {
 		return nil, g.stopped(err)
 	}
 	sides := g.board.NewSides()
-	lb := heuristic.NewSidedPushMatching(g.board, sides, dist)
+	lb, err := heuristic.NewSidedPushMatching(setUp, g.board, sides, dist)
+	if err != nil {
+		g.static -= rows
+		g.stats.Bytes = g.bytes()
+		return nil, g.stopped(err)
+	}
 	stop := g.charge(lb.Bytes() + sides.Bytes())
 	g.static -= rows
 	if stop {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -117,6 +118,9 @@ func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Rea
 		ro.Compare = [2]string{a, b}
 	}
 	if err := report.WriteContext(ctx, stdout, recs, ro); err != nil {
+		if refused, ok := errors.AsType[*report.RefusedError](err); ok {
+			return usagef("report: --out-dir: %v", refused)
+		}
 		return err
 	}
 	if opts.outDir != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,7 +71,8 @@ func TestReportOutDirCheckedFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, _, err := soko(t, "", "report", "--out-dir", out, results)
-	if err == nil || !strings.Contains(err.Error(), ro+" is read-only") || !strings.Contains(err.Error(), "no file of the report was written") {
+	var u usageError // exit status 2, as for bench --out on such a file
+	if !errors.As(err, &u) || !strings.Contains(err.Error(), ro+" is read-only") || !strings.Contains(err.Error(), "no file of the report was written") {
 		t.Errorf("report into a folder with a read-only runs.csv: %v", err)
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 1 || stdout != "" {
@@ -78,6 +80,16 @@ func TestReportOutDirCheckedFirst(t *testing.T) {
 	}
 	if readText(t, ro) != "mine\n" {
 		t.Error("the read-only file was changed")
+	}
+	notes := filepath.Join(dir, "notes")
+	if err := os.Mkdir(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "report.md"), []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := soko(t, "", "report", "--out-dir", notes, results); !errors.As(err, &u) || !strings.Contains(err.Error(), "was not written by soko report") {
+		t.Errorf("report into a folder with the user's report.md: %v", err)
 	}
 
 	roDir := filepath.Join(dir, "rodir")
