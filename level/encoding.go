@@ -89,7 +89,7 @@ func decoded(r io.Reader, source string) (io.Reader, error) {
 		return nil, &Error{File: source, Msg: "read error: " + err.Error(), Err: err}
 	}
 	if len(data) > MaxInput {
-		return nil, tooLargeError(source)
+		return nil, TooLargeError(source)
 	}
 	text, err := Text(data, source)
 	if err != nil {

@@ -22,8 +22,8 @@ const MaxInput = 64 << 20
 // ErrTooLarge is wrapped by the error for an input over MaxInput.
 var ErrTooLarge = fmt.Errorf("input larger than the limit of %d bytes", MaxInput)
 
-// tooLargeError is the error for source's input over MaxInput.
-func tooLargeError(source string) *Error {
+// TooLargeError is the error for source's input over MaxInput.
+func TooLargeError(source string) *Error {
 	return &Error{File: source, Msg: ErrTooLarge.Error(), Err: ErrTooLarge}
 }
 
@@ -137,7 +137,7 @@ func ScanCollection(r io.Reader, source string, fn func(l *Level, u *Unloadable)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLine+2) // room for the line's end
 	sc.Split(splitLines)
-	tooLarge := tooLargeError(source)
+	tooLarge := TooLargeError(source)
 	tooLong := func(n int) *Error {
 		if in.nul { // /dev/zero: a binary file, more than a long line
 			return &Error{File: source, Line: n, Msg: "a NUL byte: a binary file, not level text"}

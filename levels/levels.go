@@ -474,6 +474,11 @@ func (r *resolver) stream(info os.FileInfo) *stream {
 // resolve returns the levels spec names and the spans of its selection.
 func (r *resolver) resolve(spec string) ([]Entry, []span, error) {
 	file, sel, hasSel := splitSpec(spec)
+	if _, embedded := collections[file]; hasSel && !embedded && file != "-" {
+		if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() {
+			return r.selectFromFile(file, sel)
+		}
+	}
 	c, name, err := r.collection(file)
 	if err != nil {
 		if st, serr := os.Stat(spec); hasSel && serr == nil && !st.IsDir() && errors.As(err, new(*SpecError)) {
@@ -551,8 +556,12 @@ func (r *resolver) collection(name string) (*level.Collection, string, error) {
 	return c, name, err
 }
 
-// openLevels opens the level file name; a missing one is a SpecError.
+// openLevels opens the level file name; a missing one is a SpecError,
+// and a regular file over level.MaxInput is refused from its size.
 func openLevels(ctx context.Context, name string) (io.ReadCloser, error) {
+	if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() && st.Size() > level.MaxInput {
+		return nil, level.TooLargeError(name)
+	}
 	f, err := ctxio.Open(ctx, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(name, `./\`) {
@@ -569,7 +578,74 @@ func openLevels(ctx context.Context, name string) (io.ReadCloser, error) {
 // selectLevels picks the levels of a selection like "1-3,7" from ls, the
 // levels of the collection called name, and returns the span of each item.
 func selectLevels(ls []Entry, name, sel string) ([]Entry, []span, error) {
+	spans, err := parseSelection(name, sel)
+	if err != nil {
+		return nil, nil, err
+	}
 	var out []Entry
+	for _, sp := range spans {
+		if sp.hi > len(ls) {
+			return nil, nil, outOfRange(sp, len(ls))
+		}
+		out = append(out, ls[sp.lo-1:sp.hi]...)
+	}
+	return out, spans, nil
+}
+
+// selectFromFile is selectLevels on the regular file name, read level by
+// level (level.ScanCollection) and only as far as the last level selected,
+// keeping only the levels selected: a level of a file of millions takes
+// the memory of one. Reading to the end, to count them, is for a
+// selection past the last level.
+func (r *resolver) selectFromFile(name, sel string) ([]Entry, []span, error) {
+	spans, err := parseSelection(name, sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	last := 0
+	for _, sp := range spans {
+		last = max(last, sp.hi)
+	}
+	f, err := openLevels(r.ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	kept := map[int]Entry{}
+	n := 0
+	errEnough := errors.New("the last level selected is read")
+	_, err = level.ScanCollection(f, name, func(l *level.Level, u *level.Unloadable) error {
+		n++
+		for _, sp := range spans {
+			if sp.lo <= n && n <= sp.hi {
+				kept[n] = Entry{Level: l, Unloadable: u}
+				break
+			}
+		}
+		if n == last {
+			return errEnough
+		}
+		return nil
+	})
+	if err != nil && err != errEnough {
+		return nil, nil, err
+	}
+	var out []Entry
+	for _, sp := range spans {
+		if sp.hi > n {
+			return nil, nil, outOfRange(sp, n)
+		}
+		for i := sp.lo; i <= sp.hi; i++ {
+			out = append(out, kept[i])
+		}
+	}
+	return out, spans, nil
+}
+
+// parseSelection returns the span of each item of a selection like
+// "1-3,7" of the collection called name, each checked but against the
+// collection's size (outOfRange).
+func parseSelection(name, sel string) ([]span, error) {
 	var spans []span
 	for item := range strings.SplitSeq(sel, ",") {
 		item = strings.TrimSpace(item)
@@ -581,18 +657,20 @@ func selectLevels(ls []Entry, name, sel string) ([]Entry, []span, error) {
 		}
 		switch {
 		case !okA || !okB:
-			return nil, nil, specErrorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
+			return nil, specErrorf("%s: bad level selection %q: want a number like 12, a range like 1-10, or a list like 1-3,7", name, sel)
 		case lo < 1:
-			return nil, nil, specErrorf("%s: no level 0: levels are numbered from 1", name)
+			return nil, specErrorf("%s: no level 0: levels are numbered from 1", name)
 		case lo > hi:
-			return nil, nil, specErrorf("%s: bad level range %s: start after end", name, item)
-		case hi > len(ls):
-			return nil, nil, specErrorf("%s: level %d out of range: the collection has %s", name, hi, english.Count(len(ls), "level", "levels"))
+			return nil, specErrorf("%s: bad level range %s: start after end", name, item)
 		}
-		out = append(out, ls[lo-1:hi]...)
 		spans = append(spans, span{name: name, lo: lo, hi: hi})
 	}
-	return out, spans, nil
+	return spans, nil
+}
+
+// outOfRange is the error for a span past the n levels of its collection.
+func outOfRange(sp span, n int) error {
+	return specErrorf("%s: level %d out of range: the collection has %s", sp.name, sp.hi, english.Count(n, "level", "levels"))
 }
 
 // number parses a non-empty string of decimal digits.

@@ -2,8 +2,11 @@ package levels
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -56,5 +59,45 @@ func TestStreamStopsAtLongLine(t *testing.T) {
 	n := 0
 	if err := s.Each(context.Background(), func(e Entry) error { n++; return nil }); err != nil || n != 1 {
 		t.Errorf("%d levels after 3 MB of comments: %v", n, err)
+	}
+}
+
+// A selection from a regular file reads it only as far as its last level
+// selected: a NUL byte after it (a file broken further on) does not stop
+// it, and the levels come in the selection's order. A selection past the
+// end reads the whole file and names its count, and a file over
+// level.MaxInput is refused from its size, before any of it is read.
+func TestSelectionReadsUpToItsLastLevel(t *testing.T) {
+	dir := t.TempDir()
+	good := "#####\n#@$.#\n#####\n\n"
+	path := filepath.Join(dir, "c.xsb")
+	if err := os.WriteFile(path, []byte(strings.Repeat(good, 3)+"\x00\n"+good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := ResolveAll(context.Background(), []string{path + ":3,1-2"}, nil)
+	if err != nil || len(ls) != 3 || ls[0].Index != 3 || ls[1].Index != 1 || ls[2].Index != 2 {
+		t.Fatalf("3,1-2: %d levels, %v; want levels 3, 1 and 2", len(ls), err)
+	}
+	if _, err := ResolveAll(context.Background(), []string{path + ":4"}, nil); err == nil || !strings.Contains(err.Error(), "NUL byte") {
+		t.Errorf("4, past the NUL byte: %v, want the NUL byte", err)
+	}
+	clean := filepath.Join(dir, "d.xsb")
+	if err := os.WriteFile(clean, []byte(strings.Repeat(good, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveAll(context.Background(), []string{clean + ":2-5"}, nil); err == nil || !strings.Contains(err.Error(), "level 5 out of range: the collection has 3 levels") {
+		t.Errorf("2-5 of 3: %v", err)
+	}
+	huge := filepath.Join(dir, "huge.xsb")
+	if err := os.WriteFile(huge, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, level.MaxInput+1); err != nil { // sparse: no 64 MiB written
+		t.Fatal(err)
+	}
+	for _, spec := range []string{huge + ":1", huge} {
+		if _, err := ResolveAll(context.Background(), []string{spec}, nil); !errors.Is(err, level.ErrTooLarge) {
+			t.Errorf("%s: %v, want too large", spec, err)
+		}
 	}
 }
