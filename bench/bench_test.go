@@ -307,6 +307,11 @@ func TestSolverSpec(t *testing.T) {
 	if _, err := ParseSolverSpec("astar:w"); err == nil {
 		t.Fatal("accepted astar:w")
 	}
+	for _, twice := range []string{"wastar:w=2:w=3", "fess:optimize=off:optimize=1s"} {
+		if _, err := ParseSolverSpec(twice); err == nil || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("%s: %v, want a parameter given twice", twice, err)
+		}
+	}
 	// A list's items joined by + (commas part the solvers of --algo);
 	// a + in any other value stays.
 	s, err = ParseSolverSpec("fess:strategies=plan+sink")

@@ -67,6 +67,9 @@ func ParseSolverSpec(s string) (SolverSpec, error) {
 		if !ok || k == "" || v == "" {
 			return spec, fmt.Errorf("solver %q: want NAME:k=v, got %q", s, p)
 		}
+		if _, twice := spec.Params[k]; twice || k == "optimize" && spec.Optimize != "" {
+			return spec, fmt.Errorf("solver %q: parameter %s given twice: give it once", s, k)
+		}
 		if k == "optimize" {
 			pol, err := solve.ParsePolicy(v)
 			if err != nil {

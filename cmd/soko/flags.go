@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"soko/internal/suggest"
+	"soko/levels"
 	"soko/optimize"
 	"soko/solve"
 	"soko/solver"
@@ -197,7 +199,7 @@ func (v seedValue) Set(s string) error {
 	return store(v.seed, s, func(s string) (uint64, error) {
 		seeds, err := parseSeeds(s)
 		if err != nil {
-			return 0, err
+			return 0, errors.New("want a seed: a whole number such as 7 (soko bench runs lists and ranges of seeds)")
 		}
 		if len(seeds) != 1 {
 			return 0, errors.New("soko solve runs one seed per level; soko bench runs lists and ranges of seeds")
@@ -428,9 +430,28 @@ func parseResults(fs *flag.FlagSet, args []string) ([]string, error) {
 func parseLevels(fs *flag.FlagSet, args []string) ([]string, error) {
 	specs, err := parseArgs(fs, args)
 	if err == nil && len(specs) == 0 {
-		err = usagef("%s: no levels given", fs.Name())
+		err = usagef("%s: no levels given%s", fs.Name(), levelsTakenAsValue(args))
 	}
 	return specs, err
+}
+
+// levelsTakenAsValue says, when the last of args looks like levels (a
+// file, an embedded collection or a selection of one) and was read as
+// the value of the flag before it, that it was: soko solve --algo
+// level.xsb leaves no levels.
+func levelsTakenAsValue(args []string) string {
+	if len(args) < 2 {
+		return ""
+	}
+	flagArg, last := args[len(args)-2], args[len(args)-1]
+	if !strings.HasPrefix(flagArg, "-") || strings.Contains(flagArg, "=") {
+		return ""
+	}
+	name, _, _ := strings.Cut(last, ":")
+	if _, err := os.Stat(last); err != nil && !slices.Contains(levels.Names(), name) {
+		return ""
+	}
+	return fmt.Sprintf(" (%s was read as the value of %s: give the flag its value before the levels)", last, flagArg)
 }
 
 var (
@@ -629,7 +650,7 @@ type inRange struct {
 func checkRanges(cmd string, flags ...inRange) error {
 	for _, f := range flags {
 		if !f.ok {
-			return usagef("%s: %s %v: want %s", cmd, f.flag, f.value, f.want)
+			return usagef("%s: bad %s %q: want %s", cmd, f.flag, fmt.Sprint(f.value), f.want)
 		}
 	}
 	return nil

@@ -137,6 +137,8 @@ func TestNumberSyntax(t *testing.T) {
 		{[]string{"generate", "--count", "1.5"}, `bad --count "1.5": not whole; want a whole number in decimal`},
 		{[]string{"generate", "--count", "0x10"}, `bad --count "0x10": want a whole number in decimal, such as 200 or 1e3`},
 		{[]string{"generate", "--seed", "-1e2"}, `bad --seed "-1e2": want a whole number from 0`},
+		{[]string{"solve", "--seed", "-1"}, `bad --seed "-1": want a seed: a whole number such as 7`},
+		{[]string{"solve", "--seed", "1-3"}, `bad --seed "1-3": soko solve runs one seed per level`},
 		{[]string{"play", "--speed", "1e-400"}, `bad --speed "1e-400": too small to tell from 0; want a decimal number`},
 		{[]string{"generate", "--size", "+10x10"}, `bad --size "+10x10": want WIDTHxHEIGHT`},
 		{[]string{"generate", "--size", "10x1_0"}, `bad --size "10x1_0": want WIDTHxHEIGHT`},

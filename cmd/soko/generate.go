@@ -98,7 +98,7 @@ func runGenerate(ctx context.Context, c *generateConfig, rest []string, stdin io
 		return usagef("generate: unexpected argument %q", rest[0])
 	}
 	if c.count < 1 || c.count > 1e6 {
-		return usagef("generate: --count %d: want 1 to 1000000", c.count)
+		return usagef("generate: bad --count \"%d\": want 1 to 1000000", c.count)
 	}
 	if err := checkRanges("generate",
 		// 0 would be taken for the default by generate.Config.

@@ -86,7 +86,7 @@ func terminal(x any) (*os.File, bool) {
 // it prints the moves played in LURD, a line for each level played.
 func runPlay(ctx context.Context, c *playConfig, pos []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !(c.speed >= minSpeed && c.speed <= maxSpeed) {
-		return usagef("play: bad --speed %v: want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
+		return usagef("play: bad --speed \"%v\": want steps per second from %v to %v", c.speed, minSpeed, maxSpeed)
 	}
 	// The terminal comes first: without one, nothing is read.
 	tty, ok := terminal(stdout)

@@ -36,11 +36,7 @@ report.
 `
 
 func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
-	kind, err := report.ParseTime(opts.time)
-	if err != nil {
-		return usagef("report: bad --time: %v", err)
-	}
-	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots, Time: kind, Optimized: opts.optimized}
+	ro := report.Options{OutDir: opts.outDir, NoPlots: opts.noPlots, Time: opts.time, Optimized: opts.optimized}
 	for _, f := range files {
 		if err := inputExists("report", "results file", f); err != nil {
 			return err
@@ -93,7 +89,7 @@ func runReport(ctx context.Context, opts *reportConfig, files []string, _ io.Rea
 		return fmt.Errorf("report: no runs in %s", strings.Join(files, ", "))
 	}
 	if opts.benchstat {
-		return report.WriteBenchstat(stdout, recs, kind)
+		return report.WriteBenchstat(stdout, recs, opts.time)
 	}
 	if opts.compare != "" {
 		a, b, ok := strings.Cut(opts.compare, ",")
@@ -153,8 +149,33 @@ func notReportInput(ro report.Options, files []string) error {
 }
 
 type reportConfig struct {
-	outDir, compare, time                 string
+	outDir, compare                       string
+	time                                  report.Time
 	benchstat, noPlots, optimized, byFile bool
+}
+
+// timeKindValue is report's --time: a kind of time (report.Times),
+// refused at parsing so that the error names the flag as typed.
+type timeKindValue struct{ kind *report.Time }
+
+func (v timeKindValue) String() string {
+	if v.kind == nil {
+		return ""
+	}
+	return string(*v.kind)
+}
+
+func (v timeKindValue) Set(s string) error {
+	kind, err := report.ParseTime(s)
+	if err != nil {
+		var names []string
+		for _, t := range report.Times {
+			names = append(names, string(t))
+		}
+		return errors.New("want a kind of time: " + strings.Join(names, ", "))
+	}
+	*v.kind = kind
+	return nil
 }
 
 func reportFlags() (*flag.FlagSet, *reportConfig) {
@@ -162,7 +183,8 @@ func reportFlags() (*flag.FlagSet, *reportConfig) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.StringVar(&c.outDir, "out-dir", "", "write the report, CSV tables, benchstat text and plots to `DIR`")
 	fs.StringVar(&c.compare, "compare", "", "two solvers `A,B` (as in the tables) whose push counts and times are compared per level (default: a preset's pair in the results, else the two that solved the most)")
-	fs.StringVar(&c.time, "time", "solve", "the `KIND` of time the tables and plots use: solve (the search's, to its answer), wall (the whole run, optimizer included) or cpu (where measured)")
+	c.time = report.SolveTime
+	fs.Var(timeKindValue{&c.time}, "time", "the `KIND` of time the tables and plots use: solve (the search's, to its answer), wall (the whole run, optimizer included) or cpu (where measured)")
 	fs.BoolVar(&c.optimized, "optimized", false, "compare the optimized solutions' push counts per level, not the solvers' own")
 	fs.BoolVar(&c.benchstat, "benchstat", false, "print the runs in the Go benchmark format for benchstat, and nothing else")
 	fs.BoolVar(&c.noPlots, "no-plots", false, "with --out-dir, skip the plots")

@@ -33,8 +33,11 @@ func TestReportMissingFile(t *testing.T) {
 		t.Errorf("exit status %d, want 2", code)
 	}
 	results := writeResults(t, dir)
-	if msg := usage(t, "", "report", "--time", "user", results); !strings.Contains(msg, `bad --time: "user"`) {
+	if msg := usage(t, "", "report", "--time", "user", results); !strings.Contains(msg, `bad --time "user": want a kind of time: solve, wall, cpu`) {
 		t.Errorf("bad --time: %q", msg)
+	}
+	if msg := usage(t, "", "report", "-t", "user", results); !strings.Contains(msg, `bad -t "user"`) {
+		t.Errorf("bad -t: %q", msg)
 	}
 	// --benchstat prints and writes nothing else: no folder is made.
 	folder := filepath.Join(dir, "made")

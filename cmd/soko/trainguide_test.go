@@ -58,13 +58,13 @@ func TestRangeErrorsNameTheFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"generate", "--size", "0x0"}, "generate: --size 0x0: want each side 5 to 40"},
-		{[]string{"generate", "--check-nodes", "0"}, "generate: --check-nodes 0: want at least 1"},
-		{[]string{"train-dist", "--out", out, "--excursions", "101"}, "train-dist: --excursions 101: want 0 to 100"},
-		{[]string{"train-lts", "--out", out, "--budget", "100", "--max-budget", "50"}, "train-lts: --max-budget 50: want at least --budget (100)"},
-		{[]string{"train-lts", "--out", out, "--bits", "7"}, "train-lts: --bits 7: want 8 to 28"},
-		{[]string{"train-puct", "--out", out, "--window", "0"}, "train-puct: --window 0: want 1 to 1048576"},
-		{[]string{"train-guide", "--out", out, "--epochs", "1001"}, "train-guide: --epochs 1001: want 0 to 1000"},
+		{[]string{"generate", "--size", "0x0"}, "generate: bad --size \"0x0\": want each side 5 to 40"},
+		{[]string{"generate", "--check-nodes", "0"}, "generate: bad --check-nodes \"0\": want at least 1"},
+		{[]string{"train-dist", "--out", out, "--excursions", "101"}, "train-dist: bad --excursions \"101\": want 0 to 100"},
+		{[]string{"train-lts", "--out", out, "--budget", "100", "--max-budget", "50"}, "train-lts: bad --max-budget \"50\": want at least --budget (100)"},
+		{[]string{"train-lts", "--out", out, "--bits", "7"}, "train-lts: bad --bits \"7\": want 8 to 28"},
+		{[]string{"train-puct", "--out", out, "--window", "0"}, "train-puct: bad --window \"0\": want 1 to 1048576"},
+		{[]string{"train-guide", "--out", out, "--epochs", "1001"}, "train-guide: bad --epochs \"1001\": want 0 to 1000"},
 	} {
 		if got := usage(t, "", c.args...); got != c.want {
 			t.Errorf("%q: %q, want %q", c.args, got, c.want)

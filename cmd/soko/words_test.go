@@ -76,6 +76,14 @@ func TestNoLevelsSaidOnce(t *testing.T) {
 			t.Errorf("soko %s: %v, want the usage error %q", cmd, err, cmd+": no levels given")
 		}
 	}
+	// Levels read as a flag's value are named as such; a solver is not.
+	_, _, err := soko(t, "", "solve", "--algo", "microban:1")
+	if want := "solve: no levels given (microban:1 was read as the value of --algo: give the flag its value before the levels)"; err == nil || err.Error() != want {
+		t.Errorf("solve --algo microban:1: %v, want %q", err, want)
+	}
+	if _, _, err := soko(t, "", "solve", "--algo", "fess"); err == nil || err.Error() != "solve: no levels given" {
+		t.Errorf("solve --algo fess: %v", err)
+	}
 }
 
 // TestSolversList checks soko solvers: the default first and marked, the
