@@ -85,6 +85,11 @@ type rounds struct {
 	mu    sync.Mutex
 	spent Budget // nodes and iterations spent so far, by the slices that ended
 	peak  int64  // the most bytes the members held at once so far
+	// noted is when the last progress event went out: a slice's own guard
+	// sends its first only after progressEvery of the slice, which the
+	// rounds' first slices do not last, so the rounds send one when a
+	// slice ends and none has gone out for as long (finish).
+	noted time.Time
 }
 
 // outcome is how one slice ended.
@@ -724,6 +729,12 @@ func (rs *rounds) finish(o outcome) {
 	} else {
 		m.weight = 0 // out of the rounds
 	}
+	if now := time.Now(); rs.opts.Progress != nil && m.paused && now.Sub(rs.noted) >= progressEvery {
+		rs.noted = now
+		ev := Progress{Stats: rs.sum()}
+		ev.Elapsed, ev.Strategy = now.Sub(rs.start), m.Name
+		rs.opts.Progress(ev)
+	}
 	rs.mu.Unlock()
 	if m.resumable() && o.err == nil {
 		rs.traceSlice(m, o.res, o.pause)
@@ -794,7 +805,8 @@ func (rs *rounds) note(m *entrant, ev Progress) {
 	defer rs.mu.Unlock()
 	m.live = live
 	out := Progress{Stats: rs.sum(), Board: ev.Board, Detail: ev.Detail}
-	out.Elapsed = time.Since(rs.start)
+	rs.noted = time.Now()
+	out.Elapsed = rs.noted.Sub(rs.start)
 	out.Strategy = m.Name
 	rs.opts.Progress(out)
 }

@@ -661,3 +661,50 @@ func TestRoundsEndedMemberLeavesViews(t *testing.T) {
 		t.Errorf("between c's end and the next slice, %q: want a and b shared the one other", after)
 	}
 }
+
+// napper is a resumable member whose every slice expands one node in
+// napFor and pauses, sending no progress of its own: slices shorter than
+// a guard's interval between progress events, as the rounds' first are.
+type napper struct{ expanded int64 }
+
+const napFor = 20 * time.Millisecond
+
+func (n *napper) Slice(ctx context.Context, l *level.Level, opts solver.Options, sl solver.Slice) (solver.Result, solver.Pause, error) {
+	time.Sleep(napFor)
+	n.expanded++
+	st := solver.Stats{Expanded: n.expanded}
+	if opts.Budget.Nodes > 0 && n.expanded >= opts.Budget.Nodes {
+		return solver.Result{Status: solver.NodeLimit, Stats: st}, solver.Pause{}, nil
+	}
+	return solver.Result{Status: solver.NodeLimit, Stats: st}, solver.Pause{Paused: true, Improved: true}, nil
+}
+
+func (n *napper) End(solver.Status) solver.Stats { return solver.Stats{Expanded: n.expanded} }
+
+// TestRoundsProgressBetweenShortSlices: when the slices are too short for
+// their own guards to send progress, the rounds send it as slices end, at
+// most one an interval, with the run's sums; before, such a run sent none.
+func TestRoundsProgressBetweenShortSlices(t *testing.T) {
+	var events []solver.Progress
+	p := solver.Portfolio{Members: []solver.Member{
+		{Name: "a", Resumable: &napper{}, Share: 1},
+		{Name: "b", Resumable: &napper{}, Share: 1},
+	}}
+	opts := solver.Options{Budget: solver.Budget{Nodes: 30}, Progress: func(ev solver.Progress) { events = append(events, ev) }}
+	start := time.Now()
+	res, err := solver.Run(context.Background(), p, level1(t), opts)
+	took := time.Since(start)
+	if err != nil || res.Stats.Expanded < 20 {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	// 100 ms apart at least, so no more than the run's length allows; at
+	// least one (slices of 20 ms, a run of at least 400 ms).
+	if len(events) == 0 || len(events) > int(took/(100*time.Millisecond))+1 {
+		t.Fatalf("%d events in %v", len(events), took)
+	}
+	for i, ev := range events {
+		if ev.Strategy != "a" && ev.Strategy != "b" || i > 0 && ev.Expanded < events[i-1].Expanded {
+			t.Errorf("event %d: %+v after %+v", i, ev, events[max(i-1, 0)])
+		}
+	}
+}

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"reflect"
+	"strings"
 
 	"soko/level"
 	"soko/solver"
@@ -112,16 +115,30 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *apiError
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		return errorf(http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json), got %q", ct)
 	}
+	if r.ContentLength > s.cfg.MaxBody { // refused from its declared size, before waiting for it
+		return errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", s.cfg.MaxBody)
+	}
 	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
+		var timeout net.Error
+		var wrongType *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &tooBig):
 			return errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", s.cfg.MaxBody)
 		case errors.Is(err, io.EOF):
 			return errorf(http.StatusBadRequest, "empty request body; want a JSON object")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return errorf(http.StatusBadRequest, "bad JSON: the request body ends before the object does (cut short)")
+		case errors.As(err, &timeout) && timeout.Timeout():
+			return errorf(http.StatusRequestTimeout, "timed out reading the request body")
+		case errors.As(err, &wrongType) && wrongType.Field == "":
+			return errorf(http.StatusBadRequest, "bad JSON: want an object, got %s", wrongType.Value)
+		case errors.As(err, &wrongType):
+			field := wrongType.Field[strings.LastIndexByte(wrongType.Field, '.')+1:] // an embedded struct's Go name comes first
+			return errorf(http.StatusBadRequest, "bad JSON: %s: want %s, got %s", field, jsonKind(wrongType.Type), wrongType.Value)
 		}
 		return errorf(http.StatusBadRequest, "bad JSON: %v", err)
 	}
@@ -133,6 +150,26 @@ func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) *apiError
 		return errorf(http.StatusBadRequest, "bad JSON: more data after the object")
 	}
 	return nil
+}
+
+// jsonKind names the JSON value a Go type is read from, for an error.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "an object"
 }
 
 func (s *Server) solvers(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -102,12 +103,13 @@ func TestHostileInputs(t *testing.T) {
 		{"huge export body", "POST", "/api/sok/collection", "application/json", huge, 413, "larger than"},
 		{"sok of no level", "POST", "/api/sok", "application/json", `{"solution":"dl"}`, 400, "no level"},
 		{"bad JSON", "POST", "/api/solve", "application/json", `{"solver": `, 400, "bad JSON"},
-		{"not an object", "POST", "/api/solve", "application/json", `[1,2,3]`, 400, "bad JSON"},
+		{"not an object", "POST", "/api/solve", "application/json", `[1,2,3]`, 400, "bad JSON: want an object, got array"},
 		{"deep nesting", "POST", "/api/analyze", "application/json", deep, 400, "bad JSON"},
 		{"trailing data", "POST", "/api/parse", "application/json", `{"xsb":"x"} {}`, 400, "more data"},
 		{"empty body", "POST", "/api/verify", "application/json", ``, 400, "empty"},
 		{"unknown field", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"sovler":"bfs"}`, 400, "unknown field"},
-		{"wrong type", "POST", "/api/solve", "application/json", `{"collection":"microban","n":"one"}`, 400, "bad JSON"},
+		{"wrong type", "POST", "/api/solve", "application/json", `{"collection":"microban","n":"one"}`, 400, "bad JSON: n: want a whole number, got string"},
+		{"wrong type of time", "POST", "/api/solve", "application/json", `{"collection":"microban","n":1,"time_s":[1]}`, 400, "bad JSON: time_s: want a number, got array"},
 		{"text body", "POST", "/api/solve", "text/plain", `{}`, 415, "Content-Type"},
 		{"no content type", "POST", "/api/verify", "", `{}`, 415, "Content-Type"},
 		{"no level", "POST", "/api/solve", "application/json", `{}`, 400, "no level"},
@@ -160,6 +162,43 @@ func TestHostileInputs(t *testing.T) {
 				t.Fatalf("error %q does not mention %q", e.Msg, tt.want)
 			}
 		})
+	}
+}
+
+// TestDeclaredBodyTooLarge: a request whose Content-Length is over the
+// limit is refused at once, without waiting for a body that may never
+// come (it once waited for the server's read timeout, then said bad
+// JSON); one cut short says so.
+func TestDeclaredBodyTooLarge(t *testing.T) {
+	_, ts := testServer(t, Config{MaxBody: 1 << 10})
+	for _, tc := range []struct {
+		length int
+		body   string
+		status int
+		want   string
+	}{
+		{1 << 20, "", http.StatusRequestEntityTooLarge, "larger than 1024 bytes"},
+		{100, `{"xsb":`, http.StatusBadRequest, "cut short"},
+	} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "POST /api/parse HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+			ts.Listener.Addr(), tc.length, tc.body)
+		if tc.body != "" {
+			conn.(*net.TCPConn).CloseWrite() // the rest never comes
+		}
+		conn.SetReadDeadline(time.Now().Add(20 * time.Second)) // the server's read timeout is a minute
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("length %d: %v", tc.length, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Errorf("length %d, body %q: %d %s; want %d %q", tc.length, tc.body, resp.StatusCode, body, tc.status, tc.want)
+		}
 	}
 }
 

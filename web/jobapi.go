@@ -12,7 +12,7 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *job {
 	id := r.PathValue("id")
 	j := s.jobs.get(id)
 	if j == nil {
-		writeError(w, http.StatusNotFound, "no job %q (finished jobs are forgotten after %s)", id, s.cfg.Retain)
+		writeError(w, http.StatusNotFound, "no job %q (a finished job is kept for %s, and only the %d that finished last)", id, s.cfg.Retain, maxFinished)
 	}
 	return j
 }

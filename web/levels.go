@@ -173,7 +173,7 @@ func (s *Server) parse(w http.ResponseWriter, r *http.Request) {
 		steps := newStepBudget()
 		for _, snap := range entry.ResumeOrder() {
 			if !steps.take(snap.LURD) {
-				out.SnapshotErrors = append(out.SnapshotErrors, fmt.Sprintf("snapshot at line %d and those after it: %s", snap.Line, notReplayed))
+				out.SnapshotErrors = append(out.SnapshotErrors, fmt.Sprintf("snapshot at line %d and those tried after it (the unnamed first, then the named from the last in the file up): %s", snap.Line, notReplayed))
 				break
 			}
 			moves, err := entry.CheckSnapshot(snap)
