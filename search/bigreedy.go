@@ -284,7 +284,7 @@ func (s *biSearch) run(until solver.Budget, own func() bool) (res solver.Result,
 		if until.Nodes > 0 && g.stats.Expanded >= until.Nodes || own != nil && g.stats.Expanded%64 == 0 && own() {
 			return solver.Result{}, true, nil
 		}
-		if !s.fwdOpen && !s.backOpen {
+		if !s.fwdOpen && !s.backOpen || s.proved() {
 			s.count()
 			return g.stop(s.exhausted()), false, nil
 		}
@@ -352,22 +352,28 @@ func (s *biSearch) backward() bool {
 	return float64(s.backExpanded) < s.backShare*float64(s.fwdExpanded+s.backExpanded+1)
 }
 
-// exhausted is the status once neither search has states left: a proof
-// of no solution when one of them pruned soundly only. The forward search
-// did unless a goal-room macro moved a box (it fixes a packing order) or a
-// path passed maxDepth; the backward search pulls every box that can be
-// pulled, dropping only states the start cannot reach, unless a path
-// passed maxDepth, and it must have run (a share above 0).
+// exhausted is the status once neither search has states left, or one
+// has and that proves there is no solution (proved).
 func (s *biSearch) exhausted() solver.Status {
 	switch {
-	case s.backShare < 1 && !s.g.roomMoved && !s.fwdCut:
-		return solver.NoSolution
-	case s.backShare > 0 && !s.backCut:
+	case s.proved():
 		return solver.NoSolution
 	case s.fwdCut || s.backCut:
 		return solver.DepthLimit
 	}
 	return solver.GaveUp
+}
+
+// proved reports whether a search with no states left proves that there
+// is no solution, which it does when it pruned soundly only: the forward
+// search unless a goal-room macro moved a box (it fixes a packing order)
+// or a path passed maxDepth; the backward search, which pulls every box
+// that can be pulled, dropping only states the start cannot reach, unless
+// a path passed maxDepth, and only if it ran (a share above 0). Either
+// one's proof ends the run: the other has nothing left to find.
+func (s *biSearch) proved() bool {
+	return !s.fwdOpen && s.backShare < 1 && !s.g.roomMoved && !s.fwdCut ||
+		!s.backOpen && s.backShare > 0 && !s.backCut
 }
 
 // bytes returns the memory the search holds beyond the graph's.

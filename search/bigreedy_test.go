@@ -103,6 +103,14 @@ func TestBiGreedyProvesWhatBFSProves(t *testing.T) {
 	if got := runBiGreedy(t, testlevel.Parse(t, roomTrap), map[string]string{"back": "0"}, solver.Budget{Time: 10 * time.Second}).Status; got != solver.GaveUp {
 		t.Errorf("forward alone with the goal-room macro on the room trap: %v, want gave up", got)
 	}
+	// One search's proof ends the run while the other has states left: a
+	// 2×2 block of boxes off goals, which the forward search proves dead
+	// in a few expansions and the backward one takes some 200,000 to
+	// exhaust.
+	block := "#########\n#  .  . #\n# @     #\n#   $$  #\n#   $$  #\n#.    $ #\n#  .  . #\n#########"
+	if res := runBiGreedy(t, testlevel.Parse(t, block), nil, solver.Budget{Nodes: 2000}); res.Status != solver.NoSolution {
+		t.Errorf("the frozen block within 2,000 expansions: %v after %d", res.Status, res.Stats.Expanded)
+	}
 }
 
 // randomRoom returns an 8×7 room with random inner walls, two or three

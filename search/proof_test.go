@@ -57,6 +57,15 @@ func TestRoomMacroProvesNothing(t *testing.T) {
 			t.Errorf("%s %v: %v after %d expansions, want %v", tc.name, tc.params, res.Status, res.Stats.Expanded, tc.want)
 		}
 	}
+	// The registered portfolio takes greedy's proof as astar's: on a 2×2
+	// block of boxes off goals, which greedy proves dead by its search
+	// (the start passes the detectors), greedy alone says no solution.
+	block := testlevel.Parse(t, "#########\n#  .  . #\n# @     #\n#   $$  #\n#   $$  #\n#.    $ #\n#  .  . #\n#########")
+	e, _ := solver.Lookup("portfolio")
+	res, err := solver.Run(context.Background(), e.New(), block, solver.Options{Budget: solver.Budget{Time: 10 * time.Second}, Params: map[string]string{"share": "0"}})
+	if err != nil || res.Status != solver.NoSolution || res.Stats.Expanded == 0 {
+		t.Errorf("portfolio share=0 on the block: %v after %d expansions (%v), want no solution by search", res.Status, res.Stats.Expanded, err)
+	}
 }
 
 // TestGreedyWithOddEstimates: only an estimate's false prunes a position.

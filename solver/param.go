@@ -177,8 +177,10 @@ func (p Param) parse(v string) (float64, error) {
 		return 0, bad("")
 	case List:
 		items := strings.Split(v, ",")
+		for i := range items {
+			items[i] = strings.TrimSpace(items[i])
+		}
 		for i, item := range items {
-			item = strings.TrimSpace(item)
 			switch {
 			case !slices.Contains(p.Values, item):
 				return 0, bad(fmt.Sprintf("unknown item %q", item))

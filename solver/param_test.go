@@ -54,6 +54,7 @@ func TestParamCheck(t *testing.T) {
 		{dl, "none", ""},
 		{dl, "freeze,bogus", `unknown item "bogus"`},
 		{dl, "freeze,freeze", `item "freeze" given twice`},
+		{dl, "freeze ,freeze", `item "freeze" given twice`},
 		{dl, "none,freeze", `"none" stands alone`},
 		{dl, "", "empty value"},
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +41,13 @@ func TestIterationCounters(t *testing.T) {
 	}
 	if boundedRuns(mcts, alone) != nil || boundedRuns(fess, timed) != nil {
 		t.Error("a bounded run refused")
+	}
+	// soko solve too.
+	var u usageError
+	if _, _, err := soko(t, "", "solve", "--algo", "astar", "--iterations", "5", "--time", "0", "microban:1"); !errors.As(err, &u) || !strings.Contains(err.Error(), "astar counts no iterations") {
+		t.Errorf("solve astar with --iterations alone: %v", err)
+	}
+	if _, _, err := soko(t, "", "solve", "--algo", "mcts-r", "--iterations", "5", "--time", "0", "--no-solution", "microban:1"); err != nil {
+		t.Errorf("solve mcts-r with --iterations alone: %v", err)
 	}
 }

@@ -69,7 +69,7 @@ func solveFlags() (*flag.FlagSet, *solveConfig) {
 	c.budget.Time = 10 * time.Second
 	fs.Var(durationValue{&c.budget.Time}, "time", "time limit `D` per level, e.g. 500ms, 10s, 2m (0: none)")
 	fs.Var(countValue{&c.budget.Nodes}, "nodes", "limit of `N` states expanded per level (0: none)")
-	fs.Var(countValue{&c.budget.Iterations}, "iterations", "limit of `N` iterations per level, for the MCTS solvers (0: none)")
+	fs.Var(countValue{&c.budget.Iterations}, "iterations", "limit of `N` iterations per level, for the solvers that count iterations (0: none)")
 	fs.Var(sizeValue{&c.budget.Memory}, "memory", "memory limit `SIZE` per level, e.g. 512MiB, 4GiB (0: none; default: a third of physical memory shared by the workers)")
 	c.seed = 1
 	fs.Var(seedValue{&c.seed}, "seed", "random seed `N` for randomised solvers; equal seeds give equal runs")
@@ -152,6 +152,10 @@ func runSolve(ctx context.Context, c *solveConfig, specs []string, stdin io.Read
 	}
 	if c.model != "" && !entry.ReadsModel() {
 		return usagef("solve: --model: solver %s reads no model (those that do: %s)", entry.Name, strings.Join(solver.ModelReaders(), ", "))
+	}
+	if b := c.budget; b.Iterations > 0 && b.Time == 0 && b.Nodes == 0 && !entry.Iterations {
+		return usagef("solve: %s counts no iterations, so --iterations %d with no --time or --nodes is no limit: give one of them too (the solvers that count iterations: %s)",
+			entry.Name, b.Iterations, strings.Join(solver.IterationCounters(), ", "))
 	}
 	if err := checkModel(c.model, entry); err != nil {
 		return fmt.Errorf("solve: %w", err)
