@@ -41,7 +41,7 @@ func ParseTime(s string) (Time, error) {
 	for i, t := range Times {
 		names[i] = string(t)
 	}
-	return "", fmt.Errorf("%q is not a kind of time: %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("want a kind of time: %s", strings.Join(names, ", "))
 }
 
 // kind is t, or SolveTime when t is unset.

@@ -168,11 +168,7 @@ func (v timeKindValue) String() string {
 func (v timeKindValue) Set(s string) error {
 	kind, err := report.ParseTime(s)
 	if err != nil {
-		var names []string
-		for _, t := range report.Times {
-			names = append(names, string(t))
-		}
-		return errors.New("want a kind of time: " + strings.Join(names, ", "))
+		return err // the flag's error names the value as typed
 	}
 	*v.kind = kind
 	return nil
